@@ -1,6 +1,7 @@
 // Subcommand registry: one line per subcommand, each implemented in its own module.
 import type { Command } from "commander";
+import { registerMappingsCommand } from "./mappings-command.ts";
 
 export function registerCommands(program: Command): void {
-  void program;
+  registerMappingsCommand(program);
 }

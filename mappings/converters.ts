@@ -1,0 +1,267 @@
+// Named value converters. Each says whether it is lossless and how the codemod writes it.
+import type { Converter, ConvertContext } from "./types.ts";
+import { joinWords, splitWords } from "./shell-words.ts";
+
+const isArray = (v: unknown): v is unknown[] => Array.isArray(v);
+const nonEmpty = (v: unknown): v is unknown[] => Array.isArray(v) && v.length > 0;
+
+function define(converter: Converter): Converter {
+  return converter;
+}
+
+export const flashboot = define({
+  name: "flashboot",
+  summary: "v1 boolean `flashboot` ⇄ v2 enum: true → \"FLASHBOOT\", false → \"OFF\"; v2 \"PRIORITY_FLASHBOOT\" reads back as true.",
+  lossless: true,
+  toV2: ([on]) => [on === undefined ? undefined : on ? "FLASHBOOT" : "OFF"],
+  toV1: ([mode]) => [mode === undefined ? undefined : mode !== "OFF"],
+  codemod: ([on]) => [on === undefined ? undefined : `(${on}) ? "FLASHBOOT" : "OFF"`],
+});
+
+export const argv = define({
+  name: "argv",
+  summary: "v1 argv array (`dockerStartCmd`) ⇄ v2 `args` command-line string, shell-quoted so splitting gives the array back.",
+  lossless: true,
+  toV2: ([words]) => [isArray(words) ? (words.length ? joinWords(words.map(String)) : undefined) : undefined],
+  toV1: ([line]) => [typeof line === "string" && line.length ? splitWords(line) : line === undefined ? undefined : []],
+  codemod: null,
+  codemodReason: "a non-literal argv array cannot be quoted safely at build time; join it yourself or move the command into the image",
+});
+
+export const podStatus = define({
+  name: "podStatus",
+  summary: "v2 pod `status` → v1 `desiredStatus`: PROVISIONING/STARTING/RUNNING → RUNNING, EXITED/ERROR → EXITED, TERMINATED → TERMINATED.",
+  lossless: false,
+  toV2: ([desired]) => [desired],
+  toV1: ([status]) => {
+    if (status === undefined) return [undefined];
+    if (status === "EXITED" || status === "ERROR") return ["EXITED"];
+    if (status === "TERMINATED") return ["TERMINATED"];
+    return ["RUNNING"];
+  },
+  codemod: null,
+  codemodReason: "v2 `status` has more states than v1 `desiredStatus`; compare against the v2 states explicitly",
+});
+
+export const scaling = define({
+  name: "scaling",
+  summary: "v1 `scalerType` + `scalerValue` ⇄ v2 `scaling` {type, queueDelay | requestCount}; v1's default type is QUEUE_DELAY and default value 4.",
+  lossless: true,
+  toV2: ([type, value]) => {
+    if (type === undefined && value === undefined) return [undefined];
+    const t = (type ?? "QUEUE_DELAY") as string;
+    const v = value ?? 4;
+    return [t === "REQUEST_COUNT" ? { type: t, requestCount: v } : { type: t, queueDelay: v }];
+  },
+  toV1: ([s]) => {
+    if (!s || typeof s !== "object") return [undefined, undefined];
+    const obj = s as Record<string, unknown>;
+    return [obj.type, obj.type === "REQUEST_COUNT" ? obj.requestCount : obj.queueDelay];
+  },
+  codemod: ([type, value]) => {
+    if (type === undefined && value === undefined) return [undefined];
+    const t = type ?? `"QUEUE_DELAY"`;
+    const v = value ?? "4";
+    return [`(${t}) === "REQUEST_COUNT" ? { type: "REQUEST_COUNT", requestCount: ${v} } : { type: ${t}, queueDelay: ${v} }`];
+  },
+});
+
+/** v1 pods mount a network volume at volumeMountPath instead of the local volume. */
+export const podMounts = define({
+  name: "podMounts",
+  summary: "v1 `volumeInGb` + `volumeMountPath` + `networkVolumeId` ⇄ v2 `mounts` {persistent {size, path}} or {network [{volumeId, path}]}; volumeInGb 0 means no volume.",
+  lossless: false,
+  toV2: ([size, mountPath, networkVolumeId]) => {
+    const path = (mountPath as string | undefined) ?? "/workspace";
+    if (typeof networkVolumeId === "string" && networkVolumeId) {
+      return [{ network: [{ volumeId: networkVolumeId, path }] }];
+    }
+    if (typeof size === "number" && size > 0) return [{ persistent: { size, path } }];
+    if (size === undefined && mountPath !== undefined) return [undefined];
+    return [size === 0 ? {} : undefined];
+  },
+  toV1: ([mounts]) => {
+    const m = (mounts ?? {}) as { persistent?: { size: number; path: string }; network?: { volumeId: string; path: string }[] };
+    const net = m.network?.[0];
+    if (net) return [m.persistent?.size ?? 0, net.path, net.volumeId];
+    if (m.persistent) return [m.persistent.size, m.persistent.path, undefined];
+    return [mounts === undefined ? undefined : 0, undefined, undefined];
+  },
+  codemod: ([size, mountPath, networkVolumeId]) => {
+    const path = mountPath ?? `"/workspace"`;
+    if (networkVolumeId !== undefined) return [`{ network: [{ volumeId: ${networkVolumeId}, path: ${path} }] }`];
+    if (size !== undefined) return [`{ persistent: { size: ${size}, path: ${path} } }`];
+    return [undefined];
+  },
+});
+
+export const templateMounts = define({
+  name: "templateMounts",
+  summary: "v1 template `volumeInGb` + `volumeMountPath` ⇄ v2 `mounts.persistent` {size, path}.",
+  lossless: false,
+  toV2: ([size, mountPath]) => {
+    if (typeof size === "number" && size > 0) return [{ persistent: { size, path: (mountPath as string) ?? "/workspace" } }];
+    return [undefined];
+  },
+  toV1: ([mounts]) => {
+    const p = (mounts as { persistent?: { size: number; path: string } } | undefined)?.persistent;
+    return p ? [p.size, p.path] : [mounts === undefined ? undefined : 0, undefined];
+  },
+  codemod: ([size, mountPath]) =>
+    size === undefined ? [undefined] : [`{ persistent: { size: ${size}, path: ${mountPath ?? `"/workspace"`} } }`],
+});
+
+/** Pods: v1 chooses GPU or CPU with computeType; v2 has exactly one of gpu / cpu. */
+export const podCompute = define({
+  name: "podCompute",
+  summary: "v1 `computeType`, `gpuTypeIds`, `gpuCount`, `allowedCudaVersions`, `cpuFlavorIds`, `vcpuCount` ⇄ v2 `gpu` {id, count, allowedCudaVersions} or `cpu` {id, vcpuCount}. Only the first GPU type / CPU flavour fits in v2; the gateway emulates the rest of a priority list.",
+  lossless: false,
+  toV2: ([computeType, gpuTypeIds, gpuCount, cuda, cpuFlavorIds, vcpuCount]) => {
+    if (computeType === "CPU") {
+      if (!nonEmpty(cpuFlavorIds) && vcpuCount === undefined) return [undefined, { id: "cpu3c", vcpuCount: 2 }];
+      return [undefined, { id: nonEmpty(cpuFlavorIds) ? cpuFlavorIds[0] : "cpu3c", vcpuCount: vcpuCount ?? 2 }];
+    }
+    if (!nonEmpty(gpuTypeIds)) return [gpuCount !== undefined ? undefined : undefined, undefined];
+    const gpu: Record<string, unknown> = { id: gpuTypeIds[0], count: gpuCount ?? 1 };
+    if (nonEmpty(cuda)) gpu.allowedCudaVersions = cuda;
+    return [gpu, undefined];
+  },
+  toV1: ([gpu, cpu]) => {
+    const g = gpu as { id: string; count?: number; allowedCudaVersions?: string[] } | undefined | null;
+    const c = cpu as { id: string; vcpuCount?: number } | undefined | null;
+    if (c) return ["CPU", undefined, undefined, undefined, [c.id], c.vcpuCount];
+    if (g) return ["GPU", [g.id], g.count ?? 1, g.allowedCudaVersions, undefined, undefined];
+    return [undefined, undefined, undefined, undefined, undefined, undefined];
+  },
+  codemod: ([computeType, gpuTypeIds, gpuCount, cuda, cpuFlavorIds, vcpuCount]) => {
+    if (computeType !== undefined && computeType !== `"GPU"` && computeType !== `'GPU'`) {
+      if (computeType === `"CPU"` || computeType === `'CPU'`) {
+        return [undefined, `{ id: ${cpuFlavorIds ? `${cpuFlavorIds}[0]` : `"cpu3c"`}, vcpuCount: ${vcpuCount ?? "2"} }`];
+      }
+      return null;
+    }
+    if (gpuTypeIds === undefined) return [undefined, undefined];
+    const cudaPart = cuda ? `, allowedCudaVersions: ${cuda}` : "";
+    return [`{ id: ${gpuTypeIds}[0], count: ${gpuCount ?? "1"}${cudaPart} }`, undefined];
+  },
+});
+
+function poolsFor(typeIds: string[], ctx: ConvertContext): { pools: string[]; excludedTypes: string[] } {
+  const catalog = ctx.catalog;
+  if (!catalog) throw new Error("GPU pool conversion needs the catalog");
+  const pools: string[] = [];
+  for (const id of typeIds) {
+    const pool = catalog.poolOfGpuType(id);
+    if (!pool) throw new Error(`unknown GPU type "${id}"`);
+    if (!pools.includes(pool)) pools.push(pool);
+  }
+  const excludedTypes = pools.flatMap((p) => catalog.gpuTypesInPool(p)).filter((t) => !typeIds.includes(t));
+  return { pools, excludedTypes };
+}
+
+/** Serverless endpoints: v1 lists GPU types; v2 lists GPU pools and excluded types. */
+export const endpointGpu = define({
+  name: "endpointGpu",
+  summary: "v1 endpoint `gpuTypeIds` (priority list of GPU types) + `gpuCount` + CUDA filters ⇄ v2 `gpu` {pools, excludedTypes, count, …}: each type's pool from the catalog, with the pool's other types excluded so the same set of GPUs is allowed.",
+  lossless: false,
+  needsCatalog: true,
+  toV2: ([gpuTypeIds, gpuCount, cuda, minCuda], ctx) => {
+    if (!nonEmpty(gpuTypeIds)) {
+      if (gpuCount === undefined && cuda === undefined && minCuda === undefined) return [undefined];
+      return [{ ...(gpuCount !== undefined ? { count: gpuCount } : {}), ...(nonEmpty(cuda) ? { allowedCudaVersions: cuda } : {}), ...(minCuda ? { minCudaVersion: minCuda } : {}) }];
+    }
+    const { pools, excludedTypes } = poolsFor(gpuTypeIds.map(String), ctx);
+    const gpu: Record<string, unknown> = { pools, count: gpuCount ?? 1 };
+    if (excludedTypes.length) gpu.excludedTypes = excludedTypes;
+    if (nonEmpty(cuda)) gpu.allowedCudaVersions = cuda;
+    if (typeof minCuda === "string") gpu.minCudaVersion = minCuda;
+    return [gpu];
+  },
+  toV1: ([gpu], ctx) => {
+    const g = gpu as { pools?: string[]; excludedTypes?: string[]; count?: number; allowedCudaVersions?: string[]; minCudaVersion?: string | null } | undefined | null;
+    if (!g) return [undefined, undefined, undefined, undefined];
+    const excluded = new Set(g.excludedTypes ?? []);
+    const types = ctx.catalog
+      ? (g.pools ?? []).flatMap((p) => ctx.catalog!.gpuTypesInPool(p)).filter((t) => !excluded.has(t))
+      : undefined;
+    return [types, g.count, g.allowedCudaVersions, g.minCudaVersion ?? undefined];
+  },
+  codemod: null,
+  codemodReason: "v2 endpoints take GPU pools, not GPU type ids; look up each type's pool with GET /v2/catalog/gpus",
+});
+
+export const endpointCompute = define({
+  name: "endpointCpu",
+  summary: "v1 endpoint `computeType: \"CPU\"` + `cpuFlavorIds` + `vcpuCount` ⇄ v2 `cpu` [{id, vcpuCount}] (one entry per flavour).",
+  lossless: false,
+  toV2: ([computeType, cpuFlavorIds, vcpuCount]) => {
+    if (computeType !== "CPU") return [undefined];
+    const ids = nonEmpty(cpuFlavorIds) ? cpuFlavorIds : ["cpu3c"];
+    return [ids.map((id) => ({ id, vcpuCount: vcpuCount ?? 2 }))];
+  },
+  toV1: ([cpu]) => {
+    if (!nonEmpty(cpu)) return [undefined, undefined, undefined];
+    const list = cpu as { id: string; vcpuCount: number }[];
+    return ["CPU", list.map((c) => c.id), list[0]!.vcpuCount];
+  },
+  codemod: ([computeType, cpuFlavorIds, vcpuCount]) => {
+    if (computeType === undefined) return [undefined];
+    if (computeType !== `"CPU"` && computeType !== `'CPU'`) return computeType === `"GPU"` || computeType === `'GPU'` ? [undefined] : null;
+    return [`${cpuFlavorIds ?? `["cpu3c"]`}.map((id) => ({ id, vcpuCount: ${vcpuCount ?? "2"} }))`];
+  },
+});
+
+export const networkVolumeList = define({
+  name: "networkVolumeList",
+  summary: "v1 endpoint `networkVolumeId` + `networkVolumeIds` ⇄ v2 `networkVolumes` (one list; the single id comes first).",
+  lossless: false,
+  toV2: ([single, many]) => {
+    const list: string[] = [];
+    if (typeof single === "string" && single) list.push(single);
+    if (isArray(many)) for (const id of many) if (!list.includes(String(id))) list.push(String(id));
+    return [single === undefined && many === undefined ? undefined : list];
+  },
+  toV1: ([list]) => {
+    if (!isArray(list)) return [undefined, undefined];
+    return [list[0], list];
+  },
+  codemod: ([single, many]) => {
+    if (single === undefined && many === undefined) return [undefined];
+    if (many === undefined) return [`[${single}]`];
+    if (single === undefined) return [many];
+    return [`[${single}, ...${many}]`];
+  },
+});
+
+export const cpuDetails = define({
+  name: "cpuDetails",
+  summary: "v2 pod `cpu` {id, vcpuCount, memory} → v1 `cpuFlavorId`, `vcpuCount`, `memoryInGb`.",
+  lossless: false,
+  toV2: () => [undefined],
+  toV1: ([cpu]) => {
+    const c = cpu as { id?: string; vcpuCount?: number; memory?: number } | undefined | null;
+    return c ? [c.id, c.vcpuCount, c.memory] : [undefined, undefined, undefined];
+  },
+  codemod: null,
+  codemodReason: "read v2 `cpu.id`, `cpu.vcpuCount`, `cpu.memory` instead",
+});
+
+export const billingTime = define({
+  name: "billingTime",
+  summary: "v2 billing bucket `startTime`/`endTime` → v1 `time` (bucket start) and `timeBilledMs` is not reported by v2.",
+  lossless: false,
+  toV2: () => [undefined],
+  toV1: ([start]) => [start],
+  codemod: null,
+  codemodReason: "v2 billing records carry startTime/endTime instead of time",
+});
+
+export const converters: Record<string, Converter> = Object.fromEntries(
+  [flashboot, argv, podStatus, scaling, podMounts, templateMounts, podCompute, endpointGpu, endpointCompute, networkVolumeList, cpuDetails, billingTime].map((c) => [c.name, c]),
+);
+
+export function converterNamed(name: string): Converter {
+  const converter = converters[name];
+  if (!converter) throw new Error(`unknown converter "${name}"`);
+  return converter;
+}

@@ -1,0 +1,53 @@
+// Gateway emulations: where one v1 call needs more than one v2 call, or a lookup, to keep its meaning.
+import type { EmulationSpec } from "./types.ts";
+
+export const emulations: EmulationSpec[] = [
+  {
+    name: "gpuTypePriority",
+    summary: "v1 pod `gpuTypeIds` with several entries: create with the first type, and on a no-capacity answer try the next, in order.",
+    differences: "One v2 create per type tried; the pod gets the first type that has capacity, as v1 promised. Errors other than capacity stop the search.",
+    upstreamCalls: ["POST /v2/pods (once per GPU type tried)"],
+  },
+  {
+    name: "lockOnCreate",
+    summary: "v1 pod create with `locked: true`: create, then PATCH the new pod with `{\"locked\": true}`.",
+    differences: "Two calls, not atomic: if the PATCH fails the pod exists unlocked and the client gets the error.",
+    upstreamCalls: ["POST /v2/pods", "PATCH /v2/pods/{id}"],
+  },
+  {
+    name: "gpuPoolsFromCatalog",
+    summary: "v1 endpoint `gpuTypeIds` become v2 `gpu.pools` + `gpu.excludedTypes` via the GPU catalog, and back.",
+    differences: "The catalog is cached per API key (bounded LRU, short TTL). Read-back lists the allowed types in pool order, not in the order the client sent.",
+    upstreamCalls: ["GET /v2/catalog/gpus (cached per API key)"],
+  },
+  {
+    name: "scalingReadModifyWrite",
+    summary: "v1 endpoint update with only one of `scalerType` / `scalerValue`: read the endpoint's current `scaling` and send the completed object.",
+    differences: "A concurrent change to scaling between the read and the PATCH can be overwritten.",
+    upstreamCalls: ["GET /v2/serverless/{id}", "PATCH /v2/serverless/{id}"],
+  },
+  {
+    name: "listFilters",
+    summary: "v1 list filters (`desiredStatus`, `gpuTypeId`, `name`, …) are applied by the gateway to the translated records.",
+    differences: "v2 returns the whole list and the gateway filters it; results are the same, the upstream cost is not.",
+    upstreamCalls: ["GET /v2/pods"],
+  },
+  {
+    name: "resetAsRestart",
+    summary: "Opt-in (`--reset-policy restart`): v1 reset is sent as the v2 `restart` action.",
+    differences: "v1 reset also wiped the container disk; restart keeps it. Use only where the container disk holds nothing that reset was meant to clear.",
+    upstreamCalls: ["POST /v2/pods/{id}/action {\"action\":\"restart\"}"],
+  },
+  {
+    name: "servePublishedDocument",
+    summary: "The gateway serves the published v1 OpenAPI document (and a docs page) itself; v2 has no v1 document.",
+    differences: "Served from the gateway's reference directory; 404 when it has none.",
+    upstreamCalls: [],
+  },
+];
+
+export function emulationNamed(name: string): EmulationSpec {
+  const spec = emulations.find((e) => e.name === name);
+  if (!spec) throw new Error(`unknown emulation "${name}"`);
+  return spec;
+}

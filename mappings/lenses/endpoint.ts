@@ -1,0 +1,73 @@
+// Serverless endpoints: v1 flat worker/scaler fields ⇄ v2 nested `workers` and `scaling`.
+import type { BodyLens, UnmappedField } from "../types.ts";
+import { convert, field } from "./field.ts";
+
+const gpuPriority: UnmappedField = {
+  v1: "gpuTypeIds",
+  decision: "emulate",
+  reason: "v2 endpoints choose GPU pools, not GPU types; the gateway resolves types to pools via the catalog",
+  advice: "list GPU pools in gpu.pools (GET /v2/catalog/gpus shows each type's pool)",
+};
+
+const common = [
+  field("name", "name"),
+  field("templateId", "templateId"),
+  field("workersMin", "workers.min"),
+  field("workersMax", "workers.max"),
+  field("idleTimeout", "workers.idleTimeout"),
+  convert(["scalerType", "scalerValue"], "scaling", "scaling"),
+  field("executionTimeoutMs", "timeout"),
+  convert("flashboot", "flashboot", "flashboot"),
+  field("dataCenterIds", "dataCenterIds"),
+  convert(["networkVolumeId", "networkVolumeIds"], "networkVolumes", "networkVolumeList"),
+  convert(["gpuTypeIds", "gpuCount", "allowedCudaVersions", "minCudaVersion"], "gpu", "endpointGpu"),
+];
+
+export const endpointCreate: BodyLens = {
+  name: "endpoint-create",
+  v1Schema: "EndpointCreateInput",
+  v2Schema: "CreateEndpointRequest",
+  fields: [...common, convert(["computeType", "cpuFlavorIds", "vcpuCount"], "cpu", "endpointCpu")],
+  unmapped: [gpuPriority],
+  v1Defaults: { idleTimeout: 5, scalerType: "QUEUE_DELAY", scalerValue: 4, gpuCount: 1 },
+  v2Defaults: { type: "QUEUE" },
+  v2Only: [
+    { v2: "type", note: "v1 endpoints were all queue-based: QUEUE" },
+    { v2: "requestUrls", note: "new in v2" },
+  ],
+};
+
+export const endpointUpdate: BodyLens = {
+  name: "endpoint-update",
+  v1Schema: "EndpointUpdateInput",
+  v2Schema: "UpdateEndpointRequest",
+  fields: [...common, convert(["computeType", "cpuFlavorIds", "vcpuCount"], "cpu", "endpointCpu")],
+  unmapped: [gpuPriority],
+};
+
+export const endpointRecord: BodyLens = {
+  name: "endpoint-record",
+  v1Schema: "Endpoint",
+  v2Schema: "Endpoint",
+  fields: [
+    field("id", "id"),
+    field("name", "name"),
+    field("workersMin", "workers.min"),
+    field("workersMax", "workers.max"),
+    field("idleTimeout", "workers.idleTimeout"),
+    convert(["scalerType", "scalerValue"], "scaling", "scaling"),
+    field("executionTimeoutMs", "timeout"),
+    convert("flashboot", "flashboot", "flashboot"),
+    field("dataCenterIds", "dataCenterIds"),
+    convert(["networkVolumeId", "networkVolumeIds"], "networkVolumes", "networkVolumeList"),
+    convert(["gpuTypeIds", "gpuCount", "allowedCudaVersions", "minCudaVersion"], "gpu", "endpointGpu"),
+    convert(["computeType", "cpuFlavorIds", "vcpuCount"], "cpu", "endpointCpu"),
+    field("env", "env"),
+    field("createdAt", "createdAt"),
+  ],
+  v2Only: [
+    { v2: "image", note: "v1 endpoint records named the template instead" },
+    { v2: "requestUrls", note: "new in v2" },
+    { v2: "type", note: "new in v2" },
+  ],
+};

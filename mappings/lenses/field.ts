@@ -1,0 +1,14 @@
+// Shorthands for writing lenses: `field("imageName", "image")`, `combine([...], [...], "converter")`.
+import type { FieldLens } from "../types.ts";
+
+export function field(v1: string, v2: string, note?: string): FieldLens {
+  return { v1: [v1], v2: [v2], ...(note ? { note } : {}) };
+}
+
+export function convert(v1: string | string[], v2: string | string[], converter: string, only?: FieldLens["only"]): FieldLens {
+  return { v1: [v1].flat(), v2: [v2].flat(), converter, ...(only ? { only } : {}) };
+}
+
+export function toV1Only(lens: FieldLens): FieldLens {
+  return { ...lens, only: "toV1" };
+}

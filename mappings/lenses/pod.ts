@@ -1,0 +1,133 @@
+// Pods: flat v1 create/update bodies ⇄ nested v2 bodies, and v2 Pod records → v1 Pod records.
+import type { BodyLens, UnmappedField } from "../types.ts";
+import { convert, field } from "./field.ts";
+
+const placementHint = (v1: string, what: string): UnmappedField => ({
+  v1,
+  decision: "drop-with-warning",
+  reason: `v2 has no ${what} placement filter`,
+  advice: `choose dataCenterIds (and a GPU type) in v2 directly; ${v1} is ignored`,
+});
+
+const entrypoint: UnmappedField = {
+  v1: "dockerEntrypoint",
+  decision: "reject",
+  harmlessValue: [],
+  reason: "v2 cannot override the image entrypoint; it only takes `args`",
+  advice: "bake the entrypoint into the image (or a template) and pass the command in dockerStartCmd",
+};
+
+const containerFields = [
+  field("imageName", "image"),
+  field("containerDiskInGb", "disk"),
+  field("env", "env"),
+  field("ports", "ports"),
+  field("containerRegistryAuthId", "registry"),
+  convert("dockerStartCmd", "args", "argv"),
+];
+
+export const podCreate: BodyLens = {
+  name: "pod-create",
+  v1Schema: "PodCreateInput",
+  v2Schema: "CreatePodRequest",
+  fields: [
+    field("name", "name"),
+    ...containerFields,
+    field("templateId", "templateId"),
+    field("cloudType", "cloud"),
+    field("dataCenterIds", "dataCenterIds"),
+    field("globalNetworking", "globalNetworking"),
+    convert(["volumeInGb", "volumeMountPath", "networkVolumeId"], "mounts", "podMounts"),
+    convert(["computeType", "gpuTypeIds", "gpuCount", "allowedCudaVersions", "cpuFlavorIds", "vcpuCount"], ["gpu", "cpu"], "podCompute"),
+  ],
+  unmapped: [
+    entrypoint,
+    {
+      v1: "interruptible",
+      decision: "reject",
+      harmlessValue: false,
+      reason: "v2 has no interruptible (spot) pods",
+      advice: "create an on-demand pod (omit interruptible) or use a Serverless endpoint for interruptible work",
+    },
+    {
+      v1: "locked",
+      decision: "emulate",
+      harmlessValue: false,
+      reason: "v2 create has no `locked`; it is set by PATCH /v2/pods/{id} right after creation",
+      advice: "after migrating, send PATCH /v2/pods/{id} {\"locked\": true}",
+    },
+    { v1: "gpuTypePriority", decision: "drop-with-warning", reason: "v2 always takes the first available type of the list", advice: "order gpuTypeIds by preference" },
+    { v1: "dataCenterPriority", decision: "drop-with-warning", reason: "v2 has no data-center priority mode", advice: "order dataCenterIds by preference" },
+    { v1: "cpuFlavorPriority", decision: "drop-with-warning", reason: "v2 has no CPU flavour priority mode", advice: "order cpuFlavorIds by preference" },
+    placementHint("countryCodes", "country"),
+    placementHint("minDiskBandwidthMBps", "disk-bandwidth"),
+    placementHint("minDownloadMbps", "download-speed"),
+    placementHint("minUploadMbps", "upload-speed"),
+    placementHint("minRAMPerGPU", "RAM-per-GPU"),
+    placementHint("minVCPUPerGPU", "vCPU-per-GPU"),
+    placementHint("supportPublicIp", "public-IP"),
+  ],
+  v1Defaults: {
+    containerDiskInGb: 50,
+    volumeInGb: 20,
+    volumeMountPath: "/workspace",
+    gpuCount: 1,
+    cloudType: "SECURE",
+    computeType: "GPU",
+    ports: ["8888/http", "22/tcp"],
+    name: "my pod",
+  },
+  v1DefaultsUnless: "templateId",
+  v2Only: [
+    { v2: "startJupyter", note: "v2 default false, as v1 behaved without a template" },
+    { v2: "startSsh", note: "v2 default false" },
+  ],
+};
+
+export const podUpdate: BodyLens = {
+  name: "pod-update",
+  v1Schema: "PodUpdateInput",
+  v2Schema: "UpdatePodRequest",
+  fields: [
+    field("name", "name"),
+    ...containerFields,
+    field("locked", "locked"),
+    field("globalNetworking", "globalNetworking"),
+    convert(["volumeInGb", "volumeMountPath"], "mounts", "templateMounts"),
+  ],
+  unmapped: [entrypoint],
+};
+
+export const podRecord: BodyLens = {
+  name: "pod-record",
+  v1Schema: "Pod",
+  v2Schema: "Pod",
+  fields: [
+    field("id", "id"),
+    field("name", "name"),
+    convert("desiredStatus", "status", "podStatus", "toV1"),
+    field("image", "image"),
+    field("containerDiskInGb", "disk"),
+    field("env", "env"),
+    field("ports", "ports"),
+    field("containerRegistryAuthId", "registry"),
+    convert("dockerStartCmd", "args", "argv", "toV1"),
+    convert(["volumeInGb", "volumeMountPath", "networkVolume.id"], "mounts", "podMounts", "toV1"),
+    field("gpu", "gpu"),
+    convert(["cpuFlavorId", "vcpuCount", "memoryInGb"], "cpu", "cpuDetails", "toV1"),
+    field("costPerHr", "cost"),
+    field("adjustedCostPerHr", "cost"),
+    field("locked", "locked"),
+    field("templateId", "template"),
+    field("lastStartedAt", "startedAt"),
+    field("machine.dataCenterId", "dataCenterId"),
+    field("publicIp", "globalNetworking.ip"),
+  ],
+  v2Only: [
+    { v2: "actions", note: "v1 clients derive allowed actions from desiredStatus" },
+    { v2: "ssh", note: "new in v2" },
+    { v2: "runtime", note: "new in v2 (utilisation)" },
+    { v2: "cudaVersion", note: "new in v2" },
+    { v2: "createdAt", note: "v1 records had no creation time" },
+  ],
+};

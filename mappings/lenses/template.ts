@@ -1,0 +1,64 @@
+// Templates: v1 imageName/containerDiskInGb/isPublic/containerRegistryAuthId ⇄ v2 image/disk/public/registry.
+import type { BodyLens, UnmappedField } from "../types.ts";
+import { convert, field } from "./field.ts";
+
+const entrypoint: UnmappedField = {
+  v1: "dockerEntrypoint",
+  decision: "reject",
+  harmlessValue: [],
+  reason: "v2 templates cannot override the image entrypoint; they only take `args`",
+  advice: "bake the entrypoint into the image and pass the command in dockerStartCmd",
+};
+
+const readme: UnmappedField = {
+  v1: "readme",
+  decision: "drop-with-warning",
+  harmlessValue: "",
+  reason: "v2 templates have no readme",
+  advice: "keep template documentation next to the image",
+};
+
+const fields = [
+  field("name", "name"),
+  field("imageName", "image"),
+  field("containerDiskInGb", "disk"),
+  field("env", "env"),
+  field("ports", "ports"),
+  field("containerRegistryAuthId", "registry"),
+  field("isPublic", "public"),
+  convert("dockerStartCmd", "args", "argv"),
+  convert(["volumeInGb", "volumeMountPath"], "mounts", "templateMounts"),
+];
+
+export const templateCreate: BodyLens = {
+  name: "template-create",
+  v1Schema: "TemplateCreateInput",
+  v2Schema: "CreateTemplateRequest",
+  fields: [...fields, field("isServerless", "serverless"), field("category", "category")],
+  unmapped: [entrypoint, readme],
+  v1Defaults: { containerDiskInGb: 50, volumeInGb: 20, volumeMountPath: "/workspace", ports: ["8888/http", "22/tcp"], isPublic: false, isServerless: false, category: "NVIDIA" },
+  v2Only: [
+    { v2: "startJupyter", note: "v2 default true" },
+    { v2: "startSsh", note: "v2 default true" },
+    { v2: "allowedCudaVersions", note: "new on v2 templates" },
+  ],
+};
+
+export const templateUpdate: BodyLens = {
+  name: "template-update",
+  v1Schema: "TemplateUpdateInput",
+  v2Schema: "UpdateTemplateRequest",
+  fields,
+  unmapped: [entrypoint, readme],
+};
+
+export const templateRecord: BodyLens = {
+  name: "template-record",
+  v1Schema: "Template",
+  v2Schema: "Template",
+  fields: [field("id", "id"), ...fields, field("isServerless", "serverless"), field("category", "category")],
+  v2Only: [
+    { v2: "startJupyter", note: "new in v2" },
+    { v2: "startSsh", note: "new in v2" },
+  ],
+};

@@ -1,0 +1,166 @@
+// The vocabulary of the mapping table. Everything v1→v2 is data of these shapes, read by
+// the gateway, the codemod, the audit and the docs generator alike.
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** How a v1 operation survives in v2. */
+export type MappingStatus = "mapped" | "emulated" | "no-equivalent";
+
+/** What to do with a v1 input (field, value, query parameter) that v2 cannot express faithfully. */
+export type Decision =
+  | "reject" // answer a v1-format 400 naming the input and the advice
+  | "drop-with-warning" // forward without it and say so in the V2-Bridge-Warning header / report
+  | "emulate"; // the gateway does extra work to keep v1 semantics (see `emulations`)
+
+/** Catalog facts some converters need (GPU type ⇄ pool); the gateway supplies them per request. */
+export interface CatalogView {
+  /** GPU type id → pool id. */
+  poolOfGpuType(id: string): string | undefined;
+  /** Pool id → GPU type ids in catalog order. */
+  gpuTypesInPool(pool: string): string[];
+}
+
+export interface ConvertContext {
+  catalog?: CatalogView;
+}
+
+/**
+ * A named, two-way value converter. `v1` and `v2` are tuples because some v1 fields
+ * combine into one v2 field (scalerType + scalerValue → scaling) and vice versa.
+ * Absent values are `undefined` in the tuple; converters return `undefined` to omit.
+ */
+export interface Converter {
+  name: string;
+  /** One documentation line. */
+  summary: string;
+  /** True when toV1(toV2(x)) deep-equals x for every valid v1 input (checked by property tests). */
+  lossless: boolean;
+  /** True when the conversion needs the live catalog (codemod cannot do it statically). */
+  needsCatalog?: boolean;
+  toV2(v1: unknown[], ctx: ConvertContext): unknown[];
+  toV1(v2: unknown[], ctx: ConvertContext): unknown[];
+  /**
+   * How the codemod writes the forward conversion in source, given the source text of each
+   * v1 expression (`undefined` when the field is absent). Returns the v2 expressions' source text,
+   * or null when it cannot be expressed safely (the codemod then leaves a TODO mark).
+   * Literal inputs never reach this: the codemod evaluates toV2 on literals directly.
+   */
+  codemod: ((v1Source: (string | undefined)[]) => (string | undefined)[] | null) | null;
+  /** Why the codemod cannot express it, when `codemod` is null. */
+  codemodReason?: string;
+}
+
+/**
+ * A lens between v1 and v2 field paths (dotted; numeric segments index arrays:
+ * `mounts.network.0.volumeId`). Without a converter the values are copied as-is.
+ */
+export interface FieldLens {
+  v1: string[];
+  v2: string[];
+  converter?: string;
+  /** Direction(s) in which this lens applies; default both. */
+  only?: "toV2" | "toV1";
+  note?: string;
+}
+
+/** A v1 field with no faithful v2 form, and what happens to it. */
+export interface UnmappedField {
+  v1: string;
+  decision: Decision;
+  /** Only act when the value differs from this (e.g. `interruptible: false` is harmless). */
+  harmlessValue?: unknown;
+  reason: string;
+  advice: string;
+}
+
+/** A v2 field v1 never had; listed so reviewers see nothing is forgotten on the way back. */
+export interface V2OnlyField {
+  v2: string;
+  note: string;
+}
+
+export interface BodyLens {
+  name: string;
+  /** Component schema names in the published documents (checked by tests). */
+  v1Schema: string;
+  v2Schema: string;
+  fields: FieldLens[];
+  unmapped?: UnmappedField[];
+  /** v1's documented defaults, applied before translation when v1 would have applied them. */
+  v1Defaults?: Record<string, unknown>;
+  /** Skip v1Defaults when this v1 field is set (a template supplies the values instead). */
+  v1DefaultsUnless?: string;
+  /** v2 fields that v2 requires and v1 never sent, with the value that keeps v1 semantics. */
+  v2Defaults?: Record<string, unknown>;
+  v2Only?: V2OnlyField[];
+}
+
+/** A v1 query parameter and its fate. */
+export interface QueryMapping {
+  v1: string;
+  /** v2 query parameter name when it is forwarded. */
+  v2?: string;
+  decision?: Decision;
+  /** For emulated filters: the v1 record field the value is compared with. */
+  filterField?: string;
+  reason?: string;
+  advice?: string;
+}
+
+export type ResponseShape =
+  | { kind: "record"; lens: string }
+  | { kind: "list"; wrapper: string; lens: string }
+  | { kind: "empty" }
+  | { kind: "document" }
+  | { kind: "html" };
+
+export interface OperationMapping {
+  /** Unique key: the v1 operationId, plus `#suffix` for synonyms sharing it. */
+  key: string;
+  summary: string;
+  v1: {
+    operationId: string;
+    method: HttpMethod;
+    /** Exactly as written in v1-openapi.json. */
+    path: string;
+    /** Success status v1 documented. */
+    status: number;
+  };
+  v2: {
+    operationId: string;
+    method: HttpMethod;
+    path: string;
+  } | null;
+  status: MappingStatus;
+  /** v1 path parameter → v2 path parameter. */
+  pathParams?: Record<string, string>;
+  query?: QueryMapping[];
+  request?: {
+    lens?: string;
+    /** Fixed v2 body, e.g. `{ action: "start" }` for lifecycle paths. */
+    fixedBody?: Record<string, unknown>;
+  };
+  response: ResponseShape;
+  /** Gateway emulations (by name, see mappings/emulations.ts) that keep v1 semantics. */
+  emulations?: string[];
+  /** For `no-equivalent`, and for emulations with an opt-out: what happens and what to do. */
+  decision?: {
+    policy: Decision;
+    /** v1-format error status when rejecting. */
+    errorStatus?: number;
+    message: string;
+    advice: string;
+  };
+  /** Named version changes (mappings/changes.ts) that touch this operation. */
+  changes: string[];
+}
+
+/** An emulation the gateway performs where v2 needs more than one call or a lookup. */
+export interface EmulationSpec {
+  name: string;
+  summary: string;
+  /** Where the emulation differs from v1 behaviour. */
+  differences: string;
+  /** Extra upstream calls it may make. */
+  upstreamCalls: string[];
+}
