@@ -1,0 +1,287 @@
+// /v2/pods: create (from a body or a template), read, patch, delete, lifecycle actions, logs.
+import type { FastifyInstance } from "fastify";
+import { DATA_CENTERS, findCpuType, findDataCenter, findGpuType, GPU_TYPES } from "../catalog.ts";
+import { bodyObject, isObject, strArray, strRecord, type SandboxContext } from "../context.ts";
+import { newId, nowIso } from "../ids.ts";
+import { badRequest, conflict, notFound, unprocessable } from "../problem.ts";
+import { sendLogStream } from "../sse.ts";
+import type { Json, PodStatus } from "../store.ts";
+import { assertRegistry } from "./registries.ts";
+import { findTemplate } from "./templates.ts";
+
+const ACTIONS: Record<PodStatus, string[]> = {
+  RUNNING: ["stop", "restart", "terminate"],
+  EXITED: ["start", "terminate"],
+  ERROR: ["start", "terminate"],
+  PROVISIONING: ["stop", "terminate"],
+  STARTING: ["stop", "terminate"],
+  TERMINATED: [],
+};
+
+/** Recomputes the fields that follow from status: actions, cost, runtime, ssh. */
+export function refreshPod(pod: Json): Json {
+  const status = pod.status as PodStatus;
+  const running = status === "RUNNING";
+  pod.actions = ACTIONS[status] ?? [];
+  const gpuType = pod.gpu ? findGpuType(pod.gpu.id) : undefined;
+  const hourly = gpuType
+    ? (pod.cloud === "COMMUNITY" ? gpuType.price.community : gpuType.price.secure) * (pod.gpu.count ?? 1)
+    : pod.cpu
+      ? (findCpuType(pod.cpu.id)?.price.securePerVcpu ?? 0.05) * pod.cpu.vcpuCount
+      : 0;
+  pod.cost = running ? Number(hourly.toFixed(4)) : 0;
+  const ports: string[] = pod.ports ?? [];
+  const ip = `203.0.113.${(parseInt(pod.id.slice(0, 4), 36) % 250) + 2}`;
+  const publicPort = (i: number) => 10000 + ((parseInt(pod.id.slice(-4), 36) + i) % 50000);
+  const hasSsh = ports.includes("22/tcp");
+  pod.ssh = {
+    proxy: running
+      ? { host: "ssh.runpod.io", port: 22, username: `${pod.id}-64411f3a`, command: `ssh ${pod.id}-64411f3a@ssh.runpod.io -i ~/.ssh/id_ed25519` }
+      : null,
+    direct: running && hasSsh
+      ? { host: ip, port: publicPort(0), username: "root", command: `ssh root@${ip} -p ${publicPort(0)} -i ~/.ssh/id_ed25519` }
+      : null,
+  };
+  pod.runtime = running
+    ? {
+        uptime: Math.max(0, Math.floor((Date.now() - Date.parse(pod.startedAt ?? pod.createdAt)) / 1000)),
+        gpus: pod.gpu ? Array.from({ length: pod.gpu.count ?? 1 }, () => ({ util: 0, memoryUtil: 0 })) : [],
+        cpu: { util: 1 },
+        memory: { util: 4 },
+        ports: ports.map((p, i) => {
+          const [priv, proto = "tcp"] = p.split("/");
+          return proto === "tcp"
+            ? { private: Number(priv) || 0, public: publicPort(i), type: "tcp", ip }
+            : { private: Number(priv) || 0, public: null, type: proto, ip: null };
+        }),
+      }
+    : null;
+  return pod;
+}
+
+function checkNetworkMounts(ctx: SandboxContext, mounts: Json): Json | undefined {
+  const network = Array.isArray(mounts.network) ? mounts.network : [];
+  let volume: Json | undefined;
+  for (const m of network) {
+    const v = ctx.store.networkVolumes.get(String(m?.volumeId));
+    if (!v) throw notFound(`network volume ${m?.volumeId} not found`);
+    volume = v;
+  }
+  return volume;
+}
+
+function normaliseMounts(v: unknown): Json {
+  const m = bodyObject(v);
+  const out: Json = {};
+  if (isObject(m.persistent)) out.persistent = { size: m.persistent.size, path: m.persistent.path };
+  if (Array.isArray(m.network)) out.network = m.network.map((n: Json) => ({ volumeId: n.volumeId, path: n.path }));
+  return out;
+}
+
+function createPod(ctx: SandboxContext, body: unknown): Json {
+  const b = bodyObject(body);
+  const hasGpu = isObject(b.gpu);
+  const hasCpu = isObject(b.cpu);
+  if (hasGpu && hasCpu) throw unprocessable("exactly one of gpu or cpu must be set, not both");
+  let tpl: Json | undefined;
+  if (b.templateId !== undefined) {
+    tpl = findTemplate(ctx, String(b.templateId));
+    if (!tpl) throw notFound(`template ${b.templateId} not found`);
+  }
+  if (!hasGpu && !hasCpu && !tpl) throw unprocessable("exactly one of gpu or cpu must be set (or a templateId)");
+  const image = typeof b.image === "string" ? b.image : tpl?.image;
+  if (!image) throw unprocessable("image is required when no templateId is given");
+  const cloud = typeof b.cloud === "string" ? b.cloud : "SECURE";
+
+  let gpu: Json | undefined;
+  let cpu: Json | undefined;
+  let offeredIn: string[];
+  if (hasGpu || (!hasCpu && tpl?.category !== "CPU")) {
+    const id = hasGpu ? String(b.gpu.id) : GPU_TYPES[0].id;
+    const type = findGpuType(id);
+    if (!type) throw badRequest(`unknown gpu type ${id}`);
+    if (!type.hasCapacity) throw badRequest(`no instances available for gpu type ${id}`);
+    const count = hasGpu && typeof b.gpu.count === "number" ? b.gpu.count : 1;
+    const max = cloud === "COMMUNITY" ? type.maxCount.community : type.maxCount.secure;
+    if (cloud === "COMMUNITY" && !type.community) throw badRequest(`gpu type ${id} is not offered on COMMUNITY cloud`);
+    if (count > max) throw badRequest(`gpu type ${id} allows at most ${max} GPUs per pod on ${cloud} cloud`);
+    gpu = { id, count };
+    offeredIn = type.dataCenters;
+  } else {
+    const id = hasCpu ? String(b.cpu.id) : "cpu3c";
+    const type = findCpuType(id);
+    if (!type) throw badRequest(`unknown cpu flavor ${id}`);
+    const vcpuCount = hasCpu && typeof b.cpu.vcpuCount === "number" ? b.cpu.vcpuCount : 2;
+    if (vcpuCount < type.vcpu.min || vcpuCount > type.vcpu.max) {
+      throw badRequest(`cpu flavor ${id} allows ${type.vcpu.min} to ${type.vcpu.max} vCPUs`);
+    }
+    if (cloud !== "SECURE") throw badRequest("CPU pods are only available on SECURE cloud");
+    cpu = { id, vcpuCount, memory: Math.round(vcpuCount * type.ramGbPerVcpu) };
+    offeredIn = type.dataCenters;
+  }
+
+  const wanted = strArray(b.dataCenterIds);
+  for (const dc of wanted) if (!findDataCenter(dc)) throw badRequest(`unknown data center ${dc}`);
+  const mounts = normaliseMounts(b.mounts ?? (tpl?.mounts ? { persistent: tpl.mounts.persistent } : {}));
+  const volume = checkNetworkMounts(ctx, mounts);
+  let dataCenterId: string;
+  if (volume) {
+    if (wanted.length && !wanted.includes(volume.dataCenter)) {
+      throw badRequest(`network volume ${volume.id} is in ${volume.dataCenter}, which is not among dataCenterIds`);
+    }
+    dataCenterId = volume.dataCenter;
+  } else {
+    const candidates = wanted.length ? wanted : DATA_CENTERS.map((d) => d.id);
+    const chosen = candidates.find((dc) => offeredIn.includes(dc));
+    if (!chosen) {
+      throw badRequest(`no instances available for ${gpu ? `gpu type ${gpu.id}` : `cpu flavor ${cpu!.id}`} in ${candidates.join(", ")}`);
+    }
+    dataCenterId = chosen;
+  }
+  if (volume && !offeredIn.includes(dataCenterId)) {
+    throw badRequest(`no instances available for ${gpu ? `gpu type ${gpu.id}` : `cpu flavor ${cpu!.id}`} in ${dataCenterId}`);
+  }
+
+  const registry = b.registry !== undefined ? (typeof b.registry === "string" ? b.registry : null) : (tpl?.registry ?? null);
+  assertRegistry(ctx, registry);
+  const env = { ...strRecord(tpl?.env), ...strRecord(b.env) };
+  const startSsh = typeof b.startSsh === "boolean" ? b.startSsh : tpl?.startSsh === true;
+  const startJupyter = typeof b.startJupyter === "boolean" ? b.startJupyter : tpl?.startJupyter === true;
+  if (startSsh && ctx.store.sshKeys.length && env.PUBLIC_KEY === undefined) env.PUBLIC_KEY = ctx.store.sshKeys.join("\n");
+  if (startJupyter && env.JUPYTER_PASSWORD === undefined) env.JUPYTER_PASSWORD = newId(20);
+
+  const now = nowIso();
+  const id = newId();
+  const globalNetworking = b.globalNetworking === true;
+  const pod: Json = {
+    id,
+    name: String(b.name ?? ""),
+    status: "RUNNING",
+    actions: [],
+    image,
+    args: typeof b.args === "string" ? b.args : typeof tpl?.args === "string" ? tpl.args : "",
+    disk: typeof b.disk === "number" ? b.disk : typeof tpl?.disk === "number" ? tpl.disk : 50,
+    mounts,
+    ports: b.ports !== undefined ? strArray(b.ports) : strArray(tpl?.ports),
+    env,
+    registry,
+    cloud,
+    dataCenterId,
+    cudaVersion: gpu ? "12.8" : null,
+    ssh: { proxy: null, direct: null },
+    template: tpl ? tpl.id : null,
+    cost: 0,
+    locked: false,
+    runtime: null,
+    createdAt: now,
+    startedAt: now,
+    globalNetworking: globalNetworking ? { enabled: true, ip: `10.64.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 2}`, internalDns: `${id}.runpod.internal` } : { enabled: false },
+  };
+  if (gpu) pod.gpu = gpu;
+  if (cpu) pod.cpu = cpu;
+  return refreshPod(pod);
+}
+
+export function registerPodRoutes(app: FastifyInstance, ctx: SandboxContext): void {
+  const { store } = ctx;
+  const get = (id: string) => {
+    const pod = store.pods.get(id);
+    if (!pod) throw notFound(`pod ${id} not found`);
+    return refreshPod(pod);
+  };
+
+  app.get("/v2/pods", async () => ({ pods: [...store.pods.values()].map(refreshPod) }));
+
+  app.post("/v2/pods", async (req, reply) => {
+    const pod = createPod(ctx, req.body);
+    store.pods.set(pod.id, pod);
+    return reply.code(201).send(pod);
+  });
+
+  app.get<{ Params: { id: string } }>("/v2/pods/:id", async (req) => get(req.params.id));
+
+  app.patch<{ Params: { id: string } }>("/v2/pods/:id", async (req) => {
+    const pod = get(req.params.id);
+    const b = bodyObject(req.body);
+    const touchesContainer = Object.keys(b).some((k) => !["name", "locked"].includes(k));
+    if (pod.locked && b.locked !== false && touchesContainer) throw conflict(`pod ${pod.id} is locked`);
+    let tpl: Json | undefined;
+    if (b.templateId !== undefined) {
+      tpl = findTemplate(ctx, String(b.templateId));
+      if (!tpl) throw notFound(`template ${b.templateId} not found`);
+    }
+    const mounts = b.mounts !== undefined ? normaliseMounts(b.mounts) : undefined;
+    if (mounts) {
+      const volume = checkNetworkMounts(ctx, mounts);
+      if (volume && volume.dataCenter !== pod.dataCenterId) {
+        throw badRequest(`network volume ${volume.id} is in ${volume.dataCenter}, the pod runs in ${pod.dataCenterId}`);
+      }
+    }
+    if (b.registry !== undefined) assertRegistry(ctx, typeof b.registry === "string" ? b.registry : null);
+    if (tpl) {
+      for (const key of ["image", "args", "disk", "ports", "env", "registry"]) if (tpl[key] !== undefined) pod[key] = structuredClone(tpl[key]);
+      pod.template = tpl.id;
+    }
+    for (const key of ["name", "image", "args", "disk", "locked"]) if (b[key] !== undefined) pod[key] = b[key];
+    if (b.ports !== undefined) pod.ports = strArray(b.ports);
+    if (b.env !== undefined) pod.env = strRecord(b.env);
+    if (b.registry !== undefined) pod.registry = typeof b.registry === "string" ? b.registry : null;
+    if (mounts) pod.mounts = mounts;
+    if (typeof b.globalNetworking === "boolean") {
+      pod.globalNetworking = b.globalNetworking
+        ? { enabled: true, ip: "10.64.0.2", internalDns: `${pod.id}.runpod.internal` }
+        : { enabled: false };
+    }
+    // A container change recreates the container of a running pod.
+    if (touchesContainer && pod.status === "RUNNING") pod.startedAt = nowIso();
+    return refreshPod(pod);
+  });
+
+  app.delete<{ Params: { id: string } }>("/v2/pods/:id", async (req, reply) => {
+    get(req.params.id);
+    store.pods.delete(req.params.id);
+    return reply.code(204).send();
+  });
+
+  app.post<{ Params: { id: string } }>("/v2/pods/:id/action", async (req, reply) => {
+    const pod = get(req.params.id);
+    const action = String(bodyObject(req.body).action ?? "");
+    if (!["start", "stop", "restart", "terminate"].includes(action)) {
+      throw badRequest(`unknown action '${action}'`, ["/action must be one of: \"start\", \"stop\", \"restart\", \"terminate\""]);
+    }
+    if (!pod.actions.includes(action)) {
+      throw conflict(`action ${action} is not valid for a pod in status ${pod.status} (valid: ${pod.actions.join(", ") || "none"})`);
+    }
+    if (action === "stop" && pod.locked) throw conflict(`pod ${pod.id} is locked; unlock it before stopping`);
+    switch (action) {
+      case "terminate":
+        pod.status = "TERMINATED";
+        store.pods.delete(pod.id);
+        return reply.code(204).send();
+      case "stop":
+        pod.status = "EXITED";
+        break;
+      case "start":
+      case "restart":
+        pod.status = "RUNNING";
+        pod.startedAt = nowIso();
+        break;
+    }
+    return refreshPod(pod);
+  });
+
+  app.get<{ Params: { id: string }; Querystring: Record<string, unknown> }>("/v2/pods/:id/logs", async (req, reply) => {
+    const pod = get(req.params.id);
+    return sendLogStream(
+      reply,
+      [
+        { source: "system", line: `pulling image ${pod.image}` },
+        { source: "system", line: `starting container for pod ${pod.id}` },
+        { source: "container", line: "container started" },
+        { source: "container", line: `hello from ${pod.name}` },
+        { source: "system", line: `pod ${pod.id} is ${pod.status}` },
+      ],
+      req.query,
+    );
+  });
+}
