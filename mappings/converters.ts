@@ -190,25 +190,39 @@ export const endpointGpu = define({
   codemodReason: "v2 endpoints take GPU pools, not GPU type ids; look up each type's pool with GET /v2/catalog/gpus",
 });
 
-export const endpointCompute = define({
+/** v1 create says `computeType: "CPU"`; v1 update only sends `cpuFlavorIds`, so computeType comes last. */
+export const endpointCpu = define({
   name: "endpointCpu",
-  summary: "v1 endpoint `computeType: \"CPU\"` + `cpuFlavorIds` + `vcpuCount` ⇄ v2 `cpu` [{id, vcpuCount}] (one entry per flavour).",
+  summary: "v1 endpoint `cpuFlavorIds` + `vcpuCount` (+ `computeType: \"CPU\"` on create) ⇄ v2 `cpu` [{id, vcpuCount}] (one entry per flavour).",
   lossless: false,
-  toV2: ([computeType, cpuFlavorIds, vcpuCount]) => {
-    if (computeType !== "CPU") return [undefined];
-    const ids = nonEmpty(cpuFlavorIds) ? cpuFlavorIds : ["cpu3c"];
+  toV2: ([cpuFlavorIds, vcpuCount, computeType]) => {
+    const isCpu = computeType === "CPU" || (computeType === undefined && nonEmpty(cpuFlavorIds));
+    if (!isCpu) return [undefined];
+    const ids = nonEmpty(cpuFlavorIds) ? [...new Set(cpuFlavorIds)] : ["cpu3c"];
     return [ids.map((id) => ({ id, vcpuCount: vcpuCount ?? 2 }))];
   },
   toV1: ([cpu]) => {
     if (!nonEmpty(cpu)) return [undefined, undefined, undefined];
     const list = cpu as { id: string; vcpuCount: number }[];
-    return ["CPU", list.map((c) => c.id), list[0]!.vcpuCount];
+    return [list.map((c) => c.id), list[0]!.vcpuCount, "CPU"];
   },
-  codemod: ([computeType, cpuFlavorIds, vcpuCount]) => {
-    if (computeType === undefined) return [undefined];
-    if (computeType !== `"CPU"` && computeType !== `'CPU'`) return computeType === `"GPU"` || computeType === `'GPU'` ? [undefined] : null;
+  codemod: ([cpuFlavorIds, vcpuCount, computeType]) => {
+    const isGpu = computeType === `"GPU"` || computeType === `'GPU'`;
+    const isCpu = computeType === `"CPU"` || computeType === `'CPU'` || (computeType === undefined && cpuFlavorIds !== undefined);
+    if (isGpu || (computeType === undefined && cpuFlavorIds === undefined)) return [undefined];
+    if (!isCpu) return null;
     return [`${cpuFlavorIds ?? `["cpu3c"]`}.map((id) => ({ id, vcpuCount: ${vcpuCount ?? "2"} }))`];
   },
+});
+
+export const computeKind = define({
+  name: "computeKind",
+  summary: "v2 endpoint `gpu` / `cpu` → v1 `computeType` (\"CPU\" when CPU flavours are set, else \"GPU\").",
+  lossless: false,
+  toV2: () => [undefined, undefined],
+  toV1: ([, cpu]) => [nonEmpty(cpu) ? "CPU" : "GPU"],
+  codemod: null,
+  codemodReason: "check whether the v2 endpoint has `cpu` entries instead",
 });
 
 export const networkVolumeList = define({
@@ -257,7 +271,7 @@ export const billingTime = define({
 });
 
 export const converters: Record<string, Converter> = Object.fromEntries(
-  [flashboot, argv, podStatus, scaling, podMounts, templateMounts, podCompute, endpointGpu, endpointCompute, networkVolumeList, cpuDetails, billingTime].map((c) => [c.name, c]),
+  [flashboot, argv, podStatus, scaling, podMounts, templateMounts, podCompute, endpointGpu, endpointCpu, computeKind, networkVolumeList, cpuDetails, billingTime].map((c) => [c.name, c]),
 );
 
 export function converterNamed(name: string): Converter {

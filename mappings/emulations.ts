@@ -39,6 +39,12 @@ export const emulations: EmulationSpec[] = [
     upstreamCalls: ["POST /v2/pods/{id}/action {\"action\":\"restart\"}"],
   },
   {
+    name: "emptyUpdateAsRead",
+    summary: "v1 network-volume update with nothing to change: v2 rejects an empty PATCH, so the gateway answers with the current record (GET).",
+    differences: "None visible to the client: v1 answered the unchanged volume.",
+    upstreamCalls: ["GET /v2/network-volumes/{id}"],
+  },
+  {
     name: "servePublishedDocument",
     summary: "The gateway serves the published v1 OpenAPI document (and a docs page) itself; v2 has no v1 document.",
     differences: "Served from the gateway's reference directory; 404 when it has none.",

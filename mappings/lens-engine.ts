@@ -40,7 +40,14 @@ export function toV2(lensOrName: BodyLens | string, v1Input: Record<string, unkn
     if (!applies(f, "toV2")) continue;
     const inputs = f.v1.map((p) => getPath(v1, p));
     if (inputs.every((v) => v === undefined)) continue;
-    const outputs = f.converter ? converterNamed(f.converter).toV2(inputs, ctx) : inputs;
+    let outputs: unknown[];
+    try {
+      outputs = f.converter ? converterNamed(f.converter).toV2(inputs, ctx) : inputs;
+    } catch (error) {
+      // A value the converter cannot place (unknown GPU type, unbalanced quotes) is the caller's error.
+      result.rejections.push(`${f.v1.join(", ")}: ${(error as Error).message}`);
+      continue;
+    }
     f.v2.forEach((p, i) => setPath(result.body, p, outputs[i]));
   }
   for (const u of lens.unmapped ?? []) {

@@ -361,6 +361,7 @@ export const operations: OperationMapping[] = [
     pathParams: { networkVolumeId: "id" },
     request: { lens: "network-volume-update" },
     response: { kind: "record", lens: "network-volume-record" },
+    emulations: ["emptyUpdateAsRead"],
     changes: ["base-url", "resource-renamed", "generic-path-id"],
   },
   {
@@ -372,6 +373,7 @@ export const operations: OperationMapping[] = [
     pathParams: { networkVolumeId: "id" },
     request: { lens: "network-volume-update" },
     response: { kind: "record", lens: "network-volume-record" },
+    emulations: ["emptyUpdateAsRead"],
     changes: ["base-url", "resource-renamed", "generic-path-id", "update-is-patch"],
   },
   {

@@ -93,6 +93,8 @@ export interface BodyLens {
   /** v2 fields that v2 requires and v1 never sent, with the value that keeps v1 semantics. */
   v2Defaults?: Record<string, unknown>;
   v2Only?: V2OnlyField[];
+  /** v1 record fields that v1 servers returned and clients read, though the v1 document omits them. */
+  v1Undocumented?: { v1: string; note: string }[];
 }
 
 /** A v1 query parameter and its fate. */

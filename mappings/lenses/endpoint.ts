@@ -27,21 +27,19 @@ export const endpointCreate: BodyLens = {
   name: "endpoint-create",
   v1Schema: "EndpointCreateInput",
   v2Schema: "CreateEndpointRequest",
-  fields: [...common, convert(["computeType", "cpuFlavorIds", "vcpuCount"], "cpu", "endpointCpu")],
+  fields: [...common, convert(["cpuFlavorIds", "vcpuCount", "computeType"], "cpu", "endpointCpu")],
   unmapped: [gpuPriority],
-  v1Defaults: { idleTimeout: 5, scalerType: "QUEUE_DELAY", scalerValue: 4, gpuCount: 1 },
-  v2Defaults: { type: "QUEUE" },
-  v2Only: [
-    { v2: "type", note: "v1 endpoints were all queue-based: QUEUE" },
-    { v2: "requestUrls", note: "new in v2" },
-  ],
+  v1Defaults: { computeType: "GPU", idleTimeout: 5, scalerType: "QUEUE_DELAY", scalerValue: 4 },
+  // v2 requires a name and a type; v1 endpoints were all queue-based and could be unnamed.
+  v2Defaults: { type: "QUEUE", name: "v1-endpoint" },
+  v2Only: [{ v2: "type", note: "v1 endpoints were all queue-based: QUEUE" }],
 };
 
 export const endpointUpdate: BodyLens = {
   name: "endpoint-update",
   v1Schema: "EndpointUpdateInput",
   v2Schema: "UpdateEndpointRequest",
-  fields: [...common, convert(["computeType", "cpuFlavorIds", "vcpuCount"], "cpu", "endpointCpu")],
+  fields: [...common, convert(["cpuFlavorIds", "vcpuCount"], "cpu", "endpointCpu")],
   unmapped: [gpuPriority],
 };
 
@@ -61,7 +59,7 @@ export const endpointRecord: BodyLens = {
     field("dataCenterIds", "dataCenterIds"),
     convert(["networkVolumeId", "networkVolumeIds"], "networkVolumes", "networkVolumeList"),
     convert(["gpuTypeIds", "gpuCount", "allowedCudaVersions", "minCudaVersion"], "gpu", "endpointGpu"),
-    convert(["computeType", "cpuFlavorIds", "vcpuCount"], "cpu", "endpointCpu"),
+    convert("computeType", ["gpu", "cpu"], "computeKind", "toV1"),
     field("env", "env"),
     field("createdAt", "createdAt"),
   ],
@@ -70,4 +68,5 @@ export const endpointRecord: BodyLens = {
     { v2: "requestUrls", note: "new in v2" },
     { v2: "type", note: "new in v2" },
   ],
+  v1Undocumented: [{ v1: "flashboot", note: "v1 endpoints returned flashboot though the v1 Endpoint schema omits it" }],
 };

@@ -78,6 +78,8 @@ export const podCreate: BodyLens = {
     name: "my pod",
   },
   v1DefaultsUnless: "templateId",
+  // v2 requires a name even when a template supplies everything else; v1 defaulted it.
+  v2Defaults: { name: "my pod" },
   v2Only: [
     { v2: "startJupyter", note: "v2 default false, as v1 behaved without a template" },
     { v2: "startSsh", note: "v2 default false" },

@@ -1,0 +1,92 @@
+// Every v1 operation in the published document has exactly one entry in the table, and back.
+import { describe, expect, it } from "vitest";
+import { loadV1, loadV2 } from "../../openapi/reference.ts";
+import { operations, matchV1, emulations, versionChanges } from "../../mappings/index.ts";
+import { missingReference, refSuite } from "../helpers/reference.ts";
+
+const METHODS = ["get", "post", "put", "patch", "delete"];
+
+describe.skipIf(missingReference)(refSuite("mapping table covers v1-openapi.json"), () => {
+  const v1 = loadV1();
+  const documented = Object.entries(v1.paths).flatMap(([path, item]) =>
+    Object.keys(item)
+      .filter((m) => METHODS.includes(m))
+      .map((m) => ({ method: m.toUpperCase(), path, operationId: item[m].operationId as string })),
+  );
+
+  it("the document has the 37 operations the table is written against", () => {
+    expect(documented).toHaveLength(37);
+  });
+
+  it.each(documented.map((d) => [`${d.method} ${d.path}`, d] as const))("%s has exactly one entry", (_, d) => {
+    const entries = operations.filter((o) => o.v1.method === d.method && o.v1.path === d.path);
+    expect(entries, `no mapping entry for ${d.method} ${d.path}`).toHaveLength(1);
+    expect(entries[0]!.v1.operationId).toBe(d.operationId);
+  });
+
+  it("has no entry for an operation the document does not define", () => {
+    for (const op of operations) {
+      expect(documented.some((d) => d.method === op.v1.method && d.path === op.v1.path), op.key).toBe(true);
+    }
+  });
+
+  it("keys are unique", () => {
+    expect(new Set(operations.map((o) => o.key)).size).toBe(operations.length);
+  });
+
+  it("each entry's v1 success status is one the document lists (restart documents none: 200 as its siblings)", () => {
+    for (const op of operations) {
+      const responses = Object.keys(v1.paths[op.v1.path]![op.v1.method.toLowerCase()].responses);
+      const successes = responses.filter((s) => s.startsWith("2"));
+      if (successes.length) expect(successes, op.key).toContain(String(op.v1.status));
+      else expect(op.key).toBe("RestartPod");
+    }
+  });
+
+  it("documented status codes match the product owner's facts", () => {
+    const status = (key: string) => operations.find((o) => o.key === key)!.v1.status;
+    expect(status("CreatePod")).toBe(201);
+    for (const k of ["CreateEndpoint", "CreateTemplate", "CreateNetworkVolume", "CreateContainerRegistryAuth"]) expect(status(k)).toBe(200);
+    for (const o of operations.filter((o) => o.v1.method === "DELETE")) expect(o.v1.status).toBe(204);
+    for (const k of ["StartPod", "StopPod", "ResetPod"]) expect(status(k)).toBe(200);
+  });
+
+  it("every concrete v1 path matches its own entry", () => {
+    for (const op of operations) {
+      const concrete = op.v1.path.replace(/\{\w+\}/g, "abc123");
+      expect(matchV1(op.v1.method, concrete)?.operation.key, op.v1.path).toBe(op.key);
+    }
+  });
+
+  it("no-equivalent entries carry a decision with advice; reset is one of them", () => {
+    for (const op of operations.filter((o) => o.status === "no-equivalent")) {
+      expect(op.decision?.advice.length, op.key).toBeGreaterThan(20);
+      expect(op.v2).toBeNull();
+    }
+    expect(operations.find((o) => o.key === "ResetPod")!.status).toBe("no-equivalent");
+  });
+
+  it("/billing/endpoints maps to /v2/billing/serverless, never /v2/billing/endpoints", () => {
+    const op = operations.find((o) => o.v1.path === "/billing/endpoints")!;
+    expect(op.v2?.path).toBe("/v2/billing/serverless");
+    expect(operations.some((o) => o.v2?.path === "/v2/billing/endpoints")).toBe(false);
+  });
+
+  it("named emulations and changes referenced by entries exist", () => {
+    const emulationNames = new Set(emulations.map((e) => e.name));
+    const changeIds = new Set(versionChanges.map((c) => c.id));
+    for (const op of operations) {
+      for (const e of op.emulations ?? []) expect(emulationNames.has(e), `${op.key}: ${e}`).toBe(true);
+      for (const c of op.changes) expect(changeIds.has(c), `${op.key}: ${c}`).toBe(true);
+    }
+  });
+
+  it("v2 targets exist in v2-openapi.json with the same operationId", () => {
+    const v2 = loadV2();
+    for (const op of operations.filter((o) => o.v2)) {
+      const item = v2.paths[op.v2!.path];
+      expect(item, `${op.key} → ${op.v2!.path}`).toBeDefined();
+      expect(item![op.v2!.method.toLowerCase()]?.operationId, op.key).toBe(op.v2!.operationId);
+    }
+  });
+});
