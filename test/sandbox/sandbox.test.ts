@@ -319,7 +319,7 @@ describe.skipIf(reason)(`v2 sandbox over HTTP${reason ? ` (skipped: ${reason})` 
     it("serves the v2 document at /v2/openapi.json", async () => {
       const res = await fetch(`${sb.url}/v2/openapi.json`);
       expect(res.status).toBe(200);
-      const doc = await res.json();
+      const doc = (await res.json()) as { openapi: string; paths: Record<string, unknown> };
       expect(doc.openapi).toMatch(/^3\.1/);
       expect(doc.paths["/v2/pods"]).toBeDefined();
     });
