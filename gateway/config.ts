@@ -1,0 +1,147 @@
+// Gateway configuration: defaults, environment variables (V2_BRIDGE_*), validation.
+// One place answers "what can be configured and how?"; the CLI's --help is built from CONFIG_FIELDS.
+
+export type ResetPolicy = "reject" | "restart";
+
+export interface GatewayOptions {
+  /** Listen port (0 = any free port). */
+  port?: number;
+  host?: string;
+  /** Upstream v2 origin, e.g. https://api.runpod.io. Required by startGateway (the CLI starts a sandbox when absent). */
+  upstream?: string;
+  /** Public v2 base used in `Link: rel="successor-version"` headers. */
+  publicV2Base?: string;
+  /** Upstream timeout (connect + headers + body) in milliseconds. */
+  timeoutMs?: number;
+  /** Largest accepted v1 request body in bytes. */
+  bodyLimit?: number;
+  /** What v1 `POST /pods/{podId}/reset` does: a v1 400 (default) or the v2 restart action. */
+  resetPolicy?: ResetPolicy;
+  /** Directory holding v1-openapi.json (served at /v1/openapi.json, used to validate v1 input). */
+  referenceDir?: string;
+  /** Salt for API-key fingerprints (default: random per process). */
+  fingerprintSalt?: string;
+  /** Usage audit bounds. */
+  maxClients?: number;
+  maxOperationsPerClient?: number;
+  /** Catalog cache bounds (entries = API keys) and freshness. */
+  catalogMaxKeys?: number;
+  catalogTtlMs?: number;
+  /** Upstream connection pool size. */
+  connections?: number;
+  /** Fastify/pino logger: false (default in code), true, or a pino options object. */
+  logger?: boolean | Record<string, unknown>;
+  /** Test hook: called for every upstream request the gateway makes. */
+  onUpstreamRequest?: (req: { method: string; path: string; headers: Record<string, string>; body?: string }) => void;
+}
+
+export interface GatewayConfig {
+  port: number;
+  host: string;
+  upstream: URL;
+  publicV2Base: string;
+  timeoutMs: number;
+  bodyLimit: number;
+  resetPolicy: ResetPolicy;
+  referenceDir?: string;
+  fingerprintSalt: string;
+  maxClients: number;
+  maxOperationsPerClient: number;
+  catalogMaxKeys: number;
+  catalogTtlMs: number;
+  connections: number;
+  logger: boolean | Record<string, unknown>;
+  onUpstreamRequest?: GatewayOptions["onUpstreamRequest"];
+}
+
+export const DEFAULTS = {
+  port: 8080,
+  host: "127.0.0.1",
+  publicV2Base: "https://api.runpod.io",
+  timeoutMs: 30_000,
+  bodyLimit: 1_048_576,
+  resetPolicy: "reject" as ResetPolicy,
+  maxClients: 1_000,
+  maxOperationsPerClient: 64,
+  catalogMaxKeys: 500,
+  catalogTtlMs: 60_000,
+  connections: 64,
+};
+
+/** Every setting with its CLI flag and environment variable (the CLI help lists these). */
+export const CONFIG_FIELDS: { key: keyof GatewayOptions; flag: string; env: string; help: string }[] = [
+  { key: "port", flag: "--port <n>", env: "V2_BRIDGE_PORT", help: `listen port (default ${DEFAULTS.port})` },
+  { key: "host", flag: "--host <addr>", env: "V2_BRIDGE_HOST", help: `listen address (default ${DEFAULTS.host})` },
+  { key: "upstream", flag: "--upstream <url>", env: "V2_BRIDGE_UPSTREAM", help: "v2 origin to front, e.g. https://api.runpod.io (default: start the embedded sandbox)" },
+  { key: "publicV2Base", flag: "--public-v2-base <url>", env: "V2_BRIDGE_PUBLIC_V2_BASE", help: `v2 base named in Link: rel="successor-version" (default ${DEFAULTS.publicV2Base})` },
+  { key: "timeoutMs", flag: "--timeout <ms>", env: "V2_BRIDGE_TIMEOUT_MS", help: `upstream timeout in ms; v1 504 after it (default ${DEFAULTS.timeoutMs})` },
+  { key: "bodyLimit", flag: "--body-limit <bytes>", env: "V2_BRIDGE_BODY_LIMIT", help: `largest v1 request body; v1 413 above it (default ${DEFAULTS.bodyLimit})` },
+  { key: "resetPolicy", flag: "--reset-policy <policy>", env: "V2_BRIDGE_RESET_POLICY", help: "v1 pod reset: reject (v1 400, default) or restart (send the v2 restart action)" },
+  { key: "referenceDir", flag: "--reference-dir <dir>", env: "V2_BRIDGE_REFERENCE_DIR", help: "directory with v1-openapi.json / v2-openapi.json (default ../shared/reference)" },
+  { key: "fingerprintSalt", flag: "--fingerprint-salt <salt>", env: "V2_BRIDGE_FINGERPRINT_SALT", help: "salt for API-key fingerprints in the usage audit (default: random per process)" },
+  { key: "maxClients", flag: "--max-clients <n>", env: "V2_BRIDGE_MAX_CLIENTS", help: `clients kept by the usage audit, LRU-evicted (default ${DEFAULTS.maxClients})` },
+  { key: "maxOperationsPerClient", flag: "--max-operations-per-client <n>", env: "V2_BRIDGE_MAX_OPERATIONS_PER_CLIENT", help: `operations kept per client (default ${DEFAULTS.maxOperationsPerClient})` },
+  { key: "catalogMaxKeys", flag: "--catalog-max-keys <n>", env: "V2_BRIDGE_CATALOG_MAX_KEYS", help: `API keys whose GPU catalog is cached (default ${DEFAULTS.catalogMaxKeys})` },
+  { key: "catalogTtlMs", flag: "--catalog-ttl <ms>", env: "V2_BRIDGE_CATALOG_TTL_MS", help: `catalog cache freshness in ms (default ${DEFAULTS.catalogTtlMs})` },
+  { key: "connections", flag: "--connections <n>", env: "V2_BRIDGE_CONNECTIONS", help: `upstream connection pool size (default ${DEFAULTS.connections})` },
+];
+
+const NUMERIC = new Set<keyof GatewayOptions>(["port", "timeoutMs", "bodyLimit", "maxClients", "maxOperationsPerClient", "catalogMaxKeys", "catalogTtlMs", "connections"]);
+
+/** Options from V2_BRIDGE_* environment variables (strings converted, nothing validated yet). */
+export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayOptions {
+  const out: Record<string, unknown> = {};
+  for (const f of CONFIG_FIELDS) {
+    const raw = env[f.env];
+    if (raw === undefined || raw === "") continue;
+    out[f.key] = NUMERIC.has(f.key) ? Number(raw) : raw;
+  }
+  return out as GatewayOptions;
+}
+
+export class ConfigError extends Error {}
+
+function int(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
+  const v = value ?? fallback;
+  if (!Number.isInteger(v) || v < min || v > max) throw new ConfigError(`${name} must be an integer between ${min} and ${max} (got ${value})`);
+  return v;
+}
+
+function httpUrl(name: string, value: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${name} must be an absolute http(s) URL (got ${JSON.stringify(value)})`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConfigError(`${name} must use http or https`);
+  if (url.username || url.password) throw new ConfigError(`${name} must not carry credentials`);
+  return url;
+}
+
+/** Validates options and fills defaults. The upstream keeps only its origin: paths are always /v2/… built by the gateway. */
+export function resolveConfig(options: GatewayOptions): GatewayConfig {
+  if (!options.upstream) throw new ConfigError("upstream is required (a v2 origin such as https://api.runpod.io)");
+  const upstreamUrl = httpUrl("upstream", options.upstream);
+  const resetPolicy = options.resetPolicy ?? DEFAULTS.resetPolicy;
+  if (resetPolicy !== "reject" && resetPolicy !== "restart") throw new ConfigError(`reset policy must be "reject" or "restart" (got ${JSON.stringify(resetPolicy)})`);
+  const publicV2Base = httpUrl("public v2 base", options.publicV2Base ?? DEFAULTS.publicV2Base).origin;
+  return {
+    port: int("port", options.port, DEFAULTS.port, 0, 65535),
+    host: options.host ?? DEFAULTS.host,
+    upstream: new URL(upstreamUrl.origin),
+    publicV2Base,
+    timeoutMs: int("timeout", options.timeoutMs, DEFAULTS.timeoutMs, 1, 600_000),
+    bodyLimit: int("body limit", options.bodyLimit, DEFAULTS.bodyLimit, 64, 100 * 1_048_576),
+    resetPolicy,
+    referenceDir: options.referenceDir,
+    fingerprintSalt: options.fingerprintSalt ?? "",
+    maxClients: int("max clients", options.maxClients, DEFAULTS.maxClients, 1, 1_000_000),
+    maxOperationsPerClient: int("max operations per client", options.maxOperationsPerClient, DEFAULTS.maxOperationsPerClient, 1, 10_000),
+    catalogMaxKeys: int("catalog max keys", options.catalogMaxKeys, DEFAULTS.catalogMaxKeys, 1, 1_000_000),
+    catalogTtlMs: int("catalog ttl", options.catalogTtlMs, DEFAULTS.catalogTtlMs, 0, 86_400_000),
+    connections: int("connections", options.connections, DEFAULTS.connections, 1, 4096),
+    logger: options.logger ?? false,
+    onUpstreamRequest: options.onUpstreamRequest,
+  };
+}

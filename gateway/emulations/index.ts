@@ -1,0 +1,26 @@
+// Every gateway emulation by the name mappings/emulations.ts gives it (a test checks the two agree).
+import { emptyUpdateAsRead } from "./empty-update-as-read.ts";
+import { gpuPoolsFromCatalog } from "./gpu-pools-from-catalog.ts";
+import { gpuTypePriority } from "./gpu-type-priority.ts";
+import { listFilters } from "./list-filters.ts";
+import { lockOnCreate } from "./lock-on-create.ts";
+import { resetAsRestart } from "./reset-as-restart.ts";
+import { scalingReadModifyWrite } from "./scaling-read-modify-write.ts";
+import { servePublishedDocument } from "./serve-published-document.ts";
+import type { Emulation } from "./types.ts";
+
+export type { Emulation } from "./types.ts";
+
+export const emulationImplementations: Record<string, Emulation> = Object.fromEntries(
+  [gpuTypePriority, lockOnCreate, gpuPoolsFromCatalog, scalingReadModifyWrite, listFilters, resetAsRestart, emptyUpdateAsRead, servePublishedDocument].map(
+    (e) => [e.name, e],
+  ),
+);
+
+export function emulationsFor(names: string[] | undefined): Emulation[] {
+  return (names ?? []).map((name) => {
+    const impl = emulationImplementations[name];
+    if (!impl) throw new Error(`emulation "${name}" named by the mapping table has no gateway implementation`);
+    return impl;
+  });
+}

@@ -1,0 +1,87 @@
+// /v2/* pass-through for half-migrated fleets: method, path, query, headers and body go to the
+// upstream unchanged, and the answer comes back unchanged. Streaming via http-proxy (no buffering:
+// v2 log streams work too). Paths that could climb out of /v2/ are refused before proxying.
+import http from "node:http";
+import https from "node:https";
+import type { FastifyInstance } from "fastify";
+import httpProxy from "http-proxy";
+import type { GatewayConfig } from "./config.ts";
+import type { GatewayMetrics } from "./metrics.ts";
+
+const PROBLEM = "application/problem+json";
+
+/** A /v2 request target that stays under /v2/: no dot-segments, backslashes or encoded separators. */
+export function isSafePassthroughUrl(url: string): boolean {
+  const q = url.indexOf("?");
+  const path = q === -1 ? url : url.slice(0, q);
+  if (!(path === "/v2" || path.startsWith("/v2/"))) return false;
+  if (/\\|%2f|%5c|%00|#/i.test(path)) return false;
+  for (const segment of path.split("/").slice(1)) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      return false;
+    }
+    if (decoded === "." || decoded === ".." || /[\x00-\x1f\x7f]/.test(decoded)) return false;
+  }
+  return !path.includes("//");
+}
+
+function problem(res: http.ServerResponse, status: number, detail: string): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const body = JSON.stringify({ title: http.STATUS_CODES[status] ?? "Error", status, detail });
+  res.writeHead(status, { "content-type": PROBLEM, "content-length": Buffer.byteLength(body) });
+  res.end(body);
+}
+
+export function registerPassthrough(app: FastifyInstance, config: GatewayConfig, metrics: GatewayMetrics): () => void {
+  const secure = config.upstream.protocol === "https:";
+  const agent = secure
+    ? new https.Agent({ keepAlive: true, maxSockets: config.connections })
+    : new http.Agent({ keepAlive: true, maxSockets: config.connections });
+  const proxy = httpProxy.createProxyServer({
+    target: config.upstream.origin,
+    changeOrigin: true,
+    agent,
+    proxyTimeout: config.timeoutMs,
+    secure: true,
+  });
+  // Errors are answered per request (callback below); this keeps an unhandled 'error' from crashing.
+  proxy.on("error", () => {});
+
+  app.register(async (scope) => {
+    // Leave the body stream untouched for the proxy.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser("*", (_req, _payload, done) => done(null));
+
+    const handler = async (req: import("fastify").FastifyRequest, reply: import("fastify").FastifyReply) => {
+      const url = req.raw.url ?? "/";
+      if (!isSafePassthroughUrl(url)) {
+        reply.code(400).type(PROBLEM);
+        metrics.passthrough.inc({ status: "400" });
+        return reply.send(JSON.stringify({ title: "Bad Request", status: 400, detail: "path must stay under /v2/ (no dot-segments, encoded slashes or backslashes)" }));
+      }
+      reply.hijack();
+      const res = reply.raw;
+      const started = Date.now();
+      res.setHeader("x-request-id", String(req.id));
+      res.on("finish", () => metrics.passthrough.inc({ status: String(res.statusCode) }));
+      proxy.web(req.raw, res, { headers: { "x-request-id": String(req.id) } }, (err) => {
+        const timedOut = Date.now() - started >= config.timeoutMs - 5;
+        req.log.warn({ err: (err as Error)?.message }, "v2 pass-through failed");
+        problem(res, timedOut ? 504 : 502, timedOut ? `upstream did not answer within ${config.timeoutMs} ms` : "upstream v2 API is unreachable or closed the connection");
+      });
+    };
+    scope.route({ method: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"], url: "/v2", handler });
+    scope.route({ method: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"], url: "/v2/*", handler });
+  });
+
+  return () => {
+    proxy.close();
+    agent.destroy();
+  };
+}

@@ -1,0 +1,128 @@
+// startGateway(): the translating v1 gateway, the /v2 pass-through and the /_bridge admin routes on
+// one Fastify server. Wiring only; each concern lives in its own module.
+import { randomUUID } from "node:crypto";
+import Fastify, { type FastifyInstance } from "fastify";
+import { tryLoadV1 } from "../openapi/reference.ts";
+import { createV1Validator, type OpenApiValidator } from "../openapi/validator.ts";
+import type { GatewayDeps } from "./call.ts";
+import { CatalogCache } from "./catalog-cache.ts";
+import { resolveConfig, type GatewayConfig, type GatewayOptions } from "./config.ts";
+import { createFingerprinter } from "./fingerprint.ts";
+import { GatewayMetrics } from "./metrics.ts";
+import { registerPassthrough } from "./passthrough.ts";
+import { registerBridgeAdminRoutes } from "./routes/bridge-admin.ts";
+import { Upstream } from "./upstream.ts";
+import { UsageStore } from "./usage.ts";
+import { registerV1Routes } from "./v1-route.ts";
+import { sendV1Error } from "./v1-errors.ts";
+
+export interface Gateway {
+  url: string;
+  port: number;
+  app: FastifyInstance;
+  usage: UsageStore;
+  metrics: GatewayMetrics;
+  config: GatewayConfig;
+  /** Stops accepting connections, lets in-flight requests finish, then closes upstream connections. */
+  close(): Promise<void>;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:\-]{1,128}$/;
+
+/** Secrets never reach the logs. */
+export const LOG_REDACT = ["req.headers.authorization", "req.headers.cookie", "req.headers[\"proxy-authorization\"]", "headers.authorization", "authorization"];
+
+function loggerOption(logger: GatewayConfig["logger"]): boolean | Record<string, unknown> {
+  if (logger === false) return false;
+  const base = logger === true ? { level: "info" } : logger;
+  return { ...base, redact: { paths: LOG_REDACT, censor: "[redacted]" } };
+}
+
+export function buildGateway(config: GatewayConfig): Omit<Gateway, "url" | "port" | "close"> & { shutdown(): Promise<void> } {
+  const app: FastifyInstance = Fastify({
+    logger: loggerOption(config.logger) as any,
+    bodyLimit: config.bodyLimit,
+    requestIdHeader: false,
+    genReqId: (req: import("node:http").IncomingMessage) => {
+      const incoming = req.headers["x-request-id"];
+      return typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    forceCloseConnections: "idle",
+    return503OnClosing: true,
+    exposeHeadRoutes: false,
+    routerOptions: { ignoreTrailingSlash: false },
+  } as any) as unknown as FastifyInstance;
+
+  const metrics = new GatewayMetrics();
+  const usage = new UsageStore(config.maxClients, config.maxOperationsPerClient);
+  const fingerprints = createFingerprinter(config.fingerprintSalt);
+  const upstream = new Upstream(config);
+  const catalog = new CatalogCache(upstream, config.catalogMaxKeys, config.catalogTtlMs);
+  const v1Document = tryLoadV1(config.referenceDir);
+  let v1Validator: OpenApiValidator | null = null;
+  if (v1Document) v1Validator = createV1Validator(v1Document);
+  else app.log.warn("v1 OpenAPI document not found: v1 input is not schema-checked and /v1/openapi.json answers 404");
+
+  const deps: GatewayDeps = {
+    config,
+    catalog,
+    v1Document,
+    async upstream(req, operation) {
+      const end = metrics.upstreamLatency.startTimer({ operation });
+      try {
+        const res = await upstream.request(req);
+        end({ status: String(res.status) });
+        return res;
+      } catch (err) {
+        end({ status: "error" });
+        throw err;
+      }
+    },
+  };
+
+  app.addHook("onRequest", async (req, reply) => {
+    reply.header("x-request-id", req.id);
+  });
+  app.setNotFoundHandler((req, reply) => sendV1Error(reply, 404, `no route for ${req.method} ${(req.raw.url ?? "").split("?")[0]!.slice(0, 200)}`));
+  app.setErrorHandler((error: any, req, reply) => {
+    const status = typeof error?.statusCode === "number" && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status === 500) req.log.error({ err: error }, "gateway error");
+    return sendV1Error(reply, status, status === 500 ? `internal gateway error (request id ${req.id})` : String(error?.message ?? "bad request"));
+  });
+
+  registerV1Routes(app, { deps, metrics, usage, fingerprints, v1Validator });
+  const closeProxy = registerPassthrough(app, config, metrics);
+  registerBridgeAdminRoutes(app, { usage, metrics, upstream: config.upstream.origin, startedAt: new Date() });
+
+  return {
+    app,
+    usage,
+    metrics,
+    config,
+    async shutdown() {
+      closeProxy();
+      await upstream.close();
+    },
+  };
+}
+
+export async function startGateway(options: GatewayOptions): Promise<Gateway> {
+  const config = resolveConfig(options);
+  const built = buildGateway(config);
+  const { app } = built;
+  app.addHook("onClose", async () => built.shutdown());
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  const urlHost = config.host.includes(":") ? `[${config.host}]` : config.host === "0.0.0.0" ? "127.0.0.1" : config.host;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    app,
+    usage: built.usage,
+    metrics: built.metrics,
+    config,
+    close: () => (closing ??= app.close()),
+  };
+}

@@ -1,0 +1,153 @@
+// Live usage audit: which v1 operations each client still calls. Bounded: at most `maxClients`
+// clients (LRU-evicted, evictions counted) and `maxOperationsPerClient` operations per client.
+// A client is (API-key fingerprint, User-Agent); keys themselves are never stored.
+import { LRUCache } from "lru-cache";
+
+export interface UsageOperationRef {
+  key: string;
+  v1: { method: string; path: string };
+}
+
+interface Seen {
+  count: number;
+  firstSeen: number;
+  lastSeen: number;
+}
+
+interface ClientRecord extends Seen {
+  fingerprint: string;
+  userAgent: string;
+  operations: Map<string, Seen>;
+  evictedOperations: number;
+}
+
+interface OperationRecord extends Seen {
+  v1: { method: string; path: string };
+  statuses: Map<number, number>;
+}
+
+export interface UsageSnapshot {
+  generatedAt: string;
+  since: string;
+  totals: { requests: number; clients: number; evictedClients: number };
+  operations: {
+    key: string;
+    v1: { method: string; path: string };
+    count: number;
+    clients: number;
+    firstSeen: string;
+    lastSeen: string;
+    statuses: Record<string, number>;
+  }[];
+  clients: {
+    fingerprint: string;
+    userAgent: string;
+    count: number;
+    firstSeen: string;
+    lastSeen: string;
+    operations: Record<string, { count: number; firstSeen: string; lastSeen: string }>;
+  }[];
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const MAX_USER_AGENT = 256;
+
+export class UsageStore {
+  readonly since = Date.now();
+  private requests = 0;
+  private evictedClients = 0;
+  private readonly clients: LRUCache<string, ClientRecord>;
+  private readonly operations = new Map<string, OperationRecord>();
+
+  constructor(
+    readonly maxClients: number,
+    readonly maxOperationsPerClient: number,
+    private readonly clock: () => number = Date.now,
+  ) {
+    this.clients = new LRUCache<string, ClientRecord>({
+      max: maxClients,
+      dispose: (_value, _key, reason) => {
+        if (reason === "evict") this.evictedClients++;
+      },
+    });
+  }
+
+  record(op: UsageOperationRef, fingerprint: string, userAgent: string | undefined, status: number): void {
+    const now = this.clock();
+    this.requests++;
+    const ua = (userAgent ?? "").slice(0, MAX_USER_AGENT);
+    const clientKey = `${fingerprint}\n${ua}`;
+    let client = this.clients.get(clientKey);
+    if (!client) {
+      client = { fingerprint, userAgent: ua, count: 0, firstSeen: now, lastSeen: now, operations: new Map(), evictedOperations: 0 };
+      this.clients.set(clientKey, client);
+    }
+    client.count++;
+    client.lastSeen = now;
+    let seen = client.operations.get(op.key);
+    if (seen) {
+      // Re-insert so the Map's order is least-recently-used first.
+      client.operations.delete(op.key);
+    } else {
+      seen = { count: 0, firstSeen: now, lastSeen: now };
+      if (client.operations.size >= this.maxOperationsPerClient) {
+        const oldest = client.operations.keys().next().value as string;
+        client.operations.delete(oldest);
+        client.evictedOperations++;
+      }
+    }
+    seen.count++;
+    seen.lastSeen = now;
+    client.operations.set(op.key, seen);
+
+    let agg = this.operations.get(op.key);
+    if (!agg) {
+      agg = { v1: { ...op.v1 }, count: 0, firstSeen: now, lastSeen: now, statuses: new Map() };
+      this.operations.set(op.key, agg);
+    }
+    agg.count++;
+    agg.lastSeen = now;
+    agg.statuses.set(status, (agg.statuses.get(status) ?? 0) + 1);
+  }
+
+  /** The `GET /_bridge/usage` document (shape consumed by the report tool). */
+  snapshot(): UsageSnapshot {
+    const clients = [...this.clients.values()];
+    const clientsPerOp = new Map<string, Set<string>>();
+    for (const c of clients) {
+      for (const key of c.operations.keys()) {
+        const set = clientsPerOp.get(key) ?? new Set<string>();
+        set.add(`${c.fingerprint}\n${c.userAgent}`);
+        clientsPerOp.set(key, set);
+      }
+    }
+    return {
+      generatedAt: iso(this.clock()),
+      since: iso(this.since),
+      totals: { requests: this.requests, clients: this.clients.size, evictedClients: this.evictedClients },
+      operations: [...this.operations.entries()]
+        .sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]))
+        .map(([key, o]) => ({
+          key,
+          v1: { ...o.v1 },
+          count: o.count,
+          clients: clientsPerOp.get(key)?.size ?? 0,
+          firstSeen: iso(o.firstSeen),
+          lastSeen: iso(o.lastSeen),
+          statuses: Object.fromEntries([...o.statuses.entries()].sort((a, b) => a[0] - b[0]).map(([s, n]) => [String(s), n])),
+        })),
+      clients: clients
+        .sort((a, b) => b.lastSeen - a.lastSeen)
+        .map((c) => ({
+          fingerprint: c.fingerprint,
+          userAgent: c.userAgent,
+          count: c.count,
+          firstSeen: iso(c.firstSeen),
+          lastSeen: iso(c.lastSeen),
+          operations: Object.fromEntries(
+            [...c.operations.entries()].map(([key, s]) => [key, { count: s.count, firstSeen: iso(s.firstSeen), lastSeen: iso(s.lastSeen) }]),
+          ),
+        })),
+    };
+  }
+}

@@ -1,0 +1,59 @@
+// Public surface of the report: load inputs, join them with the mapping table, render HTML.
+// The CLI (`v2-bridge report`) and the gateway's live page (`GET /_bridge/`) both come here.
+import { exportTable } from "../mappings/index.ts";
+import { buildReport, type JoinOptions } from "./join.ts";
+import { loadAudits, loadTraffic } from "./load-inputs.ts";
+import { renderReportHtml, type RenderOptions } from "./render-html.ts";
+import type { Audit, ReportModel, TableOperation, Usage } from "./types.ts";
+
+export { buildReport, siteHref, UNIDENTIFIED } from "./join.ts";
+export { renderReportHtml } from "./render-html.ts";
+export { burndownSvg } from "./burndown-svg.ts";
+export { escapeHtml } from "./escape.ts";
+export {
+  ReportInputError,
+  loadAudit,
+  loadAudits,
+  loadTraffic,
+  loadUsageFile,
+  fetchUsage,
+  parseAudit,
+  parseUsage,
+  usageUrl,
+} from "./load-inputs.ts";
+export { auditSchema, usageSchema, checkAudit, checkUsage } from "./schemas.ts";
+export type * from "./types.ts";
+
+/** The mapping table as the report reads it. */
+export function mappingTable(): TableOperation[] {
+  return exportTable();
+}
+
+export interface ReportPageInput extends JoinOptions, RenderOptions {
+  audits?: readonly Audit[];
+  usage?: Usage | null;
+  /** Defaults to the live mapping table. */
+  table?: readonly TableOperation[];
+}
+
+/** Model + HTML from inputs already in memory (the gateway's live page calls this). */
+export function renderReportPage(input: ReportPageInput): { model: ReportModel; html: string } {
+  const model = buildReport(input.table ?? mappingTable(), input.audits ?? [], input.usage ?? null, input);
+  return { model, html: renderReportHtml(model, input) };
+}
+
+export interface GenerateReportOptions extends JoinOptions, RenderOptions {
+  /** Audit JSON files (any order; sorted by generatedAt). */
+  code?: string[];
+  /** Gateway base URL or usage JSON file. */
+  traffic?: string;
+}
+
+/** Loads and validates the inputs (ReportInputError on bad input), then renders. */
+export async function generateReport(options: GenerateReportOptions): Promise<{ model: ReportModel; html: string }> {
+  const [audits, usage] = await Promise.all([
+    loadAudits(options.code ?? []),
+    options.traffic ? loadTraffic(options.traffic) : Promise.resolve(null),
+  ]);
+  return renderReportPage({ ...options, audits, usage, trafficSource: options.traffic });
+}

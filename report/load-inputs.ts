@@ -1,0 +1,113 @@
+// Reads and validates the report's inputs: static audits from files, gateway usage from a
+// file or from a running gateway (`<url>/_bridge/usage`). Every failure is a ReportInputError
+// with a message that names the input and what is wrong; the CLI turns it into exit code 2.
+import { readFile } from "node:fs/promises";
+import { checkAudit, checkUsage } from "./schemas.ts";
+import type { Audit, Usage } from "./types.ts";
+
+export class ReportInputError extends Error {
+  readonly exitCode = 2;
+  constructor(message: string) {
+    super(message);
+    this.name = "ReportInputError";
+  }
+}
+
+function parseJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new ReportInputError(`${what} is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+async function readText(file: string, what: string): Promise<string> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new ReportInputError(`cannot read ${what}: ${code === "ENOENT" ? "no such file" : (err as Error).message}`);
+  }
+}
+
+/** Validates parsed audit JSON; `what` names it in errors. */
+export function parseAudit(data: unknown, what = "audit"): Audit {
+  const check = checkAudit(data);
+  if (!check.ok) {
+    throw new ReportInputError(
+      `${what} is not a v2-bridge audit (expected the output of \`v2-bridge audit --format json\`):\n  ${check.errors.join("\n  ")}`,
+    );
+  }
+  return data as Audit;
+}
+
+/** Validates parsed usage JSON; `what` names it in errors. */
+export function parseUsage(data: unknown, what = "usage"): Usage {
+  const check = checkUsage(data);
+  if (!check.ok) {
+    throw new ReportInputError(
+      `${what} is not a gateway usage snapshot (expected the JSON of GET /_bridge/usage):\n  ${check.errors.join("\n  ")}`,
+    );
+  }
+  return data as Usage;
+}
+
+export async function loadAudit(file: string): Promise<Audit> {
+  const what = `audit file ${file}`;
+  return parseAudit(parseJson(await readText(file, what), what), what);
+}
+
+/** Audits oldest first (by generatedAt); the order of the files on the command line does not matter. */
+export async function loadAudits(files: string[]): Promise<Audit[]> {
+  const audits = await Promise.all(files.map(loadAudit));
+  return audits.sort((a, b) => Date.parse(a.generatedAt) - Date.parse(b.generatedAt));
+}
+
+export function isUrl(source: string): boolean {
+  return /^https?:\/\//i.test(source);
+}
+
+/** `http://host:port` or `…/_bridge` or `…/_bridge/usage` → the usage endpoint. */
+export function usageUrl(base: string): string {
+  const url = new URL(base);
+  let p = url.pathname.replace(/\/+$/, "");
+  if (p.endsWith("/_bridge/usage")) p = p.slice(0, -"/_bridge/usage".length);
+  else if (p.endsWith("/_bridge")) p = p.slice(0, -"/_bridge".length);
+  url.pathname = `${p}/_bridge/usage`;
+  url.search = "";
+  url.hash = "";
+  return url.toString();
+}
+
+export async function fetchUsage(base: string, timeoutMs = 10_000): Promise<Usage> {
+  let target: string;
+  try {
+    target = usageUrl(base);
+  } catch {
+    throw new ReportInputError(`--traffic ${base} is not a valid URL`);
+  }
+  let res: Response;
+  try {
+    res = await fetch(target, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(timeoutMs) });
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    const why = cause?.code ?? cause?.message ?? (err as Error).message;
+    throw new ReportInputError(`cannot fetch gateway usage from ${target}: ${why}`);
+  }
+  const text = await res.text();
+  if (!res.ok) {
+    throw new ReportInputError(`gateway usage at ${target} answered HTTP ${res.status}: ${text.slice(0, 200)}`);
+  }
+  const what = `gateway usage from ${target}`;
+  return parseUsage(parseJson(text, what), what);
+}
+
+export async function loadUsageFile(file: string): Promise<Usage> {
+  const what = `usage file ${file}`;
+  return parseUsage(parseJson(await readText(file, what), what), what);
+}
+
+/** `--traffic`: a gateway URL (http/https) or a usage JSON file. */
+export async function loadTraffic(source: string): Promise<Usage> {
+  return isUrl(source) ? fetchUsage(source) : loadUsageFile(source);
+}

@@ -1,0 +1,175 @@
+// Shapes of the report's inputs (see report/schemas.ts for their JSON Schemas) and of the
+// joined model that the HTML renderer draws.
+
+export type Category = "auto" | "review" | "no-equivalent";
+export const CATEGORIES: readonly Category[] = ["auto", "review", "no-equivalent"];
+
+export interface Route {
+  method: string;
+  path: string;
+}
+
+export interface AuditFinding {
+  file: string;
+  line: number;
+  column: number;
+  operation: string | null;
+  v1: Route | null;
+  v2: Route | null;
+  category: Category;
+  reason: string;
+  advice: string;
+  snippet: string;
+}
+
+export interface Audit {
+  tool: "v2-bridge";
+  version: 1;
+  generatedAt: string;
+  root: string;
+  summary: {
+    files: number;
+    filesWithFindings: number;
+    findings: number;
+    byCategory: Record<Category, number>;
+  };
+  findings: AuditFinding[];
+}
+
+export interface UsageOperation {
+  key: string;
+  v1: Route | null;
+  count: number;
+  clients: number;
+  firstSeen: string;
+  lastSeen: string;
+  statuses: Record<string, number>;
+}
+
+export interface UsageClient {
+  fingerprint: string;
+  userAgent?: string | null;
+  count: number;
+  firstSeen: string;
+  lastSeen: string;
+  operations: Record<string, { count: number; firstSeen: string; lastSeen: string }>;
+}
+
+export interface Usage {
+  generatedAt: string;
+  since: string;
+  totals: { requests: number; clients: number; evictedClients: number };
+  operations: UsageOperation[];
+  clients: UsageClient[];
+}
+
+/** The slice of a mapping-table operation the report needs (exportTable() rows fit). */
+export interface TableOperation {
+  key: string;
+  summary: string;
+  v1: Route;
+  v2: Route | null;
+  status: "mapped" | "emulated" | "no-equivalent";
+  decision?: { policy: string; message: string; advice: string } | null;
+}
+
+// ── joined model ───────────────────────────────────────────────────────────
+
+export interface CallSite {
+  file: string;
+  line: number;
+  column: number;
+  category: Category;
+  reason: string;
+  advice: string;
+  snippet: string;
+  /** Where the link points (file:// under the audit root, or under --link-base). */
+  href: string | null;
+}
+
+export interface TrafficCell {
+  count: number;
+  clients: number;
+  firstSeen: string;
+  lastSeen: string;
+  statuses: Record<string, number>;
+}
+
+export interface OperationRow {
+  /** Mapping key; for call sites the audit could not attribute, the pseudo key `(unidentified)`. */
+  key: string;
+  /** False when the key is not in the mapping table (or is the unidentified bucket). */
+  known: boolean;
+  summary: string;
+  v1: Route | null;
+  v2: Route | null;
+  status: TableOperation["status"] | "unknown";
+  decision: { policy: string; message: string; advice: string } | null;
+  code: Record<Category, number> & { total: number };
+  sites: CallSite[];
+  traffic: TrafficCell | null;
+  /** Fingerprints of the listed clients (usage snapshot's client list) that still call this operation. */
+  clientFingerprints: string[];
+  /** Listed clients calling it: distinct (fingerprint, user agent) pairs, as the gateway counts clients. */
+  listedClients: number;
+}
+
+export interface ClientRow {
+  fingerprint: string;
+  /** The gateway's fingerprint for requests without an API key. */
+  anonymous: boolean;
+  userAgent: string | null;
+  count: number;
+  firstSeen: string;
+  lastSeen: string;
+  operations: { key: string; known: boolean; noEquivalent: boolean; count: number; lastSeen: string }[];
+}
+
+/** One item of the "needs a decision" list at the top of the page. */
+export interface AttentionItem {
+  key: string;
+  v1: Route | null;
+  title: string;
+  message: string;
+  advice: string;
+  codeSites: number;
+  liveCalls: number;
+  liveClients: number;
+  sites: CallSite[];
+}
+
+export interface BurndownPoint {
+  generatedAt: string;
+  total: number;
+  byCategory: Record<Category, number>;
+  label: string;
+}
+
+export interface ReportModel {
+  generatedAt: string;
+  code: {
+    /** Audits given, oldest first. The latest is the current state of the code. */
+    audits: { generatedAt: string; root: string; files: number; filesWithFindings: number; findings: number }[];
+    latest: { generatedAt: string; root: string; files: number; filesWithFindings: number } | null;
+  };
+  traffic: { generatedAt: string; since: string; source: string | null } | null;
+  totals: {
+    codeSites: number;
+    byCategory: Record<Category, number>;
+    liveRequests: number;
+    liveClients: number;
+    evictedClients: number;
+    /** Operations of the mapping table with code sites or live calls left. */
+    tableOperations: number;
+    operationsInUse: number;
+    operationsInCode: number;
+    operationsInTraffic: number;
+  };
+  attention: AttentionItem[];
+  operations: OperationRow[];
+  /** Mapping-table operations with neither code sites nor live calls (done, or never used). */
+  clearOperations: { key: string; v1: Route; status: TableOperation["status"] }[];
+  clients: ClientRow[];
+  burndown: BurndownPoint[];
+  notes: string[];
+}
