@@ -25,7 +25,8 @@ function when(iso: string | null | undefined): string {
   if (!iso) return "—";
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return h(iso);
-  return `<time datetime="${h(d.toISOString())}">${h(d.toISOString().slice(0, 19).replace("T", " "))} UTC</time>`;
+  const full = d.toISOString();
+  return `<time datetime="${h(full)}" title="${h(full)}">${h(full.slice(0, 16).replace("T", " "))} UTC</time>`;
 }
 
 const route = (r: Route | null): string => (r ? `<code class="route">${h(r.method)} ${h(r.path)}</code>` : "");
@@ -128,6 +129,7 @@ code{font:.88em/1.35 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 table{border-collapse:collapse;width:100%;font-size:.92rem}
 th,td{padding:6px 8px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
 thead th{background:var(--soft);position:sticky;top:0;white-space:nowrap;font-size:.85rem}
+time{white-space:nowrap}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 tr.noeq>th{border-left:4px solid var(--warn)}
 .key{font-weight:600}
@@ -163,7 +165,9 @@ svg .c-noeq-bg{fill:#fecaca}
 svg .c-noeq-line{stroke:#7f1d1d}
 details>summary{cursor:pointer}
 .notes li{margin:.2em 0}
+.scroll-hint{display:none;font-size:.8rem;color:var(--muted);margin:.2em 0}
 footer{margin-top:2em;color:var(--muted);font-size:.85rem}
+@media (max-width:700px){.scroll-hint{display:block}}
 @media (max-width:600px){main{padding:10px}h1{font-size:1.3rem}.card .value{font-size:1.5rem}table{font-size:.86rem}}
 `;
 
@@ -226,7 +230,7 @@ export function renderReportHtml(model: ReportModel, options: RenderOptions = {}
         } Pass <code>--code</code> once per audit taken over time to draw the burn-down.</p>`;
 
   const opsTable = model.operations.length
-    ? `<div class="scroll"><table id="operations-table">
+    ? `<p class="scroll-hint" aria-hidden="true">Table wider than the screen: swipe sideways ⇆</p><div class="scroll"><table id="operations-table">
 <thead><tr><th scope="col">v1 operation</th><th scope="col">v2 / status</th><th scope="col" class="num">Code: auto</th><th scope="col" class="num">review</th><th scope="col" class="num">no equiv.</th><th scope="col">Call sites (file:line)</th><th scope="col" class="num">Live calls</th><th scope="col" class="num">Clients</th><th scope="col">Last seen</th></tr></thead>
 <tbody>
 ${model.operations.map((r) => operationRow(r, max)).join("\n")}
@@ -244,7 +248,7 @@ ${model.operations.map((r) => operationRow(r, max)).join("\n")}
   const clients = !model.traffic
     ? `<p class="none">No gateway traffic given (<code>--traffic</code>).</p>`
     : model.clients.length
-      ? `<div class="scroll"><table id="clients-table">
+      ? `<p class="scroll-hint" aria-hidden="true">Table wider than the screen: swipe sideways ⇆</p><div class="scroll"><table id="clients-table">
 <thead><tr><th scope="col">Client fingerprint</th><th scope="col">User agent</th><th scope="col" class="num">Requests</th><th scope="col">Last seen</th><th scope="col">v1 operations it still calls</th></tr></thead>
 <tbody>
 ${model.clients
