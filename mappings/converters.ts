@@ -217,10 +217,11 @@ export const endpointCpu = define({
 
 export const computeKind = define({
   name: "computeKind",
-  summary: "v2 endpoint `gpu` / `cpu` → v1 `computeType` (\"CPU\" when CPU flavours are set, else \"GPU\").",
+  summary: "v2 endpoint or pod `gpu` / `cpu` → v1 `computeType` (\"CPU\" when a CPU flavour is set, else \"GPU\").",
   lossless: false,
   toV2: () => [undefined, undefined],
-  toV1: ([, cpu]) => [nonEmpty(cpu) ? "CPU" : "GPU"],
+  // Endpoints carry a `cpu` list, pods a single `cpu` object: either means CPU.
+  toV1: ([, cpu]) => [nonEmpty(cpu) || (!!cpu && typeof cpu === "object" && !Array.isArray(cpu)) ? "CPU" : "GPU"],
   codemod: null,
   codemodReason: "check whether the v2 endpoint has `cpu` entries instead",
 });

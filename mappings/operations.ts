@@ -78,7 +78,12 @@ export const operations: OperationMapping[] = [
       filter("cpuFlavorId"),
       filter("dataCenterId", "machine.dataCenterId"),
       filter("desiredStatus"),
-      filter("endpointId"),
+      {
+        v1: "endpointId",
+        decision: "reject",
+        reason: "v2 pod records do not say which Serverless endpoint they serve, so the filter cannot be emulated",
+        advice: "list the endpoint's workers with GET /v2/serverless/{id}/workers",
+      },
       filter("gpuTypeId", "gpu.id"),
       filter("id"),
       filter("imageName", "image"),

@@ -124,7 +124,9 @@ export const podRecord: BodyLens = {
     field("lastStartedAt", "startedAt"),
     field("machine.dataCenterId", "dataCenterId"),
     field("publicIp", "globalNetworking.ip"),
+    convert("computeType", ["gpu", "cpu"], "computeKind", "toV1"),
   ],
+  v1Undocumented: [{ v1: "computeType", note: "derived from gpu/cpu so the v1 ListPods computeType filter can be applied to translated records" }],
   v2Only: [
     { v2: "actions", note: "v1 clients derive allowed actions from desiredStatus" },
     { v2: "ssh", note: "new in v2" },
