@@ -3,6 +3,7 @@
 import type { FastifyInstance } from "fastify";
 import type { GatewayMetrics } from "../metrics.ts";
 import type { UsageStore } from "../usage.ts";
+import { renderReportPage } from "../../report/index.ts";
 
 export interface BridgeAdminContext {
   usage: UsageStore;
@@ -16,6 +17,12 @@ export function registerBridgeAdminRoutes(app: FastifyInstance, ctx: BridgeAdmin
   app.get("/_bridge/usage", async (_req, reply) => {
     reply.header("cache-control", "no-store");
     return ctx.usage.snapshot();
+  });
+
+  // Live migration report (report/): the same page as `v2-bridge report`, from this gateway's usage only.
+  app.get("/_bridge/", async (_req, reply) => {
+    reply.header("cache-control", "no-store").type("text/html; charset=utf-8");
+    return renderReportPage({ usage: ctx.usage.snapshot(), trafficSource: "this gateway (live)", refreshSeconds: 30 }).html;
   });
 
   app.get("/_bridge/metrics", async (_req, reply) => {
