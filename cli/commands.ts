@@ -1,10 +1,12 @@
 // Subcommand registry: one line per subcommand, each implemented in its own module.
 import type { Command } from "commander";
+import { registerGatewayCommand } from "./gateway-command.ts";
 import { registerMappingsCommand } from "./mappings-command.ts";
 import { registerReportCommand } from "./report-command.ts";
 import { registerSandboxCommand } from "./sandbox-command.ts";
 
 export function registerCommands(program: Command): void {
+  registerGatewayCommand(program);
   registerMappingsCommand(program);
   registerReportCommand(program);
   registerSandboxCommand(program);

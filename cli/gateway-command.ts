@@ -1,0 +1,80 @@
+// `v2-bridge gateway`: the translating v1 gateway. Without --upstream it starts the embedded v2
+// sandbox and fronts that; with --upstream https://api.runpod.io it fronts the real v2.
+// Every setting also comes from a V2_BRIDGE_* environment variable (flags win).
+import { Command, Option } from "commander";
+import { CONFIG_FIELDS, ConfigError, optionsFromEnv, resolveConfig, type GatewayOptions } from "../gateway/config.ts";
+import { startGateway } from "../gateway/server.ts";
+import { startSandbox } from "../sandbox/server.ts";
+
+const NUMERIC_KEYS = new Set(["port", "timeoutMs", "bodyLimit", "maxClients", "maxOperationsPerClient", "catalogMaxKeys", "catalogTtlMs", "connections"]);
+
+export function registerGatewayCommand(program: Command): void {
+  const command = program
+    .command("gateway")
+    .description(
+      "Run the v1→v2 translating gateway: legacy v1 clients change only their base URL to http://<gateway>/v1. " +
+        "/v2/* passes through unchanged; /_bridge/usage, /_bridge/metrics and /_bridge/health report on traffic.",
+    );
+  const attribute = new Map<string, string>();
+  for (const f of CONFIG_FIELDS) {
+    const option = new Option(f.flag, `${f.help} [env ${f.env}]`);
+    attribute.set(f.key, option.attributeName());
+    command.addOption(option);
+  }
+  command
+    .option("--log", "log every request (pino, API keys redacted) [env V2_BRIDGE_LOG=1]")
+    .addHelpText(
+      "after",
+      "\nEnvironment variables:\n" + [...CONFIG_FIELDS.map((f) => `  ${f.env}`), "  V2_BRIDGE_LOG"].join("\n") +
+        "\n\nWithout --upstream an embedded v2 sandbox is started (keys: any sandbox_* token; sandbox_ro_* is read-only).",
+    )
+    .action(async (flags: Record<string, string | boolean | undefined>) => {
+      const fromFlags: Record<string, unknown> = {};
+      for (const f of CONFIG_FIELDS) {
+        const v = flags[attribute.get(f.key)!];
+        if (v === undefined) continue;
+        fromFlags[f.key] = NUMERIC_KEYS.has(f.key) ? Number(v) : v;
+      }
+      const options: GatewayOptions = { ...optionsFromEnv(), ...fromFlags };
+      const log = flags.log === true || process.env.V2_BRIDGE_LOG === "1";
+      let sandbox: Awaited<ReturnType<typeof startSandbox>> | undefined;
+      try {
+        if (!options.upstream) {
+          sandbox = await startSandbox({ port: 0, host: "127.0.0.1" });
+          options.upstream = sandbox.url;
+        }
+        resolveConfig(options); // validate before binding
+      } catch (err) {
+        await sandbox?.close();
+        if (err instanceof ConfigError) {
+          console.error(`v2-bridge gateway: ${err.message}`);
+          process.exit(2);
+        }
+        throw err;
+      }
+      const gateway = await startGateway({ ...options, logger: log ? true : false });
+      console.log(`v2-bridge gateway listening on ${gateway.url}  (v1 clients: ${gateway.url}/v1)`);
+      console.log(sandbox ? `  upstream: embedded v2 sandbox at ${sandbox.url}` : `  upstream: ${gateway.config.upstream.origin}`);
+      console.log(`  reset policy: ${gateway.config.resetPolicy}; upstream timeout ${gateway.config.timeoutMs} ms`);
+      console.log(`  usage: ${gateway.url}/_bridge/usage   metrics: ${gateway.url}/_bridge/metrics   health: ${gateway.url}/_bridge/health`);
+      console.log(`  try: curl -H "Authorization: Bearer sandbox_demo" ${gateway.url}/v1/pods`);
+      let closing = false;
+      const shutdown = (signal: string) => {
+        if (closing) return;
+        closing = true;
+        console.log(`received ${signal}: finishing in-flight requests, then exiting`);
+        gateway
+          .close()
+          .then(() => sandbox?.close())
+          .then(
+            () => process.exit(0),
+            (err) => {
+              console.error(err);
+              process.exit(1);
+            },
+          );
+      };
+      process.once("SIGINT", () => shutdown("SIGINT"));
+      process.once("SIGTERM", () => shutdown("SIGTERM"));
+    });
+}
