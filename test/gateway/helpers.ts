@@ -146,7 +146,7 @@ export function rawRequest(
   return new Promise((resolve, reject) => {
     const url = new URL(baseUrl);
     const req = http.request(
-      { host: url.hostname, port: url.port, method, path, headers: { ...(options.headers ?? {}), ...(options.body !== undefined ? { "content-length": String(Buffer.byteLength(options.body)) } : {}) }, timeout: options.timeoutMs ?? 10_000 },
+      { host: url.hostname, port: url.port, method, path, agent: false, headers: { ...(options.headers ?? {}), ...(options.body !== undefined ? { "content-length": String(Buffer.byteLength(options.body)) } : {}) }, timeout: options.timeoutMs ?? 10_000 },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c) => chunks.push(c));
