@@ -25,7 +25,7 @@ export function registerReportCommand(program: Command): void {
     .option("-o, --out <file>", "write the HTML here (default: standard output)")
     .option("--link-base <url>", "link call sites to <url><file>#L<line> (e.g. a repository browser) instead of file://")
     .option("--title <text>", "page title")
-    .option("--mapping-href <url>", "where the page links the mapping table", "docs/mapping.md")
+    .option("--mapping-href <url>", "link the page's mentions of the mapping table here (e.g. docs/mapping.md in your repository browser)")
     .addHelpText(
       "after",
       `

@@ -13,7 +13,7 @@ export interface RenderOptions {
   title?: string;
   /** Adds `<meta http-equiv="refresh">` (the gateway's live page). */
   refreshSeconds?: number;
-  /** Where the mapping table lives, linked from the page. */
+  /** Link to the mapping table (docs/mapping.md as published somewhere); without it the page names the file. */
   mappingDocHref?: string;
   /** Call sites listed per operation before the rest fold away. */
   maxSitesShown?: number;
@@ -64,13 +64,13 @@ function statusCell(row: OperationRow): string {
   return `${v2}${v2 ? "<br>" : ""}<span class="status">${h(row.status)}</span>`;
 }
 
-function attentionItem(item: AttentionItem, max: number): string {
+function attentionItem(item: AttentionItem, max: number, hasCode: boolean, hasTraffic: boolean): string {
   const used = item.codeSites + item.liveCalls > 0;
-  const counts = `<p class="counts"><strong>${num(item.codeSites)}</strong> call site${item.codeSites === 1 ? "" : "s"} in code · <strong>${num(
-    item.liveCalls,
-  )}</strong> live call${item.liveCalls === 1 ? "" : "s"} from <strong>${num(item.liveClients)}</strong> client${item.liveClients === 1 ? "" : "s"}${
-    used ? "" : ` · <span class="ok">✓ none left</span>`
-  }</p>`;
+  const code = hasCode ? `<strong>${num(item.codeSites)}</strong> call site${item.codeSites === 1 ? "" : "s"} in code` : "code not audited";
+  const live = hasTraffic
+    ? `<strong>${num(item.liveCalls)}</strong> live call${item.liveCalls === 1 ? "" : "s"} from <strong>${num(item.liveClients)}</strong> client${item.liveClients === 1 ? "" : "s"}`
+    : "no traffic given";
+  const counts = `<p class="counts">${code} · ${live}${used ? "" : ` · <span class="ok">✓ none left</span>`}</p>`;
   return `<article class="attn${used ? "" : " clear"}" data-key="${h(item.key)}">
 <h3><span aria-hidden="true">${used ? "⚠" : "✓"}</span> ${h(item.key)} ${route(item.v1)}</h3>
 <p class="msg">${h(item.message)}</p>
@@ -80,7 +80,7 @@ ${item.sites.length ? siteList(item.sites, max) : ""}
 </article>`;
 }
 
-function operationRow(row: OperationRow, max: number): string {
+function operationRow(row: OperationRow, max: number, hasCode: boolean, hasTraffic: boolean): string {
   const t = row.traffic;
   const clients = Math.max(t?.clients ?? 0, row.listedClients);
   const statuses = t
@@ -93,10 +93,10 @@ function operationRow(row: OperationRow, max: number): string {
   return `<tr data-key="${h(row.key)}"${cls ? ` class="${cls}"` : ""}>
 <th scope="row"><span class="key">${h(row.key)}</span><br>${route(row.v1)}${row.known || row.key === UNIDENTIFIED ? "" : `<br><span class="flag">not in mapping table</span>`}</th>
 <td>${statusCell(row)}</td>
-${CATEGORIES.map((c) => `<td class="num" data-col="${c}">${num(row.code[c])}</td>`).join("")}
-<td class="sites-cell">${siteList(row.sites, max)}</td>
-<td class="num" data-col="calls">${t ? num(t.count) : "0"}${statuses ? `<br><span class="statuses" title="HTTP statuses answered">${statuses}</span>` : ""}</td>
-<td class="num" data-col="clients">${num(clients)}</td>
+${CATEGORIES.map((c) => `<td class="num" data-col="${c}">${hasCode ? num(row.code[c]) : "—"}</td>`).join("")}
+<td class="sites-cell">${hasCode ? siteList(row.sites, max) : `<span class="none">no audit given</span>`}</td>
+<td class="num" data-col="calls">${t ? num(t.count) : hasTraffic ? "0" : "—"}${statuses ? `<br><span class="statuses" title="HTTP statuses answered">${statuses}</span>` : ""}</td>
+<td class="num" data-col="clients">${hasTraffic ? num(clients) : "—"}</td>
 <td data-col="last-seen">${t ? when(t.lastSeen) : "—"}</td>
 </tr>`;
 }
@@ -174,7 +174,10 @@ footer{margin-top:2em;color:var(--muted);font-size:.85rem}
 export function renderReportHtml(model: ReportModel, options: RenderOptions = {}): string {
   const title = options.title ?? "v1 → v2 migration report";
   const max = options.maxSitesShown ?? 5;
-  const mappingHref = options.mappingDocHref ?? "docs/mapping.md";
+  const mappingRef = options.mappingDocHref
+    ? `<a href="${h(options.mappingDocHref)}">mapping table</a>`
+    : `mapping table (<code>docs/mapping.md</code>, or <code>v2-bridge mappings</code>)`;
+  const hasCode = Boolean(model.code.latest);
   const t = model.totals;
   const done = t.tableOperations - t.operationsInUse;
   const pct = t.tableOperations ? Math.round((done / t.tableOperations) * 100) : 100;
@@ -205,11 +208,13 @@ export function renderReportHtml(model: ReportModel, options: RenderOptions = {}
     t.tableOperations,
   )}</span></div><div class="sub">in code <strong>${num(t.operationsInCode)}</strong> · in traffic <strong>${num(t.operationsInTraffic)}</strong></div></div>
 </div>
-<p id="progress-text"><strong>${num(done)} of ${num(t.tableOperations)}</strong> v1 operations (${pct}%) have no call sites and no live calls left.</p>
+<p id="progress-text"><strong>${num(done)} of ${num(t.tableOperations)}</strong> v1 operations (${pct}%) have ${
+    latest && model.traffic ? "no call sites and no live calls" : latest ? "no call sites (no traffic given)" : model.traffic ? "no live calls (no audit given)" : "no usage in the inputs"
+  } left.</p>
 <div class="progress" role="img" aria-label="${pct}% of v1 operations at zero"><div style="width:${pct}%"></div></div>`;
 
   const attention = model.attention.length
-    ? model.attention.map((a) => attentionItem(a, max)).join("\n")
+    ? model.attention.map((a) => attentionItem(a, max, hasCode, Boolean(model.traffic))).join("\n")
     : `<p class="none">No v1 operation or call site without a v2 equivalent.</p>`;
 
   const burndown =
@@ -233,7 +238,7 @@ export function renderReportHtml(model: ReportModel, options: RenderOptions = {}
     ? `<p class="scroll-hint" aria-hidden="true">Table wider than the screen: swipe sideways ⇆</p><div class="scroll"><table id="operations-table">
 <thead><tr><th scope="col">v1 operation</th><th scope="col">v2 / status</th><th scope="col" class="num">Code: auto</th><th scope="col" class="num">review</th><th scope="col" class="num">no equiv.</th><th scope="col">Call sites (file:line)</th><th scope="col" class="num">Live calls</th><th scope="col" class="num">Clients</th><th scope="col">Last seen</th></tr></thead>
 <tbody>
-${model.operations.map((r) => operationRow(r, max)).join("\n")}
+${model.operations.map((r) => operationRow(r, max, hasCode, Boolean(model.traffic))).join("\n")}
 </tbody></table></div>`
     : `<p class="ok" id="all-clear">✓ No v1 usage left in the inputs given.</p>`;
 
@@ -304,9 +309,9 @@ ${burndown}
 </section>
 <section id="operations" aria-labelledby="h-operations">
 <h2 id="h-operations">v1 operations still in use</h2>
-<p class="meta">Per v1 operation: the call sites left in code by category, and the live calls the gateway saw. Each operation's v2 form is in the <a href="${h(
-    mappingHref,
-  )}">mapping table</a>.</p>
+<p class="meta">Per v1 operation: the call sites left in code by category, and the live calls the gateway saw. Each operation's v2 form is in the ${mappingRef}.${
+    hasCode ? "" : " No audit was given, so the code columns are empty."
+  }</p>
 ${opsTable}
 ${clear}
 </section>
