@@ -9,6 +9,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startGateway, type Gateway } from "../../gateway/server.ts";
 import { referenceMissingReason } from "../../openapi/reference.ts";
+import { checkUsage } from "../../report/index.ts";
 import { startSandbox, type Sandbox } from "../../sandbox/server.ts";
 import { browserSuite, chromiumMissing, DESKTOP, launchChromium, outputPath, PHONE } from "./browser.helpers.ts";
 
@@ -184,6 +185,11 @@ describe.skipIf(chromiumMissing)(browserSuite("report page in headless Chromium"
 
       const usage = (await (await fetch(gateway.url + "/_bridge/usage")).json()) as { clients: { fingerprint: string; userAgent: string }[] };
       const alpha = usage.clients.find((c) => c.userAgent === "nightly-job/3.2")!.fingerprint;
+      // The gateway's snapshot meets the report's input contract, and the CLI reads it by URL.
+      expect(checkUsage(usage)).toEqual({ ok: true });
+      const cliOut = outputPath("live-report.html");
+      const cli = await run(process.execPath, ["bin/v2-bridge.mjs", "report", "--traffic", gateway.url, "--out", cliOut], { cwd: ROOT, timeout: 30_000 });
+      expect(cli.stderr).toMatch(/5 live requests from 2 clients, 4 of 37 v1 operations in use/);
 
       const page = await browser.newPage({ viewport: DESKTOP });
       const pageUrl = gateway.url + "/_bridge/";
