@@ -144,6 +144,18 @@ export const podCompute = define({
     const cudaPart = cuda ? `, allowedCudaVersions: ${cuda}` : "";
     return [`{ id: ${gpuTypeIds}[0], count: ${gpuCount ?? "1"}${cudaPart} }`, undefined];
   },
+  codemodReview: (source, literal) => {
+    // v2 takes one GPU type / CPU flavour: a list of several was a v1 fallback order.
+    const [, gpuTypeIds, , , cpuFlavorIds] = [0, 1, 2, 3, 4].map((i) => ({ src: source[i], lit: literal[i] }));
+    for (const [name, v] of [["gpuTypeIds", gpuTypeIds!], ["cpuFlavorIds", cpuFlavorIds!]] as const) {
+      if (v.src === undefined) continue;
+      if (Array.isArray(v.lit) && v.lit.length <= 1) continue;
+      return Array.isArray(v.lit)
+        ? `v2 takes one ${name === "gpuTypeIds" ? "GPU type" : "CPU flavour"}; the fallbacks ${JSON.stringify(v.lit.slice(1))} of ${name} are dropped`
+        : `v2 takes one ${name === "gpuTypeIds" ? "GPU type" : "CPU flavour"}; only the first entry of ${name} is used`;
+    }
+    return null;
+  },
 });
 
 function poolsFor(typeIds: string[], ctx: ConvertContext): { pools: string[]; excludedTypes: string[] } {

@@ -48,6 +48,12 @@ export interface Converter {
   codemod: ((v1Source: (string | undefined)[]) => (string | undefined)[] | null) | null;
   /** Why the codemod cannot express it, when `codemod` is null. */
   codemodReason?: string;
+  /**
+   * When a conversion the codemod can write still drops meaning (e.g. a priority list of which
+   * v2 keeps only the first entry): the reason to show in a TODO mark, or null when the input is
+   * faithfully converted. Gets each v1 input's source text and, for literal inputs, its value.
+   */
+  codemodReview?: (v1Source: (string | undefined)[], v1Literal: unknown[]) => string | null;
 }
 
 /**

@@ -1,0 +1,294 @@
+// Flat v1 request bodies (object literals in source) → nested v2 bodies, driven by the mapping
+// table's lenses and converters. Keeps the user's expressions and comments; anything that cannot
+// be converted safely stays as written and is reported (the caller leaves a TODO mark).
+import { Node, type ObjectLiteralExpression } from "ts-morph";
+import { converterNamed, knownV1Fields, lensNamed, type BodyLens } from "../mappings/index.ts";
+import { quoteString } from "./urls.ts";
+
+export interface BodyProblem {
+  fields: string[];
+  reason: string;
+  advice: string;
+}
+
+export interface BodyConversion {
+  /** Replacement text for the object literal (null when nothing changes). */
+  text: string | null;
+  problems: BodyProblem[];
+}
+
+type Value = { literal: true; value: unknown; source: string } | { literal: false; source: string };
+
+interface V1Field {
+  name: string;
+  value: Value;
+  comments: string[];
+  trailing: string[];
+  node: Node;
+}
+
+const IDENT = /^[A-Za-z_$][\w$]*$/;
+
+/** Evaluates a literal expression (JSON-like), or undefined when it is not one. */
+export function evaluateLiteral(node: Node): { value: unknown } | undefined {
+  if (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node)) return { value: node.getLiteralValue() };
+  if (Node.isNumericLiteral(node)) return { value: node.getLiteralValue() };
+  if (Node.isTrueLiteral(node)) return { value: true };
+  if (Node.isFalseLiteral(node)) return { value: false };
+  if (Node.isNullLiteral(node)) return { value: null };
+  if (Node.isPrefixUnaryExpression(node) && node.getOperatorToken() === 41 /* MinusToken */) {
+    const inner = evaluateLiteral(node.getOperand());
+    return typeof inner?.value === "number" ? { value: -inner.value } : undefined;
+  }
+  if (Node.isParenthesizedExpression(node) || Node.isAsExpression(node) || Node.isSatisfiesExpression(node)) return evaluateLiteral(node.getExpression());
+  if (Node.isArrayLiteralExpression(node)) {
+    const out: unknown[] = [];
+    for (const el of node.getElements()) {
+      const v = evaluateLiteral(el);
+      if (!v) return undefined;
+      out.push(v.value);
+    }
+    return { value: out };
+  }
+  if (Node.isObjectLiteralExpression(node)) {
+    const out: Record<string, unknown> = {};
+    for (const p of node.getProperties()) {
+      if (!Node.isPropertyAssignment(p)) return undefined;
+      const nameNode = p.getNameNode();
+      if (!(Node.isIdentifier(nameNode) || Node.isStringLiteral(nameNode))) return undefined;
+      const init = p.getInitializer();
+      const v = init && evaluateLiteral(init);
+      if (!v) return undefined;
+      out[Node.isStringLiteral(nameNode) ? nameNode.getLiteralValue() : nameNode.getText()] = v.value;
+    }
+    return { value: out };
+  }
+  return undefined;
+}
+
+export function renderValue(value: unknown, quote: string): string {
+  if (typeof value === "string") return quoteString(value, quote);
+  if (value === null || typeof value === "number" || typeof value === "boolean") return String(value);
+  if (Array.isArray(value)) return `[${value.map((v) => renderValue(v, quote)).join(", ")}]`;
+  if (typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    if (!entries.length) return "{}";
+    return `{ ${entries.map(([k, v]) => `${IDENT.test(k) ? k : quoteString(k, quote)}: ${renderValue(v, quote)}`).join(", ")} }`;
+  }
+  return "undefined";
+}
+
+function propertyName(node: Node): string | undefined {
+  if (Node.isIdentifier(node)) return node.getText();
+  if (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node)) return node.getLiteralValue();
+  if (Node.isNumericLiteral(node)) return node.getText();
+  return undefined;
+}
+
+function commentsOf(prop: Node, next: Node | undefined, closeBrace: number): { leading: string[]; trailing: string[] } {
+  const text = prop.getSourceFile().getFullText();
+  const leading = prop.getLeadingCommentRanges().map((r) => text.slice(r.getPos(), r.getEnd()));
+  const trailing: string[] = [];
+  const stop = next ? next.getStart() : closeBrace;
+  const after = text.slice(prop.getEnd(), stop);
+  const lineEnd = after.indexOf("\n");
+  const sameLine = lineEnd >= 0 ? after.slice(0, lineEnd) : after;
+  const m = /\/\/.*$|\/\*.*?\*\//.exec(sameLine);
+  if (m) trailing.push(m[0].trimEnd());
+  // Comments on the same line as the previous property belong to it, not to this one.
+  const own = leading.filter((c) => !(next === undefined && false) && !trailingOfPrevious(prop, c));
+  return { leading: own, trailing };
+}
+
+function trailingOfPrevious(prop: Node, comment: string): boolean {
+  const prev = prop.getPreviousSibling();
+  if (!prev) return false;
+  const text = prop.getSourceFile().getFullText();
+  const between = text.slice(prev.getEnd(), prop.getStart());
+  const idx = between.indexOf(comment);
+  return idx >= 0 && !between.slice(0, idx).includes("\n");
+}
+
+interface OutNode {
+  source?: string;
+  children?: Map<string, OutNode>;
+  comments: string[];
+  trailing: string[];
+}
+
+function setOut(root: Map<string, OutNode>, path: string[], source: string, comments: string[], trailing: string[]): void {
+  let map = root;
+  for (let i = 0; i < path.length - 1; i++) {
+    let child = map.get(path[i]!);
+    if (!child) map.set(path[i]!, (child = { children: new Map(), comments: [], trailing: [] }));
+    if (!child.children) child.children = new Map(); // a literal object and a nested path: nested wins
+    map = child.children;
+  }
+  const leaf = path[path.length - 1]!;
+  const existing = map.get(leaf);
+  map.set(leaf, { source, comments: [...(existing?.comments ?? []), ...comments], trailing: [...(existing?.trailing ?? []), ...trailing] });
+}
+
+function hasComments(n: OutNode): boolean {
+  return n.comments.length > 0 || n.trailing.length > 0 || [...(n.children?.values() ?? [])].some(hasComments);
+}
+
+interface Verbatim {
+  comments: string[];
+  text: string;
+}
+
+function render(map: Map<string, OutNode>, multiline: boolean, indent: string, step: string, quote: string, verbatim: Verbatim[] = []): string {
+  const key = (k: string) => (IDENT.test(k) ? k : quoteString(k, quote));
+  const entries = [...map.entries()];
+  if (!multiline) {
+    const items = entries.map(([k, n]) => (!n.children && n.source === k && IDENT.test(k) ? k : `${key(k)}: ${n.children ? render(n.children, false, "", step, quote) : n.source}`));
+    items.push(...verbatim.map((v) => v.text));
+    return items.length ? `{ ${items.join(", ")} }` : "{}";
+  }
+  const inner = indent + step;
+  const lines: string[] = [];
+  for (const [k, n] of entries) {
+    for (const c of n.comments) lines.push(inner + c);
+    const value = n.children ? render(n.children, hasComments(n), inner, step, quote) : n.source;
+    const entry = !n.children && n.source === k && IDENT.test(k) ? k : `${key(k)}: ${value}`;
+    lines.push(`${inner}${entry},${n.trailing.length ? " " + n.trailing.join(" ") : ""}`);
+  }
+  for (const v of verbatim) {
+    for (const c of v.comments) lines.push(inner + c);
+    lines.push(`${inner}${v.text},`);
+  }
+  return `{\n${lines.join("\n")}\n${indent}}`;
+}
+
+function lineIndent(text: string, pos: number): string {
+  const lineStart = text.lastIndexOf("\n", pos - 1) + 1;
+  return /^[ \t]*/.exec(text.slice(lineStart))![0];
+}
+
+/** Converts a v1 body object literal with the named lens. */
+export function convertBody(obj: ObjectLiteralExpression, lensName: string, quote: string): BodyConversion {
+  const lens: BodyLens = lensNamed(lensName);
+  const known = knownV1Fields(lens);
+  const problems: BodyProblem[] = [];
+  const fields = new Map<string, V1Field>();
+  const verbatim: Verbatim[] = [];
+  const props = obj.getProperties();
+  const text = obj.getSourceFile().getFullText();
+  props.forEach((p, i) => {
+    const next = props[i + 1];
+    const { leading, trailing } = commentsOf(p, next, obj.getEnd() - 1);
+    if (Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p)) {
+      const nameNode = p.getNameNode();
+      const name = Node.isComputedPropertyName(nameNode) ? undefined : propertyName(nameNode);
+      if (name === undefined) {
+        problems.push({ fields: [p.getText()], reason: "computed property key in a v1 body", advice: `write the v2 field name (see the ${lens.v2Schema} schema)` });
+        verbatim.push({ comments: leading, text: p.getText() });
+        return;
+      }
+      const init = Node.isPropertyAssignment(p) ? p.getInitializerOrThrow() : p.getNameNode();
+      const lit = Node.isPropertyAssignment(p) ? evaluateLiteral(init) : undefined;
+      const value: Value = lit ? { literal: true, value: lit.value, source: init.getText() } : { literal: false, source: init.getText() };
+      fields.set(name, { name, value, comments: leading, trailing, node: p });
+      return;
+    }
+    const what = Node.isSpreadAssignment(p) ? "spread" : "method or accessor";
+    problems.push({ fields: [p.getText()], reason: `${what} in a v1 body: its fields cannot be checked`, advice: `make sure what it adds is v2-shaped (see the ${lens.v2Schema} schema)` });
+    verbatim.push({ comments: leading, text: p.getText() });
+  });
+  void text;
+
+  const defaults = lens.v1Defaults && !(lens.v1DefaultsUnless && fields.has(lens.v1DefaultsUnless)) ? lens.v1Defaults : {};
+  const get = (name: string): Value | undefined => {
+    const f = fields.get(name);
+    if (f) return f.value;
+    if (name in defaults) return { literal: true, value: defaults[name], source: renderValue(defaults[name], quote) };
+    return undefined;
+  };
+
+  const out = new Map<string, OutNode>();
+  const consumed = new Set<string>();
+  const keepVerbatim = (names: string[]) => {
+    for (const n of names) {
+      const f = fields.get(n);
+      if (f) verbatim.push({ comments: f.comments, text: f.node.getText() });
+    }
+  };
+  for (const lensField of lens.fields) {
+    if (lensField.only === "toV1") continue;
+    const names = lensField.v1.map((p) => p.split(".")[0]!);
+    const values = names.map(get);
+    if (values.every((v) => v === undefined)) continue;
+    names.forEach((n) => consumed.add(n));
+    const present = names.filter((n) => fields.has(n));
+    const comments = present.flatMap((n) => fields.get(n)!.comments);
+    const trailing = present.flatMap((n) => fields.get(n)!.trailing);
+    if (!lensField.converter) {
+      setOut(out, lensField.v2[0]!.split("."), values[0]!.source, comments, trailing);
+      continue;
+    }
+    const converter = converterNamed(lensField.converter);
+    const review = converter.codemodReview?.(
+      values.map((v) => v?.source),
+      values.map((v) => (v?.literal ? v.value : undefined)),
+    );
+    if (review) problems.push({ fields: present, reason: review, advice: `check the v2 ${lensField.v2.join(", ")} it was converted to` });
+    let outputs: (string | undefined)[] | null = null;
+    if (converter.needsCatalog) {
+      problems.push({ fields: present, reason: converter.codemodReason ?? `${converter.name} needs the live catalog`, advice: `write v2 ${lensField.v2.join(", ")} yourself` });
+      keepVerbatim(present);
+      continue;
+    }
+    if (values.every((v) => v === undefined || v.literal)) {
+      try {
+        const converted = converter.toV2(values.map((v) => (v && v.literal ? v.value : undefined)), {});
+        outputs = converted.map((v) => (v === undefined ? undefined : renderValue(v, quote)));
+      } catch (error) {
+        problems.push({ fields: present, reason: `${converter.name}: ${(error as Error).message}`, advice: `write v2 ${lensField.v2.join(", ")} yourself` });
+        keepVerbatim(present);
+        continue;
+      }
+    } else if (converter.codemod) {
+      outputs = converter.codemod(values.map((v) => v?.source));
+    }
+    if (!outputs) {
+      problems.push({
+        fields: present,
+        reason: converter.codemodReason ?? `${converter.name} cannot be written for a non-literal value`,
+        advice: `write v2 ${lensField.v2.join(", ")} from ${present.join(", ")} yourself`,
+      });
+      keepVerbatim(present);
+      continue;
+    }
+    lensField.v2.forEach((p, i) => {
+      const src = outputs![i];
+      if (src !== undefined) setOut(out, p.split("."), src, i === 0 ? comments : [], i === 0 ? trailing : []);
+    });
+  }
+  for (const u of lens.unmapped ?? []) {
+    const f = fields.get(u.v1);
+    if (!f) continue;
+    consumed.add(u.v1);
+    if (u.harmlessValue !== undefined && f.value.literal && JSON.stringify(f.value.value) === JSON.stringify(u.harmlessValue)) continue;
+    problems.push({ fields: [u.v1], reason: `${u.v1}: ${u.reason}`, advice: u.advice });
+    keepVerbatim([u.v1]);
+  }
+  for (const [name, f] of fields) {
+    if (consumed.has(name) || known.has(name)) continue;
+    problems.push({ fields: [name], reason: `${name} is not a v1 ${lens.v1Schema} field`, advice: `check it against the v2 ${lens.v2Schema} schema` });
+    verbatim.push({ comments: f.comments, text: f.node.getText() });
+  }
+  for (const [path, value] of Object.entries(lens.v2Defaults ?? {})) {
+    const segs = path.split(".");
+    if (!out.has(segs[0]!)) setOut(out, segs, renderValue(value, quote), [], []);
+  }
+
+  const original = obj.getText();
+  const multiline = original.includes("\n");
+  const fullText = obj.getSourceFile().getFullText();
+  const closeIndent = lineIndent(fullText, obj.getEnd() - 1);
+  const firstProp = props[0];
+  const step = firstProp ? lineIndent(fullText, firstProp.getStart()).slice(closeIndent.length) || "  " : "  ";
+  const rendered = render(out, multiline, closeIndent, step, quote, verbatim);
+  return { text: rendered === original ? null : rendered, problems };
+}

@@ -1,0 +1,214 @@
+// Runs the engine over a set of paths: enumerate files (respecting .gitignore and node_modules),
+// pre-filter by text, discover exported v1 bases and request helpers across modules, analyse,
+// and (with write) replace files atomically. Memory stays flat: one file's text and AST at a time.
+import { chmod, open, readFile, rename, stat, unlink } from "node:fs/promises";
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
+import { createTwoFilesPatch } from "diff";
+import { globby } from "globby";
+import { analyzeSource, mightUseV1 } from "./engine.ts";
+import type { Category, FileAnalysis, Finding, ModuleExports, ProjectSymbols } from "./types.ts";
+
+export const SOURCE_EXTENSIONS = ["ts", "tsx", "js", "jsx", "mjs", "cjs", "mts", "cts"];
+const SOURCE_RE = new RegExp(`\\.(${SOURCE_EXTENSIONS.join("|")})$`);
+const RELATIVE_IMPORT = /(?:from\s*|require\s*\(\s*|import\s*\(\s*)["']\.\.?\//;
+
+export interface RunOptions {
+  paths: string[];
+  /** Directory findings are relative to (default: the single directory given, else the cwd). */
+  root?: string;
+  write?: boolean;
+  /** Compute unified diffs (rewrite dry run). */
+  diff?: boolean;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface FileOutcome {
+  file: string;
+  changed: boolean;
+  diff?: string;
+  parseError?: string;
+  findings: number;
+}
+
+export interface RunSummary {
+  files: number;
+  filesParsed: number;
+  filesWithFindings: number;
+  filesChanged: number;
+  callSites: number;
+  rewritten: number;
+  leftForReview: number;
+  findings: number;
+  byCategory: Record<Category, number>;
+  parseErrors: number;
+}
+
+export interface RunResult {
+  root: string;
+  files: FileOutcome[];
+  findings: Finding[];
+  parseErrors: { file: string; error: string }[];
+  summary: RunSummary;
+}
+
+export async function collectFiles(paths: string[], cwd = process.cwd()): Promise<string[]> {
+  const out = new Set<string>();
+  for (const p of paths.length ? paths : ["."]) {
+    const abs = path.resolve(cwd, p);
+    if (!existsSync(abs)) throw new Error(`no such file or directory: ${p}`);
+    if (statSync(abs).isFile()) {
+      if (SOURCE_RE.test(abs) && !abs.endsWith(".d.ts")) out.add(abs);
+      continue;
+    }
+    const found = await globby([`**/*.{${SOURCE_EXTENSIONS.join(",")}}`], {
+      cwd: abs,
+      absolute: true,
+      gitignore: true,
+      ignore: ["**/node_modules/**", "**/*.d.ts", "**/.git/**"],
+      followSymbolicLinks: false,
+    });
+    for (const f of found) out.add(path.normalize(f));
+  }
+  return [...out].sort();
+}
+
+const RESOLVE_EXTS = [".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"];
+
+/** Resolves a relative import to a file of the run (NodeNext `.js` specifiers map to `.ts`). */
+export function makeResolver(known: Set<string>): (from: string, spec: string) => string | undefined {
+  return (from, spec) => {
+    const base = path.resolve(path.dirname(from), spec);
+    const stem = base.replace(/\.(m|c)?(j|t)sx?$/, "");
+    const candidates = [base, ...RESOLVE_EXTS.map((e) => stem + e), ...RESOLVE_EXTS.map((e) => path.join(base, "index" + e))];
+    return candidates.find((c) => known.has(c));
+  };
+}
+
+function namesFilter(modules: Map<string, ModuleExports>): ((text: string) => boolean) | undefined {
+  const checks: { name: RegExp; stem: string }[] = [];
+  for (const [file, exports] of modules) {
+    if (!exports.size) continue;
+    const parsed = path.parse(file);
+    const stem = parsed.name === "index" ? path.basename(parsed.dir) : parsed.name;
+    for (const name of exports.keys()) checks.push({ name: new RegExp(`\\b${name.replace(/[$]/g, "\\$")}\\b`), stem });
+  }
+  if (!checks.length) return undefined;
+  return (text) => checks.some((c) => text.includes(c.stem) && c.name.test(text));
+}
+
+export async function runCodemod(options: RunOptions): Promise<RunResult> {
+  const cwd = process.cwd();
+  const files = await collectFiles(options.paths, cwd);
+  const single = options.paths.length === 1 ? path.resolve(cwd, options.paths[0]!) : undefined;
+  const root = path.resolve(options.root ?? (single && existsSync(single) && statSync(single).isDirectory() ? single : cwd));
+  const known = new Set(files);
+  const resolveModule = makeResolver(known);
+  const symbols: ProjectSymbols = { modules: new Map() };
+  const total = files.length;
+
+  // Pass 1: the cheap text pre-filter. Files naming the v1 host are candidates; files with relative
+  // imports may use a base constant or helper from a candidate (checked once those are known).
+  const candidates: string[] = [];
+  const maybe: string[] = [];
+  let done = 0;
+  for (const file of files) {
+    const text = await readFile(file, "utf8");
+    if (mightUseV1(text)) candidates.push(file);
+    else if (RELATIVE_IMPORT.test(text)) maybe.push(file);
+    options.onProgress?.(++done, total * 2);
+  }
+
+  // Discovery: exported v1 bases and helpers, to a fixpoint (config → http helper → callers).
+  const relevant = new Set<string>();
+  let queue = candidates;
+  let remaining = maybe;
+  while (queue.length) {
+    for (const file of queue) {
+      relevant.add(file);
+      const text = await readFile(file, "utf8");
+      const a = analyzeSource(text, { fileName: file, symbols, resolveModule });
+      if (a.exports.size) symbols.modules.set(file, a.exports);
+    }
+    const filter = namesFilter(symbols.modules);
+    if (!filter) break;
+    const next: string[] = [];
+    const rest: string[] = [];
+    for (const file of remaining) {
+      const text = await readFile(file, "utf8");
+      (filter(text) ? next : rest).push(file);
+    }
+    queue = next;
+    remaining = rest;
+  }
+  // One more discovery round so helpers found late are known to every module.
+  for (const file of relevant) {
+    const text = await readFile(file, "utf8");
+    const a = analyzeSource(text, { fileName: file, symbols, resolveModule });
+    if (a.exports.size) symbols.modules.set(file, a.exports);
+  }
+
+  const outcomes: FileOutcome[] = [];
+  const findings: Finding[] = [];
+  const parseErrors: { file: string; error: string }[] = [];
+  const summary: RunSummary = {
+    files: total,
+    filesParsed: relevant.size,
+    filesWithFindings: 0,
+    filesChanged: 0,
+    callSites: 0,
+    rewritten: 0,
+    leftForReview: 0,
+    findings: 0,
+    byCategory: { auto: 0, review: 0, "no-equivalent": 0 },
+    parseErrors: 0,
+  };
+  done = total;
+  for (const file of files) {
+    options.onProgress?.(++done, total * 2);
+    if (!relevant.has(file)) continue;
+    const rel = path.relative(root, file).split(path.sep).join("/");
+    const text = await readFile(file, "utf8");
+    const a: FileAnalysis = analyzeSource(text, { fileName: file, displayName: rel, symbols, resolveModule });
+    if (a.parseError) {
+      parseErrors.push({ file: rel, error: a.parseError });
+      outcomes.push({ file: rel, changed: false, parseError: a.parseError, findings: 0 });
+      summary.parseErrors++;
+      continue;
+    }
+    const changed = a.output !== text;
+    const outcome: FileOutcome = { file: rel, changed, findings: a.findings.length };
+    if (changed && options.diff) outcome.diff = createTwoFilesPatch(`a/${rel}`, `b/${rel}`, text, a.output, undefined, undefined, { context: 3 });
+    if (changed && options.write) await writeAtomic(file, a.output);
+    outcomes.push(outcome);
+    findings.push(...a.findings);
+    summary.callSites += a.callSites;
+    summary.rewritten += a.rewritten;
+    if (changed) summary.filesChanged++;
+    if (a.findings.length) summary.filesWithFindings++;
+    for (const f of a.findings) summary.byCategory[f.category]++;
+  }
+  summary.findings = findings.length;
+  summary.leftForReview = summary.byCategory.review + summary.byCategory["no-equivalent"];
+  return { root, files: outcomes, findings, parseErrors, summary };
+}
+
+/** Writes via a temporary file in the same directory and a rename, keeping the file mode. */
+export async function writeAtomic(file: string, content: string): Promise<void> {
+  const { mode } = await stat(file);
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.v2-bridge-${process.pid}-${Math.random().toString(36).slice(2)}.tmp`);
+  const handle = await open(tmp, "wx", mode & 0o7777);
+  try {
+    await handle.writeFile(content, "utf8");
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await chmod(tmp, mode & 0o7777);
+    await rename(tmp, file);
+  } catch (error) {
+    await unlink(tmp).catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,105 @@
+// Audit output: text for people, JSON for scripts (the report tool reads it), SARIF 2.1.0 for
+// code-scanning UIs. All three are views of the same findings.
+import { operations } from "../mappings/index.ts";
+import type { Category, Finding } from "./types.ts";
+import type { RunResult } from "./project.ts";
+
+export interface AuditJson {
+  tool: "v2-bridge";
+  version: 1;
+  generatedAt: string;
+  root: string;
+  summary: { files: number; filesWithFindings: number; findings: number; byCategory: Record<Category, number> };
+  findings: Finding[];
+}
+
+export function auditJson(result: RunResult, now = new Date()): AuditJson {
+  return {
+    tool: "v2-bridge",
+    version: 1,
+    generatedAt: now.toISOString(),
+    root: result.root,
+    summary: {
+      files: result.summary.files,
+      filesWithFindings: result.summary.filesWithFindings,
+      findings: result.findings.length,
+      byCategory: { ...result.summary.byCategory },
+    },
+    findings: result.findings.map((f) => ({
+      file: f.file,
+      line: f.line,
+      column: f.column,
+      operation: f.operation,
+      v1: f.v1,
+      v2: f.v2,
+      category: f.category,
+      reason: f.reason,
+      advice: f.advice,
+      snippet: f.snippet,
+    })),
+  };
+}
+
+const LEVEL: Record<Category, "note" | "warning" | "error"> = { auto: "note", review: "warning", "no-equivalent": "error" };
+
+export function auditSarif(result: RunResult, toolVersion = "0.1.0"): object {
+  const ruleIds = ["v1-base-url", ...operations.map((o) => o.key)];
+  const rules = ruleIds.map((id) => {
+    const op = operations.find((o) => o.key === id);
+    return {
+      id,
+      name: id.replace(/[^A-Za-z0-9]/g, ""),
+      shortDescription: { text: op ? `v1 ${op.v1.method} ${op.v1.path}` : "v1 base URL" },
+      fullDescription: { text: op ? (op.v2 ? `${op.summary}: v2 ${op.v2.method} ${op.v2.path}` : `${op.summary}: no v2 equivalent`) : "An address of the retired v1 REST API" },
+      helpUri: "https://api.runpod.io/openapi.json",
+      defaultConfiguration: { level: op?.status === "no-equivalent" ? "error" : "warning" },
+    };
+  });
+  return {
+    $schema: "https://json.schemastore.org/sarif-2.1.0.json",
+    version: "2.1.0",
+    runs: [
+      {
+        tool: { driver: { name: "v2-bridge", version: toolVersion, informationUri: "https://api.runpod.io/openapi.json", rules } },
+        originalUriBaseIds: { ROOT: { uri: pathToUri(result.root) } },
+        results: result.findings.map((f) => ({
+          ruleId: f.operation ?? "v1-base-url",
+          ruleIndex: Math.max(0, ruleIds.indexOf(f.operation ?? "v1-base-url")),
+          level: LEVEL[f.category],
+          message: { text: `[${f.category}] ${f.reason}. ${f.advice}` },
+          locations: [
+            {
+              physicalLocation: {
+                artifactLocation: { uri: f.file, uriBaseId: "ROOT" },
+                region: { startLine: f.line, startColumn: f.column, snippet: { text: f.snippet } },
+              },
+            },
+          ],
+          properties: { category: f.category, v1: f.v1, v2: f.v2 },
+        })),
+      },
+    ],
+  };
+}
+
+function pathToUri(p: string): string {
+  const withSlash = p.endsWith("/") ? p : p + "/";
+  return "file://" + withSlash.split("/").map(encodeURIComponent).join("/");
+}
+
+export function auditText(result: RunResult): string {
+  const lines: string[] = [];
+  for (const f of result.findings) {
+    const op = f.operation ? `${f.operation}${f.v2 ? ` → ${f.v2.method} ${f.v2.path}` : ""}` : "v1 base URL";
+    lines.push(`${f.file}:${f.line}:${f.column}  ${f.category.padEnd(13)} ${op}`);
+    lines.push(`    ${f.reason}`);
+    if (f.category !== "auto") lines.push(`    advice: ${f.advice}`);
+    lines.push(`    ${f.snippet}`);
+  }
+  for (const e of result.parseErrors) lines.push(`${e.file}: could not parse (${e.error}); left alone`);
+  const s = result.summary;
+  lines.push(
+    `${s.files} files scanned, ${s.filesWithFindings} with v1 usage: ${result.findings.length} findings (${s.byCategory.auto} auto, ${s.byCategory.review} review, ${s.byCategory["no-equivalent"]} no-equivalent)`,
+  );
+  return lines.join("\n") + "\n";
+}

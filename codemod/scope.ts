@@ -1,0 +1,149 @@
+// Name resolution without a type checker: walks enclosing scopes of an identifier to its
+// declaration (variables, parameters, functions, imports, requires). Cheap and per file.
+import { Node, SyntaxKind, type SourceFile } from "ts-morph";
+
+export type Binding =
+  | { kind: "var"; decl: Node; /** initializer of the whole declaration */ init: Node | undefined; /** property path inside a destructuring pattern */ path: string[]; isConst: boolean }
+  | { kind: "param"; decl: Node; fn: Node; index: number; /** property path inside a destructured parameter */ path: string[] }
+  | { kind: "function"; decl: Node }
+  | { kind: "import"; module: string; /** exported name, "default", or "*" */ name: string; decl: Node }
+  | { kind: "catch"; decl: Node };
+
+const FUNCTION_KINDS = new Set([
+  SyntaxKind.FunctionDeclaration,
+  SyntaxKind.FunctionExpression,
+  SyntaxKind.ArrowFunction,
+  SyntaxKind.MethodDeclaration,
+  SyntaxKind.Constructor,
+  SyntaxKind.GetAccessor,
+  SyntaxKind.SetAccessor,
+]);
+
+export function isFunctionLike(node: Node): boolean {
+  return FUNCTION_KINDS.has(node.getKind());
+}
+
+/** Names bound by a binding name (identifier or destructuring pattern), each with its property path. */
+export function bindingNames(name: Node, path: string[] = []): { name: string; node: Node; path: string[] }[] {
+  if (Node.isIdentifier(name)) return [{ name: name.getText(), node: name, path }];
+  if (Node.isObjectBindingPattern(name)) {
+    return name.getElements().flatMap((el) => {
+      if (el.getDotDotDotToken()) return bindingNames(el.getNameNode(), [...path, "..."]);
+      const prop = el.getPropertyNameNode();
+      const key = prop ? (Node.isIdentifier(prop) || Node.isStringLiteral(prop) ? (Node.isStringLiteral(prop) ? prop.getLiteralValue() : prop.getText()) : "[computed]") : el.getNameNode().getText();
+      return bindingNames(el.getNameNode(), [...path, key]);
+    });
+  }
+  if (Node.isArrayBindingPattern(name)) {
+    return name.getElements().flatMap((el, i) => (Node.isBindingElement(el) ? bindingNames(el.getNameNode(), [...path, String(i)]) : []));
+  }
+  return [];
+}
+
+function requireModule(init: Node | undefined): string | undefined {
+  let node = init;
+  while (node && (Node.isAwaitExpression(node) || Node.isParenthesizedExpression(node))) node = node.getExpression();
+  if (node && Node.isCallExpression(node)) {
+    const callee = node.getExpression();
+    const arg = node.getArguments()[0];
+    if ((Node.isIdentifier(callee) && callee.getText() === "require") || callee.getKind() === SyntaxKind.ImportKeyword) {
+      if (arg && (Node.isStringLiteral(arg) || Node.isNoSubstitutionTemplateLiteral(arg))) return arg.getLiteralValue();
+    }
+  }
+  return undefined;
+}
+
+function declaredIn(scope: Node, name: string): Binding | undefined {
+  // Parameters and the function's own name.
+  if (isFunctionLike(scope)) {
+    const params = (scope as any).getParameters?.() as Node[] | undefined;
+    if (params) {
+      for (let i = 0; i < params.length; i++) {
+        const p = params[i]!;
+        for (const b of bindingNames((p as any).getNameNode())) if (b.name === name) return { kind: "param", decl: p, fn: scope, index: i, path: b.path };
+      }
+    }
+    if (Node.isFunctionExpression(scope) && scope.getName() === name) return { kind: "function", decl: scope };
+  }
+  if (Node.isCatchClause(scope)) {
+    const v = scope.getVariableDeclaration();
+    if (v && v.getName() === name) return { kind: "catch", decl: v };
+  }
+  let statements: Node[] = [];
+  if (Node.isSourceFile(scope) || Node.isBlock(scope) || Node.isModuleBlock(scope) || Node.isCaseClause(scope) || Node.isDefaultClause(scope)) {
+    statements = (scope as any).getStatements();
+  } else if (Node.isForStatement(scope) || Node.isForOfStatement(scope) || Node.isForInStatement(scope)) {
+    const init = Node.isForStatement(scope) ? scope.getInitializer() : scope.getInitializer();
+    if (init && Node.isVariableDeclarationList(init)) statements = [init];
+  }
+  for (const st of statements) {
+    const lists: Node[] = Node.isVariableStatement(st) ? [st.getDeclarationList()] : Node.isVariableDeclarationList(st) ? [st] : [];
+    for (const list of lists) {
+      const isConst = (list as any).getDeclarationKind?.() === "const";
+      for (const decl of (list as any).getDeclarations() as Node[]) {
+        const d = decl as any;
+        for (const b of bindingNames(d.getNameNode())) {
+          if (b.name !== name) continue;
+          const init = d.getInitializer() as Node | undefined;
+          const mod = requireModule(init);
+          if (mod !== undefined) return { kind: "import", module: mod, name: b.path.length ? b.path[0]! : "*", decl };
+          return { kind: "var", decl, init, path: b.path, isConst };
+        }
+      }
+    }
+    if ((Node.isFunctionDeclaration(st) || Node.isClassDeclaration(st)) && st.getName() === name) return { kind: "function", decl: st };
+    if (Node.isImportDeclaration(st)) {
+      const module = st.getModuleSpecifierValue();
+      const def = st.getDefaultImport();
+      if (def && def.getText() === name) return { kind: "import", module, name: "default", decl: st };
+      const ns = st.getNamespaceImport();
+      if (ns && ns.getText() === name) return { kind: "import", module, name: "*", decl: st };
+      for (const spec of st.getNamedImports()) {
+        const local = spec.getAliasNode()?.getText() ?? spec.getName();
+        if (local === name) return { kind: "import", module, name: spec.getName(), decl: st };
+      }
+    }
+    if (Node.isImportEqualsDeclaration(st) && st.getName() === name) {
+      const ref = st.getModuleReference();
+      if (Node.isExternalModuleReference(ref)) {
+        const e = ref.getExpression();
+        if (e && Node.isStringLiteral(e)) return { kind: "import", module: e.getLiteralValue(), name: "*", decl: st };
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The declaration an identifier refers to, or undefined for globals. */
+export function resolveIdentifier(id: Node): Binding | undefined {
+  const name = id.getText();
+  let node: Node | undefined = id.getParent();
+  while (node) {
+    const found = declaredIn(node, name);
+    if (found) return found;
+    node = node.getParent();
+  }
+  return undefined;
+}
+
+/** Counts identifier nodes named `name` inside `scope` (declarations included). */
+export function countIdentifiers(scope: Node, name: string): number {
+  let n = 0;
+  scope.forEachDescendant((d) => {
+    if (Node.isIdentifier(d) && d.getText() === name) n++;
+  });
+  return n;
+}
+
+/** The nearest enclosing function (or the source file). */
+export function enclosingFunction(node: Node): Node {
+  let n: Node | undefined = node.getParent();
+  while (n && !isFunctionLike(n) && !Node.isSourceFile(n)) n = n.getParent();
+  return n ?? node.getSourceFile();
+}
+
+export function isAsyncFunction(fn: Node): boolean {
+  return isFunctionLike(fn) && !!(fn as any).isAsync?.();
+}
+
+export type { SourceFile };

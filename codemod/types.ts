@@ -1,0 +1,77 @@
+// Shapes shared by the codemod engine, the project runner, the CLI commands and the reports.
+import type { HttpMethod } from "../mappings/index.ts";
+
+export type Category = "auto" | "review" | "no-equivalent";
+
+/** One v1 usage found in a file (the audit prints these; rewrite counts them). */
+export interface Finding {
+  /** Path relative to the run's root (set by the project runner; the engine uses the file name it was given). */
+  file: string;
+  line: number;
+  column: number;
+  /** Mapping key (e.g. `StartPod`), or null when only the base URL is known. */
+  operation: string | null;
+  v1: { method: HttpMethod; path: string } | null;
+  v2: { method: HttpMethod; path: string } | null;
+  category: Category;
+  reason: string;
+  advice: string;
+  snippet: string;
+}
+
+/** A text edit on the original source: replace [start, end) with text. Insertions have start === end. */
+export interface Edit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** A v1 base URL binding another module can import (e.g. `export const API_BASE = "https://rest.runpod.io/v1"`). */
+export interface ExportedBase {
+  kind: "base";
+  /** The v1 base value, e.g. `https://rest.runpod.io/v1` or `https://rest.runpod.io`. */
+  value: string;
+}
+
+/**
+ * A project's own request helper whose path parameter reaches an HTTP call on the v1 base:
+ * `request(path, method, body)` (positional) or `api(path, { method, body })` (options).
+ */
+export interface HelperSignature {
+  kind: "helper";
+  /** The v1 base the helper joins its path to. */
+  base: string;
+  pathIndex: number;
+  methodIndex?: number;
+  bodyIndex?: number;
+  optionsIndex?: number;
+  /** Whether a call's awaited value is the parsed response body (the helper returns `res.json()` / `res.data`). */
+  returnsBody: boolean;
+  /** Whether the helper serialises the body itself (call sites pass plain objects). */
+  serialisesBody: boolean;
+}
+
+export type ExportedSymbol = ExportedBase | HelperSignature;
+
+/** Symbols exported by one module, by export name. */
+export type ModuleExports = Map<string, ExportedSymbol>;
+
+/** What the engine knows about other modules of the run: absolute file path → exports. */
+export interface ProjectSymbols {
+  modules: Map<string, ModuleExports>;
+}
+
+export interface FileAnalysis {
+  findings: Finding[];
+  edits: Edit[];
+  /** The rewritten source (equal to the input when nothing changes). */
+  output: string;
+  /** Symbols this module exports (for the discovery passes). */
+  exports: ModuleExports;
+  /** Set when the file does not parse: it is reported and left alone. */
+  parseError?: string;
+  /** Number of v1 call sites found (HTTP calls and helper calls on v1 paths). */
+  callSites: number;
+  /** Call sites rewritten completely (no TODO left). */
+  rewritten: number;
+}

@@ -1,0 +1,294 @@
+// URL expressions as sequences of parts (literal text, holes, v1 base anchors), where the v1
+// path sits in them, and how to spread a rewritten path back over the user's own literals.
+import { Node, SyntaxKind } from "ts-morph";
+import type { Edit } from "./types.ts";
+
+export const V1_HOST = "rest.runpod.io";
+export const V2_ORIGIN = "https://api.runpod.io";
+/** A v1 base on its own: origin, optionally `/v1`, optionally a trailing slash. */
+export const BASE_ONLY = /^(?:https?:)?\/\/rest\.runpod\.io(\/v1)?\/?$/;
+const ORIGIN_AT_START = /^(?:https?:)?\/\/rest\.runpod\.io(?=[/?#]|$)/;
+const HOLE = "\u0000";
+
+export type Part =
+  | { kind: "text"; text: string; node: Node }
+  | { kind: "hole"; node: Node }
+  | { kind: "base"; value: string; node: Node };
+
+export function isBaseOnly(value: string): boolean {
+  return BASE_ONLY.test(value);
+}
+
+/** The v2 counterpart of a v1 base: `https://rest.runpod.io/v1/` → `https://api.runpod.io/v2/`. */
+export function v2BaseFor(v1Base: string): string {
+  return v1Base.replace(/^(?:https?:)?\/\/rest\.runpod\.io(\/v1)?/, (_m, v1?: string) => V2_ORIGIN + (v1 ? "/v2" : ""));
+}
+
+export function unwrapExpression(node: Node): Node {
+  let n = node;
+  for (;;) {
+    if (Node.isParenthesizedExpression(n) || Node.isAsExpression(n) || Node.isNonNullExpression(n) || Node.isSatisfiesExpression(n) || Node.isTypeAssertion(n)) {
+      n = n.getExpression();
+    } else return n;
+  }
+}
+
+export function literalText(node: Node): string | undefined {
+  if (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node)) return node.getLiteralValue();
+  return undefined;
+}
+
+/** Raw-content range and escaping for a literal piece (string literal or template head/middle/tail). */
+function contentRange(node: Node): { start: number; end: number; template: boolean; quote?: string } {
+  const start = node.getStart();
+  const end = node.getEnd();
+  switch (node.getKind()) {
+    case SyntaxKind.StringLiteral:
+      return { start: start + 1, end: end - 1, template: false, quote: node.getText()[0] };
+    case SyntaxKind.NoSubstitutionTemplateLiteral:
+    case SyntaxKind.TemplateTail:
+      return { start: start + 1, end: end - 1, template: true };
+    case SyntaxKind.TemplateHead:
+    case SyntaxKind.TemplateMiddle:
+      return { start: start + 1, end: end - 2, template: true };
+    default:
+      throw new Error(`not a literal piece: ${node.getKindName()}`);
+  }
+}
+
+export function escapeFor(text: string, template: boolean, quote = '"'): string {
+  let out = text.replace(/\\/g, "\\\\").replace(/\n/g, "\\n");
+  if (template) out = out.replace(/`/g, "\\`").replace(/\$\{/g, "\\${");
+  else out = out.split(quote).join("\\" + quote);
+  return out;
+}
+
+/** An edit that sets the literal piece's value to `text`, keeping its quotes. */
+export function literalEdit(node: Node, text: string): Edit {
+  const range = contentRange(node);
+  if (text === "" && Node.isStringLiteral(node)) {
+    // `… + id + ""` reads badly: drop the operand instead.
+    const parent = node.getParent();
+    if (parent && Node.isBinaryExpression(parent) && parent.getRight() === node && parent.getOperatorToken().getKind() === SyntaxKind.PlusToken) {
+      return { start: parent.getLeft().getEnd(), end: node.getEnd(), text: "" };
+    }
+  }
+  return { start: range.start, end: range.end, text: escapeFor(text, range.template, range.quote) };
+}
+
+/** Source text of a string value in the file's quote style. */
+export function quoteString(value: string, quote: string): string {
+  return quote + escapeFor(value, false, quote) + quote;
+}
+
+export interface UrlContext {
+  /** The v1 base a (non-literal) expression stands for: local or imported constant, config property. */
+  baseOf(node: Node): string | undefined;
+  /** The expression a local name stands for (const/let initializer), to follow `const url = …`. */
+  valueOf(node: Node): Node | undefined;
+}
+
+const ENVISH = /^(process\.env|import\.meta\.env|Deno\.env)/;
+
+/** Flattens a string-valued expression into parts. */
+export function resolveParts(input: Node, ctx: UrlContext, depth = 0): Part[] {
+  const node = unwrapExpression(input);
+  if (depth > 8) return [{ kind: "hole", node }];
+  const lit = literalText(node);
+  if (lit !== undefined) return isBaseOnly(lit) ? [{ kind: "base", value: lit, node }] : [{ kind: "text", text: lit, node }];
+  if (Node.isTemplateExpression(node)) {
+    const head = node.getHead();
+    const parts: Part[] = [{ kind: "text", text: head.getLiteralText(), node: head }];
+    for (const span of node.getTemplateSpans()) {
+      parts.push(...resolveParts(span.getExpression(), ctx, depth + 1));
+      const l = span.getLiteral();
+      parts.push({ kind: "text", text: l.getLiteralText(), node: l });
+    }
+    return mergeBaseText(parts);
+  }
+  if (Node.isBinaryExpression(node)) {
+    const op = node.getOperatorToken().getKind();
+    if (op === SyntaxKind.PlusToken) return mergeBaseText([...resolveParts(node.getLeft(), ctx, depth + 1), ...resolveParts(node.getRight(), ctx, depth + 1)]);
+    if (op === SyntaxKind.QuestionQuestionToken || op === SyntaxKind.BarBarToken) {
+      const right = resolveParts(node.getRight(), ctx, depth + 1);
+      if (right.length === 1 && right[0]!.kind === "base") return [{ kind: "base", value: right[0]!.value, node }];
+      return [{ kind: "hole", node }];
+    }
+  }
+  if (Node.isCallExpression(node)) {
+    const callee = node.getExpression();
+    if (Node.isPropertyAccessExpression(callee) && callee.getName() === "toString" && node.getArguments().length === 0) return resolveParts(callee.getExpression(), ctx, depth + 1);
+    if (Node.isIdentifier(callee) && callee.getText() === "String" && node.getArguments().length === 1) return resolveParts(node.getArguments()[0]!, ctx, depth + 1);
+  }
+  if (Node.isIdentifier(node) || Node.isPropertyAccessExpression(node)) {
+    const base = ctx.baseOf(node);
+    if (base !== undefined) return [{ kind: "base", value: base, node }];
+    const value = ctx.valueOf(node);
+    if (value) {
+      const parts = resolveParts(value, ctx, depth + 1);
+      // A followed name is a hole unless it carries v1 text: keeps `${id}` a hole.
+      if (parts.some((p) => p.kind === "base" || (p.kind === "text" && p.text.includes(V1_HOST)))) return parts;
+      if (parts.every((p) => p.kind === "text") && Node.isIdentifier(node)) return parts;
+    }
+  }
+  return [{ kind: "hole", node }];
+}
+
+/** `"https://rest.runpod.io" + "/v1"` style: keep as is; only a leading lone base part is an anchor. */
+function mergeBaseText(parts: Part[]): Part[] {
+  return parts.filter((p) => !(p.kind === "text" && p.text === "" && parts.length > 1));
+}
+
+export type JoinMode = "concat" | "slash" | "url";
+
+export interface LocatedUrl {
+  /** Parts after the anchor (or all parts when the base is inline text). */
+  parts: Part[];
+  anchor: { value: string; node: Node | null } | null;
+  /** v1 base text inline at the start of the first text part (e.g. `https://rest.runpod.io/v1`). */
+  inlineBase: string;
+  /** Text between the base and the path (`/v1` when the base is origin-only), as written. */
+  versionPrefix: string;
+  /** v1 path with `\0` for holes, always starting with `/` (or "" for the base alone). */
+  path: string;
+  /** Whether the written path started with `/` (ky/got prefixUrl paths do not). */
+  leadingSlash: boolean;
+  /** Query / fragment remainder (may contain holes). */
+  query: string;
+  /** The path exactly as written (before a `/` is added for matching). */
+  pathText: string;
+  /** Set when the URL is on the v1 host but the path is not under /v1 (or a URL join drops /v1). */
+  problem?: string;
+}
+
+/**
+ * Finds the v1 base and path in parts. `external` is a base supplied outside the parts
+ * (axios `baseURL`, got/ky `prefixUrl`, the second argument of `new URL`).
+ */
+export function locate(parts: Part[], external?: { value: string; node: Node | null; join: JoinMode }): LocatedUrl | null {
+  let anchor: LocatedUrl["anchor"] = null;
+  let rest = parts;
+  let join: JoinMode = "concat";
+  if (external) {
+    anchor = { value: external.value, node: external.node };
+    join = external.join;
+  } else if (parts[0]?.kind === "base") {
+    anchor = { value: parts[0].value, node: parts[0].node };
+    rest = parts.slice(1);
+  }
+  if (rest.some((p) => p.kind === "base")) return null;
+  const s = rest.map((p) => (p.kind === "text" ? p.text : HOLE)).join("");
+  let inlineBase = "";
+  let baseHasV1: boolean;
+  let after = s;
+  if (anchor) {
+    baseHasV1 = /\/v1\/?$/.test(anchor.value);
+  } else {
+    const m = ORIGIN_AT_START.exec(s);
+    if (!m) return null;
+    inlineBase = m[0];
+    after = s.slice(m[0].length);
+    const v1 = /^\/v1(?=[/?#]|$)/.exec(after);
+    baseHasV1 = !!v1;
+    if (v1) {
+      inlineBase += v1[0];
+      after = after.slice(v1[0].length);
+    }
+  }
+  const result: LocatedUrl = { parts: rest, anchor, inlineBase, versionPrefix: "", path: "", leadingSlash: true, query: "", pathText: "" };
+  let leadingSlash = after.startsWith("/");
+  if (anchor && join === "url") {
+    const anchorSlash = anchor.value.endsWith("/");
+    if (leadingSlash && baseHasV1 && !after.startsWith("/v1")) result.problem = "new URL() with an absolute path drops the /v1 of the base";
+    else if (!leadingSlash && after && baseHasV1 && !anchorSlash) result.problem = "new URL() with a relative path and a base without a trailing slash drops /v1";
+  }
+  if (!leadingSlash && after && !after.startsWith("?") && !after.startsWith("#")) {
+    if (anchor && join !== "concat") after = "/" + after;
+    else if (anchor && join === "concat" && anchor.value.endsWith("/")) after = "/" + after;
+    else if (!anchor) return null;
+    else leadingSlash = true; // `${BASE}${path}`: a dynamic path, or text glued to the base
+  }
+  if (!baseHasV1 || (anchor && join === "url" && after.startsWith("/v1"))) {
+    const v1 = /^\/v1(?=[/?#]|$)/.exec(after);
+    if (v1) {
+      result.versionPrefix = v1[0];
+      after = after.slice(v1[0].length);
+    } else if (!baseHasV1 && after !== "" && after !== "/") {
+      result.problem ??= "URL on the v1 host outside /v1";
+    }
+  }
+  const q = after.search(/[?#]/);
+  result.path = q >= 0 ? after.slice(0, q) : after;
+  result.pathText = !leadingSlash && result.path.startsWith("/") ? result.path.slice(1) : result.path;
+  result.query = q >= 0 ? after.slice(q) : "";
+  result.leadingSlash = leadingSlash;
+  if (result.path === "/") result.path = "";
+  return result;
+}
+
+/** Whether the path is a single hole (or starts with one): a dynamic path, e.g. inside a request helper. */
+export function isDynamicPath(url: LocatedUrl): boolean {
+  return url.path.startsWith(HOLE) || url.path.startsWith("/" + HOLE) && url.path.length === 2;
+}
+
+export const HOLE_MARK = HOLE;
+
+/**
+ * Rewrites the parts so the URL reads `newPath` (relative to the v2 base, `\0` for the same holes
+ * in the same order) and the inline base becomes v2. Returns the literal edits, or null when the
+ * new text cannot be spread over the user's literals.
+ */
+export function rewriteUrl(url: LocatedUrl, newPath: string | null): Edit[] | null {
+  const oldS = url.parts.map((p) => (p.kind === "text" ? p.text : HOLE)).join("");
+  const inlineNew = url.inlineBase ? v2BaseFor(url.inlineBase) : "";
+  const versionNew = url.versionPrefix.replace("v1", "v2");
+  const head = oldS.slice(0, oldS.length - url.pathText.length - url.query.length);
+  const keptHead = head.slice(url.inlineBase.length + url.versionPrefix.length);
+  let written = url.pathText;
+  if (newPath !== null) written = url.leadingSlash || newPath === "" ? newPath : newPath.replace(/^\//, "");
+  const newS = inlineNew + versionNew + keptHead + written + url.query;
+  if (newS === oldS) return [];
+  return distribute(url.parts, oldS, newS);
+}
+
+function distribute(parts: Part[], oldS: string, newS: string): Edit[] | null {
+  const oldChunks = oldS.split(HOLE);
+  const newChunks = newS.split(HOLE);
+  if (oldChunks.length !== newChunks.length) return null;
+  const runs: { part: Part & { kind: "text" }; offset: number }[][] = [[]];
+  const offsets: number[] = [0];
+  for (const p of parts) {
+    if (p.kind === "hole") {
+      runs.push([]);
+      offsets.push(0);
+      continue;
+    }
+    if (p.kind !== "text") return null;
+    const i = runs.length - 1;
+    runs[i]!.push({ part: p, offset: offsets[i]! });
+    offsets[i]! += p.text.length;
+  }
+  const edits: Edit[] = [];
+  for (let i = 0; i < oldChunks.length; i++) {
+    const o = oldChunks[i]!;
+    const n = newChunks[i]!;
+    if (o === n) continue;
+    const run = runs[i]!;
+    if (!run.length) return null;
+    let pre = 0;
+    while (pre < o.length && pre < n.length && o[pre] === n[pre]) pre++;
+    let suf = 0;
+    while (suf < o.length - pre && suf < n.length - pre && o[o.length - 1 - suf] === n[n.length - 1 - suf]) suf++;
+    const from = pre;
+    const to = o.length - suf;
+    const mid = n.slice(pre, n.length - suf);
+    const holder = run.find((r) => from >= r.offset && to <= r.offset + r.part.text.length && (from < r.offset + r.part.text.length || r === run[run.length - 1]));
+    if (holder) {
+      const t = holder.part.text;
+      edits.push(literalEdit(holder.part.node, t.slice(0, from - holder.offset) + mid + t.slice(to - holder.offset)));
+    } else {
+      run.forEach((r, k) => edits.push(literalEdit(r.part.node, k === 0 ? n : "")));
+    }
+  }
+  return edits;
+}
