@@ -93,7 +93,7 @@ export function buildReport(
       row = {
         key,
         known: Boolean(op),
-        summary: op?.summary ?? (key === UNIDENTIFIED ? "v1 call sites the audit could not attribute to an operation" : "not in the mapping table"),
+        summary: op?.summary ?? (key === UNIDENTIFIED ? "v1 usage not tied to one operation (base URLs, v1 host strings, paths the audit could not resolve)" : "not in the mapping table"),
         v1: op?.v1 ?? v1FromInput,
         v2: op?.v2 ?? null,
         status: op?.status ?? "unknown",

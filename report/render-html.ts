@@ -57,7 +57,7 @@ function siteList(sites: CallSite[], max: number): string {
 }
 
 function statusCell(row: OperationRow): string {
-  if (row.key === UNIDENTIFIED) return `<span class="badge b-unknown">? operation not identified</span>`;
+  if (row.key === UNIDENTIFIED) return `<span class="badge b-unknown">? not one operation</span>`;
   if (row.status === "unknown") return `<span class="badge b-unknown">? not in mapping table</span>`;
   if (row.status === "no-equivalent") return `<span class="badge b-no-equivalent"><span aria-hidden="true">✕</span> no v2 equivalent</span>`;
   const v2 = row.v2 ? route(row.v2) : "";
@@ -91,7 +91,7 @@ function operationRow(row: OperationRow, max: number, hasCode: boolean, hasTraff
     : "";
   const cls = [row.status === "no-equivalent" ? "noeq" : "", row.known ? "" : "unknown"].filter(Boolean).join(" ");
   return `<tr data-key="${h(row.key)}"${cls ? ` class="${cls}"` : ""}>
-<th scope="row"><span class="key">${h(row.key)}</span><br>${route(row.v1)}${row.known || row.key === UNIDENTIFIED ? "" : `<br><span class="flag">not in mapping table</span>`}</th>
+<th scope="row"><span class="key">${h(row.key)}</span> <span class="opsum">${h(row.summary)}</span><br>${route(row.v1)}${row.known || row.key === UNIDENTIFIED ? "" : `<br><span class="flag">not in mapping table</span>`}</th>
 <td>${statusCell(row)}</td>
 ${CATEGORIES.map((c) => `<td class="num" data-col="${c}">${hasCode ? num(row.code[c]) : "—"}</td>`).join("")}
 <td class="sites-cell">${hasCode ? siteList(row.sites, max) : `<span class="none">no audit given</span>`}</td>
@@ -133,6 +133,7 @@ time{white-space:nowrap}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 tr.noeq>th{border-left:4px solid var(--warn)}
 .key{font-weight:600}
+.opsum{font-weight:400;color:var(--muted);font-size:.82rem}
 .flag{font-size:.8rem;color:var(--warn);font-weight:600}
 .status{color:var(--muted);font-size:.85rem}
 .statuses{color:var(--muted);font-size:.78rem}

@@ -96,7 +96,7 @@ export interface TrafficCell {
 }
 
 export interface OperationRow {
-  /** Mapping key; for call sites the audit could not attribute, the pseudo key `(unidentified)`. */
+  /** Mapping key; for call sites the audit could not attribute, the pseudo key `(unidentified)` (base URLs, v1 host strings, unresolved paths). */
   key: string;
   /** False when the key is not in the mapping table (or is the unidentified bucket). */
   known: boolean;
