@@ -138,16 +138,21 @@ interface Verbatim {
   text: string;
 }
 
-function render(map: Map<string, OutNode>, multiline: boolean, indent: string, step: string, quote: string, verbatim: Verbatim[] = []): string {
+function render(map: Map<string, OutNode>, multiline: boolean, indent: string, step: string, quote: string, verbatim: Verbatim[] = [], head: Verbatim[] = []): string {
   const key = (k: string) => (IDENT.test(k) ? k : quoteString(k, quote));
   const entries = [...map.entries()];
   if (!multiline) {
     const items = entries.map(([k, n]) => (!n.children && n.source === k && IDENT.test(k) ? k : `${key(k)}: ${n.children ? render(n.children, false, "", step, quote) : n.source}`));
     items.push(...verbatim.map((v) => v.text));
+    items.unshift(...head.map((v) => v.text));
     return items.length ? `{ ${items.join(", ")} }` : "{}";
   }
   const inner = indent + step;
   const lines: string[] = [];
+  for (const v of head) {
+    for (const c of v.comments) lines.push(inner + c);
+    lines.push(`${inner}${v.text},`);
+  }
   for (const [k, n] of entries) {
     for (const c of n.comments) lines.push(inner + c);
     const value = n.children ? render(n.children, hasComments(n), inner, step, quote) : n.source;
@@ -173,6 +178,7 @@ export function convertBody(obj: ObjectLiteralExpression, lensName: string, quot
   const problems: BodyProblem[] = [];
   const fields = new Map<string, V1Field>();
   const verbatim: Verbatim[] = [];
+  const head: Verbatim[] = [];
   const props = obj.getProperties();
   const text = obj.getSourceFile().getFullText();
   props.forEach((p, i) => {
@@ -194,7 +200,8 @@ export function convertBody(obj: ObjectLiteralExpression, lensName: string, quot
     }
     const what = Node.isSpreadAssignment(p) ? "spread" : "method or accessor";
     problems.push({ fields: [p.getText()], reason: `${what} in a v1 body: its fields cannot be checked`, advice: `make sure what it adds is v2-shaped (see the ${lens.v2Schema} schema)` });
-    verbatim.push({ comments: leading, text: p.getText() });
+    // A spread before every field stays first: later fields still override it.
+    (fields.size === 0 && verbatim.length === head.length ? head : verbatim).push({ comments: leading, text: p.getText() });
   });
   void text;
 
@@ -208,10 +215,14 @@ export function convertBody(obj: ObjectLiteralExpression, lensName: string, quot
 
   const out = new Map<string, OutNode>();
   const consumed = new Set<string>();
+  const kept = new Set<string>();
   const keepVerbatim = (names: string[]) => {
     for (const n of names) {
       const f = fields.get(n);
-      if (f) verbatim.push({ comments: f.comments, text: f.node.getText() });
+      if (f && !kept.has(n)) {
+        kept.add(n);
+        verbatim.push({ comments: f.comments, text: f.node.getText() });
+      }
     }
   };
   for (const lensField of lens.fields) {
@@ -261,7 +272,7 @@ export function convertBody(obj: ObjectLiteralExpression, lensName: string, quot
       continue;
     }
     lensField.v2.forEach((p, i) => {
-      const src = outputs![i];
+      const src = outputs![i]?.replace(/\[([A-Za-z_$][\w$.]*)\]\[0\]/g, "$1");
       if (src !== undefined) setOut(out, p.split("."), src, i === 0 ? comments : [], i === 0 ? trailing : []);
     });
   }
@@ -269,12 +280,13 @@ export function convertBody(obj: ObjectLiteralExpression, lensName: string, quot
     const f = fields.get(u.v1);
     if (!f) continue;
     consumed.add(u.v1);
+    if (kept.has(u.v1)) continue; // already left for review by its converter
     if (u.harmlessValue !== undefined && f.value.literal && JSON.stringify(f.value.value) === JSON.stringify(u.harmlessValue)) continue;
     problems.push({ fields: [u.v1], reason: `${u.v1}: ${u.reason}`, advice: u.advice });
     keepVerbatim([u.v1]);
   }
   for (const [name, f] of fields) {
-    if (consumed.has(name) || known.has(name)) continue;
+    if (consumed.has(name) || known.has(name) || kept.has(name)) continue;
     problems.push({ fields: [name], reason: `${name} is not a v1 ${lens.v1Schema} field`, advice: `check it against the v2 ${lens.v2Schema} schema` });
     verbatim.push({ comments: f.comments, text: f.node.getText() });
   }
@@ -289,6 +301,6 @@ export function convertBody(obj: ObjectLiteralExpression, lensName: string, quot
   const closeIndent = lineIndent(fullText, obj.getEnd() - 1);
   const firstProp = props[0];
   const step = firstProp ? lineIndent(fullText, firstProp.getStart()).slice(closeIndent.length) || "  " : "  ";
-  const rendered = render(out, multiline, closeIndent, step, quote, verbatim);
+  const rendered = render(out, multiline, closeIndent, step, quote, verbatim.filter((v) => !head.includes(v)), head);
   return { text: rendered === original ? null : rendered, problems };
 }

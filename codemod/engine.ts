@@ -581,7 +581,7 @@ class FileEngine {
     const lineStart = this.text.lastIndexOf("\n", start - 1) + 1;
     const indent = /^[ \t]*/.exec(this.text.slice(lineStart))![0];
     const line = `// ${TODO_TAG} ${op} (${category}): ${oneLine(reason)}; advice: ${oneLine(advice)}`;
-    this.emittedTodos.add(line);
+    this.emittedTodos.add(`${this.sf.getLineAndColumnAtPos(start).line}|${line}`);
     // Already there? Look at the comment lines right above the statement.
     let pos = lineStart;
     while (pos > 0) {
@@ -607,7 +607,15 @@ class FileEngine {
   /** Processes one HTTP call (library call or helper call). */
   processCall(http: HttpCall): void {
     if (!http.urlNode) return;
-    const urlExpr = unwrapExpression(http.urlNode);
+    let urlExpr = unwrapExpression(http.urlNode);
+    // `url.href`, `url.toString()`, and `const url = new URL(…)` followed to the constructor.
+    if (Node.isPropertyAccessExpression(urlExpr) && urlExpr.getName() === "href") urlExpr = unwrapExpression(urlExpr.getExpression());
+    if (Node.isCallExpression(urlExpr) && Node.isPropertyAccessExpression(urlExpr.getExpression()) && (urlExpr.getExpression() as any).getName() === "toString") urlExpr = unwrapExpression((urlExpr.getExpression() as any).getExpression());
+    if (Node.isIdentifier(urlExpr)) {
+      const v = this.valueOf(urlExpr);
+      const u = v && unwrapExpression(v);
+      if (u && Node.isNewExpression(u)) urlExpr = u;
+    }
     let parts;
     let external = http.external;
     if (Node.isNewExpression(urlExpr) && urlExpr.getExpression().getText() === "URL" && (urlExpr.getArguments().length ?? 0) >= 2) {
@@ -773,13 +781,16 @@ class FileEngine {
       let add = `${key}: ${value}`;
       if (jsonHeader) {
         const headers = this.prop(opts, "headers");
-        const h = headers && unwrapExpression(headers);
+        const h = headers && (this.objectLiteral(headers) ?? unwrapExpression(headers));
+        const shared = !!headers && !Node.isObjectLiteralExpression(unwrapExpression(headers));
         if (!headers) add += `, headers: { ${this.q("Content-Type")}: ${this.q("application/json")} }`;
-        else if (Node.isObjectLiteralExpression(h) && !h.getProperties().some((p) => /content-type/i.test((p as any).getName?.() ?? p.getText()))) {
+        else if (Node.isObjectLiteralExpression(h) && h.getProperties().some((p) => /content-type/i.test((p as any).getName?.() ?? p.getText()))) {
+          // already JSON
+        } else if (Node.isObjectLiteralExpression(h) && !shared) {
           const last = h.getProperties().at(-1);
           if (last) this.edit({ start: last.getEnd(), end: last.getEnd(), text: `, ${this.q("Content-Type")}: ${this.q("application/json")}` });
           else this.edit({ start: h.getStart(), end: h.getEnd(), text: `{ ${this.q("Content-Type")}: ${this.q("application/json")} }` });
-        } else if (!Node.isObjectLiteralExpression(h)) {
+        } else {
           problems.push({ reason: "v2 reads the action from a JSON body; the headers here are built elsewhere", advice: "make sure they include Content-Type: application/json" });
         }
       }
@@ -839,6 +850,7 @@ class FileEngine {
         this.edit({ start: el.getStart(), end: el.getEnd(), text: `data: { ${wrapper}: ${local} }` });
         continue;
       }
+      this.retypeJson(site.node, wrapper);
       if (site.kind === "promise") {
         const fn = enclosingFunction(site.node);
         const parent = skipParens(site.node).getParent();
@@ -874,13 +886,26 @@ class FileEngine {
           continue;
         }
       }
-      if (Node.isAwaitExpression(v)) {
+      if (Node.isAwaitExpression(v) && outer !== v) {
+        this.edit({ start: outer.getEnd(), end: outer.getEnd(), text: `.${wrapper}` });
+      } else if (Node.isAwaitExpression(v)) {
         this.edit({ start: v.getStart(), end: v.getStart(), text: "(" });
         this.edit({ start: v.getEnd(), end: v.getEnd(), text: `).${wrapper}` });
       } else {
         this.edit({ start: v.getEnd(), end: v.getEnd(), text: `.${wrapper}` });
       }
     }
+  }
+
+  /** `got(url).json<Pod[]>()` → `.json<{ pods: Pod[] }>()`: the type argument follows the unwrap. */
+  private retypeJson(node: Node, wrapper: string): void {
+    let call: Node | undefined = node;
+    if (call && Node.isAwaitExpression(call)) call = unwrapExpression(call.getExpression());
+    if (!call || !Node.isCallExpression(call)) return;
+    const callee = call.getExpression();
+    if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== "json") return;
+    const [t] = call.getTypeArguments();
+    if (t && call.getTypeArguments().length === 1) this.edit({ start: t.getStart(), end: t.getEnd(), text: `{ ${wrapper}: ${t.getText()} }` });
   }
 
   /** `.message` / `.error` read from a v1 error body → the problem fields (`.detail` / `.title`). */
@@ -1013,13 +1038,14 @@ class FileEngine {
     lines.forEach((line, i) => {
       const m = TODO_LINE.exec(line);
       if (!m) return;
-      if (this.emittedTodos.has(line.trim())) return;
       const [, op, category, reason, advice] = m;
       const operation = op === "base" ? null : op!;
       const mapped = operation ? operations.find((o) => o.key === operation) : undefined;
       let next = i + 1;
       while (next < lines.length && TODO_LINE.test(lines[next]!)) next++;
       const target = lines[next] ?? line;
+      // A mark this run (re)emitted for a site it still finds is already that site's finding.
+      if (this.emittedTodos.has(`${next + 1}|${line.trim()}`)) return;
       this.findings.push({
         file: this.options.displayName ?? this.options.fileName,
         line: next + 1,
@@ -1166,7 +1192,8 @@ function newPathFor(match: Match, url: LocatedUrl): string | null {
   for (const [v1Name, v2Name] of Object.entries(op.pathParams ?? {})) byV2[v2Name] = raw[v1Name]!;
   const v2 = op.v2.path.replace(/\{(\w+)\}/g, (_, n: string) => byV2[n] ?? `{${n}}`);
   if (v2.includes("{")) return null;
-  const rel = url.versionPrefix ? v2 : v2.replace(/^\/v2(?=\/|$)/, "");
+  // The version segment is written by rewriteUrl (inline base or `/v1` after an origin-only base).
+  const rel = v2.replace(/^\/v2(?=\/|$)/, "");
   return rel + (url.path.endsWith("/") && !rel.endsWith("/") ? "/" : "");
 }
 

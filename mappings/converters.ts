@@ -150,6 +150,7 @@ export const podCompute = define({
     for (const [name, v] of [["gpuTypeIds", gpuTypeIds!], ["cpuFlavorIds", cpuFlavorIds!]] as const) {
       if (v.src === undefined) continue;
       if (Array.isArray(v.lit) && v.lit.length <= 1) continue;
+      if (/^\[[^,[\]]*\]$/.test(v.src.trim())) continue; // `[gpu]`: one entry, not a list
       return Array.isArray(v.lit)
         ? `v2 takes one ${name === "gpuTypeIds" ? "GPU type" : "CPU flavour"}; the fallbacks ${JSON.stringify(v.lit.slice(1))} of ${name} are dropped`
         : `v2 takes one ${name === "gpuTypeIds" ? "GPU type" : "CPU flavour"}; only the first entry of ${name} is used`;

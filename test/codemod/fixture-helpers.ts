@@ -1,0 +1,49 @@
+// Fixture layout: `<case>/input.<ext>` → `<case>/output.<ext>`, or for multi-file cases
+// `<case>/input/**` → `<case>/output/**`. Runs run on a temp copy with the project runner.
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { runCodemod } from "../../codemod/project.ts";
+
+export const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/codemod");
+
+export function fixtureCases(): string[] {
+  return readdirSync(FIXTURES)
+    .filter((d) => statSync(path.join(FIXTURES, d)).isDirectory() && d !== "client-app")
+    .filter((d) => readdirSync(path.join(FIXTURES, d)).some((f) => f.startsWith("input")))
+    .sort();
+}
+
+/** Input files of a case: relative name in the temp dir → expected output file. */
+export function casePairs(name: string): { input: string; output: string; rel: string }[] {
+  const dir = path.join(FIXTURES, name);
+  if (existsSync(path.join(dir, "input")) && statSync(path.join(dir, "input")).isDirectory()) {
+    const walk = (d: string): string[] => readdirSync(d).flatMap((f) => (statSync(path.join(d, f)).isDirectory() ? walk(path.join(d, f)) : [path.join(d, f)]));
+    return walk(path.join(dir, "input")).map((input) => {
+      const rel = path.relative(path.join(dir, "input"), input);
+      return { input, output: path.join(dir, "output", rel), rel };
+    });
+  }
+  return readdirSync(dir)
+    .filter((f) => f.startsWith("input."))
+    .map((f) => ({ input: path.join(dir, f), output: path.join(dir, f.replace(/^input/, "output")), rel: f }));
+}
+
+export function copyCase(name: string): string {
+  const tmp = mkdtempSync(path.join(os.tmpdir(), `codemod-${name}-`));
+  for (const p of casePairs(name)) cpSync(p.input, path.join(tmp, p.rel), { recursive: true });
+  return tmp;
+}
+
+export async function rewriteCase(name: string): Promise<{ outputs: Map<string, string>; tmp: string; result: Awaited<ReturnType<typeof runCodemod>> }> {
+  const tmp = copyCase(name);
+  const result = await runCodemod({ paths: [tmp], write: true });
+  const outputs = new Map<string, string>();
+  for (const p of casePairs(name)) outputs.set(p.rel, readFileSync(path.join(tmp, p.rel), "utf8"));
+  return { outputs, tmp, result };
+}
+
+export function cleanup(tmp: string): void {
+  rmSync(tmp, { recursive: true, force: true });
+}
