@@ -1,5 +1,6 @@
 // API-key fingerprints: the usage audit and the caches name a client by a salted hash, never by its key.
 import { createHash, createHmac, randomBytes } from "node:crypto";
+import { LRUCache } from "lru-cache";
 
 export const ANONYMOUS = "anonymous";
 
@@ -19,16 +20,23 @@ export function tokenOf(authorization: string | undefined): string | undefined {
 
 export function createFingerprinter(salt: string): Fingerprinter {
   const effective = salt || randomBytes(16).toString("hex");
+  // Hashing costs more than the rest of a translated request's bookkeeping; memoise recent keys (bounded, in memory only).
+  const memo = new LRUCache<string, { short: string; cacheKey: string }>({ max: 1_000 });
+  const hashes = (authorization: string | undefined) => {
+    const token = tokenOf(authorization);
+    if (!token) return { short: ANONYMOUS, cacheKey: ANONYMOUS };
+    let h = memo.get(token);
+    if (!h) {
+      h = {
+        short: "k_" + createHash("sha256").update(effective).update("\0").update(token).digest("hex").slice(0, 12),
+        cacheKey: createHmac("sha256", effective).update(token).digest("hex"),
+      };
+      memo.set(token, h);
+    }
+    return h;
+  };
   return {
-    short(authorization) {
-      const token = tokenOf(authorization);
-      if (!token) return ANONYMOUS;
-      return "k_" + createHash("sha256").update(effective).update("\0").update(token).digest("hex").slice(0, 12);
-    },
-    cacheKey(authorization) {
-      const token = tokenOf(authorization);
-      if (!token) return ANONYMOUS;
-      return createHmac("sha256", effective).update(token).digest("hex");
-    },
+    short: (authorization) => hashes(authorization).short,
+    cacheKey: (authorization) => hashes(authorization).cacheKey,
   };
 }

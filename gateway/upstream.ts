@@ -75,20 +75,16 @@ export class Upstream {
     }
     this.config.onUpstreamRequest?.({ method: req.method, path: req.path + qs, headers: { ...headers }, body: payload });
     const started = performance.now();
-    const signal = AbortSignal.timeout(this.config.timeoutMs);
     try {
-      const res = await this.pool.request({ method: req.method, path: req.path + qs, headers, body: payload, signal });
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of res.body) {
-        size += chunk.length;
-        if (size > MAX_RESPONSE_BYTES) {
-          res.body.destroy();
-          throw new V1Error(502, "upstream v2 answer is too large", "upstream");
-        }
-        chunks.push(chunk as Buffer);
+      // Timeouts: connect, headers and body inactivity are each bounded by the configured timeout (Pool options).
+      const res = await this.pool.request({ method: req.method, path: req.path + qs, headers, body: payload });
+      const declared = Number(res.headers["content-length"] ?? 0);
+      if (declared > MAX_RESPONSE_BYTES) {
+        res.body.destroy();
+        throw new V1Error(502, "upstream v2 answer is too large", "upstream");
       }
-      const text = Buffer.concat(chunks).toString("utf8");
+      const text = await res.body.text();
+      if (text.length > MAX_RESPONSE_BYTES) throw new V1Error(502, "upstream v2 answer is too large", "upstream");
       const contentType = String(res.headers["content-type"] ?? "");
       let json: unknown;
       if (text.length) {

@@ -237,14 +237,14 @@ describe.skipIf(missingReference)(refSuite("gateway error paths"), () => {
       body: JSON.stringify({ name: "pt", size: 10, dataCenter: "EU-RO-1" }),
     });
     expect(res.status).toBe(201);
-    const created = await res.json();
+    const created: any = await res.json();
     expect(created).toMatchObject({ name: "pt", dataCenter: "EU-RO-1" });
     const bad = await fetch(rig.gateway.url + "/v2/network-volumes", { method: "POST", headers: { authorization: "Bearer sandbox_gateway_test", "content-type": "application/json" }, body: JSON.stringify({ name: "pt", size: 10, dataCenter: "EU-RO-1", extra: 1 }) });
     expect(bad.status).toBe(400);
     expect(bad.headers.get("content-type")).toMatch(/problem\+json/);
-    expect((await bad.json()).errors.join(" ")).toMatch(/extra/);
+    expect(((await bad.json()) as any).errors.join(" ")).toMatch(/extra/);
     const list = await fetch(rig.gateway.url + "/v2/network-volumes", { headers: { authorization: "Bearer sandbox_gateway_test" } });
-    expect((await list.json()).networkVolumes.map((v: any) => v.id)).toContain(created.id);
+    expect(((await list.json()) as any).networkVolumes.map((v: any) => v.id)).toContain(created.id);
     expect(list.headers.get("deprecation")).toBeNull();
     for (const path of ["/v2/%2e%2e/admin", "/v2/pods/..%2f..%2fadmin", "/v2/..\\admin", "/v2//evil.example/x"]) {
       const traversal = await rawRequest(rig.gateway.url, "GET", path);
@@ -253,7 +253,7 @@ describe.skipIf(missingReference)(refSuite("gateway error paths"), () => {
   });
 
   it("usage audit, metrics and health", async () => {
-    const usage = await (await fetch(rig.gateway.url + "/_bridge/usage")).json();
+    const usage: any = await (await fetch(rig.gateway.url + "/_bridge/usage")).json();
     expect(Object.keys(usage)).toEqual(["generatedAt", "since", "totals", "operations", "clients"]);
     expect(usage.totals.clients).toBeGreaterThan(1);
     const anon = usage.clients.find((c: any) => c.fingerprint === "anonymous");
@@ -267,7 +267,7 @@ describe.skipIf(missingReference)(refSuite("gateway error paths"), () => {
     expect(metrics).toMatch(/v2bridge_v1_requests_total\{operation="ListPods",status="401"\} \d+/);
     expect(metrics).toMatch(/v2bridge_upstream_request_duration_seconds_bucket/);
     expect(metrics).not.toContain("sandbox_");
-    expect((await (await fetch(rig.gateway.url + "/_bridge/health")).json()).status).toBe("ok");
+    expect(((await (await fetch(rig.gateway.url + "/_bridge/health")).json()) as any).status).toBe("ok");
   });
 });
 

@@ -1,0 +1,48 @@
+// Servers for bench/gateway.ts, one role per child process so the load generator, the upstream
+// and the proxy under test do not share an event loop: `tsx bench/gateway-servers.ts <role> [upstream]`.
+// Prints `READY <url>` when listening; exits on SIGTERM.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import httpProxy from "http-proxy";
+import { startGateway } from "../gateway/server.ts";
+
+const POD = {
+  id: "pod_bench1", name: "bench", status: "RUNNING", actions: ["stop", "restart", "terminate"], image: "runpod/pytorch:2", args: "", disk: 50,
+  mounts: { persistent: { size: 20, path: "/workspace" } }, ports: ["8888/http", "22/tcp"], env: { A: "1" }, registry: null, cloud: "SECURE",
+  dataCenterId: "EU-RO-1", cudaVersion: "12.8", ssh: { proxy: null, direct: null }, template: null, cost: 0.44, locked: false, runtime: null,
+  createdAt: "2026-06-01T12:00:00Z", startedAt: "2026-06-01T12:00:00Z", globalNetworking: { enabled: false }, gpu: { id: "NVIDIA RTX A5000", count: 1 },
+};
+const LIST = JSON.stringify({ pods: Array.from({ length: 10 }, (_, i) => ({ ...POD, id: `pod_bench${i}` })) });
+const ONE = JSON.stringify(POD);
+
+async function listen(server: http.Server): Promise<string> {
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const [role, upstreamUrl] = process.argv.slice(2);
+let url: string;
+if (role === "upstream") {
+  url = await listen(
+    http.createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        const headers = { "content-type": "application/json", RateLimit: '"minute";r=599;t=60', "RateLimit-Policy": '"minute";q=600;w=60' };
+        if (req.method === "GET") res.writeHead(200, headers).end(LIST);
+        else if (req.method === "POST" && req.url === "/v2/pods") res.writeHead(201, headers).end(ONE);
+        else res.writeHead(200, headers).end(ONE);
+      });
+    }),
+  );
+} else if (role === "proxy") {
+  const proxy = httpProxy.createProxyServer({ target: upstreamUrl, agent: new http.Agent({ keepAlive: true, maxSockets: 64 }) });
+  proxy.on("error", () => {});
+  url = await listen(http.createServer((req, res) => proxy.web(req, res)));
+} else if (role === "gateway") {
+  url = (await startGateway({ upstream: upstreamUrl!, port: 0 })).url;
+} else {
+  throw new Error(`unknown role ${role}`);
+}
+console.log(`READY ${url}`);
+process.on("SIGTERM", () => process.exit(0));
