@@ -91,7 +91,7 @@ function operationRow(row: OperationRow, max: number, hasCode: boolean, hasTraff
     : "";
   const cls = [row.status === "no-equivalent" ? "noeq" : "", row.known ? "" : "unknown"].filter(Boolean).join(" ");
   return `<tr data-key="${h(row.key)}"${cls ? ` class="${cls}"` : ""}>
-<th scope="row"><span class="key">${h(row.key)}</span> <span class="opsum">${h(row.summary)}</span><br>${route(row.v1)}${row.known || row.key === UNIDENTIFIED ? "" : `<br><span class="flag">not in mapping table</span>`}</th>
+<th scope="row"><span class="key">${h(row.key)}</span>${row.v1 ? `<br>${route(row.v1)}` : ""}${row.known || row.key === UNIDENTIFIED ? `<br><span class="opsum">${h(row.summary)}</span>` : ""}${row.known || row.key === UNIDENTIFIED ? "" : `<br><span class="flag">not in mapping table</span>`}</th>
 <td>${statusCell(row)}</td>
 ${CATEGORIES.map((c) => `<td class="num" data-col="${c}">${hasCode ? num(row.code[c]) : "—"}</td>`).join("")}
 <td class="sites-cell">${hasCode ? siteList(row.sites, max) : `<span class="none">no audit given</span>`}</td>
@@ -128,12 +128,15 @@ code{font:.88em/1.35 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 .scroll{overflow-x:auto;-webkit-overflow-scrolling:touch;border:1px solid var(--line);border-radius:6px;max-width:100%}
 table{border-collapse:collapse;width:100%;font-size:.92rem}
 th,td{padding:6px 8px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
-thead th{background:var(--soft);position:sticky;top:0;white-space:nowrap;font-size:.85rem}
+thead th{background:var(--soft);white-space:nowrap;font-size:.85rem;vertical-align:bottom}
+thead th.group{text-align:center;border-bottom:1px solid var(--line);vertical-align:top}
+td[data-col="last-seen"]{min-width:6.5rem}
+td[data-col="last-seen"] time{white-space:normal}
 time{white-space:nowrap}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 tr.noeq>th{border-left:4px solid var(--warn)}
 .key{font-weight:600}
-.opsum{font-weight:400;color:var(--muted);font-size:.82rem}
+.opsum{display:inline-block;font-weight:400;color:var(--muted);font-size:.82rem;max-width:16rem}
 .flag{font-size:.8rem;color:var(--warn);font-weight:600}
 .status{color:var(--muted);font-size:.85rem}
 .statuses{color:var(--muted);font-size:.78rem}
@@ -237,7 +240,10 @@ export function renderReportHtml(model: ReportModel, options: RenderOptions = {}
 
   const opsTable = model.operations.length
     ? `<p class="scroll-hint" aria-hidden="true">Table wider than the screen: swipe sideways ⇆</p><div class="scroll"><table id="operations-table">
-<thead><tr><th scope="col">v1 operation</th><th scope="col">v2 / status</th><th scope="col" class="num">Code: auto</th><th scope="col" class="num">review</th><th scope="col" class="num">no equiv.</th><th scope="col">Call sites (file:line)</th><th scope="col" class="num">Live calls</th><th scope="col" class="num">Clients</th><th scope="col">Last seen</th></tr></thead>
+<thead>
+<tr><th scope="col" rowspan="2">v1 operation</th><th scope="col" rowspan="2">v2 / status</th><th scope="colgroup" colspan="4" class="group">Call sites left in code</th><th scope="colgroup" colspan="3" class="group">Live calls through the gateway</th></tr>
+<tr><th scope="col" class="num">auto</th><th scope="col" class="num">review</th><th scope="col" class="num">no equiv.</th><th scope="col">file:line</th><th scope="col" class="num">calls</th><th scope="col" class="num">clients</th><th scope="col">last seen</th></tr>
+</thead>
 <tbody>
 ${model.operations.map((r) => operationRow(r, max, hasCode, Boolean(model.traffic))).join("\n")}
 </tbody></table></div>`
