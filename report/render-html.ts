@@ -182,6 +182,8 @@ export function renderReportHtml(model: ReportModel, options: RenderOptions = {}
     ? `<a href="${h(options.mappingDocHref)}">mapping table</a>`
     : `mapping table (<code>docs/mapping.md</code>, or <code>v2-bridge mappings</code>)`;
   const hasCode = Boolean(model.code.latest);
+  const noUsage =
+    hasCode && model.traffic ? "no call sites and no live calls" : hasCode ? "no call sites" : model.traffic ? "no live calls" : "no usage in the inputs";
   const t = model.totals;
   const done = t.tableOperations - t.operationsInUse;
   const pct = t.tableOperations ? Math.round((done / t.tableOperations) * 100) : 100;
@@ -212,9 +214,7 @@ export function renderReportHtml(model: ReportModel, options: RenderOptions = {}
     t.tableOperations,
   )}</span></div><div class="sub">in code <strong>${num(t.operationsInCode)}</strong> · in traffic <strong>${num(t.operationsInTraffic)}</strong></div></div>
 </div>
-<p id="progress-text"><strong>${num(done)} of ${num(t.tableOperations)}</strong> v1 operations (${pct}%) have ${
-    latest && model.traffic ? "no call sites and no live calls" : latest ? "no call sites (no traffic given)" : model.traffic ? "no live calls (no audit given)" : "no usage in the inputs"
-  } left.</p>
+<p id="progress-text"><strong>${num(done)} of ${num(t.tableOperations)}</strong> v1 operations (${pct}%) have ${noUsage}${latest && !model.traffic ? " (no traffic given)" : !latest && model.traffic ? " (no audit given)" : ""} left.</p>
 <div class="progress" role="img" aria-label="${pct}% of v1 operations at zero"><div style="width:${pct}%"></div></div>`;
 
   const attention = model.attention.length
@@ -252,7 +252,7 @@ ${model.operations.map((r) => operationRow(r, max, hasCode, Boolean(model.traffi
   const clear = model.clearOperations.length
     ? `<details id="clear-operations"><summary>${num(model.clearOperations.length)} v1 operation${
         model.clearOperations.length === 1 ? "" : "s"
-      } with no call sites and no live calls</summary><ul>${model.clearOperations
+      } with ${noUsage}</summary><ul>${model.clearOperations
         .map((o) => `<li><span class="ok" aria-hidden="true">✓</span> ${h(o.key)} ${route(o.v1)}</li>`)
         .join("")}</ul></details>`
     : "";
