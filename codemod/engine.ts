@@ -103,6 +103,7 @@ class FileEngine {
   callSites = 0;
   rewritten = 0;
   private readonly text: string;
+  private lines: string[] | undefined;
 
   constructor(private readonly sf: SourceFile, private readonly options: AnalyzeOptions) {
     this.text = sf.getFullText();
@@ -600,7 +601,8 @@ class FileEngine {
 
   private finding(at: Node, f: Omit<Finding, "file" | "line" | "column" | "snippet">): void {
     const pos = this.sf.getLineAndColumnAtPos(at.getStart());
-    const lineText = this.text.split("\n")[pos.line - 1] ?? "";
+    this.lines ??= this.text.split("\n");
+    const lineText = this.lines[pos.line - 1] ?? "";
     this.findings.push({ file: this.options.displayName ?? this.options.fileName, line: pos.line, column: pos.column, snippet: redact(lineText.trim()), ...f });
   }
 
@@ -634,7 +636,7 @@ class FileEngine {
     if (external?.node) this.consumed.add(external.node);
     const at = http.call;
     const fn = enclosingFunction(at);
-    const inHelper = http.lib !== "helper" && isDynamicPath(url) && this.helperCache.get(fn);
+    const inHelper = http.lib !== "helper" && isDynamicPath(url) && isFunctionLike(fn) && this.helperSignature(fn);
     if (inHelper) {
       // The helper itself: its base becomes v2 (its call sites get v2 paths); it reads errors.
       const e = rewriteUrl(url, null);
@@ -947,19 +949,26 @@ class FileEngine {
 
   /** axios / got errors: `err.response.data.message` → `.detail` in files that call v1. */
   axiosErrorReads(): void {
-    this.sf.forEachDescendant((n) => {
-      if (!Node.isPropertyAccessExpression(n)) return;
+    for (const n of this.sf.getDescendantsOfKind(SyntaxKind.PropertyAccessExpression)) {
       const name = n.getName();
-      if (name !== "message" && name !== "error") return;
+      if (name !== "message" && name !== "error") continue;
       const inner = n.getExpression().getText().replace(/\?\./g, ".").replace(/\s/g, "");
       if (/\.response\.data$/.test(inner)) this.renameErrorField(n);
-    });
+    }
   }
 
   /** v1 URLs and bases outside recognised calls. */
   strays(): void {
-    this.sf.forEachDescendant((n) => {
-      if (!(Node.isStringLiteral(n) || Node.isNoSubstitutionTemplateLiteral(n) || Node.isTemplateHead(n))) return;
+    const literals: Node[] = [
+      ...this.sf.getDescendantsOfKind(SyntaxKind.StringLiteral),
+      ...this.sf.getDescendantsOfKind(SyntaxKind.NoSubstitutionTemplateLiteral),
+      ...this.sf.getDescendantsOfKind(SyntaxKind.TemplateHead),
+    ].sort((a, b) => a.getStart() - b.getStart());
+    for (const n of literals) this.stray(n);
+  }
+
+  private stray(n: Node): void {
+    {
       const value = Node.isTemplateHead(n) ? n.getLiteralText() : (n as any).getLiteralValue() as string;
       if (!value.includes(V1_HOST)) return;
       if (Node.isStringLiteral(n) || Node.isNoSubstitutionTemplateLiteral(n)) {
@@ -1010,7 +1019,7 @@ class FileEngine {
       const why = noEq ? single!.decision?.message ?? reason : reason;
       this.todo(n, single?.key ?? "base", category, why, advice);
       this.finding(n, { operation: single?.key ?? null, v1: single ? { method: single.v1.method, path: single.v1.path } : null, v2: null, category, reason: why, advice });
-    });
+    }
   }
 
   private baseLiteral(n: Node, value: string): void {
@@ -1107,12 +1116,8 @@ class FileEngine {
   }
 
   run(): void {
-    // Helpers first, so their call sites in this file are recognised.
-    const fns: Node[] = [];
-    this.sf.forEachDescendant((n) => {
-      if (isFunctionLike(n)) fns.push(n);
-    });
-    for (const fn of fns) this.helperSignature(fn);
+    // Helpers are recognised lazily: when a call's callee resolves to a function, or a call
+    // inside a function joins a parameter to a v1 base.
     this.collectExports();
     const calls = this.sf.getDescendantsOfKind(SyntaxKind.CallExpression);
     let any = false;
@@ -1144,15 +1149,15 @@ function skipParens(node: Node): Node {
 function referencesOf(scope: Node, nameNode: Node): Node[] {
   const name = nameNode.getText();
   const refs: Node[] = [];
-  scope.forEachDescendant((d) => {
-    if (d === nameNode || !Node.isIdentifier(d) || d.getText() !== name) return;
+  for (const d of scope.getDescendantsOfKind(SyntaxKind.Identifier)) {
+    if (d === nameNode || d.getText() !== name) continue;
     const p = d.getParent();
-    if (p && Node.isPropertyAccessExpression(p) && p.getNameNode() === d) return;
-    if (p && (Node.isPropertyAssignment(p) && p.getNameNode() === d)) return;
+    if (p && Node.isPropertyAccessExpression(p) && p.getNameNode() === d) continue;
+    if (p && (Node.isPropertyAssignment(p) && p.getNameNode() === d)) continue;
     const b = resolveIdentifier(d);
     if (b && (b.kind === "var" || b.kind === "param") && (b.decl === nameNode.getParent() || b.decl === nameNode.getParent()?.getParent()?.getParent())) refs.push(d);
     else if (b?.kind === "var" && b.decl.getFirstDescendant((x) => x === nameNode)) refs.push(d);
-  });
+  }
   return refs;
 }
 

@@ -120,15 +120,25 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
   }
 
   // Discovery: exported v1 bases and helpers, to a fixpoint (config → http helper → callers).
+  // A file without relative imports cannot depend on another module's symbols, so its first
+  // analysis is final and is kept; the others are analysed again once every symbol is known.
+  const displayName = (file: string) => path.relative(root, file).split(path.sep).join("/");
   const relevant = new Set<string>();
+  const final = new Map<string, { text: string; analysis: FileAnalysis }>();
+  const dependent: string[] = [];
+  const analyse = async (file: string) => {
+    const text = await readFile(file, "utf8");
+    const analysis = analyzeSource(text, { fileName: file, displayName: displayName(file), symbols, resolveModule });
+    if (analysis.exports.size) symbols.modules.set(file, analysis.exports);
+    if (RELATIVE_IMPORT.test(text)) dependent.push(file);
+    else final.set(file, { text, analysis });
+  };
   let queue = candidates;
   let remaining = maybe;
   while (queue.length) {
     for (const file of queue) {
       relevant.add(file);
-      const text = await readFile(file, "utf8");
-      const a = analyzeSource(text, { fileName: file, symbols, resolveModule });
-      if (a.exports.size) symbols.modules.set(file, a.exports);
+      await analyse(file);
     }
     const filter = namesFilter(symbols.modules);
     if (!filter) break;
@@ -141,8 +151,8 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
     queue = next;
     remaining = rest;
   }
-  // One more discovery round so helpers found late are known to every module.
-  for (const file of relevant) {
+  // Exports of modules that import other modules, now that all of those are known.
+  for (const file of dependent) {
     const text = await readFile(file, "utf8");
     const a = analyzeSource(text, { fileName: file, symbols, resolveModule });
     if (a.exports.size) symbols.modules.set(file, a.exports);
@@ -167,9 +177,11 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
   for (const file of files) {
     options.onProgress?.(++done, total * 2);
     if (!relevant.has(file)) continue;
-    const rel = path.relative(root, file).split(path.sep).join("/");
-    const text = await readFile(file, "utf8");
-    const a: FileAnalysis = analyzeSource(text, { fileName: file, displayName: rel, symbols, resolveModule });
+    const rel = displayName(file);
+    const cached = final.get(file);
+    final.delete(file);
+    const text = cached?.text ?? (await readFile(file, "utf8"));
+    const a: FileAnalysis = cached?.analysis ?? analyzeSource(text, { fileName: file, displayName: rel, symbols, resolveModule });
     if (a.parseError) {
       parseErrors.push({ file: rel, error: a.parseError });
       outcomes.push({ file: rel, changed: false, parseError: a.parseError, findings: 0 });

@@ -129,9 +129,7 @@ export function resolveIdentifier(id: Node): Binding | undefined {
 /** Counts identifier nodes named `name` inside `scope` (declarations included). */
 export function countIdentifiers(scope: Node, name: string): number {
   let n = 0;
-  scope.forEachDescendant((d) => {
-    if (Node.isIdentifier(d) && d.getText() === name) n++;
-  });
+  for (const d of scope.getDescendantsOfKind(SyntaxKind.Identifier)) if (d.getText() === name) n++;
   return n;
 }
 
