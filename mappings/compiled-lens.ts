@@ -1,0 +1,146 @@
+// A body lens compiled once into closures: paths pre-split, converters resolved, `only` filters,
+// known v1 fields and harmless values worked out ahead. Same semantics as reading the lens table
+// field by field (test/mappings/compiled-lens.test.ts checks against such a reading), but the
+// gateway's per-record cost no longer includes splitting strings and looking names up.
+import type { BodyLens, ConvertContext, Converter } from "./types.ts";
+import { converterNamed, converters } from "./converters.ts";
+import { compilePath, type CompiledPath } from "./object-paths.ts";
+
+export interface ToV2Result {
+  body: Record<string, unknown>;
+  /** Inputs forwarded without their v1 meaning (drop-with-warning), for the V2-Bridge-Warning header. */
+  warnings: string[];
+  /** Inputs v2 cannot take (decision "reject"): the gateway answers 400 with these. */
+  rejections: string[];
+  /** Unmapped fields the caller must emulate (decision "emulate"), with their values. */
+  emulate: Record<string, unknown>;
+}
+
+export interface CompiledLens {
+  toV2(v1Input: Record<string, unknown>, ctx: ConvertContext): ToV2Result;
+  toV1(v2: Record<string, unknown>, ctx: ConvertContext): Record<string, unknown>;
+}
+
+/** The v1 top-level field names a lens understands (mapped or declared unmapped). */
+export function knownV1Fields(lens: BodyLens): Set<string> {
+  const names = new Set<string>();
+  for (const f of lens.fields) for (const p of f.v1) names.add(p.split(".")[0]!);
+  for (const u of lens.unmapped ?? []) names.add(u.v1);
+  return names;
+}
+
+export function withV1Defaults(lens: BodyLens, v1: Record<string, unknown>): Record<string, unknown> {
+  if (!lens.v1Defaults) return v1;
+  if (lens.v1DefaultsUnless && v1[lens.v1DefaultsUnless] !== undefined) return v1;
+  return { ...lens.v1Defaults, ...v1 };
+}
+
+type Convert = (values: unknown[], ctx: ConvertContext) => unknown[];
+
+interface Step {
+  from: CompiledPath[];
+  to: CompiledPath[];
+  /** null: copy values as they are. */
+  convert: Convert | null;
+  /** Field names for rejection messages (`a, b: message`). */
+  label: string;
+}
+
+/** Resolved once; an unknown name still fails only when the field is used (as the interpreter did). */
+function converterFor(name: string | undefined, direction: "toV2" | "toV1"): Convert | null {
+  if (!name) return null;
+  const c: Converter | undefined = converters[name];
+  if (!c) return () => [converterNamed(name)]; // throws "unknown converter"
+  return direction === "toV2" ? c.toV2 : c.toV1;
+}
+
+function steps(lens: BodyLens, direction: "toV2" | "toV1"): Step[] {
+  return lens.fields
+    .filter((f) => !f.only || f.only === direction)
+    .map((f) => {
+      const [from, to] = direction === "toV2" ? [f.v1, f.v2] : [f.v2, f.v1];
+      return { from: from.map(compilePath), to: to.map(compilePath), convert: converterFor(f.converter, direction), label: f.v1.join(", ") };
+    });
+}
+
+/** Reads a step's inputs; null when every one is absent (the field is skipped). */
+function inputsOf(step: Step, source: Record<string, unknown>): unknown[] | null {
+  const from = step.from;
+  if (from.length === 1) {
+    const v = from[0]!.get(source);
+    return v === undefined ? null : [v];
+  }
+  const values = new Array<unknown>(from.length);
+  let any = false;
+  for (let i = 0; i < from.length; i++) {
+    values[i] = from[i]!.get(source);
+    if (values[i] !== undefined) any = true;
+  }
+  return any ? values : null;
+}
+
+function compile(lens: BodyLens): CompiledLens {
+  const toV2Steps = steps(lens, "toV2");
+  const toV1Steps = steps(lens, "toV1");
+  const known = knownV1Fields(lens);
+  const unmapped = (lens.unmapped ?? []).map((u) => ({ ...u, harmless: u.harmlessValue === undefined ? undefined : JSON.stringify(u.harmlessValue) }));
+  const v2Defaults = Object.entries(lens.v2Defaults ?? {}).map(([p, value]) => ({ path: compilePath(p), value }));
+
+  return {
+    toV2(v1Input, ctx) {
+      const v1 = withV1Defaults(lens, v1Input);
+      const result: ToV2Result = { body: {}, warnings: [], rejections: [], emulate: {} };
+      for (const step of toV2Steps) {
+        const inputs = inputsOf(step, v1);
+        if (!inputs) continue;
+        let outputs: unknown[];
+        try {
+          outputs = step.convert ? step.convert(inputs, ctx) : inputs;
+        } catch (error) {
+          // A value the converter cannot place (unknown GPU type, unbalanced quotes) is the caller's error.
+          result.rejections.push(`${step.label}: ${(error as Error).message}`);
+          continue;
+        }
+        for (let i = 0; i < step.to.length; i++) step.to[i]!.set(result.body, outputs[i]);
+      }
+      for (const u of unmapped) {
+        const value = v1[u.v1];
+        if (value === undefined || (u.harmless !== undefined && JSON.stringify(value) === u.harmless)) continue;
+        if (u.decision === "reject") result.rejections.push(`${u.v1}: ${u.reason}; ${u.advice}`);
+        else if (u.decision === "drop-with-warning") result.warnings.push(`${u.v1} ignored: ${u.reason}`);
+        else result.emulate[u.v1] = value;
+      }
+      for (const name of Object.keys(v1Input)) {
+        if (!known.has(name)) result.warnings.push(`${name} ignored: not a v1 ${lens.v1Schema} field`);
+      }
+      for (const d of v2Defaults) if (d.path.get(result.body) === undefined) d.path.set(result.body, d.value);
+      return result;
+    },
+
+    toV1(v2, ctx) {
+      const out: Record<string, unknown> = {};
+      for (const step of toV1Steps) {
+        const inputs = inputsOf(step, v2);
+        if (!inputs) continue;
+        const outputs = step.convert ? step.convert(inputs, ctx) : inputs;
+        for (let i = 0; i < step.to.length; i++) {
+          // v1 records never carried null where v2 does; leave the field out instead.
+          if (outputs[i] !== null) step.to[i]!.set(out, outputs[i]);
+        }
+      }
+      return out;
+    },
+  };
+}
+
+// Lenses are immutable table data, so one compilation per lens object serves every request.
+const compiled = new WeakMap<BodyLens, CompiledLens>();
+
+export function compiledLens(lens: BodyLens): CompiledLens {
+  let c = compiled.get(lens);
+  if (!c) {
+    c = compile(lens);
+    compiled.set(lens, c);
+  }
+  return c;
+}
