@@ -10,7 +10,9 @@ import { bindingNames, countIdentifiers, enclosingFunction, isAsyncFunction, isF
 import type { Category, Edit, ExportedSymbol, FileAnalysis, Finding, HelperSignature, ModuleExports, ProjectSymbols } from "./types.ts";
 import { HOLE_MARK, V1_HOST, isBaseOnly, isDynamicPath, literalText, locate, resolveParts, rewriteUrl, unwrapExpression, v2BaseFor, type JoinMode, type LocatedUrl, type UrlContext } from "./urls.ts";
 
-export const TODO_TAG = "TODO(v2-migration)";
+import { TODO_TAG, mightUseV1 } from "./prefilter.ts";
+
+export { TODO_TAG, mightUseV1 };
 const TODO_LINE = /^[ \t]*\/\/ TODO\(v2-migration\) (\S+) \((review|no-equivalent)\): (.*?)(?:; advice: (.*))?$/;
 
 export interface AnalyzeOptions {
@@ -1085,9 +1087,9 @@ class FileEngine {
       }
     };
     for (const st of this.sf.getStatements()) {
-      if (Node.isVariableStatement(st) && st.isExported()) {
+      if (Node.isVariableStatement(st) && st.hasExportKeyword()) {
         for (const d of st.getDeclarations()) for (const b of bindingNames(d.getNameNode())) if (Node.isIdentifier(b.node)) add(b.name, b.node);
-      } else if (Node.isFunctionDeclaration(st) && st.isExported() && st.getName()) {
+      } else if (Node.isFunctionDeclaration(st) && st.hasExportKeyword() && st.getName()) {
         add(st.getName()!, st.getNameNode()!);
       } else if (Node.isExportDeclaration(st) && !st.getModuleSpecifier()) {
         for (const spec of st.getNamedExports()) add(spec.getAliasNode()?.getText() ?? spec.getName(), spec.getNameNode());
@@ -1230,11 +1232,6 @@ export function applyEdits(text: string, edits: Edit[]): { output: string; confl
     pos = e.end;
   }
   return { output: out + text.slice(pos), conflicts };
-}
-
-/** Cheap text check: can this file contain v1 usage at all? */
-export function mightUseV1(text: string, names?: RegExp): boolean {
-  return text.includes(V1_HOST) || text.includes(TODO_TAG) || (!!names && names.test(text));
 }
 
 /** Analyses (and plans the rewrite of) one file. */

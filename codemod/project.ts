@@ -6,12 +6,11 @@ import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { createTwoFilesPatch } from "diff";
 import { globby } from "globby";
-import { analyzeSource, mightUseV1 } from "./engine.ts";
+import { RELATIVE_IMPORT, mightUseV1 } from "./prefilter.ts";
 import type { Category, FileAnalysis, Finding, ModuleExports, ProjectSymbols } from "./types.ts";
 
 export const SOURCE_EXTENSIONS = ["ts", "tsx", "js", "jsx", "mjs", "cjs", "mts", "cts"];
 const SOURCE_RE = new RegExp(`\\.(${SOURCE_EXTENSIONS.join("|")})$`);
-const RELATIVE_IMPORT = /(?:from\s*|require\s*\(\s*|import\s*\(\s*)["']\.\.?\//;
 
 export interface RunOptions {
   paths: string[];
@@ -112,16 +111,24 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
   const candidates: string[] = [];
   const maybe: string[] = [];
   let done = 0;
-  for (const file of files) {
-    const text = await readFile(file, "utf8");
-    if (mightUseV1(text)) candidates.push(file);
-    else if (RELATIVE_IMPORT.test(text)) maybe.push(file);
-    options.onProgress?.(++done, total * 2);
+  const BATCH = 64;
+  for (let i = 0; i < files.length; i += BATCH) {
+    const batch = files.slice(i, i + BATCH);
+    const texts = await Promise.all(batch.map((f) => readFile(f, "utf8")));
+    batch.forEach((file, k) => {
+      const text = texts[k]!;
+      if (mightUseV1(text)) candidates.push(file);
+      else if (RELATIVE_IMPORT.test(text)) maybe.push(file);
+    });
+    done += batch.length;
+    options.onProgress?.(done, total * 2);
   }
 
   // Discovery: exported v1 bases and helpers, to a fixpoint (config → http helper → callers).
   // A file without relative imports cannot depend on another module's symbols, so its first
   // analysis is final and is kept; the others are analysed again once every symbol is known.
+  // The engine (and the TypeScript compiler under it) loads only when some file passes the filter.
+  const { analyzeSource } = candidates.length ? await import("./engine.ts") : ({} as typeof import("./engine.ts"));
   const displayName = (file: string) => path.relative(root, file).split(path.sep).join("/");
   const relevant = new Set<string>();
   const final = new Map<string, { text: string; analysis: FileAnalysis }>();
@@ -144,9 +151,10 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
     if (!filter) break;
     const next: string[] = [];
     const rest: string[] = [];
-    for (const file of remaining) {
-      const text = await readFile(file, "utf8");
-      (filter(text) ? next : rest).push(file);
+    for (let i = 0; i < remaining.length; i += BATCH) {
+      const batch = remaining.slice(i, i + BATCH);
+      const texts = await Promise.all(batch.map((f) => readFile(f, "utf8")));
+      batch.forEach((file, k) => (filter(texts[k]!) ? next : rest).push(file));
     }
     queue = next;
     remaining = rest;
@@ -175,7 +183,7 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
   };
   done = total;
   for (const file of files) {
-    options.onProgress?.(++done, total * 2);
+    if (++done % 256 === 0 || done === total * 2) options.onProgress?.(done, total * 2);
     if (!relevant.has(file)) continue;
     const rel = displayName(file);
     const cached = final.get(file);

@@ -1,0 +1,13 @@
+// The cheap text pre-filter: most files of a code base cannot contain v1 usage, and deciding
+// that must not cost a parse (nor even loading the TypeScript compiler).
+
+export const V1_HOST_TEXT = "rest.runpod.io";
+export const TODO_TAG = "TODO(v2-migration)";
+
+/** Can this file contain v1 usage on its own (the v1 host, or a TODO mark of an earlier run)? */
+export function mightUseV1(text: string): boolean {
+  return text.includes(V1_HOST_TEXT) || text.includes(TODO_TAG);
+}
+
+/** Files with relative imports may use a v1 base constant or request helper of another module. */
+export const RELATIVE_IMPORT = /(?:from\s*|require\s*\(\s*|import\s*\(\s*)["']\.\.?\//;
