@@ -1,0 +1,202 @@
+// `npm run bench:codemod`: audit and rewrite (dry run) throughput over generated corpora, with
+// `grep -rl rest.runpod.io` and a no-op jscodeshift run over the same files as baselines.
+// Bounded: two corpus sizes, three runs each, median reported. Each measurement runs in its own
+// process, so peak RSS (getrusage maxRSS) belongs to that measurement alone.
+//
+//   npm run bench:codemod [-- --sizes 2000,4000 --runs 3 --keep]
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const FIXTURES = path.join(ROOT, "test/fixtures/codemod");
+
+// ── worker mode: one measurement in this process ───────────────────────
+if (process.argv[2] === "--worker") {
+  const [, , , kind, dir] = process.argv;
+  let peakHeap = 0;
+  const sample = setInterval(() => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)), 5);
+  const t0 = performance.now();
+  let detail: Record<string, unknown> = {};
+  if (kind === "audit" || kind === "rewrite") {
+    const { runCodemod } = await import("../codemod/project.ts");
+    const r = await runCodemod({ paths: [dir!], diff: kind === "rewrite" });
+    const coldMs = performance.now() - t0;
+    // Once more in the same process: the work itself, without loading tsx, ts-morph and TypeScript.
+    const t1 = performance.now();
+    await runCodemod({ paths: [dir!], diff: kind === "rewrite" });
+    detail = { warmMs: performance.now() - t1, coldMs, findings: r.findings.length, parsed: r.summary.filesParsed, changed: r.summary.filesChanged };
+  } else if (kind === "jscodeshift") {
+    const { createRequire } = await import("node:module");
+    const require = createRequire(import.meta.url);
+    const { run } = require("jscodeshift/src/Runner.js");
+    const transform = path.join(dir!, "..", "noop-transform.cjs");
+    const stats = await run(transform, [dir!], { babel: false, dry: true, silent: true, verbose: 0, extensions: "ts,tsx,js", parser: "tsx", runInBand: false });
+    detail = { ok: stats.ok, nochange: stats.nochange, skip: stats.skip, error: stats.error };
+  }
+  const ms = (detail.coldMs as number | undefined) ?? performance.now() - t0;
+  clearInterval(sample);
+  peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
+  process.stdout.write(JSON.stringify({ ms, maxRssKb: process.resourceUsage().maxRSS, peakHeap, ...detail }) + "\n");
+  process.exit(0);
+}
+
+// ── corpus ─────────────────────────────────────────────────────────────
+function filler(i: number): string {
+  const lines = [
+    `// Module ${i}: unrelated application code.`,
+    `import { helper${i % 7} } from "./lib/helper${i % 7}.js";`,
+    ``,
+    `export interface Item${i} {`,
+    `  id: string;`,
+    `  name: string;`,
+    `  tags: string[];`,
+    `}`,
+    ``,
+    `export async function load${i}(id: string): Promise<Item${i}> {`,
+    `  const res = await fetch(\`https://api.example.com/v1/items/\${id}\`);`,
+    `  if (!res.ok) throw new Error(\`item \${id}: \${res.status}\`);`,
+    `  const data = await res.json();`,
+    `  return { id: data.id, name: String(data.name), tags: data.tags ?? [] };`,
+    `}`,
+    ``,
+  ];
+  for (let k = 0; k < 6; k++) {
+    lines.push(
+      `export function transform${i}_${k}(items: Item${i}[]): string[] {`,
+      `  const out: string[] = [];`,
+      `  for (const item of items) {`,
+      `    if (item.tags.includes("skip-${k}")) continue;`,
+      `    out.push(helper${i % 7}(item.name) + ":${k}");`,
+      `  }`,
+      `  return out.sort((a, b) => a.localeCompare(b));`,
+      `}`,
+      ``,
+    );
+  }
+  return lines.join("\n");
+}
+
+function v1Sources(): { name: string; text: string }[] {
+  const out: { name: string; text: string }[] = [];
+  for (const c of readdirSync(FIXTURES)) {
+    if (c.startsWith("neg-") || c === "client-app") continue;
+    for (const f of (() => {
+      try {
+        return readdirSync(path.join(FIXTURES, c));
+      } catch {
+        return [];
+      }
+    })()) {
+      if (/^input\.(ts|tsx|js)$/.test(f)) out.push({ name: `${c}${path.extname(f)}`, text: readFileSync(path.join(FIXTURES, c, f), "utf8") });
+    }
+  }
+  return out;
+}
+
+function makeCorpus(size: number): { dir: string; lines: number; v1Files: number } {
+  const base = mkdtempSync(path.join(os.tmpdir(), `bench-codemod-${size}-`));
+  const dir = path.join(base, "corpus");
+  mkdirSync(path.join(dir, "lib"), { recursive: true });
+  writeFileSync(path.join(base, "noop-transform.cjs"), "module.exports = (file, api) => { api.jscodeshift(file.source); return undefined; };\n");
+  const v1 = v1Sources();
+  let lines = 0;
+  let v1Files = 0;
+  for (let i = 0; i < size; i++) {
+    const sub = path.join(dir, `pkg${i % 20}`);
+    mkdirSync(sub, { recursive: true });
+    let text: string;
+    let name: string;
+    if (i % 100 === 50) {
+      const src = v1[v1Files % v1.length]!;
+      text = src.text;
+      name = `client${i}-${src.name}`;
+      v1Files++;
+    } else {
+      text = filler(i);
+      name = `module${i}.ts`;
+    }
+    lines += text.split("\n").length;
+    writeFileSync(path.join(sub, name), text);
+  }
+  return { dir, lines, v1Files };
+}
+
+// ── measurements ───────────────────────────────────────────────────────
+interface Sample {
+  wallMs: number;
+  innerMs?: number;
+  warmMs?: number;
+  maxRssKb?: number;
+  peakHeap?: number;
+  detail?: Record<string, unknown>;
+}
+
+function worker(kind: string, dir: string): Sample {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "--worker", kind, dir], { cwd: ROOT, encoding: "utf8", maxBuffer: 64 << 20 });
+  const wallMs = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`${kind} worker failed: ${r.stderr}`);
+  const line = r.stdout.trim().split("\n").pop()!;
+  const { ms, maxRssKb, peakHeap, warmMs, coldMs: _cold, ...detail } = JSON.parse(line);
+  return { wallMs, innerMs: ms, warmMs, maxRssKb, peakHeap, detail };
+}
+
+function grep(dir: string): Sample {
+  const t0 = performance.now();
+  const r = spawnSync("/usr/bin/time", ["-f", "%M", "grep", "-rl", "rest.runpod.io", dir], { encoding: "utf8", maxBuffer: 64 << 20 });
+  const wallMs = performance.now() - t0;
+  const maxRssKb = Number(r.stderr.trim().split("\n").pop());
+  return { wallMs, maxRssKb, detail: { files: r.stdout.trim().split("\n").filter(Boolean).length } };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1]! : fallback;
+}
+
+const sizes = arg("--sizes", "2000,4000").split(",").map(Number);
+const runs = Number(arg("--runs", "3"));
+const keep = process.argv.includes("--keep");
+
+console.log(`node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), ${runs} runs per figure (median)`);
+try {
+  console.log(`grep: ${execFileSync("grep", ["--version"], { encoding: "utf8" }).split("\n")[0]}`);
+} catch {
+  /* grep version is only informational */
+}
+const rows: string[] = [];
+rows.push("| files | lines | v1 files | tool | wall ms (process) | in-process ms (cold) | in-process ms (warm) | files/s (warm) | lines/s (warm) | peak RSS MB | peak heap MB |");
+rows.push("|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|");
+for (const size of sizes) {
+  const corpus = makeCorpus(size);
+  const measure = (label: string, fn: () => Sample) => {
+    fn(); // warm the page cache (and tsx's transform cache)
+    const samples = Array.from({ length: runs }, fn);
+    const wall = median(samples.map((s) => s.wallMs));
+    const inner = samples[0]!.innerMs !== undefined ? median(samples.map((s) => s.innerMs!)) : undefined;
+    const rss = Math.max(...samples.map((s) => s.maxRssKb ?? 0)) / 1024;
+    const heap = samples[0]!.peakHeap !== undefined ? Math.max(...samples.map((s) => s.peakHeap!)) / 2 ** 20 : undefined;
+    const warm = samples[0]!.warmMs !== undefined ? median(samples.map((s) => s.warmMs!)) : undefined;
+    const basis = warm ?? inner ?? wall;
+    rows.push(
+      `| ${size} | ${corpus.lines} | ${corpus.v1Files} | ${label} | ${wall.toFixed(0)} | ${inner === undefined ? "–" : inner.toFixed(0)} | ${warm === undefined ? "–" : warm.toFixed(0)} | ${Math.round((size / basis) * 1000)} | ${Math.round((corpus.lines / basis) * 1000)} | ${rss.toFixed(0)} | ${heap === undefined ? "–" : heap.toFixed(0)} |`,
+    );
+    console.log(`  ${size} files: ${label} ${JSON.stringify(samples[0]!.detail ?? {})}`);
+    return { wall, inner, warm };
+  };
+  const g = measure("grep -rl rest.runpod.io", () => grep(corpus.dir));
+  const a = measure("v2-bridge audit", () => worker("audit", corpus.dir));
+  const w = measure("v2-bridge rewrite (dry run)", () => worker("rewrite", corpus.dir));
+  const j = measure("jscodeshift no-op (parse only, 2 workers)", () => worker("jscodeshift", corpus.dir));
+  console.log(
+    `  ${size} files: audit/grep = ${(a.wall / g.wall).toFixed(1)}× by process wall time, ${(a.warm! / g.wall).toFixed(1)}× warm in-process; rewrite/jscodeshift = ${(w.wall / j.wall).toFixed(2)}× (process), ${(w.inner! / j.inner!).toFixed(2)}× (in-process, cold)`,
+  );
+  if (!keep) rmSync(path.dirname(corpus.dir), { recursive: true, force: true });
+  else console.log(`  corpus kept at ${corpus.dir}`);
+}
+console.log("\n" + rows.join("\n"));
