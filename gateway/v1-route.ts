@@ -4,7 +4,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { emulationsFor, type Emulation } from "./emulations/index.ts";
 import type { GatewayDeps, V1Call } from "./call.ts";
-import { deprecationHeaders, passthroughHeaders, warningHeader, WARNING_HEADER } from "./headers.ts";
+import { deprecationHeaders, passthroughHeaders, successorLink, warningHeader, WARNING_HEADER } from "./headers.ts";
 import type { GatewayMetrics } from "./metrics.ts";
 import type { Fingerprinter } from "./fingerprint.ts";
 import { resolveV1, translateBody, translateQuery, v2Path as v2PathOf } from "./translate-request.ts";
@@ -56,14 +56,19 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): vo
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: deps.config.bodyLimit }, (_req, body, done) => done(null, body));
 
-    scope.addHook("onRequest", async (_req, reply) => {
-      reply.headers(deprecationHeaders(publicBase, null));
+    // Same values on every answer (the handler narrows Link once the operation is known): built once.
+    // Callback-style hooks: an async hook costs a promise per request for nothing here.
+    const fixedHeaders = deprecationHeaders(publicBase, null);
+    scope.addHook("onRequest", (_req, reply, done) => {
+      reply.headers(fixedHeaders);
+      done();
     });
 
-    scope.addHook("onResponse", async (req, reply) => {
+    scope.addHook("onResponse", (req, reply, done) => {
       const op = req.v1Operation;
       metrics.requests.inc({ operation: op?.key ?? "unmatched", status: String(reply.statusCode) });
       if (op) usage.record(op, fingerprints.short(req.headers.authorization), req.headers["user-agent"], reply.statusCode);
+      done();
     });
 
     scope.setErrorHandler((error: any, req, reply) => {
@@ -97,7 +102,7 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): vo
       const op = match.operation;
       req.v1Operation = { key: op.key, v1: { method: op.v1.method, path: op.v1.path } };
       const v2Path = v2PathOf(match);
-      reply.header("Link", deprecationHeaders(publicBase, v2Path).Link);
+      reply.header("Link", successorLink(publicBase, v2Path));
 
       // ── input checks ────────────────────────────────────────────────
       const takesBody = !!op.request?.lens;
