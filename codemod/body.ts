@@ -96,7 +96,7 @@ function commentsOf(prop: Node, next: Node | undefined, closeBrace: number): { l
   const m = /\/\/.*$|\/\*.*?\*\//.exec(sameLine);
   if (m) trailing.push(m[0].trimEnd());
   // Comments on the same line as the previous property belong to it, not to this one.
-  const own = leading.filter((c) => !(next === undefined && false) && !trailingOfPrevious(prop, c));
+  const own = leading.filter((c) => !trailingOfPrevious(prop, c));
   return { leading: own, trailing };
 }
 
@@ -180,7 +180,6 @@ export function convertBody(obj: ObjectLiteralExpression, lensName: string, quot
   const verbatim: Verbatim[] = [];
   const head: Verbatim[] = [];
   const props = obj.getProperties();
-  const text = obj.getSourceFile().getFullText();
   props.forEach((p, i) => {
     const next = props[i + 1];
     const { leading, trailing } = commentsOf(p, next, obj.getEnd() - 1);
@@ -203,7 +202,6 @@ export function convertBody(obj: ObjectLiteralExpression, lensName: string, quot
     // A spread before every field stays first: later fields still override it.
     (fields.size === 0 && verbatim.length === head.length ? head : verbatim).push({ comments: leading, text: p.getText() });
   });
-  void text;
 
   const defaults = lens.v1Defaults && !(lens.v1DefaultsUnless && fields.has(lens.v1DefaultsUnless)) ? lens.v1Defaults : {};
   const get = (name: string): Value | undefined => {

@@ -460,8 +460,7 @@ class FileEngine {
   private returnsBody(http: HttpCall, fn: Node): boolean {
     for (const site of this.bodySites(http)) {
       if (site.kind === "binding") continue;
-      let node: Node = site.node;
-      const parent = node.getParent();
+      const parent = site.node.getParent();
       if (parent && Node.isReturnStatement(parent)) return true;
       if (parent && Node.isArrowFunction(parent) && parent === fn) return true;
       if (parent && Node.isVariableDeclaration(parent) && Node.isIdentifier(parent.getNameNode())) {
@@ -472,7 +471,6 @@ class FileEngine {
         });
         if (returned) return true;
       }
-      void node;
     }
     return false;
   }
@@ -759,9 +757,6 @@ class FileEngine {
         if (sig.bodyIndex !== undefined) {
           const needed = sig.bodyIndex;
           if (args.length === needed) return void this.edit({ start: args[args.length - 1]!.getEnd(), end: args[args.length - 1]!.getEnd(), text: `, ${value}` });
-          if (args.length === needed - 1 && sig.methodIndex === needed - 1) {
-            // method omitted: add it too (only happens for GET defaults, which have no fixed body)
-          }
         }
         if (sig.optionsIndex !== undefined) return this.addToOptions(http, "body", sig.serialisesBody ? value : `JSON.stringify(${value})`, problems);
         problems.push({ reason: `v2 expects the body ${JSON.stringify(body)} and the helper call has no body argument`, advice: `send ${JSON.stringify(body)}` });
@@ -816,8 +811,6 @@ class FileEngine {
       if (!urlArg) return;
       let add = `${key}: ${value}`;
       if (jsonHeader) add += `, headers: { ${this.q("Content-Type")}: ${this.q("application/json")} }`;
-      const method = http.lib === "helper" ? "" : http.method.kind === "default" ? "" : "";
-      void method;
       const anchor = http.lib === "helper" ? args[args.length - 1]! : urlArg;
       this.edit({ start: anchor.getEnd(), end: anchor.getEnd(), text: `, { ${add} }` });
       return;

@@ -100,7 +100,8 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
   const cwd = process.cwd();
   const files = await collectFiles(options.paths, cwd);
   const single = options.paths.length === 1 ? path.resolve(cwd, options.paths[0]!) : undefined;
-  const root = path.resolve(options.root ?? (single && existsSync(single) && statSync(single).isDirectory() ? single : cwd));
+  const singleKind = single && existsSync(single) ? (statSync(single).isDirectory() ? "dir" : "file") : undefined;
+  const root = path.resolve(options.root ?? (singleKind === "dir" ? single! : singleKind === "file" ? path.dirname(single!) : cwd));
   const known = new Set(files);
   const resolveModule = makeResolver(known);
   const symbols: ProjectSymbols = { modules: new Map() };
