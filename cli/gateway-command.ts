@@ -5,6 +5,7 @@ import { Command, Option } from "commander";
 import { CONFIG_FIELDS, ConfigError, optionsFromEnv, resolveConfig, type GatewayOptions } from "../gateway/config.ts";
 import { startGateway } from "../gateway/server.ts";
 import { startSandbox } from "../sandbox/server.ts";
+import { closeOnSignal } from "./close-on-signal.ts";
 
 const NUMERIC_KEYS = new Set(["port", "timeoutMs", "bodyLimit", "maxClients", "maxOperationsPerClient", "catalogMaxKeys", "catalogTtlMs", "connections"]);
 
@@ -58,23 +59,9 @@ export function registerGatewayCommand(program: Command): void {
       console.log(`  reset policy: ${gateway.config.resetPolicy}; upstream timeout ${gateway.config.timeoutMs} ms`);
       console.log(`  usage: ${gateway.url}/_bridge/usage   metrics: ${gateway.url}/_bridge/metrics   health: ${gateway.url}/_bridge/health`);
       console.log(`  try: curl -H "Authorization: Bearer sandbox_demo" ${gateway.url}/v1/pods`);
-      let closing = false;
-      const shutdown = (signal: string) => {
-        if (closing) return;
-        closing = true;
-        console.log(`received ${signal}: finishing in-flight requests, then exiting`);
-        gateway
-          .close()
-          .then(() => sandbox?.close())
-          .then(
-            () => process.exit(0),
-            (err) => {
-              console.error(err);
-              process.exit(1);
-            },
-          );
-      };
-      process.once("SIGINT", () => shutdown("SIGINT"));
-      process.once("SIGTERM", () => shutdown("SIGTERM"));
+      closeOnSignal("the gateway after in-flight requests", async () => {
+        await gateway.close();
+        await sandbox?.close();
+      });
     });
 }

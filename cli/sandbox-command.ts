@@ -3,6 +3,7 @@ import { Command, Option } from "commander";
 import { parseKeySpec } from "../sandbox/auth.ts";
 import { parseRateLimitSpec } from "../sandbox/rate-limit.ts";
 import { startSandbox } from "../sandbox/server.ts";
+import { closeOnSignal } from "./close-on-signal.ts";
 
 export function registerSandboxCommand(program: Command): void {
   program
@@ -46,21 +47,7 @@ export function registerSandboxCommand(program: Command): void {
       console.log(`v2 sandbox listening on ${sandbox.url}`);
       console.log(`  schema validation: ${sandbox.openapiPath ?? "OFF (no v2 OpenAPI document)"}`);
       console.log(`  try: curl -H "Authorization: Bearer ${token}" ${sandbox.url}/v2/pods`);
-      let closing = false;
-      const shutdown = (signal: string) => {
-        if (closing) return;
-        closing = true;
-        console.log(`received ${signal}, closing sandbox`);
-        sandbox.close().then(
-          () => process.exit(0),
-          (err) => {
-            console.error(err);
-            process.exit(1);
-          },
-        );
-      };
-      process.once("SIGINT", () => shutdown("SIGINT"));
-      process.once("SIGTERM", () => shutdown("SIGTERM"));
+      closeOnSignal("the sandbox", () => sandbox.close());
     });
 }
 

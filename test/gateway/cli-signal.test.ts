@@ -1,0 +1,41 @@
+// The gateway as an operator runs it: a real `v2-bridge gateway` process that serves a v1 call
+// and exits 0 on SIGTERM (Kubernetes' stop signal) after finishing in-flight work.
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../../openapi/reference.ts";
+
+function waitForUrl(child: ReturnType<typeof spawn>, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let output = "";
+    const timer = setTimeout(() => reject(new Error(`no listening line within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    child.stdout!.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+  });
+}
+
+describe("v2-bridge gateway process", () => {
+  it("serves v1 over the embedded sandbox and exits 0 on SIGTERM", async () => {
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, "bin", "v2-bridge.mjs"), "gateway", "--port", "0"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    try {
+      const url = await waitForUrl(child, 20_000);
+      const res = await fetch(`${url}/v1/pods`, { headers: { authorization: "Bearer sandbox_demo" } });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual([]);
+      const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+      child.kill("SIGTERM");
+      const code = await Promise.race([exited, new Promise<string>((r) => setTimeout(() => r("still running after 15 s"), 15_000))]);
+      expect(code).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill("SIGKILL");
+    }
+  });
+});
