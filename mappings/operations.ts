@@ -32,6 +32,20 @@ const billingTime: QueryMapping[] = [
   { v1: "endTime", v2: "endTime" },
 ];
 
+/** v1 accepted `POST /<resource>/{id}/update` as a synonym of `PATCH /<resource>/{id}`. */
+function withPostUpdateSynonym(patch: OperationMapping): OperationMapping[] {
+  const changes = [...patch.changes];
+  changes.splice(changes.indexOf("generic-path-id") + 1, 0, "update-is-patch");
+  const synonym: OperationMapping = {
+    ...patch,
+    key: `${patch.key}#post-update`,
+    summary: `${patch.summary} (POST synonym)`,
+    v1: { ...patch.v1, method: "POST", path: `${patch.v1.path}/update` },
+    changes,
+  };
+  return [patch, synonym];
+}
+
 export const operations: OperationMapping[] = [
   // ── documents ──────────────────────────────────────────────────────────
   {
@@ -117,7 +131,7 @@ export const operations: OperationMapping[] = [
     response: { kind: "record", lens: "pod-record" },
     changes: ["base-url", "generic-path-id", "nested-bodies"],
   },
-  {
+  ...withPostUpdateSynonym({
     key: "UpdatePod",
     summary: "Update a pod",
     v1: { operationId: "UpdatePod", method: "PATCH", path: "/pods/{podId}", status: 200 },
@@ -127,18 +141,7 @@ export const operations: OperationMapping[] = [
     request: { lens: "pod-update" },
     response: { kind: "record", lens: "pod-record" },
     changes: ["base-url", "generic-path-id", "nested-bodies"],
-  },
-  {
-    key: "UpdatePod#post-update",
-    summary: "Update a pod (POST synonym)",
-    v1: { operationId: "UpdatePod", method: "POST", path: "/pods/{podId}/update", status: 200 },
-    v2: { operationId: "updatePod", method: "PATCH", path: "/v2/pods/{id}" },
-    status: "mapped",
-    pathParams: ID,
-    request: { lens: "pod-update" },
-    response: { kind: "record", lens: "pod-record" },
-    changes: ["base-url", "generic-path-id", "update-is-patch", "nested-bodies"],
-  },
+  }),
   {
     key: "DeletePod",
     summary: "Delete (terminate) a pod",
@@ -219,7 +222,7 @@ export const operations: OperationMapping[] = [
     emulations: ["gpuPoolsFromCatalog"],
     changes: ["base-url", "resource-renamed", "generic-path-id", "nested-bodies", "flashboot-enum", "gpu-pools"],
   },
-  {
+  ...withPostUpdateSynonym({
     key: "UpdateEndpoint",
     summary: "Update a Serverless endpoint",
     v1: { operationId: "UpdateEndpoint", method: "PATCH", path: "/endpoints/{endpointId}", status: 200 },
@@ -230,19 +233,7 @@ export const operations: OperationMapping[] = [
     response: { kind: "record", lens: "endpoint-record" },
     emulations: ["gpuPoolsFromCatalog", "scalingReadModifyWrite"],
     changes: ["base-url", "resource-renamed", "generic-path-id", "nested-bodies", "flashboot-enum", "gpu-pools"],
-  },
-  {
-    key: "UpdateEndpoint#post-update",
-    summary: "Update a Serverless endpoint (POST synonym)",
-    v1: { operationId: "UpdateEndpoint", method: "POST", path: "/endpoints/{endpointId}/update", status: 200 },
-    v2: { operationId: "updateEndpoint", method: "PATCH", path: "/v2/serverless/{id}" },
-    status: "mapped",
-    pathParams: { endpointId: "id" },
-    request: { lens: "endpoint-update" },
-    response: { kind: "record", lens: "endpoint-record" },
-    emulations: ["gpuPoolsFromCatalog", "scalingReadModifyWrite"],
-    changes: ["base-url", "resource-renamed", "generic-path-id", "update-is-patch", "nested-bodies", "flashboot-enum", "gpu-pools"],
-  },
+  }),
   {
     key: "DeleteEndpoint",
     summary: "Delete a Serverless endpoint",
@@ -294,7 +285,7 @@ export const operations: OperationMapping[] = [
     response: { kind: "record", lens: "template-record" },
     changes: ["base-url", "generic-path-id", "nested-bodies"],
   },
-  {
+  ...withPostUpdateSynonym({
     key: "UpdateTemplate",
     summary: "Update a template",
     v1: { operationId: "UpdateTemplate", method: "PATCH", path: "/templates/{templateId}", status: 200 },
@@ -304,18 +295,7 @@ export const operations: OperationMapping[] = [
     request: { lens: "template-update" },
     response: { kind: "record", lens: "template-record" },
     changes: ["base-url", "generic-path-id", "nested-bodies"],
-  },
-  {
-    key: "UpdateTemplate#post-update",
-    summary: "Update a template (POST synonym)",
-    v1: { operationId: "UpdateTemplate", method: "POST", path: "/templates/{templateId}/update", status: 200 },
-    v2: { operationId: "updateTemplate", method: "PATCH", path: "/v2/templates/{id}" },
-    status: "mapped",
-    pathParams: { templateId: "id" },
-    request: { lens: "template-update" },
-    response: { kind: "record", lens: "template-record" },
-    changes: ["base-url", "generic-path-id", "update-is-patch", "nested-bodies"],
-  },
+  }),
   {
     key: "DeleteTemplate",
     summary: "Delete a template",
@@ -357,7 +337,7 @@ export const operations: OperationMapping[] = [
     response: { kind: "record", lens: "network-volume-record" },
     changes: ["base-url", "resource-renamed", "generic-path-id", "nested-bodies"],
   },
-  {
+  ...withPostUpdateSynonym({
     key: "UpdateNetworkVolume",
     summary: "Update a network volume",
     v1: { operationId: "UpdateNetworkVolume", method: "PATCH", path: "/networkvolumes/{networkVolumeId}", status: 200 },
@@ -368,19 +348,7 @@ export const operations: OperationMapping[] = [
     response: { kind: "record", lens: "network-volume-record" },
     emulations: ["emptyUpdateAsRead"],
     changes: ["base-url", "resource-renamed", "generic-path-id"],
-  },
-  {
-    key: "UpdateNetworkVolume#post-update",
-    summary: "Update a network volume (POST synonym)",
-    v1: { operationId: "UpdateNetworkVolume", method: "POST", path: "/networkvolumes/{networkVolumeId}/update", status: 200 },
-    v2: { operationId: "updateNetworkVolume", method: "PATCH", path: "/v2/network-volumes/{id}" },
-    status: "mapped",
-    pathParams: { networkVolumeId: "id" },
-    request: { lens: "network-volume-update" },
-    response: { kind: "record", lens: "network-volume-record" },
-    emulations: ["emptyUpdateAsRead"],
-    changes: ["base-url", "resource-renamed", "generic-path-id", "update-is-patch"],
-  },
+  }),
   {
     key: "DeleteNetworkVolume",
     summary: "Delete a network volume",
