@@ -8,6 +8,6 @@ export async function main(argv: string[]): Promise<void> {
     .description("Move v1 clients of the cloud compute REST API onto v2: gateway, codemod, audit.")
     .showHelpAfterError()
     .enablePositionalOptions();
-  registerCommands(program);
+  await registerCommands(program, argv);
   await program.parseAsync(argv);
 }

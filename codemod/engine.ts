@@ -2,7 +2,7 @@
 // mapping table → apply them as text edits on the original source. The audit runs the same
 // finder and ignores the edits. Nothing here does I/O.
 import path from "node:path";
-import { Node, Project, ScriptKind, SyntaxKind, type CallExpression, type SourceFile } from "ts-morph";
+import { Node, Project, ScriptKind, SyntaxKind, type CallExpression, type SourceFile } from "./ts-morph.ts";
 import { matchV1, operations, errorFieldMap, type HttpMethod, type OperationMapping } from "../mappings/index.ts";
 import { convertBody, evaluateLiteral, renderValue } from "./body.ts";
 import { redact } from "./redact.ts";
@@ -34,7 +34,7 @@ function project(): Project {
     useInMemoryFileSystem: true,
     skipFileDependencyResolution: true,
     skipAddingFilesFromTsConfig: true,
-    compilerOptions: { allowJs: true, jsx: 1 /* preserve */ },
+    compilerOptions: { allowJs: true, jsx: 1 /* preserve */, noLib: true, noResolve: true, types: [] },
   });
   return sharedProject;
 }

@@ -4,9 +4,8 @@
 import { chmod, open, readFile, rename, stat, unlink } from "node:fs/promises";
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import { createTwoFilesPatch } from "diff";
-import { globby } from "globby";
-import { RELATIVE_IMPORT, mightUseV1 } from "./prefilter.ts";
+import { RELATIVE_IMPORT, mightUseV1Buffer, relativeSpecifiers } from "./prefilter.ts";
+import { pool, walkSources } from "./walk.ts";
 import type { Category, FileAnalysis, Finding, ModuleExports, ProjectSymbols } from "./types.ts";
 
 export const SOURCE_EXTENSIONS = ["ts", "tsx", "js", "jsx", "mjs", "cjs", "mts", "cts"];
@@ -60,14 +59,8 @@ export async function collectFiles(paths: string[], cwd = process.cwd()): Promis
       if (SOURCE_RE.test(abs) && !abs.endsWith(".d.ts")) out.add(abs);
       continue;
     }
-    const found = await globby([`**/*.{${SOURCE_EXTENSIONS.join(",")}}`], {
-      cwd: abs,
-      absolute: true,
-      gitignore: true,
-      ignore: ["**/node_modules/**", "**/*.d.ts", "**/.git/**"],
-      followSymbolicLinks: false,
-    });
-    for (const f of found) out.add(path.normalize(f));
+    const found = await walkSources(abs, (name) => SOURCE_RE.test(name) && !name.endsWith(".d.ts"));
+    for (const f of found) out.add(f);
   }
   return [...out].sort();
 }
@@ -84,7 +77,10 @@ export function makeResolver(known: Set<string>): (from: string, spec: string) =
   };
 }
 
-function namesFilter(modules: Map<string, ModuleExports>): ((text: string) => boolean) | undefined {
+/** Reads at most this many files at once (file handles and buffers in flight stay bounded). */
+const READ_CONCURRENCY = 32;
+
+function namesFilter(modules: Map<string, ModuleExports>): { text: (text: string) => boolean; specifiers: (specs: string[]) => boolean } | undefined {
   const checks: { name: RegExp; stem: string }[] = [];
   for (const [file, exports] of modules) {
     if (!exports.size) continue;
@@ -93,7 +89,11 @@ function namesFilter(modules: Map<string, ModuleExports>): ((text: string) => bo
     for (const name of exports.keys()) checks.push({ name: new RegExp(`\\b${name.replace(/[$]/g, "\\$")}\\b`), stem });
   }
   if (!checks.length) return undefined;
-  return (text) => checks.some((c) => text.includes(c.stem) && c.name.test(text));
+  return {
+    // A module's names reach another file only through an import of that module's path.
+    specifiers: (specs) => checks.some((c) => specs.some((s) => s.includes(c.stem))),
+    text: (text) => checks.some((c) => text.includes(c.stem) && c.name.test(text)),
+  };
 }
 
 export async function runCodemod(options: RunOptions): Promise<RunResult> {
@@ -107,23 +107,23 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
   const symbols: ProjectSymbols = { modules: new Map() };
   const total = files.length;
 
-  // Pass 1: the cheap text pre-filter. Files naming the v1 host are candidates; files with relative
-  // imports may use a base constant or helper from a candidate (checked once those are known).
+  // Pass 1: the cheap text pre-filter, on the raw bytes (no decoding unless needed). Files naming
+  // the v1 host are candidates; files with relative imports may use a base constant or helper
+  // from a candidate: only their relative import specifiers are kept, to be matched against the
+  // modules that turn out to export v1 symbols.
   const candidates: string[] = [];
-  const maybe: string[] = [];
+  const maybe = new Map<string, string[]>();
   let done = 0;
-  const BATCH = 64;
-  for (let i = 0; i < files.length; i += BATCH) {
-    const batch = files.slice(i, i + BATCH);
-    const texts = await Promise.all(batch.map((f) => readFile(f, "utf8")));
-    batch.forEach((file, k) => {
-      const text = texts[k]!;
-      if (mightUseV1(text)) candidates.push(file);
-      else if (RELATIVE_IMPORT.test(text)) maybe.push(file);
-    });
-    done += batch.length;
-    options.onProgress?.(done, total * 2);
-  }
+  await pool(files, READ_CONCURRENCY, async (file) => {
+    const buf = await readFile(file);
+    if (mightUseV1Buffer(buf)) candidates.push(file);
+    else if (buf.includes("./")) {
+      const specs = relativeSpecifiers(buf.toString("utf8"));
+      if (specs.length) maybe.set(file, specs);
+    }
+    if (++done % 64 === 0 || done === total) options.onProgress?.(done, total * 2);
+  });
+  candidates.sort();
 
   // Discovery: exported v1 bases and helpers, to a fixpoint (config → http helper → callers).
   // A file without relative imports cannot depend on another module's symbols, so its first
@@ -142,7 +142,7 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
     else final.set(file, { text, analysis });
   };
   let queue = candidates;
-  let remaining = maybe;
+  let remaining = [...maybe.keys()].sort();
   while (queue.length) {
     for (const file of queue) {
       relevant.add(file);
@@ -152,11 +152,12 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
     if (!filter) break;
     const next: string[] = [];
     const rest: string[] = [];
-    for (let i = 0; i < remaining.length; i += BATCH) {
-      const batch = remaining.slice(i, i + BATCH);
-      const texts = await Promise.all(batch.map((f) => readFile(f, "utf8")));
-      batch.forEach((file, k) => (filter(texts[k]!) ? next : rest).push(file));
-    }
+    const toRead = remaining.filter((f) => filter.specifiers(maybe.get(f)!));
+    const hit = new Set<string>();
+    await pool(toRead, READ_CONCURRENCY, async (f) => {
+      if (filter.text(await readFile(f, "utf8"))) hit.add(f);
+    });
+    for (const f of remaining) (hit.has(f) ? next : rest).push(f);
     queue = next;
     remaining = rest;
   }
@@ -167,6 +168,8 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
     if (a.exports.size) symbols.modules.set(file, a.exports);
   }
 
+  maybe.clear();
+  const createTwoFilesPatch = options.diff && relevant.size ? (await import("diff")).createTwoFilesPatch : undefined;
   const outcomes: FileOutcome[] = [];
   const findings: Finding[] = [];
   const parseErrors: { file: string; error: string }[] = [];
@@ -199,7 +202,7 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
     }
     const changed = a.output !== text;
     const outcome: FileOutcome = { file: rel, changed, findings: a.findings.length };
-    if (changed && options.diff) outcome.diff = createTwoFilesPatch(`a/${rel}`, `b/${rel}`, text, a.output, undefined, undefined, { context: 3 });
+    if (changed && createTwoFilesPatch) outcome.diff = createTwoFilesPatch(`a/${rel}`, `b/${rel}`, text, a.output, undefined, undefined, { context: 3 });
     if (changed && options.write) await writeAtomic(file, a.output);
     outcomes.push(outcome);
     findings.push(...a.findings);

@@ -1,6 +1,6 @@
 // Audit output: text for people, JSON for scripts (the report tool reads it), SARIF 2.1.0 for
 // code-scanning UIs. All three are views of the same findings.
-import { operations } from "../mappings/index.ts";
+import { operations } from "../mappings/table.ts";
 import type { Category, Finding } from "./types.ts";
 import type { RunResult } from "./project.ts";
 

@@ -1,6 +1,6 @@
 // URL expressions as sequences of parts (literal text, holes, v1 base anchors), where the v1
 // path sits in them, and how to spread a rewritten path back over the user's own literals.
-import { Node, SyntaxKind } from "ts-morph";
+import { Node, SyntaxKind } from "./ts-morph.ts";
 import type { Edit } from "./types.ts";
 
 export const V1_HOST = "rest.runpod.io";
