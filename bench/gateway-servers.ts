@@ -1,6 +1,8 @@
 // Servers for bench/gateway.ts, one role per child process so the load generator, the upstream
 // and the proxy under test do not share an event loop: `tsx bench/gateway-servers.ts <role> [upstream]`.
-// Prints `READY <url>` when listening; exits on SIGTERM.
+// Reports `READY <url>` when listening (IPC message when spawned with an IPC channel, else stdout);
+// exits on SIGTERM. The gateway logs like a production `--log` deployment (pino, info, one line per
+// request) unless BENCH_GATEWAY_LOG=off.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import httpProxy from "http-proxy";
@@ -40,9 +42,10 @@ if (role === "upstream") {
   proxy.on("error", () => {});
   url = await listen(http.createServer((req, res) => proxy.web(req, res)));
 } else if (role === "gateway") {
-  url = (await startGateway({ upstream: upstreamUrl!, port: 0 })).url;
+  url = (await startGateway({ upstream: upstreamUrl!, port: 0, logger: process.env.BENCH_GATEWAY_LOG !== "off" })).url;
 } else {
   throw new Error(`unknown role ${role}`);
 }
-console.log(`READY ${url}`);
+if (process.send) process.send(`READY ${url}`);
+else console.log(`READY ${url}`);
 process.on("SIGTERM", () => process.exit(0));

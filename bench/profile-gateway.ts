@@ -1,4 +1,4 @@
-// `tsx bench/profile-gateway.ts [list|create|action] [seconds]`: CPU profile of the gateway process
+// `tsx bench/profile-gateway.ts [list|create|action|passthrough] [seconds]`: CPU profile of the gateway process
 // under load. Upstream and gateway run in their own processes (the gateway with --cpu-prof); this
 // process only drives autocannon. Writes .cpuprofile files under $PROFILE_DIR (default ./profiles) and
 // prints the gateway's CPU time per request and the top self-time functions.
@@ -16,19 +16,18 @@ const CASES: Record<string, { method: string; path: string; body?: string }> = {
   list: { method: "GET", path: "/v1/pods" },
   create: { method: "POST", path: "/v1/pods", body: JSON.stringify({ name: "b", imageName: "i", gpuTypeIds: ["NVIDIA RTX A5000"] }) },
   action: { method: "POST", path: "/v1/pods/pod_bench1/start" },
+  passthrough: { method: "GET", path: "/v2/pods" },
 };
 const c = CASES[label];
 if (!c) throw new Error(`unknown case ${label}`);
 
 function startRole(role: string, extra: string[], upstream?: string): { child: ChildProcess; url: Promise<string> } {
-  const child = spawn(process.execPath, [...extra, "--import", "tsx", path.join(HERE, "gateway-servers.ts"), role, ...(upstream ? [upstream] : [])], { stdio: ["ignore", "pipe", "inherit"] });
+  // stdout (the gateway's log) goes to a file; READY arrives over IPC.
+  const log = fs.openSync(path.join(OUT, `${role}.log`), "w");
+  const child = spawn(process.execPath, [...extra, "--import", "tsx", path.join(HERE, "gateway-servers.ts"), role, ...(upstream ? [upstream] : [])], { stdio: ["ignore", log, "inherit", "ipc"] });
+  fs.closeSync(log);
   const url = new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (d) => {
-      out += d.toString();
-      const m = /READY (\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
+    child.once("message", (m) => resolve(String(m).replace(/^READY /, "")));
     child.on("exit", (code) => reject(new Error(`${role} exited with ${code}`)));
   });
   return { child, url };
