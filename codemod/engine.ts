@@ -3,7 +3,7 @@
 // finder and ignores the edits. Nothing here does I/O.
 import path from "node:path";
 import { Node, Project, ScriptKind, SyntaxKind, type CallExpression, type SourceFile } from "./ts-morph.ts";
-import { matchV1, operations, errorFieldMap, type HttpMethod, type OperationMapping } from "../mappings/index.ts";
+import { converterNamed, errorFieldMap, lensNamed, matchV1, operations, type FieldLens, type HttpMethod, type OperationMapping } from "../mappings/index.ts";
 import { convertBody, evaluateLiteral, renderValue } from "./body.ts";
 import { redact } from "./redact.ts";
 import { bindingNames, countIdentifiers, enclosingFunction, isAsyncFunction, isFunctionLike, resolveIdentifier, type Binding } from "./scope.ts";
@@ -712,6 +712,7 @@ class FileEngine {
       return done();
     }
     urlEdits.forEach((x) => this.edit(x));
+    this.queryParams(url, op, problems);
     // Method
     if (op.v2.method !== op.v1.method) this.changeMethod(http, op, problems);
     // Fixed body (lifecycle actions)
@@ -719,7 +720,122 @@ class FileEngine {
     if (op.request?.lens) this.convertRequestBody(http, op.request.lens, problems);
     if (op.response.kind === "list") this.unwrapList(http, op.response.wrapper, problems);
     this.errorReads(http);
+    this.recordReads(http, op);
     return done();
+  }
+
+  /** Query parameters the table drops, emulates or rejects, left in a rewritten URL. */
+  private queryParams(url: LocatedUrl, op: OperationMapping, problems: { reason: string; advice: string }[]): void {
+    if (!url.query || !op.query) return;
+    const q = url.query.split("#")[0]!.replace(/^\?/, "");
+    const seen = new Set<string>();
+    for (const pair of q.split("&")) {
+      const name = pair.split("=")[0]!;
+      if (!name || name.includes("\0") || seen.has(name)) continue;
+      seen.add(name);
+      const m = op.query.find((x) => x.v1 === name);
+      if (!m?.decision) continue;
+      problems.push({ reason: `query parameter ${name} (${m.decision}): ${m.reason ?? "v2 does not take it"}`, advice: m.advice ?? "see docs/mapping.md" });
+    }
+  }
+
+  // ── v1 record fields read on responses ──
+
+  private readonly recordDone = new Set<Node>();
+
+  /**
+   * Reads of v1 record fields on the response of a known operation: the body variable of a record
+   * response (`const pod = await res.json()`, `(await res.json()).x`, axios `res.data.x`), and the
+   * elements of a list response (`for (const p of pods)`, `pods.map((p) => …)`). Copy fields are
+   * renamed from the record lens; converter fields get a TODO mark. Anything else is not a record
+   * the codemod can vouch for, so it is left alone.
+   */
+  private recordReads(http: HttpCall, op: OperationMapping): void {
+    const shape = op.response;
+    if (shape.kind !== "record" && shape.kind !== "list") return;
+    const lens = lensNamed(shape.lens);
+    if (!lens) return;
+    const byFirst = new Map<string, { segs: string[]; lens: FieldLens; index: number }[]>();
+    for (const f of lens.fields) {
+      if (f.only === "toV2") continue;
+      f.v1.forEach((v1, index) => {
+        const segs = v1.split(".");
+        const list = byFirst.get(segs[0]!) ?? [];
+        list.push({ segs, lens: f, index });
+        byFirst.set(segs[0]!, list);
+      });
+    }
+    for (const list of byFirst.values()) list.sort((a, b) => b.segs.length - a.segs.length);
+    const field = (access: Node) => this.recordField(access, byFirst, op);
+    const recordRefs = (scope: Node, name: Node) => {
+      for (const r of referencesOf(scope, name)) {
+        const p = r.getParent();
+        if (p && Node.isPropertyAccessExpression(p) && p.getExpression() === r) field(p);
+      }
+    };
+    const elements = (listRef: Node) => {
+      const p = skipParens(listRef).getParent();
+      if (!p) return;
+      if (Node.isForOfStatement(p) && p.getExpression() === skipParens(listRef)) {
+        const init = p.getInitializer();
+        const decl = Node.isVariableDeclarationList(init) ? init.getDeclarations()[0] : undefined;
+        const n = decl?.getNameNode();
+        if (n && Node.isIdentifier(n)) recordRefs(p, n);
+        return;
+      }
+      if (Node.isPropertyAccessExpression(p) && ["map", "filter", "find", "forEach", "some", "every", "flatMap", "findLast"].includes(p.getName())) {
+        const call = p.getParent();
+        const cb = call && Node.isCallExpression(call) ? call.getArguments()[0] : undefined;
+        if (cb && (Node.isArrowFunction(cb) || Node.isFunctionExpression(cb))) {
+          const n = cb.getParameters()[0]?.getNameNode();
+          if (n && Node.isIdentifier(n)) recordRefs(cb, n);
+        }
+      }
+    };
+    for (const site of this.bodySites(http)) {
+      if (site.kind !== "value") continue;
+      const outer = skipParens(site.node);
+      const parent = outer.getParent();
+      if (!parent) continue;
+      if (shape.kind === "record" && Node.isPropertyAccessExpression(parent) && parent.getExpression() === outer) field(parent);
+      if (!Node.isVariableDeclaration(parent)) continue;
+      const name = parent.getNameNode();
+      if (!Node.isIdentifier(name)) continue;
+      if (shape.kind === "record") recordRefs(enclosingFunction(parent), name);
+      else for (const r of referencesOf(enclosingFunction(parent), name)) elements(r);
+    }
+  }
+
+  private recordField(access: Node, byFirst: Map<string, { segs: string[]; lens: FieldLens; index: number }[]>, op: OperationMapping): void {
+    if (!Node.isPropertyAccessExpression(access) || this.recordDone.has(access)) return;
+    this.recordDone.add(access);
+    for (const cand of byFirst.get(access.getName()) ?? []) {
+      // Dotted v1 paths (`machine.dataCenterId`) must be read as the same chain.
+      let last: Node = access;
+      let ok = true;
+      for (const seg of cand.segs.slice(1)) {
+        const up = last.getParent();
+        if (!up || !Node.isPropertyAccessExpression(up) || up.getExpression() !== last || up.getName() !== seg) {
+          ok = false;
+          break;
+        }
+        last = up;
+      }
+      if (!ok) continue;
+      const f = cand.lens;
+      const v1 = cand.segs.join(".");
+      if (f.converter) {
+        const conv = converterNamed(f.converter);
+        const reason = `v1 record field ${v1} is ${f.v2.join(" + ")} in v2 (converter ${f.converter}${conv ? `: ${conv.summary}` : ""})`;
+        const advice = `read ${f.v2.map((x) => "." + x).join(" / ")} and convert it the way docs/mapping.md describes for ${f.converter}`;
+        this.todo(access, op.key, "review", reason, advice);
+        this.finding(access, { operation: op.key, v1: { method: op.v1.method, path: op.v1.path }, v2: op.v2 ? { method: op.v2.method, path: op.v2.path } : null, category: "review", reason, advice });
+      } else if (f.v2.length === 1 && f.v2[0] !== v1) {
+        const start = (access as any).getNameNode().getStart();
+        this.edit({ start, end: (last as any).getNameNode().getEnd(), text: f.v2[0]! });
+      }
+      return;
+    }
   }
 
   private changeMethod(http: HttpCall, op: OperationMapping, problems: { reason: string; advice: string }[]): void {

@@ -127,6 +127,29 @@ describe("audit", () => {
     expect(JSON.parse(err.stdout).summary.findings).toBe(3);
   });
 
+  it("flags converter-based record field reads and table-decided query parameters; renames copy fields", async () => {
+    const src = [
+      'const API = "https://rest.runpod.io/v1";',
+      "export async function f(id: string) {",
+      "  const pod = await (await fetch(`${API}/pods/${id}`)).json();",
+      "  const list = await (await fetch(`${API}/pods?desiredStatus=RUNNING`)).json();",
+      "  return [pod.desiredStatus, pod.containerDiskInGb, list.length];",
+      "}",
+      "export const g = (p: any) => p.desiredStatus;",
+    ].join("\n");
+    const dir = project({ "a.ts": src });
+    const result = await runCodemod({ paths: [dir], write: true });
+    const review = result.findings.filter((f) => f.category === "review");
+    expect(review.map((f) => f.reason)).toEqual([
+      "query parameter desiredStatus (emulate): v2 lists take no filter parameters",
+      expect.stringContaining("v1 record field desiredStatus is status in v2"),
+    ]);
+    const out = readFileSync(path.join(dir, "a.ts"), "utf8");
+    expect(out).toContain("pod.disk");
+    expect(out).toContain("p.desiredStatus;"); // origin unknown: untouched
+    expect(out.match(/TODO\(v2-migration\)/g)).toHaveLength(2);
+  });
+
   it("respects .gitignore and node_modules", async () => {
     const dir = project({
       ".gitignore": "generated/\n",
