@@ -130,6 +130,8 @@ interface Sample {
   innerMs?: number;
   warmMs?: number;
   maxRssKb?: number;
+  /** user + sys CPU of the process (robust against other jobs on a shared machine). */
+  cpuMs?: number;
   peakHeap?: number;
   detail?: Record<string, unknown>;
 }
@@ -144,12 +146,23 @@ function worker(kind: string, dir: string): Sample {
   return { wallMs, innerMs: ms, warmMs, maxRssKb, peakHeap, detail };
 }
 
+/** The real CLI, as a user runs it (`node bin/v2-bridge.mjs …`: tsx, commander, the command). */
+function cli(kind: "audit" | "rewrite", dir: string): Sample {
+  const args = kind === "audit" ? ["audit", dir, "--format", "json", "--no-progress"] : ["rewrite", dir, "--no-progress"];
+  const t0 = performance.now();
+  const r = spawnSync("/usr/bin/time", ["-f", "%M %U %S", process.execPath, path.join(ROOT, "bin/v2-bridge.mjs"), ...args], { cwd: ROOT, encoding: "utf8", maxBuffer: 64 << 20 });
+  const wallMs = performance.now() - t0;
+  if (r.status !== 0 && r.status !== 1) throw new Error(`${kind} CLI failed: ${r.stderr}`);
+  const [rss, user, sys] = r.stderr.trim().split("\n").pop()!.split(" ").map(Number);
+  return { wallMs, maxRssKb: rss, cpuMs: (user! + sys!) * 1000 };
+}
+
 function grep(dir: string): Sample {
   const t0 = performance.now();
-  const r = spawnSync("/usr/bin/time", ["-f", "%M", "grep", "-rl", "rest.runpod.io", dir], { encoding: "utf8", maxBuffer: 64 << 20 });
+  const r = spawnSync("/usr/bin/time", ["-f", "%M %U %S", "grep", "-rl", "rest.runpod.io", dir], { encoding: "utf8", maxBuffer: 64 << 20 });
   const wallMs = performance.now() - t0;
-  const maxRssKb = Number(r.stderr.trim().split("\n").pop());
-  return { wallMs, maxRssKb, detail: { files: r.stdout.trim().split("\n").filter(Boolean).length } };
+  const [maxRssKb, user, sys] = r.stderr.trim().split("\n").pop()!.split(" ").map(Number);
+  return { wallMs, maxRssKb, cpuMs: (user! + sys!) * 1000, detail: { files: r.stdout.trim().split("\n").filter(Boolean).length } };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -170,31 +183,34 @@ try {
   /* grep version is only informational */
 }
 const rows: string[] = [];
-rows.push("| files | lines | v1 files | tool | wall ms (process) | in-process ms (cold) | in-process ms (warm) | files/s (warm) | lines/s (warm) | peak RSS MB | peak heap MB |");
-rows.push("|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|");
+rows.push("| files | lines | v1 files | tool | wall ms (process) | CPU ms (process) | in-process ms (cold) | in-process ms (warm) | files/s (warm) | lines/s (warm) | peak RSS MB | peak heap MB |");
+rows.push("|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|");
 for (const size of sizes) {
   const corpus = makeCorpus(size);
   const measure = (label: string, fn: () => Sample) => {
     fn(); // warm the page cache (and tsx's transform cache)
     const samples = Array.from({ length: runs }, fn);
     const wall = median(samples.map((s) => s.wallMs));
+    const cpu = samples[0]!.cpuMs !== undefined ? median(samples.map((s) => s.cpuMs!)) : undefined;
     const inner = samples[0]!.innerMs !== undefined ? median(samples.map((s) => s.innerMs!)) : undefined;
     const rss = Math.max(...samples.map((s) => s.maxRssKb ?? 0)) / 1024;
     const heap = samples[0]!.peakHeap !== undefined ? Math.max(...samples.map((s) => s.peakHeap!)) / 2 ** 20 : undefined;
     const warm = samples[0]!.warmMs !== undefined ? median(samples.map((s) => s.warmMs!)) : undefined;
     const basis = warm ?? inner ?? wall;
     rows.push(
-      `| ${size} | ${corpus.lines} | ${corpus.v1Files} | ${label} | ${wall.toFixed(0)} | ${inner === undefined ? "–" : inner.toFixed(0)} | ${warm === undefined ? "–" : warm.toFixed(0)} | ${Math.round((size / basis) * 1000)} | ${Math.round((corpus.lines / basis) * 1000)} | ${rss.toFixed(0)} | ${heap === undefined ? "–" : heap.toFixed(0)} |`,
+      `| ${size} | ${corpus.lines} | ${corpus.v1Files} | ${label} | ${wall.toFixed(0)} | ${cpu === undefined ? "–" : cpu.toFixed(0)} | ${inner === undefined ? "–" : inner.toFixed(0)} | ${warm === undefined ? "–" : warm.toFixed(0)} | ${Math.round((size / basis) * 1000)} | ${Math.round((corpus.lines / basis) * 1000)} | ${rss.toFixed(0)} | ${heap === undefined ? "–" : heap.toFixed(0)} |`,
     );
     console.log(`  ${size} files: ${label} ${JSON.stringify(samples[0]!.detail ?? {})}`);
-    return { wall, inner, warm };
+    return { wall, inner, warm, cpu };
   };
   const g = measure("grep -rl rest.runpod.io", () => grep(corpus.dir));
-  const a = measure("v2-bridge audit", () => worker("audit", corpus.dir));
-  const w = measure("v2-bridge rewrite (dry run)", () => worker("rewrite", corpus.dir));
+  const ac = measure("`v2-bridge audit` (CLI process)", () => cli("audit", corpus.dir));
+  const wc = measure("`v2-bridge rewrite` dry run (CLI process)", () => cli("rewrite", corpus.dir));
+  const a = measure("audit (runCodemod in a worker)", () => worker("audit", corpus.dir));
+  const w = measure("rewrite dry run (runCodemod in a worker)", () => worker("rewrite", corpus.dir));
   const j = measure("jscodeshift no-op (parse only, 2 workers)", () => worker("jscodeshift", corpus.dir));
   console.log(
-    `  ${size} files: audit/grep = ${(a.wall / g.wall).toFixed(1)}× by process wall time, ${(a.warm! / g.wall).toFixed(1)}× warm in-process; rewrite/jscodeshift = ${(w.wall / j.wall).toFixed(2)}× (process), ${(w.inner! / j.inner!).toFixed(2)}× (in-process, cold)`,
+    `  ${size} files: audit CLI/grep = ${(ac.wall / g.wall).toFixed(1)}× by process wall time, ${(a.warm! / g.wall).toFixed(1)}× warm in-process; rewrite CLI/jscodeshift = ${(wc.wall / j.wall).toFixed(2)}× (process), ${(w.inner! / j.inner!).toFixed(2)}× (in-process, cold)`,
   );
   if (!keep) rmSync(path.dirname(corpus.dir), { recursive: true, force: true });
   else console.log(`  corpus kept at ${corpus.dir}`);
