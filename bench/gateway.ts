@@ -1,7 +1,8 @@
 // `npm run bench:gateway`: loopback throughput and latency of the gateway against a minimal fast
 // upstream (canned v2 JSON), compared with going direct and with a plain http-proxy pass-through.
 // Two loads per case: saturation (fixed connections, as fast as possible) and moderate (an evenly
-// paced rate at half of what the plain proxy sustained; paced-load.ts says why not autocannon's).
+// paced rate at half of what the slower of plain proxy and gateway sustained, so that neither is
+// overloaded; paced-load.ts says why not autocannon's overallRate).
 // Besides latency it reports each server's CPU time per request, which varies less than req/s
 // when the machine is shared.
 // Bounded: a few seconds per run. Env: BENCH_SECONDS, BENCH_WARMUP_SECONDS, BENCH_CONNECTIONS,
@@ -19,7 +20,7 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 4);
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
-/** Moderate load: this share of the plain http-proxy's saturated throughput. */
+/** Moderate load: this share of the saturated throughput of the slower of plain proxy and gateway v1→v2. */
 const MODERATE = 0.5;
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const children: ChildProcess[] = [];
@@ -129,7 +130,7 @@ async function main() {
         await run(t, m, p, b, WARMUP);
         row[name as keyof typeof targets] = await run(t, m, p, b, DURATION);
       }
-      row.rate = Math.round(row.proxy.rps * MODERATE);
+      row.rate = Math.round(Math.min(row.proxy.rps, row.gateway.rps) * MODERATE);
       row.proxyModerate = await paced(proxy, m2, p2, b2, row.rate);
       row.gatewayModerate = await paced(gateway, m1, p1, b1, row.rate);
       (rounds[c.label] ??= []).push(row);
@@ -154,7 +155,7 @@ async function main() {
       console.log(`| ${label} | ${labels[k]} | ${Math.round(x.rps)} | ${ms(x.p50)} | ${ms(x.p99)} | ${Math.round(x.cpuPerRequest)} | ${x.bad} |`);
     }
   }
-  console.log(`\nModerate load (${MODERATE * 100}% of the plain http-proxy's saturated req/s, evenly paced):\n\n| case | req/s | target | p50 ms | p99 ms | server CPU µs/req | errors |`);
+  console.log(`\nModerate load (${MODERATE * 100}% of the saturated req/s of the slower of plain http-proxy and gateway v1→v2, evenly paced):\n\n| case | req/s | target | p50 ms | p99 ms | server CPU µs/req | errors |`);
   console.log("|---|---:|---|---:|---:|---:|---:|");
   for (const [label, m] of Object.entries(med)) {
     for (const [name, x] of [["plain http-proxy", m.proxyModerate!], ["gateway v1→v2", m.gatewayModerate!]] as const) {
