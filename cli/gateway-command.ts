@@ -39,12 +39,14 @@ export function registerGatewayCommand(program: Command): void {
       const options: GatewayOptions = { ...optionsFromEnv(), ...fromFlags };
       const log = flags.log === true || process.env.V2_BRIDGE_LOG === "1";
       let sandbox: Awaited<ReturnType<typeof startSandbox>> | undefined;
+      let gateway: Awaited<ReturnType<typeof startGateway>>;
       try {
         if (!options.upstream) {
           sandbox = await startSandbox({ port: 0, host: "127.0.0.1" });
           options.upstream = sandbox.url;
         }
         resolveConfig(options); // validate before binding
+        gateway = await startGateway({ ...options, logger: log ? true : false });
       } catch (err) {
         await sandbox?.close();
         if (err instanceof ConfigError) {
@@ -53,7 +55,6 @@ export function registerGatewayCommand(program: Command): void {
         }
         throw err;
       }
-      const gateway = await startGateway({ ...options, logger: log ? true : false });
       console.log(`v2-bridge gateway listening on ${gateway.url}  (v1 clients: ${gateway.url}/v1)`);
       console.log(sandbox ? `  upstream: embedded v2 sandbox at ${sandbox.url}` : `  upstream: ${gateway.config.upstream.origin}`);
       console.log(`  reset policy: ${gateway.config.resetPolicy}; upstream timeout ${gateway.config.timeoutMs} ms`);

@@ -29,6 +29,8 @@ export interface GatewayOptions {
   catalogTtlMs?: number;
   /** Upstream connection pool size. */
   connections?: number;
+  /** Static audit JSON (`v2-bridge audit --format json`) shown beside live traffic at GET /_bridge/; re-read on each view. */
+  auditFile?: string;
   /** Fastify/pino logger: false (default in code), true, or a pino options object. */
   logger?: boolean | Record<string, unknown>;
   /** Test hook: called for every upstream request the gateway makes. */
@@ -50,6 +52,7 @@ export interface GatewayConfig {
   catalogMaxKeys: number;
   catalogTtlMs: number;
   connections: number;
+  auditFile?: string;
   logger: boolean | Record<string, unknown>;
   onUpstreamRequest?: GatewayOptions["onUpstreamRequest"];
 }
@@ -84,6 +87,7 @@ export const CONFIG_FIELDS: { key: keyof GatewayOptions; flag: string; env: stri
   { key: "catalogMaxKeys", flag: "--catalog-max-keys <n>", env: "V2_BRIDGE_CATALOG_MAX_KEYS", help: `API keys whose GPU catalog is cached (default ${DEFAULTS.catalogMaxKeys})` },
   { key: "catalogTtlMs", flag: "--catalog-ttl <ms>", env: "V2_BRIDGE_CATALOG_TTL_MS", help: `catalog cache freshness in ms (default ${DEFAULTS.catalogTtlMs})` },
   { key: "connections", flag: "--connections <n>", env: "V2_BRIDGE_CONNECTIONS", help: `upstream connection pool size (default ${DEFAULTS.connections})` },
+  { key: "auditFile", flag: "--audit <file>", env: "V2_BRIDGE_AUDIT", help: "audit JSON (v2-bridge audit --format json) to show with live traffic at /_bridge/; re-read on each view" },
 ];
 
 const NUMERIC = new Set<keyof GatewayOptions>(["port", "timeoutMs", "bodyLimit", "maxClients", "maxOperationsPerClient", "catalogMaxKeys", "catalogTtlMs", "connections"]);
@@ -141,6 +145,7 @@ export function resolveConfig(options: GatewayOptions): GatewayConfig {
     catalogMaxKeys: int("catalog max keys", options.catalogMaxKeys, DEFAULTS.catalogMaxKeys, 1, 1_000_000),
     catalogTtlMs: int("catalog ttl", options.catalogTtlMs, DEFAULTS.catalogTtlMs, 0, 86_400_000),
     connections: int("connections", options.connections, DEFAULTS.connections, 1, 4096),
+    auditFile: options.auditFile,
     logger: options.logger ?? false,
     onUpstreamRequest: options.onUpstreamRequest,
   };

@@ -6,12 +6,13 @@ import { tryLoadV1 } from "../openapi/reference.ts";
 import { createV1Validator, type OpenApiValidator } from "../openapi/validator.ts";
 import type { GatewayDeps } from "./call.ts";
 import { CatalogCache } from "./catalog-cache.ts";
-import { resolveConfig, type GatewayConfig, type GatewayOptions } from "./config.ts";
+import { ConfigError, resolveConfig, type GatewayConfig, type GatewayOptions } from "./config.ts";
 import { createFingerprinter } from "./fingerprint.ts";
 import { GatewayMetrics } from "./metrics.ts";
 import { registerPassthrough } from "./passthrough.ts";
 import { loggerOption, OneLinePerRequest } from "./logging.ts";
 import { registerBridgeAdminRoutes } from "./routes/bridge-admin.ts";
+import { loadAudit } from "../report/load-inputs.ts";
 import { Upstream } from "./upstream.ts";
 import { UsageStore } from "./usage.ts";
 import { registerV1Routes } from "./v1-route.ts";
@@ -87,7 +88,7 @@ export function buildGateway(config: GatewayConfig): Omit<Gateway, "url" | "port
 
   registerV1Routes(app, { deps, metrics, usage, fingerprints, v1Validator });
   const closeProxy = registerPassthrough(app, config, metrics);
-  registerBridgeAdminRoutes(app, { usage, metrics, upstream: config.upstream.origin, startedAt: new Date() });
+  registerBridgeAdminRoutes(app, { usage, metrics, upstream: config.upstream.origin, startedAt: new Date(), auditFile: config.auditFile });
 
   return {
     app,
@@ -103,6 +104,8 @@ export function buildGateway(config: GatewayConfig): Omit<Gateway, "url" | "port
 
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const config = resolveConfig(options);
+  // A bad audit file is a configuration error: say so before listening, not on the first page view.
+  if (config.auditFile) await loadAudit(config.auditFile).catch((err: Error) => Promise.reject(new ConfigError(err.message)));
   const built = buildGateway(config);
   const { app } = built;
   app.addHook("onClose", async () => built.shutdown());

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from "fastify";
 import type { GatewayMetrics } from "../metrics.ts";
 import type { UsageStore } from "../usage.ts";
-import { renderReportPage } from "../../report/index.ts";
+import { renderReportPage, loadAudit, type Audit } from "../../report/index.ts";
 
 export interface BridgeAdminContext {
   usage: UsageStore;
@@ -11,6 +11,8 @@ export interface BridgeAdminContext {
   /** Upstream origin, for the health answer. */
   upstream: string;
   startedAt: Date;
+  /** Audit JSON to join with live traffic on the report page (re-read per view, so CI can refresh it). */
+  auditFile?: string;
 }
 
 export function registerBridgeAdminRoutes(app: FastifyInstance, ctx: BridgeAdminContext): void {
@@ -19,10 +21,19 @@ export function registerBridgeAdminRoutes(app: FastifyInstance, ctx: BridgeAdmin
     return ctx.usage.snapshot();
   });
 
-  // Live migration report (report/): the same page as `v2-bridge report`, from this gateway's usage only.
-  app.get("/_bridge/", async (_req, reply) => {
+  // Live migration report (report/): the same page as `v2-bridge report`, from this gateway's usage
+  // and, with --audit, the code findings. A file that became unreadable keeps the last good audit.
+  let lastGoodAudit: Audit | undefined;
+  app.get("/_bridge/", async (req, reply) => {
+    if (ctx.auditFile) {
+      lastGoodAudit = await loadAudit(ctx.auditFile).catch((err: Error) => {
+        req.log.warn({ err: err.message }, "audit file unreadable; showing the last good one");
+        return lastGoodAudit;
+      });
+    }
     reply.header("cache-control", "no-store").type("text/html; charset=utf-8");
-    return renderReportPage({ usage: ctx.usage.snapshot(), trafficSource: "this gateway (live)", refreshSeconds: 30 }).html;
+    const audits = lastGoodAudit ? [lastGoodAudit] : [];
+    return renderReportPage({ usage: ctx.usage.snapshot(), audits, trafficSource: "this gateway (live)", refreshSeconds: 30 }).html;
   });
 
   app.get("/_bridge/metrics", async (_req, reply) => {
