@@ -3,7 +3,7 @@
 import { LRUCache } from "lru-cache";
 import type { CatalogView } from "../mappings/index.ts";
 import type { Upstream } from "./upstream.ts";
-import { V1Error, v1ErrorFromUpstream } from "./v1-errors.ts";
+import { V1Error, upstreamError } from "./v1-errors.ts";
 
 interface GpuRow {
   id: string;
@@ -55,10 +55,7 @@ export class CatalogCache {
 
   private async fetch(authorization: string | undefined, requestId: string): Promise<CatalogView> {
     const res = await this.upstream.request({ method: "GET", path: "/v2/catalog/gpus", authorization, requestId });
-    if (res.status !== 200) {
-      const e = v1ErrorFromUpstream(res.status, res.json, res.text);
-      throw new V1Error(e.status, `GPU catalog lookup failed: ${e.message}`, "upstream");
-    }
+    if (res.status !== 200) throw upstreamError(res, "GPU catalog lookup failed", "upstream");
     const body = res.json as { gpuTypes?: GpuRow[]; gpus?: GpuRow[] } | GpuRow[] | undefined;
     const rows = Array.isArray(body) ? body : (body?.gpuTypes ?? body?.gpus);
     if (!Array.isArray(rows)) throw new V1Error(502, "GPU catalog lookup returned an unexpected shape", "upstream");

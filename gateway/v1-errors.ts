@@ -17,8 +17,16 @@ export function sendV1Error(reply: FastifyReply, status: number, message: string
   return reply.code(status).type("application/json; charset=utf-8").send(JSON.stringify({ message }));
 }
 
-/** A v2 error answer (problem+json, or anything else) → v1 status and message. */
-export function v1ErrorFromUpstream(status: number, body: unknown, rawText: string): { status: number; message: string } {
+/**
+ * A failed v2 answer (problem+json, or anything else) as the v1 error to throw. `context` prefixes
+ * the message; `kind` defaults to "upstream" for a broken upstream and "client" for a 4xx.
+ */
+export function upstreamError(res: { status: number; json?: unknown; text: string }, context = "", kind?: V1Error["kind"]): V1Error {
+  const e = v1StatusAndMessage(res.status, res.json, res.text);
+  return new V1Error(e.status, context ? `${context}: ${e.message}` : e.message, kind ?? (e.status >= 500 ? "upstream" : "client"));
+}
+
+function v1StatusAndMessage(status: number, body: unknown, rawText: string): { status: number; message: string } {
   let message: string;
   if (isProblem(body)) message = problemToV1Message(body, status).message;
   else if (body && typeof body === "object" && typeof (body as any).message === "string") message = (body as any).message;

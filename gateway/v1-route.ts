@@ -7,10 +7,11 @@ import type { GatewayDeps, V1Call } from "./call.ts";
 import { deprecationHeaders, passthroughHeaders, successorLink, warningHeader, WARNING_HEADER } from "./headers.ts";
 import type { GatewayMetrics } from "./metrics.ts";
 import type { Fingerprinter } from "./fingerprint.ts";
-import { resolveV1, translateBody, translateQuery, v2Path as v2PathOf } from "./translate-request.ts";
+import { v2PathFor } from "../mappings/index.ts";
+import { resolveV1, translateBody, translateQuery } from "./translate-request.ts";
 import { toV1Answer, v2RecordsOf, type V1Answer } from "./translate-response.ts";
 import type { UsageStore } from "./usage.ts";
-import { V1Error, sendV1Error, v1ErrorFromUpstream } from "./v1-errors.ts";
+import { V1Error, sendV1Error, upstreamError } from "./v1-errors.ts";
 import type { OpenApiValidator } from "../openapi/validator.ts";
 import type { UpstreamResponse } from "./upstream.ts";
 
@@ -101,7 +102,7 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): vo
       const { match } = resolved;
       const op = match.operation;
       req.v1Operation = { key: op.key, v1: { method: op.v1.method, path: op.v1.path } };
-      const v2Path = v2PathOf(match);
+      const v2Path = v2PathFor(match);
       reply.header("Link", successorLink(publicBase, v2Path));
 
       // ── input checks ────────────────────────────────────────────────
@@ -205,15 +206,12 @@ async function run(call: V1Call, emulations: Emulation[]): Promise<V1Answer> {
   }
   const res = await send(translated?.body);
 
-  if (res.status < 200 || res.status >= 300) {
-    const e = v1ErrorFromUpstream(res.status, res.json, res.text);
-    throw new V1Error(e.status, e.message, e.status >= 500 ? "upstream" : "client");
-  }
+  if (res.status < 200 || res.status >= 300) throw upstreamError(res);
   const records = v2RecordsOf(op, res.json);
   for (const e of emulations) if (e.beforeRead) await e.beforeRead(call, records);
   let answer: V1Answer;
   try {
-    answer = toV1Answer(op, res.json, call.convert);
+    answer = toV1Answer(op, records, call.convert);
   } catch (err) {
     if (err instanceof V1Error) throw err;
     throw new V1Error(502, `could not translate the v2 answer: ${(err as Error).message}`, "translation");

@@ -1,6 +1,6 @@
 // lockOnCreate: v2 pod create has no `locked`; after a successful create the gateway PATCHes the
 // new pod with {"locked": true}. Not atomic: a failed PATCH leaves an unlocked pod and says so.
-import { V1Error, v1ErrorFromUpstream } from "../v1-errors.ts";
+import { V1Error, upstreamError } from "../v1-errors.ts";
 import type { Emulation } from "./types.ts";
 
 export const lockOnCreate: Emulation = {
@@ -12,10 +12,7 @@ export const lockOnCreate: Emulation = {
     const id = (res.json as { id?: unknown } | undefined)?.id;
     if (typeof id !== "string" || !id) throw new V1Error(502, "pod was created but the v2 answer has no id to lock", "upstream");
     const patched = await call.callUpstream({ method: "PATCH", path: `/v2/pods/${encodeURIComponent(id)}`, body: { locked: true } });
-    if (patched.status >= 300) {
-      const e = v1ErrorFromUpstream(patched.status, patched.json, patched.text);
-      throw new V1Error(e.status, `pod ${id} was created but could not be locked: ${e.message}`, "upstream");
-    }
+    if (patched.status >= 300) throw upstreamError(patched, `pod ${id} was created but could not be locked`, "upstream");
     return { ...patched, status: res.status };
   },
 };
