@@ -1,6 +1,6 @@
 // v1 request → v2 request pieces, read entirely from the mapping table: path (with re-encoded
 // parameters), query parameters (forward / emulate / drop-with-warning / reject) and body lens.
-import { matchV1, toV2, v1MethodsFor, v2PathFor, type ConvertContext, type OperationMapping } from "../mappings/index.ts";
+import { matchV1, toV2, v1MethodsFor, type ConvertContext, type OperationMapping } from "../mappings/index.ts";
 import type { V1Match } from "../mappings/table.ts";
 import { V1Error } from "./v1-errors.ts";
 
@@ -45,10 +45,6 @@ export function resolveV1(method: string, rawPath: string): Resolved {
   return allowed.length ? { kind: "method", allowed } : { kind: "unknown" };
 }
 
-export function v2Path(match: V1Match): string | null {
-  return v2PathFor(match);
-}
-
 export function translateQuery(op: OperationMapping, query: URLSearchParams): TranslatedQuery {
   const out: TranslatedQuery = { v2: new URLSearchParams(), filters: [], warnings: [], rejections: [] };
   const names = [...new Set(query.keys())];
@@ -83,17 +79,14 @@ export interface TranslatedBody {
   emulate: Record<string, unknown>;
 }
 
-/** Applies the operation's request lens (or fixed body). Rejections become a v1 400. */
+/**
+ * Applies the operation's request lens (or fixed body). Rejections, including values a converter
+ * cannot place (the lens engine catches those), become a v1 400.
+ */
 export function translateBody(op: OperationMapping, v1Body: Record<string, unknown> | undefined, ctx: ConvertContext): TranslatedBody | undefined {
   if (op.request?.fixedBody) return { body: { ...op.request.fixedBody }, warnings: [], emulate: {} };
   if (!op.request?.lens) return undefined;
-  let result;
-  try {
-    result = toV2(op.request.lens, v1Body ?? {}, ctx);
-  } catch (err) {
-    // Converters throw on inputs v2 cannot express (e.g. a GPU type the catalog does not know).
-    throw new V1Error(400, (err as Error).message);
-  }
+  const result = toV2(op.request.lens, v1Body ?? {}, ctx);
   if (result.rejections.length) throw new V1Error(400, result.rejections.join("; "));
   return { body: result.body, warnings: result.warnings, emulate: result.emulate };
 }

@@ -33,15 +33,16 @@ export function v2RecordsOf(op: OperationMapping, json: unknown): Record<string,
   return [];
 }
 
-export function toV1Answer(op: OperationMapping, v2Json: unknown, ctx: ConvertContext): V1Answer {
+/** The v1 answer from the v2 records `v2RecordsOf` extracted (and checked) from a successful answer. */
+export function toV1Answer(op: OperationMapping, v2Records: Record<string, unknown>[], ctx: ConvertContext): V1Answer {
   const shape = op.response;
   switch (shape.kind) {
     case "empty":
       return { status: op.v1.status };
     case "record":
-      return { status: op.v1.status, json: toV1(shape.lens, v2RecordsOf(op, v2Json)[0]!, ctx) };
+      return { status: op.v1.status, json: toV1(shape.lens, v2Records[0]!, ctx) };
     case "list":
-      return { status: op.v1.status, json: v2RecordsOf(op, v2Json).map((r) => toV1(shape.lens, r, ctx)) };
+      return { status: op.v1.status, json: v2Records.map((r) => toV1(shape.lens, r, ctx)) };
     default:
       throw new V1Error(500, `operation ${op.key} has no upstream translation`, "translation");
   }

@@ -9,10 +9,6 @@ export function setPath(target: Record<string, unknown>, path: string, value: un
   compilePath(path).set(target, value);
 }
 
-export function hasPath(target: unknown, path: string): boolean {
-  return getPath(target, path) !== undefined;
-}
-
 function getSegments(target: unknown, segments: string[]): unknown {
   let node: any = target;
   for (const segment of segments) {
