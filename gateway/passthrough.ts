@@ -7,6 +7,7 @@ import type { FastifyInstance } from "fastify";
 import httpProxy from "http-proxy";
 import type { GatewayConfig } from "./config.ts";
 import type { GatewayMetrics } from "./metrics.ts";
+import { segmentsAreSafe } from "./upstream.ts";
 
 const PROBLEM = "application/problem+json";
 
@@ -15,17 +16,8 @@ export function isSafePassthroughUrl(url: string): boolean {
   const q = url.indexOf("?");
   const path = q === -1 ? url : url.slice(0, q);
   if (!(path === "/v2" || path.startsWith("/v2/"))) return false;
-  if (/\\|%2f|%5c|%00|#/i.test(path)) return false;
-  for (const segment of path.split("/").slice(1)) {
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(segment);
-    } catch {
-      return false;
-    }
-    if (decoded === "." || decoded === ".." || /[\x00-\x1f\x7f]/.test(decoded)) return false;
-  }
-  return !path.includes("//");
+  if (/\\|#/.test(path) || path.includes("//")) return false;
+  return segmentsAreSafe(path);
 }
 
 function problem(res: http.ServerResponse, status: number, detail: string): void {

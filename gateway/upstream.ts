@@ -29,11 +29,13 @@ export interface UpstreamResponse {
 /** Most a single upstream answer may weigh before the gateway gives up on it. */
 const MAX_RESPONSE_BYTES = 32 * 1_048_576;
 
-/** A path the gateway may send upstream: /v2/ + segments without dot-segments, backslashes or encoded separators. */
-export function isSafeV2Path(path: string): boolean {
-  if (!path.startsWith("/v2/") || path.includes("?") || path.includes("#") || path.includes("\\")) return false;
+/**
+ * Every segment of an absolute path decodes, and none decodes to a dot-segment, a separator
+ * (`/`, `\\`, so no encoded ones either) or a control character. Shared by the translated calls and
+ * the /v2 pass-through, so neither can be steered out of /v2/.
+ */
+export function segmentsAreSafe(path: string): boolean {
   for (const segment of path.split("/").slice(1)) {
-    if (segment === "") return false;
     let decoded: string;
     try {
       decoded = decodeURIComponent(segment);
@@ -41,9 +43,15 @@ export function isSafeV2Path(path: string): boolean {
       return false;
     }
     if (decoded === "." || decoded === ".." || /[\\/\x00-\x1f\x7f]/.test(decoded)) return false;
-    if (/[^A-Za-z0-9\-._~%!$&'()*+,;=:@]/.test(segment)) return false;
   }
   return true;
+}
+
+/** A path the gateway may send upstream: /v2/ + non-empty, plain-character, safe segments. */
+export function isSafeV2Path(path: string): boolean {
+  if (!path.startsWith("/v2/") || path.includes("?") || path.includes("#") || path.includes("\\")) return false;
+  if (path.split("/").slice(1).some((segment) => segment === "" || /[^A-Za-z0-9\-._~%!$&'()*+,;=:@]/.test(segment))) return false;
+  return segmentsAreSafe(path);
 }
 
 export class Upstream {
