@@ -8,9 +8,10 @@ import { convertBody, evaluateLiteral, renderValue } from "./body.ts";
 import { redact } from "./redact.ts";
 import { bindingNames, countIdentifiers, enclosingFunction, isAsyncFunction, isFunctionLike, resolveIdentifier, type Binding } from "./scope.ts";
 import type { Category, Edit, ExportedSymbol, FileAnalysis, Finding, HelperSignature, ModuleExports, ProjectSymbols } from "./types.ts";
-import { HOLE_MARK, V1_HOST, isBaseOnly, isDynamicPath, literalText, locate, resolveParts, rewriteUrl, unwrapExpression, v2BaseFor, type JoinMode, type LocatedUrl, type UrlContext } from "./urls.ts";
+import { HOLE_MARK, isBaseOnly, isDynamicPath, literalText, locate, resolveParts, rewriteUrl, unwrapExpression, v2BaseFor, type JoinMode, type LocatedUrl, type UrlContext } from "./urls.ts";
 
 import { TODO_TAG, mightUseV1 } from "./prefilter.ts";
+import { V1_HOST, V2_BASE, V2_OPENAPI_URL } from "../mappings/bases.ts";
 
 export { TODO_TAG, mightUseV1 };
 const TODO_LINE = /^[ \t]*\/\/ TODO\(v2-migration\) (\S+) \((review|no-equivalent)\): (.*?)(?:; advice: (.*))?$/;
@@ -661,7 +662,7 @@ class FileEngine {
       if (!problems.length) this.rewritten++;
     };
     if (url.problem) {
-      problems.push({ reason: url.problem, advice: "build the URL from the v2 base https://api.runpod.io/v2 by hand" });
+      problems.push({ reason: url.problem, advice: `build the URL from the v2 base ${V2_BASE} by hand` });
       return done();
     }
     if (isDynamicPath(url) || url.path === "") {
@@ -702,7 +703,7 @@ class FileEngine {
       return done();
     }
     if (!op.v2) {
-      problems.push({ reason: `${op.key} has no v2 operation (${op.summary})`, advice: op.decision?.advice ?? "use the v2 OpenAPI document at https://api.runpod.io/openapi.json" });
+      problems.push({ reason: `${op.key} has no v2 operation (${op.summary})`, advice: op.decision?.advice ?? `use the v2 OpenAPI document at ${V2_OPENAPI_URL}` });
       return done();
     }
     const newPath = newPathFor(first, url);
@@ -1104,10 +1105,10 @@ class FileEngine {
         if (url && !url.problem && (isDynamicPath(url) || url.path === "")) {
           const e = rewriteUrl(url, null);
           if (e) e.forEach((x) => this.edit(x));
-          this.finding(n, { operation: null, v1: null, v2: null, category: "auto", reason: "v1 base URL", advice: "now the v2 base https://api.runpod.io/v2" });
+          this.finding(n, { operation: null, v1: null, v2: null, category: "auto", reason: "v1 base URL", advice: `now the v2 base ${V2_BASE}` });
           return;
         }
-        this.finding(n, { operation: null, v1: null, v2: null, category: "review", reason: url?.problem ?? "string mentions the v1 host", advice: "check whether it is a v1 API address and use the v2 base https://api.runpod.io/v2" });
+        this.finding(n, { operation: null, v1: null, v2: null, category: "review", reason: url?.problem ?? "string mentions the v1 host", advice: `check whether it is a v1 API address and use the v2 base ${V2_BASE}` });
         return;
       }
       this.callSites++;
@@ -1144,11 +1145,11 @@ class FileEngine {
     }
     if (envName) {
       const reason = `the base URL comes from ${envName} when it is set`;
-      const advice = `point ${envName} at https://api.runpod.io/v2 wherever it is configured`;
+      const advice = `point ${envName} at ${V2_BASE} wherever it is configured`;
       this.todo(n, "base", "review", reason, advice);
       this.finding(n, { operation: null, v1: null, v2: null, category: "review", reason, advice });
     } else {
-      this.finding(n, { operation: null, v1: null, v2: null, category: "auto", reason: "v1 base URL", advice: "becomes the v2 base https://api.runpod.io/v2" });
+      this.finding(n, { operation: null, v1: null, v2: null, category: "auto", reason: "v1 base URL", advice: `becomes the v2 base ${V2_BASE}` });
     }
   }
 

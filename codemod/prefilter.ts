@@ -1,7 +1,9 @@
 // The cheap text pre-filter: most files of a code base cannot contain v1 usage, and deciding
 // that must not cost a parse (nor even loading the TypeScript compiler).
 
-export const V1_HOST_TEXT = "rest.runpod.io";
+import { V1_HOST } from "../mappings/bases.ts";
+
+export const V1_HOST_TEXT = V1_HOST;
 export const TODO_TAG = "TODO(v2-migration)";
 
 /** Can this file contain v1 usage on its own (the v1 host, or a TODO mark of an earlier run)? */

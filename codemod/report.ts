@@ -3,6 +3,7 @@
 import { operations } from "../mappings/table.ts";
 import type { Category, Finding } from "./types.ts";
 import type { RunResult } from "./project.ts";
+import { V2_OPENAPI_URL } from "../mappings/bases.ts";
 
 export interface AuditJson {
   tool: "v2-bridge";
@@ -51,7 +52,7 @@ export function auditSarif(result: RunResult, toolVersion = "0.1.0"): object {
       name: id.replace(/[^A-Za-z0-9]/g, ""),
       shortDescription: { text: op ? `v1 ${op.v1.method} ${op.v1.path}` : "v1 base URL" },
       fullDescription: { text: op ? (op.v2 ? `${op.summary}: v2 ${op.v2.method} ${op.v2.path}` : `${op.summary}: no v2 equivalent`) : "An address of the retired v1 REST API" },
-      helpUri: "https://api.runpod.io/openapi.json",
+      helpUri: V2_OPENAPI_URL,
       defaultConfiguration: { level: op?.status === "no-equivalent" ? "error" : "warning" },
     };
   });
@@ -60,7 +61,7 @@ export function auditSarif(result: RunResult, toolVersion = "0.1.0"): object {
     version: "2.1.0",
     runs: [
       {
-        tool: { driver: { name: "v2-bridge", version: toolVersion, informationUri: "https://api.runpod.io/openapi.json", rules } },
+        tool: { driver: { name: "v2-bridge", version: toolVersion, informationUri: V2_OPENAPI_URL, rules } },
         originalUriBaseIds: { ROOT: { uri: pathToUri(result.root) } },
         results: result.findings.map((f) => ({
           ruleId: f.operation ?? "v1-base-url",

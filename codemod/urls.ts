@@ -2,12 +2,13 @@
 // path sits in them, and how to spread a rewritten path back over the user's own literals.
 import { Node, SyntaxKind } from "./ts-morph.ts";
 import type { Edit } from "./types.ts";
+import { V1_HOST, V2_BASE, V2_ORIGIN } from "../mappings/bases.ts";
 
-export const V1_HOST = "rest.runpod.io";
-export const V2_ORIGIN = "https://api.runpod.io";
+const HOST_PATTERN = V1_HOST.replace(/\./g, "\\.");
 /** A v1 base on its own: origin, optionally `/v1`, optionally a trailing slash. */
-export const BASE_ONLY = /^(?:https?:)?\/\/rest\.runpod\.io(\/v1)?\/?$/;
-const ORIGIN_AT_START = /^(?:https?:)?\/\/rest\.runpod\.io(?=[/?#]|$)/;
+export const BASE_ONLY = new RegExp(`^(?:https?:)?//${HOST_PATTERN}(/v1)?/?$`);
+const ORIGIN_AT_START = new RegExp(`^(?:https?:)?//${HOST_PATTERN}(?=[/?#]|$)`);
+const BASE_AT_START = new RegExp(`^(?:https?:)?//${HOST_PATTERN}(/v1)?`);
 const HOLE = "\u0000";
 
 export type Part =
@@ -21,7 +22,7 @@ export function isBaseOnly(value: string): boolean {
 
 /** The v2 counterpart of a v1 base: `https://rest.runpod.io/v1/` → `https://api.runpod.io/v2/`. */
 export function v2BaseFor(v1Base: string): string {
-  return v1Base.replace(/^(?:https?:)?\/\/rest\.runpod\.io(\/v1)?/, (_m, v1?: string) => V2_ORIGIN + (v1 ? "/v2" : ""));
+  return v1Base.replace(BASE_AT_START, (_m, v1?: string) => (v1 ? V2_BASE : V2_ORIGIN));
 }
 
 export function unwrapExpression(node: Node): Node {

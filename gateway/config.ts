@@ -1,6 +1,8 @@
 // Gateway configuration: defaults, environment variables (V2_BRIDGE_*), validation.
 // One place answers "what can be configured and how?"; the CLI's --help is built from CONFIG_FIELDS.
 
+import { V2_ORIGIN } from "../mappings/bases.ts";
+
 export type ResetPolicy = "reject" | "restart";
 
 export interface GatewayOptions {
@@ -60,7 +62,7 @@ export interface GatewayConfig {
 export const DEFAULTS = {
   port: 8080,
   host: "127.0.0.1",
-  publicV2Base: "https://api.runpod.io",
+  publicV2Base: V2_ORIGIN,
   timeoutMs: 30_000,
   bodyLimit: 1_048_576,
   resetPolicy: "reject" as ResetPolicy,

@@ -1,14 +1,12 @@
 // Response headers every v1 answer carries (Deprecation, Sunset, Link to the v2 successor) and the
 // upstream headers that must reach the client unchanged (rate limits, Retry-After).
 import { serializeItem, serializeList } from "structured-headers";
-
-/** v1 retirement: 2026-11-15T00:00:00Z (epoch 1794700800). */
-export const V1_SUNSET = new Date(Date.UTC(2026, 10, 15, 0, 0, 0));
+import { V1_RETIREMENT } from "../mappings/bases.ts";
 
 /** RFC 9745: `Deprecation: @1794700800` (a structured-field Date). */
-export const DEPRECATION_VALUE = serializeItem(V1_SUNSET);
+export const DEPRECATION_VALUE = serializeItem(V1_RETIREMENT);
 /** RFC 8594: `Sunset: Sun, 15 Nov 2026 00:00:00 GMT` (an HTTP-date). */
-export const SUNSET_VALUE = V1_SUNSET.toUTCString();
+export const SUNSET_VALUE = V1_RETIREMENT.toUTCString();
 
 /** Upstream response headers passed to v1 clients as they are. */
 export const PASSTHROUGH_HEADERS = ["ratelimit", "ratelimit-policy", "retry-after"] as const;

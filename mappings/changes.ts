@@ -1,6 +1,8 @@
 // The named changes between v1 and v2. Each is one unit with one documentation line; every
 // operation lists the changes that touch it, and the docs are generated from this list.
 
+import { V1_BASE, V2_BASE } from "./bases.ts";
+
 export interface VersionChange {
   id: string;
   title: string;
@@ -14,7 +16,7 @@ export const versionChanges: VersionChange[] = [
   {
     id: "base-url",
     title: "New base address",
-    request: "`https://rest.runpod.io/v1/<path>` becomes `https://api.runpod.io/v2/<path>`.",
+    request: `\`${V1_BASE}/<path>\` becomes \`${V2_BASE}/<path>\`.`,
     response: null,
   },
   {
