@@ -6,7 +6,7 @@
 //   jscodeshift -t codemod/jscodeshift.cjs src/          (CommonJS shim, loads this through tsx)
 //   node --import tsx node_modules/.bin/jscodeshift -t codemod/jscodeshift.ts src/
 import path from "node:path";
-import { analyzeSource } from "./engine.ts";
+import { analyzeSource } from "./single-file.ts";
 
 interface FileInfo {
   path: string;

@@ -1,12 +1,16 @@
 // Runs the engine over a set of paths: enumerate files (respecting .gitignore and node_modules),
-// pre-filter by text, discover exported v1 bases and request helpers across modules, analyse,
-// and (with write) replace files atomically. Memory stays flat: one file's text and AST at a time.
+// pre-filter by text, parse the files that can reach a v1 base through imports as one project,
+// analyse it, and (with write) replace files atomically.
 import { chmod, open, readFile, rename, stat, unlink } from "node:fs/promises";
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import { RELATIVE_IMPORT, mightUseV1Buffer, relativeSpecifiers } from "./prefilter.ts";
+import { mightUseV1Buffer } from "./prefilter.ts";
+import { specifiersOf } from "./import-specifiers.ts";
 import { pool, walkSources } from "./walk.ts";
-import type { Category, FileAnalysis, Finding, ModuleExports, ProjectSymbols } from "./types.ts";
+import type { Category, FileAnalysis, Finding } from "./types.ts";
+
+/** A file that imports, requires or re-exports anything (it may reach a v1 base through it). */
+const MAY_IMPORT = /\b(?:import|require|export)\b/;
 
 export const SOURCE_EXTENSIONS = ["ts", "tsx", "js", "jsx", "mjs", "cjs", "mts", "cts"];
 const SOURCE_RE = new RegExp(`\\.(${SOURCE_EXTENSIONS.join("|")})$`);
@@ -65,36 +69,8 @@ export async function collectFiles(paths: string[], cwd = process.cwd()): Promis
   return [...out].sort();
 }
 
-const RESOLVE_EXTS = [".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"];
-
-/** Resolves a relative import to a file of the run (NodeNext `.js` specifiers map to `.ts`). */
-export function makeResolver(known: Set<string>): (from: string, spec: string) => string | undefined {
-  return (from, spec) => {
-    const base = path.resolve(path.dirname(from), spec);
-    const stem = base.replace(/\.(m|c)?(j|t)sx?$/, "");
-    const candidates = [base, ...RESOLVE_EXTS.map((e) => stem + e), ...RESOLVE_EXTS.map((e) => path.join(base, "index" + e))];
-    return candidates.find((c) => known.has(c));
-  };
-}
-
 /** Reads at most this many files at once (file handles and buffers in flight stay bounded). */
 const READ_CONCURRENCY = 32;
-
-function namesFilter(modules: Map<string, ModuleExports>): { text: (text: string) => boolean; specifiers: (specs: string[]) => boolean } | undefined {
-  const checks: { name: RegExp; stem: string }[] = [];
-  for (const [file, exports] of modules) {
-    if (!exports.size) continue;
-    const parsed = path.parse(file);
-    const stem = parsed.name === "index" ? path.basename(parsed.dir) : parsed.name;
-    for (const name of exports.keys()) checks.push({ name: new RegExp(`\\b${name.replace(/[$]/g, "\\$")}\\b`), stem });
-  }
-  if (!checks.length) return undefined;
-  return {
-    // A module's names reach another file only through an import of that module's path.
-    specifiers: (specs) => checks.some((c) => specs.some((s) => s.includes(c.stem))),
-    text: (text) => checks.some((c) => text.includes(c.stem) && c.name.test(text)),
-  };
-}
 
 export async function runCodemod(options: RunOptions): Promise<RunResult> {
   const cwd = process.cwd();
@@ -102,80 +78,48 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
   const single = options.paths.length === 1 ? path.resolve(cwd, options.paths[0]!) : undefined;
   const singleKind = single && existsSync(single) ? (statSync(single).isDirectory() ? "dir" : "file") : undefined;
   const root = path.resolve(options.root ?? (singleKind === "dir" ? single! : singleKind === "file" ? path.dirname(single!) : cwd));
-  const known = new Set(files);
-  const resolveModule = makeResolver(known);
-  const symbols: ProjectSymbols = { modules: new Map() };
   const total = files.length;
 
-  // Pass 1: the cheap text pre-filter, on the raw bytes (no decoding unless needed). Files naming
-  // the v1 host are candidates; files with relative imports may use a base constant or helper
-  // from a candidate: only their relative import specifiers are kept, to be matched against the
-  // modules that turn out to export v1 symbols.
-  const candidates: string[] = [];
-  const maybe = new Map<string, string[]>();
+  // Pass 1: the cheap text pre-filter on raw bytes. Files naming the v1 host (or carrying a mark)
+  // are the seeds; files with imports are kept as text only so the import graph can be walked.
+  const specifiers = new Map<string, string[]>();
+  const seeds = new Set<string>();
   let done = 0;
   await pool(files, READ_CONCURRENCY, async (file) => {
     const buf = await readFile(file);
-    if (mightUseV1Buffer(buf)) candidates.push(file);
-    else if (buf.includes("./")) {
-      const specs = relativeSpecifiers(buf.toString("utf8"));
-      if (specs.length) maybe.set(file, specs);
+    if (mightUseV1Buffer(buf)) seeds.add(file);
+    if (MAY_IMPORT.test(buf.toString("latin1"))) {
+      const specs = specifiersOf(buf.toString("utf8"));
+      if (specs.length) specifiers.set(file, specs);
     }
     if (++done % 64 === 0 || done === total) options.onProgress?.(done, total * 2);
   });
-  candidates.sort();
 
-  // Discovery: exported v1 bases and helpers, to a fixpoint (config → http helper → callers).
-  // A file without relative imports cannot depend on another module's symbols, so its first
-  // analysis is final and is kept; the others are analysed again once every symbol is known.
-  // The engine (and the TypeScript compiler under it) loads only when some file passes the filter.
-  const { analyzeSource } = candidates.length ? await import("./engine.ts") : ({} as typeof import("./engine.ts"));
+  const texts = new Map<string, string>();
+  // Pass 2: the files that can reach a v1 base through imports, parsed as one project. The
+  // engine (and the TypeScript compiler under it) loads only when some file names the v1 host.
   const displayName = (file: string) => path.relative(root, file).split(path.sep).join("/");
-  const relevant = new Set<string>();
-  const final = new Map<string, { text: string; analysis: FileAnalysis }>();
-  const dependent: string[] = [];
-  const analyse = async (file: string) => {
-    const text = await readFile(file, "utf8");
-    const analysis = analyzeSource(text, { fileName: file, displayName: displayName(file), symbols, resolveModule });
-    if (analysis.exports.size) symbols.modules.set(file, analysis.exports);
-    if (RELATIVE_IMPORT.test(text)) dependent.push(file);
-    else final.set(file, { text, analysis });
-  };
-  let queue = candidates;
-  let remaining = [...maybe.keys()].sort();
-  while (queue.length) {
-    for (const file of queue) {
-      relevant.add(file);
-      await analyse(file);
-    }
-    const filter = namesFilter(symbols.modules);
-    if (!filter) break;
-    const next: string[] = [];
-    const rest: string[] = [];
-    const toRead = remaining.filter((f) => filter.specifiers(maybe.get(f)!));
-    const hit = new Set<string>();
-    await pool(toRead, READ_CONCURRENCY, async (f) => {
-      if (filter.text(await readFile(f, "utf8"))) hit.add(f);
-    });
-    for (const f of remaining) (hit.has(f) ? next : rest).push(f);
-    queue = next;
-    remaining = rest;
-  }
-  // Exports of modules that import other modules, now that all of those are known.
-  for (const file of dependent) {
-    const text = await readFile(file, "utf8");
-    const a = analyzeSource(text, { fileName: file, symbols, resolveModule });
-    if (a.exports.size) symbols.modules.set(file, a.exports);
+  let relevant: string[] = [];
+  let analysed = new Map<string, FileAnalysis>();
+  if (seeds.size) {
+    const { buildProject, closure, readPathsConfig, textResolver } = await import("./project-index.ts");
+    const { analyzeProject } = await import("./engine/index.ts");
+    const config = readPathsConfig(root);
+    relevant = closure({ specifiers, seeds, root }, textResolver(new Set(files), config));
+    specifiers.clear();
+    await pool(relevant, READ_CONCURRENCY, async (f) => void texts.set(f, await readFile(f, "utf8")));
+    const index = buildProject(relevant, texts, config);
+    analysed = analyzeProject(index, displayName).files;
   }
 
-  maybe.clear();
-  const createTwoFilesPatch = options.diff && relevant.size ? (await import("diff")).createTwoFilesPatch : undefined;
+  const relevantSet = new Set(relevant);
+  const createTwoFilesPatch = options.diff && relevant.length ? (await import("diff")).createTwoFilesPatch : undefined;
   const outcomes: FileOutcome[] = [];
   const findings: Finding[] = [];
   const parseErrors: { file: string; error: string }[] = [];
   const summary: RunSummary = {
     files: total,
-    filesParsed: relevant.size,
+    filesParsed: relevant.length,
     filesWithFindings: 0,
     filesChanged: 0,
     callSites: 0,
@@ -188,12 +132,10 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
   done = total;
   for (const file of files) {
     if (++done % 256 === 0 || done === total * 2) options.onProgress?.(done, total * 2);
-    if (!relevant.has(file)) continue;
+    if (!relevantSet.has(file)) continue;
     const rel = displayName(file);
-    const cached = final.get(file);
-    final.delete(file);
-    const text = cached?.text ?? (await readFile(file, "utf8"));
-    const a: FileAnalysis = cached?.analysis ?? analyzeSource(text, { fileName: file, displayName: rel, symbols, resolveModule });
+    const text = texts.get(file)!;
+    const a = analysed.get(file)!;
     if (a.parseError) {
       parseErrors.push({ file: rel, error: a.parseError });
       outcomes.push({ file: rel, changed: false, parseError: a.parseError, findings: 0 });

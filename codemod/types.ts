@@ -24,6 +24,8 @@ export interface Edit {
   start: number;
   end: number;
   text: string;
+  /** Absolute path of the file the edit applies to (the file being analysed when absent). */
+  file?: string;
 }
 
 /** A v1 base URL binding another module can import (e.g. `export const API_BASE = "https://rest.runpod.io/v1"`). */
@@ -49,6 +51,12 @@ export interface HelperSignature {
   returnsBody: boolean;
   /** Whether the helper serialises the body itself (call sites pass plain objects). */
   serialisesBody: boolean;
+  /** The helper function itself (its callers are the sites; its base flips only when all are followed). */
+  fn?: unknown;
+  /** The base literal the helper's URL takes its v1 base from (absent for an inline base). */
+  baseSource?: unknown;
+  /** Whether the body a call returns is JSON.parse'd text rather than `res.json()`. */
+  parsesText?: boolean;
 }
 
 export type ExportedSymbol = ExportedBase | HelperSignature;

@@ -66,15 +66,16 @@ export function escapeFor(text: string, template: boolean, quote = '"'): string 
 
 /** An edit that sets the literal piece's value to `text`, keeping its quotes. */
 export function literalEdit(node: Node, text: string): Edit {
+  const file = node.getSourceFile().getFilePath();
   const range = contentRange(node);
   if (text === "" && Node.isStringLiteral(node)) {
     // `… + id + ""` reads badly: drop the operand instead.
     const parent = node.getParent();
     if (parent && Node.isBinaryExpression(parent) && parent.getRight() === node && parent.getOperatorToken().getKind() === SyntaxKind.PlusToken) {
-      return { start: parent.getLeft().getEnd(), end: node.getEnd(), text: "" };
+      return { start: parent.getLeft().getEnd(), end: node.getEnd(), text: "", file };
     }
   }
-  return { start: range.start, end: range.end, text: escapeFor(text, range.template, range.quote) };
+  return { start: range.start, end: range.end, text: escapeFor(text, range.template, range.quote), file };
 }
 
 /** Source text of a string value in the file's quote style. */
@@ -189,7 +190,7 @@ export function locate(parts: Part[], external?: { value: string; node: Node | n
     if (!m) return null;
     inlineBase = m[0];
     after = s.slice(m[0].length);
-    const v1 = /^\/v1(?=[/?#]|$)/.exec(after);
+    const v1 = /^\/v1(?=[/?#\u0000]|$)/.exec(after);
     baseHasV1 = !!v1;
     if (v1) {
       inlineBase += v1[0];
@@ -206,7 +207,7 @@ export function locate(parts: Part[], external?: { value: string; node: Node | n
   if (!leadingSlash && after && !after.startsWith("?") && !after.startsWith("#")) {
     if (anchor && join !== "concat") after = "/" + after;
     else if (anchor && join === "concat" && anchor.value.endsWith("/")) after = "/" + after;
-    else if (!anchor) return null;
+    else if (!anchor && !after.startsWith(HOLE)) return null;
     else leadingSlash = true; // `${BASE}${path}`: a dynamic path, or text glued to the base
   }
   if (!baseHasV1 || (anchor && join === "url" && after.startsWith("/v1"))) {

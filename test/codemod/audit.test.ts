@@ -59,7 +59,7 @@ describe("audit", () => {
     expect(report.version).toBe(1);
     expect(new Date(report.generatedAt).toISOString()).toBe(report.generatedAt);
     expect(report.root).toBe(dir);
-    expect(report.summary).toEqual({ files: 2, filesWithFindings: 1, findings: 3, byCategory: { auto: 2, review: 0, "no-equivalent": 1 } });
+    expect(report.summary).toEqual({ files: 2, filesWithFindings: 1, findings: 2, byCategory: { auto: 1, review: 0, "no-equivalent": 1 } });
     for (const f of report.findings) {
       expect(Object.keys(f)).toEqual(["file", "line", "column", "operation", "v1", "v2", "category", "reason", "advice", "snippet"]);
       expect(f.file).toBe("src/client.ts");
@@ -70,8 +70,8 @@ describe("audit", () => {
     expect(reset.snippet).toContain("<redacted>");
     const list = report.findings.find((f: any) => f.operation === "ListPods");
     expect(list).toMatchObject({ v1: { method: "GET", path: "/pods" }, v2: { method: "GET", path: "/v2/pods" }, category: "auto" });
-    const base = report.findings.find((f: any) => f.operation === null);
-    expect(base).toMatchObject({ v1: null, v2: null, line: 1 });
+    // Call sites are counted, not base strings: the base constant itself is no finding.
+    expect(report.findings.find((f: any) => f.operation === null)).toBeUndefined();
     expect(stdout).not.toContain("rpa_ABCDEF");
   });
 
@@ -85,7 +85,7 @@ describe("audit", () => {
     const run = sarif.runs[0];
     expect(run.tool.driver.name).toBe("v2-bridge");
     const ruleIds = run.tool.driver.rules.map((r: any) => r.id);
-    expect(run.results).toHaveLength(3);
+    expect(run.results).toHaveLength(2);
     for (const r of run.results) {
       expect(ruleIds).toContain(r.ruleId);
       expect(run.tool.driver.rules[r.ruleIndex].id).toBe(r.ruleId);
@@ -106,7 +106,7 @@ describe("audit", () => {
     expect(code).toBe(1);
     expect(stdout).toMatch(/^a\.ts:4:9 {2}no-equivalent +ResetPod/m);
     expect(stdout).toMatch(/a\.ts:7:\d+ {2}auto +ListPods → GET \/v2\/pods/);
-    expect(stdout).toMatch(/1 files scanned, 1 with v1 usage: 3 findings \(2 auto, 0 review, 1 no-equivalent\)/);
+    expect(stdout).toMatch(/1 files scanned, 1 with v1 usage: 2 findings \(1 auto, 0 review, 1 no-equivalent\)/);
   });
 
   it("exit codes: 0 when clean, 1 with findings, 2 on error", async () => {
@@ -124,7 +124,7 @@ describe("audit", () => {
     const run = promisify(execFile);
     const err = await run(process.execPath, ["bin/v2-bridge.mjs", "audit", dirty, "--format", "json"]).catch((e) => e);
     expect(err.code).toBe(1);
-    expect(JSON.parse(err.stdout).summary.findings).toBe(3);
+    expect(JSON.parse(err.stdout).summary.findings).toBe(2);
   });
 
   it("flags converter-based record field reads and table-decided query parameters; renames copy fields", async () => {

@@ -37,16 +37,28 @@ function typecheck(files: Map<string, string>): string[] {
   return ts
     .getPreEmitDiagnostics(program)
     .filter((d) => !d.file || all.has(path.resolve(d.file.fileName)))
+    .filter((d) => !d.file || d.start === undefined || !markedRanges(d.file).some(([from, to]) => d.start! >= from && d.start! < to))
     .map((d) => `${d.file ? path.relative(FIXTURES, d.file.fileName) : ""}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
 }
 
+/** Statements under a TODO(v2-migration) mark: what a human must still decide may stay v1-shaped. */
+function markedRanges(sf: ts.SourceFile): [number, number][] {
+  const out: [number, number][] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isStatement(node) && sf.text.slice(node.pos, node.getStart(sf)).includes("TODO(v2-migration)")) out.push([node.pos, node.end]);
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return out;
+}
+
 describe("rewritten fixtures type-check against v2 types", () => {
-  // Outputs with TODO marks hold what a human must still decide; they are not expected to compile.
+  // Marked sites keep compiling code (a mark is a comment); every TypeScript output is checked.
   // helper-request-callsites: the helper takes `body?: any` and serialises it itself, so a type
   // check proves nothing about its call sites (the client-app e2e run covers that shape).
   const checked = fixtureCases().filter((name) =>
     name !== "helper-request-callsites" &&
-    casePairs(name).every((p) => /\.(ts|tsx)$/.test(p.output) && !readFileSync(p.output, "utf8").includes("TODO(v2-migration)")),
+    casePairs(name).every((p) => /\.(ts|tsx)$/.test(p.output)),
   );
 
   it.each(checked)("%s", (name) => {

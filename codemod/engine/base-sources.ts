@@ -1,0 +1,93 @@
+// Base sources: every string in the project that names the v1 host. A base on its own
+// (`"https://rest.runpod.io/v1"`) is registered as a source whose flip to v2 waits for the
+// do-no-harm check; an environment default (`process.env.X ?? "…/v1"`) flips to a new variable
+// `X_V2`. A full v1 URL outside any recognised call is rewritten where it names one operation
+// and marked either way (the codemod cannot see how it is sent).
+import { Node, SyntaxKind, type SourceFile } from "../ts-morph.ts";
+import { V1_HOST, V2_BASE } from "../../mappings/bases.ts";
+import { isBaseOnly, isDynamicPath, locate, resolveParts, rewriteUrl, v2BaseFor } from "../urls.ts";
+import type { Category, Finding } from "../types.ts";
+import { addFinding, edit, fileOf, type Analysis, type Site } from "./state.ts";
+import { sourceLiteral, urlContext } from "./values.ts";
+import { todo } from "./todo-marks.ts";
+import { newPathFor, uniqueMatches } from "./call-site.ts";
+import { skipParens } from "./nodes.ts";
+
+const ENV = /^(process\.env|import\.meta\.env)(?:\.([A-Za-z_$][\w$]*)|\[\s*(["'])([^"']+)\3\s*\])$/;
+
+export function scanLiterals(a: Analysis, sf: SourceFile): void {
+  const literals: Node[] = [
+    ...sf.getDescendantsOfKind(SyntaxKind.StringLiteral),
+    ...sf.getDescendantsOfKind(SyntaxKind.NoSubstitutionTemplateLiteral),
+    ...sf.getDescendantsOfKind(SyntaxKind.TemplateHead),
+  ].sort((x, y) => x.getStart() - y.getStart());
+  for (const n of literals) literal(a, n);
+}
+
+function literal(a: Analysis, n: Node): void {
+  const value = Node.isTemplateHead(n) ? n.getLiteralText() : ((n as any).getLiteralValue() as string);
+  if (!value.includes(V1_HOST)) return;
+  if ((Node.isStringLiteral(n) || Node.isNoSubstitutionTemplateLiteral(n)) && isBaseOnly(value)) return registerBase(a, n, value);
+  if (a.consumed.has(n)) return;
+  let expr: Node = Node.isTemplateHead(n) ? n.getParent()! : n;
+  for (;;) {
+    const p = expr.getParent();
+    if (p && (Node.isParenthesizedExpression(p) || (Node.isBinaryExpression(p) && p.getOperatorToken().getKind() === SyntaxKind.PlusToken))) expr = p;
+    else break;
+  }
+  if (Node.isImportDeclaration(expr.getParent() ?? expr)) return;
+  const parts = resolveParts(expr, urlContext(a));
+  const url = locate(parts, undefined);
+  parts.forEach((p) => a.consumed.add(p.node));
+  const deps = new Set<Node>();
+  const anchor = url?.anchor?.node ? sourceLiteral(a, url.anchor.node) : undefined;
+  if (anchor) deps.add(anchor);
+  const site: Site = { call: n, file: fileOf(a, n), deps, edits: [], complete: false };
+  const finish = (op: string | null, category: Category, reason: string, advice: string, v1: Finding["v1"] = null, v2: Finding["v2"] = null) => {
+    a.current = undefined;
+    todo(a, n, op ?? "base", category, reason, advice);
+    site.finding = addFinding(a, n, { operation: op, v1, v2, category, reason, advice });
+    a.sites.push(site);
+  };
+  a.current = site;
+  if (!url || url.problem || isDynamicPath(url) || url.path === "") {
+    const reason = url?.problem ?? (url ? "a v1 URL built at run time, not passed to a recognised HTTP call" : "string mentions the v1 host");
+    return finish(null, "review", reason, `check whether it is a v1 API address and use the v2 base ${V2_BASE}`);
+  }
+  const cands = uniqueMatches(url.path);
+  const paths = new Set(cands.map((c) => newPathFor(c, url)));
+  const keys = cands.map((c) => c.operation.key).join(" / ");
+  const single = cands.length === 1 ? cands[0]!.operation : null;
+  const reason = cands.length ? `v1 URL not passed to a recognised HTTP call (v1 ${keys})` : `${url.path.replace(/\0/g, "{…}")} is not a v1 operation path`;
+  const v1 = single ? { method: single.v1.method, path: single.v1.path } : null;
+  if (cands.length && paths.size === 1 && [...paths][0] !== null && cands.every((c) => c.operation.v2)) {
+    rewriteUrl(url, [...paths][0]!)?.forEach((x) => edit(a, n, x));
+    const v2 = single?.v2 ? { method: single.v2.method, path: single.v2.path } : null;
+    return finish(single?.key ?? cands[0]!.operation.key, "review", reason, "check the HTTP method, request body and response shape against v2 (docs/mapping.md)", v1, v2);
+  }
+  const noEq = single && single.status === "no-equivalent";
+  finish(single?.key ?? null, noEq ? "no-equivalent" : "review", noEq ? single!.decision?.message ?? reason : reason, noEq ? single!.decision?.advice ?? "see docs/mapping.md" : "rewrite it by hand (docs/mapping.md)", v1);
+}
+
+/** A base on its own: its flip (and the env variable rename) is prepared, not applied. */
+function registerBase(a: Analysis, n: Node, value: string): void {
+  const quote = n.getText()[0]!;
+  const flip = [{ start: n.getStart(), end: n.getEnd(), text: `${quote}${v2BaseFor(value)}${quote}`, file: n.getSourceFile().getFilePath() }];
+  const parent = skipParens(n).getParent();
+  let env: string | undefined;
+  if (parent && Node.isBinaryExpression(parent) && parent.getRight() === skipParens(n) && ["??", "||"].includes(parent.getOperatorToken().getText())) {
+    const left = parent.getLeft();
+    const m = ENV.exec(left.getText().replace(/\s/g, ""));
+    if (m) {
+      const name = m[2] ?? m[4]!;
+      env = `${m[1]}.${name}`;
+      // The rename: `process.env.X` → `process.env.X_V2` (or the bracketed string).
+      const nameNode = Node.isPropertyAccessExpression(left) ? left.getNameNode() : Node.isElementAccessExpression(left) ? left.getArgumentExpression() : undefined;
+      if (nameNode) {
+        const text = Node.isStringLiteral(nameNode) ? `${nameNode.getText()[0]}${name}_V2${nameNode.getText()[0]}` : `${name}_V2`;
+        flip.push({ start: nameNode.getStart(), end: nameNode.getEnd(), text, file: n.getSourceFile().getFilePath() });
+      }
+    }
+  }
+  a.bases.set(n, { literal: n, value, file: fileOf(a, n), flip, env });
+}

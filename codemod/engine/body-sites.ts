@@ -1,0 +1,112 @@
+// Where the parsed response body of a call is read: `await res.json()`, `JSON.parse(await
+// res.text())`, axios `res.data`, got/ky `.json()`, undici `body.json()`, `.then(r => r.json())`,
+// and the awaited result of a helper that returns the body.
+import { Node } from "../ts-morph.ts";
+import { enclosingFunction } from "../scope.ts";
+import type { Analysis } from "./state.ts";
+import type { HttpCall } from "./transports.ts";
+import { referencesOf, skipParens } from "./nodes.ts";
+
+export type BodySite = { kind: "value" | "promise" | "binding"; node: Node; parsesText?: boolean };
+
+/** `JSON.parse(x)` around a node, if any. */
+function jsonParseAround(node: Node): Node | undefined {
+  const outer = skipParens(node);
+  const p = outer.getParent();
+  if (p && Node.isCallExpression(p) && p.getExpression().getText() === "JSON.parse" && p.getArguments()[0] === outer) return p;
+  return undefined;
+}
+
+export function bodySites(a: Analysis, http: HttpCall): BodySite[] {
+  const sites: BodySite[] = [];
+  const addPromise = (p: Node, parsesText = false) => {
+    const parent = skipParens(p).getParent();
+    if (parent && Node.isAwaitExpression(parent)) {
+      // `JSON.parse(await res.text())`: the value is the parse.
+      if (parsesText) {
+        const parse = jsonParseAround(parent);
+        if (parse) sites.push({ kind: "value", node: parse, parsesText: true });
+        return;
+      }
+      sites.push({ kind: "value", node: parent });
+    } else if (!parsesText) sites.push({ kind: "promise", node: p });
+  };
+  const call = http.call;
+  if (http.lib === "helper") {
+    if (http.helper!.returnsBody) addPromise(call);
+    return sites;
+  }
+  const outer = skipParens(call);
+  const parent = outer.getParent();
+  if ((http.lib === "got" || http.lib === "ky") && parent && Node.isPropertyAccessExpression(parent) && parent.getName() === "json") {
+    const c = parent.getParent();
+    if (c && Node.isCallExpression(c)) addPromise(c);
+    return sites;
+  }
+  if (parent && Node.isPropertyAccessExpression(parent) && parent.getName() === "then") {
+    const thenCall = parent.getParent();
+    const cb = thenCall && Node.isCallExpression(thenCall) ? thenCall.getArguments()[0] : undefined;
+    if (cb && Node.isArrowFunction(cb)) {
+      const body = skipInner(cb.getBody());
+      const pname = cb.getParameters()[0]?.getName();
+      if (pname && readsBody(body, pname, http.lib)) addPromise(thenCall!);
+    }
+    return sites;
+  }
+  const awaited = parent && Node.isAwaitExpression(parent) ? parent : undefined;
+  if (!awaited) return sites;
+  const up = skipParens(awaited).getParent();
+  if (!up) return sites;
+  if (Node.isPropertyAccessExpression(up)) {
+    responseMember(up, http.lib, addPromise, sites);
+    return sites;
+  }
+  if (Node.isVariableDeclaration(up)) {
+    const name = up.getNameNode();
+    const scope = enclosingFunction(up);
+    if (Node.isIdentifier(name)) {
+      for (const ref of referencesOf(scope, name)) {
+        const p = ref.getParent();
+        if (p && Node.isPropertyAccessExpression(p) && p.getExpression() === ref) responseMember(p, http.lib, addPromise, sites);
+      }
+    } else if (Node.isObjectBindingPattern(name)) {
+      for (const el of name.getElements()) {
+        const key = el.getPropertyNameNode()?.getText() ?? el.getName();
+        if (http.lib === "axios" && key === "data") sites.push({ kind: "binding", node: el });
+        if (http.lib === "undici-request" && key === "body" && Node.isIdentifier(el.getNameNode())) {
+          for (const ref of referencesOf(scope, el.getNameNode())) {
+            const p = ref.getParent();
+            if (p && Node.isPropertyAccessExpression(p) && p.getName() === "json" && Node.isCallExpression(p.getParent())) addPromise(p.getParent()!);
+          }
+        }
+      }
+    }
+  }
+  void a;
+  return sites;
+}
+
+function skipInner(node: Node): Node {
+  let n = node;
+  while (Node.isParenthesizedExpression(n) || Node.isAsExpression(n)) n = n.getExpression();
+  return n;
+}
+
+function readsBody(expr: Node, name: string, lib: HttpCall["lib"]): boolean {
+  const t = expr.getText().replace(/\s/g, "");
+  if (lib === "axios") return t === `${name}.data`;
+  if (lib === "undici-request") return t === `${name}.body.json()`;
+  return t === `${name}.json()`;
+}
+
+function responseMember(access: Node & { getName(): string; getParent(): Node | undefined }, lib: HttpCall["lib"], addPromise: (p: Node, parsesText?: boolean) => void, sites: BodySite[]): void {
+  const name = access.getName();
+  const parent = access.getParent();
+  if ((lib === "fetch" || lib === "got" || lib === "ky") && name === "json" && parent && Node.isCallExpression(parent)) addPromise(parent);
+  else if ((lib === "fetch" || lib === "got" || lib === "ky") && name === "text" && parent && Node.isCallExpression(parent)) addPromise(parent, true);
+  else if (lib === "axios" && name === "data") sites.push({ kind: "value", node: access });
+  else if (lib === "undici-request" && name === "body" && parent && Node.isPropertyAccessExpression(parent) && parent.getName() === "json") {
+    const c = parent.getParent();
+    if (c && Node.isCallExpression(c)) addPromise(c);
+  }
+}

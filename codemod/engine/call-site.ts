@@ -1,0 +1,199 @@
+// One v1 call site: locate the v1 base and path in its URL, match the v1 operation in the table,
+// and plan every part of the rewrite (path, method, lifecycle body, request body, list unwrap,
+// error fields, record fields, query parameters). A part that cannot be rewritten becomes a
+// problem and the site gets a mark naming it. The site's edits wait for the do-no-harm check.
+import { Node, SyntaxKind } from "../ts-morph.ts";
+import { matchV1, type OperationMapping } from "../../mappings/index.ts";
+import { V2_BASE, V2_OPENAPI_URL } from "../../mappings/bases.ts";
+import { enclosingFunction, isFunctionLike } from "../scope.ts";
+import { isDynamicPath, locate, resolveParts, rewriteUrl, unwrapExpression, type LocatedUrl, type Part } from "../urls.ts";
+import type { Category, Finding } from "../types.ts";
+import { addFinding, edit, type Analysis, type Site } from "./state.ts";
+import type { HttpCall } from "./transports.ts";
+import { helperSignature } from "./helpers.ts";
+import { sourceLiteral, urlContext, valueOf, type External } from "./values.ts";
+import { todo } from "./todo-marks.ts";
+import { changeMethod } from "./rewrites/method.ts";
+import { addFixedBody, convertRequestBody } from "./rewrites/request-body.ts";
+import { unwrapList } from "./rewrites/list-unwrap.ts";
+import { errorReads } from "./rewrites/error-fields.ts";
+import { recordReads } from "./rewrites/record-fields.ts";
+import { queryParams } from "./rewrites/query.ts";
+import { dynamicPathProblem } from "./dynamic-paths.ts";
+import type { Problems } from "./rewrites/problems.ts";
+
+export type Match = NonNullable<ReturnType<typeof matchV1>>;
+
+export function uniqueMatches(p: string): Match[] {
+  const seen = new Set<string>();
+  const out: Match[] = [];
+  for (const method of ["GET", "POST", "PATCH", "PUT", "DELETE"]) {
+    const m = matchV1(method, p);
+    if (m && !seen.has(m.operation.key)) {
+      seen.add(m.operation.key);
+      out.push(m);
+    }
+  }
+  return out;
+}
+
+/** The v2 path (relative to the base the URL uses) with the user's segments for path parameters. */
+export function newPathFor(match: Match, url: LocatedUrl): string | null {
+  const op = match.operation;
+  if (!op.v2) return null;
+  const actual = url.path.split("/").filter(Boolean);
+  const template = op.v1.path.split("/").filter(Boolean);
+  const raw: Record<string, string> = {};
+  template.forEach((seg, i) => {
+    const m = /^\{(\w+)\}$/.exec(seg);
+    if (m) raw[m[1]!] = actual[i]!;
+  });
+  const byV2: Record<string, string> = {};
+  for (const [v1Name, v2Name] of Object.entries(op.pathParams ?? {})) byV2[v2Name] = raw[v1Name]!;
+  const v2 = op.v2.path.replace(/\{(\w+)\}/g, (_, n: string) => byV2[n] ?? `{${n}}`);
+  if (v2.includes("{")) return null;
+  const rel = v2.replace(/^\/v2(?=\/|$)/, "");
+  return rel + (url.path.endsWith("/") && !rel.endsWith("/") ? "/" : "");
+}
+
+/** The URL of a call as parts, following `url.href`, `url.toString()` and `const url = new URL(…)`. */
+function urlOf(a: Analysis, http: HttpCall): { parts: Part[]; external?: External } | undefined {
+  let urlExpr = unwrapExpression(http.urlNode!);
+  if (Node.isPropertyAccessExpression(urlExpr) && urlExpr.getName() === "href") urlExpr = unwrapExpression(urlExpr.getExpression());
+  if (Node.isCallExpression(urlExpr) && Node.isPropertyAccessExpression(urlExpr.getExpression()) && (urlExpr.getExpression() as any).getName() === "toString") urlExpr = unwrapExpression((urlExpr.getExpression() as any).getExpression());
+  if (Node.isIdentifier(urlExpr)) {
+    const v = valueOf(a, urlExpr);
+    const u = v && unwrapExpression(v);
+    if (u && Node.isNewExpression(u)) urlExpr = u;
+  }
+  if (Node.isNewExpression(urlExpr)) {
+    if (urlExpr.getExpression().getText() !== "URL") return undefined;
+    const args = urlExpr.getArguments();
+    if (args.length >= 2) {
+      const bParts = resolveParts(args[1]!, urlContext(a));
+      if (bParts.length !== 1 || bParts[0]!.kind !== "base") return undefined;
+      return { parts: resolveParts(args[0]!, urlContext(a)), external: { value: bParts[0]!.value, node: bParts[0]!.node, join: "url" } };
+    }
+    return args[0] ? { parts: resolveParts(args[0], urlContext(a)), external: http.external } : undefined;
+  }
+  return { parts: resolveParts(urlExpr, urlContext(a)), external: http.external };
+}
+
+/** Plans one HTTP call (library call or helper call). */
+export function processCall(a: Analysis, http: HttpCall): void {
+  if (!http.urlNode) return;
+  const found = urlOf(a, http);
+  if (!found) return;
+  const { parts, external } = found;
+  const url = locate(parts, external);
+  if (!url) return;
+  const at = http.call;
+  const fn = enclosingFunction(at);
+  const inHelper = http.lib !== "helper" && isDynamicPath(url) && isFunctionLike(fn) && helperSignature(a, fn);
+  const used = [...parts.map((p) => p.node), ...(external?.node ? [external.node] : [])];
+  if (inHelper) {
+    // The helper's own transport call: its call sites are the v1 sites. Its base is followed
+    // only when every call of the helper is (the do-no-harm check decides).
+    a.helperParts.set(fn, [...(a.helperParts.get(fn) ?? []), ...used, ...http.trail]);
+    for (const p of parts) a.consumed.add(p.node);
+    // Its error reads (`data.message`) change with its base: planned like a site's edits.
+    const deps = new Set<Node>();
+    const source = url.anchor?.node ? sourceLiteral(a, url.anchor.node) : undefined;
+    if (source) deps.add(source);
+    const helperSite: Site = { call: at, file: a.files.get(at.getSourceFile().getFilePath())!, deps, edits: [], complete: true };
+    a.current = helperSite;
+    errorReads(a, http);
+    a.current = undefined;
+    a.sites.push(helperSite);
+    return;
+  }
+  for (const p of parts) a.consumed.add(p.node);
+  const deps = new Set<Node>();
+  const anchorSource = url.anchor?.node ? sourceLiteral(a, url.anchor.node) : undefined;
+  if (anchorSource) deps.add(anchorSource);
+  if (http.lib === "helper" && http.helper?.baseSource) deps.add(http.helper.baseSource as Node);
+  const site: Site = { call: at, file: undefined as never, deps, edits: [], complete: false };
+  for (const n of [...used, ...http.trail, at.getExpression()]) a.accounted.add(n);
+  a.current = site;
+  const problems: Problems = [];
+  let opKey: string | null = null;
+  let category: Category = "auto";
+  let v1: Finding["v1"] = null;
+  let v2: Finding["v2"] = null;
+  const done = () => {
+    a.current = undefined;
+    if (problems.length && category === "auto") category = "review";
+    for (const p of problems) todo(a, at, opKey ?? "base", category, p.reason, p.advice);
+    const reason = problems.length ? problems.map((p) => p.reason).join("; ") : `v1 ${v1?.method ?? ""} ${v1?.path ?? ""} becomes v2 ${v2?.method ?? ""} ${v2?.path ?? ""}`.replace(/\s+/g, " ").trim();
+    const advice = problems.length ? problems.map((p) => p.advice).join("; ") : "rewritten by `v2-bridge rewrite`";
+    site.finding = addFinding(a, at, { operation: opKey, v1, v2, category, reason, advice });
+    site.file = a.files.get(at.getSourceFile().getFilePath())!;
+    site.complete = !problems.length;
+    a.sites.push(site);
+  };
+  if (url.problem) {
+    problems.push({ reason: url.problem, advice: `build the URL from the v2 base ${V2_BASE} by hand` });
+    return done();
+  }
+  if (isDynamicPath(url) || url.path === "") {
+    problems.push(url.path === "" ? { reason: "call on the bare v1 base URL", advice: "check which v1 operation it calls and use its v2 path (see docs/mapping.md)" } : dynamicPathProblem(a, url));
+    return done();
+  }
+  const known = http.method.kind !== "unknown" ? http.method.value : undefined;
+  const candidates = known ? [matchV1(known, url.path)].filter((m): m is Match => m !== null) : uniqueMatches(url.path);
+  if (!candidates.length) {
+    const other = uniqueMatches(url.path);
+    problems.push({
+      reason: other.length ? `${known} is not a v1 method on ${url.path.replace(/\0/g, "{…}")} (v1 has ${other.map((m) => m.operation.v1.method).join(", ")})` : `${url.path.replace(/\0/g, "{…}")} is not a v1 operation path`,
+      advice: "check the call against docs/mapping.md",
+    });
+    return done();
+  }
+  const first = candidates[0]!;
+  const op = first.operation;
+  opKey = candidates.length === 1 ? op.key : null;
+  v1 = candidates.length === 1 ? { method: op.v1.method, path: op.v1.path } : null;
+  v2 = candidates.length === 1 && op.v2 ? { method: op.v2.method, path: op.v2.path } : null;
+  if (candidates.length > 1) {
+    const paths = new Set(candidates.map((c) => newPathFor(c, url)));
+    const simple = candidates.every((c) => c.operation.v2 && c.operation.v2.method === c.operation.v1.method && !c.operation.request && c.operation.response.kind !== "list");
+    if (paths.size === 1 && [...paths][0] !== null) {
+      rewriteUrl(url, [...paths][0]!)?.forEach((x) => edit(a, at, x));
+      if (!simple) problems.push({ reason: `HTTP method not known statically (v1 ${candidates.map((c) => c.operation.key).join(" / ")})`, advice: "check the method, request body and response shape against v2" });
+      errorReads(a, http);
+    } else {
+      problems.push({ reason: `HTTP method not known statically (v1 ${candidates.map((c) => c.operation.key).join(" / ")})`, advice: "pass the method as a literal or rewrite the call by hand" });
+    }
+    return done();
+  }
+  if (op.status === "no-equivalent") {
+    category = "no-equivalent";
+    problems.push({ reason: op.decision?.message ?? `${op.key} has no v2 equivalent`, advice: op.decision?.advice ?? "see docs/mapping.md" });
+    return done();
+  }
+  if (!op.v2) {
+    problems.push({ reason: `${op.key} has no v2 operation (${op.summary})`, advice: op.decision?.advice ?? `use the v2 OpenAPI document at ${V2_OPENAPI_URL}` });
+    return done();
+  }
+  planOperation(a, http, url, first, op, problems);
+  return done();
+}
+
+function planOperation(a: Analysis, http: HttpCall, url: LocatedUrl, match: Match, op: OperationMapping, problems: Problems): void {
+  const newPath = newPathFor(match, url);
+  const urlEdits = newPath === null ? null : rewriteUrl(url, newPath);
+  if (!urlEdits) {
+    problems.push({ reason: "the v2 path cannot be written into this URL expression", advice: `use ${op.v2!.method} ${op.v2!.path}` });
+    return;
+  }
+  urlEdits.forEach((x) => edit(a, http.call, x));
+  queryParams(url, op, problems);
+  if (op.v2!.method !== op.v1.method) changeMethod(a, http, op, problems);
+  if (op.request?.fixedBody) addFixedBody(a, http, op.request.fixedBody, problems);
+  if (op.request?.lens) convertRequestBody(a, http, op.request.lens, problems);
+  if (op.response.kind === "list") unwrapList(a, http, op.response.wrapper, problems);
+  errorReads(a, http);
+  recordReads(a, http, op, problems);
+}
+
+export { SyntaxKind };

@@ -1,0 +1,193 @@
+// Do no harm: a v1 base flips to v2 only when every use of it is accounted for, that is, it
+// reaches a call site the engine planned (rewritten, or marked with its problem). Uses are
+// followed through variables, class fields, constructor assignments, config-object properties,
+// library instances, exports/imports and request helpers (whose own uses are their callers, and
+// a factory's are the callers of what it returns). A base with a use that cannot be followed
+// stays v1, gets a mark listing those uses, and every site that depends on it keeps v1 too,
+// marked, so nothing sends v1 paths to v2 or v2 paths to v1.
+import { Node, SyntaxKind } from "../ts-morph.ts";
+import { V2_BASE } from "../../mappings/bases.ts";
+import { enclosingFunction, isFunctionLike } from "../scope.ts";
+import type { Analysis, BaseSource, Site } from "./state.ts";
+import { addFinding } from "./state.ts";
+import { todo } from "./todo-marks.ts";
+
+type Verdict = { flips: boolean; unfollowed: Node[] };
+
+const WRAPPERS = new Set([SyntaxKind.ParenthesizedExpression, SyntaxKind.AsExpression, SyntaxKind.NonNullExpression, SyntaxKind.SatisfiesExpression, SyntaxKind.TypeAssertionExpression, SyntaxKind.AwaitExpression]);
+
+function references(nameNode: Node): Node[] {
+  let refs: Node[];
+  try {
+    refs = (nameNode as any).findReferencesAsNodes() as Node[];
+  } catch {
+    return [];
+  }
+  const out: Node[] = [];
+  for (const r of refs) {
+    if (r === nameNode) continue;
+    const p = r.getParent();
+    // Alias declarations: the compiler already follows them to the names' uses.
+    if (p && (Node.isImportSpecifier(p) || Node.isExportSpecifier(p) || Node.isImportClause(p) || Node.isNamespaceImport(p) || Node.isExportAssignment(p))) continue;
+    // Writes are not uses of the value.
+    if (p && Node.isBinaryExpression(p) && p.getOperatorToken().getKind() === SyntaxKind.EqualsToken && p.getLeft() === r) continue;
+    if (p && Node.isPropertyAccessExpression(p) && p.getNameNode() === r) {
+      const pp = p.getParent();
+      if (pp && Node.isBinaryExpression(pp) && pp.getOperatorToken().getKind() === SyntaxKind.EqualsToken && pp.getLeft() === p) continue;
+      out.push(p);
+      continue;
+    }
+    if (p && (Node.isVariableDeclaration(p) || Node.isPropertyDeclaration(p) || Node.isParameterDeclaration(p) || Node.isMethodDeclaration(p) || Node.isFunctionDeclaration(p)) && (p as any).getNameNode?.() === r) continue;
+    out.push(r);
+  }
+  return out;
+}
+
+class Follower {
+  private readonly helperMemo = new Map<Node, boolean>();
+  constructor(private readonly a: Analysis) {}
+
+  accounted(node: Node): boolean {
+    if (this.a.accounted.has(node)) return true;
+    for (const [fn, parts] of this.a.helperParts) if (parts.includes(node) && this.helperClosed(fn)) return true;
+    return false;
+  }
+
+  /** Every call of a helper was planned (its callers are the sites). */
+  helperClosed(fn: Node): boolean {
+    const memo = this.helperMemo.get(fn);
+    if (memo !== undefined) return memo;
+    this.helperMemo.set(fn, false);
+    const out: Node[] = [];
+    const named = (fn as any).getNameNode?.() as Node | undefined;
+    if ((Node.isFunctionDeclaration(fn) || Node.isMethodDeclaration(fn)) && named) {
+      for (const r of references(named)) this.follow(r, out, new Set(), 0);
+    } else this.follow(fn, out, new Set(), 0);
+    const closed = out.length === 0;
+    this.helperMemo.set(fn, closed);
+    return closed;
+  }
+
+  /** Collects the uses of a value that no planned site accounts for. */
+  follow(value: Node, out: Node[], seen: Set<Node>, depth: number): void {
+    if (seen.has(value)) return;
+    seen.add(value);
+    if (this.accounted(value)) return;
+    if (depth > 10) return void out.push(value);
+    let outer = value;
+    for (;;) {
+      const p = outer.getParent();
+      if (!p) break;
+      if (WRAPPERS.has(p.getKind())) outer = p;
+      else if (Node.isBinaryExpression(p) && ["??", "||"].includes(p.getOperatorToken().getText())) outer = p;
+      else if (Node.isConditionalExpression(p) && p.getCondition() !== outer) outer = p;
+      else break;
+      if (this.accounted(outer)) return;
+    }
+    const p = outer.getParent();
+    if (!p) return void out.push(value);
+    const each = (refs: Node[]) => refs.forEach((r) => this.follow(r, out, seen, depth + 1));
+    if (Node.isVariableDeclaration(p) && p.getInitializer() === outer) {
+      const name = p.getNameNode();
+      return Node.isIdentifier(name) ? each(references(name)) : void out.push(outer);
+    }
+    if ((Node.isPropertyDeclaration(p) || Node.isParameterDeclaration(p)) && p.getInitializer() === outer) return each(references(p.getNameNode()));
+    if (Node.isBinaryExpression(p) && p.getOperatorToken().getKind() === SyntaxKind.EqualsToken && p.getRight() === outer) {
+      const left = p.getLeft();
+      const nameNode = Node.isPropertyAccessExpression(left) ? left.getNameNode() : Node.isIdentifier(left) ? left : undefined;
+      const text = left.getText().replace(/\s/g, "");
+      if (/^(module\.)?exports(\.|$)/.test(text)) return void out.push(outer);
+      return nameNode ? each(references(nameNode)) : void out.push(outer);
+    }
+    if ((Node.isPropertyAssignment(p) && p.getInitializer() === outer) || (Node.isShorthandPropertyAssignment(p) && p.getNameNode() === outer)) {
+      const obj = p.getParent();
+      const holder = obj && obj.getParent();
+      if (holder && Node.isVariableDeclaration(holder) && holder.getInitializer() === obj) return each(references(p.getNameNode()));
+      // A library instance's config (`axios.create({ baseURL })`): the instance's uses.
+      if (holder && (Node.isCallExpression(holder) || Node.isNewExpression(holder)) && this.accounted(outer)) return this.follow(holder, out, seen, depth + 1);
+      return void out.push(outer);
+    }
+    if (Node.isReturnStatement(p) || (Node.isArrowFunction(p) && p.getBody() === outer)) {
+      const fn = Node.isReturnStatement(p) ? enclosingFunction(p) : p;
+      return this.callers(fn, out, seen, depth);
+    }
+    if (Node.isExportAssignment(p)) return void out.push(outer);
+    out.push(outer);
+  }
+
+  /** The value a function returns goes to each of its call expressions. */
+  private callers(fn: Node, out: Node[], seen: Set<Node>, depth: number): void {
+    if (!isFunctionLike(fn)) return void out.push(fn);
+    const named = (fn as any).getNameNode?.() as Node | undefined;
+    let refs: Node[];
+    if (named && (Node.isFunctionDeclaration(fn) || Node.isMethodDeclaration(fn))) refs = references(named);
+    else {
+      const holder = fn.getParent();
+      if (holder && Node.isVariableDeclaration(holder) && Node.isIdentifier(holder.getNameNode())) refs = references(holder.getNameNode());
+      else if (holder && Node.isPropertyDeclaration(holder)) refs = references(holder.getNameNode());
+      else if (holder && Node.isArrowFunction(holder) && holder.getBody() === fn) return this.callers(holder, out, seen, depth + 1);
+      else return void out.push(fn);
+    }
+    for (const r of refs) {
+      const call = r.getParent();
+      if (call && Node.isCallExpression(call) && call.getExpression() === r) this.follow(call, out, seen, depth + 1);
+      else out.push(r);
+    }
+  }
+}
+
+function where(n: Node): string {
+  const sf = n.getSourceFile();
+  return `${sf.getBaseName()}:${sf.getLineAndColumnAtPos(n.getStart()).line}`;
+}
+
+/** Decides which bases flip, applies the edits that may be applied, and marks the rest. */
+export function resolveDoNoHarm(a: Analysis): void {
+  const follower = new Follower(a);
+  const verdicts = new Map<Node, Verdict>();
+  for (const base of a.bases.values()) {
+    const out: Node[] = [];
+    follower.follow(base.literal, out, new Set(), 0);
+    verdicts.set(base.literal, { flips: out.length === 0, unfollowed: out });
+  }
+  // A site on a base that stays v1 stays v1 itself: its rewrite is dropped and it is marked.
+  for (const site of a.sites) {
+    const stuck = [...site.deps].filter((d) => verdicts.get(d)?.flips === false || !verdicts.has(d));
+    if (!stuck.length) {
+      for (const e of site.edits) a.files.get(e.file!)?.edits.push(e);
+      continue;
+    }
+    if (!site.finding) continue;
+    const names = stuck.map((d) => `${where(d)} ${(d as any).getText?.() ?? ""}`.trim()).join(", ");
+    const reason = `kept on v1: its base (${names}) stays v1 because some of its uses could not be followed`;
+    const advice = `migrate the base and every call that uses it together (see the mark on the base), then use the v2 base ${V2_BASE}`;
+    site.finding.category = site.finding.category === "no-equivalent" ? "no-equivalent" : "review";
+    site.finding.reason = site.complete ? reason : `${site.finding.reason}; ${reason}`;
+    site.finding.advice = site.complete ? advice : `${site.finding.advice}; ${advice}`;
+    site.complete = false;
+    todo(a, site.call, site.finding.operation ?? "base", site.finding.category, reason, advice);
+  }
+  for (const base of a.bases.values()) flipOrMark(a, base, verdicts.get(base.literal)!);
+}
+
+function flipOrMark(a: Analysis, base: BaseSource, verdict: Verdict): void {
+  if (verdict.flips) {
+    base.file.edits.push(...base.flip);
+    if (base.env) {
+      const name = `${base.env}_V2`;
+      const reason = `the v2 base is now read from ${name}, not ${base.env}: deployments set ${base.env} to the v1 API or to a gateway's /v1, and v2 paths sent there fail`;
+      const advice = `set ${name} to ${V2_BASE} (or leave it unset) wherever ${base.env} is configured, then remove ${base.env}`;
+      todo(a, base.literal, "base", "review", reason, advice);
+      addFinding(a, base.literal, { operation: null, v1: null, v2: null, category: "review", reason, advice });
+    }
+    return;
+  }
+  const uses = verdict.unfollowed.slice(0, 8).map((u) => `${where(u)} (${u.getText().replace(/\s+/g, " ").slice(0, 40)})`);
+  const more = verdict.unfollowed.length > 8 ? ` and ${verdict.unfollowed.length - 8} more` : "";
+  const reason = `v1 base kept: the codemod could not follow ${verdict.unfollowed.length === 1 ? "this use" : "these uses"} to a v1 call: ${uses.join(", ")}${more}`;
+  const advice = `migrate those calls by hand (v2 paths, bodies and answers: docs/mapping.md), then switch this base to ${V2_BASE}`;
+  todo(a, base.literal, "base", "review", reason, advice);
+  addFinding(a, base.literal, { operation: null, v1: null, v2: null, category: "review", reason, advice });
+}
+
+export type { Site };

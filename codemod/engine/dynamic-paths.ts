@@ -1,0 +1,41 @@
+// Paths computed at run time (`${BASE}/${kind}`): where the checker knows the hole's values (a
+// union of string literals), the mark names the operations each value calls and their v2 paths;
+// otherwise it says the path is computed at run time.
+import { Node } from "../ts-morph.ts";
+import type { LocatedUrl } from "../urls.ts";
+import type { Analysis } from "./state.ts";
+import type { Problems } from "./rewrites/problems.ts";
+import { uniqueMatches } from "./call-site.ts";
+
+/** String literal values an expression can take, when its type says so. */
+export function literalValues(node: Node): string[] | undefined {
+  try {
+    const type = node.getType();
+    const members = type.isUnion() ? type.getUnionTypes() : [type];
+    const out: string[] = [];
+    for (const t of members) {
+      if (!t.isStringLiteral()) return undefined;
+      out.push(String(t.getLiteralValue()));
+    }
+    return out.length ? out : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function dynamicPathProblem(_a: Analysis, url: LocatedUrl): Problems[number] {
+  const hole = url.parts.find((p) => p.kind === "hole");
+  const values = hole && Node.isIdentifier(hole.node) ? literalValues(hole.node) : undefined;
+  if (values) {
+    const described = values.map((v) => {
+      const path = url.path.replace("\0", v.replace(/^\//, ""));
+      const ms = uniqueMatches(path);
+      return ms.length ? `${v}: ${ms.map((m) => `${m.operation.key}${m.operation.v2 ? ` → ${m.operation.v2.method} ${m.operation.v2.path}` : " (no v2 equivalent)"}`).join(" / ")}` : `${v}: not a v1 path`;
+    });
+    return {
+      reason: `the v1 path is computed at run time from ${hole!.node.getText()} (${described.join("; ")})`,
+      advice: "map each value to its v2 path (and request/response shape) explicitly, then call the v2 base",
+    };
+  }
+  return { reason: "the v1 path is computed at run time", advice: "check which v1 operation it calls and use its v2 path (see docs/mapping.md)" };
+}

@@ -1,0 +1,173 @@
+// A project's own request helpers (functions whose parameter is the path of a transport call on
+// a v1 base, positional or in an options object, in any order), wrappers (functions that forward
+// their URL argument to a transport), and factories that return either. Their call sites are
+// where the v1 operations are, so that is where the rewrite happens.
+import { Node, SyntaxKind, type CallExpression } from "../ts-morph.ts";
+import type { HelperSignature } from "../types.ts";
+import { enclosingFunction, isFunctionLike, type Binding } from "../scope.ts";
+import { isDynamicPath, locate, resolveParts, unwrapExpression } from "../urls.ts";
+import type { Analysis, WrapperSignature } from "./state.ts";
+import { bind, objectLiteral, prop, sourceLiteral, urlContext } from "./values.ts";
+import { httpCall, bodyOf, methodOf, type HttpCall } from "./transports.ts";
+import { bodySites } from "./body-sites.ts";
+
+const BODY_NAME = /body|data|payload|json/i;
+
+function paramIndex(a: Analysis, fn: Node, node: Node | undefined): Binding | undefined {
+  const u = node && unwrapExpression(node);
+  if (!u) return undefined;
+  if (Node.isIdentifier(u)) {
+    const b = bind(a, u);
+    return b?.kind === "param" && b.fn === fn ? b : undefined;
+  }
+  if (Node.isPropertyAccessExpression(u)) return paramIndex(a, fn, u.getExpression());
+  return undefined;
+}
+
+/** The transport calls made directly inside a function (not in nested functions). */
+function ownCalls(fn: Node): CallExpression[] {
+  return fn.getDescendantsOfKind(SyntaxKind.CallExpression).filter((c) => enclosingFunction(c) === fn);
+}
+
+/**
+ * A function is a request helper when one of its parameters is the path of an HTTP call on a
+ * v1 base: `fetch(BASE + path, …)`, `this.fetchImpl(\`${this.baseURL}${path}\`)`, `axios.request({ url: path })`.
+ */
+export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
+  if (a.helperCache.has(fn)) return a.helperCache.get(fn)!;
+  a.helperCache.set(fn, null);
+  let sig: HelperSignature | null = null;
+  for (const call of ownCalls(fn)) {
+    const http = httpCall(a, call);
+    if (!http || http.lib === "helper" || !http.urlNode) continue;
+    const parts = resolveParts(http.urlNode, urlContext(a));
+    const url = locate(parts, http.external);
+    if (!url || !isDynamicPath(url)) continue;
+    const hole = parts.find((p) => p.kind === "hole");
+    if (!hole || !Node.isIdentifier(hole.node)) continue;
+    const pb = bind(a, hole.node);
+    if (pb?.kind !== "param" || pb.fn !== fn || pb.path.length) continue;
+    const base = url.anchor?.value ?? url.inlineBase;
+    const baseSource = url.anchor?.node ? sourceLiteral(a, url.anchor.node) : undefined;
+    sig = { kind: "helper", base, pathIndex: pb.index, returnsBody: false, serialisesBody: false, fn, baseSource };
+    const params = (fn as any).getParameters() as Node[];
+    const mb = paramIndex(a, fn, http.method.node);
+    const bb = http.body ? paramIndex(a, fn, http.body.node) : undefined;
+    if (mb?.kind === "param" && mb.path.length === 0 && !Node.isPropertyAccessExpression(unwrapExpression(http.method.node!))) {
+      sig.methodIndex = mb.index;
+      if (bb?.kind === "param") sig.bodyIndex = bb.index;
+      else {
+        const bodyParam = params.findIndex((p, i) => i !== pb.index && i !== mb.index && BODY_NAME.test((p as any).getName?.() ?? ""));
+        if (bodyParam >= 0) sig.bodyIndex = bodyParam;
+      }
+      sig.serialisesBody = !!http.body?.stringify || http.lib === "axios" || http.lib === "got" || http.lib === "ky";
+    } else {
+      const other = params.findIndex((_, i) => i !== pb.index);
+      const ob = mb ?? bb ?? paramIndex(a, fn, http.options) ?? (other >= 0 ? ({ kind: "param", index: other } as Binding) : undefined);
+      if (ob?.kind === "param") sig.optionsIndex = ob.index;
+      sig.serialisesBody = !!http.body?.stringify && bb?.kind === "param";
+    }
+    const ret = returnsBody(a, http, fn);
+    sig.returnsBody = ret.body;
+    sig.parsesText = ret.parsesText;
+    break;
+  }
+  a.helperCache.set(fn, sig);
+  return sig;
+}
+
+function returnsBody(a: Analysis, http: HttpCall, fn: Node): { body: boolean; parsesText: boolean } {
+  for (const site of bodySites(a, http)) {
+    if (site.kind === "binding") continue;
+    const parsesText = !!site.parsesText;
+    let up = site.node.getParent();
+    while (up && (Node.isParenthesizedExpression(up) || Node.isAsExpression(up) || Node.isAwaitExpression(up) || Node.isNonNullExpression(up))) up = up.getParent();
+    if (up && Node.isReturnStatement(up)) return { body: true, parsesText };
+    if (up && Node.isArrowFunction(up) && up === fn) return { body: true, parsesText };
+    if (up && Node.isVariableDeclaration(up) && Node.isIdentifier(up.getNameNode())) {
+      const name = up.getName();
+      const returned = fn.getDescendantsOfKind(SyntaxKind.ReturnStatement).some((r) => {
+        const e = r.getExpression();
+        return e && unwrapExpression(e).getText() === name;
+      });
+      if (returned) return { body: true, parsesText };
+    }
+  }
+  return { body: false, parsesText: false };
+}
+
+/** A function that passes one of its parameters, unchanged, as the URL of a transport call. */
+export function wrapperSignature(a: Analysis, fn: Node): WrapperSignature | null {
+  if (a.wrapperCache.has(fn)) return a.wrapperCache.get(fn)!;
+  a.wrapperCache.set(fn, null);
+  let sig: WrapperSignature | null = null;
+  const calls = fn.getDescendantsOfKind(SyntaxKind.CallExpression);
+  for (const call of calls) {
+    if (call === fn) continue;
+    const http = httpCall(a, call);
+    if (!http || http.lib === "helper" || !http.urlNode) continue;
+    const ub = paramIndex(a, fn, http.urlNode);
+    if (ub?.kind !== "param" || ub.path.length || !Node.isIdentifier(unwrapExpression(http.urlNode))) continue;
+    const ob = http.options ? paramIndex(a, fn, http.options) : undefined;
+    sig = { kind: "wrapper", lib: http.lib, urlIndex: ub.index, optionsIndex: ob?.kind === "param" && ob.path.length === 0 ? ob.index : undefined };
+    break;
+  }
+  a.wrapperCache.set(fn, sig);
+  return sig;
+}
+
+/** The function a factory call returns: `createRequest(key)` → the arrow it returns. */
+export function factoryResult(a: Analysis, call: CallExpression): Node | undefined {
+  const callee = unwrapExpression(call.getExpression());
+  if (!Node.isIdentifier(callee)) return undefined;
+  const b = bind(a, callee);
+  let factory: Node | undefined;
+  if (b?.kind === "function") factory = b.decl;
+  else if (b?.kind === "var" && b.init && isFunctionLike(unwrapExpression(b.init))) factory = unwrapExpression(b.init);
+  if (!factory || Node.isClassDeclaration(factory)) return undefined;
+  const returned = returnedFunction(a, factory);
+  return returned;
+}
+
+function returnedFunction(a: Analysis, factory: Node): Node | undefined {
+  if (Node.isArrowFunction(factory)) {
+    const body = unwrapExpression(factory.getBody());
+    if (isFunctionLike(body)) return body;
+  }
+  for (const r of factory.getDescendantsOfKind(SyntaxKind.ReturnStatement)) {
+    if (enclosingFunction(r) !== factory) continue;
+    const e = r.getExpression() && unwrapExpression(r.getExpression()!);
+    if (!e) continue;
+    if (isFunctionLike(e)) return e;
+    if (Node.isIdentifier(e)) {
+      const rb = bind(a, e);
+      if (rb?.kind === "function") return rb.decl;
+      if (rb?.kind === "var" && rb.init && isFunctionLike(unwrapExpression(rb.init))) return unwrapExpression(rb.init);
+    }
+  }
+  return undefined;
+}
+
+/** Reads a helper call: its path, method and body arguments (positional or in an options object). */
+export function helperCall(a: Analysis, call: CallExpression, sig: HelperSignature, trail: Node[]): HttpCall {
+  const args = call.getArguments();
+  const out: HttpCall = { call, lib: "helper", helper: sig, urlNode: args[sig.pathIndex], method: { kind: "default", value: "GET" }, bodyKey: "arg", trail };
+  out.external = { value: sig.base, node: null, join: "concat" };
+  if (sig.methodIndex !== undefined) {
+    out.method = methodOf(args[sig.methodIndex]) ?? out.method;
+    if (sig.bodyIndex !== undefined && args[sig.bodyIndex]) out.body = bodyOf(args[sig.bodyIndex]!);
+  } else if (sig.optionsIndex !== undefined) {
+    const raw = args[sig.optionsIndex];
+    const opts = objectLiteral(a, raw);
+    out.options = opts ?? raw;
+    out.bodyKey = "body";
+    if (raw && !opts) out.method = { kind: "unknown" };
+    out.method = methodOf(prop(opts, "method")) ?? out.method;
+    const b = prop(opts, "body");
+    if (b) {
+      out.body = bodyOf(b, (opts as any).getProperty("body"));
+      if (!sig.serialisesBody && !out.body!.stringify) out.body = undefined;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,74 @@
+// The codemod engine over one project: an orchestrator of named passes, each in its own module.
+//   1. call sites   (transports.ts, helpers.ts, call-site.ts, rewrites/*): every HTTP call and
+//                   helper call on a v1 base, planned in full or with its problems named
+//   2. base sources (base-sources.ts): every string naming the v1 host
+//   3. do no harm   (do-no-harm.ts): bases flip only when every use is accounted for
+//   4. old marks    (todo-marks.ts): marks of earlier runs still count
+//   5. apply        (apply-edits.ts): text edits on the original source, per file
+// The audit is the same analysis with the output discarded.
+import { SyntaxKind, type SourceFile } from "../ts-morph.ts";
+import type { FileAnalysis, Finding } from "../types.ts";
+import { parseErrorOf, type ProjectIndex } from "../project-index.ts";
+import { addFile, newAnalysis, type Analysis } from "./state.ts";
+import { httpCall } from "./transports.ts";
+import { processCall } from "./call-site.ts";
+import { httpErrorReads } from "./rewrites/error-fields.ts";
+import { scanLiterals } from "./base-sources.ts";
+import { resolveDoNoHarm } from "./do-no-harm.ts";
+import { markFindings } from "./todo-marks.ts";
+import { applyEdits } from "./apply-edits.ts";
+
+export interface ProjectAnalysis {
+  /** Absolute path → what happened to that file. */
+  files: Map<string, FileAnalysis>;
+}
+
+function callSites(a: Analysis, sf: SourceFile): void {
+  const before = a.sites.length;
+  for (const call of sf.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+    const http = httpCall(a, call);
+    if (http) processCall(a, http);
+  }
+  const mine = a.sites.slice(before).filter((s) => s.finding);
+  if (mine.length) {
+    // axios/got `err.response.data.message` in a file that calls v1: tied to that file's sites.
+    a.current = { call: sf, file: mine[0]!.file, deps: new Set(mine.flatMap((s) => [...s.deps])), edits: [], complete: true };
+    httpErrorReads(a, sf);
+    const pseudo = a.current;
+    a.current = undefined;
+    if (pseudo.edits.length) mine[0]!.edits.push(...pseudo.edits), pseudo.deps.forEach((d) => mine[0]!.deps.add(d));
+  }
+}
+
+export function analyzeProject(index: ProjectIndex, displayName: (file: string) => string): ProjectAnalysis {
+  const a = newAnalysis(index.resolve);
+  const result = new Map<string, FileAnalysis>();
+  const parsed: SourceFile[] = [];
+  for (const sf of index.files) {
+    const error = parseErrorOf(sf);
+    const text = sf.getFullText();
+    if (error) {
+      result.set(sf.getFilePath(), { findings: [], edits: [], output: text, exports: new Map(), parseError: error, callSites: 0, rewritten: 0 });
+      continue;
+    }
+    addFile(a, sf, displayName(sf.getFilePath()));
+    parsed.push(sf);
+  }
+  for (const sf of parsed) callSites(a, sf);
+  for (const sf of parsed) scanLiterals(a, sf);
+  resolveDoNoHarm(a);
+  for (const sf of parsed) {
+    const file = a.files.get(sf.getFilePath())!;
+    const findings: Finding[] = [...file.findings, ...markFindings(file)].sort((x, y) => x.line - y.line || x.column - y.column);
+    const sites = a.sites.filter((s) => s.file === file && s.finding && s.call.getKind() === SyntaxKind.CallExpression);
+    const { output, conflicts } = applyEdits(file.text, file.edits);
+    if (conflicts.length) {
+      // Overlapping edits mean two plans disagree: leave the file alone and say so.
+      const safe = findings.map((f) => (f.category === "auto" ? { ...f, category: "review" as const, reason: `${f.reason}; overlapping edits, left unchanged`, advice: "rewrite this file by hand" } : f));
+      result.set(sf.getFilePath(), { findings: safe, edits: [], output: file.text, exports: new Map(), callSites: sites.length, rewritten: 0 });
+      continue;
+    }
+    result.set(sf.getFilePath(), { findings, edits: file.edits, output, exports: new Map(), callSites: sites.length, rewritten: sites.filter((s) => s.complete).length });
+  }
+  return { files: result };
+}

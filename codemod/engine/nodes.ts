@@ -1,0 +1,43 @@
+// Small syntax-tree utilities shared by the passes.
+import { Node, SyntaxKind } from "../ts-morph.ts";
+import { resolveIdentifier } from "../scope.ts";
+
+/** The outermost node around `node` that only wraps it (parentheses, `as`, `!`, `satisfies`). */
+export function skipParens(node: Node): Node {
+  let n = node;
+  for (;;) {
+    const p = n.getParent();
+    if (p && (Node.isParenthesizedExpression(p) || Node.isAsExpression(p) || Node.isNonNullExpression(p) || Node.isSatisfiesExpression(p))) n = p;
+    else return n;
+  }
+}
+
+/** References to a local name inside a scope (same file). */
+export function referencesOf(scope: Node, nameNode: Node): Node[] {
+  const name = nameNode.getText();
+  const refs: Node[] = [];
+  for (const d of scope.getDescendantsOfKind(SyntaxKind.Identifier)) {
+    if (d === nameNode || d.getText() !== name) continue;
+    const p = d.getParent();
+    if (p && Node.isPropertyAccessExpression(p) && p.getNameNode() === d) continue;
+    if (p && Node.isPropertyAssignment(p) && p.getNameNode() === d) continue;
+    const b = resolveIdentifier(d);
+    if (b && (b.kind === "var" || b.kind === "param") && (b.decl === nameNode.getParent() || b.decl === nameNode.getParent()?.getParent()?.getParent())) refs.push(d);
+    else if (b?.kind === "var" && b.decl.getFirstDescendant((x) => x === nameNode)) refs.push(d);
+  }
+  return refs;
+}
+
+/** The statement a node belongs to (where a TODO mark goes). */
+export function statementOf(node: Node): Node {
+  let n: Node = node;
+  for (;;) {
+    const p = n.getParent();
+    if (!p || Node.isSourceFile(p) || Node.isBlock(p) || Node.isCaseClause(p) || Node.isDefaultClause(p) || Node.isModuleBlock(p) || Node.isClassDeclaration(p) || Node.isClassExpression(p)) return n;
+    n = p;
+  }
+}
+
+export function oneLine(s: string): string {
+  return s.replace(/\s+/g, " ").replace(/;/g, ",").trim();
+}

@@ -1,0 +1,55 @@
+// Rewrite: v1 error bodies (`{ message }`, `{ error, status }`) are RFC 9457 problems in v2, so
+// reads of `.message` / `.error` on a v1 call's response body become `.detail` / `.title`
+// (`errorFieldMap` in the table), destructuring included, and axios/got `err.response.data.message`.
+import { Node, SyntaxKind, type SourceFile } from "../../ts-morph.ts";
+import { errorFieldMap } from "../../../mappings/index.ts";
+import { enclosingFunction } from "../../scope.ts";
+import { edit, type Analysis } from "../state.ts";
+import type { HttpCall } from "../transports.ts";
+import { bodySites } from "../body-sites.ts";
+import { referencesOf, skipParens } from "../nodes.ts";
+
+export function errorReads(a: Analysis, http: HttpCall): void {
+  for (const site of bodySites(a, http)) {
+    if (site.kind !== "value") continue;
+    const outer = skipParens(site.node);
+    const parent = outer.getParent();
+    if (parent && Node.isPropertyAccessExpression(parent)) renameErrorField(a, parent);
+    if (parent && Node.isVariableDeclaration(parent)) {
+      const name = parent.getNameNode();
+      if (Node.isIdentifier(name)) {
+        for (const r of referencesOf(enclosingFunction(parent), name)) {
+          const rp = r.getParent();
+          if (rp && Node.isPropertyAccessExpression(rp) && rp.getExpression() === r) renameErrorField(a, rp);
+        }
+      } else if (Node.isObjectBindingPattern(name)) {
+        for (const el of name.getElements()) {
+          const propName = el.getPropertyNameNode();
+          const key = propName?.getText() ?? el.getName();
+          const to = (errorFieldMap as Record<string, string>)[key];
+          if (!to || key === "status") continue;
+          if (propName) edit(a, propName, { start: propName.getStart(), end: propName.getEnd(), text: to });
+          else edit(a, el, { start: el.getStart(), end: el.getStart(), text: `${to}: ` });
+        }
+      }
+    }
+  }
+}
+
+function renameErrorField(a: Analysis, access: Node): void {
+  if (!Node.isPropertyAccessExpression(access)) return;
+  const name = access.getName();
+  if (name !== "message" && name !== "error") return;
+  const nn = access.getNameNode();
+  edit(a, nn, { start: nn.getStart(), end: nn.getEnd(), text: errorFieldMap[name] });
+}
+
+/** axios / got errors: `err.response.data.message` → `.detail`, in a file that calls v1. */
+export function httpErrorReads(a: Analysis, sf: SourceFile): void {
+  for (const n of sf.getDescendantsOfKind(SyntaxKind.PropertyAccessExpression)) {
+    const name = n.getName();
+    if (name !== "message" && name !== "error") continue;
+    const inner = n.getExpression().getText().replace(/\?\./g, ".").replace(/\s/g, "");
+    if (/\.response\.data$/.test(inner)) renameErrorField(a, n);
+  }
+}

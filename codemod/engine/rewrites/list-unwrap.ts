@@ -1,0 +1,88 @@
+// Rewrite: v2 wraps lists (`{ pods: [...] }`) where v1 answered a bare array, so the body is
+// unwrapped where the call's result is consumed: `const { pods } = await res.json()`,
+// `(await res.json()).pods`, `res.data.pods`, `.then((body) => body.pods)`, `.json<{ pods: T }>()`.
+import { Node } from "../../ts-morph.ts";
+import { enclosingFunction, isAsyncFunction } from "../../scope.ts";
+import { unwrapExpression } from "../../urls.ts";
+import { edit, type Analysis } from "../state.ts";
+import type { HttpCall } from "../transports.ts";
+import { bodySites } from "../body-sites.ts";
+import { referencesOf, skipParens } from "../nodes.ts";
+import type { Problems } from "./problems.ts";
+
+export function isErrorRead(ref: Node): boolean {
+  const p = ref.getParent();
+  return !!p && Node.isPropertyAccessExpression(p) && p.getExpression() === ref && ["message", "error", "detail", "title", "status"].includes(p.getName());
+}
+
+export function unwrapList(a: Analysis, http: HttpCall, wrapper: string, problems: Problems): void {
+  const sites = bodySites(a, http);
+  if (!sites.length && http.lib === "helper" && !http.helper!.returnsBody) {
+    problems.push({ reason: `v2 wraps the list in { ${wrapper}: [...] } and this helper's result is not followed to where it is read`, advice: `read .${wrapper} of the response body` });
+  }
+  for (const site of sites) {
+    if (site.kind === "binding") {
+      const el = site.node as any;
+      const local = el.getNameNode().getText();
+      edit(a, site.node, { start: el.getStart(), end: el.getEnd(), text: `data: { ${wrapper}: ${local} }` });
+      continue;
+    }
+    retypeJson(a, site.node, wrapper);
+    if (site.kind === "promise") {
+      const fn = enclosingFunction(site.node);
+      const parent = skipParens(site.node).getParent();
+      if (parent && Node.isReturnStatement(parent) && isAsyncFunction(fn)) {
+        edit(a, site.node, { start: site.node.getStart(), end: site.node.getStart(), text: "(await " });
+        edit(a, site.node, { start: site.node.getEnd(), end: site.node.getEnd(), text: `).${wrapper}` });
+      } else {
+        edit(a, site.node, { start: site.node.getEnd(), end: site.node.getEnd(), text: `.then((body) => body.${wrapper})` });
+      }
+      continue;
+    }
+    const v = site.node;
+    const outer = skipParens(v);
+    const parent = outer.getParent();
+    if (parent && Node.isVariableDeclaration(parent) && Node.isIdentifier(parent.getNameNode())) {
+      const nameNode = parent.getNameNode();
+      const refs = referencesOf(enclosingFunction(parent), nameNode);
+      if (refs.some((r) => isErrorRead(r))) {
+        for (const r of refs) {
+          if (isErrorRead(r)) continue;
+          const rp = r.getParent();
+          if (rp && Node.isShorthandPropertyAssignment(rp)) {
+            problems.push({ reason: `the list body is also read for errors; unwrap .${wrapper} where it is used`, advice: `read ${nameNode.getText()}.${wrapper}` });
+            continue;
+          }
+          edit(a, r, { start: r.getEnd(), end: r.getEnd(), text: `.${wrapper}` });
+        }
+        continue;
+      }
+      if (nameNode.getText() === wrapper && !(parent as any).getTypeNode?.()) {
+        edit(a, nameNode, { start: nameNode.getStart(), end: nameNode.getEnd(), text: `{ ${wrapper} }` });
+        continue;
+      }
+    }
+    if (outer !== v && (Node.isAwaitExpression(v) || Node.isCallExpression(v))) {
+      edit(a, outer, { start: outer.getEnd(), end: outer.getEnd(), text: `.${wrapper}` });
+    } else if (Node.isAwaitExpression(v)) {
+      edit(a, v, { start: v.getStart(), end: v.getStart(), text: "(" });
+      edit(a, v, { start: v.getEnd(), end: v.getEnd(), text: `).${wrapper}` });
+    } else if (Node.isCallExpression(v) && parent && Node.isAsExpression(parent)) {
+      edit(a, parent, { start: parent.getStart(), end: parent.getStart(), text: "(" });
+      edit(a, parent, { start: parent.getEnd(), end: parent.getEnd(), text: `).${wrapper}` });
+    } else {
+      edit(a, v, { start: v.getEnd(), end: v.getEnd(), text: `.${wrapper}` });
+    }
+  }
+}
+
+/** `got(url).json<Pod[]>()` → `.json<{ pods: Pod[] }>()`: the type argument follows the unwrap. */
+function retypeJson(a: Analysis, node: Node, wrapper: string): void {
+  let call: Node | undefined = node;
+  if (call && Node.isAwaitExpression(call)) call = unwrapExpression(call.getExpression());
+  if (!call || !Node.isCallExpression(call)) return;
+  const callee = call.getExpression();
+  if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== "json") return;
+  const [t] = call.getTypeArguments();
+  if (t && call.getTypeArguments().length === 1) edit(a, t, { start: t.getStart(), end: t.getEnd(), text: `{ ${wrapper}: ${t.getText()} }` });
+}

@@ -1,0 +1,22 @@
+// Rewrite: the HTTP method v2 uses (`POST …/update` → `PATCH`), as a verb (`axios.post` →
+// `axios.patch`) or a method literal (keeping its case).
+import type { OperationMapping } from "../../../mappings/index.ts";
+import { literalText } from "../../urls.ts";
+import { edit, type Analysis } from "../state.ts";
+import type { HttpCall } from "../transports.ts";
+import type { Problems } from "./problems.ts";
+
+export function changeMethod(a: Analysis, http: HttpCall, op: OperationMapping, problems: Problems): void {
+  const to = op.v2!.method;
+  const node = http.method.node;
+  if (http.method.kind === "verb" && node) {
+    edit(a, node, { start: node.getStart(), end: node.getEnd(), text: to.toLowerCase() });
+  } else if (http.method.kind === "literal" && node) {
+    const old = literalText(node)!;
+    const text = old === old.toLowerCase() ? to.toLowerCase() : to;
+    const quote = node.getText()[0]!;
+    edit(a, node, { start: node.getStart(), end: node.getEnd(), text: `${quote}${text}${quote === "`" ? "`" : quote}` });
+  } else {
+    problems.push({ reason: `v2 uses ${to} instead of ${op.v1.method}, and the method here is not a literal`, advice: `send ${to} ${op.v2!.path}` });
+  }
+}

@@ -1,0 +1,221 @@
+// Rewrite: v1 record fields read on a v1 call's response. Copy fields are renamed from the
+// operation's record lens (`pod.containerDiskInGb` → `pod.disk`); fields behind a converter
+// (`desiredStatus`, `volumeInGb`, …) get a mark. The body is followed through variables, list
+// elements (`for…of`, `map/filter/find…`) and functions that return it to their callers; a body
+// that goes anywhere else (passed on, stored, serialised) cannot be vouched for, so the site
+// gets a mark listing the record fields that differ in v2.
+import { Node, SyntaxKind } from "../../ts-morph.ts";
+import { converterNamed, lensNamed, type FieldLens, type OperationMapping } from "../../../mappings/index.ts";
+import { enclosingFunction, isFunctionLike } from "../../scope.ts";
+import { edit, type Analysis } from "../state.ts";
+import type { HttpCall } from "../transports.ts";
+import { bodySites } from "../body-sites.ts";
+import { referencesOf, skipParens } from "../nodes.ts";
+import { todo } from "../todo-marks.ts";
+import { addFinding } from "../state.ts";
+import type { Problems } from "./problems.ts";
+
+type ByFirst = Map<string, { segs: string[]; lens: FieldLens }[]>;
+const ITERATORS = ["map", "filter", "find", "forEach", "some", "every", "flatMap", "findLast", "sort", "slice", "reduce"];
+
+function fieldIndex(fields: FieldLens[]): ByFirst {
+  const byFirst: ByFirst = new Map();
+  for (const f of fields) {
+    if (f.only === "toV2") continue;
+    for (const v1 of f.v1) {
+      const segs = v1.split(".");
+      const list = byFirst.get(segs[0]!) ?? [];
+      list.push({ segs, lens: f });
+      byFirst.set(segs[0]!, list);
+    }
+  }
+  for (const list of byFirst.values()) list.sort((x, y) => y.segs.length - x.segs.length);
+  return byFirst;
+}
+
+/** The v1 record fields whose name or value differ in v2 (for the mark of a body that escapes). */
+export function differingFields(fields: FieldLens[]): string[] {
+  return fields.filter((f) => f.only !== "toV2" && (f.converter || f.v1.join() !== f.v2.join())).map((f) => `${f.v1.join("+")}→${f.v2.join("+") || "(none)"}`);
+}
+
+export function recordReads(a: Analysis, http: HttpCall, op: OperationMapping, problems: Problems): void {
+  const shape = op.response;
+  if (shape.kind !== "record" && shape.kind !== "list") return;
+  const lens = lensNamed(shape.lens);
+  if (!lens) return;
+  const byFirst = fieldIndex(lens.fields);
+  const escapes: Node[] = [];
+  const seen = new Set<Node>();
+
+  const field = (access: Node) => recordField(a, access, byFirst, op);
+  /** A reference to a record value: a field read, or somewhere the value goes on. */
+  const recordUse = (ref: Node, depth: number) => {
+    const outer = skipParens(ref);
+    const p = outer.getParent();
+    if (p && Node.isPropertyAccessExpression(p) && p.getExpression() === outer) return field(p);
+    if (p && Node.isElementAccessExpression(p) && p.getExpression() === outer) return void escapes.push(p);
+    valueGoes(outer, depth, true);
+  };
+  const listUse = (ref: Node, depth: number) => {
+    const outer = skipParens(ref);
+    const p = outer.getParent();
+    if (!p) return;
+    if (Node.isForOfStatement(p) && p.getExpression() === outer) {
+      const init = p.getInitializer();
+      const decl = Node.isVariableDeclarationList(init) ? init.getDeclarations()[0] : undefined;
+      const n = decl?.getNameNode();
+      if (n && Node.isIdentifier(n)) for (const r of referencesOf(p, n)) recordUse(r, depth);
+      else escapes.push(p);
+      return;
+    }
+    if (Node.isPropertyAccessExpression(p) && p.getExpression() === outer) {
+      const name = p.getName();
+      if (name === "length") return;
+      if (ITERATORS.includes(name)) {
+        const call = p.getParent();
+        const cb = call && Node.isCallExpression(call) ? call.getArguments()[0] : undefined;
+        if (cb && (Node.isArrowFunction(cb) || Node.isFunctionExpression(cb))) {
+          const n = cb.getParameters()[name === "reduce" ? 1 : 0]?.getNameNode();
+          if (n && Node.isIdentifier(n)) for (const r of referencesOf(cb, n)) recordUse(r, depth);
+          else if (n) escapes.push(n);
+          // filter/find/sort/slice give records (or lists) again.
+          if (["filter", "sort", "slice"].includes(name) && call) valueGoes(call, depth, false);
+          else if (["find", "findLast"].includes(name) && call) valueGoes(call, depth, true);
+          return;
+        }
+      }
+      return void escapes.push(p);
+    }
+    if (Node.isElementAccessExpression(p) && p.getExpression() === outer) return valueGoes(p, depth, true);
+    valueGoes(outer, depth, false);
+  };
+  /** Where a value (record or list) goes: a variable, a return to callers, or somewhere unknown. */
+  const valueGoes = (value: Node, depth: number, isRecord: boolean): void => {
+    if (seen.has(value) || depth > 4) return void escapes.push(value);
+    seen.add(value);
+    const outer = skipParens(value);
+    const p = outer.getParent();
+    const use = (r: Node) => (isRecord ? recordUse(r, depth) : listUse(r, depth));
+    if (!p) return;
+    if (Node.isExpressionStatement(p)) return;
+    if (Node.isAwaitExpression(p)) return valueGoes(p, depth, isRecord);
+    const reads = (Node.isPropertyAccessExpression(p) || Node.isElementAccessExpression(p)) && p.getExpression() === outer;
+    if (!isRecord && (reads || (Node.isForOfStatement(p) && p.getExpression() === outer))) return listUse(outer, depth);
+    if (isRecord && reads) return recordUse(outer, depth);
+    if (Node.isVariableDeclaration(p) && p.getInitializer() === outer) {
+      const name = p.getNameNode();
+      if (Node.isIdentifier(name)) for (const r of referencesOf(enclosingFunction(p), name)) use(r);
+      else if (Node.isObjectBindingPattern(name) && isRecord) {
+        for (const el of name.getElements()) {
+          const key = el.getPropertyNameNode()?.getText() ?? el.getName();
+          if (byFirst.has(key)) escapes.push(el);
+        }
+      } else escapes.push(name);
+      return;
+    }
+    if (Node.isReturnStatement(p) || (Node.isArrowFunction(p) && p.getBody() === outer)) {
+      const fn = Node.isReturnStatement(p) ? enclosingFunction(p) : p;
+      const callers = callersOf(fn);
+      if (!callers) return void escapes.push(outer);
+      for (const c of callers) valueGoes(c, depth + 1, isRecord);
+      return;
+    }
+    if (Node.isIfStatement(p) || Node.isPrefixUnaryExpression(p) || (Node.isBinaryExpression(p) && ["===", "!==", "==", "!=", "&&", "||"].includes(p.getOperatorToken().getText()))) return;
+    escapes.push(outer);
+  };
+
+  for (const site of bodySites(a, http)) {
+    if (site.kind === "binding") continue;
+    if (site.kind === "promise") {
+      valueGoes(site.node, 0, shape.kind === "record");
+      continue;
+    }
+    const outer = skipParens(site.node);
+    const parent = outer.getParent();
+    if (shape.kind === "record" && parent && Node.isPropertyAccessExpression(parent) && parent.getExpression() === outer) {
+      field(parent);
+      continue;
+    }
+    // A list body is unwrapped where it is declared (`const { pods } = …`); follow the array.
+    if (shape.kind === "list" && parent && Node.isVariableDeclaration(parent) && Node.isIdentifier(parent.getNameNode())) {
+      for (const r of referencesOf(enclosingFunction(parent), parent.getNameNode())) listUse(r, 0);
+      continue;
+    }
+    valueGoes(site.node, 0, shape.kind === "record");
+  }
+  if (!bodySites(a, http).length && http.lib === "helper" && !Node.isExpressionStatement(skipParens(http.call).getParent() ?? http.call)) {
+    // The helper's result is not the parsed body (or is not followed): nothing to vouch for.
+  }
+  if (escapes.length) {
+    const fields = differingFields(lens.fields);
+    if (fields.length) {
+      const where = escapes[0]!;
+      const line = where.getSourceFile().getLineAndColumnAtPos(where.getStart()).line;
+      problems.push({
+        reason: `the ${shape.kind === "list" ? "records of the list" : "response record"} ${shape.kind === "list" ? "are" : "is"} used where the codemod cannot follow it (${where.getSourceFile().getBaseName()}:${line}), and these v1 fields differ in v2: ${fields.join(", ")}`,
+        advice: "check every read of the record against the v2 record (docs/mapping.md)",
+      });
+    }
+  }
+}
+
+/** The call expressions of a named function or method (same project), or undefined when it escapes. */
+function callersOf(fn: Node): Node[] | undefined {
+  if (!isFunctionLike(fn)) return undefined;
+  let nameNode: Node | undefined = (fn as any).getNameNode?.();
+  if (!nameNode) {
+    const p = fn.getParent();
+    if (p && Node.isVariableDeclaration(p)) nameNode = p.getNameNode();
+    else if (p && Node.isPropertyDeclaration(p)) nameNode = p.getNameNode();
+  }
+  if (!nameNode || !Node.isIdentifier(nameNode)) return undefined;
+  const out: Node[] = [];
+  let refs: Node[];
+  try {
+    refs = nameNode.findReferencesAsNodes();
+  } catch {
+    return undefined;
+  }
+  for (const r of refs) {
+    if (r === nameNode) continue;
+    const p = r.getParent();
+    if (p && (Node.isImportSpecifier(p) || Node.isExportSpecifier(p) || Node.isImportClause(p) || Node.isShorthandPropertyAssignment(p))) continue;
+    const callee = p && Node.isPropertyAccessExpression(p) && p.getNameNode() === r ? p : r;
+    const call = callee.getParent();
+    if (call && Node.isCallExpression(call) && call.getExpression() === callee) out.push(call);
+    else return undefined;
+  }
+  return out;
+}
+
+function recordField(a: Analysis, access: Node, byFirst: ByFirst, op: OperationMapping): void {
+  if (!Node.isPropertyAccessExpression(access)) return;
+  for (const cand of byFirst.get(access.getName()) ?? []) {
+    let last: Node = access;
+    let ok = true;
+    for (const seg of cand.segs.slice(1)) {
+      const up = last.getParent();
+      if (!up || !Node.isPropertyAccessExpression(up) || up.getExpression() !== last || up.getName() !== seg) {
+        ok = false;
+        break;
+      }
+      last = up;
+    }
+    if (!ok) continue;
+    const f = cand.lens;
+    const v1 = cand.segs.join(".");
+    if (f.converter) {
+      const conv = converterNamed(f.converter);
+      const reason = `v1 record field ${v1} is ${f.v2.join(" + ")} in v2 (converter ${f.converter}${conv ? `: ${conv.summary}` : ""})`;
+      const advice = `read ${f.v2.map((x) => "." + x).join(" / ")} and convert it the way docs/mapping.md describes for ${f.converter}`;
+      todo(a, access, op.key, "review", reason, advice);
+      addFinding(a, access, { operation: op.key, v1: { method: op.v1.method, path: op.v1.path }, v2: op.v2 ? { method: op.v2.method, path: op.v2.path } : null, category: "review", reason, advice });
+    } else if (f.v2.length === 1 && f.v2[0] !== v1) {
+      const start = (access as any).getNameNode().getStart();
+      edit(a, access, { start, end: (last as any).getNameNode().getEnd(), text: f.v2[0]! });
+    }
+    return;
+  }
+}
+
+export { SyntaxKind };

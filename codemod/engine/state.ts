@@ -1,0 +1,146 @@
+// The state of one analysis over a project: per-file text, edits, findings and marks, and the
+// facts the do-no-harm check needs (which bases each site depends on, which uses were followed).
+import type { Category, Edit, Finding, HelperSignature } from "../types.ts";
+import { Node, type SourceFile } from "../ts-morph.ts";
+import type { ModuleResolver } from "../symbols.ts";
+import { redact } from "../redact.ts";
+
+export interface FileState {
+  sf: SourceFile;
+  /** Path written into findings. */
+  display: string;
+  text: string;
+  lines: string[];
+  quote: string;
+  /** Edits applied whatever the do-no-harm check decides (TODO marks). */
+  edits: Edit[];
+  findings: Finding[];
+  /** Marks this run wrote or confirmed: `line|mark`, so the audit of old marks does not count them twice. */
+  emittedTodos: Set<string>;
+  todos: Map<Node, string[]>;
+}
+
+/** One v1 call site the engine planned (rewritten, or marked). */
+export interface Site {
+  call: Node;
+  file: FileState;
+  /** Base literals (or env defaults) the call's URL takes its v1 base from. */
+  deps: Set<Node>;
+  /** Edits of the rewrite, applied only when every base it depends on flips to v2. */
+  edits: Edit[];
+  /** Absent for a request helper's own transport call (its callers are the sites). */
+  finding?: Finding;
+  /** Whether every part of the site was rewritten (no mark). */
+  complete: boolean;
+}
+
+/** A v1 base string the run found: it flips to v2 only when all its uses are accounted for. */
+export interface BaseSource {
+  literal: Node;
+  value: string;
+  file: FileState;
+  /** The edit that flips it (and, for an env default, the variable rename). */
+  flip: Edit[];
+  /** `process.env.X` when the base is the default of an environment variable. */
+  env?: string;
+}
+
+export interface Analysis {
+  files: Map<string, FileState>;
+  resolve: ModuleResolver | undefined;
+  sites: Site[];
+  bases: Map<Node, BaseSource>;
+  /** The site being planned: edits go to it, and its base dependencies are collected. */
+  current: Site | undefined;
+  /** Reference nodes consumed by a planned site (URL parts, callees): followed uses. */
+  accounted: Set<Node>;
+  /** URL parts inside request helpers: followed only when every call of the helper is. */
+  helperParts: Map<Node, Node[]>;
+  /** Which base literal a resolved base part (identifier, member, `??`) comes from. */
+  baseSource: Map<Node, Node>;
+  helperCache: Map<Node, HelperSignature | null>;
+  wrapperCache: Map<Node, WrapperSignature | null>;
+  baseCache: Map<Node, string | null>;
+  consumed: Set<Node>;
+}
+
+/** A function that forwards its URL (and init) argument to a transport: `fetchWithRetry(url, init)`. */
+export interface WrapperSignature {
+  kind: "wrapper";
+  lib: "fetch" | "axios" | "got" | "ky" | "undici-request";
+  urlIndex: number;
+  optionsIndex?: number;
+}
+
+export function newAnalysis(resolve: ModuleResolver | undefined): Analysis {
+  return {
+    files: new Map(),
+    resolve,
+    sites: [],
+    bases: new Map(),
+    current: undefined,
+    accounted: new Set(),
+    helperParts: new Map(),
+    baseSource: new Map(),
+    helperCache: new Map(),
+    wrapperCache: new Map(),
+    baseCache: new Map(),
+    consumed: new Set(),
+  };
+}
+
+export function addFile(a: Analysis, sf: SourceFile, display: string): FileState {
+  const text = sf.getFullText();
+  const firstString = sf.getFirstDescendant((n) => Node.isStringLiteral(n));
+  const state: FileState = {
+    sf,
+    display,
+    text,
+    lines: text.split("\n"),
+    quote: firstString ? firstString.getText()[0]! : '"',
+    edits: [],
+    findings: [],
+    emittedTodos: new Set(),
+    todos: new Map(),
+  };
+  a.files.set(sf.getFilePath(), state);
+  return state;
+}
+
+export function fileOf(a: Analysis, node: Node): FileState {
+  const f = a.files.get(node.getSourceFile().getFilePath());
+  if (!f) throw new Error(`internal: ${node.getSourceFile().getFilePath()} is not part of the analysis`);
+  return f;
+}
+
+/** Records an edit: part of the site being planned, or unconditional (marks, outside any site). */
+export function edit(a: Analysis, at: Node, e: Edit): void {
+  const file = e.file ?? at.getSourceFile().getFilePath();
+  const withFile = { ...e, file };
+  if (a.current) a.current.edits.push(withFile);
+  else a.files.get(file)?.edits.push(withFile);
+}
+
+export function quoteOf(a: Analysis, at: Node): string {
+  return fileOf(a, at).quote;
+}
+
+export function q(a: Analysis, at: Node, s: string): string {
+  const quote = quoteOf(a, at);
+  return quote + s + quote;
+}
+
+/** A finding at a node (snippet: the line, secrets redacted). */
+export function makeFinding(a: Analysis, at: Node, f: Omit<Finding, "file" | "line" | "column" | "snippet">): Finding {
+  const file = fileOf(a, at);
+  const pos = file.sf.getLineAndColumnAtPos(at.getStart());
+  return { file: file.display, line: pos.line, column: pos.column, snippet: redact((file.lines[pos.line - 1] ?? "").trim()), ...f };
+}
+
+export function addFinding(a: Analysis, at: Node, f: Omit<Finding, "file" | "line" | "column" | "snippet">): Finding {
+  const finding = makeFinding(a, at, f);
+  fileOf(a, at).findings.push(finding);
+  return finding;
+}
+
+export type { Category };

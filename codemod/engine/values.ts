@@ -1,0 +1,124 @@
+// What an expression stands for, without running it: a name's initializer (in this file or an
+// imported one), a const object's property, a class member's assigned values, and above all
+// which v1 base a URL part carries and which literal that base comes from.
+import { Node, SyntaxKind } from "../ts-morph.ts";
+import { bindAcross, classOfMember, memberValues } from "../symbols.ts";
+import type { Binding } from "../scope.ts";
+import { resolveParts, unwrapExpression, type JoinMode, type UrlContext } from "../urls.ts";
+import type { Analysis } from "./state.ts";
+
+export interface External {
+  value: string;
+  node: Node | null;
+  join: JoinMode;
+}
+
+export function bind(a: Analysis, id: Node): Binding | undefined {
+  return bindAcross(id, a.resolve);
+}
+
+export function urlContext(a: Analysis): UrlContext {
+  return { baseOf: (node) => baseOf(a, node), valueOf: (node) => valueOf(a, node) };
+}
+
+/** The literal a base part comes from (`"…/v1"`, the right of `env ?? "…/v1"`, a followed name's literal). */
+export function sourceLiteral(a: Analysis, node: Node): Node | undefined {
+  const n = unwrapExpression(node);
+  if (Node.isStringLiteral(n) || Node.isNoSubstitutionTemplateLiteral(n)) return n;
+  if (Node.isBinaryExpression(n) && [SyntaxKind.QuestionQuestionToken, SyntaxKind.BarBarToken].includes(n.getOperatorToken().getKind())) return sourceLiteral(a, n.getRight());
+  return a.baseSource.get(n);
+}
+
+/** The v1 base an identifier or member access stands for. */
+export function baseOf(a: Analysis, node: Node): string | undefined {
+  const n = unwrapExpression(node);
+  if (a.baseCache.has(n)) return a.baseCache.get(n) ?? undefined;
+  a.baseCache.set(n, null);
+  let found: { value: string; source?: Node } | undefined;
+  const from = (expr: Node | undefined) => {
+    if (!expr || found) return;
+    const parts = resolveParts(expr, urlContext(a));
+    if (parts.length === 1 && parts[0]!.kind === "base") found = { value: parts[0]!.value, source: sourceLiteral(a, parts[0]!.node) };
+  };
+  if (Node.isIdentifier(n)) {
+    const b = bind(a, n);
+    if (b?.kind === "var" && b.init && b.path.length === 0) from(b.init);
+    else if (b?.kind === "param" && b.path.length === 0) from((b.decl as any).getInitializer?.());
+    else if (b?.kind === "import" && b.name === "*") {
+      /* a namespace: only its members can be bases */
+    }
+  } else if (Node.isPropertyAccessExpression(n)) {
+    const obj = unwrapExpression(n.getExpression());
+    if (Node.isIdentifier(obj)) {
+      const b = bind(a, obj);
+      if (b?.kind === "import" && b.name === "*") {
+        const target = a.resolve?.(obj.getSourceFile().getFilePath(), b.module);
+        const decl = target?.getVariableDeclaration(n.getName());
+        if (decl) from(decl.getInitializer());
+      }
+    }
+    if (!found) from(valueOf(a, n));
+    if (!found) {
+      const cls = classOfMember(n);
+      if (cls) for (const v of memberValues(cls, n.getName())) from(v);
+    }
+  }
+  if (found?.source) a.baseSource.set(n, found.source);
+  a.baseCache.set(n, found?.value ?? null);
+  return found?.value;
+}
+
+export function baseValueOf(a: Analysis, expr: Node): string | undefined {
+  const parts = resolveParts(expr, urlContext(a));
+  return parts.length === 1 && parts[0]!.kind === "base" ? parts[0]!.value : undefined;
+}
+
+/** What a name stands for: a variable's initializer, or a property of a const object literal. */
+export function valueOf(a: Analysis, node: Node): Node | undefined {
+  const n = unwrapExpression(node);
+  if (Node.isIdentifier(n)) {
+    const b = bind(a, n);
+    if (b?.kind === "var" && b.init && b.path.length === 0) return b.init;
+    return undefined;
+  }
+  if (Node.isPropertyAccessExpression(n)) {
+    const obj = valueOf(a, n.getExpression());
+    const target = obj && unwrapExpression(obj);
+    if (target && Node.isObjectLiteralExpression(target)) {
+      const prop = target.getProperty(n.getName());
+      if (prop && Node.isPropertyAssignment(prop)) return prop.getInitializer();
+    }
+  }
+  return undefined;
+}
+
+export function objectLiteral(a: Analysis, node: Node | undefined): Node | undefined {
+  if (!node) return undefined;
+  const n = unwrapExpression(node);
+  if (Node.isObjectLiteralExpression(n)) return n;
+  if (Node.isIdentifier(n)) {
+    const v = valueOf(a, n);
+    const u = v && unwrapExpression(v);
+    if (u && Node.isObjectLiteralExpression(u)) return u;
+  }
+  return undefined;
+}
+
+export function prop(obj: Node | undefined, name: string): Node | undefined {
+  if (!obj || !Node.isObjectLiteralExpression(obj)) return undefined;
+  const p = obj.getProperty(name);
+  if (p && Node.isPropertyAssignment(p)) return p.getInitializer();
+  if (p && Node.isShorthandPropertyAssignment(p)) return p.getNameNode();
+  return undefined;
+}
+
+/** A base supplied outside the URL (axios `baseURL`, got/ky `prefixUrl`, openapi-fetch `baseUrl`). */
+export function external(a: Analysis, obj: Node | undefined, keys: string[], join: JoinMode): External | undefined {
+  for (const key of keys) {
+    const v = prop(obj, key);
+    if (!v) continue;
+    const parts = resolveParts(v, urlContext(a));
+    if (parts.length === 1 && parts[0]!.kind === "base") return { value: parts[0]!.value, node: v, join };
+  }
+  return undefined;
+}

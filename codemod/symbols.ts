@@ -1,0 +1,134 @@
+// Cross-file and member resolution on top of the per-scope resolver (scope.ts): an imported name
+// to its declaration in another parsed file (re-exports, index files, CommonJS exports), and a
+// class member (`this.baseUrl`, `this.api`, `client.call`) to the values it is given.
+import { Node, SyntaxKind, type SourceFile } from "./ts-morph.ts";
+import { bindingNames, resolveIdentifier, type Binding } from "./scope.ts";
+import { unwrapExpression } from "./urls.ts";
+
+export type ModuleResolver = (from: string, specifier: string) => SourceFile | undefined;
+
+/** The declaration an export name stands for in a parsed module (follows re-exports). */
+export function exportedDeclaration(sf: SourceFile, name: string): Node | undefined {
+  let decls: Node[] | undefined;
+  try {
+    decls = sf.getExportedDeclarations().get(name);
+  } catch {
+    decls = undefined;
+  }
+  if (decls?.length) return decls[0];
+  // CommonJS: `module.exports = { name }`, `exports.name = …`, `module.exports.name = …`.
+  for (const st of sf.getStatements()) {
+    if (!Node.isExpressionStatement(st)) continue;
+    const e = st.getExpression();
+    if (!Node.isBinaryExpression(e) || e.getOperatorToken().getKind() !== SyntaxKind.EqualsToken) continue;
+    const left = e.getLeft().getText().replace(/\s/g, "");
+    const right = unwrapExpression(e.getRight());
+    if (left === "module.exports" && Node.isObjectLiteralExpression(right)) {
+      const p = right.getProperty(name);
+      if (p) return p;
+    }
+    if (left === "module.exports" && name === "default") return e;
+    if (new RegExp(`^(?:module\\.)?exports\\.${name.replace(/\$/g, "\\$")}$`).test(left)) return e;
+  }
+  return undefined;
+}
+
+/** A declaration node as a binding the engine understands. */
+export function bindingOfDeclaration(decl: Node): Binding | undefined {
+  if (Node.isVariableDeclaration(decl)) {
+    const names = bindingNames(decl.getNameNode());
+    const isConst = decl.getVariableStatement()?.getDeclarationKind() === "const";
+    return { kind: "var", decl, init: decl.getInitializer(), path: names.length === 1 ? names[0]!.path : [], isConst };
+  }
+  if (Node.isFunctionDeclaration(decl) || Node.isClassDeclaration(decl)) return { kind: "function", decl };
+  if (Node.isPropertyAssignment(decl)) return { kind: "var", decl, init: decl.getInitializer(), path: [], isConst: true };
+  if (Node.isBinaryExpression(decl)) return { kind: "var", decl, init: decl.getRight(), path: [], isConst: true };
+  if (Node.isShorthandPropertyAssignment(decl)) return resolveIdentifier(decl.getNameNode());
+  if (Node.isExportAssignment(decl)) return { kind: "var", decl, init: decl.getExpression(), path: [], isConst: true };
+  return undefined;
+}
+
+/**
+ * Resolves an identifier to its binding, following an import of a parsed module to the
+ * declaration there (so a helper or base constant of another file is seen as if it were local).
+ */
+export function bindAcross(id: Node, resolve: ModuleResolver | undefined, depth = 0): Binding | undefined {
+  const b = resolveIdentifier(id);
+  if (!b || b.kind !== "import" || !resolve || depth > 6) return b;
+  if (b.name === "*") return b;
+  const target = resolve(id.getSourceFile().getFilePath(), b.module);
+  if (!target) return b;
+  return importedBinding(target, b.name, resolve, depth) ?? b;
+}
+
+/** The binding of an export of a parsed module. */
+export function importedBinding(target: SourceFile, name: string, resolve: ModuleResolver | undefined, depth = 0): Binding | undefined {
+  const decl = exportedDeclaration(target, name);
+  if (!decl) return undefined;
+  const bound = bindingOfDeclaration(decl);
+  // `export default api` / `module.exports = { request }` where the value is a local name.
+  if (bound?.kind === "var" && bound.init && Node.isIdentifier(unwrapExpression(bound.init)) && !Node.isVariableDeclaration(decl)) {
+    return bindAcross(unwrapExpression(bound.init), resolve, depth + 1) ?? bound;
+  }
+  return bound;
+}
+
+/** The class a `this` refers to (arrow functions keep the outer `this`). */
+export function classOfThis(node: Node): Node | undefined {
+  let n: Node | undefined = node.getParent();
+  while (n) {
+    if (Node.isClassDeclaration(n) || Node.isClassExpression(n)) return n;
+    if (Node.isFunctionDeclaration(n) || Node.isFunctionExpression(n)) return undefined;
+    n = n.getParent();
+  }
+  return undefined;
+}
+
+/** The class that declares the member a property access reads (`this.x`, or `obj.x` through the checker). */
+export function classOfMember(access: Node): Node | undefined {
+  if (!Node.isPropertyAccessExpression(access)) return undefined;
+  const obj = unwrapExpression(access.getExpression());
+  if (obj.getKind() === SyntaxKind.ThisKeyword) return classOfThis(access);
+  try {
+    for (const d of access.getNameNode().getSymbol()?.getDeclarations() ?? []) {
+      const cls = d.getFirstAncestor((a) => Node.isClassDeclaration(a) || Node.isClassExpression(a));
+      if (cls) return cls;
+    }
+  } catch {
+    /* the checker could not type it: unknown */
+  }
+  return undefined;
+}
+
+/** Every value a class member is given: field initializer, parameter-property default, `this.x = …`. */
+export function memberValues(cls: Node, name: string): Node[] {
+  const out: Node[] = [];
+  for (const m of (cls as any).getMembers?.() ?? ([] as Node[])) {
+    if (Node.isPropertyDeclaration(m) && m.getName() === name && m.getInitializer()) out.push(m.getInitializer()!);
+    if (Node.isConstructorDeclaration(m)) {
+      for (const p of m.getParameters()) if (p.isParameterProperty() && p.getName() === name && p.getInitializer()) out.push(p.getInitializer()!);
+    }
+  }
+  for (const bin of cls.getDescendantsOfKind(SyntaxKind.BinaryExpression)) {
+    if (bin.getOperatorToken().getKind() !== SyntaxKind.EqualsToken) continue;
+    const left = unwrapExpression(bin.getLeft());
+    if (Node.isPropertyAccessExpression(left) && left.getName() === name && left.getExpression().getKind() === SyntaxKind.ThisKeyword && classOfThis(left) === cls) out.push(bin.getRight());
+  }
+  return out;
+}
+
+/** The method declaration a member call names (`this.call(…)`, `client.listPods(…)`). */
+export function memberMethod(access: Node): Node | undefined {
+  if (!Node.isPropertyAccessExpression(access)) return undefined;
+  const cls = classOfMember(access);
+  if (!cls) return undefined;
+  const name = access.getName();
+  for (const m of (cls as any).getMembers?.() ?? ([] as Node[])) {
+    if (Node.isMethodDeclaration(m) && m.getName() === name) return m;
+    if (Node.isPropertyDeclaration(m) && m.getName() === name) {
+      const init = m.getInitializer() && unwrapExpression(m.getInitializer()!);
+      if (init && (Node.isArrowFunction(init) || Node.isFunctionExpression(init))) return init;
+    }
+  }
+  return undefined;
+}
