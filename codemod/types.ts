@@ -47,6 +47,10 @@ export interface HelperSignature {
   methodIndex?: number;
   bodyIndex?: number;
   optionsIndex?: number;
+  /** The method when the call passes none: the method parameter's default, or the one the helper fixes. */
+  defaultMethod?: string;
+  /** Whether the helper fixes the method itself (call sites cannot change it). */
+  fixedMethod?: boolean;
   /** Whether a call's awaited value is the parsed response body (the helper returns `res.json()` / `res.data`). */
   returnsBody: boolean;
   /** Whether the helper serialises the body itself (call sites pass plain objects). */

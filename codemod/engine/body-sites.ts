@@ -32,8 +32,8 @@ export function bodySites(a: Analysis, http: HttpCall): BodySite[] {
     } else if (!parsesText) sites.push({ kind: "promise", node: p });
   };
   const call = http.call;
-  if (http.lib === "helper") {
-    if (http.helper!.returnsBody) addPromise(call);
+  if (http.lib === "helper" || http.wrapper?.returnsBody) {
+    if (http.helper?.returnsBody || http.wrapper?.returnsBody) addPromise(call);
     return sites;
   }
   const outer = skipParens(call);

@@ -28,7 +28,8 @@ function references(nameNode: Node): Node[] {
     if (r === nameNode) continue;
     const p = r.getParent();
     // Alias declarations: the compiler already follows them to the names' uses.
-    if (p && (Node.isImportSpecifier(p) || Node.isExportSpecifier(p) || Node.isImportClause(p) || Node.isNamespaceImport(p) || Node.isExportAssignment(p))) continue;
+    if (r.getFirstAncestor((x) => Node.isImportDeclaration(x) || Node.isExportDeclaration(x)) || Node.isImportDeclaration(r) || Node.isExportDeclaration(r)) continue;
+    if (p && (Node.isImportSpecifier(p) || Node.isExportSpecifier(p) || Node.isImportClause(p) || Node.isNamespaceImport(p) || Node.isExportAssignment(p) || Node.isImportEqualsDeclaration(p))) continue;
     // Writes are not uses of the value.
     if (p && Node.isBinaryExpression(p) && p.getOperatorToken().getKind() === SyntaxKind.EqualsToken && p.getLeft() === r) continue;
     if (p && Node.isPropertyAccessExpression(p) && p.getNameNode() === r) {

@@ -5,7 +5,7 @@
 import { Node, SyntaxKind, type CallExpression } from "../ts-morph.ts";
 import type { HelperSignature } from "../types.ts";
 import { enclosingFunction, isFunctionLike, type Binding } from "../scope.ts";
-import { isDynamicPath, locate, resolveParts, unwrapExpression } from "../urls.ts";
+import { isDynamicPath, literalText, locate, resolveParts, unwrapExpression } from "../urls.ts";
 import type { Analysis, WrapperSignature } from "./state.ts";
 import { bind, objectLiteral, prop, sourceLiteral, urlContext } from "./values.ts";
 import { httpCall, bodyOf, methodOf, type HttpCall } from "./transports.ts";
@@ -53,8 +53,15 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
     const params = (fn as any).getParameters() as Node[];
     const mb = paramIndex(a, fn, http.method.node);
     const bb = http.body ? paramIndex(a, fn, http.body.node) : undefined;
+    if (http.method.kind === "literal" || http.method.kind === "verb") {
+      sig.defaultMethod = http.method.value;
+      sig.fixedMethod = true;
+    }
     if (mb?.kind === "param" && mb.path.length === 0 && !Node.isPropertyAccessExpression(unwrapExpression(http.method.node!))) {
       sig.methodIndex = mb.index;
+      const init = (mb.decl as any).getInitializer?.() as Node | undefined;
+      const lit = init && literalText(unwrapExpression(init));
+      if (lit) sig.defaultMethod = lit.toUpperCase();
       if (bb?.kind === "param") sig.bodyIndex = bb.index;
       else {
         const bodyParam = params.findIndex((p, i) => i !== pb.index && i !== mb.index && BODY_NAME.test((p as any).getName?.() ?? ""));
@@ -109,7 +116,9 @@ export function wrapperSignature(a: Analysis, fn: Node): WrapperSignature | null
     const ub = paramIndex(a, fn, http.urlNode);
     if (ub?.kind !== "param" || ub.path.length || !Node.isIdentifier(unwrapExpression(http.urlNode))) continue;
     const ob = http.options ? paramIndex(a, fn, http.options) : undefined;
-    sig = { kind: "wrapper", lib: http.lib, urlIndex: ub.index, optionsIndex: ob?.kind === "param" && ob.path.length === 0 ? ob.index : undefined };
+    sig = { kind: "wrapper", lib: http.lib, urlIndex: ub.index, optionsIndex: ob?.kind === "param" && ob.path.length === 0 ? ob.index : undefined, returnsBody: false };
+    a.wrapperCache.set(fn, sig);
+    sig.returnsBody = enclosingFunction(call) === fn && returnsBody(a, http, fn).body;
     break;
   }
   a.wrapperCache.set(fn, sig);
@@ -151,7 +160,7 @@ function returnedFunction(a: Analysis, factory: Node): Node | undefined {
 /** Reads a helper call: its path, method and body arguments (positional or in an options object). */
 export function helperCall(a: Analysis, call: CallExpression, sig: HelperSignature, trail: Node[]): HttpCall {
   const args = call.getArguments();
-  const out: HttpCall = { call, lib: "helper", helper: sig, urlNode: args[sig.pathIndex], method: { kind: "default", value: "GET" }, bodyKey: "arg", trail };
+  const out: HttpCall = { call, lib: "helper", helper: sig, urlNode: args[sig.pathIndex], method: { kind: "default", value: (sig.defaultMethod ?? "GET") as HttpCall["method"]["value"] }, bodyKey: "arg", trail };
   out.external = { value: sig.base, node: null, join: "concat" };
   if (sig.methodIndex !== undefined) {
     out.method = methodOf(args[sig.methodIndex]) ?? out.method;

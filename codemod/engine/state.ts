@@ -70,6 +70,8 @@ export interface WrapperSignature {
   lib: "fetch" | "axios" | "got" | "ky" | "undici-request";
   urlIndex: number;
   optionsIndex?: number;
+  /** Whether a call's awaited value is the parsed response body (`return res.json()`). */
+  returnsBody: boolean;
 }
 
 export function newAnalysis(resolve: ModuleResolver | undefined): Analysis {

@@ -35,6 +35,8 @@ export interface HttpCall {
   bodyKey: "body" | "data" | "json" | "arg";
   /** Nodes the callee was resolved through (they are followed uses when the site is planned). */
   trail: Node[];
+  /** Set when the callee is a project's wrapper around the library. */
+  wrapper?: WrapperSignature;
 }
 
 function moduleRoot(module: string, name: string): Root | undefined {
@@ -183,7 +185,7 @@ export function httpCall(a: Analysis, call: CallExpression): HttpCall | undefine
   const lib = root.lib;
   const instance = root.instance;
   const wrapper = root.wrapper;
-  const out: HttpCall = { call, lib, method: { kind: "default", value: "GET" }, bodyKey: lib === "axios" ? "data" : lib === "got" || lib === "ky" ? "json" : "body", trail };
+  const out: HttpCall = { call, lib, method: { kind: "default", value: "GET" }, bodyKey: lib === "axios" ? "data" : lib === "got" || lib === "ky" ? "json" : "body", trail, wrapper };
   let options: Node | undefined;
   if (wrapper) {
     out.urlNode = args[wrapper.urlIndex];

@@ -76,13 +76,19 @@ export function unwrapList(a: Analysis, http: HttpCall, wrapper: string, problem
   }
 }
 
+function returnsTypedBody(call: Node): boolean {
+  return Node.isCallExpression(call) && call.getTypeArguments().length === 1 && /^[\w.$]+\[\]$|^Array<.*>$/.test(call.getTypeArguments()[0]!.getText());
+}
+
 /** `got(url).json<Pod[]>()` → `.json<{ pods: Pod[] }>()`: the type argument follows the unwrap. */
 function retypeJson(a: Analysis, node: Node, wrapper: string): void {
   let call: Node | undefined = node;
   if (call && Node.isAwaitExpression(call)) call = unwrapExpression(call.getExpression());
   if (!call || !Node.isCallExpression(call)) return;
   const callee = call.getExpression();
-  if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== "json") return;
+  // `.json<T>()`, or a helper / wrapper that returns the body typed by its argument (`getJSON<T>(url)`).
+  const typedBody = Node.isPropertyAccessExpression(callee) && callee.getName() === "json";
+  if (!typedBody && !returnsTypedBody(call)) return;
   const [t] = call.getTypeArguments();
   if (t && call.getTypeArguments().length === 1) edit(a, t, { start: t.getStart(), end: t.getEnd(), text: `{ ${wrapper}: ${t.getText()} }` });
 }

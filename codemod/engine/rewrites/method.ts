@@ -2,7 +2,9 @@
 // `axios.patch`) or a method literal (keeping its case).
 import type { OperationMapping } from "../../../mappings/index.ts";
 import { literalText } from "../../urls.ts";
-import { edit, type Analysis } from "../state.ts";
+import { edit, quoteOf, type Analysis } from "../state.ts";
+
+const quote = (a: Analysis, at: import("../../ts-morph.ts").Node) => quoteOf(a, at);
 import type { HttpCall } from "../transports.ts";
 import type { Problems } from "./problems.ts";
 
@@ -16,6 +18,10 @@ export function changeMethod(a: Analysis, http: HttpCall, op: OperationMapping, 
     const text = old === old.toLowerCase() ? to.toLowerCase() : to;
     const quote = node.getText()[0]!;
     edit(a, node, { start: node.getStart(), end: node.getEnd(), text: `${quote}${text}${quote === "`" ? "`" : quote}` });
+  } else if (http.method.kind === "default" && http.lib === "helper" && !http.helper!.fixedMethod && http.helper!.methodIndex !== undefined && http.call.getArguments().length === http.helper!.methodIndex) {
+    // The helper's method parameter is left to its default: pass the v2 method.
+    const last = http.call.getArguments().at(-1)!;
+    edit(a, last, { start: last.getEnd(), end: last.getEnd(), text: `, ${quote(a, last)}${to}${quote(a, last)}` });
   } else {
     problems.push({ reason: `v2 uses ${to} instead of ${op.v1.method}, and the method here is not a literal`, advice: `send ${to} ${op.v2!.path}` });
   }

@@ -14,6 +14,7 @@ import { referencesOf, skipParens } from "../nodes.ts";
 import { todo } from "../todo-marks.ts";
 import { addFinding } from "../state.ts";
 import type { Problems } from "./problems.ts";
+import { declaredFields } from "../declared-types.ts";
 
 type ByFirst = Map<string, { segs: string[]; lens: FieldLens }[]>;
 const ITERATORS = ["map", "filter", "find", "forEach", "some", "every", "flatMap", "findLast", "sort", "slice", "reduce"];
@@ -45,6 +46,15 @@ export function recordReads(a: Analysis, http: HttpCall, op: OperationMapping, p
   if (!lens) return;
   const byFirst = fieldIndex(lens.fields);
   const escapes: Node[] = [];
+  /** A value leaves the codemod's sight: harmless when its declared type names no differing field. */
+  const escape = (n: Node, viaReturn = false) => {
+    const declared = declaredFields(a, n, viaReturn);
+    if (declared && !declared.some((f) => differing.has(f))) return;
+    escapes.push(n);
+    if (declared) for (const f of declared) if (differing.has(f)) named.add(f);
+  };
+  const named = new Set<string>();
+  const differing = new Set(lens.fields.filter((f) => f.only !== "toV2" && (f.converter || f.v1.join() !== f.v2.join())).flatMap((f) => f.v1.map((x) => x.split(".")[0]!)));
   const seen = new Set<Node>();
 
   const field = (access: Node) => recordField(a, access, byFirst, op);
@@ -91,7 +101,7 @@ export function recordReads(a: Analysis, http: HttpCall, op: OperationMapping, p
   };
   /** Where a value (record or list) goes: a variable, a return to callers, or somewhere unknown. */
   const valueGoes = (value: Node, depth: number, isRecord: boolean): void => {
-    if (seen.has(value) || depth > 4) return void escapes.push(value);
+    if (seen.has(value) || depth > 4) return void escape(value);
     seen.add(value);
     const outer = skipParens(value);
     const p = outer.getParent();
@@ -116,12 +126,12 @@ export function recordReads(a: Analysis, http: HttpCall, op: OperationMapping, p
     if (Node.isReturnStatement(p) || (Node.isArrowFunction(p) && p.getBody() === outer)) {
       const fn = Node.isReturnStatement(p) ? enclosingFunction(p) : p;
       const callers = callersOf(fn);
-      if (!callers) return void escapes.push(outer);
+      if (!callers) return void escape(outer, true);
       for (const c of callers) valueGoes(c, depth + 1, isRecord);
       return;
     }
     if (Node.isIfStatement(p) || Node.isPrefixUnaryExpression(p) || (Node.isBinaryExpression(p) && ["===", "!==", "==", "!=", "&&", "||"].includes(p.getOperatorToken().getText()))) return;
-    escapes.push(outer);
+    escape(outer);
   };
 
   for (const site of bodySites(a, http)) {
@@ -147,7 +157,7 @@ export function recordReads(a: Analysis, http: HttpCall, op: OperationMapping, p
     // The helper's result is not the parsed body (or is not followed): nothing to vouch for.
   }
   if (escapes.length) {
-    const fields = differingFields(lens.fields);
+    const fields = differingFields(lens.fields).filter((f) => !named.size || f.split("→")[0]!.split("+").some((x) => named.has(x.split(".")[0]!)));
     if (fields.length) {
       const where = escapes[0]!;
       const line = where.getSourceFile().getLineAndColumnAtPos(where.getStart()).line;
@@ -185,7 +195,21 @@ function callersOf(fn: Node): Node[] | undefined {
     if (call && Node.isCallExpression(call) && call.getExpression() === callee) out.push(call);
     else return undefined;
   }
+  // An exported function nobody here calls hands the record to code outside the run.
+  if (!out.length && isExported(fn)) return undefined;
   return out;
+}
+
+function isExported(fn: Node): boolean {
+  const holder = Node.isFunctionDeclaration(fn) ? fn : fn.getParent();
+  if (Node.isFunctionDeclaration(holder)) return holder.isExported() || holder.isDefaultExport();
+  if (holder && Node.isVariableDeclaration(holder)) return !!holder.getVariableStatement()?.isExported();
+  const cls = fn.getFirstAncestor((x) => Node.isClassDeclaration(x));
+  if (cls && Node.isClassDeclaration(cls) && (Node.isMethodDeclaration(fn) || Node.isPropertyDeclaration(holder ?? fn))) {
+    if (Node.isMethodDeclaration(fn) && fn.hasModifier?.(SyntaxKind.PrivateKeyword)) return false;
+    return cls.isExported() || cls.isDefaultExport();
+  }
+  return false;
 }
 
 function recordField(a: Analysis, access: Node, byFirst: ByFirst, op: OperationMapping): void {

@@ -1,0 +1,57 @@
+// What the code says it reads from a record: the fields of its declared type (a type argument
+// `post<{ id: string }>(…)`, an `as Pod`, a variable's or function's annotation). A record that
+// leaves the codemod's sight under a type naming no field that differs in v2 is safe to pass on.
+import { Node } from "../ts-morph.ts";
+import { enclosingFunction, isFunctionLike } from "../scope.ts";
+import { bind } from "./values.ts";
+import type { Analysis } from "./state.ts";
+
+/** Strips `Promise<…>`, `Array<…>`, `…[]`, `readonly`, `| undefined | null` down to the record type. */
+function recordTypeNode(type: Node | undefined): Node | undefined {
+  let t = type;
+  for (let i = 0; t && i < 6; i++) {
+    if (Node.isArrayTypeNode(t)) t = t.getElementTypeNode();
+    else if (Node.isTypeOperatorTypeNode(t)) t = t.getTypeNode();
+    else if (Node.isParenthesizedTypeNode(t)) t = t.getTypeNode();
+    else if (Node.isUnionTypeNode(t)) {
+      const rest = t.getTypeNodes().filter((x) => !/^(undefined|null)$/.test(x.getText()));
+      if (rest.length !== 1) return t;
+      t = rest[0];
+    } else if (Node.isTypeReference(t) && /^(Promise|Array|ReadonlyArray|Awaited)$/.test(t.getTypeName().getText()) && t.getTypeArguments().length === 1) t = t.getTypeArguments()[0];
+    else return t;
+  }
+  return t;
+}
+
+/** Property names of a record type node, or undefined when unknown (any, unknown, unresolved). */
+function fieldsOf(type: Node | undefined): string[] | undefined {
+  const t = recordTypeNode(type);
+  if (!t) return undefined;
+  if (Node.isTypeLiteral(t)) return t.getMembers().map((m) => (m as any).getName?.() as string).filter(Boolean);
+  if (/^(any|unknown|object|Record<.*>)$/.test(t.getText())) return undefined;
+  try {
+    const props = t.getType().getProperties();
+    if (!props.length) return undefined;
+    return props.map((p) => p.getName());
+  } catch {
+    return undefined;
+  }
+}
+
+/** The declared fields the value at `node` is read through, if the code declares them. */
+export function declaredFields(a: Analysis, node: Node, viaReturn: boolean): string[] | undefined {
+  if (Node.isCallExpression(node) && node.getTypeArguments().length === 1) return fieldsOf(node.getTypeArguments()[0]);
+  const p = node.getParent();
+  if (p && (Node.isAsExpression(p) || Node.isSatisfiesExpression(p))) return fieldsOf(p.getTypeNode());
+  if (Node.isIdentifier(node)) {
+    const b = bind(a, node);
+    const typeNode = b && (b.kind === "var" || b.kind === "param") ? ((b.decl as any).getTypeNode?.() as Node | undefined) : undefined;
+    if (typeNode) return fieldsOf(typeNode);
+  }
+  if (viaReturn) {
+    const fn = enclosingFunction(node);
+    const ret = isFunctionLike(fn) ? ((fn as any).getReturnTypeNode?.() as Node | undefined) : undefined;
+    if (ret) return fieldsOf(ret);
+  }
+  return undefined;
+}
