@@ -24,6 +24,21 @@ function paramIndex(a: Analysis, fn: Node, node: Node | undefined): Binding | un
   return undefined;
 }
 
+/** The parameter an options object comes from: the parameter itself, or spread into a literal (`{ ...init, signal }`). */
+function optionsParam(a: Analysis, fn: Node, node: Node | undefined): Binding | undefined {
+  const direct = paramIndex(a, fn, node);
+  if (direct) return direct;
+  const u = node && unwrapExpression(node);
+  if (!u || !Node.isObjectLiteralExpression(u)) return undefined;
+  for (const p of u.getProperties()) {
+    if (Node.isSpreadAssignment(p)) {
+      const b = paramIndex(a, fn, p.getExpression());
+      if (b?.kind === "param" && b.path.length === 0) return b;
+    }
+  }
+  return undefined;
+}
+
 /** The transport calls made directly inside a function (not in nested functions). */
 function ownCalls(fn: Node): CallExpression[] {
   return fn.getDescendantsOfKind(SyntaxKind.CallExpression).filter((c) => enclosingFunction(c) === fn);
@@ -70,7 +85,7 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
       sig.serialisesBody = !!http.body?.stringify || http.lib === "axios" || http.lib === "got" || http.lib === "ky";
     } else {
       const other = params.findIndex((_, i) => i !== pb.index);
-      const ob = mb ?? bb ?? paramIndex(a, fn, http.options) ?? (other >= 0 ? ({ kind: "param", index: other } as Binding) : undefined);
+      const ob = mb ?? bb ?? optionsParam(a, fn, http.options) ?? (other >= 0 ? ({ kind: "param", index: other } as Binding) : undefined);
       if (ob?.kind === "param") sig.optionsIndex = ob.index;
       sig.serialisesBody = !!http.body?.stringify && bb?.kind === "param";
     }
@@ -88,7 +103,7 @@ function returnsBody(a: Analysis, http: HttpCall, fn: Node): { body: boolean; pa
     if (site.kind === "binding") continue;
     const parsesText = !!site.parsesText;
     let up = site.node.getParent();
-    while (up && (Node.isParenthesizedExpression(up) || Node.isAsExpression(up) || Node.isAwaitExpression(up) || Node.isNonNullExpression(up))) up = up.getParent();
+    while (up && (Node.isParenthesizedExpression(up) || Node.isAsExpression(up) || Node.isAwaitExpression(up) || Node.isNonNullExpression(up) || Node.isSatisfiesExpression(up) || (Node.isConditionalExpression(up) && up.getCondition() !== site.node) || (Node.isBinaryExpression(up) && ["??", "||"].includes(up.getOperatorToken().getText())))) up = up.getParent();
     if (up && Node.isReturnStatement(up)) return { body: true, parsesText };
     if (up && Node.isArrowFunction(up) && up === fn) return { body: true, parsesText };
     if (up && Node.isVariableDeclaration(up) && Node.isIdentifier(up.getNameNode())) {
@@ -115,7 +130,7 @@ export function wrapperSignature(a: Analysis, fn: Node): WrapperSignature | null
     if (!http || http.lib === "helper" || !http.urlNode) continue;
     const ub = paramIndex(a, fn, http.urlNode);
     if (ub?.kind !== "param" || ub.path.length || !Node.isIdentifier(unwrapExpression(http.urlNode))) continue;
-    const ob = http.options ? paramIndex(a, fn, http.options) : undefined;
+    const ob = http.options ? optionsParam(a, fn, http.options) : undefined;
     sig = { kind: "wrapper", lib: http.lib, urlIndex: ub.index, optionsIndex: ob?.kind === "param" && ob.path.length === 0 ? ob.index : undefined, returnsBody: false };
     a.wrapperCache.set(fn, sig);
     sig.returnsBody = enclosingFunction(call) === fn && returnsBody(a, http, fn).body;
@@ -173,10 +188,7 @@ export function helperCall(a: Analysis, call: CallExpression, sig: HelperSignatu
     if (raw && !opts) out.method = { kind: "unknown" };
     out.method = methodOf(prop(opts, "method")) ?? out.method;
     const b = prop(opts, "body");
-    if (b) {
-      out.body = bodyOf(b, (opts as any).getProperty("body"));
-      if (!sig.serialisesBody && !out.body!.stringify) out.body = undefined;
-    }
+    if (b) out.body = bodyOf(b, (opts as any).getProperty("body"));
   }
   return out;
 }

@@ -152,13 +152,18 @@ function methodOf(m: Node | undefined): HttpCall["method"] | undefined {
   return lit !== undefined ? { kind: "literal", value: lit.toUpperCase() as HttpMethod, node: unwrapExpression(m) } : { kind: "unknown", node: m };
 }
 
-export function bodyOf(node: Node, propNode?: Node): HttpCall["body"] {
+function stringified(node: Node): Node | undefined {
   const n = unwrapExpression(node);
-  if (Node.isCallExpression(n)) {
-    const c = n.getExpression();
-    if (Node.isPropertyAccessExpression(c) && c.getText() === "JSON.stringify" && n.getArguments()[0]) return { node: n.getArguments()[0]!, stringify: true, prop: propNode };
-  }
-  return { node, stringify: false, prop: propNode };
+  if (Node.isCallExpression(n) && n.getExpression().getText() === "JSON.stringify" && n.getArguments()[0]) return n.getArguments()[0]!;
+  // `body ? JSON.stringify(body) : undefined`, `body && JSON.stringify(body)`
+  if (Node.isConditionalExpression(n)) return stringified(n.getWhenTrue()) ?? stringified(n.getWhenFalse());
+  if (Node.isBinaryExpression(n) && ["&&", "??", "||"].includes(n.getOperatorToken().getText())) return stringified(n.getRight());
+  return undefined;
+}
+
+export function bodyOf(node: Node, propNode?: Node): HttpCall["body"] {
+  const inner = stringified(node);
+  return inner ? { node: inner, stringify: true, prop: propNode } : { node, stringify: false, prop: propNode };
 }
 
 /** Reads an HTTP call's URL, method, body and options. */

@@ -118,7 +118,8 @@ export function recordReads(a: Analysis, http: HttpCall, op: OperationMapping, p
       else if (Node.isObjectBindingPattern(name) && isRecord) {
         for (const el of name.getElements()) {
           const key = el.getPropertyNameNode()?.getText() ?? el.getName();
-          if (byFirst.has(key)) escapes.push(el);
+          if (el.getDotDotDotToken()) escape(el);
+          else if (differing.has(key)) renameBinding(el, key);
         }
       } else escapes.push(name);
       return;
@@ -134,6 +135,14 @@ export function recordReads(a: Analysis, http: HttpCall, op: OperationMapping, p
     escape(outer);
   };
 
+  /** `const { imageName } = pod` → `const { image: imageName } = pod` for a renamed copy field. */
+  const renameBinding = (el: Node, key: string) => {
+    const f = lens.fields.find((x) => x.only !== "toV2" && x.v1.length === 1 && x.v1[0] === key);
+    if (!f || f.converter || f.v2.length !== 1 || f.v2[0]!.includes(".") || !Node.isBindingElement(el)) return void escape(el);
+    const propName = el.getPropertyNameNode();
+    if (propName) edit(a, propName, { start: propName.getStart(), end: propName.getEnd(), text: f.v2[0]! });
+    else edit(a, el, { start: el.getStart(), end: el.getStart(), text: `${f.v2[0]}: ` });
+  };
   for (const site of bodySites(a, http)) {
     if (site.kind === "binding") continue;
     if (site.kind === "promise") {
@@ -236,7 +245,8 @@ function recordField(a: Analysis, access: Node, byFirst: ByFirst, op: OperationM
       addFinding(a, access, { operation: op.key, v1: { method: op.v1.method, path: op.v1.path }, v2: op.v2 ? { method: op.v2.method, path: op.v2.path } : null, category: "review", reason, advice });
     } else if (f.v2.length === 1 && f.v2[0] !== v1) {
       const start = (access as any).getNameNode().getStart();
-      edit(a, access, { start, end: (last as any).getNameNode().getEnd(), text: f.v2[0]! });
+      // A nested v2 field may be absent where the v1 field was only empty: read it optionally.
+      edit(a, access, { start, end: (last as any).getNameNode().getEnd(), text: f.v2[0]!.split(".").join("?.") });
     }
     return;
   }

@@ -43,7 +43,8 @@ export function addFixedBody(a: Analysis, http: HttpCall, body: Record<string, u
     problems.push({ reason: `v2 expects the body ${JSON.stringify(body)}`, advice: `pass ${JSON.stringify(body)} as the request data` });
     return;
   }
-  const json = http.bodyKey === "body" ? `JSON.stringify(${value})` : value;
+  const serialised = http.lib === "helper" && http.helper!.serialisesBody;
+  const json = http.bodyKey === "body" && !serialised ? `JSON.stringify(${value})` : value;
   addToOptions(a, http, http.bodyKey, json, problems, http.bodyKey === "body" && http.lib !== "helper");
 }
 
