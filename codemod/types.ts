@@ -47,6 +47,10 @@ export interface HelperSignature {
   methodIndex?: number;
   bodyIndex?: number;
   optionsIndex?: number;
+  /** Literal text the helper puts between its base and the path argument (`${BASE}/${kind}` → "/"). */
+  pathPrefix?: string;
+  /** The path parameter's declared type, when narrower than string (`kind: Kind`): its values cannot change at a call site. */
+  pathType?: string;
   /** The method when the call passes none: the method parameter's default, or the one the helper fixes. */
   defaultMethod?: string;
   /** Whether the helper fixes the method itself (call sites cannot change it). */

@@ -57,8 +57,15 @@ export function newPathFor(match: Match, url: LocatedUrl): string | null {
 }
 
 /** The URL of a call as parts, following `url.href`, `url.toString()` and `const url = new URL(…)`. */
-function urlOf(a: Analysis, http: HttpCall): { parts: Part[]; external?: External } | undefined {
+function urlOf(a: Analysis, http: HttpCall): { parts: Part[]; external?: External; branches?: Part[][] } | undefined {
   let urlExpr = unwrapExpression(http.urlNode!);
+  // `id ? \`${BASE}/pods/${id}\` : \`${BASE}/pods\``: a URL chosen at run time between v1 URLs.
+  const chosen = Node.isIdentifier(urlExpr) ? valueOf(a, urlExpr) : urlExpr;
+  if (chosen && Node.isConditionalExpression(unwrapExpression(chosen))) {
+    const c = unwrapExpression(chosen) as import("../ts-morph.ts").Node & { getWhenTrue(): Node; getWhenFalse(): Node };
+    const branches = [resolveParts(c.getWhenTrue(), urlContext(a)), resolveParts(c.getWhenFalse(), urlContext(a))];
+    if (branches.every((b) => locate(b, http.external))) return { parts: branches[0]!, external: http.external, branches };
+  }
   if (Node.isPropertyAccessExpression(urlExpr) && urlExpr.getName() === "href") urlExpr = unwrapExpression(urlExpr.getExpression());
   if (Node.isCallExpression(urlExpr) && Node.isPropertyAccessExpression(urlExpr.getExpression()) && (urlExpr.getExpression() as any).getName() === "toString") urlExpr = unwrapExpression((urlExpr.getExpression() as any).getExpression());
   if (Node.isIdentifier(urlExpr)) {
@@ -84,9 +91,10 @@ export function processCall(a: Analysis, http: HttpCall): void {
   if (!http.urlNode) return;
   const found = urlOf(a, http);
   if (!found) return;
-  const { parts, external } = found;
+  const { parts, external, branches } = found;
   const url = locate(parts, external);
   if (!url) return;
+  if (branches) return conditionalSite(a, http, branches, external);
   const at = http.call;
   const fn = enclosingFunction(at);
   const inHelper = http.lib !== "helper" && isDynamicPath(url) && isFunctionLike(fn) && helperSignature(a, fn);
@@ -136,11 +144,19 @@ export function processCall(a: Analysis, http: HttpCall): void {
     return done();
   }
   if (isDynamicPath(url) || url.path === "") {
-    problems.push(url.path === "" ? { reason: "call on the bare v1 base URL", advice: "check which v1 operation it calls and use its v2 path (see docs/mapping.md)" } : dynamicPathProblem(a, url));
+    problems.push(url.path === "" ? { reason: "call on the bare v1 base URL", advice: "check which v1 operation it calls and use its v2 path (see docs/mapping.md)" } : dynamicPathProblem(a, url, http.method.kind !== "unknown" ? http.method.value : undefined));
+    return done();
+  }
+  if (http.lib === "helper" && http.helper!.pathType) {
+    problems.push({ reason: `the helper's path parameter is typed ${http.helper!.pathType}, so the v1 path cannot be rewritten at this call`, advice: "map each value to its v2 path inside the helper (see docs/mapping.md), or widen the parameter type" });
     return done();
   }
   const known = http.method.kind !== "unknown" ? http.method.value : undefined;
   const candidates = known ? [matchV1(known, url.path)].filter((m): m is Match => m !== null) : uniqueMatches(url.path);
+  if (!candidates.length && url.path.includes("\0") && !uniqueMatches(url.path).length) {
+    problems.push(dynamicPathProblem(a, url, known));
+    return done();
+  }
   if (!candidates.length) {
     const other = uniqueMatches(url.path);
     problems.push({
@@ -177,6 +193,25 @@ export function processCall(a: Analysis, http: HttpCall): void {
   }
   planOperation(a, http, url, first, op, problems);
   return done();
+}
+
+/** A URL chosen at run time: marked (review), its bases followed so they can flip. */
+function conditionalSite(a: Analysis, http: HttpCall, branches: Part[][], external: External | undefined): void {
+  const at = http.call;
+  const deps = new Set<Node>();
+  for (const parts of branches) {
+    for (const p of parts) a.consumed.add(p.node), a.accounted.add(p.node);
+    const url = locate(parts, external)!;
+    const source = url.anchor?.node ? sourceLiteral(a, url.anchor.node) : undefined;
+    if (source) deps.add(source);
+  }
+  for (const n of [...http.trail, at.getExpression(), ...(external?.node ? [external.node] : [])]) a.accounted.add(n);
+  const paths = branches.map((parts) => locate(parts, external)!.path.replace(/\0/g, "{…}"));
+  const reason = `the URL is chosen at run time between ${paths.join(" and ")}`;
+  const advice = "write each v1 call as its own v2 call (docs/mapping.md)";
+  todo(a, at, "base", "review", reason, advice);
+  const finding = addFinding(a, at, { operation: null, v1: null, v2: null, category: "review", reason, advice });
+  a.sites.push({ call: at, file: a.files.get(at.getSourceFile().getFilePath())!, deps, edits: [], finding, complete: false });
 }
 
 function planOperation(a: Analysis, http: HttpCall, url: LocatedUrl, match: Match, op: OperationMapping, problems: Problems): void {

@@ -23,13 +23,13 @@ export function literalValues(node: Node): string[] | undefined {
   }
 }
 
-export function dynamicPathProblem(_a: Analysis, url: LocatedUrl): Problems[number] {
+export function dynamicPathProblem(_a: Analysis, url: LocatedUrl, method?: string): Problems[number] {
   const hole = url.parts.find((p) => p.kind === "hole");
   const values = hole && Node.isIdentifier(hole.node) ? literalValues(hole.node) : undefined;
   if (values) {
     const described = values.map((v) => {
       const path = url.path.replace("\0", v.replace(/^\//, ""));
-      const ms = uniqueMatches(path);
+      const ms = uniqueMatches(path).filter((m) => !method || m.operation.v1.method === method);
       return ms.length ? `${v}: ${ms.map((m) => `${m.operation.key}${m.operation.v2 ? ` → ${m.operation.v2.method} ${m.operation.v2.path}` : " (no v2 equivalent)"}`).join(" / ")}` : `${v}: not a v1 path`;
     });
     return {

@@ -65,6 +65,11 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
     const base = url.anchor?.value ?? url.inlineBase;
     const baseSource = url.anchor?.node ? sourceLiteral(a, url.anchor.node) : undefined;
     sig = { kind: "helper", base, pathIndex: pb.index, returnsBody: false, serialisesBody: false, fn, baseSource };
+    const holeAt = parts.indexOf(hole);
+    const between = parts.slice(url.anchor ? 1 : 0, holeAt).map((p) => (p.kind === "text" ? p.text : "")).join("").slice(url.anchor ? 0 : url.inlineBase.length);
+    if (between === "/") sig.pathPrefix = "/";
+    const typeNode = (pb.decl as any).getTypeNode?.() as Node | undefined;
+    if (typeNode && !/^(string|any|unknown)$/.test(typeNode.getText())) sig.pathType = typeNode.getText();
     const params = (fn as any).getParameters() as Node[];
     const mb = paramIndex(a, fn, http.method.node);
     const bb = http.body ? paramIndex(a, fn, http.body.node) : undefined;
@@ -176,7 +181,7 @@ function returnedFunction(a: Analysis, factory: Node): Node | undefined {
 export function helperCall(a: Analysis, call: CallExpression, sig: HelperSignature, trail: Node[]): HttpCall {
   const args = call.getArguments();
   const out: HttpCall = { call, lib: "helper", helper: sig, urlNode: args[sig.pathIndex], method: { kind: "default", value: (sig.defaultMethod ?? "GET") as HttpCall["method"]["value"] }, bodyKey: "arg", trail };
-  out.external = { value: sig.base, node: null, join: "concat" };
+  out.external = { value: sig.base + (sig.pathPrefix && !sig.base.endsWith("/") ? sig.pathPrefix : ""), node: null, join: "concat" };
   if (sig.methodIndex !== undefined) {
     out.method = methodOf(args[sig.methodIndex]) ?? out.method;
     if (sig.bodyIndex !== undefined && args[sig.bodyIndex]) out.body = bodyOf(args[sig.bodyIndex]!);
