@@ -26,9 +26,6 @@ export interface UpstreamResponse {
   durationMs: number;
 }
 
-/** Most a single upstream answer may weigh before the gateway gives up on it. */
-const MAX_RESPONSE_BYTES = 32 * 1_048_576;
-
 /**
  * Every segment of an absolute path decodes, and none decodes to a dot-segment, a separator
  * (`/`, `\\`, so no encoded ones either) or a control character. Shared by the translated calls and
@@ -67,6 +64,9 @@ export class Upstream {
       headersTimeout: config.timeoutMs,
       bodyTimeout: config.timeoutMs,
       keepAliveTimeout: 4_000,
+      // Counted by undici's parser as bytes arrive (chunked or not): past it the socket is destroyed,
+      // so an endless upstream answer costs at most this much memory.
+      maxResponseSize: config.maxResponseBytes,
     });
   }
 
@@ -86,13 +86,7 @@ export class Upstream {
     try {
       // Timeouts: connect, headers and body inactivity are each bounded by the configured timeout (Pool options).
       const res = await this.pool.request({ method: req.method, path: req.path + qs, headers, body: payload });
-      const declared = Number(res.headers["content-length"] ?? 0);
-      if (declared > MAX_RESPONSE_BYTES) {
-        res.body.destroy();
-        throw new V1Error(502, "upstream v2 answer is too large", "upstream");
-      }
-      const text = await res.body.text();
-      if (text.length > MAX_RESPONSE_BYTES) throw new V1Error(502, "upstream v2 answer is too large", "upstream");
+      const text = await readBounded(res.body, res.headers["content-length"], this.config.maxResponseBytes);
       const contentType = String(res.headers["content-type"] ?? "");
       let json: unknown;
       if (text.length) {
@@ -107,7 +101,7 @@ export class Upstream {
       }
       return { status: res.statusCode, headers: res.headers, json, text, contentType, durationMs: performance.now() - started };
     } catch (err) {
-      throw toV1Error(err, this.config.timeoutMs);
+      throw toV1Error(err, this.config.timeoutMs, this.config.maxResponseBytes);
     }
   }
 
@@ -116,9 +110,38 @@ export class Upstream {
   }
 }
 
-function toV1Error(err: unknown, timeoutMs: number): V1Error {
+function tooLarge(limit: number): V1Error {
+  return new V1Error(502, `upstream answer too large: more than ${limit} bytes (--max-response-bytes)`, "upstream");
+}
+
+/**
+ * The body as text, counting bytes as they arrive: a declared or actual size above `limit` destroys
+ * the body (undici then drops the connection) instead of buffering it.
+ */
+async function readBounded(body: AsyncIterable<Buffer> & { destroy(): unknown }, contentLength: unknown, limit: number): Promise<string> {
+  if (Number(contentLength ?? 0) > limit) {
+    body.destroy();
+    throw tooLarge(limit);
+  }
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of body) {
+    bytes += chunk.length;
+    if (bytes > limit) {
+      body.destroy();
+      throw tooLarge(limit);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, bytes).toString("utf8");
+}
+
+function toV1Error(err: unknown, timeoutMs: number, maxResponseBytes: number): V1Error {
   if (err instanceof V1Error) return err;
   const e = err as { name?: string; code?: string; message?: string };
+  if (err instanceof undiciErrors.ResponseExceededMaxSizeError || e?.code === "UND_ERR_RES_EXCEEDED_MAX_SIZE") {
+    return tooLarge(maxResponseBytes);
+  }
   const timedOut =
     e?.name === "TimeoutError" ||
     err instanceof undiciErrors.HeadersTimeoutError ||
