@@ -36,6 +36,15 @@ export function buildGateway(config: GatewayConfig): Omit<Gateway, "url" | "port
     logger: loggerOption(config.logger) as any,
     logController: new OneLinePerRequest(),
     bodyLimit: config.bodyLimit,
+    // Client-side timeouts (Envoy's request_headers_timeout / request_timeout): a client that trickles its
+    // headers or body is cut. Node checks them every connectionsCheckingInterval, so that follows the
+    // headers timeout instead of Node's 30 s default.
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      connectionsCheckingInterval: Math.max(25, Math.min(1_000, Math.floor(config.headersTimeoutMs / 4))),
+    },
     requestIdHeader: false,
     genReqId: (req: import("node:http").IncomingMessage) => {
       const incoming = req.headers["x-request-id"];

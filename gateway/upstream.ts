@@ -3,6 +3,7 @@
 // checked again here, so no v1 input can steer a request anywhere else.
 import { Pool, errors as undiciErrors } from "undici";
 import type { GatewayConfig } from "./config.ts";
+import type { Deadline } from "./deadline.ts";
 import { V1Error } from "./v1-errors.ts";
 
 export interface UpstreamRequest {
@@ -14,6 +15,8 @@ export interface UpstreamRequest {
   requestId: string;
   userAgent?: string;
   body?: unknown;
+  /** The v1 request's deadline: aborts this call when it passes (v1 504). */
+  deadline?: Deadline;
 }
 
 export interface UpstreamResponse {
@@ -72,6 +75,7 @@ export class Upstream {
 
   async request(req: UpstreamRequest): Promise<UpstreamResponse> {
     if (!isSafeV2Path(req.path)) throw new V1Error(400, `refusing to build upstream path ${JSON.stringify(req.path)}`, "translation");
+    if (req.deadline?.passed) throw req.deadline.error();
     const qs = req.query && [...req.query.keys()].length ? "?" + req.query.toString() : "";
     const headers: Record<string, string> = { accept: "application/json", "x-request-id": req.requestId };
     if (req.authorization !== undefined) headers.authorization = req.authorization;
@@ -85,7 +89,7 @@ export class Upstream {
     const started = performance.now();
     try {
       // Timeouts: connect, headers and body inactivity are each bounded by the configured timeout (Pool options).
-      const res = await this.pool.request({ method: req.method, path: req.path + qs, headers, body: payload });
+      const res = await this.pool.request({ method: req.method, path: req.path + qs, headers, body: payload, signal: req.deadline?.signal });
       const text = await readBounded(res.body, res.headers["content-length"], this.config.maxResponseBytes);
       const contentType = String(res.headers["content-type"] ?? "");
       let json: unknown;
@@ -101,6 +105,7 @@ export class Upstream {
       }
       return { status: res.statusCode, headers: res.headers, json, text, contentType, durationMs: performance.now() - started };
     } catch (err) {
+      if (req.deadline?.passed) throw req.deadline.error();
       throw toV1Error(err, this.config.timeoutMs, this.config.maxResponseBytes);
     }
   }

@@ -2,6 +2,7 @@
 // mapping table. Everything an answer needs (status, body, headers) is decided here or in the
 // table; emulations (gateway/emulations) hook in where one v1 call needs more than one v2 call.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { Deadline } from "./deadline.ts";
 import { emulationsFor, type Emulation } from "./emulations/index.ts";
 import type { GatewayDeps, V1Call } from "./call.ts";
 import { deprecationHeaders, passthroughHeaders, successorLink, warningHeader, WARNING_HEADER } from "./headers.ts";
@@ -136,6 +137,7 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): vo
 
       const authorization = req.headers.authorization;
       const userAgent = req.headers["user-agent"];
+      const deadline = new Deadline(deps.config.upstreamDeadlineMs);
       const call: V1Call = {
         op,
         match,
@@ -152,7 +154,7 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): vo
         emulate: {},
         deps,
         callUpstream: async (r) => {
-          const res = await deps.upstream({ ...r, authorization, requestId: String(req.id), userAgent }, op.key);
+          const res = await deps.upstream({ ...r, authorization, requestId: String(req.id), userAgent, deadline }, op.key);
           call.lastUpstreamHeaders = res.headers;
           return res;
         },
@@ -160,7 +162,7 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): vo
 
       let answer: V1Answer;
       try {
-        answer = await run(call, emulationsFor(op.emulations));
+        answer = await deadline.run(run(call, emulationsFor(op.emulations)));
       } finally {
         if (call.lastUpstreamHeaders) reply.headers(passthroughHeaders(call.lastUpstreamHeaders));
         const warning = warningHeader(call.warnings);
