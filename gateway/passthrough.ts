@@ -30,7 +30,7 @@ function problem(res: http.ServerResponse, status: number, detail: string): void
   res.end(body);
 }
 
-export function registerPassthrough(app: FastifyInstance, config: GatewayConfig, metrics: GatewayMetrics): () => void {
+export function registerPassthrough(app: FastifyInstance, config: GatewayConfig, metrics: GatewayMetrics, drain: { active: boolean }): { close(): void } {
   const secure = config.upstream.protocol === "https:";
   const agent = secure
     ? new https.Agent({ keepAlive: true, maxSockets: config.connections })
@@ -44,6 +44,10 @@ export function registerPassthrough(app: FastifyInstance, config: GatewayConfig,
   });
   // Errors are answered per request (callback below); this keeps an unhandled 'error' from crashing.
   proxy.on("error", () => {});
+  proxy.on("proxyRes", (proxyRes) => {
+    // Draining: the client connection closes after this answer (http-proxy copies these headers).
+    if (drain.active) proxyRes.headers.connection = "close";
+  });
 
   app.register(async (scope) => {
     // Leave the body stream untouched for the proxy.
@@ -72,8 +76,10 @@ export function registerPassthrough(app: FastifyInstance, config: GatewayConfig,
     scope.route({ method: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"], url: "/v2/*", handler });
   });
 
-  return () => {
-    proxy.close();
-    agent.destroy();
+  return {
+    close() {
+      proxy.close();
+      agent.destroy();
+    },
   };
 }
