@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { Deadline } from "./deadline.ts";
 import { emulationsFor, type Emulation } from "./emulations/index.ts";
 import type { GatewayDeps, V1Call } from "./call.ts";
-import { deprecationHeaders, passthroughHeaders, successorLink, warningHeader, WARNING_HEADER } from "./headers.ts";
+import { boundedWarnings, deprecationHeaders, passthroughHeaders, successorLink, WARNING_HEADER } from "./headers.ts";
 import type { GatewayMetrics } from "./metrics.ts";
 import type { Fingerprinter } from "./fingerprint.ts";
 import { v2PathFor } from "../mappings/index.ts";
@@ -165,8 +165,9 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): vo
         answer = await deadline.run(run(call, emulationsFor(op.emulations)));
       } finally {
         if (call.lastUpstreamHeaders) reply.headers(passthroughHeaders(call.lastUpstreamHeaders));
-        const warning = warningHeader(call.warnings);
-        if (warning) reply.header(WARNING_HEADER, warning);
+        const warning = boundedWarnings(call.warnings);
+        if (warning.header) reply.header(WARNING_HEADER, warning.header);
+        if (warning.omitted) req.log.warn({ warnings: [...new Set(call.warnings)] }, `${WARNING_HEADER} shortened: ${warning.omitted} warning(s) only in this log line`);
       }
       reply.code(answer.status);
       if (answer.text !== undefined) return reply.type(answer.contentType ?? "text/plain; charset=utf-8").send(answer.text);
