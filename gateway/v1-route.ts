@@ -4,6 +4,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { Deadline } from "./deadline.ts";
 import { emulationsFor, type Emulation } from "./emulations/index.ts";
+import { exceedsJsonDepth } from "./json-depth.ts";
 import type { GatewayDeps, V1Call } from "./call.ts";
 import { boundedWarnings, deprecationHeaders, passthroughHeaders, successorLink, WARNING_HEADER } from "./headers.ts";
 import type { GatewayMetrics } from "./metrics.ts";
@@ -38,10 +39,11 @@ function hasBody(req: FastifyRequest): boolean {
   return (len !== undefined && len !== "0") || req.headers["transfer-encoding"] !== undefined;
 }
 
-function parseJsonBody(raw: unknown): unknown {
+function parseJsonBody(raw: unknown, maxDepth: number): unknown {
   if (raw === undefined || raw === null) return undefined;
   const text = Buffer.isBuffer(raw) ? raw.toString("utf8") : String(raw);
   if (text.trim() === "") return undefined;
+  if (exceedsJsonDepth(text, maxDepth)) throw new V1Error(400, `request body is nested deeper than ${maxDepth} levels (--max-json-depth)`);
   try {
     return JSON.parse(text);
   } catch (err) {
@@ -113,7 +115,7 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): vo
         // v1 ignored bodies on bodiless POST/DELETE (clients often send "{}"); a body on a GET is an error.
         if (req.method === "GET" && hasBody(req)) throw new V1Error(400, `v1 GET ${op.v1.path} takes no request body`);
       } else {
-        const parsed = parseJsonBody(req.body);
+        const parsed = parseJsonBody(req.body, deps.config.maxJsonDepth);
         if (parsed !== undefined && (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))) {
           throw new V1Error(400, "request body must be a JSON object");
         }
