@@ -141,19 +141,30 @@ async function readBounded(body: AsyncIterable<Buffer> & { destroy(): unknown },
   return Buffer.concat(chunks, bytes).toString("utf8");
 }
 
+/**
+ * A failure before the request left the gateway (no connection): the upstream cannot have acted on
+ * it. Every other failure of a sent request leaves its outcome unknown (see gateway/lost-write.ts).
+ */
+export class UpstreamNotReached extends V1Error {}
+
+/** Connection-level failures that happen before any request byte is written. */
+const NOT_SENT_CODES = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_CONNECT_TIMEOUT|ERR_TLS_.*|CERT_.*|UNABLE_TO_.*|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)$/;
+
 function toV1Error(err: unknown, timeoutMs: number, maxResponseBytes: number): V1Error {
   if (err instanceof V1Error) return err;
   const e = err as { name?: string; code?: string; message?: string };
   if (err instanceof undiciErrors.ResponseExceededMaxSizeError || e?.code === "UND_ERR_RES_EXCEEDED_MAX_SIZE") {
     return tooLarge(maxResponseBytes);
   }
+  const code = e?.code ? ` (${e.code})` : "";
+  if (err instanceof undiciErrors.ConnectTimeoutError || e?.code === "UND_ERR_CONNECT_TIMEOUT") {
+    return new UpstreamNotReached(504, `upstream v2 API did not accept a connection within the connect timeout${code}`, "upstream");
+  }
+  if (e?.code && NOT_SENT_CODES.test(e.code)) return new UpstreamNotReached(502, `upstream v2 API is unreachable${code}`, "upstream");
   const timedOut =
     e?.name === "TimeoutError" ||
     err instanceof undiciErrors.HeadersTimeoutError ||
-    err instanceof undiciErrors.BodyTimeoutError ||
-    err instanceof undiciErrors.ConnectTimeoutError ||
-    e?.code === "UND_ERR_CONNECT_TIMEOUT";
+    err instanceof undiciErrors.BodyTimeoutError;
   if (timedOut) return new V1Error(504, `upstream v2 API did not answer within ${timeoutMs} ms`, "upstream");
-  const code = e?.code ? ` (${e.code})` : "";
   return new V1Error(502, `upstream v2 API is unreachable or closed the connection${code}`, "upstream");
 }

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { Deadline } from "./deadline.ts";
 import { emulationsFor, type Emulation } from "./emulations/index.ts";
 import { exceedsJsonDepth } from "./json-depth.ts";
+import { isWrite, lostWriteError } from "./lost-write.ts";
 import type { GatewayDeps, V1Call } from "./call.ts";
 import { boundedWarnings, deprecationHeaders, passthroughHeaders, successorLink, WARNING_HEADER } from "./headers.ts";
 import type { GatewayMetrics } from "./metrics.ts";
@@ -15,7 +16,7 @@ import { toV1Answer, v2RecordsOf, type V1Answer } from "./translate-response.ts"
 import type { UsageStore } from "./usage.ts";
 import { V1Error, sendV1Error, upstreamError } from "./v1-errors.ts";
 import type { OpenApiValidator } from "../openapi/validator.ts";
-import type { UpstreamResponse } from "./upstream.ts";
+import { UpstreamNotReached, type UpstreamResponse } from "./upstream.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -140,6 +141,8 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): vo
       const authorization = req.headers.authorization;
       const userAgent = req.headers["user-agent"];
       const deadline = new Deadline(deps.config.upstreamDeadlineMs);
+      // A POST/PATCH sent upstream whose answer has not arrived: if the request fails now, its outcome is unknown.
+      let unsettledWrite = false;
       const call: V1Call = {
         op,
         match,
@@ -156,15 +159,27 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): vo
         emulate: {},
         deps,
         callUpstream: async (r) => {
-          const res = await deps.upstream({ ...r, authorization, requestId: String(req.id), userAgent, deadline }, op.key);
-          call.lastUpstreamHeaders = res.headers;
-          return res;
+          if (deadline.passed) throw deadline.error();
+          const write = isWrite(r.method);
+          if (write) unsettledWrite = true;
+          try {
+            const res = await deps.upstream({ ...r, authorization, requestId: String(req.id), userAgent, deadline }, op.key);
+            if (write) unsettledWrite = false;
+            call.lastUpstreamHeaders = res.headers;
+            return res;
+          } catch (err) {
+            if (write && err instanceof UpstreamNotReached) unsettledWrite = false;
+            throw err;
+          }
         },
       };
 
       let answer: V1Answer;
       try {
         answer = await deadline.run(run(call, emulationsFor(op.emulations)));
+      } catch (err) {
+        if (unsettledWrite && err instanceof V1Error && err.status >= 500) throw lostWriteError(err, match, v1Body);
+        throw err;
       } finally {
         if (call.lastUpstreamHeaders) reply.headers(passthroughHeaders(call.lastUpstreamHeaders));
         const warning = boundedWarnings(call.warnings);
