@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../openapi/reference.ts";
 import { sendJson, startScriptedUpstream, type ScriptedUpstream } from "./scripted-upstream.ts";
 
-const SLOW_MS = 1_500;
+/** How long the in-flight request keeps running after SIGTERM. */
+const IN_FLIGHT_AFTER_SIGTERM_MS = 800;
 /** Generous bound on SIGTERM → exit (the keep-alive timeout it used to wait for is 72 s). */
 const EXIT_BOUND_MS = 10_000;
 
@@ -51,17 +52,20 @@ function get(url: string, agent: http.Agent, requestId: string): Promise<{ statu
 describe("SIGTERM drain of a gateway process", () => {
   let upstream: ScriptedUpstream;
   let arrived: (id: string) => void = () => {};
+  /** Held "slow-*" answers, sent when the test says so. */
+  const held: (() => void)[] = [];
 
   beforeAll(async () => {
     upstream = await startScriptedUpstream();
-    // x-request-id reaches the upstream unchanged: "slow-*" answers after SLOW_MS, "stuck-*" never.
+    // x-request-id reaches the upstream unchanged: "slow-*" answers when released, "stuck-*" never.
     upstream.handle = (req, res) => {
       req.resume();
       const id = String(req.headers["x-request-id"] ?? "");
       arrived(id);
       if (id.startsWith("stuck")) return;
-      const delay = id.startsWith("slow") ? SLOW_MS : 0;
-      setTimeout(() => !res.destroyed && sendJson(res, 200, { pods: [] }), delay).unref();
+      const answer = () => !res.destroyed && sendJson(res, 200, { pods: [] });
+      if (id.startsWith("slow")) held.push(answer);
+      else answer();
     };
   });
   afterAll(async () => upstream?.close());
@@ -80,11 +84,12 @@ describe("SIGTERM drain of a gateway process", () => {
       const exited = exitOf(child);
       const sent = Date.now();
       child.kill("SIGTERM");
+      setTimeout(() => held.splice(0).forEach((send) => send()), IN_FLIGHT_AFTER_SIGTERM_MS).unref();
       const answer = await slow;
       const answeredMs = Date.now() - sent;
       const code = await Promise.race([exited, new Promise<"still running">((r) => setTimeout(() => r("still running"), EXIT_BOUND_MS).unref())]);
       const exitMs = Date.now() - sent;
-      console.log(`SIGTERM → in-flight answer after ${answeredMs} ms, process exit after ${exitMs} ms (in-flight request ${SLOW_MS} ms)`);
+      console.log(`SIGTERM → in-flight answer after ${answeredMs} ms, process exit after ${exitMs} ms (in-flight request answered by the upstream ${IN_FLIGHT_AFTER_SIGTERM_MS} ms after SIGTERM)`);
       expect(code).toBe(0);
       expect(answer.status).toBe(200);
       expect(answer.body).toBe("[]");

@@ -9,7 +9,7 @@ import { sendJson, startScriptedUpstream, type ScriptedUpstream } from "./script
 
 const HEADERS_TIMEOUT = 300;
 const REQUEST_TIMEOUT = 400;
-const DEADLINE = 700;
+const DEADLINE = 1_200;
 
 /**
  * Sends `head` then one `trickle` line every 100 ms (at most `maxLines`); resolves when the server
@@ -92,11 +92,11 @@ describe("listener and upstream timeouts", () => {
 
   it("several slow emulation calls (GPU-priority retries) share one deadline: v1 504", async () => {
     upstream.seen.length = 0;
-    // Each create answers "no capacity" after 300 ms, well inside the 2 s idle timeout; three of them
-    // take 900 ms, past the 700 ms deadline of the one v1 request.
+    // Each create answers "no capacity" after 500 ms, well inside the 2 s idle timeout; three of them
+    // take 1.5 s, past the 1.2 s deadline of the one v1 request.
     upstream.handle = (req, res) => {
       req.resume();
-      setTimeout(() => !res.destroyed && sendJson(res, 400, { title: "Bad Request", status: 400, detail: "no instances available for gpu type X" }), 300).unref();
+      setTimeout(() => !res.destroyed && sendJson(res, 400, { title: "Bad Request", status: 400, detail: "no instances available for gpu type X" }), 500).unref();
     };
     const body = JSON.stringify({ name: "p", imageName: "runpod/pytorch:2", gpuTypeIds: ["NVIDIA RTX A4000", "NVIDIA RTX A5000", "NVIDIA GeForce RTX 4090"], gpuCount: 1 });
     const r = await rawRequest(gateway.url, "POST", "/v1/pods", { headers: { ...auth, "content-type": "application/json" }, body });
