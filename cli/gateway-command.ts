@@ -3,6 +3,7 @@
 // Every setting also comes from a V2_BRIDGE_* environment variable (flags win).
 import { Command, Option } from "commander";
 import { CONFIG_FIELDS, ConfigError, optionsFromEnv, resolveConfig, type GatewayOptions } from "../gateway/config.ts";
+import { LIMIT_KEYS } from "../gateway/limits.ts";
 import { startGateway } from "../gateway/server.ts";
 import { startSandbox } from "../sandbox/server.ts";
 import { closeOnSignal } from "./close-on-signal.ts";
@@ -34,7 +35,7 @@ export function registerGatewayCommand(program: Command): void {
       for (const f of CONFIG_FIELDS) {
         const v = flags[attribute.get(f.key)!];
         if (v === undefined) continue;
-        fromFlags[f.key] = NUMERIC_KEYS.has(f.key) ? Number(v) : v;
+        fromFlags[f.key] = NUMERIC_KEYS.has(f.key) || LIMIT_KEYS.has(f.key) ? Number(v) : v;
       }
       const options: GatewayOptions = { ...optionsFromEnv(), ...fromFlags };
       const log = flags.log === true || process.env.V2_BRIDGE_LOG === "1";

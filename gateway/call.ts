@@ -37,5 +37,5 @@ export interface V1Call {
   lastUpstreamHeaders?: Record<string, string | string[] | undefined>;
   deps: GatewayDeps;
   /** Calls upstream for this operation, recording metrics and rate-limit headers. */
-  callUpstream(req: Omit<UpstreamRequest, "authorization" | "requestId" | "userAgent">): Promise<UpstreamResponse>;
+  callUpstream(req: Omit<UpstreamRequest, "authorization" | "requestId" | "userAgent" | "deadline">): Promise<UpstreamResponse>;
 }

@@ -2,10 +2,11 @@
 // One place answers "what can be configured and how?"; the CLI's --help is built from CONFIG_FIELDS.
 
 import { V2_ORIGIN } from "../mappings/bases.ts";
+import { LIMIT_FIELDS, LIMIT_KEYS, resolveLimits, type LimitOptions, type Limits } from "./limits.ts";
 
 export type ResetPolicy = "reject" | "restart";
 
-export interface GatewayOptions {
+export interface GatewayOptions extends LimitOptions {
   /** Listen port (0 = any free port). */
   port?: number;
   host?: string;
@@ -39,7 +40,7 @@ export interface GatewayOptions {
   onUpstreamRequest?: (req: { method: string; path: string; headers: Record<string, string>; body?: string }) => void;
 }
 
-export interface GatewayConfig {
+export interface GatewayConfig extends Limits {
   port: number;
   host: string;
   upstream: URL;
@@ -90,9 +91,10 @@ export const CONFIG_FIELDS: { key: keyof GatewayOptions; flag: string; env: stri
   { key: "catalogTtlMs", flag: "--catalog-ttl <ms>", env: "V2_BRIDGE_CATALOG_TTL_MS", help: `catalog cache freshness in ms (default ${DEFAULTS.catalogTtlMs})` },
   { key: "connections", flag: "--connections <n>", env: "V2_BRIDGE_CONNECTIONS", help: `upstream connection pool size (default ${DEFAULTS.connections})` },
   { key: "auditFile", flag: "--audit <file>", env: "V2_BRIDGE_AUDIT", help: "audit JSON (v2-bridge audit --format json) to show with live traffic at /_bridge/; re-read on each view" },
+  ...LIMIT_FIELDS,
 ];
 
-const NUMERIC = new Set<keyof GatewayOptions>(["port", "timeoutMs", "bodyLimit", "maxClients", "maxOperationsPerClient", "catalogMaxKeys", "catalogTtlMs", "connections"]);
+const NUMERIC = new Set<keyof GatewayOptions>(["port", "timeoutMs", "bodyLimit", "maxClients", "maxOperationsPerClient", "catalogMaxKeys", "catalogTtlMs", "connections", ...(LIMIT_KEYS as Set<keyof GatewayOptions>)]);
 
 /** Options from V2_BRIDGE_* environment variables (strings converted, nothing validated yet). */
 export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayOptions {
@@ -150,5 +152,8 @@ export function resolveConfig(options: GatewayOptions): GatewayConfig {
     auditFile: options.auditFile,
     logger: options.logger ?? false,
     onUpstreamRequest: options.onUpstreamRequest,
+    ...resolveLimits(options, int, (message) => {
+      throw new ConfigError(message);
+    }),
   };
 }

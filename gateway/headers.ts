@@ -32,9 +32,35 @@ export function passthroughHeaders(upstream: Record<string, string | string[] | 
   return out;
 }
 
-/** `V2-Bridge-Warning`: a structured-field list of strings (printable ASCII only), or null. */
+/**
+ * Bounds of `V2-Bridge-Warning`: clients and proxies reject large headers (Node and undici stop at
+ * 16 KB in all), and a rejected answer to a create invites a retry that creates twice.
+ */
+export const MAX_WARNINGS = 20;
+export const MAX_WARNING_BYTES = 2_048;
+
+/**
+ * `V2-Bridge-Warning`: a structured-field list of strings (printable ASCII only), at most
+ * MAX_WARNINGS entries and about MAX_WARNING_BYTES; a last entry "and N more" counts the rest.
+ * `omitted` tells the caller to log the full list.
+ */
+export function boundedWarnings(warnings: string[]): { header: string | null; omitted: number } {
+  if (!warnings.length) return { header: null, omitted: 0 };
+  const unique = [...new Set(warnings.map((w) => w.replace(/[^\x20-\x7e]/g, "?").slice(0, 300)))];
+  const kept: string[] = [];
+  let bytes = 0;
+  const room = MAX_WARNING_BYTES - 64; // for the "and N more" entry
+  for (const w of unique) {
+    const size = serializeItem(w).length + 2; // plus ", "
+    if (kept.length >= MAX_WARNINGS || bytes + size > room) break;
+    kept.push(w);
+    bytes += size;
+  }
+  const omitted = unique.length - kept.length;
+  if (omitted) kept.push(`and ${omitted} more (full list in the gateway log)`);
+  return { header: serializeList(kept.map((w) => [w, new Map()])), omitted };
+}
+
 export function warningHeader(warnings: string[]): string | null {
-  if (!warnings.length) return null;
-  const clean = [...new Set(warnings)].map((w) => w.replace(/[^\x20-\x7e]/g, "?").slice(0, 300));
-  return serializeList(clean.map((w) => [w, new Map()]));
+  return boundedWarnings(warnings).header;
 }

@@ -7,6 +7,7 @@ import type { FastifyInstance } from "fastify";
 import httpProxy from "http-proxy";
 import type { GatewayConfig } from "./config.ts";
 import type { GatewayMetrics } from "./metrics.ts";
+import { clientAskedClose, hopByHopHeaders } from "./hop-by-hop.ts";
 import { segmentsAreSafe } from "./upstream.ts";
 
 const PROBLEM = "application/problem+json";
@@ -30,7 +31,7 @@ function problem(res: http.ServerResponse, status: number, detail: string): void
   res.end(body);
 }
 
-export function registerPassthrough(app: FastifyInstance, config: GatewayConfig, metrics: GatewayMetrics): () => void {
+export function registerPassthrough(app: FastifyInstance, config: GatewayConfig, metrics: GatewayMetrics, drain: { active: boolean }): { close(): void } {
   const secure = config.upstream.protocol === "https:";
   const agent = secure
     ? new https.Agent({ keepAlive: true, maxSockets: config.connections })
@@ -44,6 +45,17 @@ export function registerPassthrough(app: FastifyInstance, config: GatewayConfig,
   });
   // Errors are answered per request (callback below); this keeps an unhandled 'error' from crashing.
   proxy.on("error", () => {});
+  // Hop-by-hop headers stay on their own connection, both ways. The request's are removed before
+  // http-proxy sends it (the agent sets its own Connection); the answer's before http-proxy copies
+  // them, and Connection is then set for the client's connection only.
+  proxy.on("proxyReq", (proxyReq, req) => {
+    for (const name of hopByHopHeaders(req.headers)) proxyReq.removeHeader(name);
+  });
+  proxy.on("proxyRes", (proxyRes, req) => {
+    for (const name of hopByHopHeaders(proxyRes.headers)) delete proxyRes.headers[name];
+    // Draining: the client connection closes after this answer.
+    proxyRes.headers.connection = drain.active || clientAskedClose(req.httpVersion, req.headers) ? "close" : "keep-alive";
+  });
 
   app.register(async (scope) => {
     // Leave the body stream untouched for the proxy.
@@ -72,8 +84,10 @@ export function registerPassthrough(app: FastifyInstance, config: GatewayConfig,
     scope.route({ method: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"], url: "/v2/*", handler });
   });
 
-  return () => {
-    proxy.close();
-    agent.destroy();
+  return {
+    close() {
+      proxy.close();
+      agent.destroy();
+    },
   };
 }

@@ -7,6 +7,7 @@ import { createV1Validator, type OpenApiValidator } from "../openapi/validator.t
 import type { GatewayDeps } from "./call.ts";
 import { CatalogCache } from "./catalog-cache.ts";
 import { ConfigError, resolveConfig, type GatewayConfig, type GatewayOptions } from "./config.ts";
+import { Drain } from "./drain.ts";
 import { createFingerprinter } from "./fingerprint.ts";
 import { GatewayMetrics } from "./metrics.ts";
 import { registerPassthrough } from "./passthrough.ts";
@@ -25,17 +26,29 @@ export interface Gateway {
   usage: UsageStore;
   metrics: GatewayMetrics;
   config: GatewayConfig;
-  /** Stops accepting connections, lets in-flight requests finish, then closes upstream connections. */
+  /**
+   * Drains: stops accepting connections, lets in-flight requests finish (closing each keep-alive
+   * connection as it turns idle), then closes upstream connections. Cut after --drain-timeout.
+   */
   close(): Promise<void>;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:\-]{1,128}$/;
 
-export function buildGateway(config: GatewayConfig): Omit<Gateway, "url" | "port" | "close"> & { shutdown(): Promise<void> } {
+export function buildGateway(config: GatewayConfig): Omit<Gateway, "url" | "port" | "close"> & { drain: Drain; shutdown(): Promise<void>; cut(): void } {
   const app: FastifyInstance = Fastify({
     logger: loggerOption(config.logger) as any,
     logController: new OneLinePerRequest(),
     bodyLimit: config.bodyLimit,
+    // Client-side timeouts (Envoy's request_headers_timeout / request_timeout): a client that trickles its
+    // headers or body is cut. Node checks them every connectionsCheckingInterval, so that follows the
+    // headers timeout instead of Node's 30 s default.
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      connectionsCheckingInterval: Math.max(25, Math.min(1_000, Math.floor(config.headersTimeoutMs / 4))),
+    },
     requestIdHeader: false,
     genReqId: (req: import("node:http").IncomingMessage) => {
       const incoming = req.headers["x-request-id"];
@@ -47,6 +60,7 @@ export function buildGateway(config: GatewayConfig): Omit<Gateway, "url" | "port
     routerOptions: { ignoreTrailingSlash: false },
   } as any) as unknown as FastifyInstance;
 
+  const drain = new Drain(app);
   const metrics = new GatewayMetrics();
   const usage = new UsageStore(config.maxClients, config.maxOperationsPerClient);
   const fingerprints = createFingerprinter(config.fingerprintSalt);
@@ -87,7 +101,7 @@ export function buildGateway(config: GatewayConfig): Omit<Gateway, "url" | "port
   });
 
   registerV1Routes(app, { deps, metrics, usage, fingerprints, v1Validator });
-  const closeProxy = registerPassthrough(app, config, metrics);
+  const passthrough = registerPassthrough(app, config, metrics, drain);
   registerBridgeAdminRoutes(app, { usage, metrics, upstream: config.upstream.origin, startedAt: new Date(), auditFile: config.auditFile });
 
   return {
@@ -95,9 +109,15 @@ export function buildGateway(config: GatewayConfig): Omit<Gateway, "url" | "port
     usage,
     metrics,
     config,
+    drain,
     async shutdown() {
-      closeProxy();
-      await upstream.close();
+      passthrough.close();
+      // After a forced drain cut() has already dropped the upstream connections.
+      if (!drain.forced) await upstream.close();
+    },
+    cut() {
+      passthrough.close();
+      upstream.pool.destroy().catch(() => {});
     },
   };
 }
@@ -121,6 +141,6 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     usage: built.usage,
     metrics: built.metrics,
     config,
-    close: () => (closing ??= app.close()),
+    close: () => (closing ??= built.drain.close(config.drainTimeoutMs, built.cut)),
   };
 }

@@ -3,6 +3,7 @@
 // checked again here, so no v1 input can steer a request anywhere else.
 import { Pool, errors as undiciErrors } from "undici";
 import type { GatewayConfig } from "./config.ts";
+import type { Deadline } from "./deadline.ts";
 import { V1Error } from "./v1-errors.ts";
 
 export interface UpstreamRequest {
@@ -14,6 +15,8 @@ export interface UpstreamRequest {
   requestId: string;
   userAgent?: string;
   body?: unknown;
+  /** The v1 request's deadline: aborts this call when it passes (v1 504). */
+  deadline?: Deadline;
 }
 
 export interface UpstreamResponse {
@@ -25,9 +28,6 @@ export interface UpstreamResponse {
   contentType: string;
   durationMs: number;
 }
-
-/** Most a single upstream answer may weigh before the gateway gives up on it. */
-const MAX_RESPONSE_BYTES = 32 * 1_048_576;
 
 /**
  * Every segment of an absolute path decodes, and none decodes to a dot-segment, a separator
@@ -67,11 +67,15 @@ export class Upstream {
       headersTimeout: config.timeoutMs,
       bodyTimeout: config.timeoutMs,
       keepAliveTimeout: 4_000,
+      // Counted by undici's parser as bytes arrive (chunked or not): past it the socket is destroyed,
+      // so an endless upstream answer costs at most this much memory.
+      maxResponseSize: config.maxResponseBytes,
     });
   }
 
   async request(req: UpstreamRequest): Promise<UpstreamResponse> {
     if (!isSafeV2Path(req.path)) throw new V1Error(400, `refusing to build upstream path ${JSON.stringify(req.path)}`, "translation");
+    if (req.deadline?.passed) throw req.deadline.error();
     const qs = req.query && [...req.query.keys()].length ? "?" + req.query.toString() : "";
     const headers: Record<string, string> = { accept: "application/json", "x-request-id": req.requestId };
     if (req.authorization !== undefined) headers.authorization = req.authorization;
@@ -85,14 +89,8 @@ export class Upstream {
     const started = performance.now();
     try {
       // Timeouts: connect, headers and body inactivity are each bounded by the configured timeout (Pool options).
-      const res = await this.pool.request({ method: req.method, path: req.path + qs, headers, body: payload });
-      const declared = Number(res.headers["content-length"] ?? 0);
-      if (declared > MAX_RESPONSE_BYTES) {
-        res.body.destroy();
-        throw new V1Error(502, "upstream v2 answer is too large", "upstream");
-      }
-      const text = await res.body.text();
-      if (text.length > MAX_RESPONSE_BYTES) throw new V1Error(502, "upstream v2 answer is too large", "upstream");
+      const res = await this.pool.request({ method: req.method, path: req.path + qs, headers, body: payload, signal: req.deadline?.signal });
+      const text = await readBounded(res.body, res.headers["content-length"], this.config.maxResponseBytes);
       const contentType = String(res.headers["content-type"] ?? "");
       let json: unknown;
       if (text.length) {
@@ -107,7 +105,8 @@ export class Upstream {
       }
       return { status: res.statusCode, headers: res.headers, json, text, contentType, durationMs: performance.now() - started };
     } catch (err) {
-      throw toV1Error(err, this.config.timeoutMs);
+      if (req.deadline?.passed) throw req.deadline.error();
+      throw toV1Error(err, this.config.timeoutMs, this.config.maxResponseBytes);
     }
   }
 
@@ -116,16 +115,56 @@ export class Upstream {
   }
 }
 
-function toV1Error(err: unknown, timeoutMs: number): V1Error {
+function tooLarge(limit: number): V1Error {
+  return new V1Error(502, `upstream answer too large: more than ${limit} bytes (--max-response-bytes)`, "upstream");
+}
+
+/**
+ * The body as text, counting bytes as they arrive: a declared or actual size above `limit` destroys
+ * the body (undici then drops the connection) instead of buffering it.
+ */
+async function readBounded(body: AsyncIterable<Buffer> & { destroy(): unknown }, contentLength: unknown, limit: number): Promise<string> {
+  if (Number(contentLength ?? 0) > limit) {
+    body.destroy();
+    throw tooLarge(limit);
+  }
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of body) {
+    bytes += chunk.length;
+    if (bytes > limit) {
+      body.destroy();
+      throw tooLarge(limit);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, bytes).toString("utf8");
+}
+
+/**
+ * A failure before the request left the gateway (no connection): the upstream cannot have acted on
+ * it. Every other failure of a sent request leaves its outcome unknown (see gateway/lost-write.ts).
+ */
+export class UpstreamNotReached extends V1Error {}
+
+/** Connection-level failures that happen before any request byte is written. */
+const NOT_SENT_CODES = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_CONNECT_TIMEOUT|ERR_TLS_.*|CERT_.*|UNABLE_TO_.*|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)$/;
+
+function toV1Error(err: unknown, timeoutMs: number, maxResponseBytes: number): V1Error {
   if (err instanceof V1Error) return err;
   const e = err as { name?: string; code?: string; message?: string };
+  if (err instanceof undiciErrors.ResponseExceededMaxSizeError || e?.code === "UND_ERR_RES_EXCEEDED_MAX_SIZE") {
+    return tooLarge(maxResponseBytes);
+  }
+  const code = e?.code ? ` (${e.code})` : "";
+  if (err instanceof undiciErrors.ConnectTimeoutError || e?.code === "UND_ERR_CONNECT_TIMEOUT") {
+    return new UpstreamNotReached(504, `upstream v2 API did not accept a connection within the connect timeout${code}`, "upstream");
+  }
+  if (e?.code && NOT_SENT_CODES.test(e.code)) return new UpstreamNotReached(502, `upstream v2 API is unreachable${code}`, "upstream");
   const timedOut =
     e?.name === "TimeoutError" ||
     err instanceof undiciErrors.HeadersTimeoutError ||
-    err instanceof undiciErrors.BodyTimeoutError ||
-    err instanceof undiciErrors.ConnectTimeoutError ||
-    e?.code === "UND_ERR_CONNECT_TIMEOUT";
+    err instanceof undiciErrors.BodyTimeoutError;
   if (timedOut) return new V1Error(504, `upstream v2 API did not answer within ${timeoutMs} ms`, "upstream");
-  const code = e?.code ? ` (${e.code})` : "";
   return new V1Error(502, `upstream v2 API is unreachable or closed the connection${code}`, "upstream");
 }

@@ -2,9 +2,12 @@
 // mapping table. Everything an answer needs (status, body, headers) is decided here or in the
 // table; emulations (gateway/emulations) hook in where one v1 call needs more than one v2 call.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { Deadline } from "./deadline.ts";
 import { emulationsFor, type Emulation } from "./emulations/index.ts";
+import { exceedsJsonDepth } from "./json-depth.ts";
+import { isWrite, lostWriteError } from "./lost-write.ts";
 import type { GatewayDeps, V1Call } from "./call.ts";
-import { deprecationHeaders, passthroughHeaders, successorLink, warningHeader, WARNING_HEADER } from "./headers.ts";
+import { boundedWarnings, deprecationHeaders, passthroughHeaders, successorLink, WARNING_HEADER } from "./headers.ts";
 import type { GatewayMetrics } from "./metrics.ts";
 import type { Fingerprinter } from "./fingerprint.ts";
 import { v2PathFor } from "../mappings/index.ts";
@@ -13,7 +16,7 @@ import { toV1Answer, v2RecordsOf, type V1Answer } from "./translate-response.ts"
 import type { UsageStore } from "./usage.ts";
 import { V1Error, sendV1Error, upstreamError } from "./v1-errors.ts";
 import type { OpenApiValidator } from "../openapi/validator.ts";
-import type { UpstreamResponse } from "./upstream.ts";
+import { UpstreamNotReached, type UpstreamResponse } from "./upstream.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -37,10 +40,11 @@ function hasBody(req: FastifyRequest): boolean {
   return (len !== undefined && len !== "0") || req.headers["transfer-encoding"] !== undefined;
 }
 
-function parseJsonBody(raw: unknown): unknown {
+function parseJsonBody(raw: unknown, maxDepth: number): unknown {
   if (raw === undefined || raw === null) return undefined;
   const text = Buffer.isBuffer(raw) ? raw.toString("utf8") : String(raw);
   if (text.trim() === "") return undefined;
+  if (exceedsJsonDepth(text, maxDepth)) throw new V1Error(400, `request body is nested deeper than ${maxDepth} levels (--max-json-depth)`);
   try {
     return JSON.parse(text);
   } catch (err) {
@@ -112,7 +116,7 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): vo
         // v1 ignored bodies on bodiless POST/DELETE (clients often send "{}"); a body on a GET is an error.
         if (req.method === "GET" && hasBody(req)) throw new V1Error(400, `v1 GET ${op.v1.path} takes no request body`);
       } else {
-        const parsed = parseJsonBody(req.body);
+        const parsed = parseJsonBody(req.body, deps.config.maxJsonDepth);
         if (parsed !== undefined && (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))) {
           throw new V1Error(400, "request body must be a JSON object");
         }
@@ -136,6 +140,9 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): vo
 
       const authorization = req.headers.authorization;
       const userAgent = req.headers["user-agent"];
+      const deadline = new Deadline(deps.config.upstreamDeadlineMs);
+      // A POST/PATCH sent upstream whose answer has not arrived: if the request fails now, its outcome is unknown.
+      let unsettledWrite = false;
       const call: V1Call = {
         op,
         match,
@@ -152,19 +159,32 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): vo
         emulate: {},
         deps,
         callUpstream: async (r) => {
-          const res = await deps.upstream({ ...r, authorization, requestId: String(req.id), userAgent }, op.key);
-          call.lastUpstreamHeaders = res.headers;
-          return res;
+          if (deadline.passed) throw deadline.error();
+          const write = isWrite(r.method);
+          if (write) unsettledWrite = true;
+          try {
+            const res = await deps.upstream({ ...r, authorization, requestId: String(req.id), userAgent, deadline }, op.key);
+            if (write) unsettledWrite = false;
+            call.lastUpstreamHeaders = res.headers;
+            return res;
+          } catch (err) {
+            if (write && err instanceof UpstreamNotReached) unsettledWrite = false;
+            throw err;
+          }
         },
       };
 
       let answer: V1Answer;
       try {
-        answer = await run(call, emulationsFor(op.emulations));
+        answer = await deadline.run(run(call, emulationsFor(op.emulations)));
+      } catch (err) {
+        if (unsettledWrite && err instanceof V1Error && err.status >= 500) throw lostWriteError(err, match, v1Body);
+        throw err;
       } finally {
         if (call.lastUpstreamHeaders) reply.headers(passthroughHeaders(call.lastUpstreamHeaders));
-        const warning = warningHeader(call.warnings);
-        if (warning) reply.header(WARNING_HEADER, warning);
+        const warning = boundedWarnings(call.warnings);
+        if (warning.header) reply.header(WARNING_HEADER, warning.header);
+        if (warning.omitted) req.log.warn({ warnings: [...new Set(call.warnings)] }, `${WARNING_HEADER} shortened: ${warning.omitted} warning(s) only in this log line`);
       }
       reply.code(answer.status);
       if (answer.text !== undefined) return reply.type(answer.contentType ?? "text/plain; charset=utf-8").send(answer.text);

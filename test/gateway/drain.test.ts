@@ -1,0 +1,125 @@
+// SIGTERM drain on a real `v2-bridge gateway` process: in-flight requests finish with their answers,
+// keep-alive connections close as soon as they turn idle, and the process exits right after the
+// longest in-flight request (not after the 72 s keep-alive timeout). --drain-timeout caps the wait.
+import { spawn, type ChildProcess } from "node:child_process";
+import http from "node:http";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../../openapi/reference.ts";
+import { sendJson, startScriptedUpstream, type ScriptedUpstream } from "./scripted-upstream.ts";
+
+/** How long the in-flight request keeps running after SIGTERM. */
+const IN_FLIGHT_AFTER_SIGTERM_MS = 800;
+/** Generous bound on SIGTERM → exit (the keep-alive timeout it used to wait for is 72 s). */
+const EXIT_BOUND_MS = 10_000;
+
+function startGatewayProcess(args: string[]): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, "bin", "v2-bridge.mjs"), "gateway", "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  return new Promise((resolve, reject) => {
+    let output = "";
+    const timer = setTimeout(() => reject(new Error(`no listening line within 20 s:\n${output}`)), 20_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, url: m[1]! });
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+  });
+}
+
+function exitOf(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once("exit", (code) => resolve(code))));
+}
+
+function get(url: string, agent: http.Agent, requestId: string): Promise<{ status: number; body: string; connection?: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(`${url}/v1/pods`, { agent, headers: { authorization: "Bearer sandbox_x", "x-request-id": requestId }, timeout: 20_000 }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (d) => (body += d));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body, connection: res.headers.connection }));
+      res.on("error", reject);
+    });
+    req.on("timeout", () => req.destroy(new Error("client timeout")));
+    req.on("error", reject);
+  });
+}
+
+describe("SIGTERM drain of a gateway process", () => {
+  let upstream: ScriptedUpstream;
+  let arrived: (id: string) => void = () => {};
+  /** Held "slow-*" answers, sent when the test says so. */
+  const held: (() => void)[] = [];
+
+  beforeAll(async () => {
+    upstream = await startScriptedUpstream();
+    // x-request-id reaches the upstream unchanged: "slow-*" answers when released, "stuck-*" never.
+    upstream.handle = (req, res) => {
+      req.resume();
+      const id = String(req.headers["x-request-id"] ?? "");
+      arrived(id);
+      if (id.startsWith("stuck")) return;
+      const answer = () => !res.destroyed && sendJson(res, 200, { pods: [] });
+      if (id.startsWith("slow")) held.push(answer);
+      else answer();
+    };
+  });
+  afterAll(async () => upstream?.close());
+
+  it("finishes the in-flight request, closes the idle keep-alive connection, exits soon after", async () => {
+    const { child, url } = await startGatewayProcess(["--upstream", upstream.url]);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 2 });
+    try {
+      const slowArrived = new Promise<void>((r) => (arrived = (id) => id === "slow-1" && r()));
+      const slow = get(url, agent, "slow-1"); // socket 1: in flight during SIGTERM
+      await slowArrived;
+      const fast = await get(url, agent, "fast-1"); // socket 2: answered, then idle keep-alive
+      expect(fast.status).toBe(200);
+      expect(Object.values(agent.freeSockets).flat().length).toBe(1);
+
+      const exited = exitOf(child);
+      const sent = Date.now();
+      child.kill("SIGTERM");
+      setTimeout(() => held.splice(0).forEach((send) => send()), IN_FLIGHT_AFTER_SIGTERM_MS).unref();
+      const answer = await slow;
+      const answeredMs = Date.now() - sent;
+      const code = await Promise.race([exited, new Promise<"still running">((r) => setTimeout(() => r("still running"), EXIT_BOUND_MS).unref())]);
+      const exitMs = Date.now() - sent;
+      console.log(`SIGTERM → in-flight answer after ${answeredMs} ms, process exit after ${exitMs} ms (in-flight request answered by the upstream ${IN_FLIGHT_AFTER_SIGTERM_MS} ms after SIGTERM)`);
+      expect(code).toBe(0);
+      expect(answer.status).toBe(200);
+      expect(answer.body).toBe("[]");
+      expect(answer.connection).toBe("close");
+    } finally {
+      agent.destroy();
+      if (child.exitCode === null) child.kill("SIGKILL");
+    }
+  });
+
+  it("--drain-timeout cuts a request that would never finish", async () => {
+    const { child, url } = await startGatewayProcess(["--upstream", upstream.url, "--drain-timeout", "300"]);
+    const agent = new http.Agent({ keepAlive: true });
+    try {
+      const stuckArrived = new Promise<void>((r) => (arrived = (id) => id === "stuck-1" && r()));
+      const stuck = get(url, agent, "stuck-1").then(
+        (r) => `answered ${r.status}`,
+        (err: Error) => `cut: ${err.message}`,
+      );
+      await stuckArrived;
+      const exited = exitOf(child);
+      const sent = Date.now();
+      child.kill("SIGTERM");
+      const code = await Promise.race([exited, new Promise<"still running">((r) => setTimeout(() => r("still running"), EXIT_BOUND_MS).unref())]);
+      console.log(`SIGTERM with a stuck request, --drain-timeout 300: exit after ${Date.now() - sent} ms`);
+      expect(code).toBe(0);
+      expect(await stuck).toMatch(/^cut: /);
+    } finally {
+      agent.destroy();
+      if (child.exitCode === null) child.kill("SIGKILL");
+    }
+  });
+});
