@@ -72,7 +72,7 @@ export interface TextAudit {
   /** Files read (not skipped as binary or too large). */
   scanned: number;
   /** Files skipped: binary content or over TEXT_FILE_MAX_BYTES. */
-  skipped: { file: string; why: "binary" | "too large" }[];
+  skipped: { file: string; why: string }[];
   findings: Finding[];
   /** Display names of the files with findings, in order. */
   filesWithFindings: string[];
@@ -84,7 +84,7 @@ export async function auditTextFiles(files: readonly string[], root: string): Pr
   const audit: TextAudit = { scanned: 0, skipped: [], findings: [], filesWithFindings: [] };
   const perFile = await pool(files, READ_CONCURRENCY, async (file) => {
     const buf = await readSmallFile(file);
-    if (buf === "too large") return audit.skipped.push({ file: rel(file), why: "too large" }), [];
+    if (buf === "too large") return audit.skipped.push({ file: rel(file), why: `larger than ${TEXT_FILE_MAX_BYTES / 1024 / 1024} MB` }), [];
     if (buf === undefined) return [];
     if (buf.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return audit.skipped.push({ file: rel(file), why: "binary" }), [];
     audit.scanned++;

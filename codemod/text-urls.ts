@@ -100,7 +100,7 @@ function urlEnd(line: string, from: number): number {
 function v1Path(afterHost: string): string | null {
   const m = /^(?::\d+)?\/v1(?=$|[/?#])(.*)$/.exec(afterHost);
   if (!m) return null;
-  const pathOnly = m[1]!.replace(/[?#].*$/, "");
+  const pathOnly = m[1]!.replace(/\?.*$|#(?!\{).*$/, ""); // the query and fragment (not Ruby's `#{id}`)
   const segments = pathOnly.split("/").filter(Boolean);
   return segments.map((s) => "/" + (PLACEHOLDER_SEGMENT.test(s) ? PLACEHOLDER : s)).join("") + (pathOnly.endsWith("/") && segments.length ? "/" : "");
 }
