@@ -6,16 +6,17 @@ import { runCodemod } from "../codemod/project.ts";
 import { auditJson, auditSarif, auditText } from "../codemod/report.ts";
 import { progressReporter } from "../codemod/progress.ts";
 
-export async function audit(paths: string[], opts: { format: "text" | "json" | "sarif"; out?: string; root?: string; progress?: boolean }): Promise<number> {
+export async function audit(paths: string[], opts: { format: "text" | "json" | "sarif"; out?: string; root?: string; progress?: boolean; textFiles?: boolean }): Promise<number> {
   try {
     const progress = progressReporter("audit", opts.progress !== false);
-    const result = await runCodemod({ paths, root: opts.root, onProgress: progress.update });
+    const result = await runCodemod({ paths, root: opts.root, onProgress: progress.update, textFiles: opts.textFiles !== false });
     progress.stop();
     const text =
       opts.format === "json" ? JSON.stringify(auditJson(result), null, 2) + "\n" : opts.format === "sarif" ? JSON.stringify(auditSarif(result), null, 2) + "\n" : auditText(result);
     if (opts.out) writeFileSync(opts.out, text);
     else process.stdout.write(text);
     if (result.parseErrors.length && opts.format !== "text") for (const e of result.parseErrors) process.stderr.write(`${e.file}: could not parse (${e.error})\n`);
+    for (const s of result.skipped ?? []) if (s.why !== "binary") process.stderr.write(`${s.file}: not read (${s.why}); check it by hand\n`);
     return result.findings.length ? 1 : 0;
   } catch (error) {
     process.stderr.write(`v2-bridge audit: ${(error as Error).message}\n`);
@@ -31,6 +32,7 @@ export function registerAuditCommand(program: Command): void {
     .addOption(new Option("-f, --format <format>", "output format").choices(["text", "json", "sarif"]).default("text"))
     .option("-o, --out <file>", "write the report to a file")
     .option("--root <dir>", "directory findings are relative to")
+    .option("--no-text-files", "only JavaScript/TypeScript sources (skip scripts, configs and docs)")
     .option("--no-progress", "no progress bar")
     .action(async (paths: string[], opts) => {
       process.exitCode = await audit(paths, opts);

@@ -23,6 +23,8 @@ export interface RunOptions {
   /** Compute unified diffs (rewrite dry run). */
   diff?: boolean;
   onProgress?: (done: number, total: number) => void;
+  /** Audit only: also report v1 URLs in scripts, configs and docs (codemod/text-files.ts). Never set by rewrite. */
+  textFiles?: boolean;
 }
 
 export interface FileOutcome {
@@ -51,6 +53,8 @@ export interface RunResult {
   files: FileOutcome[];
   findings: Finding[];
   parseErrors: { file: string; error: string }[];
+  /** Text files the audit did not read (with textFiles): binary content, or over the size limit. */
+  skipped?: { file: string; why: string }[];
   summary: RunSummary;
 }
 
@@ -154,9 +158,23 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
     if (a.findings.length) summary.filesWithFindings++;
     for (const f of a.findings) summary.byCategory[f.category]++;
   }
+  const skipped = options.textFiles ? await addTextFindings(options.paths, cwd, root, outcomes, findings, summary) : undefined;
   summary.findings = findings.length;
   summary.leftForReview = summary.byCategory.review + summary.byCategory["no-equivalent"];
-  return { root, files: outcomes, findings, parseErrors, summary };
+  return { root, files: outcomes, findings, parseErrors, ...(skipped && { skipped }), summary };
+}
+
+/** The text-file audit's findings, merged in file order (a stable sort keeps each file's own order). */
+async function addTextFindings(paths: string[], cwd: string, root: string, outcomes: FileOutcome[], findings: Finding[], summary: RunSummary): Promise<{ file: string; why: string }[]> {
+  const { auditTextFiles, collectTextFiles } = await import("./text-files.ts");
+  const text = await auditTextFiles(await collectTextFiles(paths, cwd), root);
+  summary.files += text.scanned;
+  summary.filesWithFindings += text.filesWithFindings.length;
+  for (const file of text.filesWithFindings) outcomes.push({ file, changed: false, findings: text.findings.filter((f) => f.file === file).length });
+  for (const f of text.findings) summary.byCategory[f.category]++;
+  findings.push(...text.findings);
+  findings.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  return text.skipped;
 }
 
 /** Writes via a temporary file in the same directory and a rename, keeping the file mode. */
