@@ -19,7 +19,10 @@ function jsonParseAround(node: Node): Node | undefined {
 
 export function bodySites(a: Analysis, http: HttpCall): BodySite[] {
   const sites: BodySite[] = [];
-  const addPromise = (p: Node, parsesText = false) => {
+  const addPromise = (promise: Node, parsesText = false) => {
+    let p = promise;
+    // `res.json().catch(() => null)`: the body (or the fallback) is the awaited value.
+    for (let up = skipParens(p).getParent(); up && Node.isPropertyAccessExpression(up) && up.getName() === "catch" && Node.isCallExpression(up.getParent()); up = skipParens(p).getParent()) p = up.getParent()!;
     const parent = skipParens(p).getParent();
     if (parent && Node.isAwaitExpression(parent)) {
       // `JSON.parse(await res.text())`: the value is the parse.

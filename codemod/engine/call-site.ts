@@ -21,6 +21,7 @@ import { recordReads } from "./rewrites/record-fields.ts";
 import { queryParams } from "./rewrites/query.ts";
 import { dynamicPathProblem } from "./dynamic-paths.ts";
 import type { Problems } from "./rewrites/problems.ts";
+import { errorBindingReads, renamePathParams, unwrapListBinding, v2TemplateNames } from "./rewrites/openapi-fetch.ts";
 
 export type Match = NonNullable<ReturnType<typeof matchV1>>;
 
@@ -50,8 +51,9 @@ export function newPathFor(match: Match, url: LocatedUrl): string | null {
   });
   const byV2: Record<string, string> = {};
   for (const [v1Name, v2Name] of Object.entries(op.pathParams ?? {})) byV2[v2Name] = raw[v1Name]!;
-  const v2 = op.v2.path.replace(/\{(\w+)\}/g, (_, n: string) => byV2[n] ?? `{${n}}`);
-  if (v2.includes("{")) return null;
+  let missing = false;
+  const v2 = op.v2.path.replace(/\{(\w+)\}/g, (_, n: string) => byV2[n] ?? ((missing = true), `{${n}}`));
+  if (missing) return null;
   const rel = v2.replace(/^\/v2(?=\/|$)/, "");
   return rel + (url.path.endsWith("/") && !rel.endsWith("/") ? "/" : "");
 }
@@ -215,18 +217,22 @@ function conditionalSite(a: Analysis, http: HttpCall, branches: Part[][], extern
 }
 
 function planOperation(a: Analysis, http: HttpCall, url: LocatedUrl, match: Match, op: OperationMapping, problems: Problems): void {
-  const newPath = newPathFor(match, url);
+  const openapi = http.lib === "openapi-fetch";
+  const computed = newPathFor(match, url);
+  const newPath = openapi && computed !== null ? v2TemplateNames(computed, op) : computed;
   const urlEdits = newPath === null ? null : rewriteUrl(url, newPath);
   if (!urlEdits) {
     problems.push({ reason: "the v2 path cannot be written into this URL expression", advice: `use ${op.v2!.method} ${op.v2!.path}` });
     return;
   }
   urlEdits.forEach((x) => edit(a, http.call, x));
+  if (openapi) renamePathParams(a, http, op, problems);
   queryParams(url, op, problems);
   if (op.v2!.method !== op.v1.method) changeMethod(a, http, op, problems);
   if (op.request?.fixedBody) addFixedBody(a, http, op.request.fixedBody, problems);
   if (op.request?.lens) convertRequestBody(a, http, op.request.lens, problems);
-  if (op.response.kind === "list") unwrapList(a, http, op.response.wrapper, problems);
+  if (op.response.kind === "list") (openapi ? unwrapListBinding : unwrapList)(a, http, op.response.wrapper, problems);
+  if (openapi) errorBindingReads(a, http);
   errorReads(a, http);
   recordReads(a, http, op, problems);
 }

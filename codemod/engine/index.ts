@@ -17,6 +17,7 @@ import { scanLiterals } from "./base-sources.ts";
 import { resolveDoNoHarm } from "./do-no-harm.ts";
 import { markFindings } from "./todo-marks.ts";
 import { applyEdits } from "./apply-edits.ts";
+import { openapiTypes } from "./openapi-types.ts";
 
 export interface ProjectAnalysis {
   /** Absolute path → what happened to that file. */
@@ -55,6 +56,7 @@ export function analyzeProject(index: ProjectIndex, displayName: (file: string) 
     parsed.push(sf);
   }
   for (const sf of parsed) callSites(a, sf);
+  for (const sf of parsed) openapiTypes(a, sf);
   for (const sf of parsed) scanLiterals(a, sf);
   resolveDoNoHarm(a);
   for (const sf of parsed) {

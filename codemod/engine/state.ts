@@ -67,7 +67,7 @@ export interface Analysis {
 /** A function that forwards its URL (and init) argument to a transport: `fetchWithRetry(url, init)`. */
 export interface WrapperSignature {
   kind: "wrapper";
-  lib: "fetch" | "axios" | "got" | "ky" | "undici-request";
+  lib: "fetch" | "axios" | "got" | "ky" | "undici-request" | "openapi-fetch";
   urlIndex: number;
   optionsIndex?: number;
   /** Whether a call's awaited value is the parsed response body (`return res.json()`). */

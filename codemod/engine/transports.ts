@@ -11,9 +11,9 @@ import type { Analysis, WrapperSignature } from "./state.ts";
 import { bind, external, objectLiteral, prop, type External } from "./values.ts";
 import { helperSignature, helperCall, wrapperSignature, factoryResult } from "./helpers.ts";
 
-export type Lib = "fetch" | "undici-request" | "axios" | "got" | "ky";
+export type Lib = "fetch" | "undici-request" | "axios" | "got" | "ky" | "openapi-fetch";
 export type Root =
-  | { lib: Lib; instance?: External; wrapper?: WrapperSignature }
+  | { lib: Lib; instance?: External; wrapper?: WrapperSignature; factory?: Node }
   | { lib: "undici-ns" }
   | { lib: "helper"; sig: HelperSignature; name: string };
 
@@ -44,6 +44,7 @@ function moduleRoot(module: string, name: string): Root | undefined {
   if (module === "axios") return name === "*" || name === "default" || name === "axios" ? { lib: "axios" } : undefined;
   if (module === "got") return { lib: "got" };
   if (module === "ky" || module === "ky-universal") return { lib: "ky" };
+  if (module === "openapi-fetch") return name === "default" || name === "createClient" || name === "*" ? { lib: "openapi-fetch" } : undefined;
   if (module === "undici") {
     if (name === "fetch") return { lib: "fetch" };
     if (name === "request") return { lib: "undici-request" };
@@ -71,6 +72,11 @@ function valueRoot(a: Analysis, value: Node, name: string, trail: Node[], depth:
   if (Node.isConditionalExpression(init)) return rootOf(a, init.getWhenTrue(), trail, depth + 1) ?? rootOf(a, init.getWhenFalse(), trail, depth + 1);
   if (Node.isCallExpression(init)) {
     const callee = unwrapExpression(init.getExpression());
+    // openapi-fetch: `createClient<paths>({ baseUrl })` makes a client whose paths are typed templates.
+    const made0 = Node.isIdentifier(callee) ? rootOf(a, callee, [], depth + 1) : undefined;
+    if (made0?.lib === "openapi-fetch" && !("instance" in made0 && made0.instance)) {
+      return { lib: "openapi-fetch", instance: external(a, objectLiteral(a, init.getArguments()[0]), ["baseUrl"], "slash"), factory: init };
+    }
     if (Node.isIdentifier(callee) && callee.getText() === "require") {
       const arg = init.getArguments()[0];
       const m = arg && literalText(arg);
@@ -177,7 +183,11 @@ export function httpCall(a: Analysis, call: CallExpression): HttpCall | undefine
   if (!root && Node.isPropertyAccessExpression(callee)) {
     const parent = rootOf(a, callee.getExpression(), trail);
     const name = callee.getName();
-    if (parent && (parent.lib === "axios" || parent.lib === "got" || parent.lib === "ky") && (VERBS.has(name) || name === "request")) {
+    if (parent?.lib === "openapi-fetch" && "instance" in parent && /^(GET|POST|PUT|PATCH|DELETE)$/.test(name)) {
+      root = parent;
+      verb = name;
+      verbNode = callee.getNameNode();
+    } else if (parent && (parent.lib === "axios" || parent.lib === "got" || parent.lib === "ky") && (VERBS.has(name) || name === "request")) {
       root = parent;
       if (name !== "request") {
         verb = name;
@@ -195,6 +205,11 @@ export function httpCall(a: Analysis, call: CallExpression): HttpCall | undefine
   if (wrapper) {
     out.urlNode = args[wrapper.urlIndex];
     options = wrapper.optionsIndex !== undefined ? args[wrapper.optionsIndex] : undefined;
+  } else if (lib === "openapi-fetch") {
+    out.urlNode = args[0];
+    options = args[1];
+    out.external = instance;
+    out.bodyKey = "body";
   } else if (lib === "fetch" || lib === "undici-request") {
     out.urlNode = args[0];
     options = args[1];
@@ -228,6 +243,7 @@ export function httpCall(a: Analysis, call: CallExpression): HttpCall | undefine
   const opts = objectLiteral(a, options);
   out.options = opts ?? options;
   if (verb) out.method = { kind: "verb", value: verb.toUpperCase() as HttpMethod, node: verbNode };
+  if (lib === "openapi-fetch") out.options = opts ?? options;
   else if (options && !opts) out.method = { kind: "unknown" };
   else out.method = methodOf(prop(opts, "method")) ?? out.method;
   if (opts && out.bodyKey !== "arg") {

@@ -12,7 +12,8 @@ export function changeMethod(a: Analysis, http: HttpCall, op: OperationMapping, 
   const to = op.v2!.method;
   const node = http.method.node;
   if (http.method.kind === "verb" && node) {
-    edit(a, node, { start: node.getStart(), end: node.getEnd(), text: to.toLowerCase() });
+    const upper = node.getText() === node.getText().toUpperCase();
+    edit(a, node, { start: node.getStart(), end: node.getEnd(), text: upper ? to : to.toLowerCase() });
   } else if (http.method.kind === "literal" && node) {
     const old = literalText(node)!;
     const text = old === old.toLowerCase() ? to.toLowerCase() : to;

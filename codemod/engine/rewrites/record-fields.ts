@@ -15,6 +15,7 @@ import { todo } from "../todo-marks.ts";
 import { addFinding } from "../state.ts";
 import type { Problems } from "./problems.ts";
 import { declaredFields } from "../declared-types.ts";
+import { boundRefs } from "./openapi-fetch.ts";
 
 type ByFirst = Map<string, { segs: string[]; lens: FieldLens }[]>;
 const ITERATORS = ["map", "filter", "find", "forEach", "some", "every", "flatMap", "findLast", "sort", "slice", "reduce"];
@@ -143,6 +144,8 @@ export function recordReads(a: Analysis, http: HttpCall, op: OperationMapping, p
     if (propName) edit(a, propName, { start: propName.getStart(), end: propName.getEnd(), text: f.v2[0]! });
     else edit(a, el, { start: el.getStart(), end: el.getStart(), text: `${f.v2[0]}: ` });
   };
+  // openapi-fetch: `const { data } = await client.GET(…)`, data being the record (or the unwrapped list).
+  if (http.lib === "openapi-fetch") for (const r of boundRefs(http, "data")) (shape.kind === "record" ? recordUse : listUse)(r, 0);
   for (const site of bodySites(a, http)) {
     if (site.kind === "binding") continue;
     if (site.kind === "promise") {

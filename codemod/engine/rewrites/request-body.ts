@@ -43,9 +43,9 @@ export function addFixedBody(a: Analysis, http: HttpCall, body: Record<string, u
     problems.push({ reason: `v2 expects the body ${JSON.stringify(body)}`, advice: `pass ${JSON.stringify(body)} as the request data` });
     return;
   }
-  const serialised = http.lib === "helper" && http.helper!.serialisesBody;
+  const serialised = (http.lib === "helper" && http.helper!.serialisesBody) || http.lib === "openapi-fetch";
   const json = http.bodyKey === "body" && !serialised ? `JSON.stringify(${value})` : value;
-  addToOptions(a, http, http.bodyKey, json, problems, http.bodyKey === "body" && http.lib !== "helper");
+  addToOptions(a, http, http.bodyKey, json, problems, http.bodyKey === "body" && http.lib !== "helper" && http.lib !== "openapi-fetch");
 }
 
 export function addToOptions(a: Analysis, http: HttpCall, key: string, value: string, problems: Problems, jsonHeader = false): void {
