@@ -120,7 +120,8 @@ export function buildProject(files: string[], texts: Map<string, string>, config
       allowJs: true,
       checkJs: false,
       jsx: ts.JsxEmit.Preserve,
-      noLib: true,
+      // The standard library types Promise and Array, so record types survive `await` and `.map`.
+      lib: ["lib.es2023.d.ts"],
       types: [],
       module: ts.ModuleKind.Preserve,
       moduleResolution: ts.ModuleResolutionKind.Bundler,

@@ -110,7 +110,14 @@ export function processCall(a: Analysis, http: HttpCall): void {
     const deps = new Set<Node>();
     const source = url.anchor?.node ? sourceLiteral(a, url.anchor.node) : undefined;
     if (source) deps.add(source);
-    const helperSite: Site = { call: at, file: a.files.get(at.getSourceFile().getFilePath())!, deps, edits: [], complete: true };
+    const file = a.files.get(at.getSourceFile().getFilePath())!;
+    if (!url.anchor && url.inlineBase && parts[0]) {
+      // The base is written in the helper's own URL: it flips with the helper's callers.
+      const flip = rewriteUrl(url, null) ?? [];
+      a.bases.set(parts[0].node, { literal: parts[0].node, value: url.inlineBase, file, flip, helper: fn });
+      deps.add(parts[0].node);
+    }
+    const helperSite: Site = { call: at, file, deps, edits: [], complete: true };
     a.current = helperSite;
     errorReads(a, http);
     a.current = undefined;

@@ -55,3 +55,26 @@ export function declaredFields(a: Analysis, node: Node, viaReturn: boolean): str
   }
   return undefined;
 }
+
+/**
+ * Where a renamed field is declared on the value's type in the project's own source (an
+ * interface, a type alias, an inline type literal): the declaration is renamed with the reads,
+ * so the code still compiles. Returns false when the field is declared somewhere it cannot be
+ * renamed to (a nested v2 path, or a file outside the run).
+ */
+export function renameDeclaredField(a: Analysis, object: Node, v1: string, v2: string, renameEdit: (node: Node, text: string) => void): boolean {
+  let decls: Node[] = [];
+  try {
+    const symbol = object.getType().getProperty(v1);
+    decls = symbol?.getDeclarations() ?? [];
+  } catch {
+    return true;
+  }
+  for (const d of decls) {
+    if (!Node.isPropertySignature(d) && !Node.isPropertyDeclaration(d)) continue;
+    const inRun = a.files.has(d.getSourceFile().getFilePath()) && !d.getSourceFile().isDeclarationFile();
+    if (!inRun || v2.includes(".")) return false;
+    renameEdit(d.getNameNode(), v2);
+  }
+  return true;
+}

@@ -59,14 +59,19 @@ class Follower {
     const memo = this.helperMemo.get(fn);
     if (memo !== undefined) return memo;
     this.helperMemo.set(fn, false);
+    const closed = this.helperUses(fn).length === 0;
+    this.helperMemo.set(fn, closed);
+    return closed;
+  }
+
+  /** The uses of a helper that are not planned calls. */
+  helperUses(fn: Node): Node[] {
     const out: Node[] = [];
     const named = (fn as any).getNameNode?.() as Node | undefined;
     if ((Node.isFunctionDeclaration(fn) || Node.isMethodDeclaration(fn)) && named) {
       for (const r of references(named)) this.follow(r, out, new Set(), 0);
     } else this.follow(fn, out, new Set(), 0);
-    const closed = out.length === 0;
-    this.helperMemo.set(fn, closed);
-    return closed;
+    return out;
   }
 
   /** Collects the uses of a value that no planned site accounts for. */
@@ -148,7 +153,8 @@ export function resolveDoNoHarm(a: Analysis): void {
   const verdicts = new Map<Node, Verdict>();
   for (const base of a.bases.values()) {
     const out: Node[] = [];
-    follower.follow(base.literal, out, new Set(), 0);
+    if (base.helper) out.push(...follower.helperUses(base.helper));
+    else follower.follow(base.literal, out, new Set(), 0);
     verdicts.set(base.literal, { flips: out.length === 0, unfollowed: out });
   }
   // A site on a base that stays v1 stays v1 itself: its rewrite is dropped and it is marked.

@@ -63,7 +63,8 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
     const pb = bind(a, hole.node);
     if (pb?.kind !== "param" || pb.fn !== fn || pb.path.length) continue;
     const base = url.anchor?.value ?? url.inlineBase;
-    const baseSource = url.anchor?.node ? sourceLiteral(a, url.anchor.node) : undefined;
+    // An inline base (`https://rest.runpod.io/v1${path}`) is its own source: the first literal piece.
+    const baseSource = url.anchor?.node ? sourceLiteral(a, url.anchor.node) : parts[0]?.node;
     sig = { kind: "helper", base, pathIndex: pb.index, returnsBody: false, serialisesBody: false, fn, baseSource };
     const holeAt = parts.indexOf(hole);
     const between = parts.slice(url.anchor ? 1 : 0, holeAt).map((p) => (p.kind === "text" ? p.text : "")).join("").slice(url.anchor ? 0 : url.inlineBase.length);

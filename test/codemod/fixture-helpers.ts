@@ -1,5 +1,6 @@
-// Fixture layout: `<case>/input.<ext>` → `<case>/output.<ext>`, or for multi-file cases
-// `<case>/input/**` → `<case>/output/**`. Runs run on a temp copy with the project runner.
+// Fixture layout, grouped by concept: `<concept>/<case>/input.<ext>` → `output.<ext>`, or for
+// multi-file cases `<concept>/<case>/input/**` → `output/**`, with a README.md saying what each
+// site must become. Cases are discovered automatically; runs use a temp copy and the project runner.
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -8,12 +9,21 @@ import { runCodemod } from "../../codemod/project.ts";
 
 export const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/codemod");
 
+/** Case names (`concept/case`): every directory under a concept folder that holds an input. */
 export function fixtureCases(): string[] {
-  return readdirSync(FIXTURES)
-    .filter((d) => statSync(path.join(FIXTURES, d)).isDirectory() && d !== "client-app")
-    .filter((d) => readdirSync(path.join(FIXTURES, d)).some((f) => f.startsWith("input")))
-    .sort();
+  const out: string[] = [];
+  for (const concept of readdirSync(FIXTURES)) {
+    const dir = path.join(FIXTURES, concept);
+    if (!statSync(dir).isDirectory() || concept === "client-app") continue;
+    for (const c of readdirSync(dir)) {
+      if (statSync(path.join(dir, c)).isDirectory() && readdirSync(path.join(dir, c)).some((f) => f.startsWith("input"))) out.push(`${concept}/${c}`);
+    }
+  }
+  return out.sort();
 }
+
+/** Cases that must come out unchanged and without findings. */
+export const isNegative = (name: string) => name.startsWith("negatives/");
 
 /** Input files of a case: relative name in the temp dir → expected output file. */
 export function casePairs(name: string): { input: string; output: string; rel: string }[] {
@@ -31,7 +41,7 @@ export function casePairs(name: string): { input: string; output: string; rel: s
 }
 
 export function copyCase(name: string): string {
-  const tmp = mkdtempSync(path.join(os.tmpdir(), `codemod-${name}-`));
+  const tmp = mkdtempSync(path.join(os.tmpdir(), `codemod-${name.replace(/\//g, "-")}-`));
   for (const p of casePairs(name)) cpSync(p.input, path.join(tmp, p.rel), { recursive: true });
   return tmp;
 }

@@ -57,7 +57,7 @@ describe("rewritten fixtures type-check against v2 types", () => {
   // helper-request-callsites: the helper takes `body?: any` and serialises it itself, so a type
   // check proves nothing about its call sites (the client-app e2e run covers that shape).
   const checked = fixtureCases().filter((name) =>
-    name !== "helper-request-callsites" &&
+    name !== "helpers/request-callsites" &&
     casePairs(name).every((p) => /\.(ts|tsx)$/.test(p.output)),
   );
 
@@ -67,7 +67,7 @@ describe("rewritten fixtures type-check against v2 types", () => {
   });
 
   it("covers the TypeScript cases", () => {
-    expect(checked).toEqual(expect.arrayContaining(["fetch-list-pods", "axios-instance-baseurl", "lifecycle-start-stop", "got-ky-undici", "jsx-component", "update-post-to-patch"]));
+    expect(checked).toEqual(expect.arrayContaining(["lists/fetch-list-pods", "libraries/axios-instance-baseurl", "lifecycle/start-stop", "libraries/got-ky-undici", "lists/jsx-component", "bodies/update-post-to-patch", "factories/create-request-ts", "classes/private-call-method", "wrappers/fetch-with-retry"]));
   });
 
   it("rejects v1-shaped bodies (the types are honest)", () => {
@@ -86,7 +86,7 @@ describe("rewritten fixtures type-check against v2 types", () => {
   });
 
   it("accepts the v1 input of a case only where nothing changes in types (sanity: inputs fail)", () => {
-    const input = casePairs("create-pod-flat-to-nested")[0]!.input;
+    const input = casePairs("bodies/create-pod-flat-to-nested")[0]!.input;
     expect(typecheck(new Map([[input, readFileSync(input, "utf8")]])).length).toBeGreaterThan(0);
   });
 });

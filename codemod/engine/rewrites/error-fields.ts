@@ -8,6 +8,7 @@ import { edit, type Analysis } from "../state.ts";
 import type { HttpCall } from "../transports.ts";
 import { bodySites } from "../body-sites.ts";
 import { referencesOf, skipParens } from "../nodes.ts";
+import { renameDeclaredField } from "../declared-types.ts";
 
 export function errorReads(a: Analysis, http: HttpCall): void {
   for (const site of bodySites(a, http)) {
@@ -42,6 +43,8 @@ function renameErrorField(a: Analysis, access: Node): void {
   if (name !== "message" && name !== "error") return;
   const nn = access.getNameNode();
   edit(a, nn, { start: nn.getStart(), end: nn.getEnd(), text: errorFieldMap[name] });
+  // `as { message?: string }`: the declared error type follows the read.
+  renameDeclaredField(a, access.getExpression(), name, errorFieldMap[name], (n, text) => edit(a, n, { start: n.getStart(), end: n.getEnd(), text }));
 }
 
 /** axios / got errors: `err.response.data.message` → `.detail`, in a file that calls v1. */

@@ -14,7 +14,7 @@ import { referencesOf, skipParens } from "../nodes.ts";
 import { todo } from "../todo-marks.ts";
 import { addFinding } from "../state.ts";
 import type { Problems } from "./problems.ts";
-import { declaredFields } from "../declared-types.ts";
+import { declaredFields, renameDeclaredField } from "../declared-types.ts";
 import { boundRefs } from "./openapi-fetch.ts";
 
 type ByFirst = Map<string, { segs: string[]; lens: FieldLens }[]>;
@@ -58,7 +58,7 @@ export function recordReads(a: Analysis, http: HttpCall, op: OperationMapping, p
   const differing = new Set(lens.fields.filter((f) => f.only !== "toV2" && (f.converter || f.v1.join() !== f.v2.join())).flatMap((f) => f.v1.map((x) => x.split(".")[0]!)));
   const seen = new Set<Node>();
 
-  const field = (access: Node) => recordField(a, access, byFirst, op);
+  const field = (access: Node) => recordField(a, access, byFirst, op, problems);
   /** A reference to a record value: a field read, or somewhere the value goes on. */
   const recordUse = (ref: Node, depth: number) => {
     const outer = skipParens(ref);
@@ -212,6 +212,14 @@ function callersOf(fn: Node): Node[] | undefined {
   return out;
 }
 
+function declaresField(object: Node, name: string): boolean {
+  try {
+    return !!object.getType().getProperty(name)?.getDeclarations().length;
+  } catch {
+    return false;
+  }
+}
+
 function isExported(fn: Node): boolean {
   const holder = Node.isFunctionDeclaration(fn) ? fn : fn.getParent();
   if (Node.isFunctionDeclaration(holder)) return holder.isExported() || holder.isDefaultExport();
@@ -224,7 +232,7 @@ function isExported(fn: Node): boolean {
   return false;
 }
 
-function recordField(a: Analysis, access: Node, byFirst: ByFirst, op: OperationMapping): void {
+function recordField(a: Analysis, access: Node, byFirst: ByFirst, op: OperationMapping, problems: Problems): void {
   if (!Node.isPropertyAccessExpression(access)) return;
   for (const cand of byFirst.get(access.getName()) ?? []) {
     let last: Node = access;
@@ -250,6 +258,13 @@ function recordField(a: Analysis, access: Node, byFirst: ByFirst, op: OperationM
       const start = (access as any).getNameNode().getStart();
       // A nested v2 field may be absent where the v1 field was only empty: read it optionally.
       edit(a, access, { start, end: (last as any).getNameNode().getEnd(), text: f.v2[0]!.split(".").join("?.") });
+      // The record's declared type (the project's own interface or type literal) follows the read.
+      const object = Node.isPropertyAccessExpression(access) ? access.getExpression() : access;
+      const ok = cand.segs.length === 1 && renameDeclaredField(a, object, v1, f.v2[0]!, (n, text) => edit(a, n, { start: n.getStart(), end: n.getEnd(), text }));
+      if (!ok || (cand.segs.length > 1 && declaresField(object, cand.segs[0]!))) {
+        const reason = `v1 record field ${v1} is ${f.v2[0]} in v2, and the type this code reads it through declares ${v1}`;
+        if (!problems.some((p) => p.reason === reason)) problems.push({ reason, advice: `change that type to the v2 record (${f.v2[0]})` });
+      }
     }
     return;
   }
