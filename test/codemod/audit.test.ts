@@ -29,7 +29,7 @@ const KEY = "rpa_ABCDEFGHIJKLMNOPQRSTUVWXYZ012345";
 export async function reset(id: string) {
   await fetch(\`\${API}/pods/\${id}/reset\`, { method: "POST", headers: { Authorization: "Bearer rpa_ABCDEFGHIJKLMNOPQRSTUVWXYZ012345" } });
 }
-export async function list() {
+export async function list(): Promise<{ id: string; name: string }[]> {
   const res = await fetch(\`\${API}/pods\`, { headers: { Authorization: \`Bearer \${KEY}\` } });
   return res.json();
 }

@@ -64,7 +64,7 @@ curl --request POST \\
 `,
   Dockerfile: "FROM node:20\nENV RUNPOD_API_URL=https://rest.runpod.io/v1\n",
   "api.http": "PATCH https://rest.runpod.io/v1/networkvolumes/{{volumeId}}\nContent-Type: application/json\n",
-  "src/client.ts": `export async function pods() {
+  "src/client.ts": `export async function pods(): Promise<Array<{ id: string }>> {
   const res = await fetch("https://rest.runpod.io/v1/pods");
   return res.json();
 }

@@ -9,6 +9,7 @@ import type { HttpCall } from "../transports.ts";
 import { bodySites } from "../body-sites.ts";
 import { referencesOf, skipParens } from "../nodes.ts";
 import { renameDeclaredField } from "../declared-types.ts";
+import { bind } from "../values.ts";
 
 export function errorReads(a: Analysis, http: HttpCall): void {
   for (const site of bodySites(a, http)) {
@@ -53,6 +54,25 @@ export function httpErrorReads(a: Analysis, sf: SourceFile): void {
     const name = n.getName();
     if (name !== "message" && name !== "error") continue;
     const inner = n.getExpression().getText().replace(/\?\./g, ".").replace(/\s/g, "");
-    if (/\.response\.data$/.test(inner)) renameErrorField(a, n);
+    if (!/\.response\.data$/.test(inner)) continue;
+    renameErrorField(a, n);
+    errorTypeLiteral(a, n, name);
+  }
+}
+
+/** `const e = err as AxiosError<{ message: string }>`: the error body's declared field follows the read. */
+function errorTypeLiteral(a: Analysis, access: Node, name: "message" | "error"): void {
+  let root: Node = access;
+  while (Node.isPropertyAccessExpression(root)) root = root.getExpression();
+  if (!Node.isIdentifier(root)) return;
+  const b = bind(a, root);
+  if (b?.kind !== "var" && b?.kind !== "param" && b?.kind !== "catch") return;
+  const decl = b.decl as any;
+  const init = b.kind === "var" ? b.init : undefined;
+  const typeNode: Node | undefined = decl.getTypeNode?.() ?? (init && Node.isAsExpression(init) ? init.getTypeNode() : undefined);
+  if (!typeNode) return;
+  for (const lit of typeNode.getDescendantsOfKind(SyntaxKind.TypeLiteral)) {
+    const member = lit.getProperty(name);
+    if (member) edit(a, member.getNameNode(), { start: member.getNameNode().getStart(), end: member.getNameNode().getEnd(), text: errorFieldMap[name] });
   }
 }
