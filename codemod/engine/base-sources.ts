@@ -78,6 +78,10 @@ function registerBase(a: Analysis, n: Node, value: string): void {
   if (parent && Node.isBinaryExpression(parent) && parent.getRight() === skipParens(n) && ["??", "||"].includes(parent.getOperatorToken().getText())) {
     const left = parent.getLeft();
     const m = ENV.exec(left.getText().replace(/\s/g, ""));
+    if (!m) {
+      a.bases.set(n, { literal: n, value, file: fileOf(a, n), flip, override: left.getText().replace(/\s+/g, " ") });
+      return;
+    }
     if (m) {
       const name = m[2] ?? m[4]!;
       env = `${m[1]}.${name}`;

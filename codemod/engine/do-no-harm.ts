@@ -46,6 +46,8 @@ function references(nameNode: Node): Node[] {
 
 class Follower {
   private readonly helperMemo = new Map<Node, boolean>();
+  /** Expressions that take precedence over the followed value (`opts.baseUrl ?? BASE`). */
+  overrides = new Set<string>();
   constructor(private readonly a: Analysis) {}
 
   accounted(node: Node): boolean {
@@ -85,7 +87,10 @@ class Follower {
       const p = outer.getParent();
       if (!p) break;
       if (WRAPPERS.has(p.getKind())) outer = p;
-      else if (Node.isBinaryExpression(p) && ["??", "||"].includes(p.getOperatorToken().getText())) outer = p;
+      else if (Node.isBinaryExpression(p) && ["??", "||"].includes(p.getOperatorToken().getText())) {
+        if (p.getRight() === outer) this.overrides.add(p.getLeft().getText().replace(/\s+/g, " "));
+        outer = p;
+      }
       else if (Node.isConditionalExpression(p) && p.getCondition() !== outer) outer = p;
       else break;
       if (this.accounted(outer)) return;
@@ -153,8 +158,11 @@ export function resolveDoNoHarm(a: Analysis): void {
   const verdicts = new Map<Node, Verdict>();
   for (const base of a.bases.values()) {
     const out: Node[] = [];
+    follower.overrides = new Set();
     if (base.helper) out.push(...follower.helperUses(base.helper));
     else follower.follow(base.literal, out, new Set(), 0);
+    const overrides = [...follower.overrides].filter((o) => !/^(process\.env|import\.meta\.env)\b/.test(o) || o !== base.env);
+    if (!base.override && overrides.length) base.override = overrides.join(", ");
     verdicts.set(base.literal, { flips: out.length === 0, unfollowed: out });
   }
   // A site on a base that stays v1 stays v1 itself: its rewrite is dropped and it is marked.
@@ -184,6 +192,12 @@ function flipOrMark(a: Analysis, base: BaseSource, verdict: Verdict): void {
       const name = `${base.env}_V2`;
       const reason = `the v2 base is now read from ${name}, not ${base.env}: deployments set ${base.env} to the v1 API or to a gateway's /v1, and v2 paths sent there fail`;
       const advice = `set ${name} to ${V2_BASE} (or leave it unset) wherever ${base.env} is configured, then remove ${base.env}`;
+      todo(a, base.literal, "base", "review", reason, advice);
+      addFinding(a, base.literal, { operation: null, v1: null, v2: null, category: "review", reason, advice });
+    }
+    if (base.override) {
+      const reason = `the v2 base applies only when ${base.override} is not set: a caller that passes the v1 base (or a gateway's /v1) there now sends v2 paths to v1`;
+      const advice = `make sure every value given to ${base.override} is the v2 base ${V2_BASE} (or none)`;
       todo(a, base.literal, "base", "review", reason, advice);
       addFinding(a, base.literal, { operation: null, v1: null, v2: null, category: "review", reason, advice });
     }

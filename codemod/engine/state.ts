@@ -43,6 +43,8 @@ export interface BaseSource {
   flip: Edit[];
   /** `process.env.X` when the base is the default of an environment variable. */
   env?: string;
+  /** The expression that overrides the base when set (`opts.baseUrl ?? DEFAULT`): its values are not seen. */
+  override?: string;
   /** Set for a base written inline in a request helper's URL: its uses are the helper's callers. */
   helper?: Node;
 }
