@@ -196,7 +196,8 @@ function flipOrMark(a: Analysis, base: BaseSource, verdict: Verdict): void {
       addFinding(a, base.literal, { operation: null, v1: null, v2: null, category: "review", reason, advice });
     }
     if (base.override) {
-      const reason = `the v2 base applies only when ${base.override} is not set: a caller that passes the v1 base (or a gateway's /v1) there now sends v2 paths to v1`;
+      const list = base.override.split(", ");
+      const reason = `the v2 base applies only when ${list.length > 1 ? `none of ${list.join(", ")} is set` : `${list[0]} is not set`}: a caller that passes the v1 base (or a gateway's /v1) there now sends v2 paths to v1`;
       const advice = `make sure every value given to ${base.override} is the v2 base ${V2_BASE} (or none)`;
       todo(a, base.literal, "base", "review", reason, advice);
       addFinding(a, base.literal, { operation: null, v1: null, v2: null, category: "review", reason, advice });
