@@ -5,11 +5,12 @@ import { Command, Option } from "commander";
 import { runCodemod } from "../codemod/project.ts";
 import { auditJson, auditSarif, auditText } from "../codemod/report.ts";
 import { progressReporter } from "../codemod/progress.ts";
+import { DEFAULT_MAX_FILE_BYTES, parseSize } from "../codemod/source-files.ts";
 
-export async function audit(paths: string[], opts: { format: "text" | "json" | "sarif"; out?: string; root?: string; progress?: boolean; textFiles?: boolean }): Promise<number> {
+export async function audit(paths: string[], opts: { format: "text" | "json" | "sarif"; out?: string; root?: string; progress?: boolean; textFiles?: boolean; maxFileSize?: number }): Promise<number> {
   try {
     const progress = progressReporter("audit", opts.progress !== false);
-    const result = await runCodemod({ paths, root: opts.root, onProgress: progress.update, textFiles: opts.textFiles !== false });
+    const result = await runCodemod({ paths, root: opts.root, onProgress: progress.update, textFiles: opts.textFiles !== false, maxFileSize: opts.maxFileSize });
     progress.stop();
     const text =
       opts.format === "json" ? JSON.stringify(auditJson(result), null, 2) + "\n" : opts.format === "sarif" ? JSON.stringify(auditSarif(result), null, 2) + "\n" : auditText(result);
@@ -32,6 +33,7 @@ export function registerAuditCommand(program: Command): void {
     .addOption(new Option("-f, --format <format>", "output format").choices(["text", "json", "sarif"]).default("text"))
     .option("-o, --out <file>", "write the report to a file")
     .option("--root <dir>", "directory findings are relative to")
+    .option("--max-file-size <bytes>", "skip (with a finding) files larger than this", (v) => parseSize(v), DEFAULT_MAX_FILE_BYTES)
     .option("--no-text-files", "only JavaScript/TypeScript sources (skip scripts, configs and docs)")
     .option("--no-progress", "no progress bar")
     .action(async (paths: string[], opts) => {

@@ -3,15 +3,17 @@
 import { Command } from "commander";
 import { runCodemod } from "../codemod/project.ts";
 import { progressReporter } from "../codemod/progress.ts";
+import { DEFAULT_MAX_FILE_BYTES, parseSize } from "../codemod/source-files.ts";
 
-export async function rewrite(paths: string[], opts: { write?: boolean; check?: boolean; diff?: boolean; root?: string; progress?: boolean }): Promise<number> {
+export async function rewrite(paths: string[], opts: { write?: boolean; check?: boolean; diff?: boolean; root?: string; progress?: boolean; maxFileSize?: number; force?: boolean }): Promise<number> {
   try {
     const progress = progressReporter(opts.write ? "rewrite" : "rewrite (dry run)", opts.progress !== false);
-    const result = await runCodemod({ paths, root: opts.root, write: !!opts.write, diff: !opts.write && opts.diff !== false, onProgress: progress.update });
+    const result = await runCodemod({ paths, root: opts.root, write: !!opts.write, diff: !opts.write && opts.diff !== false, onProgress: progress.update, maxFileSize: opts.maxFileSize, force: !!opts.force });
     progress.stop();
     const out = process.stdout;
     for (const f of result.files) if (f.diff) out.write(f.diff);
     for (const e of result.parseErrors) process.stderr.write(`${e.file}: could not parse (${e.error}); left alone\n`);
+    for (const f of result.findings) if (f.reason.startsWith("not processed (")) process.stderr.write(`${f.file}: ${f.reason}; left alone\n`);
     const s = result.summary;
     const verb = opts.write ? "rewritten" : "would be rewritten";
     process.stderr.write(
@@ -42,6 +44,8 @@ export function registerRewriteCommand(program: Command): void {
     .option("--check", "exit 1 if anything would change")
     .option("--no-diff", "print only the summary")
     .option("--root <dir>", "directory paths are shown relative to")
+    .option("--max-file-size <bytes>", "skip (with a finding) files larger than this", (v) => parseSize(v), DEFAULT_MAX_FILE_BYTES)
+    .option("--force", "also write read-only files (refused with a finding otherwise)")
     .option("--no-progress", "no progress bar")
     .action(async (paths: string[], opts) => {
       process.exitCode = await rewrite(paths, opts);

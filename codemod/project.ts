@@ -1,10 +1,11 @@
 // Runs the engine over a set of paths: enumerate files (respecting .gitignore and node_modules),
 // pre-filter by text, parse the files that can reach a v1 base through imports as one project,
 // analyse it, and (with write) replace files atomically.
-import { chmod, open, readFile, rename, stat, unlink } from "node:fs/promises";
+import { chmod, open, rename, stat, unlink } from "node:fs/promises";
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { mightUseV1Buffer } from "./prefilter.ts";
+import { DEFAULT_MAX_FILE_BYTES, decodeUtf8, readBounded, skipFinding, writable, type Skipped } from "./source-files.ts";
 import { specifiersOf } from "./import-specifiers.ts";
 import { pool, walkSources } from "./walk.ts";
 import type { Category, FileAnalysis, Finding } from "./types.ts";
@@ -23,6 +24,10 @@ export interface RunOptions {
   /** Compute unified diffs (rewrite dry run). */
   diff?: boolean;
   onProgress?: (done: number, total: number) => void;
+  /** Files larger than this are skipped with a finding (default DEFAULT_MAX_FILE_BYTES). */
+  maxFileSize?: number;
+  /** Write read-only files too (they are refused with a finding otherwise). */
+  force?: boolean;
   /** Audit only: also report v1 URLs in scripts, configs and docs (codemod/text-files.ts). Never set by rewrite. */
   textFiles?: boolean;
 }
@@ -88,15 +93,30 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
   // are the seeds; files with imports are kept as text only so the import graph can be walked.
   const specifiers = new Map<string, string[]>();
   const seeds = new Set<string>();
+  const maxBytes = options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES;
+  const skips: Skipped[] = [];
+  /** Skipped files whose imports are still known: what they import may be used unseen. */
+  const opaque = new Map<string, string[]>();
   let done = 0;
   await pool(files, READ_CONCURRENCY, async (file) => {
-    const buf = await readFile(file);
-    if (mightUseV1Buffer(buf)) seeds.add(file);
-    if (MAY_IMPORT.test(buf.toString("latin1"))) {
-      const specs = specifiersOf(buf.toString("utf8"));
-      if (specs.length) specifiers.set(file, specs);
-    }
+    const read = await readBounded(file, maxBytes);
     if (++done % 64 === 0 || done === total) options.onProgress?.(done, total * 2);
+    if (!read.ok) {
+      skips.push(read.skip);
+      return;
+    }
+    const buf = read.buf;
+    const specs = MAY_IMPORT.test(buf.toString("latin1")) ? specifiersOf(buf.toString("latin1")) : [];
+    if (mightUseV1Buffer(buf)) {
+      const decoded = decodeUtf8(file, buf);
+      if ("skip" in decoded) {
+        skips.push(decoded.skip);
+        if (specs.length) opaque.set(file, specs);
+        return;
+      }
+      seeds.add(file);
+    }
+    if (specs.length) specifiers.set(file, specs);
   });
 
   const texts = new Map<string, string>();
@@ -109,11 +129,29 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
     const { buildProject, closure, readPathsConfig, textResolver } = await import("./project-index.ts");
     const { analyzeProject } = await import("./engine/index.ts");
     const config = readPathsConfig(root);
-    relevant = closure({ specifiers, seeds, root }, textResolver(new Set(files), config));
+    const resolve = textResolver(new Set(files), config);
+    relevant = closure({ specifiers, seeds, root }, resolve);
     specifiers.clear();
-    await pool(relevant, READ_CONCURRENCY, async (f) => void texts.set(f, await readFile(f, "utf8")));
+    await pool(relevant, READ_CONCURRENCY, async (f) => {
+      const read = await readBounded(f, maxBytes);
+      const decoded = read.ok ? decodeUtf8(f, read.buf) : { skip: read.skip };
+      if ("skip" in decoded) skips.push(decoded.skip);
+      else texts.set(f, decoded.text);
+    });
+    relevant = relevant.filter((f) => texts.has(f));
+    const blocked = new Map<string, string[]>();
+    for (const [file, specs] of opaque) {
+      for (const target of specs.map((s) => resolve(file, s)).filter((t): t is string => !!t)) blocked.set(target, [...(blocked.get(target) ?? []), displayName(file)]);
+    }
+    const frozen = new Map<string, string>();
+    if (options.write && !options.force) {
+      await pool(relevant, READ_CONCURRENCY, async (f) => {
+        if (!(await writable(f))) frozen.set(f, `${displayName(f)} is read-only (pass --force to write it)`);
+      });
+    }
     const index = buildProject(relevant, texts, config);
-    analysed = analyzeProject(index, displayName).files;
+    analysed = analyzeProject(index, displayName, { frozen, blocked }).files;
+    for (const [f, why] of frozen) if (analysed.get(f)?.edits.length) skips.push({ file: f, why: "read-only", detail: why });
   }
 
   const relevantSet = new Set(relevant);
@@ -149,7 +187,14 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
     const changed = a.output !== text;
     const outcome: FileOutcome = { file: rel, changed, findings: a.findings.length };
     if (changed && createTwoFilesPatch) outcome.diff = createTwoFilesPatch(`a/${rel}`, `b/${rel}`, text, a.output, undefined, undefined, { context: 3 });
-    if (changed && options.write) await writeAtomic(file, a.output);
+    if (changed && options.write) {
+      try {
+        await writeAtomic(file, a.output);
+      } catch (error) {
+        skips.push({ file, why: "unreadable", detail: `could not be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` });
+        outcome.changed = false;
+      }
+    }
     outcomes.push(outcome);
     findings.push(...a.findings);
     summary.callSites += a.callSites;
@@ -158,10 +203,17 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
     if (a.findings.length) summary.filesWithFindings++;
     for (const f of a.findings) summary.byCategory[f.category]++;
   }
-  const skipped = options.textFiles ? await addTextFindings(options.paths, cwd, root, outcomes, findings, summary) : undefined;
+  for (const skip of skips.sort((x, y) => x.file.localeCompare(y.file))) {
+    const f = skipFinding(displayName(skip.file), skip);
+    findings.push(f);
+    summary.byCategory.review++;
+    if (!outcomes.some((o) => o.file === f.file)) summary.filesWithFindings++;
+  }
+  const textSkipped = options.textFiles ? await addTextFindings(options.paths, cwd, root, outcomes, findings, summary) : undefined;
+  const skipped = [...skips.map((s) => ({ file: displayName(s.file), why: s.why })), ...(textSkipped ?? [])];
   summary.findings = findings.length;
   summary.leftForReview = summary.byCategory.review + summary.byCategory["no-equivalent"];
-  return { root, files: outcomes, findings, parseErrors, ...(skipped && { skipped }), summary };
+  return { root, files: outcomes, findings, parseErrors, ...(skipped.length && { skipped }), summary };
 }
 
 /** The text-file audit's findings, merged in file order (a stable sort keeps each file's own order). */

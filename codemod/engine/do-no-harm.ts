@@ -156,11 +156,17 @@ function where(n: Node): string {
 export function resolveDoNoHarm(a: Analysis): void {
   const follower = new Follower(a);
   const verdicts = new Map<Node, Verdict>();
+  const unseen = new Map<Node, string[]>();
   for (const base of a.bases.values()) {
     const out: Node[] = [];
     follower.overrides = new Set();
     if (base.helper) out.push(...follower.helperUses(base.helper));
     else follower.follow(base.literal, out, new Set(), 0);
+    // A base the run cannot write, or that files it could not read import, stays v1.
+    const baseFile = base.literal.getSourceFile().getFilePath();
+    if (a.frozen.has(baseFile)) out.push(base.literal);
+    for (const by of a.blocked.get(baseFile) ?? []) unseen.set(base.literal, [...(unseen.get(base.literal) ?? []), by]);
+    if (unseen.has(base.literal)) out.push(base.literal);
     const overrides = [...follower.overrides].filter((o) => !/^(process\.env|import\.meta\.env)\b/.test(o) || o !== base.env);
     if (!base.override && overrides.length) base.override = overrides.join(", ");
     verdicts.set(base.literal, { flips: out.length === 0, unfollowed: out });
@@ -168,6 +174,14 @@ export function resolveDoNoHarm(a: Analysis): void {
   // A site on a base that stays v1 stays v1 itself: its rewrite is dropped and it is marked.
   for (const site of a.sites) {
     const stuck = [...site.deps].filter((d) => verdicts.get(d)?.flips === false || !verdicts.has(d));
+    const frozenEdit = site.edits.find((e) => a.frozen.has(e.file!));
+    if (frozenEdit && site.finding) {
+      site.finding.category = site.finding.category === "no-equivalent" ? "no-equivalent" : "review";
+      site.finding.reason = `${site.finding.reason}; kept on v1: ${a.frozen.get(frozenEdit.file!)}`;
+      site.complete = false;
+      todo(a, site.call, site.finding.operation ?? "base", site.finding.category, `kept on v1: ${a.frozen.get(frozenEdit.file!)}`, "make the file writable or pass --force, then run rewrite again");
+      continue;
+    }
     if (!stuck.length) {
       for (const e of site.edits) a.files.get(e.file!)?.edits.push(e);
       continue;
@@ -182,10 +196,17 @@ export function resolveDoNoHarm(a: Analysis): void {
     site.complete = false;
     todo(a, site.call, site.finding.operation ?? "base", site.finding.category, reason, advice);
   }
-  for (const base of a.bases.values()) flipOrMark(a, base, verdicts.get(base.literal)!);
+  for (const base of a.bases.values()) flipOrMark(a, base, verdicts.get(base.literal)!, unseen.get(base.literal), a.frozen.get(base.literal.getSourceFile().getFilePath()));
 }
 
-function flipOrMark(a: Analysis, base: BaseSource, verdict: Verdict): void {
+function flipOrMark(a: Analysis, base: BaseSource, verdict: Verdict, unseenBy: string[] | undefined, frozen: string | undefined): void {
+  if (!verdict.flips && (unseenBy || frozen)) {
+    const reason = frozen ? `v1 base kept: ${frozen}` : `v1 base kept: files the codemod could not analyse import this module (${unseenBy!.join(", ")})`;
+    const advice = frozen ? "make the file writable or pass --force, then run rewrite again" : "make those files readable UTF-8 under --max-file-size (or migrate them by hand), then run again";
+    todo(a, base.literal, "base", "review", reason, advice);
+    addFinding(a, base.literal, { operation: null, v1: null, v2: null, category: "review", reason, advice });
+    return;
+  }
   if (verdict.flips) {
     base.file.edits.push(...base.flip);
     if (base.env) {

@@ -41,8 +41,17 @@ function callSites(a: Analysis, sf: SourceFile): void {
   }
 }
 
-export function analyzeProject(index: ProjectIndex, displayName: (file: string) => string): ProjectAnalysis {
+export interface AnalyzeOptions {
+  /** Absolute path → why the run may not write it (a read-only file). */
+  frozen?: Map<string, string>;
+  /** Absolute path → the files that import it but could not be analysed. */
+  blocked?: Map<string, string[]>;
+}
+
+export function analyzeProject(index: ProjectIndex, displayName: (file: string) => string, options: AnalyzeOptions = {}): ProjectAnalysis {
   const a = newAnalysis(index.resolve);
+  for (const [f, why] of options.frozen ?? []) a.frozen.set(f, why);
+  for (const [f, by] of options.blocked ?? []) a.blocked.set(f, by);
   const result = new Map<string, FileAnalysis>();
   const parsed: SourceFile[] = [];
   for (const sf of index.files) {
@@ -63,7 +72,7 @@ export function analyzeProject(index: ProjectIndex, displayName: (file: string) 
     const file = a.files.get(sf.getFilePath())!;
     const findings: Finding[] = [...file.findings, ...markFindings(file)].sort((x, y) => x.line - y.line || x.column - y.column);
     const sites = a.sites.filter((s) => s.file === file && s.finding && s.call.getKind() === SyntaxKind.CallExpression);
-    const { output, conflicts } = applyEdits(file.text, file.edits);
+    const { output, conflicts } = a.frozen.has(sf.getFilePath()) ? { output: file.text, conflicts: [] } : applyEdits(file.text, file.edits);
     if (conflicts.length) {
       // Overlapping edits mean two plans disagree: leave the file alone and say so.
       const safe = findings.map((f) => (f.category === "auto" ? { ...f, category: "review" as const, reason: `${f.reason}; overlapping edits, left unchanged`, advice: "rewrite this file by hand" } : f));

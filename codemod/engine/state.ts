@@ -66,6 +66,10 @@ export interface Analysis {
   wrapperCache: Map<Node, WrapperSignature | null>;
   baseCache: Map<Node, string | null>;
   consumed: Set<Node>;
+  /** Files the run may not write (read-only): no edit lands there, so nothing may depend on one. */
+  frozen: Map<string, string>;
+  /** Files imported by files the run could not analyse: their bases may be used unseen. */
+  blocked: Map<string, string[]>;
 }
 
 /** A function that forwards its URL (and init) argument to a transport: `fetchWithRetry(url, init)`. */
@@ -92,6 +96,8 @@ export function newAnalysis(resolve: ModuleResolver | undefined): Analysis {
     wrapperCache: new Map(),
     baseCache: new Map(),
     consumed: new Set(),
+    frozen: new Map(),
+    blocked: new Map(),
   };
 }
 

@@ -1,0 +1,75 @@
+// Reading a tree that may be hostile: a file that cannot be read, is too large (a generated
+// bundle), or is not UTF-8 is skipped with a finding of its own, and every other file is still
+// processed. Bytes are decoded only when they are valid UTF-8, so what is written back is the
+// same bytes everywhere but the edits.
+import { access, readFile, stat } from "node:fs/promises";
+import { constants } from "node:fs";
+import type { Finding } from "./types.ts";
+
+/** Files over this size are skipped unless --max-file-size says otherwise (2 MiB: hand-written code is far smaller). */
+export const DEFAULT_MAX_FILE_BYTES = 2 * 1_048_576;
+
+/** `2097152`, `512k`, `2m`, `1g` (binary units) → bytes. */
+export function parseSize(text: string): number {
+  const m = /^(\d+(?:\.\d+)?)\s*([kmg]i?b?|b)?$/i.exec(text.trim());
+  if (!m) throw new Error(`not a size: ${text} (use bytes, or a number with k, m or g)`);
+  const unit = (m[2] ?? "b")[0]!.toLowerCase();
+  const factor = unit === "k" ? 1024 : unit === "m" ? 1_048_576 : unit === "g" ? 1_073_741_824 : 1;
+  return Math.floor(Number(m[1]) * factor);
+}
+
+export type SkipReason = "unreadable" | "too-large" | "not-utf8" | "read-only";
+
+export interface Skipped {
+  file: string;
+  why: SkipReason;
+  detail: string;
+}
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+export type ReadResult = { ok: true; buf: Buffer } | { ok: false; skip: Skipped };
+
+/** Reads a file within the size limit; never throws. */
+export async function readBounded(file: string, maxBytes: number): Promise<ReadResult> {
+  try {
+    const { size } = await stat(file);
+    if (size > maxBytes) return { ok: false, skip: { file, why: "too-large", detail: `${size} bytes, over the ${maxBytes}-byte limit (--max-file-size); generated bundles are not rewritten` } };
+    return { ok: true, buf: await readFile(file) };
+  } catch (error) {
+    return { ok: false, skip: { file, why: "unreadable", detail: (error as NodeJS.ErrnoException).code ?? (error as Error).message } };
+  }
+}
+
+/** The text of a UTF-8 file, or a skip when its bytes are not UTF-8 (they would not survive a rewrite). */
+export function decodeUtf8(file: string, buf: Buffer): { text: string } | { skip: Skipped } {
+  try {
+    return { text: strictUtf8.decode(buf) };
+  } catch {
+    return { skip: { file, why: "not-utf8", detail: "the file is not valid UTF-8; left alone so none of its bytes are re-encoded" } };
+  }
+}
+
+/** Whether the run may replace a file (a read-only file is refused unless forced). */
+export async function writable(file: string): Promise<boolean> {
+  try {
+    await access(file, constants.W_OK);
+    const { mode } = await stat(file);
+    return (mode & 0o222) !== 0;
+  } catch {
+    return false;
+  }
+}
+
+/** A skipped file as a finding, so the audit and its CI gate see it. */
+export function skipFinding(display: string, skip: Skipped): Finding {
+  const advice =
+    skip.why === "read-only"
+      ? "make it writable or pass --force, then run rewrite again"
+      : skip.why === "too-large"
+        ? "raise --max-file-size if it is hand-written code, otherwise exclude it (.gitignore)"
+        : skip.why === "not-utf8"
+          ? "convert it to UTF-8 (or migrate it by hand), then run again"
+          : "check its permissions and run again";
+  return { file: display, line: 1, column: 1, operation: null, v1: null, v2: null, category: "review", reason: `not processed (${skip.why}): ${skip.detail}`, advice, snippet: "" };
+}
