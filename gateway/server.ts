@@ -45,6 +45,8 @@ export function buildGateway(config: GatewayConfig): Omit<Gateway, "url" | "port
     return503OnClosing: true,
     exposeHeadRoutes: false,
     routerOptions: { ignoreTrailingSlash: false },
+    // Fastify's own answer to an undecodable path quotes the path back (keys and all) in its own format.
+    frameworkErrors: (_error: unknown, _req: unknown, reply: import("fastify").FastifyReply) => sendV1Error(reply, 400, "request path is not valid percent-encoding"),
   } as any) as unknown as FastifyInstance;
 
   const metrics = new GatewayMetrics();

@@ -12,6 +12,7 @@ import { resolveV1, translateBody, translateQuery } from "./translate-request.ts
 import { toV1Answer, v2RecordsOf, type V1Answer } from "./translate-response.ts";
 import type { UsageStore } from "./usage.ts";
 import { V1Error, sendV1Error, upstreamError } from "./v1-errors.ts";
+import { redactText, secretsOf } from "./redact.ts";
 import type { OpenApiValidator } from "../openapi/validator.ts";
 import type { UpstreamResponse } from "./upstream.ts";
 
@@ -44,7 +45,9 @@ function parseJsonBody(raw: unknown): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new V1Error(400, `malformed JSON body: ${(err as Error).message}`);
+    // V8's message quotes the start of the input, which may be a key: keep only where it broke.
+    const at = /at position \d+/.exec((err as Error).message);
+    throw new V1Error(400, `malformed JSON body${at ? ` (${at[0]})` : ""}`);
   }
 }
 
@@ -103,7 +106,9 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): vo
       const op = match.operation;
       req.v1Operation = { key: op.key, v1: { method: op.v1.method, path: op.v1.path } };
       const v2Path = v2PathFor(match);
-      reply.header("Link", successorLink(publicBase, v2Path));
+      // Link and warnings echo path parameters and field names, which may be the caller's own key.
+      const secrets = secretsOf(req.headers, rawUrl);
+      reply.header("Link", redactText(successorLink(publicBase, v2Path), secrets));
 
       // ── input checks ────────────────────────────────────────────────
       const takesBody = !!op.request?.lens;
@@ -163,7 +168,7 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): vo
         answer = await run(call, emulationsFor(op.emulations));
       } finally {
         if (call.lastUpstreamHeaders) reply.headers(passthroughHeaders(call.lastUpstreamHeaders));
-        const warning = warningHeader(call.warnings);
+        const warning = warningHeader(call.warnings.map((w) => redactText(w, secrets)));
         if (warning) reply.header(WARNING_HEADER, warning);
       }
       reply.code(answer.status);
