@@ -35,6 +35,14 @@ export interface GatewayOptions {
   auditFile?: string;
   /** Fastify/pino logger: false (default in code), true, or a pino options object. */
   logger?: boolean | Record<string, unknown>;
+  /** Operator pages (/_bridge/usage, /_bridge/metrics, /_bridge/) listen here: default port + 1 (any free port when port is 0). */
+  adminPort?: number;
+  /** Admin listener address (default 127.0.0.1: reachable from this host only). */
+  adminHost?: string;
+  /** Also serve the operator pages on the public listener; requires adminToken. */
+  adminOnPublic?: boolean;
+  /** Bearer token the operator pages require (on every listener) when set. */
+  adminToken?: string;
   /** Test hook: called for every upstream request the gateway makes. */
   onUpstreamRequest?: (req: { method: string; path: string; headers: Record<string, string>; body?: string }) => void;
 }
@@ -57,6 +65,10 @@ export interface GatewayConfig {
   auditFile?: string;
   logger: boolean | Record<string, unknown>;
   onUpstreamRequest?: GatewayOptions["onUpstreamRequest"];
+  adminPort: number;
+  adminHost: string;
+  adminOnPublic: boolean;
+  adminToken?: string;
 }
 
 export const DEFAULTS = {
@@ -71,7 +83,11 @@ export const DEFAULTS = {
   catalogMaxKeys: 500,
   catalogTtlMs: 60_000,
   connections: 64,
+  adminHost: "127.0.0.1",
 };
+
+/** Shortest admin token accepted: a guessable token on a public port is no protection. */
+export const MIN_ADMIN_TOKEN_LENGTH = 16;
 
 /** Every setting with its CLI flag and environment variable (the CLI help lists these). */
 export const CONFIG_FIELDS: { key: keyof GatewayOptions; flag: string; env: string; help: string }[] = [
@@ -90,9 +106,15 @@ export const CONFIG_FIELDS: { key: keyof GatewayOptions; flag: string; env: stri
   { key: "catalogTtlMs", flag: "--catalog-ttl <ms>", env: "V2_BRIDGE_CATALOG_TTL_MS", help: `catalog cache freshness in ms (default ${DEFAULTS.catalogTtlMs})` },
   { key: "connections", flag: "--connections <n>", env: "V2_BRIDGE_CONNECTIONS", help: `upstream connection pool size (default ${DEFAULTS.connections})` },
   { key: "auditFile", flag: "--audit <file>", env: "V2_BRIDGE_AUDIT", help: "audit JSON (v2-bridge audit --format json) to show with live traffic at /_bridge/; re-read on each view" },
+  { key: "adminPort", flag: "--admin-port <n>", env: "V2_BRIDGE_ADMIN_PORT", help: "port of the operator pages /_bridge/usage, /_bridge/metrics, /_bridge/ (default --port + 1; any free port when --port is 0)" },
+  { key: "adminHost", flag: "--admin-host <addr>", env: "V2_BRIDGE_ADMIN_HOST", help: `address of the operator listener (default ${DEFAULTS.adminHost}: this host only)` },
+  { key: "adminOnPublic", flag: "--admin-on-public", env: "V2_BRIDGE_ADMIN_ON_PUBLIC", help: "also serve the operator pages on the public port (requires --admin-token)" },
+  { key: "adminToken", flag: "--admin-token <token>", env: "V2_BRIDGE_ADMIN_TOKEN", help: `bearer token the operator pages then require, on every listener (at least ${MIN_ADMIN_TOKEN_LENGTH} characters)` },
 ];
 
-const NUMERIC = new Set<keyof GatewayOptions>(["port", "timeoutMs", "bodyLimit", "maxClients", "maxOperationsPerClient", "catalogMaxKeys", "catalogTtlMs", "connections"]);
+const NUMERIC = new Set<keyof GatewayOptions>(["port", "timeoutMs", "bodyLimit", "maxClients", "maxOperationsPerClient", "catalogMaxKeys", "catalogTtlMs", "connections", "adminPort"]);
+/** Switches: set by `1`/`true` in the environment, by the bare flag on the command line. */
+export const BOOLEAN = new Set<keyof GatewayOptions>(["adminOnPublic"]);
 
 /** Options from V2_BRIDGE_* environment variables (strings converted, nothing validated yet). */
 export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayOptions {
@@ -100,7 +122,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayOpt
   for (const f of CONFIG_FIELDS) {
     const raw = env[f.env];
     if (raw === undefined || raw === "") continue;
-    out[f.key] = NUMERIC.has(f.key) ? Number(raw) : raw;
+    out[f.key] = NUMERIC.has(f.key) ? Number(raw) : BOOLEAN.has(f.key) ? raw === "1" || raw.toLowerCase() === "true" : raw;
   }
   return out as GatewayOptions;
 }
@@ -132,8 +154,11 @@ export function resolveConfig(options: GatewayOptions): GatewayConfig {
   const resetPolicy = options.resetPolicy ?? DEFAULTS.resetPolicy;
   if (resetPolicy !== "reject" && resetPolicy !== "restart") throw new ConfigError(`reset policy must be "reject" or "restart" (got ${JSON.stringify(resetPolicy)})`);
   const publicV2Base = httpUrl("public v2 base", options.publicV2Base ?? DEFAULTS.publicV2Base).origin;
+  const port = int("port", options.port, DEFAULTS.port, 0, 65535);
+  const admin = resolveAdmin(options, port);
   return {
-    port: int("port", options.port, DEFAULTS.port, 0, 65535),
+    ...admin,
+    port,
     host: options.host ?? DEFAULTS.host,
     upstream: new URL(upstreamUrl.origin),
     publicV2Base,
@@ -151,4 +176,17 @@ export function resolveConfig(options: GatewayOptions): GatewayConfig {
     logger: options.logger ?? false,
     onUpstreamRequest: options.onUpstreamRequest,
   };
+}
+
+/** The operator listener: its own port (loopback by default); on the public port only behind a token. */
+function resolveAdmin(options: GatewayOptions, port: number): Pick<GatewayConfig, "adminPort" | "adminHost" | "adminOnPublic" | "adminToken"> {
+  const adminPort = int("admin port", options.adminPort, port === 0 ? 0 : port + 1, 0, 65535);
+  if (adminPort !== 0 && adminPort === port) throw new ConfigError(`admin port must differ from the public port (${port}); to serve the operator pages on the public port use --admin-on-public with --admin-token`);
+  const adminToken = options.adminToken || undefined;
+  if (adminToken !== undefined && (adminToken.length < MIN_ADMIN_TOKEN_LENGTH || /\s/.test(adminToken))) {
+    throw new ConfigError(`admin token must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters with no whitespace`);
+  }
+  const adminOnPublic = options.adminOnPublic === true;
+  if (adminOnPublic && !adminToken) throw new ConfigError("--admin-on-public requires --admin-token: the public port never serves the operator pages to anyone");
+  return { adminPort, adminHost: options.adminHost ?? DEFAULTS.adminHost, adminOnPublic, adminToken };
 }

@@ -11,7 +11,8 @@ import { createFingerprinter } from "./fingerprint.ts";
 import { GatewayMetrics } from "./metrics.ts";
 import { registerPassthrough } from "./passthrough.ts";
 import { loggerOption, OneLinePerRequest } from "./logging.ts";
-import { registerBridgeAdminRoutes } from "./routes/bridge-admin.ts";
+import { registerBridgeAdminRoutes, registerHealthRoute, type BridgeAdminContext } from "./routes/bridge-admin.ts";
+import { buildAdminApp, listeningUrl } from "./admin-listener.ts";
 import { loadAudit } from "../report/load-inputs.ts";
 import { Upstream } from "./upstream.ts";
 import { UsageStore } from "./usage.ts";
@@ -25,13 +26,17 @@ export interface Gateway {
   usage: UsageStore;
   metrics: GatewayMetrics;
   config: GatewayConfig;
+  /** The operator listener (/_bridge/usage, /_bridge/metrics, /_bridge/): loopback by default. */
+  adminUrl: string;
+  adminPort: number;
+  adminApp: FastifyInstance;
   /** Stops accepting connections, lets in-flight requests finish, then closes upstream connections. */
   close(): Promise<void>;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:\-]{1,128}$/;
 
-export function buildGateway(config: GatewayConfig): Omit<Gateway, "url" | "port" | "close"> & { shutdown(): Promise<void> } {
+export function buildGateway(config: GatewayConfig): Omit<Gateway, "url" | "port" | "close" | "adminUrl" | "adminPort"> & { shutdown(): Promise<void> } {
   const app: FastifyInstance = Fastify({
     logger: loggerOption(config.logger) as any,
     logController: new OneLinePerRequest(),
@@ -90,10 +95,15 @@ export function buildGateway(config: GatewayConfig): Omit<Gateway, "url" | "port
 
   registerV1Routes(app, { deps, metrics, usage, fingerprints, v1Validator });
   const closeProxy = registerPassthrough(app, config, metrics);
-  registerBridgeAdminRoutes(app, { usage, metrics, upstream: config.upstream.origin, startedAt: new Date(), auditFile: config.auditFile });
+  const adminContext: BridgeAdminContext = { usage, metrics, upstream: config.upstream.origin, startedAt: new Date(), auditFile: config.auditFile, token: config.adminToken };
+  // The public port answers health only (v1 404 for the other pages) unless the operator opted in, behind a token.
+  if (config.adminOnPublic) registerBridgeAdminRoutes(app, adminContext);
+  else registerHealthRoute(app, adminContext);
+  const adminApp = buildAdminApp(config, adminContext);
 
   return {
     app,
+    adminApp,
     usage,
     metrics,
     config,
@@ -112,17 +122,26 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const { app } = built;
   app.addHook("onClose", async () => built.shutdown());
   await app.listen({ port: config.port, host: config.host });
-  const address = app.server.address();
-  const port = typeof address === "object" && address ? address.port : config.port;
-  const urlHost = config.host.includes(":") ? `[${config.host}]` : config.host === "0.0.0.0" ? "127.0.0.1" : config.host;
+  const { url, port } = listeningUrl(app, config.host, config.port);
+  const { adminApp } = built;
+  try {
+    await adminApp.listen({ port: config.adminPort, host: config.adminHost });
+  } catch (err) {
+    await app.close();
+    throw err;
+  }
+  const admin = listeningUrl(adminApp, config.adminHost, config.adminPort);
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${urlHost}:${port}`,
+    url,
     port,
+    adminUrl: admin.url,
+    adminPort: admin.port,
+    adminApp,
     app,
     usage: built.usage,
     metrics: built.metrics,
     config,
-    close: () => (closing ??= app.close()),
+    close: () => (closing ??= Promise.all([app.close(), adminApp.close()]).then(() => undefined)),
   };
 }

@@ -47,13 +47,15 @@ export interface GenerateReportOptions extends JoinOptions, RenderOptions {
   code?: string[];
   /** Gateway base URL or usage JSON file. */
   traffic?: string;
+  /** Bearer token for a gateway whose operator pages need one (--admin-token). */
+  trafficToken?: string;
 }
 
 /** Loads and validates the inputs (ReportInputError on bad input), then renders. */
 export async function generateReport(options: GenerateReportOptions): Promise<{ model: ReportModel; html: string }> {
   const [audits, usage] = await Promise.all([
     loadAudits(options.code ?? []),
-    options.traffic ? loadTraffic(options.traffic) : Promise.resolve(null),
+    options.traffic ? loadTraffic(options.traffic, { token: options.trafficToken }) : Promise.resolve(null),
   ]);
   return renderReportPage({ ...options, audits, usage, trafficSource: options.traffic });
 }

@@ -1,6 +1,10 @@
-// /_bridge/* operator routes: usage audit (JSON for the report tool), Prometheus metrics, health.
+// /_bridge/* operator routes: usage audit (JSON for the report tool), Prometheus metrics, the live
+// report, health. They live on the admin listener (loopback by default); the public listener gets
+// health only, unless the operator puts the pages there behind a token (--admin-on-public).
 // Extend by adding routes inside registerBridgeAdminRoutes; everything they need comes in `ctx`.
 import type { FastifyInstance } from "fastify";
+import { bearerMatches } from "../admin-token.ts";
+import { sendV1Error } from "../v1-errors.ts";
 import type { GatewayMetrics } from "../metrics.ts";
 import type { UsageStore } from "../usage.ts";
 import { renderReportPage, loadAudit, type Audit } from "../../report/index.ts";
@@ -13,9 +17,36 @@ export interface BridgeAdminContext {
   startedAt: Date;
   /** Audit JSON to join with live traffic on the report page (re-read per view, so CI can refresh it). */
   auditFile?: string;
+  /** When set, every page but health needs `Authorization: Bearer <token>`. */
+  token?: string;
 }
 
+/** Health: public on purpose, since load balancers and orchestrators probe the serving port. */
+export function registerHealthRoute(app: FastifyInstance, ctx: BridgeAdminContext): void {
+  app.get("/_bridge/health", async () => ({
+    status: "ok",
+    upstream: ctx.upstream,
+    startedAt: ctx.startedAt.toISOString(),
+    uptimeSeconds: Math.round((Date.now() - ctx.startedAt.getTime()) / 1000),
+  }));
+}
+
+/** The operator pages (and health). With `ctx.token`, the pages answer 401 without that bearer token. */
 export function registerBridgeAdminRoutes(app: FastifyInstance, ctx: BridgeAdminContext): void {
+  registerHealthRoute(app, ctx);
+  app.register(async (scope) => registerPages(scope, ctx));
+}
+
+function registerPages(app: FastifyInstance, ctx: BridgeAdminContext): void {
+  const token = ctx.token;
+  if (token) {
+    app.addHook("onRequest", (req, reply, done) => {
+      if (bearerMatches(req.headers.authorization, token)) return done();
+      reply.header("WWW-Authenticate", 'Bearer realm="v2-bridge operator pages"');
+      sendV1Error(reply, 401, "operator pages need Authorization: Bearer <admin token>");
+    });
+  }
+
   app.get("/_bridge/usage", async (_req, reply) => {
     reply.header("cache-control", "no-store");
     return ctx.usage.snapshot();
@@ -40,11 +71,4 @@ export function registerBridgeAdminRoutes(app: FastifyInstance, ctx: BridgeAdmin
     reply.type(ctx.metrics.registry.contentType);
     return ctx.metrics.registry.metrics();
   });
-
-  app.get("/_bridge/health", async () => ({
-    status: "ok",
-    upstream: ctx.upstream,
-    startedAt: ctx.startedAt.toISOString(),
-    uptimeSeconds: Math.round((Date.now() - ctx.startedAt.getTime()) / 1000),
-  }));
 }

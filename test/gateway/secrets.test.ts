@@ -59,7 +59,7 @@ beforeAll(async () => {
     await send("POST", "/v1/pods", { authorization: `Bearer ${secret}`, ...json }, JSON.stringify({ imageName: "x", name: secret }));
   }
   for (const page of ["/_bridge/usage", "/_bridge/metrics", "/_bridge/", "/_bridge/health"]) {
-    const r = await rawRequest(rig.gateway.url, "GET", page);
+    const r = await rawRequest(rig.gateway.adminUrl, "GET", page);
     expect(r.status, page).toBe(200);
     adminPages.push(r.text);
   }
