@@ -2,12 +2,14 @@
 // sandbox and fronts that; with --upstream https://api.runpod.io it fronts the real v2.
 // Every setting also comes from a V2_BRIDGE_* environment variable (flags win).
 import { Command, Option } from "commander";
-import { CONFIG_FIELDS, ConfigError, optionsFromEnv, resolveConfig, type GatewayOptions } from "../gateway/config.ts";
+import path from "node:path";
+import { CONFIG_FIELDS, ConfigError, DEFAULTS, optionsFromEnv, resolveConfig, type GatewayOptions } from "../gateway/config.ts";
+import { displayRedisUrl } from "../gateway/usage-redis.ts";
 import { startGateway } from "../gateway/server.ts";
 import { startSandbox } from "../sandbox/server.ts";
 import { closeOnSignal } from "./close-on-signal.ts";
 
-const NUMERIC_KEYS = new Set(["port", "timeoutMs", "bodyLimit", "maxClients", "maxOperationsPerClient", "catalogMaxKeys", "catalogTtlMs", "connections", "adminPort"]);
+const NUMERIC_KEYS = new Set(["port", "timeoutMs", "bodyLimit", "maxClients", "maxOperationsPerClient", "catalogMaxKeys", "catalogTtlMs", "connections", "adminPort", "usageFlushMs"]);
 
 export function registerGatewayCommand(program: Command): void {
   const command = program
@@ -38,6 +40,8 @@ export function registerGatewayCommand(program: Command): void {
         fromFlags[f.key] = NUMERIC_KEYS.has(f.key) ? Number(v) : v;
       }
       const options: GatewayOptions = { ...optionsFromEnv(), ...fromFlags };
+      // The command keeps state by default (salt, local usage store); startGateway in code does not.
+      options.stateDir ??= path.resolve(DEFAULTS.stateDir);
       const log = flags.log === true || process.env.V2_BRIDGE_LOG === "1";
       let sandbox: Awaited<ReturnType<typeof startSandbox>> | undefined;
       let gateway: Awaited<ReturnType<typeof startGateway>>;
@@ -60,6 +64,8 @@ export function registerGatewayCommand(program: Command): void {
       console.log(sandbox ? `  upstream: embedded v2 sandbox at ${sandbox.url}` : `  upstream: ${gateway.config.upstream.origin}`);
       console.log(`  reset policy: ${gateway.config.resetPolicy}; upstream timeout ${gateway.config.timeoutMs} ms`);
       console.log(`  health: ${gateway.url}/_bridge/health`);
+      const store = gateway.config.usageStore;
+      console.log(`  usage store: ${store === "file" ? path.join(gateway.config.stateDir!, "usage.json") : store === "memory" ? "memory only" : displayRedisUrl(store)}`);
       const admin = gateway.adminUrl;
       console.log(`  operator pages (admin listener${gateway.config.adminToken ? ", bearer token required" : ""}): ${admin}/_bridge/  usage: ${admin}/_bridge/usage  metrics: ${admin}/_bridge/metrics`);
       if (gateway.config.adminOnPublic) console.log(`  operator pages also on the public port, bearer token required`);

@@ -22,7 +22,7 @@ export function registerReportCommand(program: Command): void {
     .command("report")
     .description("Write an HTML migration report joining code call sites (audits) with live gateway traffic")
     .option("-c, --code <audit.json>", "static audit from `v2-bridge audit --format json`; repeat for a burn-down over time", collect, [])
-    .option("-t, --traffic <url|usage.json>", "the gateway's admin URL (--admin-port; reads <url>/_bridge/usage) or a saved usage JSON file")
+    .option("-t, --traffic <url|redis-url|usage.json>", "the gateway's admin URL (--admin-port; reads <url>/_bridge/usage), the gateways' redis:// usage store, or a saved usage JSON file")
     .option("--traffic-token <token>", "bearer token for a gateway started with --admin-token [env V2_BRIDGE_ADMIN_TOKEN]")
     .option("-o, --out <file>", "write the HTML here (default: standard output)")
     .option("--link-base <url>", "link call sites to <url><file>#L<line> (e.g. a repository browser) instead of file://")

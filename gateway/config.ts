@@ -43,6 +43,12 @@ export interface GatewayOptions {
   adminOnPublic?: boolean;
   /** Bearer token the operator pages require (on every listener) when set. */
   adminToken?: string;
+  /** Directory for state that outlives the process: the fingerprint salt (unless given) and the local usage store. */
+  stateDir?: string;
+  /** `memory`, `file` (the state directory; default when there is one) or `redis://host:port` (shared by replicas). */
+  usageStore?: string;
+  /** How often usage is saved (file) or sent (redis), in ms. */
+  usageFlushMs?: number;
   /** Test hook: called for every upstream request the gateway makes. */
   onUpstreamRequest?: (req: { method: string; path: string; headers: Record<string, string>; body?: string }) => void;
 }
@@ -69,6 +75,10 @@ export interface GatewayConfig {
   adminHost: string;
   adminOnPublic: boolean;
   adminToken?: string;
+  stateDir?: string;
+  /** "memory", "file" or a redis:// URL. */
+  usageStore: string;
+  usageFlushMs: number;
 }
 
 export const DEFAULTS = {
@@ -84,6 +94,9 @@ export const DEFAULTS = {
   catalogTtlMs: 60_000,
   connections: 64,
   adminHost: "127.0.0.1",
+  usageFlushMs: 5_000,
+  /** The CLI's state directory when none is given (resolved against the working directory). */
+  stateDir: ".v2-bridge",
 };
 
 /** Shortest admin token accepted: a guessable token on a public port is no protection. */
@@ -106,13 +119,16 @@ export const CONFIG_FIELDS: { key: keyof GatewayOptions; flag: string; env: stri
   { key: "catalogTtlMs", flag: "--catalog-ttl <ms>", env: "V2_BRIDGE_CATALOG_TTL_MS", help: `catalog cache freshness in ms (default ${DEFAULTS.catalogTtlMs})` },
   { key: "connections", flag: "--connections <n>", env: "V2_BRIDGE_CONNECTIONS", help: `upstream connection pool size (default ${DEFAULTS.connections})` },
   { key: "auditFile", flag: "--audit <file>", env: "V2_BRIDGE_AUDIT", help: "audit JSON (v2-bridge audit --format json) to show with live traffic at /_bridge/; re-read on each view" },
+  { key: "stateDir", flag: "--state-dir <dir>", env: "V2_BRIDGE_STATE_DIR", help: `keeps the fingerprint salt and the local usage store (CLI default ${DEFAULTS.stateDir}/ under the working directory)` },
+  { key: "usageStore", flag: "--usage-store <store>", env: "V2_BRIDGE_USAGE_STORE", help: "where usage is kept: file (state directory; default), memory, or redis://host:port shared by replicas (needs --fingerprint-salt)" },
+  { key: "usageFlushMs", flag: "--usage-flush-ms <ms>", env: "V2_BRIDGE_USAGE_FLUSH_MS", help: `how often usage is saved or sent to Redis, and on shutdown (default ${DEFAULTS.usageFlushMs})` },
   { key: "adminPort", flag: "--admin-port <n>", env: "V2_BRIDGE_ADMIN_PORT", help: "port of the operator pages /_bridge/usage, /_bridge/metrics, /_bridge/ (default --port + 1; any free port when --port is 0)" },
   { key: "adminHost", flag: "--admin-host <addr>", env: "V2_BRIDGE_ADMIN_HOST", help: `address of the operator listener (default ${DEFAULTS.adminHost}: this host only)` },
   { key: "adminOnPublic", flag: "--admin-on-public", env: "V2_BRIDGE_ADMIN_ON_PUBLIC", help: "also serve the operator pages on the public port (requires --admin-token)" },
   { key: "adminToken", flag: "--admin-token <token>", env: "V2_BRIDGE_ADMIN_TOKEN", help: `bearer token the operator pages then require, on every listener (at least ${MIN_ADMIN_TOKEN_LENGTH} characters)` },
 ];
 
-const NUMERIC = new Set<keyof GatewayOptions>(["port", "timeoutMs", "bodyLimit", "maxClients", "maxOperationsPerClient", "catalogMaxKeys", "catalogTtlMs", "connections", "adminPort"]);
+const NUMERIC = new Set<keyof GatewayOptions>(["port", "timeoutMs", "bodyLimit", "maxClients", "maxOperationsPerClient", "catalogMaxKeys", "catalogTtlMs", "connections", "adminPort", "usageFlushMs"]);
 /** Switches: set by `1`/`true` in the environment, by the bare flag on the command line. */
 export const BOOLEAN = new Set<keyof GatewayOptions>(["adminOnPublic"]);
 
@@ -156,8 +172,10 @@ export function resolveConfig(options: GatewayOptions): GatewayConfig {
   const publicV2Base = httpUrl("public v2 base", options.publicV2Base ?? DEFAULTS.publicV2Base).origin;
   const port = int("port", options.port, DEFAULTS.port, 0, 65535);
   const admin = resolveAdmin(options, port);
+  const usage = resolveUsageStore(options);
   return {
     ...admin,
+    ...usage,
     port,
     host: options.host ?? DEFAULTS.host,
     upstream: new URL(upstreamUrl.origin),
@@ -166,7 +184,7 @@ export function resolveConfig(options: GatewayOptions): GatewayConfig {
     bodyLimit: int("body limit", options.bodyLimit, DEFAULTS.bodyLimit, 64, 100 * 1_048_576),
     resetPolicy,
     referenceDir: options.referenceDir,
-    fingerprintSalt: options.fingerprintSalt ?? "",
+    fingerprintSalt: options.fingerprintSalt ?? "", // filled from the state directory by startGateway when empty
     maxClients: int("max clients", options.maxClients, DEFAULTS.maxClients, 1, 1_000_000),
     maxOperationsPerClient: int("max operations per client", options.maxOperationsPerClient, DEFAULTS.maxOperationsPerClient, 1, 10_000),
     catalogMaxKeys: int("catalog max keys", options.catalogMaxKeys, DEFAULTS.catalogMaxKeys, 1, 1_000_000),
@@ -189,4 +207,27 @@ function resolveAdmin(options: GatewayOptions, port: number): Pick<GatewayConfig
   const adminOnPublic = options.adminOnPublic === true;
   if (adminOnPublic && !adminToken) throw new ConfigError("--admin-on-public requires --admin-token: the public port never serves the operator pages to anyone");
   return { adminPort, adminHost: options.adminHost ?? DEFAULTS.adminHost, adminOnPublic, adminToken };
+}
+
+/** Where usage outlives the process. A shared store needs a shared salt, or replicas name one client differently. */
+function resolveUsageStore(options: GatewayOptions): Pick<GatewayConfig, "stateDir" | "usageStore" | "usageFlushMs"> {
+  const stateDir = options.stateDir || undefined;
+  const store = options.usageStore ?? (stateDir ? "file" : "memory");
+  const usageFlushMs = int("usage flush interval", options.usageFlushMs, DEFAULTS.usageFlushMs, 10, 3_600_000);
+  if (store === "memory") return { stateDir, usageStore: store, usageFlushMs };
+  if (store === "file") {
+    if (!stateDir) throw new ConfigError("--usage-store file needs --state-dir");
+    return { stateDir, usageStore: store, usageFlushMs };
+  }
+  let url: URL;
+  try {
+    url = new URL(store);
+  } catch {
+    throw new ConfigError(`usage store must be memory, file or a redis:// URL (got ${JSON.stringify(store.replace(/:[^:@/]*@/, ":***@"))})`);
+  }
+  if (url.protocol !== "redis:" && url.protocol !== "rediss:") throw new ConfigError("usage store must be memory, file or a redis:// (rediss://) URL");
+  if (!options.fingerprintSalt) {
+    throw new ConfigError("--usage-store redis://… needs --fingerprint-salt (the same on every replica), or replicas give one client different fingerprints");
+  }
+  return { stateDir, usageStore: store, usageFlushMs };
 }

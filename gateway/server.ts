@@ -13,6 +13,8 @@ import { registerPassthrough } from "./passthrough.ts";
 import { loggerOption, OneLinePerRequest } from "./logging.ts";
 import { registerBridgeAdminRoutes, registerHealthRoute, type BridgeAdminContext } from "./routes/bridge-admin.ts";
 import { buildAdminApp, listeningUrl } from "./admin-listener.ts";
+import { loadOrCreateSalt } from "./state-dir.ts";
+import { startUsagePersistence } from "./usage-persistence.ts";
 import { loadAudit } from "../report/load-inputs.ts";
 import { Upstream } from "./upstream.ts";
 import { UsageStore } from "./usage.ts";
@@ -36,7 +38,7 @@ export interface Gateway {
 
 const REQUEST_ID = /^[A-Za-z0-9._:\-]{1,128}$/;
 
-export function buildGateway(config: GatewayConfig): Omit<Gateway, "url" | "port" | "close" | "adminUrl" | "adminPort"> & { shutdown(): Promise<void> } {
+export function buildGateway(config: GatewayConfig): Omit<Gateway, "url" | "port" | "close" | "adminUrl" | "adminPort"> & { adminContext: BridgeAdminContext; shutdown(): Promise<void> } {
   const app: FastifyInstance = Fastify({
     logger: loggerOption(config.logger) as any,
     logController: new OneLinePerRequest(),
@@ -104,6 +106,7 @@ export function buildGateway(config: GatewayConfig): Omit<Gateway, "url" | "port
   return {
     app,
     adminApp,
+    adminContext,
     usage,
     metrics,
     config,
@@ -118,18 +121,27 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const config = resolveConfig(options);
   // A bad audit file is a configuration error: say so before listening, not on the first page view.
   if (config.auditFile) await loadAudit(config.auditFile).catch((err: Error) => Promise.reject(new ConfigError(err.message)));
+  // A client keeps its fingerprint across restarts: the salt comes from the state directory unless given.
+  if (!config.fingerprintSalt && config.stateDir) config.fingerprintSalt = await loadOrCreateSalt(config.stateDir);
   const built = buildGateway(config);
   const { app } = built;
-  app.addHook("onClose", async () => built.shutdown());
-  await app.listen({ port: config.port, host: config.host });
-  const { url, port } = listeningUrl(app, config.host, config.port);
+  const persistence = await startUsagePersistence(config, built.usage, app.log);
+  built.adminContext.usageView = () => persistence.snapshot();
+  // onClose runs after in-flight requests finished, so their counts are in the last save.
+  app.addHook("onClose", async () => {
+    await built.shutdown();
+    await persistence.close();
+  });
   const { adminApp } = built;
   try {
+    await app.listen({ port: config.port, host: config.host });
     await adminApp.listen({ port: config.adminPort, host: config.adminHost });
   } catch (err) {
-    await app.close();
+    await app.close(); // runs the onClose hook: upstream pool and usage store are released too
+    await adminApp.close();
     throw err;
   }
+  const { url, port } = listeningUrl(app, config.host, config.port);
   const admin = listeningUrl(adminApp, config.adminHost, config.adminPort);
   let closing: Promise<void> | undefined;
   return {

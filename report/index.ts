@@ -51,11 +51,22 @@ export interface GenerateReportOptions extends JoinOptions, RenderOptions {
   trafficToken?: string;
 }
 
+/** A traffic source as the page may print it: a URL's password never reaches the HTML. */
+function displaySource(source: string): string {
+  try {
+    const url = new URL(source);
+    if (url.password) url.password = "***";
+    return /^[a-z][a-z0-9+.-]*:\/\//i.test(source) ? url.toString() : source;
+  } catch {
+    return source;
+  }
+}
+
 /** Loads and validates the inputs (ReportInputError on bad input), then renders. */
 export async function generateReport(options: GenerateReportOptions): Promise<{ model: ReportModel; html: string }> {
   const [audits, usage] = await Promise.all([
     loadAudits(options.code ?? []),
     options.traffic ? loadTraffic(options.traffic, { token: options.trafficToken }) : Promise.resolve(null),
   ]);
-  return renderReportPage({ ...options, audits, usage, trafficSource: options.traffic });
+  return renderReportPage({ ...options, audits, usage, trafficSource: options.traffic && displaySource(options.traffic) });
 }

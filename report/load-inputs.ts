@@ -116,7 +116,23 @@ export async function loadUsageFile(file: string): Promise<Usage> {
   return parseUsage(parseJson(await readText(file, what), what), what);
 }
 
-/** `--traffic`: a gateway URL (http/https; its admin listener, with the admin token if it needs one) or a usage JSON file. */
+/** The fleet's usage from the gateways' shared Redis store (`--usage-store redis://…`). */
+export async function loadRedisUsage(url: string): Promise<Usage> {
+  // Loaded on demand: reading files or a gateway URL needs no Redis client.
+  const { readUsageFromRedis, displayRedisUrl } = await import("../gateway/usage-redis.ts");
+  const what = `gateway usage in ${displayRedisUrl(url)}`;
+  let data: unknown;
+  try {
+    data = await readUsageFromRedis(url);
+  } catch (err) {
+    const e = err as { code?: string; message?: string };
+    throw new ReportInputError(`cannot read ${what}: ${e.code ?? e.message}`);
+  }
+  return parseUsage(data, what);
+}
+
+/** `--traffic`: a gateway URL (http/https; its admin listener, with the admin token if it needs one), a redis:// usage store, or a usage JSON file. */
 export async function loadTraffic(source: string, options: { token?: string } = {}): Promise<Usage> {
+  if (/^rediss?:\/\//i.test(source)) return loadRedisUsage(source);
   return isUrl(source) ? fetchUsage(source, undefined, options.token) : loadUsageFile(source);
 }

@@ -6,7 +6,7 @@ import type { FastifyInstance } from "fastify";
 import { bearerMatches } from "../admin-token.ts";
 import { sendV1Error } from "../v1-errors.ts";
 import type { GatewayMetrics } from "../metrics.ts";
-import type { UsageStore } from "../usage.ts";
+import type { UsageSnapshot, UsageStore } from "../usage.ts";
 import { renderReportPage, loadAudit, type Audit } from "../../report/index.ts";
 
 export interface BridgeAdminContext {
@@ -17,6 +17,8 @@ export interface BridgeAdminContext {
   startedAt: Date;
   /** Audit JSON to join with live traffic on the report page (re-read per view, so CI can refresh it). */
   auditFile?: string;
+  /** The usage to show when it lives beyond this process (local store, Redis); default `usage.snapshot()`. */
+  usageView?: () => Promise<UsageSnapshot>;
   /** When set, every page but health needs `Authorization: Bearer <token>`. */
   token?: string;
 }
@@ -49,7 +51,7 @@ function registerPages(app: FastifyInstance, ctx: BridgeAdminContext): void {
 
   app.get("/_bridge/usage", async (_req, reply) => {
     reply.header("cache-control", "no-store");
-    return ctx.usage.snapshot();
+    return ctx.usageView ? ctx.usageView() : ctx.usage.snapshot();
   });
 
   // Live migration report (report/): the same page as `v2-bridge report`, from this gateway's usage
@@ -64,7 +66,8 @@ function registerPages(app: FastifyInstance, ctx: BridgeAdminContext): void {
     }
     reply.header("cache-control", "no-store").type("text/html; charset=utf-8");
     const audits = lastGoodAudit ? [lastGoodAudit] : [];
-    return renderReportPage({ usage: ctx.usage.snapshot(), audits, trafficSource: "this gateway (live)", refreshSeconds: 30 }).html;
+    const usage = ctx.usageView ? await ctx.usageView() : ctx.usage.snapshot();
+    return renderReportPage({ usage, audits, trafficSource: ctx.usageView ? "the gateway's usage store (live)" : "this gateway (live)", refreshSeconds: 30 }).html;
   });
 
   app.get("/_bridge/metrics", async (_req, reply) => {

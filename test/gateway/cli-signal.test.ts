@@ -1,6 +1,8 @@
 // The gateway as an operator runs it: a real `v2-bridge gateway` process that serves a v1 call
 // and exits 0 on SIGTERM (Kubernetes' stop signal) after finishing in-flight work.
 import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../openapi/reference.ts";
@@ -22,7 +24,10 @@ function waitForUrl(child: ReturnType<typeof spawn>, timeoutMs: number): Promise
 
 describe("v2-bridge gateway process", () => {
   it("serves v1 over the embedded sandbox and exits 0 on SIGTERM", async () => {
+    // In a scratch directory: the command keeps its state (salt, usage store) under ./.v2-bridge.
+    const cwd = mkdtempSync(path.join(os.tmpdir(), "v2b-gateway-"));
     const child = spawn(process.execPath, [path.join(REPO_ROOT, "bin", "v2-bridge.mjs"), "gateway", "--port", "0"], {
+      cwd,
       stdio: ["ignore", "pipe", "pipe"],
     });
     try {
