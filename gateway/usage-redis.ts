@@ -148,9 +148,11 @@ export class RedisUsageSync {
 /** Reads the shared history once (the `report --traffic redis://…` path): connect, read, disconnect. */
 export async function readUsageFromRedis(url: string, bounds = { maxClients: 100_000, maxOperationsPerClient: 10_000 }): Promise<UsageSnapshot> {
   const redis = new Redis(url, clientOptions({ lazyConnect: true, retryStrategy: () => null }));
-  redis.on("error", () => {}); // the failed command below carries the error
+  // The socket's error (ECONNREFUSED …) names the cause; connect() itself only says "Connection is closed".
+  let cause: Error | undefined;
+  redis.on("error", (err: Error) => (cause ??= err));
   try {
-    await redis.connect();
+    await redis.connect().catch((err: Error) => Promise.reject(cause ?? err));
     return await readSnapshot(redis, bounds);
   } finally {
     redis.disconnect();
