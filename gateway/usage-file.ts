@@ -32,7 +32,7 @@ export class UsageFile {
     }
     let saved: UsageSnapshot;
     try {
-      saved = parseUsage(JSON.parse(text), `usage store ${this.file}`) as UsageSnapshot;
+      saved = parseUsage(JSON.parse(text), `usage store ${this.file}`);
     } catch (err) {
       const aside = `${this.file}.damaged-${Date.now()}`;
       await rename(this.file, aside);

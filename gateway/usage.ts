@@ -2,6 +2,7 @@
 // clients (LRU-evicted, evictions counted) and `maxOperationsPerClient` operations per client.
 // A client is (API-key fingerprint, User-Agent); keys themselves are never stored.
 import { LRUCache } from "lru-cache";
+import type { UsageSnapshot } from "../formats/usage.ts";
 
 export interface UsageOperationRef {
   key: string;
@@ -26,28 +27,7 @@ interface OperationRecord extends Seen {
   statuses: Map<number, number>;
 }
 
-export interface UsageSnapshot {
-  generatedAt: string;
-  since: string;
-  totals: { requests: number; clients: number; evictedClients: number };
-  operations: {
-    key: string;
-    v1: { method: string; path: string };
-    count: number;
-    clients: number;
-    firstSeen: string;
-    lastSeen: string;
-    statuses: Record<string, number>;
-  }[];
-  clients: {
-    fingerprint: string;
-    userAgent: string;
-    count: number;
-    firstSeen: string;
-    lastSeen: string;
-    operations: Record<string, { count: number; firstSeen: string; lastSeen: string }>;
-  }[];
-}
+export type { UsageSnapshot } from "../formats/usage.ts";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const MAX_USER_AGENT = 256;
@@ -129,7 +109,7 @@ export class UsageStore {
     this.evictedClients += saved.totals.evictedClients;
     this.revision++;
     for (const o of saved.operations) {
-      const agg = this.operations.get(o.key) ?? { v1: { ...o.v1 }, count: 0, firstSeen: ms(o.firstSeen), lastSeen: ms(o.lastSeen), statuses: new Map<number, number>() };
+      const agg = this.operations.get(o.key) ?? { v1: { ...(o.v1 ?? { method: "", path: "" }) }, count: 0, firstSeen: ms(o.firstSeen), lastSeen: ms(o.lastSeen), statuses: new Map<number, number>() };
       agg.count += o.count;
       agg.firstSeen = Math.min(agg.firstSeen, ms(o.firstSeen));
       agg.lastSeen = Math.max(agg.lastSeen, ms(o.lastSeen));

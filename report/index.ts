@@ -21,7 +21,9 @@ export {
   parseUsage,
   usageUrl,
 } from "./load-inputs.ts";
-export { auditSchema, usageSchema, checkAudit, checkUsage } from "./schemas.ts";
+export { Audit as auditSchema } from "../formats/audit.ts";
+export { UsageSnapshot as usageSchema } from "../formats/usage.ts";
+export { checkAudit, checkUsage } from "../formats/validate.ts";
 export type * from "./types.ts";
 
 /** The mapping table as the report reads it. */

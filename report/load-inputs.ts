@@ -2,7 +2,7 @@
 // file or from a running gateway (`<url>/_bridge/usage`). Every failure is a ReportInputError
 // with a message that names the input and what is wrong; the CLI turns it into exit code 2.
 import { readFile } from "node:fs/promises";
-import { checkAudit, checkUsage } from "./schemas.ts";
+import { checkAudit, checkUsage } from "../formats/validate.ts";
 import type { Audit, Usage } from "./types.ts";
 
 export class ReportInputError extends Error {
