@@ -1,16 +1,14 @@
 // Usage shared by gateway replicas through a real redis-server on loopback: two gateway processes
 // count into one history (one fingerprint per client across replicas), the report reads it
 // straight from Redis, and a Redis outage neither fails v1 calls nor loses their counts.
-import { spawn, execFile, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readUsageFromRedis } from "../../gateway/usage-redis.ts";
-import { REPO_ROOT } from "../../openapi/reference.ts";
-import { checkUsage } from "../../report/index.ts";
+import { checkUsage, generateReport, loadTraffic, ReportInputError } from "../../report/index.ts";
 import { startSandbox, type Sandbox } from "../../sandbox/server.ts";
 import { startGatewayProcess, type GatewayProcess } from "./gateway-process.ts";
 import { startRig } from "./helpers.ts";
@@ -109,8 +107,11 @@ describe.skipIf(missing)(`usage shared through Redis${missing ? ` (skipped: ${mi
       expect(byAgent(usage, "gamma/1")[0]).toMatchObject({ count: 2 });
       expect(page.operations).toEqual(usage.operations.map((o: any) => ({ ...o, lastSeen: expect.any(String) })));
 
-      const report = await promisify(execFile)(process.execPath, [path.join(REPO_ROOT, "bin", "v2-bridge.mjs"), "report", "--traffic", redis.url, "--out", path.join(mkdtempSync(path.join(os.tmpdir(), "v2b-r-")), "r.html")], { timeout: 30_000 });
-      expect(report.stderr).toMatch(/12 live requests from 3 clients, 2 of 37 v1 operations in use/);
+      // What `v2-bridge report --traffic redis://…` renders (the CLI's generateReport, in process).
+      const report = await generateReport({ traffic: redis.url });
+      expect(report.model.totals).toMatchObject({ liveRequests: 12, liveClients: 3, operationsInTraffic: 2 });
+      expect(report.model.traffic?.source).toBe(redis.url);
+      expect(report.html).toContain("GetPod");
     } finally {
       for (const r of replicas) await r.stop().catch(() => {});
       await redis.stop();
@@ -148,12 +149,11 @@ describe.skipIf(missing)(`usage shared through Redis${missing ? ` (skipped: ${mi
     }
   });
 
-  it("report --traffic redis:// with nothing listening exits 2 and names the store, not its password", async () => {
+  it("report --traffic redis:// with nothing listening: an input error naming the store, not its password", async () => {
     const port = await freePort();
-    const run = promisify(execFile)(process.execPath, [path.join(REPO_ROOT, "bin", "v2-bridge.mjs"), "report", "--traffic", `redis://:hunter2secret@127.0.0.1:${port}`], { timeout: 30_000 });
-    const failure = (await run.then(() => null, (e) => e)) as { code: number; stderr: string };
-    expect(failure.code).toBe(2);
-    expect(failure.stderr).toMatch(/cannot read gateway usage in redis:\/\/:\*\*\*@127\.0\.0\.1:\d+.*ECONNREFUSED/);
-    expect(failure.stderr).not.toContain("hunter2secret");
+    const failure = await loadTraffic(`redis://:hunter2secret@127.0.0.1:${port}`).then(() => null, (e: Error) => e);
+    expect(failure).toBeInstanceOf(ReportInputError);
+    expect(failure!.message).toMatch(/^cannot read gateway usage in redis:\/\/:\*\*\*@127\.0\.0\.1:\d+.*ECONNREFUSED/);
+    expect(failure!.message).not.toContain("hunter2secret");
   });
 });

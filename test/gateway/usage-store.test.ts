@@ -1,12 +1,11 @@
-// Usage that outlives the process: the gateway command keeps a state directory (.v2-bridge/ in its
-// working directory) with the fingerprint salt and the local usage store, so a restart neither
-// loses the history nor renames the clients.
+// Usage that outlives the process: a state directory keeps the fingerprint salt and the local
+// usage store, so a restart neither loses the history nor renames the clients. (The command's
+// default directory, ./.v2-bridge, is checked by cli-signal.test.ts.)
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkUsage } from "../../report/index.ts";
-import { startGatewayProcess } from "./gateway-process.ts";
 import { startRig } from "./helpers.ts";
 
 const scratch = () => mkdtempSync(path.join(os.tmpdir(), "v2b-usage-"));
@@ -21,35 +20,34 @@ async function listPods(base: string, key: string, userAgent: string, times: num
 const usageOf = async (adminUrl: string) => (await fetch(`${adminUrl}/_bridge/usage`)).json() as Promise<any>;
 const client = (usage: any, userAgent: string) => usage.clients.find((c: any) => c.userAgent === userAgent);
 
-describe("local usage store across a restart (gateway command, default state directory)", () => {
+describe("local usage store across a restart", () => {
   it("keeps counts and fingerprints", async () => {
-    const cwd = scratch();
-    const first = await startGatewayProcess([], { cwd });
+    const stateDir = path.join(scratch(), ".v2-bridge");
+    const first = await startRig({ gateway: { stateDir } });
     let before: any;
     try {
-      await listPods(first.url, "sandbox_restart_one", "job/1", 3);
-      await listPods(first.url, "sandbox_restart_two", "job/2", 1);
-      before = await usageOf(first.adminUrl);
+      await listPods(first.gateway.url, "sandbox_restart_one", "job/1", 3);
+      await listPods(first.gateway.url, "sandbox_restart_two", "job/2", 1);
+      before = await usageOf(first.gateway.adminUrl);
     } finally {
-      expect(await first.stop()).toBe(0);
+      await first.close();
     }
-    const stateDir = path.join(cwd, ".v2-bridge");
     const saved = JSON.parse(readFileSync(path.join(stateDir, "usage.json"), "utf8"));
     expect(checkUsage(saved)).toEqual({ ok: true });
     expect(saved.totals.requests).toBe(4);
     expect(statSync(path.join(stateDir, "fingerprint-salt")).mode & 0o777).toBe(0o600);
 
-    const second = await startGatewayProcess([], { cwd });
+    const second = await startRig({ gateway: { stateDir } });
     try {
-      await listPods(second.url, "sandbox_restart_one", "job/1", 2);
-      const after = await usageOf(second.adminUrl);
+      await listPods(second.gateway.url, "sandbox_restart_one", "job/1", 2);
+      const after = await usageOf(second.gateway.adminUrl);
       expect(after.totals).toMatchObject({ requests: 6, clients: 2 });
       expect(after.operations).toEqual([expect.objectContaining({ key: "ListPods", count: 6, clients: 2, statuses: { "200": 6 } })]);
       expect(client(after, "job/1")).toMatchObject({ fingerprint: client(before, "job/1").fingerprint, count: 5, operations: { ListPods: expect.objectContaining({ count: 5 }) } });
       expect(client(after, "job/2")).toMatchObject({ fingerprint: client(before, "job/2").fingerprint, count: 1 });
       expect(Date.parse(after.since)).toBe(Date.parse(before.since));
     } finally {
-      expect(await second.stop()).toBe(0);
+      await second.close();
     }
   });
 });
