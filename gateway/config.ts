@@ -21,7 +21,7 @@ export interface GatewayOptions {
   resetPolicy?: ResetPolicy;
   /** Directory holding v1-openapi.json (served at /v1/openapi.json, used to validate v1 input). */
   referenceDir?: string;
-  /** Salt for API-key fingerprints (default: random per process). */
+  /** Salt for API-key fingerprints (default: from the state directory; random per process without one). */
   fingerprintSalt?: string;
   /** Usage audit bounds. */
   maxClients?: number;
@@ -112,7 +112,7 @@ export const CONFIG_FIELDS: { key: keyof GatewayOptions; flag: string; env: stri
   { key: "bodyLimit", flag: "--body-limit <bytes>", env: "V2_BRIDGE_BODY_LIMIT", help: `largest v1 request body; v1 413 above it (default ${DEFAULTS.bodyLimit})` },
   { key: "resetPolicy", flag: "--reset-policy <policy>", env: "V2_BRIDGE_RESET_POLICY", help: "v1 pod reset: reject (v1 400, default) or restart (send the v2 restart action)" },
   { key: "referenceDir", flag: "--reference-dir <dir>", env: "V2_BRIDGE_REFERENCE_DIR", help: "directory with v1-openapi.json / v2-openapi.json (default ../shared/reference)" },
-  { key: "fingerprintSalt", flag: "--fingerprint-salt <salt>", env: "V2_BRIDGE_FINGERPRINT_SALT", help: "salt for API-key fingerprints in the usage audit (default: random per process)" },
+  { key: "fingerprintSalt", flag: "--fingerprint-salt <salt>", env: "V2_BRIDGE_FINGERPRINT_SALT", help: "salt for API-key fingerprints in the usage audit; the same on every replica (default: kept in the state directory; random per process without one)" },
   { key: "maxClients", flag: "--max-clients <n>", env: "V2_BRIDGE_MAX_CLIENTS", help: `clients kept by the usage audit, LRU-evicted (default ${DEFAULTS.maxClients})` },
   { key: "maxOperationsPerClient", flag: "--max-operations-per-client <n>", env: "V2_BRIDGE_MAX_OPERATIONS_PER_CLIENT", help: `operations kept per client (default ${DEFAULTS.maxOperationsPerClient})` },
   { key: "catalogMaxKeys", flag: "--catalog-max-keys <n>", env: "V2_BRIDGE_CATALOG_MAX_KEYS", help: `API keys whose GPU catalog is cached (default ${DEFAULTS.catalogMaxKeys})` },
