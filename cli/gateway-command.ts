@@ -2,20 +2,23 @@
 // sandbox and fronts that; with --upstream https://api.runpod.io it fronts the real v2.
 // Every setting also comes from a V2_BRIDGE_* environment variable (flags win).
 import { Command, Option } from "commander";
-import { CONFIG_FIELDS, ConfigError, optionsFromEnv, resolveConfig, type GatewayOptions } from "../gateway/config.ts";
+import path from "node:path";
+import { CONFIG_FIELDS, ConfigError, DEFAULTS, optionsFromEnv, resolveConfig, type GatewayOptions } from "../gateway/config.ts";
 import { LIMIT_KEYS } from "../gateway/limits.ts";
+import { displayRedisUrl } from "../gateway/usage-redis.ts";
 import { startGateway } from "../gateway/server.ts";
 import { startSandbox } from "../sandbox/server.ts";
 import { closeOnSignal } from "./close-on-signal.ts";
 
-const NUMERIC_KEYS = new Set(["port", "timeoutMs", "bodyLimit", "maxClients", "maxOperationsPerClient", "catalogMaxKeys", "catalogTtlMs", "connections"]);
+const NUMERIC_KEYS = new Set(["port", "timeoutMs", "bodyLimit", "maxClients", "maxOperationsPerClient", "catalogMaxKeys", "catalogTtlMs", "connections", "adminPort", "usageFlushMs"]);
 
 export function registerGatewayCommand(program: Command): void {
   const command = program
     .command("gateway")
     .description(
       "Run the v1→v2 translating gateway: legacy v1 clients change only their base URL to http://<gateway>/v1. " +
-        "/v2/* passes through unchanged; /_bridge/usage, /_bridge/metrics and /_bridge/health report on traffic.",
+        "/v2/* passes through unchanged; /_bridge/health answers on the public port, and the operator pages " +
+        "(/_bridge/usage, /_bridge/metrics, /_bridge/ live report) on the admin port (loopback by default).",
     );
   const attribute = new Map<string, string>();
   for (const f of CONFIG_FIELDS) {
@@ -38,6 +41,8 @@ export function registerGatewayCommand(program: Command): void {
         fromFlags[f.key] = NUMERIC_KEYS.has(f.key) || LIMIT_KEYS.has(f.key) ? Number(v) : v;
       }
       const options: GatewayOptions = { ...optionsFromEnv(), ...fromFlags };
+      // The command keeps state by default (salt, local usage store); startGateway in code does not.
+      options.stateDir ??= path.resolve(DEFAULTS.stateDir);
       const log = flags.log === true || process.env.V2_BRIDGE_LOG === "1";
       let sandbox: Awaited<ReturnType<typeof startSandbox>> | undefined;
       let gateway: Awaited<ReturnType<typeof startGateway>>;
@@ -59,7 +64,12 @@ export function registerGatewayCommand(program: Command): void {
       console.log(`v2-bridge gateway listening on ${gateway.url}  (v1 clients: ${gateway.url}/v1)`);
       console.log(sandbox ? `  upstream: embedded v2 sandbox at ${sandbox.url}` : `  upstream: ${gateway.config.upstream.origin}`);
       console.log(`  reset policy: ${gateway.config.resetPolicy}; upstream timeout ${gateway.config.timeoutMs} ms`);
-      console.log(`  usage: ${gateway.url}/_bridge/usage   metrics: ${gateway.url}/_bridge/metrics   health: ${gateway.url}/_bridge/health`);
+      console.log(`  health: ${gateway.url}/_bridge/health`);
+      const store = gateway.config.usageStore;
+      console.log(`  usage store: ${store === "file" ? path.join(gateway.config.stateDir!, "usage.json") : store === "memory" ? "memory only" : displayRedisUrl(store)}`);
+      const admin = gateway.adminUrl;
+      console.log(`  operator pages (admin listener${gateway.config.adminToken ? ", bearer token required" : ""}): ${admin}/_bridge/  usage: ${admin}/_bridge/usage  metrics: ${admin}/_bridge/metrics`);
+      if (gateway.config.adminOnPublic) console.log(`  operator pages also on the public port, bearer token required`);
       console.log(`  try: curl -H "Authorization: Bearer sandbox_demo" ${gateway.url}/v1/pods`);
       closeOnSignal("the gateway after in-flight requests", async () => {
         await gateway.close();

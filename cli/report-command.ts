@@ -8,6 +8,7 @@ import { generateReport, ReportInputError } from "../report/index.ts";
 interface ReportOptions {
   code: string[];
   traffic?: string;
+  trafficToken?: string;
   out?: string;
   linkBase?: string;
   title?: string;
@@ -21,7 +22,8 @@ export function registerReportCommand(program: Command): void {
     .command("report")
     .description("Write an HTML migration report joining code call sites (audits) with live gateway traffic")
     .option("-c, --code <audit.json>", "static audit from `v2-bridge audit --format json`; repeat for a burn-down over time", collect, [])
-    .option("-t, --traffic <url|usage.json>", "gateway base URL (reads <url>/_bridge/usage) or a saved usage JSON file")
+    .option("-t, --traffic <url|redis-url|usage.json>", "the gateway's admin URL (--admin-port; reads <url>/_bridge/usage), the gateways' redis:// usage store, or a saved usage JSON file")
+    .option("--traffic-token <token>", "bearer token for a gateway started with --admin-token [env V2_BRIDGE_ADMIN_TOKEN]")
     .option("-o, --out <file>", "write the HTML here (default: standard output)")
     .option("--link-base <url>", "link call sites to <url><file>#L<line> (e.g. a repository browser) instead of file://")
     .option("--title <text>", "page title")
@@ -31,7 +33,7 @@ export function registerReportCommand(program: Command): void {
       `
 Examples:
   v2-bridge audit --format json > audit.json
-  v2-bridge report --code audit.json --traffic http://localhost:8080 --out report.html
+  v2-bridge report --code audit.json --traffic http://localhost:8081 --out report.html   # the gateway's admin port
   v2-bridge report --code audit-2026-10-01.json --code audit-2026-11-01.json --traffic usage.json --out report.html
 
 Exit codes: 0 written, 2 an input is missing, unreadable or malformed.`,
@@ -44,6 +46,7 @@ Exit codes: 0 written, 2 an input is missing, unreadable or malformed.`,
         const { html, model } = await generateReport({
           code: opts.code,
           traffic: opts.traffic,
+          trafficToken: opts.trafficToken ?? (process.env.V2_BRIDGE_ADMIN_TOKEN || undefined),
           linkBase: opts.linkBase,
           title: opts.title,
           mappingDocHref: opts.mappingHref,

@@ -4,15 +4,10 @@ import { operations } from "../mappings/table.ts";
 import type { Category, Finding } from "./types.ts";
 import type { RunResult } from "./project.ts";
 import { V2_OPENAPI_URL } from "../mappings/bases.ts";
+import type { Audit } from "../formats/audit.ts";
 
-export interface AuditJson {
-  tool: "v2-bridge";
-  version: 1;
-  generatedAt: string;
-  root: string;
-  summary: { files: number; filesWithFindings: number; findings: number; byCategory: Record<Category, number> };
-  findings: Finding[];
-}
+/** The audit JSON document; its one definition is the schema in formats/audit.ts. */
+export type AuditJson = Audit;
 
 export function auditJson(result: RunResult, now = new Date()): AuditJson {
   return {

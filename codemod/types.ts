@@ -1,23 +1,15 @@
 // Shapes shared by the codemod engine, the project runner, the CLI commands and the reports.
-import type { HttpMethod } from "../mappings/index.ts";
+import type { AuditFinding, Category as AuditCategory } from "../formats/audit.ts";
 
-export type Category = "auto" | "review" | "no-equivalent";
+export type Category = AuditCategory;
 
-/** One v1 usage found in a file (the audit prints these; rewrite counts them). */
-export interface Finding {
-  /** Path relative to the run's root (set by the project runner; the engine uses the file name it was given). */
-  file: string;
-  line: number;
-  column: number;
-  /** Mapping key (e.g. `StartPod`), or null when only the base URL is known. */
-  operation: string | null;
-  v1: { method: HttpMethod; path: string } | null;
-  v2: { method: HttpMethod; path: string } | null;
-  category: Category;
-  reason: string;
-  advice: string;
-  snippet: string;
-}
+/**
+ * One v1 usage found in a file (the audit prints these; rewrite counts them). Its shape is the audit
+ * JSON's finding, defined once in formats/audit.ts: `file` is relative to the run's root (set by the
+ * project runner; the engine uses the file name it was given); `operation` is the mapping key, or
+ * null when only the base URL is known.
+ */
+export type Finding = AuditFinding;
 
 /** A text edit on the original source: replace [start, end) with text. Insertions have start === end. */
 export interface Edit {

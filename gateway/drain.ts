@@ -1,7 +1,8 @@
 // Graceful drain (SIGTERM): stop accepting, let in-flight requests finish, and close every
 // keep-alive connection as soon as it turns idle, so the process exits right after its longest
-// in-flight request instead of waiting out the keep-alive timeout. --drain-timeout caps the wait:
-// past it the remaining connections (and upstream requests) are cut.
+// in-flight request instead of waiting out the keep-alive timeout. --drain-timeout caps the whole
+// stop (both listeners and the usage store's last save): past it the remaining connections (and
+// upstream requests) are cut.
 import type { FastifyInstance } from "fastify";
 
 export class Drain {
@@ -32,4 +33,24 @@ export class Drain {
       clearTimeout(timer);
     }
   }
+}
+
+/** One listener to drain, and what cuts its remaining work when the cap is reached. */
+export interface Drainable {
+  drain: Drain;
+  cut(): void;
+}
+
+/**
+ * The whole stop within `capMs`: every listener drains at the same time, then `finish` (the usage
+ * store's last save or send) gets the time left. Requests that have to be cut are cut `reserveMs`
+ * before the cap, so that last save still has that long.
+ */
+export async function drainWithin(capMs: number, reserveMs: number, listeners: Drainable[], finish: (remainingMs: number) => Promise<void>): Promise<void> {
+  const stopBy = performance.now() + capMs;
+  const requestsMs = Math.max(0, capMs - reserveMs);
+  const closed = await Promise.allSettled(listeners.map((l) => l.drain.close(requestsMs, l.cut)));
+  await finish(Math.max(0, stopBy - performance.now()));
+  const failed = closed.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed) throw failed.reason;
 }

@@ -59,3 +59,20 @@ export function resolveLimits(options: LimitOptions, int: IntCheck, fail: (messa
   }
   return limits;
 }
+
+/**
+ * Fastify options for the client-side timeouts (Envoy's request_headers_timeout / request_timeout),
+ * shared by the public and the admin listener: a client that trickles its headers or body is cut.
+ * Node checks them every connectionsCheckingInterval, so that follows the headers timeout instead of
+ * Node's 30 s default.
+ */
+export function listenerTimeouts(limits: Pick<Limits, "headersTimeoutMs" | "requestTimeoutMs">): Record<string, unknown> {
+  return {
+    requestTimeout: limits.requestTimeoutMs,
+    http: {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: Math.max(25, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 4))),
+    },
+  };
+}

@@ -8,18 +8,9 @@ import httpProxy from "http-proxy";
 import type { GatewayConfig } from "./config.ts";
 import type { GatewayMetrics } from "./metrics.ts";
 import { clientAskedClose, hopByHopHeaders } from "./hop-by-hop.ts";
-import { segmentsAreSafe } from "./upstream.ts";
+import { isSafePassthroughUrl } from "./path-safety.ts";
 
 const PROBLEM = "application/problem+json";
-
-/** A /v2 request target that stays under /v2/: no dot-segments, backslashes or encoded separators. */
-export function isSafePassthroughUrl(url: string): boolean {
-  const q = url.indexOf("?");
-  const path = q === -1 ? url : url.slice(0, q);
-  if (!(path === "/v2" || path.startsWith("/v2/"))) return false;
-  if (/\\|#/.test(path) || path.includes("//")) return false;
-  return segmentsAreSafe(path);
-}
 
 function problem(res: http.ServerResponse, status: number, detail: string): void {
   if (res.headersSent) {

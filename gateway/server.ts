@@ -1,5 +1,6 @@
-// startGateway(): the translating v1 gateway, the /v2 pass-through and the /_bridge admin routes on
-// one Fastify server. Wiring only; each concern lives in its own module.
+// startGateway(): the translating v1 gateway and the /v2 pass-through on the public listener, the
+// /_bridge operator pages on the admin listener, and the drain that stops both. Wiring only; each
+// concern lives in its own module.
 import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance } from "fastify";
 import { tryLoadV1 } from "../openapi/reference.ts";
@@ -7,12 +8,16 @@ import { createV1Validator, type OpenApiValidator } from "../openapi/validator.t
 import type { GatewayDeps } from "./call.ts";
 import { CatalogCache } from "./catalog-cache.ts";
 import { ConfigError, resolveConfig, type GatewayConfig, type GatewayOptions } from "./config.ts";
-import { Drain } from "./drain.ts";
+import { Drain, drainWithin } from "./drain.ts";
 import { createFingerprinter } from "./fingerprint.ts";
+import { listenerTimeouts } from "./limits.ts";
 import { GatewayMetrics } from "./metrics.ts";
 import { registerPassthrough } from "./passthrough.ts";
 import { loggerOption, OneLinePerRequest } from "./logging.ts";
-import { registerBridgeAdminRoutes } from "./routes/bridge-admin.ts";
+import { registerBridgeAdminRoutes, registerHealthRoute, type BridgeAdminContext } from "./routes/bridge-admin.ts";
+import { buildAdminApp, listeningUrl } from "./admin-listener.ts";
+import { loadOrCreateSalt } from "./state-dir.ts";
+import { startUsagePersistence } from "./usage-persistence.ts";
 import { loadAudit } from "../report/load-inputs.ts";
 import { Upstream } from "./upstream.ts";
 import { UsageStore } from "./usage.ts";
@@ -26,29 +31,38 @@ export interface Gateway {
   usage: UsageStore;
   metrics: GatewayMetrics;
   config: GatewayConfig;
+  /** The operator listener (/_bridge/usage, /_bridge/metrics, /_bridge/): loopback by default. */
+  adminUrl: string;
+  adminPort: number;
+  adminApp: FastifyInstance;
   /**
-   * Drains: stops accepting connections, lets in-flight requests finish (closing each keep-alive
-   * connection as it turns idle), then closes upstream connections. Cut after --drain-timeout.
+   * Drains both listeners: stops accepting connections, lets in-flight requests finish (closing each
+   * keep-alive connection as it turns idle), closes upstream connections, then saves or sends the
+   * usage store's last counts. All within --drain-timeout; past it the rest is cut.
    */
   close(): Promise<void>;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:\-]{1,128}$/;
 
-export function buildGateway(config: GatewayConfig): Omit<Gateway, "url" | "port" | "close"> & { drain: Drain; shutdown(): Promise<void>; cut(): void } {
+/**
+ * Share of --drain-timeout (at most a quarter of it) kept for the usage store's last save or send
+ * when in-flight requests have to be cut: a Redis command gives up after 2 s.
+ */
+const USAGE_SAVE_RESERVE_MS = 2_000;
+
+export function buildGateway(config: GatewayConfig): Omit<Gateway, "url" | "port" | "close" | "adminUrl" | "adminPort"> & {
+  adminContext: BridgeAdminContext;
+  drain: Drain;
+  adminDrain: Drain;
+  shutdown(): Promise<void>;
+  cut(): void;
+} {
   const app: FastifyInstance = Fastify({
     logger: loggerOption(config.logger) as any,
     logController: new OneLinePerRequest(),
     bodyLimit: config.bodyLimit,
-    // Client-side timeouts (Envoy's request_headers_timeout / request_timeout): a client that trickles its
-    // headers or body is cut. Node checks them every connectionsCheckingInterval, so that follows the
-    // headers timeout instead of Node's 30 s default.
-    requestTimeout: config.requestTimeoutMs,
-    http: {
-      headersTimeout: config.headersTimeoutMs,
-      requestTimeout: config.requestTimeoutMs,
-      connectionsCheckingInterval: Math.max(25, Math.min(1_000, Math.floor(config.headersTimeoutMs / 4))),
-    },
+    ...listenerTimeouts(config),
     requestIdHeader: false,
     genReqId: (req: import("node:http").IncomingMessage) => {
       const incoming = req.headers["x-request-id"];
@@ -58,6 +72,8 @@ export function buildGateway(config: GatewayConfig): Omit<Gateway, "url" | "port
     return503OnClosing: true,
     exposeHeadRoutes: false,
     routerOptions: { ignoreTrailingSlash: false },
+    // Fastify's own answer to an undecodable path quotes the path back (keys and all) in its own format.
+    frameworkErrors: (_error: unknown, _req: unknown, reply: import("fastify").FastifyReply) => sendV1Error(reply, 400, "request path is not valid percent-encoding"),
   } as any) as unknown as FastifyInstance;
 
   const drain = new Drain(app);
@@ -102,14 +118,21 @@ export function buildGateway(config: GatewayConfig): Omit<Gateway, "url" | "port
 
   registerV1Routes(app, { deps, metrics, usage, fingerprints, v1Validator });
   const passthrough = registerPassthrough(app, config, metrics, drain);
-  registerBridgeAdminRoutes(app, { usage, metrics, upstream: config.upstream.origin, startedAt: new Date(), auditFile: config.auditFile });
+  const adminContext: BridgeAdminContext = { usage, metrics, upstream: config.upstream.origin, startedAt: new Date(), auditFile: config.auditFile, token: config.adminToken };
+  // The public port answers health only (v1 404 for the other pages) unless the operator opted in, behind a token.
+  if (config.adminOnPublic) registerBridgeAdminRoutes(app, adminContext);
+  else registerHealthRoute(app, adminContext);
+  const { app: adminApp, drain: adminDrain } = buildAdminApp(config, adminContext);
 
   return {
     app,
+    adminApp,
+    adminContext,
     usage,
     metrics,
     config,
     drain,
+    adminDrain,
     async shutdown() {
       passthrough.close();
       // After a forced drain cut() has already dropped the upstream connections.
@@ -126,21 +149,49 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const config = resolveConfig(options);
   // A bad audit file is a configuration error: say so before listening, not on the first page view.
   if (config.auditFile) await loadAudit(config.auditFile).catch((err: Error) => Promise.reject(new ConfigError(err.message)));
+  // A client keeps its fingerprint across restarts: the salt comes from the state directory unless given.
+  if (!config.fingerprintSalt && config.stateDir) config.fingerprintSalt = await loadOrCreateSalt(config.stateDir);
   const built = buildGateway(config);
   const { app } = built;
-  app.addHook("onClose", async () => built.shutdown());
-  await app.listen({ port: config.port, host: config.host });
-  const address = app.server.address();
-  const port = typeof address === "object" && address ? address.port : config.port;
-  const urlHost = config.host.includes(":") ? `[${config.host}]` : config.host === "0.0.0.0" ? "127.0.0.1" : config.host;
+  const persistence = await startUsagePersistence(config, built.usage, app.log);
+  built.adminContext.usageView = () => persistence.snapshot();
+  // onClose runs after in-flight requests finished; the usage store's last save comes after both
+  // listeners drained (close() below), so every answered request is in it.
+  app.addHook("onClose", async () => {
+    await built.shutdown();
+  });
+  const { adminApp } = built;
+  try {
+    await app.listen({ port: config.port, host: config.host });
+    await adminApp.listen({ port: config.adminPort, host: config.adminHost });
+  } catch (err) {
+    await app.close(); // runs the onClose hook: the upstream pool is released too
+    await adminApp.close();
+    await persistence.close();
+    throw err;
+  }
+  const { url, port } = listeningUrl(app, config.host, config.port);
+  const admin = listeningUrl(adminApp, config.adminHost, config.adminPort);
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${urlHost}:${port}`,
+    url,
     port,
+    adminUrl: admin.url,
+    adminPort: admin.port,
+    adminApp,
     app,
     usage: built.usage,
     metrics: built.metrics,
     config,
-    close: () => (closing ??= built.drain.close(config.drainTimeoutMs, built.cut)),
+    close: () =>
+      (closing ??= drainWithin(
+        config.drainTimeoutMs,
+        config.usageStore === "memory" ? 0 : Math.min(USAGE_SAVE_RESERVE_MS, Math.floor(config.drainTimeoutMs / 4)),
+        [
+          { drain: built.drain, cut: built.cut },
+          { drain: built.adminDrain, cut: () => {} },
+        ],
+        (remainingMs) => persistence.close(remainingMs),
+      )),
   };
 }

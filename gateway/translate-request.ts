@@ -2,6 +2,7 @@
 // parameters), query parameters (forward / emulate / drop-with-warning / reject) and body lens.
 import { matchV1, toV2, v1MethodsFor, type ConvertContext, type OperationMapping } from "../mappings/index.ts";
 import type { V1Match } from "../mappings/table.ts";
+import { isSafeParam } from "./path-safety.ts";
 import { V1Error } from "./v1-errors.ts";
 
 /** A v1 list filter the gateway applies itself (decision "emulate"). */
@@ -16,11 +17,6 @@ export interface TranslatedQuery {
   filters: ListFilter[];
   warnings: string[];
   rejections: string[];
-}
-
-/** A path parameter value the gateway will put into an upstream path: no separators, no dot-segments, printable. */
-export function isSafeParam(value: string): boolean {
-  return value.length > 0 && value.length <= 256 && value !== "." && value !== ".." && !/[\/\\?#%\x00-\x20\x7f-\uffff]/.test(value);
 }
 
 export type Resolved = { kind: "match"; match: V1Match } | { kind: "method"; allowed: string[] } | { kind: "unknown" };

@@ -5,6 +5,7 @@ import { Pool, errors as undiciErrors } from "undici";
 import type { GatewayConfig } from "./config.ts";
 import type { Deadline } from "./deadline.ts";
 import { V1Error } from "./v1-errors.ts";
+import { isSafeV2Path } from "./path-safety.ts";
 
 export interface UpstreamRequest {
   method: "GET" | "POST" | "PATCH" | "DELETE" | "PUT";
@@ -27,31 +28,6 @@ export interface UpstreamResponse {
   text: string;
   contentType: string;
   durationMs: number;
-}
-
-/**
- * Every segment of an absolute path decodes, and none decodes to a dot-segment, a separator
- * (`/`, `\\`, so no encoded ones either) or a control character. Shared by the translated calls and
- * the /v2 pass-through, so neither can be steered out of /v2/.
- */
-export function segmentsAreSafe(path: string): boolean {
-  for (const segment of path.split("/").slice(1)) {
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(segment);
-    } catch {
-      return false;
-    }
-    if (decoded === "." || decoded === ".." || /[\\/\x00-\x1f\x7f]/.test(decoded)) return false;
-  }
-  return true;
-}
-
-/** A path the gateway may send upstream: /v2/ + non-empty, plain-character, safe segments. */
-export function isSafeV2Path(path: string): boolean {
-  if (!path.startsWith("/v2/") || path.includes("?") || path.includes("#") || path.includes("\\")) return false;
-  if (path.split("/").slice(1).some((segment) => segment === "" || /[^A-Za-z0-9\-._~%!$&'()*+,;=:@]/.test(segment))) return false;
-  return segmentsAreSafe(path);
 }
 
 export class Upstream {

@@ -2,6 +2,7 @@
 // clients (LRU-evicted, evictions counted) and `maxOperationsPerClient` operations per client.
 // A client is (API-key fingerprint, User-Agent); keys themselves are never stored.
 import { LRUCache } from "lru-cache";
+import type { UsageSnapshot } from "../formats/usage.ts";
 
 export interface UsageOperationRef {
   key: string;
@@ -26,34 +27,19 @@ interface OperationRecord extends Seen {
   statuses: Map<number, number>;
 }
 
-export interface UsageSnapshot {
-  generatedAt: string;
-  since: string;
-  totals: { requests: number; clients: number; evictedClients: number };
-  operations: {
-    key: string;
-    v1: { method: string; path: string };
-    count: number;
-    clients: number;
-    firstSeen: string;
-    lastSeen: string;
-    statuses: Record<string, number>;
-  }[];
-  clients: {
-    fingerprint: string;
-    userAgent: string;
-    count: number;
-    firstSeen: string;
-    lastSeen: string;
-    operations: Record<string, { count: number; firstSeen: string; lastSeen: string }>;
-  }[];
-}
+export type { UsageSnapshot } from "../formats/usage.ts";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const MAX_USER_AGENT = 256;
 
+/** Told of every counted request (the Redis store batches these); must not throw or block. */
+export type UsageListener = (op: UsageOperationRef, fingerprint: string, userAgent: string, status: number, at: number) => void;
+
 export class UsageStore {
-  readonly since = Date.now();
+  since = Date.now();
+  /** Bumped on every change: persistence saves only when it moved. */
+  revision = 0;
+  onRecord?: UsageListener;
   private requests = 0;
   private evictedClients = 0;
   private readonly clients: LRUCache<string, ClientRecord>;
@@ -75,7 +61,9 @@ export class UsageStore {
   record(op: UsageOperationRef, fingerprint: string, userAgent: string | undefined, status: number): void {
     const now = this.clock();
     this.requests++;
+    this.revision++;
     const ua = (userAgent ?? "").slice(0, MAX_USER_AGENT);
+    this.onRecord?.(op, fingerprint, ua, status, now);
     const clientKey = `${fingerprint}\n${ua}`;
     let client = this.clients.get(clientKey);
     if (!client) {
@@ -108,6 +96,48 @@ export class UsageStore {
     agg.count++;
     agg.lastSeen = now;
     agg.statuses.set(status, (agg.statuses.get(status) ?? 0) + 1);
+  }
+
+  /**
+   * Adds a saved snapshot (the local store after a restart) to what is counted: totals add up,
+   * first/last seen widen. Clients beyond the bounds are evicted as usual.
+   */
+  restore(saved: UsageSnapshot): void {
+    const ms = (t: string) => Date.parse(t);
+    this.since = Math.min(this.since, ms(saved.since));
+    this.requests += saved.totals.requests;
+    this.evictedClients += saved.totals.evictedClients;
+    this.revision++;
+    for (const o of saved.operations) {
+      const agg = this.operations.get(o.key) ?? { v1: { ...(o.v1 ?? { method: "", path: "" }) }, count: 0, firstSeen: ms(o.firstSeen), lastSeen: ms(o.lastSeen), statuses: new Map<number, number>() };
+      agg.count += o.count;
+      agg.firstSeen = Math.min(agg.firstSeen, ms(o.firstSeen));
+      agg.lastSeen = Math.max(agg.lastSeen, ms(o.lastSeen));
+      for (const [status, n] of Object.entries(o.statuses)) agg.statuses.set(Number(status), (agg.statuses.get(Number(status)) ?? 0) + n);
+      this.operations.set(o.key, agg);
+    }
+    // Least recently seen first, so the LRU order after restoring matches the saved one.
+    for (const c of [...saved.clients].sort((a, b) => ms(a.lastSeen) - ms(b.lastSeen))) {
+      const ua = (c.userAgent ?? "").slice(0, MAX_USER_AGENT);
+      const clientKey = `${c.fingerprint}\n${ua}`;
+      const client = this.clients.get(clientKey) ?? { fingerprint: c.fingerprint, userAgent: ua, count: 0, firstSeen: ms(c.firstSeen), lastSeen: ms(c.lastSeen), operations: new Map<string, Seen>(), evictedOperations: 0 };
+      client.count += c.count;
+      client.firstSeen = Math.min(client.firstSeen, ms(c.firstSeen));
+      client.lastSeen = Math.max(client.lastSeen, ms(c.lastSeen));
+      for (const [key, s] of Object.entries(c.operations).sort((a, b) => ms(a[1].lastSeen) - ms(b[1].lastSeen))) {
+        const seen = client.operations.get(key) ?? { count: 0, firstSeen: ms(s.firstSeen), lastSeen: ms(s.lastSeen) };
+        seen.count += s.count;
+        seen.firstSeen = Math.min(seen.firstSeen, ms(s.firstSeen));
+        seen.lastSeen = Math.max(seen.lastSeen, ms(s.lastSeen));
+        client.operations.delete(key);
+        client.operations.set(key, seen);
+        if (client.operations.size > this.maxOperationsPerClient) {
+          client.operations.delete(client.operations.keys().next().value as string);
+          client.evictedOperations++;
+        }
+      }
+      this.clients.set(clientKey, client);
+    }
   }
 
   /** The `GET /_bridge/usage` document (shape consumed by the report tool). */

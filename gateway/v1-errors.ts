@@ -1,6 +1,7 @@
 // v1-format errors: every error a v1 client sees is `{"message": "..."}` with a plain status.
 import type { FastifyReply } from "fastify";
 import { isProblem, problemToV1Message } from "../mappings/index.ts";
+import { redactText, secretsOf } from "./redact.ts";
 
 /** An error the v1 route turns into a v1 answer. `kind` labels the translation-error metric. */
 export class V1Error extends Error {
@@ -13,8 +14,10 @@ export class V1Error extends Error {
   }
 }
 
+/** Sends `{"message"}`; the message never carries the request's credentials (an echoed path or upstream text may). */
 export function sendV1Error(reply: FastifyReply, status: number, message: string): FastifyReply {
-  return reply.code(status).type("application/json; charset=utf-8").send(JSON.stringify({ message }));
+  const safe = redactText(message, secretsOf(reply.request.headers, reply.request.raw.url));
+  return reply.code(status).type("application/json; charset=utf-8").send(JSON.stringify({ message: safe }));
 }
 
 /**

@@ -15,6 +15,7 @@ import { resolveV1, translateBody, translateQuery } from "./translate-request.ts
 import { toV1Answer, v2RecordsOf, type V1Answer } from "./translate-response.ts";
 import type { UsageStore } from "./usage.ts";
 import { V1Error, sendV1Error, upstreamError } from "./v1-errors.ts";
+import { redactText, secretsOf } from "./redact.ts";
 import type { OpenApiValidator } from "../openapi/validator.ts";
 import { UpstreamNotReached, type UpstreamResponse } from "./upstream.ts";
 
@@ -48,7 +49,9 @@ function parseJsonBody(raw: unknown, maxDepth: number): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new V1Error(400, `malformed JSON body: ${(err as Error).message}`);
+    // V8's message quotes the start of the input, which may be a key: keep only where it broke.
+    const at = /at position \d+/.exec((err as Error).message);
+    throw new V1Error(400, `malformed JSON body${at ? ` (${at[0]})` : ""}`);
   }
 }
 
@@ -107,7 +110,9 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): vo
       const op = match.operation;
       req.v1Operation = { key: op.key, v1: { method: op.v1.method, path: op.v1.path } };
       const v2Path = v2PathFor(match);
-      reply.header("Link", successorLink(publicBase, v2Path));
+      // Link and warnings echo path parameters and field names, which may be the caller's own key.
+      const secrets = secretsOf(req.headers, rawUrl);
+      reply.header("Link", redactText(successorLink(publicBase, v2Path), secrets));
 
       // ── input checks ────────────────────────────────────────────────
       const takesBody = !!op.request?.lens;
@@ -182,9 +187,11 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): vo
         throw err;
       } finally {
         if (call.lastUpstreamHeaders) reply.headers(passthroughHeaders(call.lastUpstreamHeaders));
-        const warning = boundedWarnings(call.warnings);
+        // Warnings echo field names and parameters, which may be the caller's own key: redacted before the header and the log.
+        const warnings = [...new Set(call.warnings.map((w) => redactText(w, secrets)))];
+        const warning = boundedWarnings(warnings);
         if (warning.header) reply.header(WARNING_HEADER, warning.header);
-        if (warning.omitted) req.log.warn({ warnings: [...new Set(call.warnings)] }, `${WARNING_HEADER} shortened: ${warning.omitted} warning(s) only in this log line`);
+        if (warning.omitted) req.log.warn({ warnings }, `${WARNING_HEADER} shortened: ${warning.omitted} warning(s) only in this log line`);
       }
       reply.code(answer.status);
       if (answer.text !== undefined) return reply.type(answer.contentType ?? "text/plain; charset=utf-8").send(answer.text);

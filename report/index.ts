@@ -21,7 +21,9 @@ export {
   parseUsage,
   usageUrl,
 } from "./load-inputs.ts";
-export { auditSchema, usageSchema, checkAudit, checkUsage } from "./schemas.ts";
+export { Audit as auditSchema } from "../formats/audit.ts";
+export { UsageSnapshot as usageSchema } from "../formats/usage.ts";
+export { checkAudit, checkUsage } from "../formats/validate.ts";
 export type * from "./types.ts";
 
 /** The mapping table as the report reads it. */
@@ -47,13 +49,26 @@ export interface GenerateReportOptions extends JoinOptions, RenderOptions {
   code?: string[];
   /** Gateway base URL or usage JSON file. */
   traffic?: string;
+  /** Bearer token for a gateway whose operator pages need one (--admin-token). */
+  trafficToken?: string;
+}
+
+/** A traffic source as the page may print it: a URL's password never reaches the HTML. */
+function displaySource(source: string): string {
+  try {
+    const url = new URL(source);
+    if (url.password) url.password = "***";
+    return /^[a-z][a-z0-9+.-]*:\/\//i.test(source) ? url.toString() : source;
+  } catch {
+    return source;
+  }
 }
 
 /** Loads and validates the inputs (ReportInputError on bad input), then renders. */
 export async function generateReport(options: GenerateReportOptions): Promise<{ model: ReportModel; html: string }> {
   const [audits, usage] = await Promise.all([
     loadAudits(options.code ?? []),
-    options.traffic ? loadTraffic(options.traffic) : Promise.resolve(null),
+    options.traffic ? loadTraffic(options.traffic, { token: options.trafficToken }) : Promise.resolve(null),
   ]);
-  return renderReportPage({ ...options, audits, usage, trafficSource: options.traffic });
+  return renderReportPage({ ...options, audits, usage, trafficSource: options.traffic && displaySource(options.traffic) });
 }

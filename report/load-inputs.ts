@@ -2,7 +2,7 @@
 // file or from a running gateway (`<url>/_bridge/usage`). Every failure is a ReportInputError
 // with a message that names the input and what is wrong; the CLI turns it into exit code 2.
 import { readFile } from "node:fs/promises";
-import { checkAudit, checkUsage } from "./schemas.ts";
+import { checkAudit, checkUsage } from "../formats/validate.ts";
 import type { Audit, Usage } from "./types.ts";
 
 export class ReportInputError extends Error {
@@ -79,7 +79,14 @@ export function usageUrl(base: string): string {
   return url.toString();
 }
 
-export async function fetchUsage(base: string, timeoutMs = 10_000): Promise<Usage> {
+/** Why a gateway refused the usage page, in words an operator can act on. */
+function refusalHint(status: number, token: string | undefined): string {
+  if (status === 401) return token ? " (the admin token was not accepted)" : " (this gateway's operator pages need a token: --traffic-token or V2_BRIDGE_ADMIN_TOKEN)";
+  if (status === 404) return " (the operator pages are served on the gateway's admin port, --admin-port: point --traffic there)";
+  return "";
+}
+
+export async function fetchUsage(base: string, timeoutMs = 10_000, token?: string): Promise<Usage> {
   let target: string;
   try {
     target = usageUrl(base);
@@ -88,7 +95,9 @@ export async function fetchUsage(base: string, timeoutMs = 10_000): Promise<Usag
   }
   let res: Response;
   try {
-    res = await fetch(target, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(timeoutMs) });
+    const headers: Record<string, string> = { accept: "application/json" };
+    if (token) headers.authorization = `Bearer ${token}`;
+    res = await fetch(target, { headers, signal: AbortSignal.timeout(timeoutMs) });
   } catch (err) {
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
     const why = cause?.code ?? cause?.message ?? (err as Error).message;
@@ -96,7 +105,7 @@ export async function fetchUsage(base: string, timeoutMs = 10_000): Promise<Usag
   }
   const text = await res.text();
   if (!res.ok) {
-    throw new ReportInputError(`gateway usage at ${target} answered HTTP ${res.status}: ${text.slice(0, 200)}`);
+    throw new ReportInputError(`gateway usage at ${target} answered HTTP ${res.status}${refusalHint(res.status, token)}: ${text.slice(0, 200)}`);
   }
   const what = `gateway usage from ${target}`;
   return parseUsage(parseJson(text, what), what);
@@ -107,7 +116,23 @@ export async function loadUsageFile(file: string): Promise<Usage> {
   return parseUsage(parseJson(await readText(file, what), what), what);
 }
 
-/** `--traffic`: a gateway URL (http/https) or a usage JSON file. */
-export async function loadTraffic(source: string): Promise<Usage> {
-  return isUrl(source) ? fetchUsage(source) : loadUsageFile(source);
+/** The fleet's usage from the gateways' shared Redis store (`--usage-store redis://…`). */
+export async function loadRedisUsage(url: string): Promise<Usage> {
+  // Loaded on demand: reading files or a gateway URL needs no Redis client.
+  const { readUsageFromRedis, displayRedisUrl } = await import("../gateway/usage-redis.ts");
+  const what = `gateway usage in ${displayRedisUrl(url)}`;
+  let data: unknown;
+  try {
+    data = await readUsageFromRedis(url);
+  } catch (err) {
+    const e = err as { code?: string; message?: string };
+    throw new ReportInputError(`cannot read ${what}: ${e.code ?? e.message}`);
+  }
+  return parseUsage(data, what);
+}
+
+/** `--traffic`: a gateway URL (http/https; its admin listener, with the admin token if it needs one), a redis:// usage store, or a usage JSON file. */
+export async function loadTraffic(source: string, options: { token?: string } = {}): Promise<Usage> {
+  if (/^rediss?:\/\//i.test(source)) return loadRedisUsage(source);
+  return isUrl(source) ? fetchUsage(source, undefined, options.token) : loadUsageFile(source);
 }

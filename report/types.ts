@@ -1,66 +1,17 @@
-// Shapes of the report's inputs (see report/schemas.ts for their JSON Schemas) and of the
-// joined model that the HTML renderer draws.
+// Shapes of the report's inputs (defined once, as schemas, in formats/) and of the joined model
+// that the HTML renderer draws.
 
-export type Category = "auto" | "review" | "no-equivalent";
-export const CATEGORIES: readonly Category[] = ["auto", "review", "no-equivalent"];
+import type { Category } from "../formats/audit.ts";
 
+// The inputs' shapes come from their schemas (formats/): one definition each.
+export { CATEGORIES } from "../formats/audit.ts";
+export type { Audit, AuditFinding, Category } from "../formats/audit.ts";
+export type { UsageClient, UsageOperation, UsageSnapshot as Usage } from "../formats/usage.ts";
+
+/** A v1 or v2 route in the joined model (from the mapping table, an audit or usage). */
 export interface Route {
   method: string;
   path: string;
-}
-
-export interface AuditFinding {
-  file: string;
-  line: number;
-  column: number;
-  operation: string | null;
-  v1: Route | null;
-  v2: Route | null;
-  category: Category;
-  reason: string;
-  advice: string;
-  snippet: string;
-}
-
-export interface Audit {
-  tool: "v2-bridge";
-  version: 1;
-  generatedAt: string;
-  root: string;
-  summary: {
-    files: number;
-    filesWithFindings: number;
-    findings: number;
-    byCategory: Record<Category, number>;
-  };
-  findings: AuditFinding[];
-}
-
-export interface UsageOperation {
-  key: string;
-  v1: Route | null;
-  count: number;
-  clients: number;
-  firstSeen: string;
-  lastSeen: string;
-  statuses: Record<string, number>;
-}
-
-export interface UsageClient {
-  fingerprint: string;
-  userAgent?: string | null;
-  count: number;
-  firstSeen: string;
-  lastSeen: string;
-  operations: Record<string, { count: number; firstSeen: string; lastSeen: string }>;
-}
-
-export interface Usage {
-  generatedAt: string;
-  since: string;
-  totals: { requests: number; clients: number; evictedClients: number };
-  operations: UsageOperation[];
-  clients: UsageClient[];
 }
 
 /** The slice of a mapping-table operation the report needs (exportTable() rows fit). */

@@ -1,6 +1,8 @@
 // The gateway as an operator runs it: a real `v2-bridge gateway` process that serves a v1 call
-// and exits 0 on SIGTERM (Kubernetes' stop signal) after finishing in-flight work.
+// and exits 0 on SIGTERM (Kubernetes' stop signal) after finishing in-flight work and saving usage.
 import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../openapi/reference.ts";
@@ -22,7 +24,10 @@ function waitForUrl(child: ReturnType<typeof spawn>, timeoutMs: number): Promise
 
 describe("v2-bridge gateway process", () => {
   it("serves v1 over the embedded sandbox and exits 0 on SIGTERM", async () => {
+    // In a scratch directory: the command keeps its state (salt, usage store) under ./.v2-bridge.
+    const cwd = mkdtempSync(path.join(os.tmpdir(), "v2b-gateway-"));
     const child = spawn(process.execPath, [path.join(REPO_ROOT, "bin", "v2-bridge.mjs"), "gateway", "--port", "0"], {
+      cwd,
       stdio: ["ignore", "pipe", "pipe"],
     });
     try {
@@ -34,6 +39,10 @@ describe("v2-bridge gateway process", () => {
       child.kill("SIGTERM");
       const code = await Promise.race([exited, new Promise<string>((r) => setTimeout(() => r("still running after 15 s"), 15_000))]);
       expect(code).toBe(0);
+      // The command's default state directory: the salt and the usage of that one call, saved on the way out.
+      const saved = JSON.parse(readFileSync(path.join(cwd, ".v2-bridge", "usage.json"), "utf8"));
+      expect(saved.operations.map((o: { key: string; count: number }) => [o.key, o.count])).toEqual([["ListPods", 1]]);
+      expect(existsSync(path.join(cwd, ".v2-bridge", "fingerprint-salt"))).toBe(true);
     } finally {
       if (child.exitCode === null) child.kill("SIGKILL");
     }

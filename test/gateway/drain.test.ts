@@ -2,7 +2,9 @@
 // keep-alive connections close as soon as they turn idle, and the process exits right after the
 // longest in-flight request (not after the 72 s keep-alive timeout). --drain-timeout caps the wait.
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
 import http from "node:http";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../openapi/reference.ts";
@@ -14,7 +16,9 @@ const IN_FLIGHT_AFTER_SIGTERM_MS = 800;
 const EXIT_BOUND_MS = 10_000;
 
 function startGatewayProcess(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, "bin", "v2-bridge.mjs"), "gateway", "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  // In a scratch directory: the command keeps its state (salt, usage store) under ./.v2-bridge.
+  const cwd = mkdtempSync(path.join(os.tmpdir(), "v2b-drain-"));
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, "bin", "v2-bridge.mjs"), "gateway", "--port", "0", ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
   return new Promise((resolve, reject) => {
     let output = "";
     const timer = setTimeout(() => reject(new Error(`no listening line within 20 s:\n${output}`)), 20_000);

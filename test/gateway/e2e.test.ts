@@ -253,7 +253,7 @@ describe.skipIf(missingReference)(refSuite("gateway error paths"), () => {
   });
 
   it("usage audit, metrics and health", async () => {
-    const usage: any = await (await fetch(rig.gateway.url + "/_bridge/usage")).json();
+    const usage: any = await (await fetch(rig.gateway.adminUrl + "/_bridge/usage")).json();
     expect(Object.keys(usage)).toEqual(["generatedAt", "since", "totals", "operations", "clients"]);
     expect(usage.totals.clients).toBeGreaterThan(1);
     const anon = usage.clients.find((c: any) => c.fingerprint === "anonymous");
@@ -263,7 +263,7 @@ describe.skipIf(missingReference)(refSuite("gateway error paths"), () => {
     expect(JSON.stringify(usage)).not.toContain("sandbox_gateway_test");
     const createPod = usage.operations.find((o: any) => o.key === "CreatePod");
     expect(createPod).toMatchObject({ v1: { method: "POST", path: "/pods" }, statuses: { "201": 1 } });
-    const metrics = await (await fetch(rig.gateway.url + "/_bridge/metrics")).text();
+    const metrics = await (await fetch(rig.gateway.adminUrl + "/_bridge/metrics")).text();
     expect(metrics).toMatch(/v2bridge_v1_requests_total\{operation="ListPods",status="401"\} \d+/);
     expect(metrics).toMatch(/v2bridge_upstream_request_duration_seconds_bucket/);
     expect(metrics).not.toContain("sandbox_");

@@ -51,14 +51,14 @@ describe("live report with --audit", () => {
 
   it("shows the audit's call sites next to live calls, and picks up a rewritten file", async () => {
     await fetch(`${gateway.url}/v1/pods/abc/reset`, { method: "POST", headers: { authorization: "Bearer sandbox_demo" } });
-    let html = await (await fetch(`${gateway.url}/_bridge/`)).text();
+    let html = await (await fetch(`${gateway.adminUrl}/_bridge/`)).text();
     expect(html).toContain("src/first.ts");
     expect(html).toContain("ResetPod");
     writeFileSync(auditFile, JSON.stringify(audit("src/second.ts")));
-    html = await (await fetch(`${gateway.url}/_bridge/`)).text();
+    html = await (await fetch(`${gateway.adminUrl}/_bridge/`)).text();
     expect(html).toContain("src/second.ts");
     writeFileSync(auditFile, "{ not json");
-    const res = await fetch(`${gateway.url}/_bridge/`);
+    const res = await fetch(`${gateway.adminUrl}/_bridge/`);
     expect(res.status).toBe(200);
     expect(await res.text()).toContain("src/second.ts");
   });

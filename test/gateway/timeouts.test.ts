@@ -1,48 +1,15 @@
 // Timeouts with Envoy-like meanings: the listener cuts clients that trickle their headers
 // (--headers-timeout) or their body (--request-timeout); all upstream calls of one v1 request share
 // one total deadline (--upstream-deadline) besides each call's idle timeout (--timeout).
-import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startGateway, type Gateway } from "../../gateway/server.ts";
 import { rawRequest } from "./helpers.ts";
+import { trickle } from "./trickle.ts";
 import { sendJson, startScriptedUpstream, type ScriptedUpstream } from "./scripted-upstream.ts";
 
 const HEADERS_TIMEOUT = 300;
 const REQUEST_TIMEOUT = 400;
 const DEADLINE = 1_200;
-
-/**
- * Sends `head` then one `trickle` line every 100 ms (at most `maxLines`); resolves when the server
- * closes the connection, with what it answered and how many lines got through.
- */
-function trickle(url: string, head: string, line: (i: number) => string, maxLines: number): Promise<{ linesSent: number; answer: string; ms: number }> {
-  return new Promise((resolve, reject) => {
-    const { hostname, port } = new URL(url);
-    const started = Date.now();
-    const socket = net.connect(Number(port), hostname);
-    let linesSent = 0;
-    let answer = "";
-    let timer: NodeJS.Timeout | undefined;
-    socket.setEncoding("utf8");
-    socket.on("data", (d) => (answer += d));
-    socket.on("error", () => {}); // a reset is also a cut
-    socket.on("close", () => {
-      clearInterval(timer);
-      resolve({ linesSent, answer, ms: Date.now() - started });
-    });
-    socket.on("connect", () => {
-      socket.write(head);
-      timer = setInterval(() => {
-        if (linesSent >= maxLines) {
-          clearInterval(timer);
-          socket.destroy();
-          return reject(new Error(`not cut after ${maxLines} lines (${Date.now() - started} ms)`));
-        }
-        if (!socket.destroyed) socket.write(line(linesSent++));
-      }, 100);
-    });
-  });
-}
 
 describe("listener and upstream timeouts", () => {
   let upstream: ScriptedUpstream;

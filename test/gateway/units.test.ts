@@ -9,9 +9,6 @@ import { emulationImplementations } from "../../gateway/emulations/index.ts";
 import { optionsFromEnv, resolveConfig, ConfigError } from "../../gateway/config.ts";
 import { createFingerprinter } from "../../gateway/fingerprint.ts";
 import { DEPRECATION_VALUE, SUNSET_VALUE, successorLink, warningHeader } from "../../gateway/headers.ts";
-import { isSafeV2Path } from "../../gateway/upstream.ts";
-import { isSafePassthroughUrl } from "../../gateway/passthrough.ts";
-import { isSafeParam } from "../../gateway/translate-request.ts";
 import { UsageStore } from "../../gateway/usage.ts";
 import { REPO_ROOT } from "../../openapi/reference.ts";
 
@@ -96,24 +93,6 @@ describe("config", () => {
     expect(() => resolveConfig({ upstream: "http://x", port: 70000 })).toThrow(/port/);
     expect(() => resolveConfig({ upstream: "http://x", resetPolicy: "wipe" as any })).toThrow(/reset policy/);
     expect(() => resolveConfig({})).toThrow(/upstream is required/);
-  });
-});
-
-describe("upstream path safety", () => {
-  it("accepts only /v2/ paths without dot-segments, encoded separators or backslashes", () => {
-    for (const ok of ["/v2/pods", "/v2/pods/abc123/action", "/v2/billing/serverless", "/v2/catalog/gpus/NVIDIA%20A40"]) expect(isSafeV2Path(ok), ok).toBe(true);
-    for (const bad of ["/v1/pods", "/v2/../admin", "/v2/%2e%2e/admin", "/v2/pods/a%2Fb", "/v2/pods\\x", "//evil/v2/pods", "/v2//pods", "http://evil/v2/pods", "/v2/pods?x=1", "/v2/pods/%5c"]) {
-      expect(isSafeV2Path(bad), bad).toBe(false);
-    }
-    for (const bad of ["..", ".", "a/b", "a\\b", "", "a%b", "a b", "x\n"]) expect(isSafeParam(bad), JSON.stringify(bad)).toBe(false);
-    expect(isSafeParam("pod_abc-123")).toBe(true);
-  });
-
-  it("keeps /v2 pass-through targets under /v2/ (query strings allowed, encoded separators not)", () => {
-    for (const ok of ["/v2", "/v2/pods", "/v2/pods/", "/v2/pods?x=%2F..", "/v2/catalog/gpus/NVIDIA%20A40", "/v2/pods/%252f"]) expect(isSafePassthroughUrl(ok), ok).toBe(true);
-    for (const bad of ["/v1/pods", "/v2x", "/v2/../admin", "/v2/%2e%2e/admin", "/v2/pods/a%2Fb", "/v2/pods/%5c", "/v2/pods/%00", "/v2/pods\\x", "/v2//evil", "/v2/%zz", "/v2/a%0d%0aX"]) {
-      expect(isSafePassthroughUrl(bad), bad).toBe(false);
-    }
   });
 });
 

@@ -183,16 +183,16 @@ describe.skipIf(chromiumMissing)(browserSuite("report page in headless Chromium"
       expect((await v1("sandbox_beta", "ops-console/0.9", "GET", "/pods")).status).toBe(200);
       expect((await v1("sandbox_beta", "ops-console/0.9", "POST", `/pods/${id}/reset`)).status).toBe(400);
 
-      const usage = (await (await fetch(gateway.url + "/_bridge/usage")).json()) as { clients: { fingerprint: string; userAgent: string }[] };
+      const usage = (await (await fetch(gateway.adminUrl + "/_bridge/usage")).json()) as { clients: { fingerprint: string; userAgent: string }[] };
       const alpha = usage.clients.find((c) => c.userAgent === "nightly-job/3.2")!.fingerprint;
       // The gateway's snapshot meets the report's input contract, and the CLI reads it by URL.
       expect(checkUsage(usage)).toEqual({ ok: true });
       const cliOut = outputPath("live-report.html");
-      const cli = await run(process.execPath, ["bin/v2-bridge.mjs", "report", "--traffic", gateway.url, "--out", cliOut], { cwd: ROOT, timeout: 30_000 });
+      const cli = await run(process.execPath, ["bin/v2-bridge.mjs", "report", "--traffic", gateway.adminUrl, "--out", cliOut], { cwd: ROOT, timeout: 30_000 });
       expect(cli.stderr).toMatch(/5 live requests from 2 clients, 4 of 37 v1 operations in use/);
 
       const page = await browser.newPage({ viewport: DESKTOP });
-      const pageUrl = gateway.url + "/_bridge/";
+      const pageUrl = gateway.adminUrl + "/_bridge/";
       const extra = recordRequests(page, pageUrl);
       const res = await page.goto(pageUrl);
       expect(res!.status()).toBe(200);

@@ -1,4 +1,4 @@
-// Small builders for report inputs in tests (shapes per report/schemas.ts).
+// Small builders for report inputs in tests (shapes per formats/audit.ts and formats/usage.ts).
 import type { Audit, AuditFinding, Category, TableOperation, Usage, UsageClient, UsageOperation } from "../../report/index.ts";
 
 export function finding(over: Partial<AuditFinding> & { operation: string | null }): AuditFinding {

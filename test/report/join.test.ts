@@ -91,7 +91,7 @@ describe("report join", () => {
 
   it("call sites without an operation: matched by v1 route when given, else '(unidentified)' last", () => {
     const a = audit("2026-11-10T00:00:00Z", [
-      finding({ operation: null, v1: { method: "get", path: "/templates/{templateId}" } }),
+      finding({ operation: null, v1: { method: "GET", path: "/templates/{templateId}" } }),
       finding({ operation: null, v1: null, reason: "v1 base URL only" }),
       finding({ operation: "ListPods" }),
     ]);

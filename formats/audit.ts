@@ -1,0 +1,49 @@
+// The audit JSON (`v2-bridge audit --format json`): written by the codemod, read by the report and
+// by the gateway's live page. This schema is its one definition: the TypeScript types are derived
+// from it (codemod/types.ts `Finding`, report/types.ts `Audit`) and readers validate against it.
+// Open for extra properties (a producer may add fields; readers ignore them), strict on the rest.
+import { Type, type Static } from "@sinclair/typebox";
+import type { HttpMethod } from "../mappings/types.ts";
+import { count, isoTime, stringEnum } from "./common.ts";
+
+export const CATEGORIES = ["auto", "review", "no-equivalent"] as const;
+export const Category = stringEnum(CATEGORIES);
+export type Category = Static<typeof Category>;
+
+export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const satisfies readonly HttpMethod[];
+export const Route = Type.Object({ method: stringEnum(HTTP_METHODS), path: Type.String() });
+export type Route = Static<typeof Route>;
+
+export const AuditFinding = Type.Object({
+  /** Path relative to the audit's root. */
+  file: Type.String({ minLength: 1 }),
+  line: Type.Integer({ minimum: 1 }),
+  column: Type.Integer({ minimum: 0 }),
+  /** Mapping key (e.g. `StartPod`), or null when only the base URL is known. */
+  operation: Type.Union([Type.String(), Type.Null()]),
+  v1: Type.Union([Route, Type.Null()]),
+  v2: Type.Union([Route, Type.Null()]),
+  category: Category,
+  reason: Type.String(),
+  advice: Type.String(),
+  snippet: Type.String(),
+});
+export type AuditFinding = Static<typeof AuditFinding>;
+
+export const Audit = Type.Object(
+  {
+    tool: Type.Literal("v2-bridge"),
+    version: Type.Literal(1),
+    generatedAt: isoTime,
+    root: Type.String(),
+    summary: Type.Object({
+      files: count,
+      filesWithFindings: count,
+      findings: count,
+      byCategory: Type.Object({ auto: count, review: count, "no-equivalent": count }),
+    }),
+    findings: Type.Array(AuditFinding),
+  },
+  { $id: "v2-bridge/audit.json", title: "v2-bridge static audit" },
+);
+export type Audit = Static<typeof Audit>;
