@@ -131,13 +131,15 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
     const config = readPathsConfig(root);
     const resolve = textResolver(new Set(files), config);
     relevant = closure({ specifiers, seeds, root }, resolve);
-    specifiers.clear();
     await pool(relevant, READ_CONCURRENCY, async (f) => {
       const read = await readBounded(f, maxBytes);
       const decoded = read.ok ? decodeUtf8(f, read.buf) : { skip: read.skip };
-      if ("skip" in decoded) skips.push(decoded.skip);
-      else texts.set(f, decoded.text);
+      if ("skip" in decoded) {
+        skips.push(decoded.skip);
+        if (specifiers.has(f)) opaque.set(f, specifiers.get(f)!);
+      } else texts.set(f, decoded.text);
     });
+    specifiers.clear();
     relevant = relevant.filter((f) => texts.has(f));
     const blocked = new Map<string, string[]>();
     for (const [file, specs] of opaque) {
