@@ -20,13 +20,6 @@ export interface Edit {
   file?: string;
 }
 
-/** A v1 base URL binding another module can import (e.g. `export const API_BASE = "https://rest.runpod.io/v1"`). */
-export interface ExportedBase {
-  kind: "base";
-  /** The v1 base value, e.g. `https://rest.runpod.io/v1` or `https://rest.runpod.io`. */
-  value: string;
-}
-
 /**
  * A project's own request helper whose path parameter reaches an HTTP call on the v1 base:
  * `request(path, method, body)` (positional) or `api(path, { method, body })` (options).
@@ -59,23 +52,11 @@ export interface HelperSignature {
   parsesText?: boolean;
 }
 
-export type ExportedSymbol = ExportedBase | HelperSignature;
-
-/** Symbols exported by one module, by export name. */
-export type ModuleExports = Map<string, ExportedSymbol>;
-
-/** What the engine knows about other modules of the run: absolute file path → exports. */
-export interface ProjectSymbols {
-  modules: Map<string, ModuleExports>;
-}
-
 export interface FileAnalysis {
   findings: Finding[];
   edits: Edit[];
   /** The rewritten source (equal to the input when nothing changes). */
   output: string;
-  /** Symbols this module exports (for the discovery passes). */
-  exports: ModuleExports;
   /** Set when the file does not parse: it is reported and left alone. */
   parseError?: string;
   /** Number of v1 call sites found (HTTP calls and helper calls on v1 paths). */

@@ -233,7 +233,6 @@ export function isDynamicPath(url: LocatedUrl): boolean {
   return url.path.startsWith(HOLE) || url.path.startsWith("/" + HOLE) && url.path.length === 2;
 }
 
-export const HOLE_MARK = HOLE;
 
 /**
  * Rewrites the parts so the URL reads `newPath` (relative to the v2 base, `\0` for the same holes

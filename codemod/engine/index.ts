@@ -58,7 +58,7 @@ export function analyzeProject(index: ProjectIndex, displayName: (file: string) 
     const error = parseErrorOf(sf);
     const text = sf.getFullText();
     if (error) {
-      result.set(sf.getFilePath(), { findings: [], edits: [], output: text, exports: new Map(), parseError: error, callSites: 0, rewritten: 0 });
+      result.set(sf.getFilePath(), { findings: [], edits: [], output: text, parseError: error, callSites: 0, rewritten: 0 });
       continue;
     }
     addFile(a, sf, displayName(sf.getFilePath()));
@@ -76,10 +76,10 @@ export function analyzeProject(index: ProjectIndex, displayName: (file: string) 
     if (conflicts.length) {
       // Overlapping edits mean two plans disagree: leave the file alone and say so.
       const safe = findings.map((f) => (f.category === "auto" ? { ...f, category: "review" as const, reason: `${f.reason}; overlapping edits, left unchanged`, advice: "rewrite this file by hand" } : f));
-      result.set(sf.getFilePath(), { findings: safe, edits: [], output: file.text, exports: new Map(), callSites: sites.length, rewritten: 0 });
+      result.set(sf.getFilePath(), { findings: safe, edits: [], output: file.text, callSites: sites.length, rewritten: 0 });
       continue;
     }
-    result.set(sf.getFilePath(), { findings, edits: file.edits, output, exports: new Map(), callSites: sites.length, rewritten: sites.filter((s) => s.complete).length });
+    result.set(sf.getFilePath(), { findings, edits: file.edits, output, callSites: sites.length, rewritten: sites.filter((s) => s.complete).length });
   }
   return { files: result };
 }
