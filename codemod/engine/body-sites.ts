@@ -4,7 +4,7 @@
 import { Node } from "../ts-morph.ts";
 import { enclosingFunction } from "../scope.ts";
 import type { Analysis } from "./state.ts";
-import type { HttpCall } from "./transports.ts";
+import type { HttpCall } from "./transports/index.ts";
 import { referencesOf, skipParens } from "./nodes.ts";
 
 export type BodySite = { kind: "value" | "promise" | "binding"; node: Node; parsesText?: boolean };

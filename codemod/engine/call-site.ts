@@ -9,7 +9,7 @@ import { enclosingFunction, isFunctionLike } from "../scope.ts";
 import { isDynamicPath, locate, resolveParts, rewriteUrl, unwrapExpression, type LocatedUrl, type Part } from "../urls.ts";
 import type { Category, Finding } from "../types.ts";
 import { addFinding, edit, type Analysis, type Site } from "./state.ts";
-import type { HttpCall } from "./transports.ts";
+import type { HttpCall } from "./transports/index.ts";
 import { helperSignature } from "./helpers.ts";
 import { sourceLiteral, urlContext, valueOf, type External } from "./values.ts";
 import { todo } from "./todo-marks.ts";

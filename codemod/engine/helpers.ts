@@ -8,7 +8,7 @@ import { enclosingFunction, isFunctionLike, type Binding } from "../scope.ts";
 import { isDynamicPath, literalText, locate, resolveParts, unwrapExpression } from "../urls.ts";
 import type { Analysis, WrapperSignature } from "./state.ts";
 import { bind, objectLiteral, prop, sourceLiteral, urlContext } from "./values.ts";
-import { httpCall, bodyOf, methodOf, type HttpCall } from "./transports.ts";
+import { httpCall, bodyOf, methodOf, type HttpCall } from "./transports/index.ts";
 import { bodySites } from "./body-sites.ts";
 
 const BODY_NAME = /body|data|payload|json/i;

@@ -10,7 +10,7 @@ import { SyntaxKind, type SourceFile } from "../ts-morph.ts";
 import type { FileAnalysis, Finding } from "../types.ts";
 import { parseErrorOf, type ProjectIndex } from "../project-index.ts";
 import { addFile, newAnalysis, type Analysis } from "./state.ts";
-import { httpCall } from "./transports.ts";
+import { httpCall } from "./transports/index.ts";
 import { processCall } from "./call-site.ts";
 import { httpErrorReads } from "./rewrites/error-fields.ts";
 import { scanLiterals } from "./base-sources.ts";

@@ -7,7 +7,7 @@ import { resolveIdentifier } from "../scope.ts";
 import { unwrapExpression } from "../urls.ts";
 import type { Analysis, Site } from "./state.ts";
 import { addFinding, edit } from "./state.ts";
-import { rootOf } from "./transports.ts";
+import { rootOf } from "./transports/index.ts";
 import { sourceLiteral } from "./values.ts";
 import { todo } from "./todo-marks.ts";
 

@@ -5,7 +5,7 @@ import { Node, SyntaxKind, type SourceFile } from "../../ts-morph.ts";
 import { errorFieldMap } from "../../../mappings/index.ts";
 import { enclosingFunction } from "../../scope.ts";
 import { edit, type Analysis } from "../state.ts";
-import type { HttpCall } from "../transports.ts";
+import type { HttpCall } from "../transports/index.ts";
 import { bodySites } from "../body-sites.ts";
 import { referencesOf, skipParens } from "../nodes.ts";
 import { renameDeclaredField } from "../declared-types.ts";

@@ -5,7 +5,7 @@ import { Node } from "../../ts-morph.ts";
 import { enclosingFunction, isAsyncFunction } from "../../scope.ts";
 import { unwrapExpression } from "../../urls.ts";
 import { edit, type Analysis } from "../state.ts";
-import type { HttpCall } from "../transports.ts";
+import type { HttpCall } from "../transports/index.ts";
 import { bodySites } from "../body-sites.ts";
 import { referencesOf, skipParens } from "../nodes.ts";
 import type { Problems } from "./problems.ts";

@@ -5,7 +5,7 @@ import { literalText } from "../../urls.ts";
 import { edit, quoteOf, type Analysis } from "../state.ts";
 
 const quote = (a: Analysis, at: import("../../ts-morph.ts").Node) => quoteOf(a, at);
-import type { HttpCall } from "../transports.ts";
+import type { HttpCall } from "../transports/index.ts";
 import type { Problems } from "./problems.ts";
 
 export function changeMethod(a: Analysis, http: HttpCall, op: OperationMapping, problems: Problems): void {

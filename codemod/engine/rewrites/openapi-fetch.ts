@@ -7,7 +7,7 @@ import { errorFieldMap, type OperationMapping } from "../../../mappings/index.ts
 import { enclosingFunction } from "../../scope.ts";
 import { unwrapExpression } from "../../urls.ts";
 import { edit, type Analysis } from "../state.ts";
-import type { HttpCall } from "../transports.ts";
+import type { HttpCall } from "../transports/index.ts";
 import { prop } from "../values.ts";
 import { referencesOf, skipParens } from "../nodes.ts";
 import type { Problems } from "./problems.ts";

@@ -8,7 +8,7 @@ import { Node, SyntaxKind } from "../../ts-morph.ts";
 import { converterNamed, lensNamed, type FieldLens, type OperationMapping } from "../../../mappings/index.ts";
 import { enclosingFunction, isFunctionLike } from "../../scope.ts";
 import { edit, type Analysis } from "../state.ts";
-import type { HttpCall } from "../transports.ts";
+import type { HttpCall } from "../transports/index.ts";
 import { bodySites } from "../body-sites.ts";
 import { referencesOf, skipParens } from "../nodes.ts";
 import { todo } from "../todo-marks.ts";

@@ -7,7 +7,7 @@ import { convertBody, evaluateLiteral, renderValue } from "../../body.ts";
 import { countIdentifiers, enclosingFunction } from "../../scope.ts";
 import { unwrapExpression } from "../../urls.ts";
 import { edit, fileOf, q, quoteOf, type Analysis } from "../state.ts";
-import type { HttpCall } from "../transports.ts";
+import type { HttpCall } from "../transports/index.ts";
 import { bind, objectLiteral, prop } from "../values.ts";
 import { oneLine } from "../nodes.ts";
 import type { Problems } from "./problems.ts";

@@ -1,0 +1,192 @@
+// Transports: what a callee is (a library, an instance of one, fetch and its aliases, a
+// project's wrapper around one, or a request helper) and an HTTP call's URL, method, body and
+// options, read through the library's own module.
+import { Node, type CallExpression } from "../../ts-morph.ts";
+import type { HttpMethod } from "../../../mappings/index.ts";
+import { isFunctionLike } from "../../scope.ts";
+import { memberMethod, classOfMember, memberValues } from "../../symbols.ts";
+import { literalText, unwrapExpression } from "../../urls.ts";
+import type { Analysis } from "../state.ts";
+import { bind, external, objectLiteral, prop } from "../values.ts";
+import { helperSignature, helperCall, wrapperSignature, factoryResult } from "../helpers.ts";
+import type { HttpCall, Lib, Root, Transport } from "./transport.ts";
+import { fetchTransport } from "./fetch.ts";
+import { undiciTransport } from "./undici.ts";
+import { axiosTransport } from "./axios.ts";
+import { gotTransport, kyTransport } from "./got-ky.ts";
+import { openapiFetchTransport } from "./openapi-fetch.ts";
+
+export type { HttpCall, Lib, Root } from "./transport.ts";
+
+const TRANSPORTS: Transport[] = [fetchTransport, undiciTransport, axiosTransport, gotTransport, kyTransport, openapiFetchTransport];
+const BY_LIB = new Map<string, Transport>(TRANSPORTS.map((t) => [t.lib, t]));
+const GLOBALS = ["globalThis", "window", "global", "self"];
+const BODY_KEY: Record<Lib, HttpCall["bodyKey"]> = { fetch: "body", "undici-request": "body", axios: "data", got: "json", ky: "json", "openapi-fetch": "body" };
+
+function moduleRoot(module: string, name: string): Root | undefined {
+  for (const t of TRANSPORTS) {
+    const r = t.fromModule(module, name);
+    if (r) return r;
+  }
+  return undefined;
+}
+
+/** The root of a function value: a helper or a wrapper. */
+function functionRoot(a: Analysis, fn: Node, name: string): Root | undefined {
+  const sig = helperSignature(a, fn);
+  if (sig) return { lib: "helper", sig, name };
+  const w = wrapperSignature(a, fn);
+  return w ? { lib: w.lib, wrapper: w } : undefined;
+}
+
+/** An instance made by a library call (`axios.create(cfg)`, `createClient(cfg)`), with the base its config carries. */
+function instanceRoot(a: Analysis, parent: Root | undefined, method: string | undefined, config: Node | undefined): Root | undefined {
+  if (!parent || parent.lib === "helper" || parent.lib === "undici-ns") return undefined;
+  if (method === undefined && parent.instance) return undefined;
+  const keys = BY_LIB.get(parent.lib)?.instanceBaseKeys?.(method);
+  if (!keys) return undefined;
+  return { lib: parent.lib, instance: external(a, objectLiteral(a, config), keys, "slash") ?? parent.instance };
+}
+
+/** The root of a value expression (an alias's initializer, a member's assigned value). */
+function valueRoot(a: Analysis, value: Node, name: string, trail: Node[], depth: number): Root | undefined {
+  const init = unwrapExpression(value);
+  if (isFunctionLike(init)) return functionRoot(a, init, name);
+  // `globalThis.fetch || require("node-fetch")`, `opts.fetch ?? fetch`: either side.
+  if (Node.isBinaryExpression(init) && ["||", "??"].includes(init.getOperatorToken().getText())) {
+    return rootOf(a, init.getRight(), trail, depth + 1) ?? rootOf(a, init.getLeft(), trail, depth + 1);
+  }
+  if (Node.isConditionalExpression(init)) return rootOf(a, init.getWhenTrue(), trail, depth + 1) ?? rootOf(a, init.getWhenFalse(), trail, depth + 1);
+  if (Node.isCallExpression(init)) {
+    const callee = unwrapExpression(init.getExpression());
+    const config = init.getArguments()[0];
+    if (Node.isIdentifier(callee) && callee.getText() === "require") {
+      const m = config && literalText(config);
+      return m ? moduleRoot(m, "default") : undefined;
+    }
+    if (Node.isIdentifier(callee)) {
+      const made = instanceRoot(a, rootOf(a, callee, [], depth + 1), undefined, config);
+      if (made) return made;
+    }
+    if (Node.isPropertyAccessExpression(callee)) {
+      const made = instanceRoot(a, rootOf(a, callee.getExpression(), trail, depth + 1), callee.getName(), config);
+      if (made) return made;
+    }
+    // A factory: `const request = createRequest(key)` where createRequest returns a helper.
+    const fn = factoryResult(a, init);
+    if (fn) return functionRoot(a, fn, name);
+  }
+  if (Node.isIdentifier(init) || Node.isPropertyAccessExpression(init)) return rootOf(a, init, trail, depth + 1);
+  return undefined;
+}
+
+/** What a callee's root value is: a known HTTP library, an instance of one, a wrapper, or a helper. */
+export function rootOf(a: Analysis, node: Node, trail: Node[] = [], depth = 0): Root | undefined {
+  const n = unwrapExpression(node);
+  if (depth > 6) return undefined;
+  trail.push(n);
+  if (Node.isIdentifier(n)) {
+    const b = bind(a, n);
+    if (!b) return n.getText() === "fetch" ? { lib: "fetch" } : undefined;
+    if (b.kind === "import") return moduleRoot(b.module, b.name);
+    if (b.kind === "function") return functionRoot(a, b.decl, n.getText());
+    if (b.kind === "var" && b.init && b.path.length === 0) return valueRoot(a, b.init, n.getText(), trail, depth);
+    if (b.kind === "param" && b.path.length === 0) {
+      const init = (b.decl as any).getInitializer?.() as Node | undefined;
+      if (init) return valueRoot(a, init, n.getText(), trail, depth);
+    }
+    return undefined;
+  }
+  if (!Node.isPropertyAccessExpression(n)) return undefined;
+  const obj = unwrapExpression(n.getExpression());
+  const name = n.getName();
+  if (Node.isIdentifier(obj) && GLOBALS.includes(obj.getText()) && name === "fetch" && !bind(a, obj)) return { lib: "fetch" };
+  if (Node.isIdentifier(obj)) {
+    const b = bind(a, obj);
+    if (b?.kind === "import" && b.name === "*") {
+      const lib = moduleRoot(b.module, "*");
+      if (lib?.lib === "undici-ns") return name === "fetch" ? { lib: "fetch" } : name === "request" ? { lib: "undici-request" } : undefined;
+      if (lib) return lib;
+      const target = a.resolve?.(obj.getSourceFile().getFilePath(), b.module);
+      const fn = target?.getFunction(name);
+      if (fn) return functionRoot(a, fn, n.getText());
+      const v = target?.getVariableDeclaration(name)?.getInitializer();
+      return v ? valueRoot(a, v, n.getText(), trail, depth) : undefined;
+    }
+  }
+  // A class member: `this.fetchImpl`, `this.api` (an axios instance), `this.request` (a helper).
+  const method = memberMethod(n);
+  if (method) return functionRoot(a, method, n.getText());
+  const cls = classOfMember(n);
+  if (cls) {
+    for (const v of memberValues(cls, name)) {
+      const r = valueRoot(a, v, n.getText(), trail, depth);
+      if (r) return r;
+    }
+    return undefined;
+  }
+  const parent = rootOf(a, obj, trail, depth + 1);
+  if (parent?.lib === "undici-ns") return name === "fetch" ? { lib: "fetch" } : name === "request" ? { lib: "undici-request" } : undefined;
+  if (parent?.lib === "axios" && name === "default") return parent;
+  return undefined;
+}
+
+export function methodOf(m: Node | undefined): HttpCall["method"] | undefined {
+  if (!m) return undefined;
+  const lit = literalText(unwrapExpression(m));
+  return lit !== undefined ? { kind: "literal", value: lit.toUpperCase() as HttpMethod, node: unwrapExpression(m) } : { kind: "unknown", node: m };
+}
+
+function stringified(node: Node): Node | undefined {
+  const n = unwrapExpression(node);
+  if (Node.isCallExpression(n) && n.getExpression().getText() === "JSON.stringify" && n.getArguments()[0]) return n.getArguments()[0]!;
+  // `body ? JSON.stringify(body) : undefined`, `body && JSON.stringify(body)`
+  if (Node.isConditionalExpression(n)) return stringified(n.getWhenTrue()) ?? stringified(n.getWhenFalse());
+  if (Node.isBinaryExpression(n) && ["&&", "??", "||"].includes(n.getOperatorToken().getText())) return stringified(n.getRight());
+  return undefined;
+}
+
+export function bodyOf(node: Node, propNode?: Node): HttpCall["body"] {
+  const inner = stringified(node);
+  return inner ? { node: inner, stringify: true, prop: propNode } : { node, stringify: false, prop: propNode };
+}
+
+/** Reads an HTTP call's URL, method, body and options. */
+export function httpCall(a: Analysis, call: CallExpression): HttpCall | undefined {
+  const callee = unwrapExpression(call.getExpression());
+  const args = call.getArguments();
+  const trail: Node[] = [];
+  let root = rootOf(a, callee, trail);
+  let verb: string | undefined;
+  let verbNode: Node | undefined;
+  if (!root && Node.isPropertyAccessExpression(callee)) {
+    // A request method of a library or an instance: `axios.get`, `api.post`, `client.GET`.
+    const parent = rootOf(a, callee.getExpression(), trail);
+    const t = parent && "lib" in parent ? BY_LIB.get(parent.lib) : undefined;
+    const v = t?.verb?.(callee.getName());
+    const needsInstance = t?.lib === "openapi-fetch";
+    if (v && parent && (!needsInstance || ("instance" in parent && parent.instance))) {
+      root = parent;
+      verb = v.verb;
+      if (verb) verbNode = callee.getNameNode();
+    }
+  }
+  if (!root || root.lib === "undici-ns") return undefined;
+  if (root.lib === "helper") return helperCall(a, call, root.sig, trail);
+  const { lib, instance, wrapper } = root;
+  const parts = wrapper
+    ? { urlNode: args[wrapper.urlIndex], options: wrapper.optionsIndex !== undefined ? args[wrapper.optionsIndex] : undefined, bodyKey: BODY_KEY[lib], external: instance }
+    : BY_LIB.get(lib)!.parts(a, args, verb, instance);
+  const out: HttpCall = { call, lib, urlNode: parts.urlNode, external: parts.external, method: { kind: "default", value: "GET" }, bodyKey: parts.bodyKey, trail, wrapper };
+  const opts = objectLiteral(a, parts.options);
+  out.options = opts ?? parts.options;
+  if (verb) out.method = { kind: "verb", value: verb.toUpperCase() as HttpMethod, node: verbNode };
+  else if (parts.options && !opts) out.method = { kind: "unknown" };
+  else out.method = methodOf(prop(opts, "method")) ?? out.method;
+  if ("bodyArg" in parts && parts.bodyArg) out.body = { node: parts.bodyArg, stringify: false };
+  else if (opts && out.bodyKey !== "arg") {
+    const b = prop(opts, out.bodyKey);
+    if (b) out.body = bodyOf(b, (opts as any).getProperty(out.bodyKey) as Node);
+  }
+  return out;
+}

@@ -1,0 +1,55 @@
+// One interface for every HTTP client library the engine recognises: which imports are the
+// library, which member calls are requests, which calls make an instance carrying a base, and
+// where a call keeps its URL, options, method and body.
+import type { Node, CallExpression } from "../../ts-morph.ts";
+import type { HttpMethod } from "../../../mappings/index.ts";
+import type { HelperSignature } from "../../types.ts";
+import type { Analysis, WrapperSignature } from "../state.ts";
+import type { External } from "../values.ts";
+
+export type Lib = "fetch" | "undici-request" | "axios" | "got" | "ky" | "openapi-fetch";
+
+export type Root =
+  | { lib: Lib; instance?: External; wrapper?: WrapperSignature }
+  | { lib: "undici-ns" }
+  | { lib: "helper"; sig: HelperSignature; name: string };
+
+export interface HttpCall {
+  call: CallExpression;
+  lib: Lib | "helper";
+  helper?: HelperSignature;
+  urlNode?: Node;
+  external?: External;
+  method: { value?: HttpMethod; node?: Node; kind: "literal" | "default" | "verb" | "unknown" };
+  /** Options object where a body / method could be added. */
+  options?: Node;
+  body?: { node: Node; stringify: boolean; prop?: Node };
+  /** Where a fixed body goes for this library. */
+  bodyKey: "body" | "data" | "json" | "arg";
+  /** Nodes the callee was resolved through (they are followed uses when the site is planned). */
+  trail: Node[];
+  /** Set when the callee is a project's wrapper around the library. */
+  wrapper?: WrapperSignature;
+}
+
+/** Where one call of a library keeps its parts. */
+export interface CallParts {
+  urlNode?: Node;
+  options?: Node;
+  external?: External;
+  bodyKey: HttpCall["bodyKey"];
+  /** A body passed as its own argument (`axios.post(url, data)`). */
+  bodyArg?: Node;
+}
+
+export interface Transport {
+  lib: Lib;
+  /** The root an import of `module` (export `name`, "default" or "*") stands for. */
+  fromModule(module: string, name: string): Root | undefined;
+  /** Member names that are requests on the library or an instance (`get`, `GET`), with the verb they imply. */
+  verb?(name: string): { verb?: string } | undefined;
+  /** `axios.create({ baseURL })`, `got.extend({ prefixUrl })`, `createClient({ baseUrl })`: the config key of the base. */
+  instanceBaseKeys?(method: string | undefined): string[] | undefined;
+  /** Where a call keeps its URL, options and body. */
+  parts(a: Analysis, args: Node[], verb: string | undefined, instance: External | undefined): CallParts;
+}
