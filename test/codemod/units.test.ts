@@ -1,0 +1,116 @@
+// Unit tests of the codemod's modules, one block per module; the fixture suites cover them together.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { closure, readPathsConfig, specifiersOf, textResolver } from "../../codemod/project-index.ts";
+import { decodeUtf8, parseSize, readBounded, skipFinding } from "../../codemod/source-files.ts";
+import { markText, TODO_LINE } from "../../codemod/engine/todo-marks.ts";
+import { v2TemplateNames } from "../../codemod/engine/rewrites/openapi-fetch.ts";
+import { differingFields } from "../../codemod/engine/rewrites/record-fields.ts";
+import { analyzeSource } from "../../codemod/single-file.ts";
+import { lensNamed, operations } from "../../mappings/index.ts";
+
+const temps: string[] = [];
+afterAll(() => temps.forEach((t) => rmSync(t, { recursive: true, force: true })));
+
+describe("project-index", () => {
+  it("reads import, require, dynamic import and re-export specifiers from text", () => {
+    expect(specifiersOf(`import a from "./a";\nimport type { B } from '../b.js';\nconst c = require("./c");\nexport * from "./d";\nconst e = await import("./e");\nimport "./f";`)).toEqual(["./a", "../b.js", "./c", "./d", "./e", "./f"]);
+  });
+
+  it("parses what can reach a seed: importers transitively, and everything they import", () => {
+    const f = (n: string) => `/p/${n}.ts`;
+    const specifiers = new Map([
+      [f("service"), ["./base", "./http"]],
+      [f("tools"), ["./service"]],
+      [f("http"), ["./util"]],
+      [f("unrelated"), ["./util"]],
+    ]);
+    const known = new Set(["base", "service", "tools", "http", "util", "unrelated"].map(f));
+    const files = closure({ specifiers, seeds: new Set([f("base")]), root: "/p" }, textResolver(known, undefined));
+    expect(files).toEqual(["base", "http", "service", "tools", "util"].map(f));
+  });
+
+  it("resolves tsconfig paths aliases, index files and NodeNext .js specifiers", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "codemod-units-"));
+    temps.push(dir);
+    writeFileSync(path.join(dir, "tsconfig.json"), '{ // comments are allowed\n "compilerOptions": { "baseUrl": ".", "paths": { "@/*": ["src/*"] } } }');
+    const config = readPathsConfig(dir);
+    const known = new Set([path.join(dir, "src/lib/config.ts"), path.join(dir, "src/api/index.ts"), path.join(dir, "src/x.ts")]);
+    const resolve = textResolver(known, config);
+    const from = path.join(dir, "src/app.ts");
+    expect(resolve(from, "@/lib/config")).toBe(path.join(dir, "src/lib/config.ts"));
+    expect(resolve(from, "./api")).toBe(path.join(dir, "src/api/index.ts"));
+    expect(resolve(from, "./x.js")).toBe(path.join(dir, "src/x.ts"));
+    expect(resolve(from, "lodash")).toBeUndefined();
+  });
+});
+
+describe("source-files", () => {
+  it("parses sizes with binary units and refuses nonsense", () => {
+    expect(parseSize("2097152")).toBe(2_097_152);
+    expect(parseSize("512k")).toBe(524_288);
+    expect(parseSize("2m")).toBe(2_097_152);
+    expect(parseSize("1GiB")).toBe(1_073_741_824);
+    expect(() => parseSize("lots")).toThrow(/not a size/);
+  });
+
+  it("decodes only valid UTF-8 and reads within the size limit", async () => {
+    expect(decodeUtf8("a.ts", Buffer.from("café ✓"))).toEqual({ text: "café ✓" });
+    expect("skip" in decodeUtf8("a.ts", Buffer.from([0x63, 0x61, 0x66, 0xe9]))).toBe(true);
+    const dir = mkdtempSync(path.join(os.tmpdir(), "codemod-units-"));
+    temps.push(dir);
+    writeFileSync(path.join(dir, "big.ts"), "x".repeat(100));
+    const read = await readBounded(path.join(dir, "big.ts"), 10);
+    expect(read.ok).toBe(false);
+    if (!read.ok) expect(skipFinding("big.ts", read.skip)).toMatchObject({ category: "review", reason: expect.stringMatching(/^not processed \(too-large\)/) });
+    expect((await readBounded(path.join(dir, "missing.ts"), 10)).ok).toBe(false);
+  });
+});
+
+describe("todo-marks", () => {
+  it("writes marks the reader parses back, with semicolons kept out of the reason", () => {
+    const line = markText("StartPod", "review", "a; b\nc", "do x");
+    const m = TODO_LINE.exec(`  ${line}`);
+    expect(m?.slice(1)).toEqual(["StartPod", "review", "a, b c", "do x"]);
+  });
+});
+
+describe("rewrites", () => {
+  it("openapi-fetch templates take the v2 parameter names", () => {
+    const start = operations.find((o) => o.key === "StartPod")!;
+    expect(v2TemplateNames("/pods/{podId}/action", start)).toBe("/pods/{id}/action");
+  });
+
+  it("lists the record fields that differ in v2 from the lens", () => {
+    const fields = differingFields(lensNamed("pod-record")!.fields);
+    expect(fields).toContain("desiredStatus→status");
+    expect(fields.some((f) => f.startsWith("id→"))).toBe(false);
+  });
+});
+
+describe("do no harm (single file)", () => {
+  it("keeps a base v1, with a mark naming the use it could not follow, and keeps its calls on v1", () => {
+    const src = [
+      'const API = "https://rest.runpod.io/v1";',
+      "export async function stop(id: string) {",
+      "  await fetch(`${API}/pods/${id}/stop`, { method: \"POST\" });",
+      "}",
+      "export const describe = () => console.log(API);",
+    ].join("\n");
+    const out = analyzeSource(src, { fileName: "/virtual/a.ts" });
+    expect(out.output).toContain('"https://rest.runpod.io/v1"');
+    expect(out.output).toContain("/pods/${id}/stop");
+    expect(out.output).toMatch(/v1 base kept: the codemod could not follow this use to a v1 call: a\.ts:5 \(API\)/);
+    expect(out.findings.map((f) => f.category)).toEqual(["review", "review"]);
+  });
+
+  it("flips the base when every use reaches a planned site", () => {
+    const src = ['const API = "https://rest.runpod.io/v1";', "export const stop = (id: string) => fetch(`${API}/pods/${id}/stop`, { method: \"POST\" });"].join("\n");
+    const out = analyzeSource(src, { fileName: "/virtual/b.ts" });
+    expect(out.output).toContain('"https://api.runpod.io/v2"');
+    expect(out.output).toContain("/pods/${id}/action");
+    expect(out.findings.map((f) => f.category)).toEqual(["auto"]);
+  });
+});
