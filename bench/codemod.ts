@@ -3,7 +3,11 @@
 // Bounded: two corpus sizes, three runs each, median reported. Each measurement runs in its own
 // process, so peak RSS (getrusage maxRSS) belongs to that measurement alone.
 //
-//   npm run bench:codemod [-- --sizes 2000,4000 --runs 3 --keep]
+// Corpus variants: "inline" puts single-file v1 clients among unrelated modules; "helpers" puts
+// whole multi-file clients (v1 calls behind helpers, class clients and wrappers in other
+// modules) among them. Unrelated modules must never be parsed (files parsed is printed).
+//
+//   npm run bench:codemod [-- --sizes 2000,4000 --variants inline,helpers --runs 3 --keep]
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -11,7 +15,6 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const FIXTURES = path.join(ROOT, "test/fixtures/codemod");
 
 // ── worker mode: one measurement in this process ───────────────────────
 if (process.argv[2] === "--worker") {
@@ -44,6 +47,7 @@ if (process.argv[2] === "--worker") {
 }
 
 // ── corpus ─────────────────────────────────────────────────────────────
+const { casePairs, fixtureCases, isNegative } = await import("../test/codemod/fixture-helpers.ts");
 function filler(i: number): string {
   const lines = [
     `// Module ${i}: unrelated application code.`,
@@ -79,47 +83,48 @@ function filler(i: number): string {
   return lines.join("\n");
 }
 
-function v1Sources(): { name: string; text: string }[] {
-  const out: { name: string; text: string }[] = [];
-  for (const c of readdirSync(FIXTURES)) {
-    if (c.startsWith("neg-") || c === "client-app") continue;
-    for (const f of (() => {
-      try {
-        return readdirSync(path.join(FIXTURES, c));
-      } catch {
-        return [];
-      }
-    })()) {
-      if (/^input\.(ts|tsx|js)$/.test(f)) out.push({ name: `${c}${path.extname(f)}`, text: readFileSync(path.join(FIXTURES, c, f), "utf8") });
-    }
+/** v1 clients from the fixtures: single files ("inline") or whole multi-file cases whose v1 calls
+ * sit behind helpers, class clients and wrappers in other modules ("helpers"). */
+function v1Sources(variant: string): { name: string; files: { rel: string; text: string }[] }[] {
+  const out: { name: string; files: { rel: string; text: string }[] }[] = [];
+  for (const name of fixtureCases()) {
+    if (isNegative(name)) continue;
+    const pairs = casePairs(name).filter((p: { rel: string }) => /\.(ts|tsx|js|mjs|cjs)$/.test(p.rel) && !p.rel.endsWith(".d.ts"));
+    const multi = pairs.some((p: { rel: string }) => p.rel.includes(path.sep) || pairs.length > 1);
+    if ((variant === "helpers") !== multi) continue;
+    out.push({ name: name.replace("/", "-"), files: pairs.map((p: { input: string; rel: string }) => ({ rel: p.rel, text: readFileSync(p.input, "utf8") })) });
   }
   return out;
 }
 
-function makeCorpus(size: number): { dir: string; lines: number; v1Files: number } {
+function makeCorpus(size: number, variant: string): { dir: string; lines: number; v1Files: number } {
   const base = mkdtempSync(path.join(os.tmpdir(), `bench-codemod-${size}-`));
   const dir = path.join(base, "corpus");
   mkdirSync(path.join(dir, "lib"), { recursive: true });
   writeFileSync(path.join(base, "noop-transform.cjs"), "module.exports = (file, api) => { api.jscodeshift(file.source); return undefined; };\n");
-  const v1 = v1Sources();
+  const v1 = v1Sources(variant);
   let lines = 0;
   let v1Files = 0;
+  let cases = 0;
   for (let i = 0; i < size; i++) {
     const sub = path.join(dir, `pkg${i % 20}`);
     mkdirSync(sub, { recursive: true });
-    let text: string;
-    let name: string;
     if (i % 100 === 50) {
-      const src = v1[v1Files % v1.length]!;
-      text = src.text;
-      name = `client${i}-${src.name}`;
-      v1Files++;
-    } else {
-      text = filler(i);
-      name = `module${i}.ts`;
+      // One v1 client (all of a case's files, in a folder of its own) per hundred files.
+      const src = v1[cases++ % v1.length]!;
+      for (const f of src.files) {
+        const target = path.join(sub, `client${i}-${src.name}`, f.rel);
+        mkdirSync(path.dirname(target), { recursive: true });
+        writeFileSync(target, f.text);
+        lines += f.text.split("\n").length;
+        v1Files++;
+      }
+      i += src.files.length - 1;
+      continue;
     }
+    const text = filler(i);
     lines += text.split("\n").length;
-    writeFileSync(path.join(sub, name), text);
+    writeFileSync(path.join(sub, `module${i}.ts`), text);
   }
   return { dir, lines, v1Files };
 }
@@ -173,6 +178,7 @@ function arg(name: string, fallback: string): string {
 }
 
 const sizes = arg("--sizes", "2000,4000").split(",").map(Number);
+const variants = arg("--variants", "inline,helpers").split(",");
 const runs = Number(arg("--runs", "3"));
 const keep = process.argv.includes("--keep");
 
@@ -183,10 +189,11 @@ try {
   /* grep version is only informational */
 }
 const rows: string[] = [];
-rows.push("| files | lines | v1 files | tool | wall ms (process) | CPU ms (process) | in-process ms (cold) | in-process ms (warm) | files/s (warm) | lines/s (warm) | peak RSS MB | peak heap MB |");
-rows.push("|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+rows.push("| corpus | files | lines | v1 files | tool | wall ms (process) | CPU ms (process) | in-process ms (cold) | in-process ms (warm) | files/s (warm) | lines/s (warm) | peak RSS MB | peak heap MB |");
+rows.push("|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+for (const variant of variants)
 for (const size of sizes) {
-  const corpus = makeCorpus(size);
+  const corpus = makeCorpus(size, variant);
   const measure = (label: string, fn: () => Sample) => {
     fn(); // warm the page cache (and tsx's transform cache)
     const samples = Array.from({ length: runs }, fn);
@@ -198,9 +205,9 @@ for (const size of sizes) {
     const warm = samples[0]!.warmMs !== undefined ? median(samples.map((s) => s.warmMs!)) : undefined;
     const basis = warm ?? inner ?? wall;
     rows.push(
-      `| ${size} | ${corpus.lines} | ${corpus.v1Files} | ${label} | ${wall.toFixed(0)} | ${cpu === undefined ? "–" : cpu.toFixed(0)} | ${inner === undefined ? "–" : inner.toFixed(0)} | ${warm === undefined ? "–" : warm.toFixed(0)} | ${Math.round((size / basis) * 1000)} | ${Math.round((corpus.lines / basis) * 1000)} | ${rss.toFixed(0)} | ${heap === undefined ? "–" : heap.toFixed(0)} |`,
+      `| ${variant} | ${size} | ${corpus.lines} | ${corpus.v1Files} | ${label} | ${wall.toFixed(0)} | ${cpu === undefined ? "–" : cpu.toFixed(0)} | ${inner === undefined ? "–" : inner.toFixed(0)} | ${warm === undefined ? "–" : warm.toFixed(0)} | ${Math.round((size / basis) * 1000)} | ${Math.round((corpus.lines / basis) * 1000)} | ${rss.toFixed(0)} | ${heap === undefined ? "–" : heap.toFixed(0)} |`,
     );
-    console.log(`  ${size} files: ${label} ${JSON.stringify(samples[0]!.detail ?? {})}`);
+    console.log(`  ${variant} ${size} files: ${label} ${JSON.stringify(samples[0]!.detail ?? {})}`);
     return { wall, inner, warm, cpu };
   };
   const g = measure("grep -rl rest.runpod.io", () => grep(corpus.dir));

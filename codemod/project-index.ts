@@ -111,8 +111,22 @@ function scriptKindFor(file: string): TsMorph.ScriptKind {
 }
 
 /** One in-memory ts-morph project over the given files at their real paths. */
-export function buildProject(files: string[], texts: Map<string, string>, config: PathsConfig | undefined): ProjectIndex {
-  const project = new Project({
+export function buildProject(files: string[], texts: Map<string, string>, config: PathsConfig | undefined, reuse?: Project): ProjectIndex {
+  const project = reuse ?? newProject(config);
+  const sfs = files.map((f) => project.createSourceFile(f, texts.get(f) ?? "", { overwrite: true, scriptKind: scriptKindFor(f) }));
+  const byPath = new Map(sfs.map((sf) => [sf.getFilePath() as string, sf]));
+  const known = new Set(files);
+  const fallback = textResolver(known, config);
+  const resolve = (from: string, spec: string): SourceFile | undefined => {
+    const hit = fallback(from, spec);
+    return hit ? byPath.get(hit) ?? project.getSourceFile(hit) : undefined;
+  };
+  return { project, files: sfs, resolve };
+}
+
+/** An empty project with the compiler options the analysis needs (reusable across single files). */
+export function newProject(config?: PathsConfig): Project {
+  return new Project({
     useInMemoryFileSystem: true,
     skipFileDependencyResolution: true,
     skipAddingFilesFromTsConfig: true,
@@ -130,15 +144,6 @@ export function buildProject(files: string[], texts: Map<string, string>, config
       ...(config ? { baseUrl: config.baseUrl, paths: config.paths } : {}),
     },
   });
-  const sfs = files.map((f) => project.createSourceFile(f, texts.get(f) ?? "", { overwrite: true, scriptKind: scriptKindFor(f) }));
-  const byPath = new Map(sfs.map((sf) => [sf.getFilePath() as string, sf]));
-  const known = new Set(files);
-  const fallback = textResolver(known, config);
-  const resolve = (from: string, spec: string): SourceFile | undefined => {
-    const hit = fallback(from, spec);
-    return hit ? byPath.get(hit) ?? project.getSourceFile(hit) : undefined;
-  };
-  return { project, files: sfs, resolve };
 }
 
 /** Parse errors of a file (ts-morph parses leniently; these are the syntax errors it recovered from). */

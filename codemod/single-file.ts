@@ -3,7 +3,11 @@
 // helper) need the CLI's project run.
 import path from "node:path";
 import type { FileAnalysis } from "./types.ts";
-import { buildProject } from "./project-index.ts";
+import { buildProject, newProject } from "./project-index.ts";
+import type { Project } from "./ts-morph.ts";
+
+/** One project for every single file (jscodeshift calls once per file): the standard library is parsed once. */
+let shared: Project | undefined;
 import { analyzeProject } from "./engine/index.ts";
 
 export interface AnalyzeOptions {
@@ -15,7 +19,11 @@ export interface AnalyzeOptions {
 
 export function analyzeSource(text: string, options: AnalyzeOptions): FileAnalysis {
   const fileName = path.resolve(options.fileName);
-  const index = buildProject([fileName], new Map([[fileName, text]]), undefined);
-  const result = analyzeProject(index, () => options.displayName ?? options.fileName);
-  return result.files.get(fileName)!;
+  shared ??= newProject();
+  const index = buildProject([fileName], new Map([[fileName, text]]), undefined, shared);
+  try {
+    return analyzeProject(index, () => options.displayName ?? options.fileName).files.get(fileName)!;
+  } finally {
+    for (const sf of index.files) shared.removeSourceFile(sf);
+  }
 }
