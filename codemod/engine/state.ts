@@ -17,7 +17,15 @@ export interface FileState {
   findings: Finding[];
   /** Marks this run wrote or confirmed: `line|mark`, so the audit of old marks does not count them twice. */
   emittedTodos: Set<string>;
-  todos: Map<Node, string[]>;
+  /** Marks of this run per statement, by their text without a count. */
+  marks: Map<Node, Map<string, Mark>>;
+}
+
+/** A mark this run writes (edit) or finds already there (existing); `times` sites share it. */
+export interface Mark {
+  times: number;
+  edit?: Edit;
+  existing?: { start: number; end: number; text: string };
 }
 
 /** One v1 call site the engine planned (rewritten, or marked). */
@@ -113,7 +121,7 @@ export function addFile(a: Analysis, sf: SourceFile, display: string): FileState
     edits: [],
     findings: [],
     emittedTodos: new Set(),
-    todos: new Map(),
+    marks: new Map(),
   };
   a.files.set(sf.getFilePath(), state);
   return state;

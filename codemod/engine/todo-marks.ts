@@ -1,18 +1,33 @@
 // TODO(v2-migration) marks: written above the statement of a site a human must decide, and read
 // back by later runs (the audit after `rewrite --write` counts them until a human removes them).
-// Format: `// TODO(v2-migration) <operation|base> (<review|no-equivalent>): <reason>; advice: <advice>`.
+// Format: `// TODO(v2-migration) <operation|base> (<review|no-equivalent>)[ ×N]: <reason>; advice: <advice>`,
+// `×N` when N sites of one statement share the problem (each is a finding: marks and findings agree).
 import { Node } from "../ts-morph.ts";
 import { operations } from "../../mappings/index.ts";
 import { redact } from "../redact.ts";
 import { TODO_TAG } from "../prefilter.ts";
 import type { Category, Finding } from "../types.ts";
-import { fileOf, type Analysis, type FileState } from "./state.ts";
+import { fileOf, type Analysis, type FileState, type Mark } from "./state.ts";
 import { oneLine, statementOf } from "./nodes.ts";
 
-export const TODO_LINE = /^[ \t]*\/\/ TODO\(v2-migration\) (\S+) \((review|no-equivalent)\): (.*?)(?:; advice: (.*))?$/;
+export const TODO_LINE = /^[ \t]*\/\/ TODO\(v2-migration\) (\S+) \((review|no-equivalent)\)(?: ×(\d+))?: (.*?)(?:; advice: (.*))?$/;
 
-export function markText(op: string, category: Category, reason: string, advice: string): string {
-  return `// ${TODO_TAG} ${op} (${category}): ${oneLine(reason)}; advice: ${oneLine(advice)}`;
+export function markText(op: string, category: Category, reason: string, advice: string, times = 1): string {
+  return `// ${TODO_TAG} ${op} (${category})${times > 1 ? ` ×${times}` : ""}: ${oneLine(reason)}; advice: ${oneLine(advice)}`;
+}
+
+/** How many sites the marks in a text stand for (a `×N` mark stands for N). */
+export function countMarks(text: string): number {
+  let n = 0;
+  for (const line of text.split("\n")) {
+    const m = TODO_LINE.exec(line);
+    if (m) n += m[3] ? Number(m[3]) : 1;
+  }
+  return n;
+}
+
+function withoutPositions(mark: string): string {
+  return mark.replace(/(\.[cm]?[jt]sx?):\d+/g, "$1:#");
 }
 
 /** Leaves a mark above the statement of `at` (once: an identical mark is not repeated). */
@@ -23,22 +38,55 @@ export function todo(a: Analysis, at: Node, op: string, category: Category, reas
   const text = file.text;
   const lineStart = text.lastIndexOf("\n", start - 1) + 1;
   const indent = /^[ \t]*/.exec(text.slice(lineStart))![0];
+  // A second site of the same statement with the same problem: the mark counts it.
+  const key = markText(op, category, reason, advice);
+  const shared = file.marks.get(st)?.get(key);
+  if (shared) {
+    shared.times++;
+    const line = markText(op, category, reason, advice, shared.times);
+    if (shared.edit) shared.edit.text = shared.existing ? `${indent}${line}` : `${indent}${line}\n`;
+    else if (shared.existing && line !== shared.existing.text) {
+      shared.edit = { start: shared.existing.start, end: shared.existing.end, text: `${indent}${line}`, file: file.sf.getFilePath() };
+      file.edits.push(shared.edit);
+    }
+    return;
+  }
   const line = markText(op, category, reason, advice);
-  file.emittedTodos.add(`${file.sf.getLineAndColumnAtPos(start).line}|${line}`);
-  // Already there? Look at the comment lines right above the statement.
+  // Already there? Look at the comment lines right above the statement. Positions quoted in a
+  // mark (`file.ts:12`) move when marks are added above them, and a count may change, so
+  // neither makes a mark new.
   let pos = lineStart;
   while (pos > 0) {
     const prevStart = text.lastIndexOf("\n", pos - 2) + 1;
     const prev = text.slice(prevStart, pos - 1).trim();
     if (!prev.startsWith("//")) break;
-    if (prev === line) return;
+    if (sameMark(prev, line)) {
+      const existing = { start: prevStart, end: pos - 1, text: prev };
+      file.emittedTodos.add(`${file.sf.getLineAndColumnAtPos(start).line}|${prev}`);
+      const mark: Mark = { times: 1, existing };
+      if (countMarks(prev) !== 1) {
+        mark.edit = { start: prevStart, end: pos - 1, text: `${indent}${line}`, file: file.sf.getFilePath() };
+        file.edits.push(mark.edit);
+      }
+      remember(file, st, key, mark);
+      return;
+    }
     pos = prevStart;
   }
-  const list = file.todos.get(st) ?? [];
-  if (list.includes(line)) return;
-  list.push(line);
-  file.todos.set(st, list);
-  file.edits.push({ start: lineStart, end: lineStart, text: `${indent}${line}\n`, file: file.sf.getFilePath() });
+  const edit = { start: lineStart, end: lineStart, text: `${indent}${line}\n`, file: file.sf.getFilePath() };
+  file.edits.push(edit);
+  remember(file, st, key, { times: 1, edit });
+}
+
+function sameMark(x: string, y: string): boolean {
+  const norm = (m: string) => withoutPositions(m).replace(/\) ×\d+: /, "): ");
+  return norm(x) === norm(y);
+}
+
+function remember(file: FileState, st: Node, key: string, mark: Mark): void {
+  const marks = file.marks.get(st) ?? new Map<string, Mark>();
+  marks.set(key, mark);
+  file.marks.set(st, marks);
 }
 
 /** Marks left by an earlier run that this run did not write again: each is still a finding. */
@@ -48,14 +96,14 @@ export function markFindings(file: FileState): Finding[] {
   lines.forEach((line, i) => {
     const m = TODO_LINE.exec(line);
     if (!m) return;
-    const [, op, category, reason, advice] = m;
+    const [, op, category, times, reason, advice] = m;
     const operation = op === "base" ? null : op!;
     const mapped = operation ? operations.find((o) => o.key === operation) : undefined;
     let next = i + 1;
     while (next < lines.length && TODO_LINE.test(lines[next]!)) next++;
     const target = lines[next] ?? line;
     if (file.emittedTodos.has(`${next + 1}|${line.trim()}`)) return;
-    out.push({
+    for (let k = 0; k < (times ? Number(times) : 1); k++) out.push({
       file: file.display,
       line: next + 1,
       column: /^\s*/.exec(target)![0].length + 1,

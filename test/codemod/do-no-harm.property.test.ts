@@ -10,6 +10,7 @@ import { pathToFileURL } from "node:url";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCodemod } from "../../codemod/project.ts";
+import { countMarks } from "../../codemod/engine/todo-marks.ts";
 import { matchV1 } from "../../mappings/index.ts";
 import { loadV2 } from "../../openapi/reference.ts";
 import { missingReference, refSuite } from "../helpers/reference.ts";
@@ -192,7 +193,7 @@ describe.skipIf(!!missingReference)(refSuite("do no harm (generated clients, req
         const hosts = new Set(sent.filter((r) => !r.url.pathname.endsWith("/reset")).map((r) => r.url.hostname));
         if (!SHAPES[shape]!.supported && hosts.size) expect([...hosts], shape).toEqual(["rest.runpod.io"]);
         if (SHAPES[shape]!.supported && hosts.size) expect([...hosts], shape).toEqual(["api.runpod.io"]);
-        const marks = texts.match(/TODO\(v2-migration\)/g)?.length ?? 0;
+        const marks = countMarks(texts);
         if (!SHAPES[shape]!.supported || ops.some((o) => o.name === "ResetPod")) expect(marks, shape).toBeGreaterThan(0);
         const after = await runCodemod({ paths: [dir] });
         expect(after.findings.every((f) => f.category !== "auto")).toBe(true);

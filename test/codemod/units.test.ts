@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { closure, readPathsConfig, specifiersOf, textResolver } from "../../codemod/project-index.ts";
 import { decodeUtf8, parseSize, readBounded, skipFinding } from "../../codemod/source-files.ts";
-import { markText, TODO_LINE } from "../../codemod/engine/todo-marks.ts";
+import { countMarks, markText, TODO_LINE } from "../../codemod/engine/todo-marks.ts";
 import { v2TemplateNames } from "../../codemod/engine/rewrites/openapi-fetch.ts";
 import { differingFields } from "../../codemod/engine/rewrites/record-fields.ts";
 import { analyzeSource } from "../../codemod/single-file.ts";
@@ -73,7 +73,11 @@ describe("todo-marks", () => {
   it("writes marks the reader parses back, with semicolons kept out of the reason", () => {
     const line = markText("StartPod", "review", "a; b\nc", "do x");
     const m = TODO_LINE.exec(`  ${line}`);
-    expect(m?.slice(1)).toEqual(["StartPod", "review", "a, b c", "do x"]);
+    expect(m?.slice(1)).toEqual(["StartPod", "review", undefined, "a, b c", "do x"]);
+    // Two sites of one statement with one problem: one line, counted twice.
+    const twice = markText("ResetPod", "no-equivalent", "no reset in v2", "stop then start", 2);
+    expect(twice).toContain("(no-equivalent) ×2: ");
+    expect(countMarks(`${line}\n  ${twice}\nconst x = 1;`)).toBe(3);
   });
 });
 
