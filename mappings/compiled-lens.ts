@@ -32,7 +32,12 @@ export function knownV1Fields(lens: BodyLens): Set<string> {
 export function withV1Defaults(lens: BodyLens, v1: Record<string, unknown>): Record<string, unknown> {
   if (!lens.v1Defaults) return v1;
   if (lens.v1DefaultsUnless && v1[lens.v1DefaultsUnless] !== undefined) return v1;
-  return { ...lens.v1Defaults, ...v1 };
+  const merged: Record<string, unknown> = { ...lens.v1Defaults, ...v1 };
+  for (const except of lens.v1DefaultsExcept ?? []) {
+    if (v1[except.field] !== undefined) continue; // the client's own value is the converter's to judge
+    if (Object.entries(except.when).every(([k, value]) => merged[k] === value)) delete merged[except.field];
+  }
+  return merged;
 }
 
 type Convert = (values: unknown[], ctx: ConvertContext) => unknown[];
@@ -90,12 +95,13 @@ function compile(lens: BodyLens): CompiledLens {
     toV2(v1Input, ctx) {
       const v1 = withV1Defaults(lens, v1Input);
       const result: ToV2Result = { body: {}, warnings: [], rejections: [], emulate: {} };
+      const stepCtx: ConvertContext = { ...ctx, warn: (message) => result.warnings.push(message) };
       for (const step of toV2Steps) {
         const inputs = inputsOf(step, v1);
         if (!inputs) continue;
         let outputs: unknown[];
         try {
-          outputs = step.convert ? step.convert(inputs, ctx) : inputs;
+          outputs = step.convert ? step.convert(inputs, stepCtx) : inputs;
         } catch (error) {
           // A value the converter cannot place (unknown GPU type, unbalanced quotes) is the caller's error.
           result.rejections.push(`${step.label}: ${(error as Error).message}`);
