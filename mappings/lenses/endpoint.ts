@@ -14,7 +14,6 @@ const common = [
   field("templateId", "templateId"),
   field("workersMin", "workers.min"),
   field("workersMax", "workers.max"),
-  convert(["idleTimeout", "scalerType"], "workers.idleTimeout", "idleTimeout"),
   convert(["scalerType", "scalerValue"], "scaling", "scaling"),
   field("executionTimeoutMs", "timeout"),
   convert("flashboot", "flashboot", "flashboot"),
@@ -23,12 +22,14 @@ const common = [
 ];
 
 const gpuFields = ["gpuTypeIds", "gpuCount", "allowedCudaVersions", "minCudaVersion"];
+// Requests: v2 rejects an idle timeout with REQUEST_COUNT scaling, so the converter needs the scaler type.
+const idleTimeoutRequest = convert(["idleTimeout", "scalerType"], "workers.idleTimeout", "idleTimeout");
 
 export const endpointCreate: BodyLens = {
   name: "endpoint-create",
   v1Schema: "EndpointCreateInput",
   v2Schema: "CreateEndpointRequest",
-  fields: [...common, convert(gpuFields, "gpu", "endpointGpu"), convert(["cpuFlavorIds", "vcpuCount", "computeType"], "cpu", "endpointCpu")],
+  fields: [...common, idleTimeoutRequest, convert(gpuFields, "gpu", "endpointGpu"), convert(["cpuFlavorIds", "vcpuCount", "computeType"], "cpu", "endpointCpu")],
   unmapped: [gpuPriority],
   v1Defaults: { computeType: "GPU", idleTimeout: 5, scalerType: "QUEUE_DELAY", scalerValue: 4 },
   v1DefaultsExcept: [
@@ -43,7 +44,7 @@ export const endpointUpdate: BodyLens = {
   name: "endpoint-update",
   v1Schema: "EndpointUpdateInput",
   v2Schema: "UpdateEndpointRequest",
-  fields: [...common, convert(gpuFields, "gpu", "endpointGpuUpdate"), convert(["cpuFlavorIds", "vcpuCount"], "cpu", "endpointCpu")],
+  fields: [...common, idleTimeoutRequest, convert(gpuFields, "gpu", "endpointGpuUpdate"), convert(["cpuFlavorIds", "vcpuCount"], "cpu", "endpointCpu")],
   unmapped: [gpuPriority],
 };
 
@@ -55,6 +56,7 @@ export const endpointRecord: BodyLens = {
   fields: [
     field("id", "id"),
     ...common.filter((f) => f.v1[0] !== "templateId"),
+    field("idleTimeout", "workers.idleTimeout"),
     convert(gpuFields, "gpu", "endpointGpu"),
     convert("computeType", ["gpu", "cpu"], "computeKind", "toV1"),
     field("env", "env"),
