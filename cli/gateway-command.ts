@@ -4,7 +4,9 @@
 import { Command, Option } from "commander";
 import { CONFIG_FIELDS, ConfigError, optionsFromEnv, resolveConfig, type GatewayOptions } from "../gateway/config.ts";
 import { startGateway } from "../gateway/server.ts";
+import { DEFAULT_BOOT_MS } from "../sandbox/pod-lifecycle.ts";
 import { startSandbox } from "../sandbox/server.ts";
+import { parseBootMs } from "./sandbox-command.ts";
 import { closeOnSignal } from "./close-on-signal.ts";
 
 const NUMERIC_KEYS = new Set(["port", "timeoutMs", "bodyLimit", "maxClients", "maxOperationsPerClient", "catalogMaxKeys", "catalogTtlMs", "connections"]);
@@ -24,6 +26,7 @@ export function registerGatewayCommand(program: Command): void {
   }
   command
     .option("--log", "log every request (pino, API keys redacted) [env V2_BRIDGE_LOG=1]")
+    .option("--boot-ms <ms>", "embedded sandbox only: pod boot time, create → PROVISIONING → STARTING → RUNNING (0 = instant)", (v) => parseBootMs(v), DEFAULT_BOOT_MS)
     .addHelpText(
       "after",
       "\nEnvironment variables:\n" + [...CONFIG_FIELDS.map((f) => `  ${f.env}`), "  V2_BRIDGE_LOG"].join("\n") +
@@ -42,7 +45,7 @@ export function registerGatewayCommand(program: Command): void {
       let gateway: Awaited<ReturnType<typeof startGateway>>;
       try {
         if (!options.upstream) {
-          sandbox = await startSandbox({ port: 0, host: "127.0.0.1" });
+          sandbox = await startSandbox({ port: 0, host: "127.0.0.1", bootMs: flags.bootMs as unknown as number });
           options.upstream = sandbox.url;
         }
         resolveConfig(options); // validate before binding

@@ -15,7 +15,7 @@ export type RuleSentence = {
 
 /** Words that make a sentence state a rule rather than describe a field. */
 const RULE_WORDS =
-  /\b(reject(?:ed|s)?|invalid|not supported|unsupported|mutually exclusive|required|requires?|must|only|minimum|maximum|at least|at most|fixed at|immutable|replaces?|replacement|cannot|disallowed|not allowed|exactly one|floor|never|not changeable|valid only|clears?|40[0-9]|422|429)\b/i;
+  /\b(reject(?:ed|s)?|invalid|not supported|unsupported|mutually exclusive|required|requires?|must|only|minimum|maximum|at least|at most|fixed at|immutable|replaces?|replacement|cannot|disallowed|not allowed|exactly one|floor|never|not changeable|valid only|clears?|allows?|transitions?|stays|retain|0\.0 when|40[0-9]|422|429)\b/i;
 
 /** Abbreviations after which a full stop does not end a sentence. */
 const ABBREVIATIONS = /(?:\be\.g|\bi\.e|\bvs|\betc)\.$/i;

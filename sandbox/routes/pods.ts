@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { DATA_CENTERS, findCpuType, findDataCenter, findGpuType, GPU_TYPES } from "../catalog.ts";
 import { bodyObject, isObject, strArray, strRecord, type SandboxContext } from "../context.ts";
 import { newId, nowIso } from "../ids.ts";
+import type { PodLifecycle } from "../pod-lifecycle.ts";
 import { badRequest, conflict, notFound, unprocessable } from "../problem.ts";
 import { podRules } from "../rules/pods.ts";
 import { sendLogStream } from "../sse.ts";
@@ -10,20 +11,12 @@ import type { Json, PodStatus } from "../store.ts";
 import { assertRegistry } from "./registries.ts";
 import { findTemplate } from "./templates.ts";
 
-const ACTIONS: Record<PodStatus, string[]> = {
-  RUNNING: ["stop", "restart", "terminate"],
-  EXITED: ["start", "terminate"],
-  ERROR: ["start", "terminate"],
-  PROVISIONING: ["stop", "terminate"],
-  STARTING: ["stop", "terminate"],
-  TERMINATED: [],
-};
-
 /** Recomputes the fields that follow from status: actions, cost, runtime, ssh. */
-export function refreshPod(pod: Json): Json {
+export function refreshPod(pod: Json, lifecycle?: PodLifecycle): Json {
+  lifecycle?.advance(pod);
   const status = pod.status as PodStatus;
   const running = status === "RUNNING";
-  pod.actions = ACTIONS[status] ?? [];
+  pod.actions = podRules.actionsFor(status);
   const gpuType = pod.gpu ? findGpuType(pod.gpu.id) : undefined;
   const hourly = gpuType
     ? (pod.cloud === "COMMUNITY" ? gpuType.price.community : gpuType.price.secure) * (pod.gpu.count ?? 1)
@@ -169,7 +162,7 @@ function createPod(ctx: SandboxContext, body: unknown): Json {
   const pod: Json = {
     id,
     name: String(b.name ?? ""),
-    status: "RUNNING",
+    status: "PROVISIONING",
     actions: [],
     image,
     args: typeof b.args === "string" ? b.args : typeof tpl?.args === "string" ? tpl.args : "",
@@ -182,29 +175,29 @@ function createPod(ctx: SandboxContext, body: unknown): Json {
     dataCenterId,
     cudaVersion,
     ssh: { proxy: null, direct: null },
-    // The template is a one-time source of settings: the pod keeps no link to it.
-    template: null,
+    template: podRules.templateLink(tpl),
     cost: 0,
     locked: false,
     runtime: null,
     createdAt: now,
-    startedAt: now,
+    startedAt: null,
     globalNetworking: globalNetworking ? { enabled: true, ip: `10.64.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 2}`, internalDns: `${id}.runpod.internal` } : { enabled: false },
   };
   if (gpu) pod.gpu = gpu;
   if (cpu) pod.cpu = cpu;
-  return refreshPod(pod);
+  ctx.lifecycle.create(pod);
+  return refreshPod(pod, ctx.lifecycle);
 }
 
 export function registerPodRoutes(app: FastifyInstance, ctx: SandboxContext): void {
-  const { store } = ctx;
+  const { store, lifecycle } = ctx;
   const get = (id: string) => {
     const pod = store.pods.get(id);
     if (!pod) throw notFound(`pod ${id} not found`);
-    return refreshPod(pod);
+    return refreshPod(pod, lifecycle);
   };
 
-  app.get("/v2/pods", async () => ({ pods: [...store.pods.values()].map(refreshPod) }));
+  app.get("/v2/pods", async () => ({ pods: [...store.pods.values()].map((p) => refreshPod(p, lifecycle)) }));
 
   app.post("/v2/pods", async (req, reply) => {
     const pod = createPod(ctx, req.body);
@@ -252,12 +245,13 @@ export function registerPodRoutes(app: FastifyInstance, ctx: SandboxContext): vo
     }
     // A container change recreates the container of a running pod.
     if (touchesContainer && pod.status === "RUNNING") pod.startedAt = nowIso();
-    return refreshPod(pod);
+    return refreshPod(pod, lifecycle);
   });
 
   app.delete<{ Params: { id: string } }>("/v2/pods/:id", async (req, reply) => {
     get(req.params.id);
     store.pods.delete(req.params.id);
+    lifecycle.forget(req.params.id);
     return reply.code(204).send();
   });
 
@@ -267,25 +261,23 @@ export function registerPodRoutes(app: FastifyInstance, ctx: SandboxContext): vo
     if (!["start", "stop", "restart", "terminate"].includes(action)) {
       throw badRequest(`unknown action '${action}'`, ["/action must be one of: \"start\", \"stop\", \"restart\", \"terminate\""]);
     }
-    if (!pod.actions.includes(action)) {
-      throw conflict(`action ${action} is not valid for a pod in status ${pod.status} (valid: ${pod.actions.join(", ") || "none"})`);
-    }
-    if (action === "stop" && pod.locked) throw conflict(`pod ${pod.id} is locked; unlock it before stopping`);
+    podRules.actionAllowed(pod, action);
+    podRules.lockedPodCannotStop(pod, action);
     switch (action) {
       case "terminate":
         pod.status = "TERMINATED";
         store.pods.delete(pod.id);
+        lifecycle.forget(pod.id);
         return reply.code(204).send();
       case "stop":
-        pod.status = "EXITED";
+        lifecycle.stop(pod);
         break;
       case "start":
       case "restart":
-        pod.status = "RUNNING";
-        pod.startedAt = nowIso();
+        lifecycle.start(pod);
         break;
     }
-    return refreshPod(pod);
+    return refreshPod(pod, lifecycle);
   });
 
   app.get<{ Params: { id: string }; Querystring: Record<string, unknown> }>("/v2/pods/:id/logs", async (req, reply) => {

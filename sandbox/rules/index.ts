@@ -1,13 +1,15 @@
 // Every sandbox rule by its qualified name ("pods.mountKindFixedAtCreate"), so the accounting
 // table (accounting.ts) can name where each sentence of the v2 document is enforced and a test
 // can check that every name it uses exists.
+import { catalogRules } from "./catalog.ts";
 import { podRules } from "./pods.ts";
 import { serverlessRules } from "./serverless.ts";
 import { registryRules, templateRules } from "./templates.ts";
 
-export { podRules, serverlessRules, templateRules, registryRules };
+export { catalogRules, podRules, serverlessRules, templateRules, registryRules };
 
 export const RULE_GROUPS = {
+  catalog: catalogRules,
   pods: podRules,
   serverless: serverlessRules,
   templates: templateRules,

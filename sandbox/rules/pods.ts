@@ -3,8 +3,19 @@
 // throws a problem; sandbox/rules/accounting.ts quotes the sentence each one enforces.
 import { findDataCenter } from "../catalog.ts";
 import { isObject } from "../context.ts";
-import { badRequest, unprocessable } from "../problem.ts";
-import type { Json } from "../store.ts";
+import { statusAfterBoot } from "../pod-lifecycle.ts";
+import { badRequest, conflict, unprocessable } from "../problem.ts";
+import type { Json, PodStatus } from "../store.ts";
+
+/** The actions each status allows, as the pod action operation lists them. */
+const ACTIONS: Record<PodStatus, string[]> = {
+  RUNNING: ["stop", "restart", "terminate"],
+  EXITED: ["start", "terminate"],
+  ERROR: ["start", "terminate"],
+  PROVISIONING: ["stop", "terminate"],
+  STARTING: ["stop", "terminate"],
+  TERMINATED: [],
+};
 
 /** "major.minor" compared numerically (12.11 > 12.2), as the document says. */
 export function compareCuda(a: string, b: string): number {
@@ -16,6 +27,31 @@ export function compareCuda(a: string, b: string): number {
 const nonEmpty = (v: unknown): v is unknown[] => Array.isArray(v) && v.length > 0;
 
 export const podRules = {
+  /** The valid state transitions for a status (published in the pod's `actions`). */
+  actionsFor(status: string): string[] {
+    return [...(ACTIONS[status as PodStatus] ?? [])];
+  },
+
+  /** An action not valid for the pod's current status is a 409. */
+  actionAllowed(pod: Json, action: string): void {
+    if (!podRules.actionsFor(pod.status).includes(action)) {
+      throw conflict(`action ${action} is not valid for a pod in status ${pod.status} (valid: ${podRules.actionsFor(pod.status).join(", ") || "none"})`);
+    }
+  },
+
+  /** Locked pods cannot be stopped (v2 has no reset; restart keeps the container disk). */
+  lockedPodCannotStop(pod: Json, action: string): void {
+    if (action === "stop" && pod.locked) throw conflict(`pod ${pod.id} is locked; unlock it before stopping`);
+  },
+
+  /** Create: PROVISIONING, then STARTING, then RUNNING (sandbox/pod-lifecycle.ts times it). */
+  statusAfterBoot,
+
+  /** A pod created from a template keeps no link to it: `template` stays null. */
+  templateLink(_template: Json | undefined): null {
+    return null;
+  },
+
   /** Exactly one of `gpu` or `cpu` (a template may supply the compute kind instead). */
   exactlyOneComputeKind(body: Json, hasTemplate: boolean): void {
     const gpu = isObject(body.gpu);

@@ -12,7 +12,7 @@ const TOKEN = "sandbox_test";
 describe.skipIf(reason)(`v2 sandbox over HTTP${reason ? ` (skipped: ${reason})` : ""}`, () => {
   let sb: Sandbox;
   beforeAll(async () => {
-    sb = await startSandbox({ port: 0, warn: () => {} });
+    sb = await startSandbox({ port: 0, warn: () => {}, bootMs: 0 });
   });
   afterAll(async () => {
     await sb?.close();
