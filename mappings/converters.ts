@@ -66,6 +66,13 @@ export const scaling = define({
   },
 });
 
+/** v2's persistent mounts have a 10 GB floor (PersistentMount.size minimum); say so before sending. */
+const PERSISTENT_FLOOR_GB = 10;
+function persistentMount(size: number, path: string): { persistent: { size: number; path: string } } {
+  if (size < PERSISTENT_FLOOR_GB) throw new Error(`v2 pod volumes are at least ${PERSISTENT_FLOOR_GB} GB (volumeInGb ${size}); ask for ${PERSISTENT_FLOOR_GB} or more, or 0 for none`);
+  return { persistent: { size, path } };
+}
+
 /** v2 rejects an idle timeout on queue-based endpoints that scale on REQUEST_COUNT (v1 endpoints are all queue-based). */
 export const idleTimeout = define({
   name: "idleTimeout",
@@ -100,7 +107,7 @@ export const podMounts = define({
       if (computeType === "CPU") {
         throw new Error("v2 CPU pods cannot have a pod volume (mounts.persistent is invalid when cpu is set); leave volumeInGb out or 0 and keep data on a network volume (networkVolumeId)");
       }
-      return [{ persistent: { size, path } }];
+      return [persistentMount(size, path)];
     }
     if (size === undefined && mountPath !== undefined) return [undefined];
     return [size === 0 ? {} : undefined];
@@ -129,7 +136,7 @@ export const podVolumeUpdate = define({
   lossless: false,
   toV2: ([size, mountPath]) => {
     if (size === 0) throw new Error("v2 cannot remove a pod's volume (clearing mounts is not supported, and the mount kind is fixed at create); leave volumeInGb out, or create a new pod without a volume");
-    if (typeof size === "number" && size > 0) return [{ persistent: { size, path: (mountPath as string) ?? "/workspace" } }];
+    if (typeof size === "number" && size > 0) return [persistentMount(size, (mountPath as string) ?? "/workspace")];
     return [undefined];
   },
   toV1: ([mounts]) => {
@@ -145,7 +152,7 @@ export const templateMounts = define({
   summary: "v1 template `volumeInGb` + `volumeMountPath` ⇄ v2 `mounts.persistent` {size, path}.",
   lossless: false,
   toV2: ([size, mountPath]) => {
-    if (typeof size === "number" && size > 0) return [{ persistent: { size, path: (mountPath as string) ?? "/workspace" } }];
+    if (typeof size === "number" && size > 0) return [persistentMount(size, (mountPath as string) ?? "/workspace")];
     return [undefined];
   },
   toV1: ([mounts]) => {

@@ -60,6 +60,16 @@ describe.skipIf(missingReference)(refSuite("gateway over the v2 document's prose
     expect(r.json.machine?.dataCenterId).toBe("US-KS-2");
   });
 
+  it("size minimums: a v1 pod volume below v2's 10 GB floor is a v1 400 before anything is sent", async () => {
+    const from = rig.upstreamCalls.length;
+    const r = await v1("POST", "/pods", { body: { name: "small", imageName: "img", gpuTypeIds: ["NVIDIA GeForce RTX 4090"], volumeInGb: 5 } });
+    expect(r.status).toBe(400);
+    expect(r.json.message).toMatch(/at least 10 GB \(volumeInGb 5\)/);
+    const tpl = await v1("POST", "/templates", { body: { name: "small", imageName: "img", volumeInGb: 5 } });
+    expect(tpl.status).toBe(400);
+    expect(rig.upstreamCalls.slice(from)).toEqual([]);
+  });
+
   describe("pod updates: clearing mounts is not supported; mount kind is fixed at create", () => {
     it("volumeInGb 0 on update is a v1 400 and no PATCH is sent", async () => {
       const pod = await v1("POST", "/pods", { body: { name: "vol", imageName: "img", gpuTypeIds: ["NVIDIA GeForce RTX 4090"] } });

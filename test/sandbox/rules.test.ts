@@ -11,11 +11,17 @@ import { missingReference, refSuite } from "../helpers/reference.ts";
 const enforcedByRule = ACCOUNTING.filter((e) => e.account.kind === "rule");
 const quoted = new Set<string>();
 
-/** A test title made of the quoted sentences; each must be a rule-enforced line of the table. */
+/** A test title made of the quoted sentences; each must be a rule-enforced (or, with `kind`, schema-enforced) line of the table. */
 function quoting(...sentences: string[]): string {
+  return quotingKind("rule", sentences);
+}
+function quotingSchema(...sentences: string[]): string {
+  return quotingKind("schema", sentences);
+}
+function quotingKind(kind: "rule" | "schema", sentences: string[]): string {
   for (const s of sentences) {
-    const lines = enforcedByRule.filter((e) => e.sentence === s);
-    if (!lines.length) throw new Error(`not a rule-enforced sentence of sandbox/rules/accounting.ts: ${s}`);
+    const lines = ACCOUNTING.filter((e) => e.account.kind === kind && e.sentence === s);
+    if (!lines.length) throw new Error(`not a ${kind}-enforced sentence of sandbox/rules/accounting.ts: ${s}`);
     for (const e of lines) quoted.add(sentenceId(e.pointer, e.sentence));
   }
   return sentences.map((s) => `"${s}"`).join(" / ");
@@ -375,6 +381,32 @@ describe.skipIf(missingReference)(refSuite("v2 document rules in the sandbox"), 
         expect(global.filter((id: string) => notGlobal.includes(id))).toEqual([]);
       },
     );
+  });
+
+  describe("size minimums and full mounts, enforced by the JSON Schema validator (answered 400 with the failing paths)", () => {
+    it(quotingSchema("Upstream enforces a 10 GB floor."), async () => {
+      const r = await expectProblem(call("POST", "/v2/pods", gpuPod({ mounts: { persistent: { size: 5, path: "/w" } } })), 400, /failed validation/);
+      expect(r.errors.join()).toMatch(/\/mounts\/persistent\/size must be >= 10/);
+      expect((await call("POST", "/v2/pods", gpuPod({ mounts: { persistent: { size: 10, path: "/w" } } }))).status).toBe(201);
+      await expectProblem(call("POST", "/v2/network-volumes", { name: "v", size: 5, dataCenter: "EU-RO-1" }), 400, /failed validation/);
+    });
+
+    it(quotingSchema("- Partial mounts are not supported — every mount entry must include the full schema (`size` + `path` for persistent, `volumeId` + `path` for network).", "Missing required fields → 422."), async () => {
+      const pod = await call("POST", "/v2/pods", gpuPod({ mounts: { persistent: { size: 20, path: "/w" } } }));
+      const r = await expectProblem(call("PATCH", `/v2/pods/${pod.body.id}`, { mounts: { persistent: { size: 40 } } }), 400, /failed validation/);
+      expect(r.errors.join()).toMatch(/required property 'path'/);
+    });
+
+    it(quotingSchema("At least one field must be present; an empty body is rejected."), async () => {
+      const vol = await call("POST", "/v2/network-volumes", { name: "v", size: 10, dataCenter: "EU-RO-1" });
+      await expectProblem(call("PATCH", `/v2/network-volumes/${vol.body.id}`, {}), 400, /failed validation/);
+    });
+
+    it(quotingSchema("Exact duplicate configurations are rejected; the same flavor may be listed at different vCPU counts."), async () => {
+      const { gpu: _g, ...base } = endpoint();
+      await expectProblem(call("POST", "/v2/serverless", { ...base, cpu: [{ id: "cpu3c", vcpuCount: 2 }, { id: "cpu3c", vcpuCount: 2 }] }), 400, /failed validation/);
+      expect((await call("POST", "/v2/serverless", { ...base, cpu: [{ id: "cpu3c", vcpuCount: 2 }, { id: "cpu3c", vcpuCount: 4 }] })).status).toBe(201);
+    });
   });
 
   it("quotes every sentence the accounting table says a sandbox rule enforces (except pod boot timing, tested in pod-lifecycle.test.ts)", () => {
