@@ -1,7 +1,7 @@
 // The v2 document's prose rules are all accounted for: every rule-like sentence the extractor
 // finds has a line in sandbox/rules/accounting.ts (enforced where, or why not), the table has no
 // stale lines, everything it names exists, and docs/v2-rules.md is generated from it.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT, tryLoadV2 } from "../../openapi/reference.ts";
@@ -55,6 +55,17 @@ describe.skipIf(missingReference)(refSuite("v2 rule accounting"), () => {
     const stale = ACCOUNTING.filter((e) => !found.has(sentenceId(e.pointer, e.sentence))).map((e) => `${e.pointer}: ${e.sentence}`);
     expect(stale).toEqual([]);
     expect(table.size).toBe(ACCOUNTING.length); // no sentence accounted twice
+  });
+
+  it("has a test quoting every sentence a sandbox rule enforces (test/sandbox/rules*.test.ts, pod-lifecycle.test.ts)", () => {
+    const dir = path.join(REPO_ROOT, "test", "sandbox");
+    const sources = readdirSync(dir)
+      .filter((f) => /^(rules.*|pod-lifecycle)\.test\.ts$/.test(f))
+      .map((f) => readFileSync(path.join(dir, f), "utf8"));
+    const unquoted = ACCOUNTING.filter((e) => e.account.kind === "rule")
+      .filter((e) => !sources.some((src) => src.includes(JSON.stringify(e.sentence))))
+      .map((e) => `${e.pointer}: ${e.sentence}`);
+    expect(unquoted).toEqual([]);
   });
 
   it("names only rules, files and handler text that exist", () => {

@@ -1,66 +1,13 @@
-// Every sentence the accounting table says a sandbox rule enforces, quoted, with the request that
-// breaks it answered as the v2 document says (RFC 9457 problem, status) and the request that keeps
-// it accepted. The last test checks that no rule-enforced sentence is left without a quote here.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sentenceId } from "../../openapi/rule-sentences.ts";
+// Pod and serverless-endpoint rules of the v2 document, each test quoting the sentences it checks
+// (exactly as sandbox/rules/accounting.ts holds them): the request that breaks the rule answered as
+// the document says (RFC 9457 problem, status), the request that keeps it accepted.
+import { beforeAll, describe, expect, it } from "vitest";
 import { GPU_TYPES } from "../../sandbox/catalog.ts";
-import { ACCOUNTING } from "../../sandbox/rules/accounting.ts";
-import { startSandbox, type Sandbox } from "../../sandbox/server.ts";
 import { missingReference, refSuite } from "../helpers/reference.ts";
+import { cpuPod, endpoint, expectProblem, gpuPod, quoting, sandboxForRules } from "./rules-helpers.ts";
 
-const enforcedByRule = ACCOUNTING.filter((e) => e.account.kind === "rule");
-const quoted = new Set<string>();
-
-/** A test title made of the quoted sentences; each must be a rule-enforced (or, with `kind`, schema-enforced) line of the table. */
-function quoting(...sentences: string[]): string {
-  return quotingKind("rule", sentences);
-}
-function quotingSchema(...sentences: string[]): string {
-  return quotingKind("schema", sentences);
-}
-function quotingKind(kind: "rule" | "schema", sentences: string[]): string {
-  for (const s of sentences) {
-    const lines = ACCOUNTING.filter((e) => e.account.kind === kind && e.sentence === s);
-    if (!lines.length) throw new Error(`not a ${kind}-enforced sentence of sandbox/rules/accounting.ts: ${s}`);
-    for (const e of lines) quoted.add(sentenceId(e.pointer, e.sentence));
-  }
-  return sentences.map((s) => `"${s}"`).join(" / ");
-}
-
-describe.skipIf(missingReference)(refSuite("v2 document rules in the sandbox"), () => {
-  let sb: Sandbox;
-  const KEY = "Bearer sandbox_rules";
-
-  async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any; headers: Headers }> {
-    const res = await fetch(sb.url + path, {
-      method,
-      headers: { authorization: KEY, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
-  }
-
-  /** Expects an RFC 9457 problem with this status whose detail matches. */
-  async function expectProblem(p: Promise<{ status: number; body: any; headers: Headers }>, status: number, detail: RegExp) {
-    const r = await p;
-    expect(r.status, JSON.stringify(r.body)).toBe(status);
-    expect(r.headers.get("content-type")).toMatch(/^application\/problem\+json/);
-    expect(r.body).toMatchObject({ status, title: expect.any(String) });
-    expect(r.body.detail).toMatch(detail);
-    return r.body;
-  }
-
-  const gpuPod = (extra: Record<string, unknown> = {}) => ({ name: "p", image: "img:1", gpu: { id: "NVIDIA GeForce RTX 4090", count: 1 }, ...extra });
-  const cpuPod = (extra: Record<string, unknown> = {}) => ({ name: "c", image: "img:1", cpu: { id: "cpu3c", vcpuCount: 2 }, ...extra });
-  const endpoint = (extra: Record<string, unknown> = {}) => ({ name: "e", image: "img:1", type: "QUEUE", scaling: { type: "QUEUE_DELAY", queueDelay: 4 }, gpu: { pools: ["ADA_24"] }, ...extra });
-
-  beforeAll(async () => {
-    sb = await startSandbox({ port: 0, warn: () => {}, bootMs: 0, rateLimit: false });
-  });
-  afterAll(async () => {
-    await sb?.close();
-  });
+describe.skipIf(missingReference)(refSuite("v2 document rules in the sandbox: pods and endpoints"), () => {
+  const { call } = sandboxForRules();
 
   describe("pods", () => {
     it(quoting("Exactly one of `gpu` or `cpu` must be set — enforced at the handler layer.", "`name` is always required; supply exactly one of `gpu` or `cpu` to select compute (a GPU or a CPU pod)."), async () => {
@@ -302,118 +249,5 @@ describe.skipIf(missingReference)(refSuite("v2 document rules in the sandbox"), 
       expect(ep.body.gpu.allowedCudaVersions).toEqual(["12.6"]);
       await expectProblem(call("PATCH", `/v2/serverless/${ep.body.id}`, { templateId: podTpl.body.id }), 422, /pod template/);
     });
-  });
-
-  describe("templates and registry credentials", () => {
-    it(quoting("Only the template's owner can update it (authenticated via the request's API key); public catalog templates are readable via GET but return `404` here.", "Only the template's owner can delete it — public catalog templates return `404` here."), async () => {
-      expect((await call("GET", "/v2/templates/runpod-torch-v240")).status).toBe(200);
-      await expectProblem(call("PATCH", "/v2/templates/runpod-torch-v240", { name: "mine" }), 404, /public catalog template/);
-      await expectProblem(call("DELETE", "/v2/templates/runpod-torch-v240"), 404, /public catalog template/);
-    });
-
-    it(quoting("Rejected if any pod currently uses this credential to pull its image.", "Registry credential is in use by a pod and cannot be deleted"), async () => {
-      const reg = await call("POST", "/v2/registries", { name: "ghcr-rules", username: "u", password: "p" });
-      const tpl = await call("POST", "/v2/templates", { name: "t", image: "img:1", registry: reg.body.id });
-      const pod = await call("POST", "/v2/pods", gpuPod({ registry: reg.body.id }));
-      await expectProblem(call("DELETE", `/v2/registries/${reg.body.id}`), 400, /in use by pod/);
-      await call("DELETE", `/v2/pods/${pod.body.id}`);
-      expect((await call("DELETE", `/v2/registries/${reg.body.id}`)).status).toBe(204);
-      // Templates do not block the delete; they lose the reference.
-      expect((await call("GET", `/v2/templates/${tpl.body.id}`)).body.registry).toBeNull();
-    });
-  });
-
-  describe("catalog queries", () => {
-    it(
-      quoting(
-        "Required with include=AVAILABILITY, and valid only with it (400 either way).",
-        "Valid only with include=AVAILABILITY.",
-        "Valid only with include=AVAILABILITY (400 otherwise); a malformed entry is a 422.",
-        "Availability is product-specific, so this is required whenever availability is requested.",
-        "Availability is included only when requested with include=AVAILABILITY, which requires `product` — stock differs by product context.",
-        "Availability details are included only when requested with include=AVAILABILITY, which requires `product` — stock differs by product context.",
-      ),
-      async () => {
-        await expectProblem(call("GET", "/v2/catalog/gpus?include=AVAILABILITY"), 400, /product is required/);
-        await expectProblem(call("GET", "/v2/catalog/cpus/cpu3c?include=AVAILABILITY"), 400, /product is required/);
-        for (const q of ["product=POD", "count=2", "cloud=SECURE", "countryCodes=FR"]) {
-          await expectProblem(call("GET", `/v2/catalog/gpus?${q}`), 400, /only valid with include=AVAILABILITY/);
-        }
-        await expectProblem(call("GET", "/v2/catalog/cpus?vcpuCount=4"), 400, /only valid with include=AVAILABILITY/);
-        const ok = await call("GET", "/v2/catalog/gpus/NVIDIA%20L4?include=AVAILABILITY&product=POD");
-        expect(ok.body.availability).toBeDefined();
-        expect((await call("GET", "/v2/catalog/gpus/NVIDIA%20L4")).body.availability).toBeUndefined();
-      },
-    );
-
-    it(
-      quoting(
-        "Valid only with include=AVAILABILITY (400 otherwise) and mutually exclusive with minCudaVersion (400 if both are sent); a malformed entry is a 422.",
-        "Valid only with include=AVAILABILITY (400 otherwise) and mutually exclusive with cudaVersions (400 if both are sent); a malformed value is a 422.",
-      ),
-      async () => {
-        await expectProblem(call("GET", "/v2/catalog/gpus?include=AVAILABILITY&product=POD&cudaVersions=12.8&minCudaVersion=12"), 400, /mutually exclusive/);
-        await expectProblem(call("GET", "/v2/catalog/gpus?minCudaVersion=12"), 400, /only valid with include=AVAILABILITY/);
-      },
-    );
-
-    it(quoting("Must be a power of two."), async () => {
-      await expectProblem(call("GET", "/v2/catalog/cpus?include=AVAILABILITY&product=POD&vcpuCount=6"), 400, /power of two/);
-      expect((await call("GET", "/v2/catalog/cpus?include=AVAILABILITY&product=POD&vcpuCount=8")).status).toBe(200);
-    });
-
-    it(
-      quoting(
-        "Values within this filter use AND semantics; volumes=STANDARD,HIGH_PERFORMANCE requires both storage types.",
-        "Values within this filter use AND semantics; compliance=GDPR,SOC_2_TYPE_2 requires both certifications.",
-        "Filter by global networking support. true returns only data centers that support global networking; false only those that do not.",
-      ),
-      async () => {
-        const ids = async (q: string) => (await call("GET", `/v2/catalog/datacenters?${q}`)).body.dataCenters.map((d: any) => d.id).sort();
-        const both = await ids("networkVolumeTypes=STANDARD,HIGH_PERFORMANCE");
-        const standard = await ids("networkVolumeTypes=STANDARD");
-        expect(both.length).toBeGreaterThan(0);
-        expect(both.length).toBeLessThan(standard.length);
-        expect(await ids("compliance=GDPR,SOC_2_TYPE_2")).toEqual([]);
-        const global = await ids("globalNetwork=true");
-        const notGlobal = await ids("globalNetwork=false");
-        expect(global.length && notGlobal.length).toBeTruthy();
-        expect(global.filter((id: string) => notGlobal.includes(id))).toEqual([]);
-      },
-    );
-  });
-
-  describe("size minimums and full mounts, enforced by the JSON Schema validator (answered 400 with the failing paths)", () => {
-    it(quotingSchema("Upstream enforces a 10 GB floor."), async () => {
-      const r = await expectProblem(call("POST", "/v2/pods", gpuPod({ mounts: { persistent: { size: 5, path: "/w" } } })), 400, /failed validation/);
-      expect(r.errors.join()).toMatch(/\/mounts\/persistent\/size must be >= 10/);
-      expect((await call("POST", "/v2/pods", gpuPod({ mounts: { persistent: { size: 10, path: "/w" } } }))).status).toBe(201);
-      await expectProblem(call("POST", "/v2/network-volumes", { name: "v", size: 5, dataCenter: "EU-RO-1" }), 400, /failed validation/);
-    });
-
-    it(quotingSchema("- Partial mounts are not supported — every mount entry must include the full schema (`size` + `path` for persistent, `volumeId` + `path` for network).", "Missing required fields → 422."), async () => {
-      const pod = await call("POST", "/v2/pods", gpuPod({ mounts: { persistent: { size: 20, path: "/w" } } }));
-      const r = await expectProblem(call("PATCH", `/v2/pods/${pod.body.id}`, { mounts: { persistent: { size: 40 } } }), 400, /failed validation/);
-      expect(r.errors.join()).toMatch(/required property 'path'/);
-    });
-
-    it(quotingSchema("At least one field must be present; an empty body is rejected."), async () => {
-      const vol = await call("POST", "/v2/network-volumes", { name: "v", size: 10, dataCenter: "EU-RO-1" });
-      await expectProblem(call("PATCH", `/v2/network-volumes/${vol.body.id}`, {}), 400, /failed validation/);
-    });
-
-    it(quotingSchema("Exact duplicate configurations are rejected; the same flavor may be listed at different vCPU counts."), async () => {
-      const { gpu: _g, ...base } = endpoint();
-      await expectProblem(call("POST", "/v2/serverless", { ...base, cpu: [{ id: "cpu3c", vcpuCount: 2 }, { id: "cpu3c", vcpuCount: 2 }] }), 400, /failed validation/);
-      expect((await call("POST", "/v2/serverless", { ...base, cpu: [{ id: "cpu3c", vcpuCount: 2 }, { id: "cpu3c", vcpuCount: 4 }] })).status).toBe(201);
-    });
-  });
-
-  it("quotes every sentence the accounting table says a sandbox rule enforces (except pod boot timing, tested in pod-lifecycle.test.ts)", () => {
-    const unquoted = enforcedByRule
-      .filter((e) => !quoted.has(sentenceId(e.pointer, e.sentence)))
-      .filter((e) => e.account.kind === "rule" && !e.account.rules.includes("pods.statusAfterBoot"))
-      .map((e) => `${e.pointer}: ${e.sentence}`);
-    expect(unquoted).toEqual([]);
   });
 });
