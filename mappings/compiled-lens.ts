@@ -29,10 +29,25 @@ export function knownV1Fields(lens: BodyLens): Set<string> {
   return names;
 }
 
+/**
+ * The v1 defaults that apply to a body with these fields (values the caller knows; absent ones
+ * undefined): none when `v1DefaultsUnless` is set, minus the `v1DefaultsExcept` cases. The
+ * codemod can call this with the literal values it sees.
+ */
+export function applicableV1Defaults(lens: BodyLens, v1: Record<string, unknown>): Record<string, unknown> {
+  if (!lens.v1Defaults) return {};
+  if (lens.v1DefaultsUnless && v1[lens.v1DefaultsUnless] !== undefined) return {};
+  const defaults: Record<string, unknown> = { ...lens.v1Defaults };
+  for (const except of lens.v1DefaultsExcept ?? []) {
+    const valueOf = (k: string) => (v1[k] !== undefined ? v1[k] : defaults[k]);
+    if (Object.entries(except.when).every(([k, value]) => valueOf(k) === value)) delete defaults[except.field];
+  }
+  return defaults;
+}
+
 export function withV1Defaults(lens: BodyLens, v1: Record<string, unknown>): Record<string, unknown> {
   if (!lens.v1Defaults) return v1;
-  if (lens.v1DefaultsUnless && v1[lens.v1DefaultsUnless] !== undefined) return v1;
-  return { ...lens.v1Defaults, ...v1 };
+  return { ...applicableV1Defaults(lens, v1), ...v1 };
 }
 
 type Convert = (values: unknown[], ctx: ConvertContext) => unknown[];
@@ -90,12 +105,13 @@ function compile(lens: BodyLens): CompiledLens {
     toV2(v1Input, ctx) {
       const v1 = withV1Defaults(lens, v1Input);
       const result: ToV2Result = { body: {}, warnings: [], rejections: [], emulate: {} };
+      const stepCtx: ConvertContext = { ...ctx, warn: (message) => result.warnings.push(message) };
       for (const step of toV2Steps) {
         const inputs = inputsOf(step, v1);
         if (!inputs) continue;
         let outputs: unknown[];
         try {
-          outputs = step.convert ? step.convert(inputs, ctx) : inputs;
+          outputs = step.convert ? step.convert(inputs, stepCtx) : inputs;
         } catch (error) {
           // A value the converter cannot place (unknown GPU type, unbalanced quotes) is the caller's error.
           result.rejections.push(`${step.label}: ${(error as Error).message}`);

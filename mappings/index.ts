@@ -6,7 +6,7 @@ export { converters, converterNamed } from "./converters.ts";
 export { versionChanges } from "./changes.ts";
 export { V1_HOST, V1_BASE, V2_ORIGIN, V2_BASE, V2_OPENAPI_URL, V1_RETIREMENT } from "./bases.ts";
 export { emulations, emulationNamed } from "./emulations.ts";
-export { toV2, toV1, knownV1Fields, withV1Defaults } from "./lens-engine.ts";
+export { toV2, toV1, applicableV1Defaults, knownV1Fields, withV1Defaults } from "./lens-engine.ts";
 export { problemToV1Message, isProblem, errorFieldMap, v1ErrorFields } from "./errors.ts";
 export { exportTable } from "./export.ts";
 export { renderMarkdown } from "./markdown.ts";

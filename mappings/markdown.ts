@@ -21,6 +21,9 @@ function lensSection(lens: BodyLens): string[] {
   if (lens.v1Defaults) {
     lines.push("", `v1 defaults applied before translation${lens.v1DefaultsUnless ? ` (unless ${code(lens.v1DefaultsUnless)} is set)` : ""}: ${code(JSON.stringify(lens.v1Defaults))}.`);
   }
+  for (const e of lens.v1DefaultsExcept ?? []) {
+    lines.push("", `…except ${code(e.field)} when ${Object.entries(e.when).map(([k, v]) => `${code(k)} is ${code(JSON.stringify(v))}`).join(" and ")}: ${e.reason}.`);
+  }
   if (lens.v2Defaults) lines.push("", `v2 fields added when absent: ${code(JSON.stringify(lens.v2Defaults))}.`);
   if (lens.v2Only?.length) lines.push("", "v2-only fields: " + lens.v2Only.map((o) => `${code(o.v2)} (${o.note})`).join("; ") + ".");
   lines.push("");

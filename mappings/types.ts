@@ -22,6 +22,17 @@ export interface CatalogView {
 
 export interface ConvertContext {
   catalog?: CatalogView;
+  /** Set by the lens engine: a converter that drops an input v2 cannot take says so here (V2-Bridge-Warning). */
+  warn?: (message: string) => void;
+}
+
+/** A v1 default that v1 applied but v2 would refuse in one case (e.g. a pod volume on a CPU pod). */
+export interface V1DefaultException {
+  /** The v1 field whose default is not applied. */
+  field: string;
+  /** When every one of these v1 fields (after the other defaults) has this value. */
+  when: Record<string, unknown>;
+  reason: string;
 }
 
 /**
@@ -96,6 +107,8 @@ export interface BodyLens {
   v1Defaults?: Record<string, unknown>;
   /** Skip v1Defaults when this v1 field is set (a template supplies the values instead). */
   v1DefaultsUnless?: string;
+  /** Defaults of v1Defaults left out in a case where v2 would reject them. */
+  v1DefaultsExcept?: V1DefaultException[];
   /** v2 fields that v2 requires and v1 never sent, with the value that keeps v1 semantics. */
   v2Defaults?: Record<string, unknown>;
   v2Only?: V2OnlyField[];

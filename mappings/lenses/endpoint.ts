@@ -14,22 +14,27 @@ const common = [
   field("templateId", "templateId"),
   field("workersMin", "workers.min"),
   field("workersMax", "workers.max"),
-  field("idleTimeout", "workers.idleTimeout"),
   convert(["scalerType", "scalerValue"], "scaling", "scaling"),
   field("executionTimeoutMs", "timeout"),
   convert("flashboot", "flashboot", "flashboot"),
   field("dataCenterIds", "dataCenterIds"),
   convert(["networkVolumeId", "networkVolumeIds"], "networkVolumes", "networkVolumeList"),
-  convert(["gpuTypeIds", "gpuCount", "allowedCudaVersions", "minCudaVersion"], "gpu", "endpointGpu"),
 ];
+
+const gpuFields = ["gpuTypeIds", "gpuCount", "allowedCudaVersions", "minCudaVersion"];
+// Requests: v2 rejects an idle timeout with REQUEST_COUNT scaling, so the converter needs the scaler type.
+const idleTimeoutRequest = convert(["idleTimeout", "scalerType"], "workers.idleTimeout", "idleTimeout");
 
 export const endpointCreate: BodyLens = {
   name: "endpoint-create",
   v1Schema: "EndpointCreateInput",
   v2Schema: "CreateEndpointRequest",
-  fields: [...common, convert(["cpuFlavorIds", "vcpuCount", "computeType"], "cpu", "endpointCpu")],
+  fields: [...common, idleTimeoutRequest, convert(gpuFields, "gpu", "endpointGpu"), convert(["cpuFlavorIds", "vcpuCount", "computeType"], "cpu", "endpointCpu")],
   unmapped: [gpuPriority],
   v1Defaults: { computeType: "GPU", idleTimeout: 5, scalerType: "QUEUE_DELAY", scalerValue: 4 },
+  v1DefaultsExcept: [
+    { field: "idleTimeout", when: { scalerType: "REQUEST_COUNT" }, reason: "v2 rejects `workers.idleTimeout` on queue-based endpoints scaling on REQUEST_COUNT" },
+  ],
   // v2 requires a name and a type; v1 endpoints were all queue-based and could be unnamed.
   v2Defaults: { type: "QUEUE", name: "v1-endpoint" },
   v2Only: [{ v2: "type", note: "v1 endpoints were all queue-based: QUEUE" }],
@@ -39,7 +44,7 @@ export const endpointUpdate: BodyLens = {
   name: "endpoint-update",
   v1Schema: "EndpointUpdateInput",
   v2Schema: "UpdateEndpointRequest",
-  fields: [...common, convert(["cpuFlavorIds", "vcpuCount"], "cpu", "endpointCpu")],
+  fields: [...common, idleTimeoutRequest, convert(gpuFields, "gpu", "endpointGpuUpdate"), convert(["cpuFlavorIds", "vcpuCount"], "cpu", "endpointCpu")],
   unmapped: [gpuPriority],
 };
 
@@ -51,6 +56,8 @@ export const endpointRecord: BodyLens = {
   fields: [
     field("id", "id"),
     ...common.filter((f) => f.v1[0] !== "templateId"),
+    field("idleTimeout", "workers.idleTimeout"),
+    convert(gpuFields, "gpu", "endpointGpu"),
     convert("computeType", ["gpu", "cpu"], "computeKind", "toV1"),
     field("env", "env"),
     field("createdAt", "createdAt"),

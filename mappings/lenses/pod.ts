@@ -37,7 +37,7 @@ export const podCreate: BodyLens = {
     field("cloudType", "cloud"),
     field("dataCenterIds", "dataCenterIds"),
     field("globalNetworking", "globalNetworking"),
-    convert(["volumeInGb", "volumeMountPath", "networkVolumeId"], "mounts", "podMounts"),
+    convert(["volumeInGb", "volumeMountPath", "networkVolumeId", "computeType"], "mounts", "podMounts"),
     convert(["computeType", "gpuTypeIds", "gpuCount", "allowedCudaVersions", "cpuFlavorIds", "vcpuCount"], ["gpu", "cpu"], "podCompute"),
   ],
   unmapped: [
@@ -78,6 +78,9 @@ export const podCreate: BodyLens = {
     name: "my pod",
   },
   v1DefaultsUnless: "templateId",
+  v1DefaultsExcept: [
+    { field: "volumeInGb", when: { computeType: "CPU" }, reason: "v2 rejects `mounts.persistent` on CPU pods, so v1's default pod volume is not sent for them" },
+  ],
   // v2 requires a name even when a template supplies everything else; v1 defaulted it.
   v2Defaults: { name: "my pod" },
   v2Only: [
@@ -95,7 +98,7 @@ export const podUpdate: BodyLens = {
     ...containerFields,
     field("locked", "locked"),
     field("globalNetworking", "globalNetworking"),
-    convert(["volumeInGb", "volumeMountPath"], "mounts", "templateMounts"),
+    convert(["volumeInGb", "volumeMountPath"], "mounts", "podVolumeUpdate"),
   ],
   unmapped: [entrypoint],
 };

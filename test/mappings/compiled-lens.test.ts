@@ -11,6 +11,8 @@ const applies = (f: FieldLens, direction: "toV2" | "toV1") => !f.only || f.only 
 function referenceToV2(lens: BodyLens, v1Input: Record<string, unknown>, ctx: ConvertContext) {
   const v1 = withV1Defaults(lens, v1Input);
   const result = { body: {} as Record<string, unknown>, warnings: [] as string[], rejections: [] as string[], emulate: {} as Record<string, unknown> };
+  // Converters that drop an input say so through the context's warn (V2-Bridge-Warning).
+  ctx = { ...ctx, warn: (message) => result.warnings.push(message) };
   for (const f of lens.fields) {
     if (!applies(f, "toV2")) continue;
     const inputs = f.v1.map((p) => getPath(v1, p));
