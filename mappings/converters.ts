@@ -1,6 +1,7 @@
 // Named value converters. Each says whether it is lossless and how the codemod writes it.
 import type { Converter, ConvertContext } from "./types.ts";
 import { joinWords, splitWords } from "./shell-words.ts";
+import { recordConverters } from "./record-converters.ts";
 
 const isArray = (v: unknown): v is unknown[] => Array.isArray(v);
 const nonEmpty = (v: unknown): v is unknown[] => Array.isArray(v) && v.length > 0;
@@ -285,7 +286,7 @@ export const billingTime = define({
 });
 
 export const converters: Record<string, Converter> = Object.fromEntries(
-  [flashboot, argv, podStatus, scaling, podMounts, templateMounts, podCompute, endpointGpu, endpointCpu, computeKind, networkVolumeList, cpuDetails, billingTime].map((c) => [c.name, c]),
+  [flashboot, argv, podStatus, scaling, podMounts, templateMounts, podCompute, endpointGpu, endpointCpu, computeKind, networkVolumeList, cpuDetails, billingTime, ...recordConverters].map((c) => [c.name, c]),
 );
 
 export function converterNamed(name: string): Converter {

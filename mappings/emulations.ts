@@ -50,6 +50,12 @@ export const emulations: EmulationSpec[] = [
     differences: "Served from the gateway's reference directory; 404 when it has none.",
     upstreamCalls: [],
   },
+  {
+    name: "hourlyRateFromCatalog",
+    summary: "v1 pod `costPerHr` / `adjustedCostPerHr` of a pod that is not running: the catalog's list price (GPU type × count by cloud, or CPU flavour × vCPUs) instead of v2's current spend of 0.",
+    differences: "List price, not a negotiated or savings-plan price (v1 adjustedCostPerHr applied savings plans; v2 has none).",
+    upstreamCalls: ["GET /v2/catalog/gpus and GET /v2/catalog/cpus (cached per API key)"],
+  },
 ];
 
 export function emulationNamed(name: string): EmulationSpec {

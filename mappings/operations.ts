@@ -78,7 +78,7 @@ export const operations: OperationMapping[] = [
     status: "mapped",
     request: { lens: "pod-create" },
     response: { kind: "record", lens: "pod-record" },
-    emulations: ["gpuTypePriority", "lockOnCreate"],
+    emulations: ["gpuTypePriority", "lockOnCreate", "hourlyRateFromCatalog"],
     changes: ["base-url", "nested-bodies"],
   },
   {
@@ -111,7 +111,7 @@ export const operations: OperationMapping[] = [
       dropInclude("includeWorkers", "list endpoint workers with GET /v2/serverless/{id}/workers"),
     ],
     response: { kind: "list", wrapper: "pods", lens: "pod-record" },
-    emulations: ["listFilters"],
+    emulations: ["listFilters", "hourlyRateFromCatalog"],
     changes: ["base-url", "wrapped-lists", "list-filters-removed", "nested-bodies"],
   },
   {
@@ -129,6 +129,7 @@ export const operations: OperationMapping[] = [
       dropInclude("includeWorkers", "list endpoint workers with GET /v2/serverless/{id}/workers"),
     ],
     response: { kind: "record", lens: "pod-record" },
+    emulations: ["hourlyRateFromCatalog"],
     changes: ["base-url", "generic-path-id", "nested-bodies"],
   },
   ...withPostUpdateSynonym({
@@ -140,6 +141,7 @@ export const operations: OperationMapping[] = [
     pathParams: ID,
     request: { lens: "pod-update" },
     response: { kind: "record", lens: "pod-record" },
+    emulations: ["hourlyRateFromCatalog"],
     changes: ["base-url", "generic-path-id", "nested-bodies"],
   }),
   {

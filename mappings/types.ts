@@ -18,6 +18,14 @@ export interface CatalogView {
   poolOfGpuType(id: string): string | undefined;
   /** Pool id → GPU type ids in catalog order. */
   gpuTypesInPool(pool: string): string[];
+  /** List price per hour of a pod's compute, when the catalog knows it (GPU type × count by cloud, or CPU flavour × vCPUs). */
+  hourlyRate?(query: HourlyRateQuery): number | undefined;
+}
+
+export interface HourlyRateQuery {
+  gpu?: { id: string; count?: number } | null;
+  cpu?: { id: string; vcpuCount?: number } | null;
+  cloud: "SECURE" | "COMMUNITY";
 }
 
 export interface ConvertContext {

@@ -2,6 +2,7 @@
 import { emptyUpdateAsRead } from "./empty-update-as-read.ts";
 import { gpuPoolsFromCatalog } from "./gpu-pools-from-catalog.ts";
 import { gpuTypePriority } from "./gpu-type-priority.ts";
+import { hourlyRateFromCatalog } from "./hourly-rate-from-catalog.ts";
 import { listFilters } from "./list-filters.ts";
 import { lockOnCreate } from "./lock-on-create.ts";
 import { resetAsRestart } from "./reset-as-restart.ts";
@@ -12,7 +13,7 @@ import type { Emulation } from "./types.ts";
 export type { Emulation } from "./types.ts";
 
 export const emulationImplementations: Record<string, Emulation> = Object.fromEntries(
-  [gpuTypePriority, lockOnCreate, gpuPoolsFromCatalog, scalingReadModifyWrite, listFilters, resetAsRestart, emptyUpdateAsRead, servePublishedDocument].map(
+  [gpuTypePriority, lockOnCreate, gpuPoolsFromCatalog, scalingReadModifyWrite, listFilters, resetAsRestart, emptyUpdateAsRead, servePublishedDocument, hourlyRateFromCatalog].map(
     (e) => [e.name, e],
   ),
 );

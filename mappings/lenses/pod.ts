@@ -1,6 +1,6 @@
 // Pods: flat v1 create/update bodies ⇄ nested v2 bodies, and v2 Pod records → v1 Pod records.
 import type { BodyLens, UnmappedField } from "../types.ts";
-import { convert, field } from "./field.ts";
+import { convert, field, toV1Only } from "./field.ts";
 
 const placementHint = (v1: string, what: string): UnmappedField => ({
   v1,
@@ -117,13 +117,16 @@ export const podRecord: BodyLens = {
     convert(["volumeInGb", "volumeMountPath", "networkVolume.id"], "mounts", "podMounts", "toV1"),
     field("gpu", "gpu"),
     convert(["cpuFlavorId", "vcpuCount", "memoryInGb"], "cpu", "cpuDetails", "toV1"),
-    field("costPerHr", "cost"),
-    field("adjustedCostPerHr", "cost"),
+    convert(["costPerHr", "adjustedCostPerHr"], ["cost", "status", "gpu", "cpu", "cloud"], "hourlyRate", "toV1"),
     field("locked", "locked"),
     field("templateId", "template"),
     field("lastStartedAt", "startedAt"),
     field("machine.dataCenterId", "dataCenterId"),
-    field("publicIp", "globalNetworking.ip"),
+    convert(["publicIp", "portMappings"], "runtime", "runtimeAddresses", "toV1"),
+    convert(["machine.secureCloud", "interruptible"], "cloud", "cloudTier", "toV1"),
+    convert("dockerEntrypoint", "image", "imageEntrypoint", "toV1"),
+    toV1Only(field("machine.gpuTypeId", "gpu.id")),
+    toV1Only(field("machine.cpuTypeId", "cpu.id")),
     convert("computeType", ["gpu", "cpu"], "computeKind", "toV1"),
   ],
   v1Undocumented: [{ v1: "computeType", note: "derived from gpu/cpu so the v1 ListPods computeType filter can be applied to translated records" }],
@@ -133,5 +136,6 @@ export const podRecord: BodyLens = {
     { v2: "runtime", note: "new in v2 (utilisation)" },
     { v2: "cudaVersion", note: "new in v2" },
     { v2: "createdAt", note: "v1 records had no creation time" },
+    { v2: "globalNetworking", note: "a private cross-data-center address; v1 `publicIp` comes from `runtime.ports` instead" },
   ],
 };
