@@ -12,6 +12,8 @@ import { resolveV1, translateBody, translateQuery } from "./translate-request.ts
 import { toV1Answer, v2RecordsOf, type V1Answer } from "./translate-response.ts";
 import type { UsageStore } from "./usage.ts";
 import { V1Error, sendV1Error, upstreamError } from "./v1-errors.ts";
+import { inV1Terms } from "./v2-errors-in-v1-terms.ts";
+import { splitListStrings } from "./v1-list-strings.ts";
 import type { OpenApiValidator } from "../openapi/validator.ts";
 import type { UpstreamResponse } from "./upstream.ts";
 
@@ -118,6 +120,7 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): vo
         }
         v1Body = (parsed as Record<string, unknown> | undefined) ?? {};
         if (v1Validator) {
+          v1Body = splitListStrings(v1Validator.document, op.v1.method, op.v1.path, v1Body);
           const check = v1Validator.validateRequestBody(op.v1.method, op.v1.path, v1Body);
           if (!check.ok) throw new V1Error(400, `invalid request body: ${check.errors.join("; ")}`);
         }
@@ -206,7 +209,7 @@ async function run(call: V1Call, emulations: Emulation[]): Promise<V1Answer> {
   }
   const res = await send(translated?.body);
 
-  if (res.status < 200 || res.status >= 300) throw upstreamError(res);
+  if (res.status < 200 || res.status >= 300) throw upstreamError(inV1Terms(op, res));
   const records = v2RecordsOf(op, res.json);
   for (const e of emulations) if (e.beforeRead) await e.beforeRead(call, records);
   let answer: V1Answer;

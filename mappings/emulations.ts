@@ -4,9 +4,15 @@ import type { EmulationSpec } from "./types.ts";
 export const emulations: EmulationSpec[] = [
   {
     name: "gpuTypePriority",
-    summary: "v1 pod `gpuTypeIds` with several entries: create with the first type, and on a no-capacity answer try the next, in order.",
-    differences: "One v2 create per type tried; the pod gets the first type that has capacity, as v1 promised. Errors other than capacity stop the search.",
+    summary: "v1 pod `gpuTypeIds` with several entries: create with the first type; when v2 refuses it (400: a rule or no capacity, which has no machine-readable code; 403: no access to the pool; 404) try the next, in order.",
+    differences: "One v2 create per type tried; the pod gets the first type v2 accepts, as v1 promised. 402, 422, 429 and 5xx stop the search. A rule violation fails on every type, so the client gets the last refusal.",
     upstreamCalls: ["POST /v2/pods (once per GPU type tried)"],
+  },
+  {
+    name: "cpuFlavorPriority",
+    summary: "v1 CPU pod `cpuFlavorIds` with several entries: create with the first flavour; when v2 refuses it (400/403/404) try the next, in order.",
+    differences: "One v2 create per flavour tried, as for gpuTypeIds.",
+    upstreamCalls: ["POST /v2/pods (once per CPU flavour tried)"],
   },
   {
     name: "lockOnCreate",

@@ -9,4 +9,5 @@ export { emulations, emulationNamed } from "./emulations.ts";
 export { toV2, toV1, knownV1Fields, withV1Defaults } from "./lens-engine.ts";
 export { problemToV1Message, isProblem, errorFieldMap, v1ErrorFields } from "./errors.ts";
 export { exportTable } from "./export.ts";
+export { v1NameForV2Pointer } from "./error-names.ts";
 export { renderMarkdown } from "./markdown.ts";

@@ -78,7 +78,7 @@ export const operations: OperationMapping[] = [
     status: "mapped",
     request: { lens: "pod-create" },
     response: { kind: "record", lens: "pod-record" },
-    emulations: ["gpuTypePriority", "lockOnCreate", "hourlyRateFromCatalog"],
+    emulations: ["gpuTypePriority", "cpuFlavorPriority", "lockOnCreate", "hourlyRateFromCatalog"],
     changes: ["base-url", "nested-bodies"],
   },
   {

@@ -72,6 +72,11 @@ export interface FieldLens {
   v1: string[];
   v2: string[];
   converter?: string;
+  /**
+   * For a converter that builds nested v2 values from several v1 fields: which v1 field each v2
+   * sub-path comes from (`"gpu.id": "gpuTypeIds"`), so v2 validation errors can name v1 fields.
+   */
+  parts?: Record<string, string>;
   /** Direction(s) in which this lens applies; default both. */
   only?: "toV2" | "toV1";
   note?: string;

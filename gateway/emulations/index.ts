@@ -1,4 +1,5 @@
 // Every gateway emulation by the name mappings/emulations.ts gives it (a test checks the two agree).
+import { cpuFlavorPriority } from "./cpu-flavor-priority.ts";
 import { emptyUpdateAsRead } from "./empty-update-as-read.ts";
 import { gpuPoolsFromCatalog } from "./gpu-pools-from-catalog.ts";
 import { gpuTypePriority } from "./gpu-type-priority.ts";
@@ -13,7 +14,7 @@ import type { Emulation } from "./types.ts";
 export type { Emulation } from "./types.ts";
 
 export const emulationImplementations: Record<string, Emulation> = Object.fromEntries(
-  [gpuTypePriority, lockOnCreate, gpuPoolsFromCatalog, scalingReadModifyWrite, listFilters, resetAsRestart, emptyUpdateAsRead, servePublishedDocument, hourlyRateFromCatalog].map(
+  [gpuTypePriority, lockOnCreate, gpuPoolsFromCatalog, scalingReadModifyWrite, listFilters, resetAsRestart, emptyUpdateAsRead, servePublishedDocument, hourlyRateFromCatalog, cpuFlavorPriority].map(
     (e) => [e.name, e],
   ),
 );

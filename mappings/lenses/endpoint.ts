@@ -1,6 +1,6 @@
 // Serverless endpoints: v1 flat worker/scaler fields ⇄ v2 nested `workers` and `scaling`.
 import type { BodyLens, UnmappedField } from "../types.ts";
-import { convert, field } from "./field.ts";
+import { convert, field, withParts } from "./field.ts";
 
 const gpuPriority: UnmappedField = {
   v1: "gpuTypeIds",
@@ -9,25 +9,33 @@ const gpuPriority: UnmappedField = {
   advice: "list GPU pools in gpu.pools (GET /v2/catalog/gpus shows each type's pool)",
 };
 
+const cpuParts = { "cpu.0.id": "cpuFlavorIds", "cpu.0.vcpuCount": "vcpuCount" };
+
 const common = [
   field("name", "name"),
   field("templateId", "templateId"),
   field("workersMin", "workers.min"),
   field("workersMax", "workers.max"),
   field("idleTimeout", "workers.idleTimeout"),
-  convert(["scalerType", "scalerValue"], "scaling", "scaling"),
+  withParts(convert(["scalerType", "scalerValue"], "scaling", "scaling"), { "scaling.type": "scalerType", "scaling.queueDelay": "scalerValue", "scaling.requestCount": "scalerValue" }),
   field("executionTimeoutMs", "timeout"),
   convert("flashboot", "flashboot", "flashboot"),
   field("dataCenterIds", "dataCenterIds"),
   convert(["networkVolumeId", "networkVolumeIds"], "networkVolumes", "networkVolumeList"),
-  convert(["gpuTypeIds", "gpuCount", "allowedCudaVersions", "minCudaVersion"], "gpu", "endpointGpu"),
+  withParts(convert(["gpuTypeIds", "gpuCount", "allowedCudaVersions", "minCudaVersion"], "gpu", "endpointGpu"), {
+    "gpu.pools": "gpuTypeIds",
+    "gpu.excludedTypes": "gpuTypeIds",
+    "gpu.count": "gpuCount",
+    "gpu.allowedCudaVersions": "allowedCudaVersions",
+    "gpu.minCudaVersion": "minCudaVersion",
+  }),
 ];
 
 export const endpointCreate: BodyLens = {
   name: "endpoint-create",
   v1Schema: "EndpointCreateInput",
   v2Schema: "CreateEndpointRequest",
-  fields: [...common, convert(["cpuFlavorIds", "vcpuCount", "computeType"], "cpu", "endpointCpu")],
+  fields: [...common, withParts(convert(["cpuFlavorIds", "vcpuCount", "computeType"], "cpu", "endpointCpu"), cpuParts)],
   unmapped: [gpuPriority],
   v1Defaults: { computeType: "GPU", idleTimeout: 5, scalerType: "QUEUE_DELAY", scalerValue: 4 },
   // v2 requires a name and a type; v1 endpoints were all queue-based and could be unnamed.
@@ -39,7 +47,7 @@ export const endpointUpdate: BodyLens = {
   name: "endpoint-update",
   v1Schema: "EndpointUpdateInput",
   v2Schema: "UpdateEndpointRequest",
-  fields: [...common, convert(["cpuFlavorIds", "vcpuCount"], "cpu", "endpointCpu")],
+  fields: [...common, withParts(convert(["cpuFlavorIds", "vcpuCount"], "cpu", "endpointCpu"), cpuParts)],
   unmapped: [gpuPriority],
 };
 

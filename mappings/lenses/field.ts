@@ -9,6 +9,11 @@ export function convert(v1: string | string[], v2: string | string[], converter:
   return { v1: [v1].flat(), v2: [v2].flat(), converter, ...(only ? { only } : {}) };
 }
 
+/** The same lens, naming which v1 field each nested v2 sub-path comes from (for error messages). */
+export function withParts(lens: FieldLens, parts: Record<string, string>): FieldLens {
+  return { ...lens, parts };
+}
+
 export function toV1Only(lens: FieldLens): FieldLens {
   return { ...lens, only: "toV1" };
 }

@@ -1,6 +1,6 @@
 // Pods: flat v1 create/update bodies ⇄ nested v2 bodies, and v2 Pod records → v1 Pod records.
 import type { BodyLens, UnmappedField } from "../types.ts";
-import { convert, field, toV1Only } from "./field.ts";
+import { convert, field, toV1Only, withParts } from "./field.ts";
 
 const placementHint = (v1: string, what: string): UnmappedField => ({
   v1,
@@ -15,6 +15,13 @@ const entrypoint: UnmappedField = {
   harmlessValue: [],
   reason: "v2 cannot override the image entrypoint; it only takes `args`",
   advice: "bake the entrypoint into the image (or a template) and pass the command in dockerStartCmd",
+};
+
+const mountParts = {
+  "mounts.persistent.size": "volumeInGb",
+  "mounts.persistent.path": "volumeMountPath",
+  "mounts.network.0.volumeId": "networkVolumeId",
+  "mounts.network.0.path": "volumeMountPath",
 };
 
 const containerFields = [
@@ -37,8 +44,14 @@ export const podCreate: BodyLens = {
     field("cloudType", "cloud"),
     field("dataCenterIds", "dataCenterIds"),
     field("globalNetworking", "globalNetworking"),
-    convert(["volumeInGb", "volumeMountPath", "networkVolumeId"], "mounts", "podMounts"),
-    convert(["computeType", "gpuTypeIds", "gpuCount", "allowedCudaVersions", "cpuFlavorIds", "vcpuCount"], ["gpu", "cpu"], "podCompute"),
+    withParts(convert(["volumeInGb", "volumeMountPath", "networkVolumeId"], "mounts", "podMounts"), mountParts),
+    withParts(convert(["computeType", "gpuTypeIds", "gpuCount", "allowedCudaVersions", "cpuFlavorIds", "vcpuCount"], ["gpu", "cpu"], "podCompute"), {
+      "gpu.id": "gpuTypeIds",
+      "gpu.count": "gpuCount",
+      "gpu.allowedCudaVersions": "allowedCudaVersions",
+      "cpu.id": "cpuFlavorIds",
+      "cpu.vcpuCount": "vcpuCount",
+    }),
   ],
   unmapped: [
     entrypoint,

@@ -37,9 +37,12 @@ export const templateCreate: BodyLens = {
   fields: [...fields, field("isServerless", "serverless"), field("category", "category")],
   unmapped: [entrypoint, readme],
   v1Defaults: { containerDiskInGb: 50, volumeInGb: 20, volumeMountPath: "/workspace", ports: ["8888/http", "22/tcp"], isPublic: false, isServerless: false, category: "NVIDIA" },
+  // v2 templates default both to true (console behaviour): pods would get a generated
+  // JUPYTER_PASSWORD and the account's SSH keys injected, which v1 templates never did.
+  v2Defaults: { startJupyter: false, startSsh: false },
   v2Only: [
-    { v2: "startJupyter", note: "v2 default true" },
-    { v2: "startSsh", note: "v2 default true" },
+    { v2: "startJupyter", note: "v2 default true; the gateway sends false, as v1 templates behaved" },
+    { v2: "startSsh", note: "v2 default true; the gateway sends false, as v1 templates behaved" },
     { v2: "allowedCudaVersions", note: "new on v2 templates" },
   ],
 };
