@@ -21,9 +21,9 @@ export const flashboot = define({
 
 export const argv = define({
   name: "argv",
-  summary: "v1 argv array (`dockerStartCmd`) ⇄ v2 `args` command-line string, shell-quoted so splitting gives the array back.",
+  summary: "v1 argv array (`dockerStartCmd`) ⇄ v2 `args` command-line string, shell-quoted so splitting gives the array back; `[]` (the image's own CMD) is `\"\"`, which also clears args on an update.",
   lossless: true,
-  toV2: ([words]) => [isArray(words) ? (words.length ? joinWords(words.map(String)) : undefined) : undefined],
+  toV2: ([words]) => [isArray(words) ? joinWords(words.map(String)) : undefined],
   toV1: ([line]) => [typeof line === "string" && line.length ? splitWords(line) : line === undefined ? undefined : []],
   codemod: null,
   codemodReason: "a non-literal argv array cannot be quoted safely at build time; join it yourself or move the command into the image",
@@ -185,8 +185,9 @@ export const endpointGpu = define({
       return [{ ...(gpuCount !== undefined ? { count: gpuCount } : {}), ...(nonEmpty(cuda) ? { allowedCudaVersions: cuda } : {}), ...(minCuda ? { minCudaVersion: minCuda } : {}) }];
     }
     const { pools, excludedTypes } = poolsFor(gpuTypeIds.map(String), ctx);
-    const gpu: Record<string, unknown> = { pools, count: gpuCount ?? 1 };
-    if (excludedTypes.length) gpu.excludedTypes = excludedTypes;
+    // Always stated, [] included: on an update a new pool list without excludedTypes would clear
+    // the old exclusions only implicitly; saying so keeps the selection explicit.
+    const gpu: Record<string, unknown> = { pools, excludedTypes, count: gpuCount ?? 1 };
     if (nonEmpty(cuda)) gpu.allowedCudaVersions = cuda;
     if (typeof minCuda === "string") gpu.minCudaVersion = minCuda;
     return [gpu];

@@ -33,6 +33,24 @@ export const emulations: EmulationSpec[] = [
     upstreamCalls: ["GET /v2/serverless/{id}", "PATCH /v2/serverless/{id}"],
   },
   {
+    name: "endpointCpuReadModifyWrite",
+    summary: "v1 CPU endpoint update with only `vcpuCount` or only `cpuFlavorIds`: read the endpoint's current `cpu` list and send the complete replacement list.",
+    differences: "A concurrent change between the read and the PATCH can be overwritten. On a GPU endpoint vcpuCount is ignored with a warning.",
+    upstreamCalls: ["GET /v2/serverless/{id}", "PATCH /v2/serverless/{id}"],
+  },
+  {
+    name: "flashbootKeepsPriority",
+    summary: "v1 endpoint update with `flashboot: true` on an endpoint in PRIORITY_FLASHBOOT: flashboot is left out of the PATCH, so priority capacity is kept.",
+    differences: "None visible to a v1 client (it reads true either way).",
+    upstreamCalls: ["GET /v2/serverless/{id}", "PATCH /v2/serverless/{id} (or no PATCH when nothing else changes)"],
+  },
+  {
+    name: "podMountsReadModifyWrite",
+    summary: "v1 pod update with `volumeMountPath` or `volumeInGb` alone, or on a pod whose volume is a network volume: read the pod and send its complete mount of the kind it has (`persistent` {size, path} or `network` [{volumeId, path}]).",
+    differences: "A concurrent change between the read and the PATCH can be overwritten; volumeInGb on a network-volume pod is ignored with a warning.",
+    upstreamCalls: ["GET /v2/pods/{id}", "PATCH /v2/pods/{id}"],
+  },
+  {
     name: "listFilters",
     summary: "v1 list filters (`desiredStatus`, `gpuTypeId`, `name`, …) are applied by the gateway to the translated records.",
     differences: "v2 returns the whole list and the gateway filters it; results are the same, the upstream cost is not.",

@@ -141,7 +141,7 @@ export const operations: OperationMapping[] = [
     pathParams: ID,
     request: { lens: "pod-update" },
     response: { kind: "record", lens: "pod-record" },
-    emulations: ["hourlyRateFromCatalog"],
+    emulations: ["podMountsReadModifyWrite", "hourlyRateFromCatalog"],
     changes: ["base-url", "generic-path-id", "nested-bodies"],
   }),
   {
@@ -233,7 +233,7 @@ export const operations: OperationMapping[] = [
     pathParams: { endpointId: "id" },
     request: { lens: "endpoint-update" },
     response: { kind: "record", lens: "endpoint-record" },
-    emulations: ["gpuPoolsFromCatalog", "scalingReadModifyWrite"],
+    emulations: ["gpuPoolsFromCatalog", "scalingReadModifyWrite", "endpointCpuReadModifyWrite", "flashbootKeepsPriority"],
     changes: ["base-url", "resource-renamed", "generic-path-id", "nested-bodies", "flashboot-enum", "gpu-pools"],
   }),
   {

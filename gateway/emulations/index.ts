@@ -1,6 +1,9 @@
 // Every gateway emulation by the name mappings/emulations.ts gives it (a test checks the two agree).
 import { cpuFlavorPriority } from "./cpu-flavor-priority.ts";
 import { emptyUpdateAsRead } from "./empty-update-as-read.ts";
+import { endpointCpuReadModifyWrite } from "./endpoint-cpu-read-modify-write.ts";
+import { flashbootKeepsPriority } from "./flashboot-keeps-priority.ts";
+import { podMountsReadModifyWrite } from "./pod-mounts-read-modify-write.ts";
 import { gpuPoolsFromCatalog } from "./gpu-pools-from-catalog.ts";
 import { gpuTypePriority } from "./gpu-type-priority.ts";
 import { hourlyRateFromCatalog } from "./hourly-rate-from-catalog.ts";
@@ -14,7 +17,7 @@ import type { Emulation } from "./types.ts";
 export type { Emulation } from "./types.ts";
 
 export const emulationImplementations: Record<string, Emulation> = Object.fromEntries(
-  [gpuTypePriority, lockOnCreate, gpuPoolsFromCatalog, scalingReadModifyWrite, listFilters, resetAsRestart, emptyUpdateAsRead, servePublishedDocument, hourlyRateFromCatalog, cpuFlavorPriority].map(
+  [gpuTypePriority, lockOnCreate, gpuPoolsFromCatalog, scalingReadModifyWrite, listFilters, resetAsRestart, emptyUpdateAsRead, servePublishedDocument, hourlyRateFromCatalog, cpuFlavorPriority, endpointCpuReadModifyWrite, flashbootKeepsPriority, podMountsReadModifyWrite].map(
     (e) => [e.name, e],
   ),
 );
