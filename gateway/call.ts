@@ -27,6 +27,8 @@ export interface V1Call {
   v2Path: string | null;
   v2Query: URLSearchParams;
   filters: ListFilter[];
+  /** v1 include expansions asked for (true) that an emulation serves. */
+  expansions: string[];
   /** Everything forwarded without its v1 meaning (→ V2-Bridge-Warning). */
   warnings: string[];
   /** Converter context (the catalog, when an emulation loaded it). */

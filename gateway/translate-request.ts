@@ -14,6 +14,8 @@ export interface ListFilter {
 export interface TranslatedQuery {
   v2: URLSearchParams;
   filters: ListFilter[];
+  /** v1 include parameters the gateway serves itself (decision "emulate" without a filter field), when set to true. */
+  expansions: string[];
   warnings: string[];
   rejections: string[];
 }
@@ -46,7 +48,7 @@ export function resolveV1(method: string, rawPath: string): Resolved {
 }
 
 export function translateQuery(op: OperationMapping, query: URLSearchParams): TranslatedQuery {
-  const out: TranslatedQuery = { v2: new URLSearchParams(), filters: [], warnings: [], rejections: [] };
+  const out: TranslatedQuery = { v2: new URLSearchParams(), filters: [], expansions: [], warnings: [], rejections: [] };
   const names = [...new Set(query.keys())];
   for (const name of names) {
     const values = query.getAll(name);
@@ -61,6 +63,10 @@ export function translateQuery(op: OperationMapping, query: URLSearchParams): Tr
     }
     switch (mapping.decision) {
       case "emulate":
+        if (!mapping.filterField) {
+          if (values.includes("true")) out.expansions.push(name);
+          break;
+        }
         out.filters.push({ param: name, field: mapping.filterField ?? name, values: values.flatMap((v) => v.split(",")).filter(Boolean) });
         break;
       case "reject":

@@ -150,6 +150,7 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): vo
         v2Path,
         v2Query: translatedQuery.v2,
         filters: translatedQuery.filters,
+        expansions: translatedQuery.expansions,
         warnings: [...translatedQuery.warnings],
         convert: {},
         emulate: {},
@@ -220,5 +221,6 @@ async function run(call: V1Call, emulations: Emulation[]): Promise<V1Answer> {
     throw new V1Error(502, `could not translate the v2 answer: ${(err as Error).message}`, "translation");
   }
   for (const e of emulations) if (e.shape) answer = e.shape(call, answer);
+  for (const e of emulations) if (e.expand) answer = await e.expand(call, answer);
   return answer;
 }

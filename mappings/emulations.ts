@@ -80,6 +80,30 @@ export const emulations: EmulationSpec[] = [
     differences: "List price, not a negotiated or savings-plan price (v1 adjustedCostPerHr applied savings plans; v2 has none).",
     upstreamCalls: ["GET /v2/catalog/gpus and GET /v2/catalog/cpus (cached per API key)"],
   },
+  {
+    name: "catalogTemplates",
+    summary: "v1 ListTemplates with `includeRunpodTemplates` / `includePublicTemplates`: the v2 catalog's official (resp. verified and community) templates are appended, translated, with `isRunpod` set for official ones.",
+    differences: "At most 100 templates per catalog source (v2 has no paging yet).",
+    upstreamCalls: ["GET /v2/templates", "GET /v2/catalog/templates?source=official | verified | community"],
+  },
+  {
+    name: "endpointWorkers",
+    summary: "v1 GetEndpoint / ListEndpoints with `includeWorkers`: each endpoint's v2 workers become the v1 pod records under `workers` (id, image, GPU, data center, start time).",
+    differences: "Worker records carry fewer fields than v1's worker pods (no cost, ports or volume). Lists expand at most 50 endpoints.",
+    upstreamCalls: ["GET /v2/serverless/{id}/workers (per endpoint)"],
+  },
+  {
+    name: "podNetworkVolume",
+    summary: "v1 GetPod / ListPods with `includeNetworkVolume`: the pod's `networkVolume` gets the volume's name, size and data center.",
+    differences: "None visible to a v1 client.",
+    upstreamCalls: ["GET /v2/network-volumes (once per request)"],
+  },
+  {
+    name: "templateIdFromRequest",
+    summary: "v1 CreatePod / CreateEndpoint answers name the `templateId` the client sent; v2 keeps no link to the template.",
+    differences: "Only the create answer: later reads of the pod or endpoint have no templateId (declared in the table).",
+    upstreamCalls: [],
+  },
 ];
 
 export function emulationNamed(name: string): EmulationSpec {

@@ -11,6 +11,12 @@ const dropInclude = (v1: string, advice: string): QueryMapping => ({
   advice,
 });
 
+/** A v1 include expansion the gateway serves from another v2 call (see the operation's emulations). */
+const expand = (v1: string, reason: string, advice: string): QueryMapping => ({ v1, decision: "emulate", reason, advice });
+
+const includeNetworkVolume = expand("includeNetworkVolume", "v2 pod records carry only the volume id; the gateway reads the volume", "read mounts.network from the v2 pod and GET /v2/network-volumes/{id}");
+const includeWorkers = expand("includeWorkers", "v2 endpoint records have no workers; the gateway lists them", "list workers with GET /v2/serverless/{id}/workers");
+
 const filter = (v1: string, filterField = v1): QueryMapping => ({
   v1,
   decision: "emulate",
@@ -78,7 +84,7 @@ export const operations: OperationMapping[] = [
     status: "mapped",
     request: { lens: "pod-create" },
     response: { kind: "record", lens: "pod-record" },
-    emulations: ["gpuTypePriority", "cpuFlavorPriority", "lockOnCreate", "hourlyRateFromCatalog"],
+    emulations: ["gpuTypePriority", "cpuFlavorPriority", "lockOnCreate", "hourlyRateFromCatalog", "templateIdFromRequest"],
     changes: ["base-url", "nested-bodies"],
   },
   {
@@ -105,13 +111,13 @@ export const operations: OperationMapping[] = [
       filter("networkVolumeId", "networkVolume.id"),
       filter("templateId"),
       dropInclude("includeMachine", "read dataCenterId and cost from the v2 pod"),
-      dropInclude("includeNetworkVolume", "read mounts.network from the v2 pod"),
+      includeNetworkVolume,
       dropInclude("includeSavingsPlans", "savings plans are not in v2 pod records"),
       dropInclude("includeTemplate", "fetch GET /v2/templates/{id} for the pod's template"),
-      dropInclude("includeWorkers", "list endpoint workers with GET /v2/serverless/{id}/workers"),
+      dropInclude("includeWorkers", "v1 pods are not endpoints; list endpoint workers with GET /v2/serverless/{id}/workers"),
     ],
     response: { kind: "list", wrapper: "pods", lens: "pod-record" },
-    emulations: ["listFilters", "hourlyRateFromCatalog"],
+    emulations: ["listFilters", "hourlyRateFromCatalog", "podNetworkVolume"],
     changes: ["base-url", "wrapped-lists", "list-filters-removed", "nested-bodies"],
   },
   {
@@ -123,13 +129,13 @@ export const operations: OperationMapping[] = [
     pathParams: ID,
     query: [
       dropInclude("includeMachine", "read dataCenterId and cost from the v2 pod"),
-      dropInclude("includeNetworkVolume", "read mounts.network from the v2 pod"),
+      includeNetworkVolume,
       dropInclude("includeSavingsPlans", "savings plans are not in v2 pod records"),
       dropInclude("includeTemplate", "fetch GET /v2/templates/{id} for the pod's template"),
-      dropInclude("includeWorkers", "list endpoint workers with GET /v2/serverless/{id}/workers"),
+      dropInclude("includeWorkers", "v1 pods are not endpoints; list endpoint workers with GET /v2/serverless/{id}/workers"),
     ],
     response: { kind: "record", lens: "pod-record" },
-    emulations: ["hourlyRateFromCatalog"],
+    emulations: ["hourlyRateFromCatalog", "podNetworkVolume"],
     changes: ["base-url", "generic-path-id", "nested-bodies"],
   },
   ...withPostUpdateSynonym({
@@ -192,7 +198,7 @@ export const operations: OperationMapping[] = [
     status: "mapped",
     request: { lens: "endpoint-create" },
     response: { kind: "record", lens: "endpoint-record" },
-    emulations: ["gpuPoolsFromCatalog"],
+    emulations: ["gpuPoolsFromCatalog", "templateIdFromRequest"],
     changes: ["base-url", "resource-renamed", "nested-bodies", "flashboot-enum", "gpu-pools", "create-status"],
   },
   {
@@ -203,10 +209,10 @@ export const operations: OperationMapping[] = [
     status: "mapped",
     query: [
       dropInclude("includeTemplate", "fetch GET /v2/templates/{id}"),
-      dropInclude("includeWorkers", "list workers with GET /v2/serverless/{id}/workers"),
+      includeWorkers,
     ],
     response: { kind: "list", wrapper: "endpoints", lens: "endpoint-record" },
-    emulations: ["gpuPoolsFromCatalog"],
+    emulations: ["gpuPoolsFromCatalog", "endpointWorkers"],
     changes: ["base-url", "resource-renamed", "wrapped-lists", "nested-bodies", "flashboot-enum", "gpu-pools"],
   },
   {
@@ -218,10 +224,10 @@ export const operations: OperationMapping[] = [
     pathParams: { endpointId: "id" },
     query: [
       dropInclude("includeTemplate", "fetch GET /v2/templates/{id}"),
-      dropInclude("includeWorkers", "list workers with GET /v2/serverless/{id}/workers"),
+      includeWorkers,
     ],
     response: { kind: "record", lens: "endpoint-record" },
-    emulations: ["gpuPoolsFromCatalog"],
+    emulations: ["gpuPoolsFromCatalog", "endpointWorkers"],
     changes: ["base-url", "resource-renamed", "generic-path-id", "nested-bodies", "flashboot-enum", "gpu-pools"],
   },
   ...withPostUpdateSynonym({
@@ -266,10 +272,11 @@ export const operations: OperationMapping[] = [
     status: "mapped",
     query: [
       dropInclude("includeEndpointBoundTemplates", "v2 lists all of your templates"),
-      dropInclude("includePublicTemplates", "list public templates with GET /v2/catalog/templates"),
-      dropInclude("includeRunpodTemplates", "list official templates with GET /v2/catalog/templates"),
+      expand("includePublicTemplates", "v2 lists public templates in its catalog; the gateway appends them", "list them with GET /v2/catalog/templates?source=community (and verified)"),
+      expand("includeRunpodTemplates", "v2 lists official templates in its catalog; the gateway appends them", "list them with GET /v2/catalog/templates (source official)"),
     ],
     response: { kind: "list", wrapper: "templates", lens: "template-record" },
+    emulations: ["catalogTemplates"],
     changes: ["base-url", "wrapped-lists", "nested-bodies"],
   },
   {

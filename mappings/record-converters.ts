@@ -69,4 +69,14 @@ export const imageEntrypoint = define({
   codemodReason: "v2 cannot override the entrypoint; the image's own is used",
 });
 
-export const recordConverters = [runtimeAddresses, hourlyRate, cloudTier, imageEntrypoint];
+export const workerDesiredStatus = define({
+  name: "workerDesiredStatus",
+  summary: "v2 worker `status` (RUNNING, IDLE, INITIALIZING, THROTTLED, UNHEALTHY) → v1 worker pod `desiredStatus`: RUNNING (every listed worker is meant to run).",
+  lossless: false,
+  toV2: () => [undefined],
+  toV1: ([status]) => [status === undefined ? undefined : "RUNNING"],
+  codemod: null,
+  codemodReason: "v2 workers report their live state in `status`; compare against the v2 states",
+});
+
+export const recordConverters = [runtimeAddresses, hourlyRate, cloudTier, imageEntrypoint, workerDesiredStatus];

@@ -1,5 +1,9 @@
 // Every gateway emulation by the name mappings/emulations.ts gives it (a test checks the two agree).
+import { catalogTemplates } from "./catalog-templates.ts";
 import { cpuFlavorPriority } from "./cpu-flavor-priority.ts";
+import { endpointWorkers } from "./endpoint-workers.ts";
+import { podNetworkVolume } from "./pod-network-volume.ts";
+import { templateIdFromRequest } from "./template-id-from-request.ts";
 import { emptyUpdateAsRead } from "./empty-update-as-read.ts";
 import { endpointCpuReadModifyWrite } from "./endpoint-cpu-read-modify-write.ts";
 import { flashbootKeepsPriority } from "./flashboot-keeps-priority.ts";
@@ -17,7 +21,7 @@ import type { Emulation } from "./types.ts";
 export type { Emulation } from "./types.ts";
 
 export const emulationImplementations: Record<string, Emulation> = Object.fromEntries(
-  [gpuTypePriority, lockOnCreate, gpuPoolsFromCatalog, scalingReadModifyWrite, listFilters, resetAsRestart, emptyUpdateAsRead, servePublishedDocument, hourlyRateFromCatalog, cpuFlavorPriority, endpointCpuReadModifyWrite, flashbootKeepsPriority, podMountsReadModifyWrite].map(
+  [gpuTypePriority, lockOnCreate, gpuPoolsFromCatalog, scalingReadModifyWrite, listFilters, resetAsRestart, emptyUpdateAsRead, servePublishedDocument, hourlyRateFromCatalog, cpuFlavorPriority, endpointCpuReadModifyWrite, flashbootKeepsPriority, podMountsReadModifyWrite, catalogTemplates, endpointWorkers, podNetworkVolume, templateIdFromRequest].map(
     (e) => [e.name, e],
   ),
 );

@@ -20,4 +20,6 @@ export interface Emulation {
   beforeRead?(call: V1Call, v2Records: Record<string, unknown>[]): Promise<void>;
   /** Runs on the translated v1 answer. */
   shape?(call: V1Call, answer: V1Answer): V1Answer;
+  /** Adds to the translated v1 answer what further v2 calls can serve (v1 include expansions). */
+  expand?(call: V1Call, answer: V1Answer): Promise<V1Answer>;
 }

@@ -5,6 +5,7 @@ import { endpointCreate, endpointRecord, endpointUpdate } from "./endpoint.ts";
 import { templateCreate, templateRecord, templateUpdate } from "./template.ts";
 import { networkVolumeCreate, networkVolumeRecord, networkVolumeUpdate } from "./network-volume.ts";
 import { registryCreate, registryRecord } from "./registry.ts";
+import { workerRecord } from "./worker.ts";
 import { networkVolumeBillingRecord, podBillingRecord, serverlessBillingRecord } from "./billing.ts";
 
 export const lenses: Record<string, BodyLens> = Object.fromEntries(
@@ -15,6 +16,7 @@ export const lenses: Record<string, BodyLens> = Object.fromEntries(
     networkVolumeCreate, networkVolumeUpdate, networkVolumeRecord,
     registryCreate, registryRecord,
     podBillingRecord, serverlessBillingRecord, networkVolumeBillingRecord,
+    workerRecord,
   ].map((lens) => [lens.name, lens]),
 );
 
