@@ -29,6 +29,8 @@ export interface V1Call {
   filters: ListFilter[];
   /** v1 include expansions asked for (true) that an emulation serves. */
   expansions: string[];
+  /** Values of other emulated v1 query parameters (e.g. billing `grouping`). */
+  emulatedParams: Record<string, string>;
   /** Everything forwarded without its v1 meaning (→ V2-Bridge-Warning). */
   warnings: string[];
   /** Converter context (the catalog, when an emulation loaded it). */

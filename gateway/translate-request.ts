@@ -16,6 +16,8 @@ export interface TranslatedQuery {
   filters: ListFilter[];
   /** v1 include parameters the gateway serves itself (decision "emulate" without a filter field), when set to true. */
   expansions: string[];
+  /** Values of the other emulated parameters (decision "emulate", no filter field), e.g. billing grouping. */
+  emulatedParams: Record<string, string>;
   warnings: string[];
   rejections: string[];
 }
@@ -48,7 +50,7 @@ export function resolveV1(method: string, rawPath: string): Resolved {
 }
 
 export function translateQuery(op: OperationMapping, query: URLSearchParams): TranslatedQuery {
-  const out: TranslatedQuery = { v2: new URLSearchParams(), filters: [], expansions: [], warnings: [], rejections: [] };
+  const out: TranslatedQuery = { v2: new URLSearchParams(), filters: [], expansions: [], emulatedParams: {}, warnings: [], rejections: [] };
   const names = [...new Set(query.keys())];
   for (const name of names) {
     const values = query.getAll(name);
@@ -65,6 +67,7 @@ export function translateQuery(op: OperationMapping, query: URLSearchParams): Tr
       case "emulate":
         if (!mapping.filterField) {
           if (values.includes("true")) out.expansions.push(name);
+          out.emulatedParams[name] = values.at(-1)!;
           break;
         }
         out.filters.push({ param: name, field: mapping.filterField ?? name, values: values.flatMap((v) => v.split(",")).filter(Boolean) });

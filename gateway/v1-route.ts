@@ -151,6 +151,7 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): vo
         v2Query: translatedQuery.v2,
         filters: translatedQuery.filters,
         expansions: translatedQuery.expansions,
+        emulatedParams: translatedQuery.emulatedParams,
         warnings: [...translatedQuery.warnings],
         convert: {},
         emulate: {},

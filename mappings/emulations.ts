@@ -104,6 +104,18 @@ export const emulations: EmulationSpec[] = [
     differences: "Only the create answer: later reads of the pod or endpoint have no templateId (declared in the table).",
     upstreamCalls: [],
   },
+  {
+    name: "podBillingByGpuType",
+    summary: "v1 pod billing with its default `grouping=gpuTypeId` (or a `gpuTypeId` filter): each pod's records are attributed to its GPU type (CPU pods: their CPU flavour) from GET /v2/pods and summed per bucket and type. `grouping=podId` is v2's own shape and passes unchanged.",
+    differences: "Pods v2 no longer lists (terminated) cannot be attributed: their amounts form a group without gpuTypeId, with a V2-Bridge-Warning.",
+    upstreamCalls: ["GET /v2/billing/pods", "GET /v2/pods"],
+  },
+  {
+    name: "sumPerBucket",
+    summary: "v1 network-volume billing: one record per bucket for the account. v2 reports per volume per bucket; the gateway sums `amount` and `highPerformanceStorageAmount` per bucket.",
+    differences: "None visible to a v1 client.",
+    upstreamCalls: ["GET /v2/billing/network-volumes"],
+  },
 ];
 
 export function emulationNamed(name: string): EmulationSpec {

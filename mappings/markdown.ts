@@ -18,6 +18,10 @@ function lensSection(lens: BodyLens): string[] {
     lines.push("", "| v1 field without a faithful v2 form | decision | why | advice |", "|---|---|---|---|");
     for (const u of lens.unmapped) lines.push(`| ${code(u.v1)} | ${u.decision} | ${cell(u.reason)} | ${cell(u.advice)} |`);
   }
+  if (lens.v1Lost?.length) {
+    lines.push("", "| v1 record field v2 cannot supply | why | advice |", "|---|---|---|");
+    for (const l of lens.v1Lost) lines.push(`| ${code(l.v1)} | ${cell(l.reason)} | ${cell(l.advice)} |`);
+  }
   if (lens.v1Defaults) {
     lines.push("", `v1 defaults applied before translation${lens.v1DefaultsUnless ? ` (unless ${code(lens.v1DefaultsUnless)} is set)` : ""}: ${code(JSON.stringify(lens.v1Defaults))}.`);
   }

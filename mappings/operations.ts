@@ -420,15 +420,22 @@ export const operations: OperationMapping[] = [
     query: [
       ...billingTime,
       { v1: "podId", v2: "podId" },
-      billingGone("gpuTypeId", "v2 pod billing cannot be filtered by GPU type"),
+      {
+        v1: "gpuTypeId",
+        decision: "emulate",
+        filterField: "gpuTypeId",
+        reason: "v2 pod billing cannot be filtered by GPU type; the gateway attributes each pod's records to its GPU type and filters",
+        advice: "filter by podId, or group the records by each pod's gpu.id yourself",
+      },
       {
         v1: "grouping",
-        decision: "drop-with-warning",
-        reason: "v2 pod billing is always one record per pod per bucket (v1 grouping=podId)",
-        advice: "group the records by podId yourself; grouping by GPU type is not available in v2",
+        decision: "emulate",
+        reason: "v2 pod billing is one record per pod per bucket (v1 grouping=podId); for v1's default grouping=gpuTypeId the gateway sums the pods of each GPU type (CPU pods under their CPU flavour) per bucket",
+        advice: "group the records by each pod's gpu.id yourself (GET /v2/pods)",
       },
     ],
     response: { kind: "list", wrapper: "records", lens: "pod-billing-record" },
+    emulations: ["podBillingByGpuType"],
     changes: ["base-url", "billing-buckets", "wrapped-lists"],
   },
   {
@@ -462,6 +469,7 @@ export const operations: OperationMapping[] = [
     status: "mapped",
     query: billingTime,
     response: { kind: "list", wrapper: "records", lens: "network-volume-billing-record" },
+    emulations: ["sumPerBucket"],
     changes: ["base-url", "resource-renamed", "billing-buckets", "wrapped-lists"],
   },
 ];

@@ -112,6 +112,8 @@ export interface BodyLens {
   /** v2 fields that v2 requires and v1 never sent, with the value that keeps v1 semantics. */
   v2Defaults?: Record<string, unknown>;
   v2Only?: V2OnlyField[];
+  /** v1 record fields v2 cannot supply (the gateway leaves them out of translated records). */
+  v1Lost?: { v1: string; reason: string; advice: string }[];
   /** v1 record fields that v1 servers returned and clients read, though the v1 document omits them. */
   v1Undocumented?: { v1: string; note: string }[];
 }

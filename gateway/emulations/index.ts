@@ -3,6 +3,8 @@ import { catalogTemplates } from "./catalog-templates.ts";
 import { cpuFlavorPriority } from "./cpu-flavor-priority.ts";
 import { endpointWorkers } from "./endpoint-workers.ts";
 import { podNetworkVolume } from "./pod-network-volume.ts";
+import { podBillingByGpuType } from "./pod-billing-by-gpu-type.ts";
+import { sumPerBucket } from "./sum-per-bucket.ts";
 import { templateIdFromRequest } from "./template-id-from-request.ts";
 import { emptyUpdateAsRead } from "./empty-update-as-read.ts";
 import { endpointCpuReadModifyWrite } from "./endpoint-cpu-read-modify-write.ts";
@@ -21,7 +23,7 @@ import type { Emulation } from "./types.ts";
 export type { Emulation } from "./types.ts";
 
 export const emulationImplementations: Record<string, Emulation> = Object.fromEntries(
-  [gpuTypePriority, lockOnCreate, gpuPoolsFromCatalog, scalingReadModifyWrite, listFilters, resetAsRestart, emptyUpdateAsRead, servePublishedDocument, hourlyRateFromCatalog, cpuFlavorPriority, endpointCpuReadModifyWrite, flashbootKeepsPriority, podMountsReadModifyWrite, catalogTemplates, endpointWorkers, podNetworkVolume, templateIdFromRequest].map(
+  [gpuTypePriority, lockOnCreate, gpuPoolsFromCatalog, scalingReadModifyWrite, listFilters, resetAsRestart, emptyUpdateAsRead, servePublishedDocument, hourlyRateFromCatalog, cpuFlavorPriority, endpointCpuReadModifyWrite, flashbootKeepsPriority, podMountsReadModifyWrite, catalogTemplates, endpointWorkers, podNetworkVolume, templateIdFromRequest, podBillingByGpuType, sumPerBucket].map(
     (e) => [e.name, e],
   ),
 );

@@ -20,7 +20,7 @@ describe.skipIf(missingReference)(refSuite("mapping table names only real fields
     });
 
     it("every v1 field path exists in the v1 schema", () => {
-      const paths = [...lens.fields.flatMap((f) => f.v1), ...(lens.unmapped ?? []).map((u) => u.v1), ...Object.keys(lens.v1Defaults ?? {})];
+      const paths = [...lens.fields.flatMap((f) => f.v1), ...(lens.unmapped ?? []).map((u) => u.v1), ...Object.keys(lens.v1Defaults ?? {}), ...(lens.v1Lost ?? []).map((l) => l.v1)];
       const undocumented = new Set((lens.v1Undocumented ?? []).map((u) => u.v1));
       for (const p of paths) {
         if (undocumented.has(p)) continue;
