@@ -33,6 +33,8 @@ export interface V1Call {
   emulatedParams: Record<string, string>;
   /** Everything forwarded without its v1 meaning (→ V2-Bridge-Warning). */
   warnings: string[];
+  /** Names of the v1 inputs (body fields, query parameters) v2 drops: counted per client in usage. */
+  dropped: string[];
   /** Converter context (the catalog, when an emulation loaded it). */
   convert: ConvertContext;
   /** Values of v1 fields the lens marked "emulate". */

@@ -33,6 +33,8 @@ export interface GatewayOptions {
   connections?: number;
   /** Static audit JSON (`v2-bridge audit --format json`) shown beside live traffic at GET /_bridge/; re-read on each view. */
   auditFile?: string;
+  /** Refuse (v1 400 naming the field) every v1 input v2 would drop, instead of warning. */
+  strict?: boolean;
   /** Fastify/pino logger: false (default in code), true, or a pino options object. */
   logger?: boolean | Record<string, unknown>;
   /** Test hook: called for every upstream request the gateway makes. */
@@ -55,6 +57,8 @@ export interface GatewayConfig {
   catalogTtlMs: number;
   connections: number;
   auditFile?: string;
+  /** --strict: every v1 input v2 would drop is refused with a v1 400 naming it. */
+  strict: boolean;
   logger: boolean | Record<string, unknown>;
   onUpstreamRequest?: GatewayOptions["onUpstreamRequest"];
 }
@@ -89,6 +93,7 @@ export const CONFIG_FIELDS: { key: keyof GatewayOptions; flag: string; env: stri
   { key: "catalogMaxKeys", flag: "--catalog-max-keys <n>", env: "V2_BRIDGE_CATALOG_MAX_KEYS", help: `API keys whose GPU catalog is cached (default ${DEFAULTS.catalogMaxKeys})` },
   { key: "catalogTtlMs", flag: "--catalog-ttl <ms>", env: "V2_BRIDGE_CATALOG_TTL_MS", help: `catalog cache freshness in ms (default ${DEFAULTS.catalogTtlMs})` },
   { key: "connections", flag: "--connections <n>", env: "V2_BRIDGE_CONNECTIONS", help: `upstream connection pool size (default ${DEFAULTS.connections})` },
+  { key: "strict", flag: "--strict", env: "V2_BRIDGE_STRICT", help: "refuse (v1 400 naming the field) every v1 field or query parameter v2 would drop, instead of forwarding without it and warning" },
   { key: "auditFile", flag: "--audit <file>", env: "V2_BRIDGE_AUDIT", help: "audit JSON (v2-bridge audit --format json) to show with live traffic at /_bridge/; re-read on each view" },
 ];
 
@@ -100,7 +105,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayOpt
   for (const f of CONFIG_FIELDS) {
     const raw = env[f.env];
     if (raw === undefined || raw === "") continue;
-    out[f.key] = NUMERIC.has(f.key) ? Number(raw) : raw;
+    out[f.key] = NUMERIC.has(f.key) ? Number(raw) : f.key === "strict" ? raw === "1" || raw === "true" : raw;
   }
   return out as GatewayOptions;
 }
@@ -148,6 +153,7 @@ export function resolveConfig(options: GatewayOptions): GatewayConfig {
     catalogTtlMs: int("catalog ttl", options.catalogTtlMs, DEFAULTS.catalogTtlMs, 0, 86_400_000),
     connections: int("connections", options.connections, DEFAULTS.connections, 1, 4096),
     auditFile: options.auditFile,
+    strict: options.strict === true,
     logger: options.logger ?? false,
     onUpstreamRequest: options.onUpstreamRequest,
   };

@@ -19,6 +19,8 @@ interface ClientRecord extends Seen {
   userAgent: string;
   operations: Map<string, Seen>;
   evictedOperations: number;
+  /** operation key → v1 input v2 dropped → times (bounded per operation). */
+  drops: Map<string, Map<string, number>>;
 }
 
 interface OperationRecord extends Seen {
@@ -46,11 +48,19 @@ export interface UsageSnapshot {
     firstSeen: string;
     lastSeen: string;
     operations: Record<string, { count: number; firstSeen: string; lastSeen: string }>;
+    /** operation key → v1 field or query parameter → requests in which v2 dropped it. */
+    drops: Record<string, Record<string, number>>;
   }[];
+  /** What clients send that v2 drops: per operation and v1 input, most frequent first. */
+  drops: { key: string; field: string; count: number; clients: number }[];
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const MAX_USER_AGENT = 256;
+/** Unknown field names are the client's choice: bounded in length and in number. */
+const MAX_FIELD_NAME = 64;
+const MAX_DROPPED_FIELDS_PER_OPERATION = 32;
+const MAX_DROP_ENTRIES = 2_000;
 
 export class UsageStore {
   readonly since = Date.now();
@@ -58,6 +68,7 @@ export class UsageStore {
   private evictedClients = 0;
   private readonly clients: LRUCache<string, ClientRecord>;
   private readonly operations = new Map<string, OperationRecord>();
+  private readonly drops = new Map<string, { key: string; field: string; count: number }>();
 
   constructor(
     readonly maxClients: number,
@@ -72,14 +83,14 @@ export class UsageStore {
     });
   }
 
-  record(op: UsageOperationRef, fingerprint: string, userAgent: string | undefined, status: number): void {
+  record(op: UsageOperationRef, fingerprint: string, userAgent: string | undefined, status: number, dropped: readonly string[] = []): void {
     const now = this.clock();
     this.requests++;
     const ua = (userAgent ?? "").slice(0, MAX_USER_AGENT);
     const clientKey = `${fingerprint}\n${ua}`;
     let client = this.clients.get(clientKey);
     if (!client) {
-      client = { fingerprint, userAgent: ua, count: 0, firstSeen: now, lastSeen: now, operations: new Map(), evictedOperations: 0 };
+      client = { fingerprint, userAgent: ua, count: 0, firstSeen: now, lastSeen: now, operations: new Map(), evictedOperations: 0, drops: new Map() };
       this.clients.set(clientKey, client);
     }
     client.count++;
@@ -108,6 +119,19 @@ export class UsageStore {
     agg.count++;
     agg.lastSeen = now;
     agg.statuses.set(status, (agg.statuses.get(status) ?? 0) + 1);
+    if (dropped.length) this.recordDrops(client, op.key, dropped);
+  }
+
+  private recordDrops(client: ClientRecord, key: string, dropped: readonly string[]): void {
+    let fields = client.drops.get(key);
+    if (!fields) client.drops.set(key, (fields = new Map()));
+    for (const name of new Set(dropped.map((f) => f.slice(0, MAX_FIELD_NAME)))) {
+      if (fields.has(name) || fields.size < MAX_DROPPED_FIELDS_PER_OPERATION) fields.set(name, (fields.get(name) ?? 0) + 1);
+      const id = `${key}\n${name}`;
+      const agg = this.drops.get(id);
+      if (agg) agg.count++;
+      else if (this.drops.size < MAX_DROP_ENTRIES) this.drops.set(id, { key, field: name, count: 1 });
+    }
   }
 
   /** The `GET /_bridge/usage` document (shape consumed by the report tool). */
@@ -147,7 +171,11 @@ export class UsageStore {
           operations: Object.fromEntries(
             [...c.operations.entries()].map(([key, s]) => [key, { count: s.count, firstSeen: iso(s.firstSeen), lastSeen: iso(s.lastSeen) }]),
           ),
+          drops: Object.fromEntries([...c.drops.entries()].map(([key, fields]) => [key, Object.fromEntries(fields)])),
         })),
+      drops: [...this.drops.values()]
+        .map((d) => ({ ...d, clients: clients.filter((c) => c.drops.get(d.key)?.has(d.field)).length }))
+        .sort((a, b) => b.count - a.count || a.key.localeCompare(b.key) || a.field.localeCompare(b.field)),
     };
   }
 }

@@ -14,12 +14,15 @@ import type { UsageStore } from "./usage.ts";
 import { V1Error, sendV1Error, upstreamError } from "./v1-errors.ts";
 import { inV1Terms } from "./v2-errors-in-v1-terms.ts";
 import { splitListStrings } from "./v1-list-strings.ts";
+import { noteDrops } from "./drops.ts";
 import type { OpenApiValidator } from "../openapi/validator.ts";
 import type { UpstreamResponse } from "./upstream.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
     v1Operation?: { key: string; v1: { method: string; path: string } };
+    /** v1 inputs v2 dropped on this request (usage audit). */
+    v1Dropped?: string[];
   }
 }
 
@@ -70,7 +73,7 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): vo
     scope.addHook("onResponse", (req, reply, done) => {
       const op = req.v1Operation;
       metrics.requests.inc({ operation: op?.key ?? "unmatched", status: String(reply.statusCode) });
-      if (op) usage.record(op, fingerprints.short(req.headers.authorization), req.headers["user-agent"], reply.statusCode);
+      if (op) usage.record(op, fingerprints.short(req.headers.authorization), req.headers["user-agent"], reply.statusCode, req.v1Dropped);
       done();
     });
 
@@ -153,6 +156,7 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): vo
         expansions: translatedQuery.expansions,
         emulatedParams: translatedQuery.emulatedParams,
         warnings: [...translatedQuery.warnings],
+        dropped: [],
         convert: {},
         emulate: {},
         deps,
@@ -163,8 +167,10 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): vo
         },
       };
 
+      req.v1Dropped = call.dropped;
       let answer: V1Answer;
       try {
+        noteDrops(call, translatedQuery.dropped, translatedQuery.warnings);
         answer = await run(call, emulationsFor(op.emulations));
       } finally {
         if (call.lastUpstreamHeaders) reply.headers(passthroughHeaders(call.lastUpstreamHeaders));
@@ -193,6 +199,7 @@ async function run(call: V1Call, emulations: Emulation[]): Promise<V1Answer> {
 
   const translated = translateBody(op, call.v1Body, call.convert);
   if (translated) {
+    noteDrops(call, translated.dropped, translated.warnings);
     call.warnings.push(...translated.warnings);
     call.emulate = translated.emulate;
     const claimed = new Set(emulations.flatMap((e) => e.fields ?? []));

@@ -22,6 +22,9 @@ function lensSection(lens: BodyLens): string[] {
     lines.push("", "| v1 record field v2 cannot supply | why | advice |", "|---|---|---|");
     for (const l of lens.v1Lost) lines.push(`| ${code(l.v1)} | ${cell(l.reason)} | ${cell(l.advice)} |`);
   }
+  if (lens.v1FromEmulation?.length) {
+    lines.push("", "v1 record fields filled by emulations: " + lens.v1FromEmulation.map((e) => `${code(e.v1)} (${code(e.emulation)})`).join("; ") + ".");
+  }
   if (lens.v1Defaults) {
     lines.push("", `v1 defaults applied before translation${lens.v1DefaultsUnless ? ` (unless ${code(lens.v1DefaultsUnless)} is set)` : ""}: ${code(JSON.stringify(lens.v1Defaults))}.`);
   }

@@ -114,6 +114,8 @@ export interface BodyLens {
   v2Only?: V2OnlyField[];
   /** v1 record fields v2 cannot supply (the gateway leaves them out of translated records). */
   v1Lost?: { v1: string; reason: string; advice: string }[];
+  /** v1 record fields a gateway emulation fills from other v2 calls (named by emulation). */
+  v1FromEmulation?: { v1: string; emulation: string }[];
   /** v1 record fields that v1 servers returned and clients read, though the v1 document omits them. */
   v1Undocumented?: { v1: string; note: string }[];
 }

@@ -113,7 +113,16 @@ export const usageSchema = {
           firstSeen: isoTime,
           lastSeen: isoTime,
           operations: { type: "object", additionalProperties: seen },
+          drops: { type: "object", additionalProperties: { type: "object", additionalProperties: count } },
         },
+      },
+    },
+    drops: {
+      type: "array",
+      items: {
+        type: "object",
+        required: ["key", "field", "count", "clients"],
+        properties: { key: { type: "string", minLength: 1 }, field: { type: "string", minLength: 1 }, count, clients: count },
       },
     },
   },

@@ -53,6 +53,15 @@ export interface UsageClient {
   firstSeen: string;
   lastSeen: string;
   operations: Record<string, { count: number; firstSeen: string; lastSeen: string }>;
+  /** operation key → v1 input v2 dropped → requests (absent from snapshots of older gateways). */
+  drops?: Record<string, Record<string, number>>;
+}
+
+export interface UsageDrop {
+  key: string;
+  field: string;
+  count: number;
+  clients: number;
 }
 
 export interface Usage {
@@ -61,6 +70,7 @@ export interface Usage {
   totals: { requests: number; clients: number; evictedClients: number };
   operations: UsageOperation[];
   clients: UsageClient[];
+  drops?: UsageDrop[];
 }
 
 /** The slice of a mapping-table operation the report needs (exportTable() rows fit). */
@@ -171,5 +181,17 @@ export interface ReportModel {
   clearOperations: { key: string; v1: Route; status: TableOperation["status"] }[];
   clients: ClientRow[];
   burndown: BurndownPoint[];
+  /** What clients send that v2 drops, per operation and v1 input (from the gateway's usage). */
+  drops: DropRow[];
   notes: string[];
+}
+
+export interface DropRow {
+  key: string;
+  v1: Route | null;
+  field: string;
+  count: number;
+  clients: number;
+  /** Fingerprints of the listed clients that sent it. */
+  clientFingerprints: string[];
 }

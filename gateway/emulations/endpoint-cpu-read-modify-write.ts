@@ -2,6 +2,7 @@
 // {id, vcpuCount}; v1 could send vcpuCount alone (which the lens cannot place without the flavours)
 // or cpuFlavorIds alone (which would reset vcpuCount to 2). The gateway reads the endpoint and
 // completes the pair from its current CPU selection. GPU endpoints are left to v2 to refuse.
+import { dropField } from "../drops.ts";
 import { currentRecord } from "./current-record.ts";
 import type { Emulation } from "./types.ts";
 
@@ -15,7 +16,7 @@ export const endpointCpuReadModifyWrite: Emulation = {
     if (hasFlavours === hasCount) return;
     const cpu = (await currentRecord(call)).cpu as { id: string; vcpuCount: number }[] | undefined;
     if (!Array.isArray(cpu) || !cpu.length) {
-      if (hasCount) call.warnings.push("vcpuCount ignored: the endpoint is not a CPU endpoint");
+      if (hasCount) dropField(call, "vcpuCount", "vcpuCount ignored: the endpoint is not a CPU endpoint");
       return;
     }
     call.v1Body = hasCount ? { ...body, cpuFlavorIds: cpu.map((c) => c.id) } : { ...body, vcpuCount: cpu[0]!.vcpuCount };

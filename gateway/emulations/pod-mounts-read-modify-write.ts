@@ -2,6 +2,7 @@
 // and its kind is fixed at create; v1 could send volumeMountPath or volumeInGb alone, and a pod on
 // a network volume keeps its path in `mounts.network`. The gateway reads the pod and sends the
 // complete mount of the kind the pod has.
+import { dropField } from "../drops.ts";
 import { currentRecord } from "./current-record.ts";
 import type { Emulation } from "./types.ts";
 
@@ -21,7 +22,7 @@ export const podMountsReadModifyWrite: Emulation = {
     const mounts = ((await currentRecord(call)).mounts ?? {}) as Mounts;
     const network = mounts.network?.[0];
     if (network) {
-      if (size !== undefined) call.warnings.push(`volumeInGb ignored: the pod's volume is network volume ${network.volumeId}, whose size is the volume's`);
+      if (size !== undefined) dropField(call, "volumeInGb", `volumeInGb ignored: the pod's volume is network volume ${network.volumeId}, whose size is the volume's`);
       return next({ ...body, mounts: { network: [{ volumeId: network.volumeId, path: (path as string | undefined) ?? network.path }] } });
     }
     if (mounts.persistent) {

@@ -15,6 +15,7 @@ export const podBillingRecord: BodyLens = {
     diskBilled,
     { v1: "endpointId", reason: "v2 pod billing does not say which pods were Serverless workers", advice: "use GET /v2/billing/serverless for endpoint costs" },
   ],
+  v1FromEmulation: [{ v1: "gpuTypeId", emulation: "podBillingByGpuType" }],
   v2Only: [
     { v2: "endTime", note: "bucket end; v1 reported only the bucket start as time" },
     { v2: "gpuAmount", note: "v2 splits the amount by GPU, CPU and disk" },

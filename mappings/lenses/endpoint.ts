@@ -68,5 +68,13 @@ export const endpointRecord: BodyLens = {
     { v2: "requestUrls", note: "new in v2" },
     { v2: "type", note: "new in v2" },
   ],
+  v1Lost: [
+    { v1: "templateId", reason: "v2 applies a template once and keeps no link to it; endpoint records do not name one", advice: "keep the template id with your own records; the create answer still carries it (templateIdFromRequest)" },
+    { v1: "template", reason: "v2 endpoint records do not name a template to expand", advice: "read image, args, env from the v2 endpoint itself" },
+    { v1: "instanceIds", reason: "v2 endpoint records do not list worker instances", advice: "GET /v2/serverless/{id}/workers (or v1 includeWorkers)" },
+    { v1: "userId", reason: "v2 endpoint records do not name the owner", advice: "the API key's account owns every endpoint it lists" },
+    { v1: "version", reason: "v2 reports the endpoint's configuration version only in the workers list (`endpointVersion`)", advice: "GET /v2/serverless/{id}/workers" },
+  ],
+  v1FromEmulation: [{ v1: "workers", emulation: "endpointWorkers" }],
   v1Undocumented: [{ v1: "flashboot", note: "v1 endpoints returned flashboot though the v1 Endpoint schema omits it" }],
 };

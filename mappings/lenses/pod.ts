@@ -142,6 +142,17 @@ export const podRecord: BodyLens = {
     toV1Only(field("machine.cpuTypeId", "cpu.id")),
     convert("computeType", ["gpu", "cpu"], "computeKind", "toV1"),
   ],
+  v1Lost: [
+    { v1: "savingsPlans", reason: "v2 has no savings plans", advice: "none: costPerHr and adjustedCostPerHr are the list price" },
+    { v1: "machineId", reason: "v2 pod records do not name the host machine", advice: "use dataCenterId" },
+    { v1: "lastStatusChange", reason: "v2 reports status and startedAt, not a status-change text", advice: "read status and startedAt" },
+    { v1: "consumerUserId", reason: "v2 pod records do not name the renting user", advice: "the API key's account owns every pod it lists" },
+    { v1: "endpointId", reason: "v2 pods are never Serverless workers (workers are listed per endpoint)", advice: "GET /v2/serverless/{id}/workers" },
+    { v1: "aiApiId", reason: "legacy synonym of endpointId, which v2 pods do not have", advice: "GET /v2/serverless/{id}/workers" },
+    { v1: "slsVersion", reason: "v2 pods are never Serverless workers", advice: "read the worker's version from GET /v2/serverless/{id}/workers" },
+    { v1: "volumeEncrypted", reason: "v2 has no encrypted pod volumes", advice: "none" },
+  ],
+  v1FromEmulation: [{ v1: "networkVolume", emulation: "podNetworkVolume" }],
   v1Undocumented: [{ v1: "computeType", note: "derived from gpu/cpu so the v1 ListPods computeType filter can be applied to translated records" }],
   v2Only: [
     { v2: "actions", note: "v1 clients derive allowed actions from desiredStatus" },

@@ -60,6 +60,13 @@ export const templateRecord: BodyLens = {
   v1Schema: "Template",
   v2Schema: "Template",
   fields: [field("id", "id"), ...fields, field("isServerless", "serverless"), field("category", "category")],
+  v1Lost: [
+    { v1: "readme", reason: "v2 templates have no readme (a readme sent on create or update is dropped)", advice: "keep template documentation next to the image" },
+    { v1: "dockerEntrypoint", reason: "v2 templates cannot override the image entrypoint", advice: "the image's own ENTRYPOINT is used" },
+    { v1: "earned", reason: "v2 template records do not report creator earnings", advice: "none" },
+    { v1: "runtimeInMin", reason: "v2 template records do not report usage time", advice: "none" },
+  ],
+  v1FromEmulation: [{ v1: "isRunpod", emulation: "catalogTemplates" }],
   v2Only: [
     { v2: "startJupyter", note: "new in v2" },
     { v2: "startSsh", note: "new in v2" },

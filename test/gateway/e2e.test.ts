@@ -255,7 +255,7 @@ describe.skipIf(missingReference)(refSuite("gateway error paths"), () => {
 
   it("usage audit, metrics and health", async () => {
     const usage: any = await (await fetch(rig.gateway.url + "/_bridge/usage")).json();
-    expect(Object.keys(usage)).toEqual(["generatedAt", "since", "totals", "operations", "clients"]);
+    expect(Object.keys(usage)).toEqual(["generatedAt", "since", "totals", "operations", "clients", "drops"]);
     expect(usage.totals.clients).toBeGreaterThan(1);
     const anon = usage.clients.find((c: any) => c.fingerprint === "anonymous");
     expect(anon.operations.ListPods.count).toBeGreaterThan(0);
