@@ -91,7 +91,8 @@ export const podMounts = define({
   codemod: ([size, mountPath, networkVolumeId]) => {
     const path = mountPath ?? `"/workspace"`;
     if (networkVolumeId !== undefined) return [`{ network: [{ volumeId: ${networkVolumeId}, path: ${path} }] }`];
-    if (size !== undefined) return [`{ persistent: { size: ${size}, path: ${path} } }`];
+    // As toV2: volumeInGb 0 means no volume (an empty mounts object), not a 0 GB persistent mount.
+    if (size !== undefined) return [`(${size}) > 0 ? { persistent: { size: ${size}, path: ${path} } } : {}`];
     return [undefined];
   },
 });
@@ -109,7 +110,7 @@ export const templateMounts = define({
     return p ? [p.size, p.path] : [mounts === undefined ? undefined : 0, undefined];
   },
   codemod: ([size, mountPath]) =>
-    size === undefined ? [undefined] : [`{ persistent: { size: ${size}, path: ${mountPath ?? `"/workspace"`} } }`],
+    size === undefined ? [undefined] : [`(${size}) > 0 ? { persistent: { size: ${size}, path: ${mountPath ?? `"/workspace"`} } } : undefined`],
 });
 
 /** Pods: v1 chooses GPU or CPU with computeType; v2 has exactly one of gpu / cpu. */
