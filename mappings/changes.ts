@@ -2,6 +2,8 @@
 // operation lists the changes that touch it, and the docs are generated from this list.
 
 import { V1_BASE, V2_BASE } from "./bases.ts";
+import type { OperationEntry } from "./types.ts";
+import { changeApplies } from "./change-rules.ts";
 
 export interface VersionChange {
   id: string;
@@ -10,6 +12,11 @@ export interface VersionChange {
   request: string | null;
   /** What a v1 client receives that changes. */
   response: string | null;
+}
+
+/** The named changes that touch an operation, in this list's order, computed from its table entry. */
+export function changesOf(op: OperationEntry): string[] {
+  return versionChanges.filter((c) => changeApplies[c.id]?.(op)).map((c) => c.id);
 }
 
 export const versionChanges: VersionChange[] = [
@@ -104,9 +111,3 @@ export const versionChanges: VersionChange[] = [
     response: "Every authenticated response carries structured `RateLimit` and `RateLimit-Policy` headers; 429 carries `Retry-After`.",
   },
 ];
-
-export function versionChange(id: string): VersionChange {
-  const change = versionChanges.find((c) => c.id === id);
-  if (!change) throw new Error(`unknown version change "${id}"`);
-  return change;
-}

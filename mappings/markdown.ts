@@ -1,6 +1,7 @@
 // Renders docs/mapping.md from the table. Generated, never edited by hand (a test checks it is fresh).
-import { operations } from "./operations.ts";
+import { operations } from "./table.ts";
 import { versionChanges } from "./changes.ts";
+import { changeApplies } from "./change-rules.ts";
 import { emulations } from "./emulations.ts";
 import { converters } from "./converters.ts";
 import { lenses } from "./lenses/index.ts";
@@ -60,8 +61,11 @@ export function renderMarkdown(): string {
       lines.push(`| ${code(`${op.v1.method} ${op.v1.path}`)} | ${code(q.v1)} | ${q.v2 ? code(q.v2) : "—"} | ${q.decision ?? "forward"} | ${cell(q.advice ?? "")} |`);
     }
   }
-  lines.push("", "## Version changes", "", "Each change is one named unit; operations above list the ones that touch them.", "", "| change | request | response |", "|---|---|---|");
-  for (const c of versionChanges) lines.push(`| **${c.id}**: ${c.title} | ${cell(c.request ?? "—")} | ${cell(c.response ?? "—")} |`);
+  lines.push("", "## Version changes", "", "Each change is one named unit; operations above list the ones that touch them, computed from their table entries (`mappings/change-rules.ts`).", "", "| change | request | response |", "|---|---|---|");
+  for (const c of versionChanges) {
+    const scope = changeApplies[c.id] ? "" : " (every operation)";
+    lines.push(`| **${c.id}**: ${c.title}${scope} | ${cell(c.request ?? "—")} | ${cell(c.response ?? "—")} |`);
+  }
   lines.push("", "## Body and record lenses", "");
   for (const lens of Object.values(lenses)) lines.push(...lensSection(lens));
   lines.push("## Converters", "", "| converter | lossless | codemod | summary |", "|---|---|---|---|");

@@ -1,6 +1,6 @@
 // One entry per v1 operation in v1-openapi.json (37, counting the POST …/update synonyms).
 // Read this file to answer "what does v1 X become in v2?".
-import type { OperationMapping, QueryMapping } from "./types.ts";
+import type { OperationEntry, QueryMapping } from "./types.ts";
 
 const ID = { podId: "id" };
 
@@ -39,20 +39,18 @@ const billingTime: QueryMapping[] = [
 ];
 
 /** v1 accepted `POST /<resource>/{id}/update` as a synonym of `PATCH /<resource>/{id}`. */
-function withPostUpdateSynonym(patch: OperationMapping): OperationMapping[] {
-  const changes = [...patch.changes];
-  changes.splice(changes.indexOf("generic-path-id") + 1, 0, "update-is-patch");
-  const synonym: OperationMapping = {
+function withPostUpdateSynonym(patch: OperationEntry): OperationEntry[] {
+  const synonym: OperationEntry = {
     ...patch,
     key: `${patch.key}#post-update`,
     summary: `${patch.summary} (POST synonym)`,
     v1: { ...patch.v1, method: "POST", path: `${patch.v1.path}/update` },
-    changes,
   };
   return [patch, synonym];
 }
 
-export const operations: OperationMapping[] = [
+/** The table entries; each operation's version changes are computed from them (changes.ts). */
+export const operationEntries: OperationEntry[] = [
   // ── documents ──────────────────────────────────────────────────────────
   {
     key: "GetOpenAPI",
@@ -62,7 +60,6 @@ export const operations: OperationMapping[] = [
     status: "emulated",
     response: { kind: "document" },
     emulations: ["servePublishedDocument"],
-    changes: [],
   },
   {
     key: "GetDocs",
@@ -72,7 +69,6 @@ export const operations: OperationMapping[] = [
     status: "emulated",
     response: { kind: "html" },
     emulations: ["servePublishedDocument"],
-    changes: [],
   },
 
   // ── pods ───────────────────────────────────────────────────────────────
@@ -85,7 +81,6 @@ export const operations: OperationMapping[] = [
     request: { lens: "pod-create" },
     response: { kind: "record", lens: "pod-record" },
     emulations: ["gpuTypePriority", "cpuFlavorPriority", "lockOnCreate", "hourlyRateFromCatalog", "templateIdFromRequest"],
-    changes: ["base-url", "nested-bodies"],
   },
   {
     key: "ListPods",
@@ -118,7 +113,6 @@ export const operations: OperationMapping[] = [
     ],
     response: { kind: "list", wrapper: "pods", lens: "pod-record" },
     emulations: ["listFilters", "hourlyRateFromCatalog", "podNetworkVolume"],
-    changes: ["base-url", "wrapped-lists", "list-filters-removed", "nested-bodies"],
   },
   {
     key: "GetPod",
@@ -136,7 +130,6 @@ export const operations: OperationMapping[] = [
     ],
     response: { kind: "record", lens: "pod-record" },
     emulations: ["hourlyRateFromCatalog", "podNetworkVolume"],
-    changes: ["base-url", "generic-path-id", "nested-bodies"],
   },
   ...withPostUpdateSynonym({
     key: "UpdatePod",
@@ -148,7 +141,6 @@ export const operations: OperationMapping[] = [
     request: { lens: "pod-update" },
     response: { kind: "record", lens: "pod-record" },
     emulations: ["podMountsReadModifyWrite", "hourlyRateFromCatalog"],
-    changes: ["base-url", "generic-path-id", "nested-bodies"],
   }),
   {
     key: "DeletePod",
@@ -158,9 +150,8 @@ export const operations: OperationMapping[] = [
     status: "mapped",
     pathParams: ID,
     response: { kind: "empty" },
-    changes: ["base-url", "generic-path-id"],
   },
-  ...(["start", "stop", "restart"] as const).map((action): OperationMapping => ({
+  ...(["start", "stop", "restart"] as const).map((action): OperationEntry => ({
     key: `${action[0]!.toUpperCase()}${action.slice(1)}Pod`,
     summary: `${action[0]!.toUpperCase()}${action.slice(1)} a pod`,
     v1: { operationId: `${action[0]!.toUpperCase()}${action.slice(1)}Pod`, method: "POST", path: `/pods/{podId}/${action}`, status: 200 },
@@ -169,7 +160,6 @@ export const operations: OperationMapping[] = [
     pathParams: ID,
     request: { fixedBody: { action } },
     response: { kind: "empty" },
-    changes: ["base-url", "generic-path-id", "lifecycle-action"],
   })),
   {
     key: "ResetPod",
@@ -186,7 +176,6 @@ export const operations: OperationMapping[] = [
       message: "pod reset has no v2 equivalent (v2 pod actions are start, stop, restart, terminate)",
       advice: "call POST /v1/pods/{podId}/stop then /start (or v2 POST /v2/pods/{id}/action {\"action\":\"restart\"}); to recreate the container disk, terminate and create the pod again. Operators can opt in to sending restart instead (--reset-policy restart).",
     },
-    changes: ["base-url", "reset-removed"],
   },
 
   // ── serverless endpoints ──────────────────────────────────────────────
@@ -199,7 +188,6 @@ export const operations: OperationMapping[] = [
     request: { lens: "endpoint-create" },
     response: { kind: "record", lens: "endpoint-record" },
     emulations: ["gpuPoolsFromCatalog", "templateIdFromRequest"],
-    changes: ["base-url", "resource-renamed", "nested-bodies", "flashboot-enum", "gpu-pools", "create-status"],
   },
   {
     key: "ListEndpoints",
@@ -213,7 +201,6 @@ export const operations: OperationMapping[] = [
     ],
     response: { kind: "list", wrapper: "endpoints", lens: "endpoint-record" },
     emulations: ["gpuPoolsFromCatalog", "endpointWorkers"],
-    changes: ["base-url", "resource-renamed", "wrapped-lists", "nested-bodies", "flashboot-enum", "gpu-pools"],
   },
   {
     key: "GetEndpoint",
@@ -228,7 +215,6 @@ export const operations: OperationMapping[] = [
     ],
     response: { kind: "record", lens: "endpoint-record" },
     emulations: ["gpuPoolsFromCatalog", "endpointWorkers"],
-    changes: ["base-url", "resource-renamed", "generic-path-id", "nested-bodies", "flashboot-enum", "gpu-pools"],
   },
   ...withPostUpdateSynonym({
     key: "UpdateEndpoint",
@@ -240,7 +226,6 @@ export const operations: OperationMapping[] = [
     request: { lens: "endpoint-update" },
     response: { kind: "record", lens: "endpoint-record" },
     emulations: ["gpuPoolsFromCatalog", "scalingReadModifyWrite", "endpointCpuReadModifyWrite", "flashbootKeepsPriority"],
-    changes: ["base-url", "resource-renamed", "generic-path-id", "nested-bodies", "flashboot-enum", "gpu-pools"],
   }),
   {
     key: "DeleteEndpoint",
@@ -250,7 +235,6 @@ export const operations: OperationMapping[] = [
     status: "mapped",
     pathParams: { endpointId: "id" },
     response: { kind: "empty" },
-    changes: ["base-url", "resource-renamed", "generic-path-id"],
   },
 
   // ── templates ─────────────────────────────────────────────────────────
@@ -262,7 +246,6 @@ export const operations: OperationMapping[] = [
     status: "mapped",
     request: { lens: "template-create" },
     response: { kind: "record", lens: "template-record" },
-    changes: ["base-url", "nested-bodies", "create-status"],
   },
   {
     key: "ListTemplates",
@@ -277,7 +260,6 @@ export const operations: OperationMapping[] = [
     ],
     response: { kind: "list", wrapper: "templates", lens: "template-record" },
     emulations: ["catalogTemplates"],
-    changes: ["base-url", "wrapped-lists", "nested-bodies"],
   },
   {
     key: "GetTemplate",
@@ -292,7 +274,6 @@ export const operations: OperationMapping[] = [
       dropInclude("includeRunpodTemplates", "use GET /v2/catalog/templates"),
     ],
     response: { kind: "record", lens: "template-record" },
-    changes: ["base-url", "generic-path-id", "nested-bodies"],
   },
   ...withPostUpdateSynonym({
     key: "UpdateTemplate",
@@ -303,7 +284,6 @@ export const operations: OperationMapping[] = [
     pathParams: { templateId: "id" },
     request: { lens: "template-update" },
     response: { kind: "record", lens: "template-record" },
-    changes: ["base-url", "generic-path-id", "nested-bodies"],
   }),
   {
     key: "DeleteTemplate",
@@ -313,7 +293,6 @@ export const operations: OperationMapping[] = [
     status: "mapped",
     pathParams: { templateId: "id" },
     response: { kind: "empty" },
-    changes: ["base-url", "generic-path-id"],
   },
 
   // ── network volumes ───────────────────────────────────────────────────
@@ -325,7 +304,6 @@ export const operations: OperationMapping[] = [
     status: "mapped",
     request: { lens: "network-volume-create" },
     response: { kind: "record", lens: "network-volume-record" },
-    changes: ["base-url", "resource-renamed", "nested-bodies", "create-status"],
   },
   {
     key: "ListNetworkVolumes",
@@ -334,7 +312,6 @@ export const operations: OperationMapping[] = [
     v2: { operationId: "listNetworkVolumes", method: "GET", path: "/v2/network-volumes" },
     status: "mapped",
     response: { kind: "list", wrapper: "networkVolumes", lens: "network-volume-record" },
-    changes: ["base-url", "resource-renamed", "wrapped-lists"],
   },
   {
     key: "GetNetworkVolume",
@@ -344,7 +321,6 @@ export const operations: OperationMapping[] = [
     status: "mapped",
     pathParams: { networkVolumeId: "id" },
     response: { kind: "record", lens: "network-volume-record" },
-    changes: ["base-url", "resource-renamed", "generic-path-id", "nested-bodies"],
   },
   ...withPostUpdateSynonym({
     key: "UpdateNetworkVolume",
@@ -356,7 +332,6 @@ export const operations: OperationMapping[] = [
     request: { lens: "network-volume-update" },
     response: { kind: "record", lens: "network-volume-record" },
     emulations: ["emptyUpdateAsRead"],
-    changes: ["base-url", "resource-renamed", "generic-path-id"],
   }),
   {
     key: "DeleteNetworkVolume",
@@ -366,7 +341,6 @@ export const operations: OperationMapping[] = [
     status: "mapped",
     pathParams: { networkVolumeId: "id" },
     response: { kind: "empty" },
-    changes: ["base-url", "resource-renamed", "generic-path-id"],
   },
 
   // ── container registry credentials ────────────────────────────────────
@@ -378,7 +352,6 @@ export const operations: OperationMapping[] = [
     status: "mapped",
     request: { lens: "registry-create" },
     response: { kind: "record", lens: "registry-record" },
-    changes: ["base-url", "resource-renamed", "create-status"],
   },
   {
     key: "ListContainerRegistryAuths",
@@ -387,7 +360,6 @@ export const operations: OperationMapping[] = [
     v2: { operationId: "listRegistries", method: "GET", path: "/v2/registries" },
     status: "mapped",
     response: { kind: "list", wrapper: "registries", lens: "registry-record" },
-    changes: ["base-url", "resource-renamed", "wrapped-lists"],
   },
   {
     key: "GetContainerRegistryAuth",
@@ -397,7 +369,6 @@ export const operations: OperationMapping[] = [
     status: "mapped",
     pathParams: { containerRegistryAuthId: "id" },
     response: { kind: "record", lens: "registry-record" },
-    changes: ["base-url", "resource-renamed", "generic-path-id"],
   },
   {
     key: "DeleteContainerRegistryAuth",
@@ -407,7 +378,6 @@ export const operations: OperationMapping[] = [
     status: "mapped",
     pathParams: { containerRegistryAuthId: "id" },
     response: { kind: "empty" },
-    changes: ["base-url", "resource-renamed", "generic-path-id"],
   },
 
   // ── billing ───────────────────────────────────────────────────────────
@@ -436,7 +406,6 @@ export const operations: OperationMapping[] = [
     ],
     response: { kind: "list", wrapper: "records", lens: "pod-billing-record" },
     emulations: ["podBillingByGpuType"],
-    changes: ["base-url", "billing-buckets", "wrapped-lists"],
   },
   {
     key: "EndpointBilling",
@@ -459,7 +428,6 @@ export const operations: OperationMapping[] = [
       },
     ],
     response: { kind: "list", wrapper: "records", lens: "serverless-billing-record" },
-    changes: ["base-url", "resource-renamed", "billing-buckets", "wrapped-lists"],
   },
   {
     key: "NetworkVolumeBilling",
@@ -470,6 +438,5 @@ export const operations: OperationMapping[] = [
     query: billingTime,
     response: { kind: "list", wrapper: "records", lens: "network-volume-billing-record" },
     emulations: ["sumPerBucket"],
-    changes: ["base-url", "resource-renamed", "billing-buckets", "wrapped-lists"],
   },
 ];

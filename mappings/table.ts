@@ -1,8 +1,10 @@
 // The mapping table: lookups over operations.ts for the gateway, codemod, audit and docs.
 import type { HttpMethod, OperationMapping } from "./types.ts";
-import { operations } from "./operations.ts";
+import { operationEntries } from "./operations.ts";
+import { changesOf } from "./changes.ts";
 
-export { operations };
+/** Every v1 operation with the version changes that touch it (computed, never listed by hand). */
+export const operations: OperationMapping[] = operationEntries.map((op) => ({ ...op, changes: changesOf(op) }));
 
 export interface V1Match {
   operation: OperationMapping;

@@ -176,9 +176,12 @@ export interface OperationMapping {
     message: string;
     advice: string;
   };
-  /** Named version changes (mappings/changes.ts) that touch this operation. */
+  /** Named version changes (mappings/changes.ts) that touch this operation: computed from the entry. */
   changes: string[];
 }
+
+/** An operation as written in the table; `changes` is computed (mappings/change-rules.ts). */
+export type OperationEntry = Omit<OperationMapping, "changes">;
 
 /** An emulation the gateway performs where v2 needs more than one call or a lookup. */
 export interface EmulationSpec {
