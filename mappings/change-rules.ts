@@ -2,6 +2,8 @@
 // (paths, methods, statuses, lenses and their converters, emulations). Changes without a rule
 // (problem errors, rate-limit headers) touch every operation and are listed once, not per operation.
 import { lensNamed } from "./lenses/index.ts";
+import { endpointGpu, flashboot } from "./converters.ts";
+import { listFilters } from "./emulations.ts";
 import type { BodyLens, OperationEntry as Op } from "./types.ts";
 
 const lensesOf = (op: Op): BodyLens[] =>
@@ -9,7 +11,7 @@ const lensesOf = (op: Op): BodyLens[] =>
 
 const isBilling = (lens: BodyLens) => lens.v2Schema.endsWith("BillingRecord");
 
-const usesConverter = (op: Op, name: string) => lensesOf(op).some((l) => l.fields.some((f) => f.converter === name));
+const usesConverter = (op: Op, converter: { name: string }) => lensesOf(op).some((l) => l.fields.some((f) => f.converter === converter.name));
 
 /** The literal segments before the first parameter: the resource a path names. */
 function resource(path: string, prefix: string): string {
@@ -32,10 +34,10 @@ export const changeApplies: Record<string, (op: Op) => boolean> = {
   "reset-removed": (op) => !op.v2 && op.v1.path.endsWith("/reset"),
   "update-is-patch": (op) => op.v1.method === "POST" && op.v2?.method === "PATCH",
   "nested-bodies": (op) => lensesOf(op).some((l) => !isBilling(l) && l.fields.some((f) => !!f.converter || f.v1.join() !== f.v2.join())),
-  "flashboot-enum": (op) => usesConverter(op, "flashboot"),
-  "gpu-pools": (op) => usesConverter(op, "endpointGpu"),
+  "flashboot-enum": (op) => usesConverter(op, flashboot),
+  "gpu-pools": (op) => usesConverter(op, endpointGpu),
   "wrapped-lists": (op) => op.response.kind === "list",
-  "list-filters-removed": (op) => (op.emulations ?? []).includes("listFilters"),
+  "list-filters-removed": (op) => (op.emulations ?? []).includes(listFilters.name),
   "create-status": (op) => op.v1.method === "POST" && op.v2?.method === "POST" && !op.request?.fixedBody && op.v1.status !== 201,
   "billing-buckets": (op) => lensesOf(op).some(isBilling),
 };

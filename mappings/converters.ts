@@ -277,18 +277,9 @@ export const cpuDetails = define({
   codemodReason: "read v2 `cpu.id`, `cpu.vcpuCount`, `cpu.memory` instead",
 });
 
-export const billingTime = define({
-  name: "billingTime",
-  summary: "v2 billing bucket `startTime`/`endTime` → v1 `time` (bucket start) and `timeBilledMs` is not reported by v2.",
-  lossless: false,
-  toV2: () => [undefined],
-  toV1: ([start]) => [start],
-  codemod: null,
-  codemodReason: "v2 billing records carry startTime/endTime instead of time",
-});
 
 export const converters: Record<string, Converter> = Object.fromEntries(
-  [flashboot, argv, podStatus, scaling, podMounts, templateMounts, podCompute, endpointGpu, endpointCpu, computeKind, networkVolumeList, cpuDetails, billingTime, ...recordConverters].map((c) => [c.name, c]),
+  [flashboot, argv, podStatus, scaling, podMounts, templateMounts, podCompute, endpointGpu, endpointCpu, computeKind, networkVolumeList, cpuDetails, ...recordConverters].map((c) => [c.name, c]),
 );
 
 export function converterNamed(name: string): Converter {

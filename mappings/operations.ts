@@ -1,6 +1,9 @@
 // One entry per v1 operation in v1-openapi.json (37, counting the POST …/update synonyms).
 // Read this file to answer "what does v1 X become in v2?".
 import type { OperationEntry, QueryMapping } from "./types.ts";
+import { uses, catalogTemplates, cpuFlavorPriority, emptyUpdateAsRead, endpointCpuReadModifyWrite, endpointWorkers, flashbootKeepsPriority, gpuPoolsFromCatalog, gpuTypePriority, hourlyRateFromCatalog, listFilters, lockOnCreate, podBillingByGpuType, podMountsReadModifyWrite, podNetworkVolume, resetAsRestart, scalingReadModifyWrite, servePublishedDocument, sumPerBucket, templateIdFromRequest } from "./emulations.ts";
+import { endpointCreate, endpointRecord, endpointUpdate, networkVolumeBillingRecord, networkVolumeCreate, networkVolumeRecord, networkVolumeUpdate, podBillingRecord, podCreate, podRecord, podUpdate, registryCreate, registryRecord, serverlessBillingRecord, templateCreate, templateRecord, templateUpdate } from "./lenses/index.ts";
+
 
 const ID = { podId: "id" };
 
@@ -59,7 +62,7 @@ export const operationEntries: OperationEntry[] = [
     v2: null,
     status: "emulated",
     response: { kind: "document" },
-    emulations: ["servePublishedDocument"],
+    emulations: uses(servePublishedDocument),
   },
   {
     key: "GetDocs",
@@ -68,7 +71,7 @@ export const operationEntries: OperationEntry[] = [
     v2: null,
     status: "emulated",
     response: { kind: "html" },
-    emulations: ["servePublishedDocument"],
+    emulations: uses(servePublishedDocument),
   },
 
   // ── pods ───────────────────────────────────────────────────────────────
@@ -78,9 +81,9 @@ export const operationEntries: OperationEntry[] = [
     v1: { operationId: "CreatePod", method: "POST", path: "/pods", status: 201 },
     v2: { operationId: "createPod", method: "POST", path: "/v2/pods" },
     status: "mapped",
-    request: { lens: "pod-create" },
-    response: { kind: "record", lens: "pod-record" },
-    emulations: ["gpuTypePriority", "cpuFlavorPriority", "lockOnCreate", "hourlyRateFromCatalog", "templateIdFromRequest"],
+    request: { lens: podCreate.name },
+    response: { kind: "record", lens: podRecord.name },
+    emulations: uses(gpuTypePriority, cpuFlavorPriority, lockOnCreate, hourlyRateFromCatalog, templateIdFromRequest),
   },
   {
     key: "ListPods",
@@ -111,8 +114,8 @@ export const operationEntries: OperationEntry[] = [
       dropInclude("includeTemplate", "fetch GET /v2/templates/{id} for the pod's template"),
       dropInclude("includeWorkers", "v1 pods are not endpoints; list endpoint workers with GET /v2/serverless/{id}/workers"),
     ],
-    response: { kind: "list", wrapper: "pods", lens: "pod-record" },
-    emulations: ["listFilters", "hourlyRateFromCatalog", "podNetworkVolume"],
+    response: { kind: "list", wrapper: "pods", lens: podRecord.name },
+    emulations: uses(listFilters, hourlyRateFromCatalog, podNetworkVolume),
   },
   {
     key: "GetPod",
@@ -128,8 +131,8 @@ export const operationEntries: OperationEntry[] = [
       dropInclude("includeTemplate", "fetch GET /v2/templates/{id} for the pod's template"),
       dropInclude("includeWorkers", "v1 pods are not endpoints; list endpoint workers with GET /v2/serverless/{id}/workers"),
     ],
-    response: { kind: "record", lens: "pod-record" },
-    emulations: ["hourlyRateFromCatalog", "podNetworkVolume"],
+    response: { kind: "record", lens: podRecord.name },
+    emulations: uses(hourlyRateFromCatalog, podNetworkVolume),
   },
   ...withPostUpdateSynonym({
     key: "UpdatePod",
@@ -138,9 +141,9 @@ export const operationEntries: OperationEntry[] = [
     v2: { operationId: "updatePod", method: "PATCH", path: "/v2/pods/{id}" },
     status: "mapped",
     pathParams: ID,
-    request: { lens: "pod-update" },
-    response: { kind: "record", lens: "pod-record" },
-    emulations: ["podMountsReadModifyWrite", "hourlyRateFromCatalog"],
+    request: { lens: podUpdate.name },
+    response: { kind: "record", lens: podRecord.name },
+    emulations: uses(podMountsReadModifyWrite, hourlyRateFromCatalog),
   }),
   {
     key: "DeletePod",
@@ -169,7 +172,7 @@ export const operationEntries: OperationEntry[] = [
     status: "no-equivalent",
     pathParams: ID,
     response: { kind: "empty" },
-    emulations: ["resetAsRestart"],
+    emulations: uses(resetAsRestart),
     decision: {
       policy: "reject",
       errorStatus: 400,
@@ -185,9 +188,9 @@ export const operationEntries: OperationEntry[] = [
     v1: { operationId: "CreateEndpoint", method: "POST", path: "/endpoints", status: 200 },
     v2: { operationId: "createEndpoint", method: "POST", path: "/v2/serverless" },
     status: "mapped",
-    request: { lens: "endpoint-create" },
-    response: { kind: "record", lens: "endpoint-record" },
-    emulations: ["gpuPoolsFromCatalog", "templateIdFromRequest"],
+    request: { lens: endpointCreate.name },
+    response: { kind: "record", lens: endpointRecord.name },
+    emulations: uses(gpuPoolsFromCatalog, templateIdFromRequest),
   },
   {
     key: "ListEndpoints",
@@ -199,8 +202,8 @@ export const operationEntries: OperationEntry[] = [
       dropInclude("includeTemplate", "fetch GET /v2/templates/{id}"),
       includeWorkers,
     ],
-    response: { kind: "list", wrapper: "endpoints", lens: "endpoint-record" },
-    emulations: ["gpuPoolsFromCatalog", "endpointWorkers"],
+    response: { kind: "list", wrapper: "endpoints", lens: endpointRecord.name },
+    emulations: uses(gpuPoolsFromCatalog, endpointWorkers),
   },
   {
     key: "GetEndpoint",
@@ -213,8 +216,8 @@ export const operationEntries: OperationEntry[] = [
       dropInclude("includeTemplate", "fetch GET /v2/templates/{id}"),
       includeWorkers,
     ],
-    response: { kind: "record", lens: "endpoint-record" },
-    emulations: ["gpuPoolsFromCatalog", "endpointWorkers"],
+    response: { kind: "record", lens: endpointRecord.name },
+    emulations: uses(gpuPoolsFromCatalog, endpointWorkers),
   },
   ...withPostUpdateSynonym({
     key: "UpdateEndpoint",
@@ -223,9 +226,9 @@ export const operationEntries: OperationEntry[] = [
     v2: { operationId: "updateEndpoint", method: "PATCH", path: "/v2/serverless/{id}" },
     status: "mapped",
     pathParams: { endpointId: "id" },
-    request: { lens: "endpoint-update" },
-    response: { kind: "record", lens: "endpoint-record" },
-    emulations: ["gpuPoolsFromCatalog", "scalingReadModifyWrite", "endpointCpuReadModifyWrite", "flashbootKeepsPriority"],
+    request: { lens: endpointUpdate.name },
+    response: { kind: "record", lens: endpointRecord.name },
+    emulations: uses(gpuPoolsFromCatalog, scalingReadModifyWrite, endpointCpuReadModifyWrite, flashbootKeepsPriority),
   }),
   {
     key: "DeleteEndpoint",
@@ -244,8 +247,8 @@ export const operationEntries: OperationEntry[] = [
     v1: { operationId: "CreateTemplate", method: "POST", path: "/templates", status: 200 },
     v2: { operationId: "createTemplate", method: "POST", path: "/v2/templates" },
     status: "mapped",
-    request: { lens: "template-create" },
-    response: { kind: "record", lens: "template-record" },
+    request: { lens: templateCreate.name },
+    response: { kind: "record", lens: templateRecord.name },
   },
   {
     key: "ListTemplates",
@@ -258,8 +261,8 @@ export const operationEntries: OperationEntry[] = [
       expand("includePublicTemplates", "v2 lists public templates in its catalog; the gateway appends them", "list them with GET /v2/catalog/templates?source=community (and verified)"),
       expand("includeRunpodTemplates", "v2 lists official templates in its catalog; the gateway appends them", "list them with GET /v2/catalog/templates (source official)"),
     ],
-    response: { kind: "list", wrapper: "templates", lens: "template-record" },
-    emulations: ["catalogTemplates"],
+    response: { kind: "list", wrapper: "templates", lens: templateRecord.name },
+    emulations: uses(catalogTemplates),
   },
   {
     key: "GetTemplate",
@@ -273,7 +276,7 @@ export const operationEntries: OperationEntry[] = [
       dropInclude("includePublicTemplates", "use GET /v2/catalog/templates"),
       dropInclude("includeRunpodTemplates", "use GET /v2/catalog/templates"),
     ],
-    response: { kind: "record", lens: "template-record" },
+    response: { kind: "record", lens: templateRecord.name },
   },
   ...withPostUpdateSynonym({
     key: "UpdateTemplate",
@@ -282,8 +285,8 @@ export const operationEntries: OperationEntry[] = [
     v2: { operationId: "updateTemplate", method: "PATCH", path: "/v2/templates/{id}" },
     status: "mapped",
     pathParams: { templateId: "id" },
-    request: { lens: "template-update" },
-    response: { kind: "record", lens: "template-record" },
+    request: { lens: templateUpdate.name },
+    response: { kind: "record", lens: templateRecord.name },
   }),
   {
     key: "DeleteTemplate",
@@ -302,8 +305,8 @@ export const operationEntries: OperationEntry[] = [
     v1: { operationId: "CreateNetworkVolume", method: "POST", path: "/networkvolumes", status: 200 },
     v2: { operationId: "createNetworkVolume", method: "POST", path: "/v2/network-volumes" },
     status: "mapped",
-    request: { lens: "network-volume-create" },
-    response: { kind: "record", lens: "network-volume-record" },
+    request: { lens: networkVolumeCreate.name },
+    response: { kind: "record", lens: networkVolumeRecord.name },
   },
   {
     key: "ListNetworkVolumes",
@@ -311,7 +314,7 @@ export const operationEntries: OperationEntry[] = [
     v1: { operationId: "ListNetworkVolumes", method: "GET", path: "/networkvolumes", status: 200 },
     v2: { operationId: "listNetworkVolumes", method: "GET", path: "/v2/network-volumes" },
     status: "mapped",
-    response: { kind: "list", wrapper: "networkVolumes", lens: "network-volume-record" },
+    response: { kind: "list", wrapper: "networkVolumes", lens: networkVolumeRecord.name },
   },
   {
     key: "GetNetworkVolume",
@@ -320,7 +323,7 @@ export const operationEntries: OperationEntry[] = [
     v2: { operationId: "getNetworkVolume", method: "GET", path: "/v2/network-volumes/{id}" },
     status: "mapped",
     pathParams: { networkVolumeId: "id" },
-    response: { kind: "record", lens: "network-volume-record" },
+    response: { kind: "record", lens: networkVolumeRecord.name },
   },
   ...withPostUpdateSynonym({
     key: "UpdateNetworkVolume",
@@ -329,9 +332,9 @@ export const operationEntries: OperationEntry[] = [
     v2: { operationId: "updateNetworkVolume", method: "PATCH", path: "/v2/network-volumes/{id}" },
     status: "mapped",
     pathParams: { networkVolumeId: "id" },
-    request: { lens: "network-volume-update" },
-    response: { kind: "record", lens: "network-volume-record" },
-    emulations: ["emptyUpdateAsRead"],
+    request: { lens: networkVolumeUpdate.name },
+    response: { kind: "record", lens: networkVolumeRecord.name },
+    emulations: uses(emptyUpdateAsRead),
   }),
   {
     key: "DeleteNetworkVolume",
@@ -350,8 +353,8 @@ export const operationEntries: OperationEntry[] = [
     v1: { operationId: "CreateContainerRegistryAuth", method: "POST", path: "/containerregistryauth", status: 200 },
     v2: { operationId: "createRegistry", method: "POST", path: "/v2/registries" },
     status: "mapped",
-    request: { lens: "registry-create" },
-    response: { kind: "record", lens: "registry-record" },
+    request: { lens: registryCreate.name },
+    response: { kind: "record", lens: registryRecord.name },
   },
   {
     key: "ListContainerRegistryAuths",
@@ -359,7 +362,7 @@ export const operationEntries: OperationEntry[] = [
     v1: { operationId: "ListContainerRegistryAuths", method: "GET", path: "/containerregistryauth", status: 200 },
     v2: { operationId: "listRegistries", method: "GET", path: "/v2/registries" },
     status: "mapped",
-    response: { kind: "list", wrapper: "registries", lens: "registry-record" },
+    response: { kind: "list", wrapper: "registries", lens: registryRecord.name },
   },
   {
     key: "GetContainerRegistryAuth",
@@ -368,7 +371,7 @@ export const operationEntries: OperationEntry[] = [
     v2: { operationId: "getRegistry", method: "GET", path: "/v2/registries/{id}" },
     status: "mapped",
     pathParams: { containerRegistryAuthId: "id" },
-    response: { kind: "record", lens: "registry-record" },
+    response: { kind: "record", lens: registryRecord.name },
   },
   {
     key: "DeleteContainerRegistryAuth",
@@ -404,8 +407,8 @@ export const operationEntries: OperationEntry[] = [
         advice: "group the records by each pod's gpu.id yourself (GET /v2/pods)",
       },
     ],
-    response: { kind: "list", wrapper: "records", lens: "pod-billing-record" },
-    emulations: ["podBillingByGpuType"],
+    response: { kind: "list", wrapper: "records", lens: podBillingRecord.name },
+    emulations: uses(podBillingByGpuType),
   },
   {
     key: "EndpointBilling",
@@ -427,7 +430,7 @@ export const operationEntries: OperationEntry[] = [
         advice: "group the records yourself",
       },
     ],
-    response: { kind: "list", wrapper: "records", lens: "serverless-billing-record" },
+    response: { kind: "list", wrapper: "records", lens: serverlessBillingRecord.name },
   },
   {
     key: "NetworkVolumeBilling",
@@ -436,7 +439,7 @@ export const operationEntries: OperationEntry[] = [
     v2: { operationId: "listNetworkVolumeBilling", method: "GET", path: "/v2/billing/network-volumes" },
     status: "mapped",
     query: billingTime,
-    response: { kind: "list", wrapper: "records", lens: "network-volume-billing-record" },
-    emulations: ["sumPerBucket"],
+    response: { kind: "list", wrapper: "records", lens: networkVolumeBillingRecord.name },
+    emulations: uses(sumPerBucket),
   },
 ];

@@ -1,4 +1,5 @@
 // Serverless endpoints: v1 flat worker/scaler fields ⇄ v2 nested `workers` and `scaling`.
+import { computeKind, endpointCpu, endpointGpu, flashboot, networkVolumeList, scaling } from "../converters.ts";
 import type { BodyLens, UnmappedField } from "../types.ts";
 import { convert, field, withParts } from "./field.ts";
 
@@ -17,12 +18,12 @@ const common = [
   field("workersMin", "workers.min"),
   field("workersMax", "workers.max"),
   field("idleTimeout", "workers.idleTimeout"),
-  withParts(convert(["scalerType", "scalerValue"], "scaling", "scaling"), { "scaling.type": "scalerType", "scaling.queueDelay": "scalerValue", "scaling.requestCount": "scalerValue" }),
+  withParts(convert(["scalerType", "scalerValue"], "scaling", scaling), { "scaling.type": "scalerType", "scaling.queueDelay": "scalerValue", "scaling.requestCount": "scalerValue" }),
   field("executionTimeoutMs", "timeout"),
-  convert("flashboot", "flashboot", "flashboot"),
+  convert("flashboot", "flashboot", flashboot),
   field("dataCenterIds", "dataCenterIds"),
-  convert(["networkVolumeId", "networkVolumeIds"], "networkVolumes", "networkVolumeList"),
-  withParts(convert(["gpuTypeIds", "gpuCount", "allowedCudaVersions", "minCudaVersion"], "gpu", "endpointGpu"), {
+  convert(["networkVolumeId", "networkVolumeIds"], "networkVolumes", networkVolumeList),
+  withParts(convert(["gpuTypeIds", "gpuCount", "allowedCudaVersions", "minCudaVersion"], "gpu", endpointGpu), {
     "gpu.pools": "gpuTypeIds",
     "gpu.excludedTypes": "gpuTypeIds",
     "gpu.count": "gpuCount",
@@ -35,7 +36,7 @@ export const endpointCreate: BodyLens = {
   name: "endpoint-create",
   v1Schema: "EndpointCreateInput",
   v2Schema: "CreateEndpointRequest",
-  fields: [...common, withParts(convert(["cpuFlavorIds", "vcpuCount", "computeType"], "cpu", "endpointCpu"), cpuParts)],
+  fields: [...common, withParts(convert(["cpuFlavorIds", "vcpuCount", "computeType"], "cpu", endpointCpu), cpuParts)],
   unmapped: [gpuPriority],
   v1Defaults: { computeType: "GPU", idleTimeout: 5, scalerType: "QUEUE_DELAY", scalerValue: 4 },
   // v2 requires a name and a type; v1 endpoints were all queue-based and could be unnamed.
@@ -47,7 +48,7 @@ export const endpointUpdate: BodyLens = {
   name: "endpoint-update",
   v1Schema: "EndpointUpdateInput",
   v2Schema: "UpdateEndpointRequest",
-  fields: [...common, withParts(convert(["cpuFlavorIds", "vcpuCount"], "cpu", "endpointCpu"), cpuParts)],
+  fields: [...common, withParts(convert(["cpuFlavorIds", "vcpuCount"], "cpu", endpointCpu), cpuParts)],
   unmapped: [gpuPriority],
 };
 
@@ -59,7 +60,7 @@ export const endpointRecord: BodyLens = {
   fields: [
     field("id", "id"),
     ...common.filter((f) => f.v1[0] !== "templateId"),
-    convert("computeType", ["gpu", "cpu"], "computeKind", "toV1"),
+    convert("computeType", ["gpu", "cpu"], computeKind, "toV1"),
     field("env", "env"),
     field("createdAt", "createdAt"),
   ],

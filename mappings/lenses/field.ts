@@ -1,12 +1,13 @@
-// Shorthands for writing lenses: `field("imageName", "image")`, `combine([...], [...], "converter")`.
-import type { FieldLens } from "../types.ts";
+// Shorthands for writing lenses: `field("imageName", "image")`, `convert([...], [...], converterObject)`.
+import type { Converter, FieldLens } from "../types.ts";
 
 export function field(v1: string, v2: string, note?: string): FieldLens {
   return { v1: [v1], v2: [v2], ...(note ? { note } : {}) };
 }
 
-export function convert(v1: string | string[], v2: string | string[], converter: string, only?: FieldLens["only"]): FieldLens {
-  return { v1: [v1].flat(), v2: [v2].flat(), converter, ...(only ? { only } : {}) };
+/** A lens through a converter, given by reference (the table stores its name for readers). */
+export function convert(v1: string | string[], v2: string | string[], converter: Converter, only?: FieldLens["only"]): FieldLens {
+  return { v1: [v1].flat(), v2: [v2].flat(), converter: converter.name, ...(only ? { only } : {}) };
 }
 
 /** The same lens, naming which v1 field each nested v2 sub-path comes from (for error messages). */

@@ -8,6 +8,10 @@ import { registryCreate, registryRecord } from "./registry.ts";
 import { workerRecord } from "./worker.ts";
 import { networkVolumeBillingRecord, podBillingRecord, serverlessBillingRecord } from "./billing.ts";
 
+export { podCreate, podRecord, podUpdate, endpointCreate, endpointRecord, endpointUpdate, templateCreate, templateRecord, templateUpdate };
+export { networkVolumeCreate, networkVolumeRecord, networkVolumeUpdate, registryCreate, registryRecord, workerRecord };
+export { networkVolumeBillingRecord, podBillingRecord, serverlessBillingRecord };
+
 export const lenses: Record<string, BodyLens> = Object.fromEntries(
   [
     podCreate, podUpdate, podRecord,

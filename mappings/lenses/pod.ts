@@ -1,4 +1,6 @@
 // Pods: flat v1 create/update bodies ⇄ nested v2 bodies, and v2 Pod records → v1 Pod records.
+import { argv, computeKind, cpuDetails, podCompute, podMounts, podStatus, templateMounts } from "../converters.ts";
+import { cloudTier, hourlyRate, imageEntrypoint, runtimeAddresses } from "../record-converters.ts";
 import type { BodyLens, UnmappedField } from "../types.ts";
 import { convert, field, toV1Only, withParts } from "./field.ts";
 
@@ -30,7 +32,7 @@ const containerFields = [
   field("env", "env"),
   field("ports", "ports"),
   field("containerRegistryAuthId", "registry"),
-  convert("dockerStartCmd", "args", "argv"),
+  convert("dockerStartCmd", "args", argv),
 ];
 
 export const podCreate: BodyLens = {
@@ -44,8 +46,8 @@ export const podCreate: BodyLens = {
     field("cloudType", "cloud"),
     field("dataCenterIds", "dataCenterIds"),
     field("globalNetworking", "globalNetworking"),
-    withParts(convert(["volumeInGb", "volumeMountPath", "networkVolumeId"], "mounts", "podMounts"), mountParts),
-    withParts(convert(["computeType", "gpuTypeIds", "gpuCount", "allowedCudaVersions", "cpuFlavorIds", "vcpuCount"], ["gpu", "cpu"], "podCompute"), {
+    withParts(convert(["volumeInGb", "volumeMountPath", "networkVolumeId"], "mounts", podMounts), mountParts),
+    withParts(convert(["computeType", "gpuTypeIds", "gpuCount", "allowedCudaVersions", "cpuFlavorIds", "vcpuCount"], ["gpu", "cpu"], podCompute), {
       "gpu.id": "gpuTypeIds",
       "gpu.count": "gpuCount",
       "gpu.allowedCudaVersions": "allowedCudaVersions",
@@ -108,7 +110,7 @@ export const podUpdate: BodyLens = {
     ...containerFields,
     field("locked", "locked"),
     field("globalNetworking", "globalNetworking"),
-    convert(["volumeInGb", "volumeMountPath"], "mounts", "templateMounts"),
+    convert(["volumeInGb", "volumeMountPath"], "mounts", templateMounts),
   ],
   unmapped: [entrypoint],
 };
@@ -120,27 +122,27 @@ export const podRecord: BodyLens = {
   fields: [
     field("id", "id"),
     field("name", "name"),
-    convert("desiredStatus", "status", "podStatus", "toV1"),
+    convert("desiredStatus", "status", podStatus, "toV1"),
     field("image", "image"),
     field("containerDiskInGb", "disk"),
     field("env", "env"),
     field("ports", "ports"),
     field("containerRegistryAuthId", "registry"),
-    convert("dockerStartCmd", "args", "argv", "toV1"),
-    convert(["volumeInGb", "volumeMountPath", "networkVolume.id"], "mounts", "podMounts", "toV1"),
+    convert("dockerStartCmd", "args", argv, "toV1"),
+    convert(["volumeInGb", "volumeMountPath", "networkVolume.id"], "mounts", podMounts, "toV1"),
     field("gpu", "gpu"),
-    convert(["cpuFlavorId", "vcpuCount", "memoryInGb"], "cpu", "cpuDetails", "toV1"),
-    convert(["costPerHr", "adjustedCostPerHr"], ["cost", "status", "gpu", "cpu", "cloud"], "hourlyRate", "toV1"),
+    convert(["cpuFlavorId", "vcpuCount", "memoryInGb"], "cpu", cpuDetails, "toV1"),
+    convert(["costPerHr", "adjustedCostPerHr"], ["cost", "status", "gpu", "cpu", "cloud"], hourlyRate, "toV1"),
     field("locked", "locked"),
     field("templateId", "template"),
     field("lastStartedAt", "startedAt"),
     field("machine.dataCenterId", "dataCenterId"),
-    convert(["publicIp", "portMappings"], "runtime", "runtimeAddresses", "toV1"),
-    convert(["machine.secureCloud", "interruptible"], "cloud", "cloudTier", "toV1"),
-    convert("dockerEntrypoint", "image", "imageEntrypoint", "toV1"),
+    convert(["publicIp", "portMappings"], "runtime", runtimeAddresses, "toV1"),
+    convert(["machine.secureCloud", "interruptible"], "cloud", cloudTier, "toV1"),
+    convert("dockerEntrypoint", "image", imageEntrypoint, "toV1"),
     toV1Only(field("machine.gpuTypeId", "gpu.id")),
     toV1Only(field("machine.cpuTypeId", "cpu.id")),
-    convert("computeType", ["gpu", "cpu"], "computeKind", "toV1"),
+    convert("computeType", ["gpu", "cpu"], computeKind, "toV1"),
   ],
   v1Lost: [
     { v1: "savingsPlans", reason: "v2 has no savings plans", advice: "none: costPerHr and adjustedCostPerHr are the list price" },

@@ -1,4 +1,5 @@
 // Templates: v1 imageName/containerDiskInGb/isPublic/containerRegistryAuthId ⇄ v2 image/disk/public/registry.
+import { argv, templateMounts } from "../converters.ts";
 import type { BodyLens, UnmappedField } from "../types.ts";
 import { convert, field } from "./field.ts";
 
@@ -26,8 +27,8 @@ const fields = [
   field("ports", "ports"),
   field("containerRegistryAuthId", "registry"),
   field("isPublic", "public"),
-  convert("dockerStartCmd", "args", "argv"),
-  convert(["volumeInGb", "volumeMountPath"], "mounts", "templateMounts"),
+  convert("dockerStartCmd", "args", argv),
+  convert(["volumeInGb", "volumeMountPath"], "mounts", templateMounts),
 ];
 
 export const templateCreate: BodyLens = {

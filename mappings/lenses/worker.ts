@@ -1,5 +1,6 @@
 // Serverless workers: v2 Worker records (GET /v2/serverless/{id}/workers) → the v1 Pod records v1
 // listed under an endpoint's `workers` (includeWorkers).
+import { workerDesiredStatus } from "../record-converters.ts";
 import type { BodyLens } from "../types.ts";
 import { convert, field, toV1Only } from "./field.ts";
 
@@ -9,7 +10,7 @@ export const workerRecord: BodyLens = {
   v2Schema: "Worker",
   fields: [
     toV1Only(field("id", "id")),
-    convert("desiredStatus", "status", "workerDesiredStatus", "toV1"),
+    convert("desiredStatus", "status", workerDesiredStatus, "toV1"),
     toV1Only(field("image", "image")),
     toV1Only(field("gpu.id", "gpuTypeId")),
     toV1Only(field("gpu.count", "gpuCount")),
