@@ -3,7 +3,7 @@
 // field by field (test/mappings/compiled-lens.test.ts checks against such a reading), but the
 // gateway's per-record cost no longer includes splitting strings and looking names up.
 import type { BodyLens, ConvertContext, Converter } from "./types.ts";
-import { converterNamed, converters } from "./converters.ts";
+import { converterNamed, converters } from "./data/converters.ts";
 import { compilePath, type CompiledPath } from "./object-paths.ts";
 
 export interface ToV2Result {

@@ -1,7 +1,7 @@
 // v2 field paths → the v1 field names a client sent, read from a request lens (its field pairs and
 // each converter's `parts`), so a v2 validation error can be told in v1 terms.
 import type { BodyLens } from "./types.ts";
-import { lensNamed } from "./lenses/index.ts";
+import { lensNamed } from "./data/lenses/index.ts";
 
 type Names = [v2Path: string, v1Name: string][];
 

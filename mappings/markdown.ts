@@ -1,10 +1,10 @@
 // Renders docs/mapping.md from the table. Generated, never edited by hand (a test checks it is fresh).
 import { operations } from "./table.ts";
-import { versionChanges } from "./changes.ts";
-import { changeApplies } from "./change-rules.ts";
-import { emulations } from "./emulations.ts";
-import { converters } from "./converters.ts";
-import { lenses } from "./lenses/index.ts";
+import { versionChanges } from "./data/changes.ts";
+import { changeApplies } from "./data/change-rules.ts";
+import { emulations } from "./data/emulations.ts";
+import { converters } from "./data/converters.ts";
+import { lenses } from "./data/lenses/index.ts";
 import type { BodyLens } from "./types.ts";
 
 const code = (s: string) => "`" + s + "`";
@@ -61,7 +61,7 @@ export function renderMarkdown(): string {
       lines.push(`| ${code(`${op.v1.method} ${op.v1.path}`)} | ${code(q.v1)} | ${q.v2 ? code(q.v2) : "—"} | ${q.decision ?? "forward"} | ${cell(q.advice ?? "")} |`);
     }
   }
-  lines.push("", "## Version changes", "", "Each change is one named unit; operations above list the ones that touch them, computed from their table entries (`mappings/change-rules.ts`).", "", "| change | request | response |", "|---|---|---|");
+  lines.push("", "## Version changes", "", "Each change is one named unit; operations above list the ones that touch them, computed from their table entries (`mappings/data/change-rules.ts`).", "", "| change | request | response |", "|---|---|---|");
   for (const c of versionChanges) {
     const scope = changeApplies[c.id] ? "" : " (every operation)";
     lines.push(`| **${c.id}**: ${c.title}${scope} | ${cell(c.request ?? "—")} | ${cell(c.response ?? "—")} |`);

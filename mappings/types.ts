@@ -166,7 +166,7 @@ export interface OperationMapping {
     fixedBody?: Record<string, unknown>;
   };
   response: ResponseShape;
-  /** Gateway emulations (by name, see mappings/emulations.ts) that keep v1 semantics. */
+  /** Gateway emulations (by name, see mappings/data/emulations.ts) that keep v1 semantics. */
   emulations?: string[];
   /** For `no-equivalent`, and for emulations with an opt-out: what happens and what to do. */
   decision?: {
@@ -176,11 +176,11 @@ export interface OperationMapping {
     message: string;
     advice: string;
   };
-  /** Named version changes (mappings/changes.ts) that touch this operation: computed from the entry. */
+  /** Named version changes (mappings/data/changes.ts) that touch this operation: computed from the entry. */
   changes: string[];
 }
 
-/** An operation as written in the table; `changes` is computed (mappings/change-rules.ts). */
+/** An operation as written in the table; `changes` is computed (mappings/data/change-rules.ts). */
 export type OperationEntry = Omit<OperationMapping, "changes">;
 
 /** An emulation the gateway performs where v2 needs more than one call or a lookup. */

@@ -1,4 +1,4 @@
-// Every gateway emulation by the name mappings/emulations.ts gives it (a test checks the two agree).
+// Every gateway emulation by the name mappings/data/emulations.ts gives it (a test checks the two agree).
 import { catalogTemplates } from "./catalog-templates.ts";
 import { cpuFlavorPriority } from "./cpu-flavor-priority.ts";
 import { endpointWorkers } from "./endpoint-workers.ts";

@@ -1,4 +1,4 @@
-// The shape of a gateway emulation (one file per name in mappings/emulations.ts).
+// The shape of a gateway emulation (one file per name in mappings/data/emulations.ts).
 import type { V1Call } from "../call.ts";
 import type { V1Answer } from "../translate-response.ts";
 import type { UpstreamResponse } from "../upstream.ts";
@@ -6,7 +6,7 @@ import type { UpstreamResponse } from "../upstream.ts";
 export type SendFn = (body: Record<string, unknown> | undefined) => Promise<UpstreamResponse>;
 
 export interface Emulation {
-  /** Name as in mappings/emulations.ts. */
+  /** Name as in mappings/data/emulations.ts. */
   name: string;
   /** v1 body fields (lens decision "emulate") this emulation consumes. */
   fields?: string[];

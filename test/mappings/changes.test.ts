@@ -1,7 +1,7 @@
-// Each operation's version changes are computed from its table entry (mappings/change-rules.ts).
+// Each operation's version changes are computed from its table entry (mappings/data/change-rules.ts).
 import { describe, expect, it } from "vitest";
 import { operationByKey, operations, versionChanges } from "../../mappings/index.ts";
-import { changeApplies } from "../../mappings/change-rules.ts";
+import { changeApplies } from "../../mappings/data/change-rules.ts";
 
 describe("version changes computed from the table", () => {
   it("every rule names a change, and every rule-based change touches some operation", () => {

@@ -1,5 +1,5 @@
 // Billing: v2 bucketed records (startTime/endTime, *Amount) → v1 records (time, amount).
-import type { BodyLens } from "../types.ts";
+import type { BodyLens } from "../../types.ts";
 import { field, toV1Only } from "./field.ts";
 
 const timeBilled = { v1: "timeBilledMs", reason: "v2 billing records report amounts, not billed time", advice: "derive usage from the amount and the resource's hourly rate" };

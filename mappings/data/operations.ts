@@ -1,6 +1,6 @@
 // One entry per v1 operation in v1-openapi.json (37, counting the POST …/update synonyms).
 // Read this file to answer "what does v1 X become in v2?".
-import type { OperationEntry, QueryMapping } from "./types.ts";
+import type { OperationEntry, QueryMapping } from "../types.ts";
 import { uses, catalogTemplates, cpuFlavorPriority, emptyUpdateAsRead, endpointCpuReadModifyWrite, endpointWorkers, flashbootKeepsPriority, gpuPoolsFromCatalog, gpuTypePriority, hourlyRateFromCatalog, listFilters, lockOnCreate, podBillingByGpuType, podMountsReadModifyWrite, podNetworkVolume, resetAsRestart, scalingReadModifyWrite, servePublishedDocument, sumPerBucket, templateIdFromRequest } from "./emulations.ts";
 import { endpointCreate, endpointRecord, endpointUpdate, networkVolumeBillingRecord, networkVolumeCreate, networkVolumeRecord, networkVolumeUpdate, podBillingRecord, podCreate, podRecord, podUpdate, registryCreate, registryRecord, serverlessBillingRecord, templateCreate, templateRecord, templateUpdate } from "./lenses/index.ts";
 

@@ -1,5 +1,5 @@
 // Gateway emulations: where one v1 call needs more than one v2 call, or a lookup, to keep its meaning.
-import type { EmulationSpec } from "./types.ts";
+import type { EmulationSpec } from "../types.ts";
 
 const spec = (e: EmulationSpec): EmulationSpec => e;
 

@@ -1,5 +1,5 @@
 // Every body/record lens by name.
-import type { BodyLens } from "../types.ts";
+import type { BodyLens } from "../../types.ts";
 import { podCreate, podRecord, podUpdate } from "./pod.ts";
 import { endpointCreate, endpointRecord, endpointUpdate } from "./endpoint.ts";
 import { templateCreate, templateRecord, templateUpdate } from "./template.ts";

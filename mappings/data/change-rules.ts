@@ -4,7 +4,7 @@
 import { lensNamed } from "./lenses/index.ts";
 import { endpointGpu, flashboot } from "./converters.ts";
 import { listFilters } from "./emulations.ts";
-import type { BodyLens, OperationEntry as Op } from "./types.ts";
+import type { BodyLens, OperationEntry as Op } from "../types.ts";
 
 const lensesOf = (op: Op): BodyLens[] =>
   [op.request?.lens, "lens" in op.response ? op.response.lens : undefined].filter((n): n is string => !!n).map(lensNamed);

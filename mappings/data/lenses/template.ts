@@ -1,6 +1,6 @@
 // Templates: v1 imageName/containerDiskInGb/isPublic/containerRegistryAuthId ⇄ v2 image/disk/public/registry.
 import { argv, templateMounts } from "../converters.ts";
-import type { BodyLens, UnmappedField } from "../types.ts";
+import type { BodyLens, UnmappedField } from "../../types.ts";
 import { convert, field } from "./field.ts";
 
 const entrypoint: UnmappedField = {

@@ -1,7 +1,7 @@
 // Pods: flat v1 create/update bodies ⇄ nested v2 bodies, and v2 Pod records → v1 Pod records.
 import { argv, computeKind, cpuDetails, podCompute, podMounts, podStatus, templateMounts } from "../converters.ts";
 import { cloudTier, hourlyRate, imageEntrypoint, runtimeAddresses } from "../record-converters.ts";
-import type { BodyLens, UnmappedField } from "../types.ts";
+import type { BodyLens, UnmappedField } from "../../types.ts";
 import { convert, field, toV1Only, withParts } from "./field.ts";
 
 const placementHint = (v1: string, what: string): UnmappedField => ({

@@ -1,6 +1,6 @@
 // Named value converters. Each says whether it is lossless and how the codemod writes it.
-import type { Converter, ConvertContext } from "./types.ts";
-import { joinWords, splitWords } from "./shell-words.ts";
+import type { Converter, ConvertContext } from "../types.ts";
+import { joinWords, splitWords } from "../shell-words.ts";
 import { recordConverters } from "./record-converters.ts";
 
 const isArray = (v: unknown): v is unknown[] => Array.isArray(v);

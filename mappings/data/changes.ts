@@ -1,9 +1,7 @@
 // The named changes between v1 and v2. Each is one unit with one documentation line; every
 // operation lists the changes that touch it, and the docs are generated from this list.
 
-import { V1_BASE, V2_BASE } from "./bases.ts";
-import type { OperationEntry } from "./types.ts";
-import { changeApplies } from "./change-rules.ts";
+import { V1_BASE, V2_BASE } from "../bases.ts";
 
 export interface VersionChange {
   id: string;
@@ -12,11 +10,6 @@ export interface VersionChange {
   request: string | null;
   /** What a v1 client receives that changes. */
   response: string | null;
-}
-
-/** The named changes that touch an operation, in this list's order, computed from its table entry. */
-export function changesOf(op: OperationEntry): string[] {
-  return versionChanges.filter((c) => changeApplies[c.id]?.(op)).map((c) => c.id);
 }
 
 export const versionChanges: VersionChange[] = [

@@ -1,6 +1,6 @@
 // Serverless endpoints: v1 flat worker/scaler fields ⇄ v2 nested `workers` and `scaling`.
 import { computeKind, endpointCpu, endpointGpu, flashboot, networkVolumeList, scaling } from "../converters.ts";
-import type { BodyLens, UnmappedField } from "../types.ts";
+import type { BodyLens, UnmappedField } from "../../types.ts";
 import { convert, field, withParts } from "./field.ts";
 
 const gpuPriority: UnmappedField = {

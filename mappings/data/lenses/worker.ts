@@ -1,7 +1,7 @@
 // Serverless workers: v2 Worker records (GET /v2/serverless/{id}/workers) → the v1 Pod records v1
 // listed under an endpoint's `workers` (includeWorkers).
 import { workerDesiredStatus } from "../record-converters.ts";
-import type { BodyLens } from "../types.ts";
+import type { BodyLens } from "../../types.ts";
 import { convert, field, toV1Only } from "./field.ts";
 
 export const workerRecord: BodyLens = {

@@ -1,6 +1,6 @@
 // Read-only converters for v2 records → v1 records: fields v1 clients read that v2 reports in a
 // different place (runtime port table) or in a different sense (current spend vs. hourly rate).
-import type { Converter, HourlyRateQuery } from "./types.ts";
+import type { Converter, HourlyRateQuery } from "../types.ts";
 
 interface RuntimePort {
   private?: number;

@@ -1,5 +1,5 @@
 // Shorthands for writing lenses: `field("imageName", "image")`, `convert([...], [...], converterObject)`.
-import type { Converter, FieldLens } from "../types.ts";
+import type { Converter, FieldLens } from "../../types.ts";
 
 export function field(v1: string, v2: string, note?: string): FieldLens {
   return { v1: [v1], v2: [v2], ...(note ? { note } : {}) };
