@@ -3,7 +3,7 @@
 // field by field (test/mappings/compiled-lens.test.ts checks against such a reading), but the
 // gateway's per-record cost no longer includes splitting strings and looking names up.
 import type { BodyLens, ConvertContext, Converter } from "./types.ts";
-import { converterNamed, converters } from "./converters.ts";
+import { converterNamed, converters } from "./data/converters.ts";
 import { compilePath, type CompiledPath } from "./object-paths.ts";
 
 export interface ToV2Result {
@@ -14,6 +14,8 @@ export interface ToV2Result {
   rejections: string[];
   /** Unmapped fields the caller must emulate (decision "emulate"), with their values. */
   emulate: Record<string, unknown>;
+  /** Names of the v1 inputs v2 drops (the warnings' subjects), for usage counts and --strict. */
+  dropped: string[];
 }
 
 export interface CompiledLens {
@@ -104,8 +106,15 @@ function compile(lens: BodyLens): CompiledLens {
   return {
     toV2(v1Input, ctx) {
       const v1 = withV1Defaults(lens, v1Input);
-      const result: ToV2Result = { body: {}, warnings: [], rejections: [], emulate: {} };
-      const stepCtx: ConvertContext = { ...ctx, warn: (message) => result.warnings.push(message) };
+      const result: ToV2Result = { body: {}, warnings: [], rejections: [], emulate: {}, dropped: [] };
+      // A converter that leaves out an input v2 would refuse says so, naming the input it drops.
+      const stepCtx: ConvertContext = {
+        ...ctx,
+        warn: (message, droppedField) => {
+          result.warnings.push(message);
+          if (droppedField) result.dropped.push(droppedField);
+        },
+      };
       for (const step of toV2Steps) {
         const inputs = inputsOf(step, v1);
         if (!inputs) continue;
@@ -123,11 +132,15 @@ function compile(lens: BodyLens): CompiledLens {
         const value = v1[u.v1];
         if (value === undefined || (u.harmless !== undefined && JSON.stringify(value) === u.harmless)) continue;
         if (u.decision === "reject") result.rejections.push(`${u.v1}: ${u.reason}; ${u.advice}`);
-        else if (u.decision === "drop-with-warning") result.warnings.push(`${u.v1} ignored: ${u.reason}`);
-        else result.emulate[u.v1] = value;
+        else if (u.decision === "drop-with-warning") {
+          result.warnings.push(`${u.v1} ignored: ${u.reason}`);
+          result.dropped.push(u.v1);
+        } else result.emulate[u.v1] = value;
       }
       for (const name of Object.keys(v1Input)) {
-        if (!known.has(name)) result.warnings.push(`${name} ignored: not a v1 ${lens.v1Schema} field`);
+        if (known.has(name)) continue;
+        result.warnings.push(`${name} ignored: not a v1 ${lens.v1Schema} field`);
+        result.dropped.push(name);
       }
       for (const d of v2Defaults) if (d.path.get(result.body) === undefined) d.path.set(result.body, d.value);
       return result;

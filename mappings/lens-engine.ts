@@ -2,7 +2,7 @@
 // Each lens is compiled once (compiled-lens.ts) and reused for every body and record.
 import type { BodyLens, ConvertContext } from "./types.ts";
 import { applicableV1Defaults, compiledLens, knownV1Fields, withV1Defaults, type ToV2Result } from "./compiled-lens.ts";
-import { lensNamed } from "./lenses/index.ts";
+import { lensNamed } from "./data/lenses/index.ts";
 
 export { applicableV1Defaults, knownV1Fields, withV1Defaults, type ToV2Result };
 

@@ -79,7 +79,9 @@ export type SandboxCpuType = {
   dataCenters: string[];
 };
 
-function cpu(id: string, name: string, group: string, ramGbPerVcpu: number, securePerVcpu: number): SandboxCpuType {
+const CPU_DATA_CENTERS = ["EU-RO-1", "CA-MTL-1", "US-IL-1", "EUR-IS-1"];
+
+function cpu(id: string, name: string, group: string, ramGbPerVcpu: number, securePerVcpu: number, dataCenters = CPU_DATA_CENTERS): SandboxCpuType {
   return {
     id,
     name,
@@ -87,7 +89,7 @@ function cpu(id: string, name: string, group: string, ramGbPerVcpu: number, secu
     vcpu: { min: 2, max: 32 },
     ramGbPerVcpu,
     price: { securePerVcpu, serverlessPerVcpu: Number((securePerVcpu / 3600).toFixed(7)) },
-    dataCenters: ["EU-RO-1", "CA-MTL-1", "US-IL-1", "EUR-IS-1"],
+    dataCenters,
   };
 }
 
@@ -95,9 +97,10 @@ export const CPU_TYPES: SandboxCpuType[] = [
   cpu("cpu3c", "Compute-Optimized (3rd gen)", "cpu3", 2, 0.03),
   cpu("cpu3g", "General Purpose (3rd gen)", "cpu3", 4, 0.04),
   cpu("cpu3m", "Memory-Optimized (3rd gen)", "cpu3", 8, 0.05),
-  cpu("cpu5c", "Compute-Optimized (5th gen)", "cpu5", 2, 0.04),
-  cpu("cpu5g", "General Purpose (5th gen)", "cpu5", 4, 0.05),
-  cpu("cpu5m", "Memory-Optimized (5th gen)", "cpu5", 8, 0.06),
+  // The newer generation is not offered everywhere, so a flavour can be refused in a data center.
+  cpu("cpu5c", "Compute-Optimized (5th gen)", "cpu5", 2, 0.04, ["EU-RO-1", "US-IL-1"]),
+  cpu("cpu5g", "General Purpose (5th gen)", "cpu5", 4, 0.05, ["EU-RO-1", "US-IL-1"]),
+  cpu("cpu5m", "Memory-Optimized (5th gen)", "cpu5", 8, 0.06, ["EU-RO-1", "US-IL-1"]),
 ];
 
 export type VolumeTypeName = "STANDARD" | "HIGH_PERFORMANCE";

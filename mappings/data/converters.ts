@@ -1,6 +1,7 @@
 // Named value converters. Each says whether it is lossless and how the codemod writes it.
-import type { Converter, ConvertContext } from "./types.ts";
-import { joinWords, splitWords } from "./shell-words.ts";
+import type { Converter, ConvertContext } from "../types.ts";
+import { joinWords, splitWords } from "../shell-words.ts";
+import { recordConverters } from "./record-converters.ts";
 
 const isArray = (v: unknown): v is unknown[] => Array.isArray(v);
 const nonEmpty = (v: unknown): v is unknown[] => Array.isArray(v) && v.length > 0;
@@ -20,9 +21,9 @@ export const flashboot = define({
 
 export const argv = define({
   name: "argv",
-  summary: "v1 argv array (`dockerStartCmd`) ⇄ v2 `args` command-line string, shell-quoted so splitting gives the array back.",
+  summary: "v1 argv array (`dockerStartCmd`) ⇄ v2 `args` command-line string, shell-quoted so splitting gives the array back; `[]` (the image's own CMD) is `\"\"`, which also clears args on an update.",
   lossless: true,
-  toV2: ([words]) => [isArray(words) ? (words.length ? joinWords(words.map(String)) : undefined) : undefined],
+  toV2: ([words]) => [isArray(words) ? joinWords(words.map(String)) : undefined],
   toV1: ([line]) => [typeof line === "string" && line.length ? splitWords(line) : line === undefined ? undefined : []],
   codemod: null,
   codemodReason: "a non-literal argv array cannot be quoted safely at build time; join it yourself or move the command into the image",
@@ -80,7 +81,7 @@ export const idleTimeout = define({
   lossless: false,
   toV2: ([timeout, scalerType], ctx) => {
     if (timeout !== undefined && scalerType === "REQUEST_COUNT") {
-      ctx.warn?.("idleTimeout ignored: v2 does not apply an idle timeout to endpoints scaling on REQUEST_COUNT (it rejects one)");
+      ctx.warn?.("idleTimeout ignored: v2 does not apply an idle timeout to endpoints scaling on REQUEST_COUNT (it rejects one)", "idleTimeout");
       return [undefined];
     }
     return [timeout];
@@ -124,7 +125,8 @@ export const podMounts = define({
     if (networkVolumeId !== undefined) return [`{ network: [{ volumeId: ${networkVolumeId}, path: ${path} }] }`];
     // A persistent mount on a pod that may be a CPU pod cannot be decided at build time.
     if (size !== undefined && computeType !== undefined && computeType !== `"GPU"` && computeType !== `'GPU'`) return null;
-    if (size !== undefined) return [`{ persistent: { size: ${size}, path: ${path} } }`];
+    // As toV2: volumeInGb 0 means no volume (an empty mounts object), not a 0 GB persistent mount.
+    if (size !== undefined) return [`(${size}) > 0 ? { persistent: { size: ${size}, path: ${path} } } : {}`];
     return [undefined];
   },
 });
@@ -143,8 +145,12 @@ export const podVolumeUpdate = define({
     const p = (mounts as { persistent?: { size: number; path: string } } | undefined)?.persistent;
     return p ? [p.size, p.path] : [mounts === undefined ? undefined : 0, undefined];
   },
-  codemod: ([size, mountPath]) =>
-    size === undefined ? [undefined] : [`{ persistent: { size: ${size}, path: ${mountPath ?? `"/workspace"`} } }`],
+  codemod: ([size, mountPath]) => {
+    if (size === undefined) return [undefined];
+    // As toV2: removing the volume is refused, so a literal 0 is marked for review instead.
+    if (size.trim() === "0") return null;
+    return [`{ persistent: { size: ${size}, path: ${mountPath ?? `"/workspace"`} } }`];
+  },
 });
 
 export const templateMounts = define({
@@ -160,7 +166,7 @@ export const templateMounts = define({
     return p ? [p.size, p.path] : [mounts === undefined ? undefined : 0, undefined];
   },
   codemod: ([size, mountPath]) =>
-    size === undefined ? [undefined] : [`{ persistent: { size: ${size}, path: ${mountPath ?? `"/workspace"`} } }`],
+    size === undefined ? [undefined] : [`(${size}) > 0 ? { persistent: { size: ${size}, path: ${mountPath ?? `"/workspace"`} } } : undefined`],
 });
 
 /** Pods: v1 chooses GPU or CPU with computeType; v2 has exactly one of gpu / cpu. */
@@ -256,9 +262,9 @@ function endpointGpuToV2([gpuTypeIds, gpuCount, cuda, minCuda]: unknown[], ctx: 
     return [{ ...(gpuCount !== undefined ? { count: gpuCount } : {}), ...constraint }];
   }
   const { pools, excludedTypes } = poolsFor(gpuTypeIds.map(String), ctx);
-  const gpu: Record<string, unknown> = { pools, count: gpuCount ?? 1 };
-  if (excludedTypes.length) gpu.excludedTypes = excludedTypes;
-  return [{ ...gpu, ...constraint }];
+  // excludedTypes always stated, [] included: on an update a new pool list without excludedTypes
+  // would clear the old exclusions only implicitly; saying so keeps the selection explicit.
+  return [{ pools, excludedTypes, count: gpuCount ?? 1, ...constraint }];
 }
 
 /** Serverless endpoints: v1 lists GPU types; v2 lists GPU pools and excluded types. */
@@ -273,7 +279,7 @@ export const endpointGpu = define({
     if (!g) return [undefined, undefined, undefined, undefined];
     const excluded = new Set(g.excludedTypes ?? []);
     const types = ctx.catalog
-      ? (g.pools ?? []).flatMap((p) => ctx.catalog!.gpuTypesInPool(p)).filter((t) => !excluded.has(t))
+      ? (g.pools ?? []).flatMap((p) => ctx.catalog!.gpuTypesInPool(p)).filter((t) => !excluded.has(t) && (!ctx.v1GpuTypeIds || ctx.v1GpuTypeIds.has(t)))
       : undefined;
     return [types, g.count, g.allowedCudaVersions, g.minCudaVersion ?? undefined];
   },
@@ -360,18 +366,9 @@ export const cpuDetails = define({
   codemodReason: "read v2 `cpu.id`, `cpu.vcpuCount`, `cpu.memory` instead",
 });
 
-export const billingTime = define({
-  name: "billingTime",
-  summary: "v2 billing bucket `startTime`/`endTime` → v1 `time` (bucket start) and `timeBilledMs` is not reported by v2.",
-  lossless: false,
-  toV2: () => [undefined],
-  toV1: ([start]) => [start],
-  codemod: null,
-  codemodReason: "v2 billing records carry startTime/endTime instead of time",
-});
 
 export const converters: Record<string, Converter> = Object.fromEntries(
-  [flashboot, argv, podStatus, scaling, idleTimeout, podMounts, podVolumeUpdate, templateMounts, podCompute, endpointGpu, endpointGpuUpdate, endpointCpu, computeKind, networkVolumeList, cpuDetails, billingTime].map((c) => [c.name, c]),
+  [flashboot, argv, podStatus, scaling, idleTimeout, podMounts, podVolumeUpdate, templateMounts, podCompute, endpointGpu, endpointGpuUpdate, endpointCpu, computeKind, networkVolumeList, cpuDetails, ...recordConverters].map((c) => [c.name, c]),
 );
 
 export function converterNamed(name: string): Converter {
