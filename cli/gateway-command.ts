@@ -7,7 +7,9 @@ import { CONFIG_FIELDS, ConfigError, DEFAULTS, optionsFromEnv, resolveConfig, ty
 import { LIMIT_KEYS } from "../gateway/limits.ts";
 import { displayRedisUrl } from "../gateway/usage-redis.ts";
 import { startGateway } from "../gateway/server.ts";
+import { DEFAULT_BOOT_MS } from "../sandbox/pod-lifecycle.ts";
 import { startSandbox } from "../sandbox/server.ts";
+import { parseBootMs } from "./sandbox-command.ts";
 import { closeOnSignal } from "./close-on-signal.ts";
 
 const NUMERIC_KEYS = new Set(["port", "timeoutMs", "bodyLimit", "maxClients", "maxOperationsPerClient", "catalogMaxKeys", "catalogTtlMs", "connections", "adminPort", "usageFlushMs"]);
@@ -28,6 +30,7 @@ export function registerGatewayCommand(program: Command): void {
   }
   command
     .option("--log", "log every request (pino, API keys redacted) [env V2_BRIDGE_LOG=1]")
+    .option("--boot-ms <ms>", "embedded sandbox only: pod boot time, create → PROVISIONING → STARTING → RUNNING (0 = instant)", (v) => parseBootMs(v), DEFAULT_BOOT_MS)
     .addHelpText(
       "after",
       "\nEnvironment variables:\n" + [...CONFIG_FIELDS.map((f) => `  ${f.env}`), "  V2_BRIDGE_LOG"].join("\n") +
@@ -48,7 +51,7 @@ export function registerGatewayCommand(program: Command): void {
       let gateway: Awaited<ReturnType<typeof startGateway>>;
       try {
         if (!options.upstream) {
-          sandbox = await startSandbox({ port: 0, host: "127.0.0.1" });
+          sandbox = await startSandbox({ port: 0, host: "127.0.0.1", bootMs: flags.bootMs as unknown as number });
           options.upstream = sandbox.url;
         }
         resolveConfig(options); // validate before binding

@@ -2,6 +2,7 @@
 import { Command, Option } from "commander";
 import { parseKeySpec } from "../sandbox/auth.ts";
 import { parseRateLimitSpec } from "../sandbox/rate-limit.ts";
+import { DEFAULT_BOOT_MS } from "../sandbox/pod-lifecycle.ts";
 import { startSandbox } from "../sandbox/server.ts";
 import { closeOnSignal } from "./close-on-signal.ts";
 
@@ -32,8 +33,9 @@ export function registerSandboxCommand(program: Command): void {
       "per-key quotas, e.g. minute=60,hour=3000,day=50000 (default minute=600,hour=20000,day=200000)",
     )
     .option("--no-rate-limit", "disable rate limiting (no RateLimit headers, no 429s)")
+    .option("--boot-ms <ms>", "pod boot time: create → PROVISIONING → STARTING → RUNNING over <ms> (start/restart take half); 0 = instant", (v) => parseBootMs(v), DEFAULT_BOOT_MS)
     .option("--log", "log every request (Fastify logger)", false)
-    .action(async (opts: { port: number; host: string; openapi?: string; key?: string[]; rateLimit?: string | boolean; log: boolean }) => {
+    .action(async (opts: { port: number; host: string; openapi?: string; key?: string[]; rateLimit?: string | boolean; bootMs: number; log: boolean }) => {
       const rateLimit = opts.rateLimit === false ? false : typeof opts.rateLimit === "string" ? parseRateLimitSpec(opts.rateLimit) : undefined;
       const sandbox = await startSandbox({
         port: opts.port,
@@ -41,6 +43,7 @@ export function registerSandboxCommand(program: Command): void {
         openapiPath: opts.openapi,
         keys: opts.key,
         rateLimit,
+        bootMs: opts.bootMs,
         logger: opts.log,
       });
       const token = opts.key?.[0]?.replace(/:(ro|rw)$/, "") ?? "sandbox_demo";
@@ -49,6 +52,12 @@ export function registerSandboxCommand(program: Command): void {
       console.log(`  try: curl -H "Authorization: Bearer ${token}" ${sandbox.url}/v2/pods`);
       closeOnSignal("the sandbox", () => sandbox.close());
     });
+}
+
+export function parseBootMs(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 600_000) throw new Error(`invalid --boot-ms '${value}' (0 to 600000)`);
+  return n;
 }
 
 function parsePort(value: string): number {

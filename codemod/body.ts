@@ -2,7 +2,7 @@
 // table's lenses and converters. Keeps the user's expressions and comments; anything that cannot
 // be converted safely stays as written and is reported (the caller leaves a TODO mark).
 import { Node, type ObjectLiteralExpression } from "./ts-morph.ts";
-import { converterNamed, knownV1Fields, lensNamed, type BodyLens } from "../mappings/index.ts";
+import { applicableV1Defaults, converterNamed, knownV1Fields, lensNamed, type BodyLens } from "../mappings/index.ts";
 import { quoteString } from "./urls.ts";
 
 export interface BodyProblem {
@@ -28,6 +28,8 @@ interface V1Field {
 }
 
 const IDENT = /^[A-Za-z_$][\w$]*$/;
+/** Stands for a field whose value is not a literal: set, so `v1DefaultsUnless` sees it, but equal to no value. */
+const NOT_A_LITERAL = Symbol("not a literal");
 
 /** Evaluates a literal expression (JSON-like), or undefined when it is not one. */
 export function evaluateLiteral(node: Node): { value: unknown } | undefined {
@@ -203,7 +205,11 @@ export function convertBody(obj: ObjectLiteralExpression, lensName: string, quot
     (fields.size === 0 && verbatim.length === head.length ? head : verbatim).push({ comments: leading, text: p.getText() });
   });
 
-  const defaults = lens.v1Defaults && !(lens.v1DefaultsUnless && fields.has(lens.v1DefaultsUnless)) ? lens.v1Defaults : {};
+  // The v1 defaults that apply, decided on the literal values seen (no default pod volume on a
+  // literal CPU pod); a field whose value is not a literal is present but unknown, so no exception
+  // is assumed for it.
+  const seen = Object.fromEntries([...fields].map(([name, f]) => [name, f.value.literal ? f.value.value : NOT_A_LITERAL]));
+  const defaults = applicableV1Defaults(lens, seen);
   const get = (name: string): Value | undefined => {
     const f = fields.get(name);
     if (f) return f.value;

@@ -1,7 +1,8 @@
 // The usage snapshot: GET /_bridge/usage, the gateway's local usage store (.v2-bridge/usage.json),
 // what the Redis store reads back as, and the report's --traffic input. This schema is its one
 // definition: the gateway types what it writes with it, the report and the local store validate
-// what they read with it. `v1` may be null and `userAgent` null or absent in files from older gateways.
+// what they read with it. `v1` may be null, `userAgent` null or absent, and `drops` absent in files
+// from older gateways.
 import { Type, type Static } from "@sinclair/typebox";
 import { count, isoTime } from "./common.ts";
 
@@ -30,8 +31,19 @@ export const UsageClient = Type.Object({
   firstSeen: isoTime,
   lastSeen: isoTime,
   operations: Type.Record(Type.String(), Seen),
+  /** Operation key → v1 field or query parameter → requests in which v2 dropped it. */
+  drops: Type.Optional(Type.Record(Type.String(), Type.Record(Type.String(), count))),
 });
 export type UsageClient = Static<typeof UsageClient>;
+
+/** One v1 input v2 drops, for one operation: how often, and by how many of the listed clients. */
+export const UsageDrop = Type.Object({
+  key: Type.String({ minLength: 1 }),
+  field: Type.String({ minLength: 1 }),
+  count,
+  clients: count,
+});
+export type UsageDrop = Static<typeof UsageDrop>;
 
 export const UsageSnapshot = Type.Object(
   {
@@ -40,6 +52,8 @@ export const UsageSnapshot = Type.Object(
     totals: Type.Object({ requests: count, clients: count, evictedClients: count }),
     operations: Type.Array(UsageOperation),
     clients: Type.Array(UsageClient),
+    /** What clients send that v2 drops: per operation and v1 input, most frequent first. */
+    drops: Type.Optional(Type.Array(UsageDrop)),
   },
   { $id: "v2-bridge/usage.json", title: "v2-bridge gateway usage snapshot" },
 );

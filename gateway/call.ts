@@ -27,8 +27,14 @@ export interface V1Call {
   v2Path: string | null;
   v2Query: URLSearchParams;
   filters: ListFilter[];
+  /** v1 include expansions asked for (true) that an emulation serves. */
+  expansions: string[];
+  /** Values of other emulated v1 query parameters (e.g. billing `grouping`). */
+  emulatedParams: Record<string, string>;
   /** Everything forwarded without its v1 meaning (→ V2-Bridge-Warning). */
   warnings: string[];
+  /** Names of the v1 inputs (body fields, query parameters) v2 drops: counted per client in usage. */
+  dropped: string[];
   /** Converter context (the catalog, when an emulation loaded it). */
   convert: ConvertContext;
   /** Values of v1 fields the lens marked "emulate". */

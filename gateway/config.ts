@@ -34,6 +34,8 @@ export interface GatewayOptions extends LimitOptions {
   connections?: number;
   /** Static audit JSON (`v2-bridge audit --format json`) shown beside live traffic at GET /_bridge/; re-read on each view. */
   auditFile?: string;
+  /** Refuse (v1 400 naming the field) every v1 input v2 would drop, instead of warning. */
+  strict?: boolean;
   /** Fastify/pino logger: false (default in code), true, or a pino options object. */
   logger?: boolean | Record<string, unknown>;
   /** Operator pages (/_bridge/usage, /_bridge/metrics, /_bridge/) listen here: default port + 1 (any free port when port is 0). */
@@ -70,6 +72,8 @@ export interface GatewayConfig extends Limits {
   catalogTtlMs: number;
   connections: number;
   auditFile?: string;
+  /** --strict: every v1 input v2 would drop is refused with a v1 400 naming it. */
+  strict: boolean;
   logger: boolean | Record<string, unknown>;
   onUpstreamRequest?: GatewayOptions["onUpstreamRequest"];
   adminPort: number;
@@ -119,6 +123,7 @@ export const CONFIG_FIELDS: { key: keyof GatewayOptions; flag: string; env: stri
   { key: "catalogMaxKeys", flag: "--catalog-max-keys <n>", env: "V2_BRIDGE_CATALOG_MAX_KEYS", help: `API keys whose GPU catalog is cached (default ${DEFAULTS.catalogMaxKeys})` },
   { key: "catalogTtlMs", flag: "--catalog-ttl <ms>", env: "V2_BRIDGE_CATALOG_TTL_MS", help: `catalog cache freshness in ms (default ${DEFAULTS.catalogTtlMs})` },
   { key: "connections", flag: "--connections <n>", env: "V2_BRIDGE_CONNECTIONS", help: `upstream connection pool size (default ${DEFAULTS.connections})` },
+  { key: "strict", flag: "--strict", env: "V2_BRIDGE_STRICT", help: "refuse (v1 400 naming the field) every v1 field or query parameter v2 would drop, instead of forwarding without it and warning" },
   { key: "auditFile", flag: "--audit <file>", env: "V2_BRIDGE_AUDIT", help: "audit JSON (v2-bridge audit --format json) to show with live traffic at /_bridge/; re-read on each view" },
   { key: "stateDir", flag: "--state-dir <dir>", env: "V2_BRIDGE_STATE_DIR", help: `keeps the fingerprint salt and the local usage store (CLI default ${DEFAULTS.stateDir}/ under the working directory)` },
   { key: "usageStore", flag: "--usage-store <store>", env: "V2_BRIDGE_USAGE_STORE", help: "where usage is kept: file (state directory; default), memory, or redis://host:port shared by replicas (needs --fingerprint-salt)" },
@@ -132,7 +137,7 @@ export const CONFIG_FIELDS: { key: keyof GatewayOptions; flag: string; env: stri
 
 const NUMERIC = new Set<keyof GatewayOptions>(["port", "timeoutMs", "bodyLimit", "maxClients", "maxOperationsPerClient", "catalogMaxKeys", "catalogTtlMs", "connections", "adminPort", "usageFlushMs", ...(LIMIT_KEYS as Set<keyof GatewayOptions>)]);
 /** Switches: set by `1`/`true` in the environment, by the bare flag on the command line. */
-export const BOOLEAN = new Set<keyof GatewayOptions>(["adminOnPublic"]);
+export const BOOLEAN = new Set<keyof GatewayOptions>(["adminOnPublic", "strict"]);
 
 /** Options from V2_BRIDGE_* environment variables (strings converted, nothing validated yet). */
 export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayOptions {
@@ -193,6 +198,7 @@ export function resolveConfig(options: GatewayOptions): GatewayConfig {
     catalogTtlMs: int("catalog ttl", options.catalogTtlMs, DEFAULTS.catalogTtlMs, 0, 86_400_000),
     connections: int("connections", options.connections, DEFAULTS.connections, 1, 4096),
     auditFile: options.auditFile,
+    strict: options.strict === true,
     logger: options.logger ?? false,
     onUpstreamRequest: options.onUpstreamRequest,
     ...resolveLimits(options, int, (message) => {

@@ -15,7 +15,13 @@ export interface ListFilter {
 export interface TranslatedQuery {
   v2: URLSearchParams;
   filters: ListFilter[];
+  /** v1 include parameters the gateway serves itself (decision "emulate" without a filter field), when set to true. */
+  expansions: string[];
+  /** Values of the other emulated parameters (decision "emulate", no filter field), e.g. billing grouping. */
+  emulatedParams: Record<string, string>;
   warnings: string[];
+  /** v1 query parameters forwarded without their meaning (counted in usage; refused under --strict). */
+  dropped: string[];
   rejections: string[];
 }
 
@@ -42,13 +48,14 @@ export function resolveV1(method: string, rawPath: string): Resolved {
 }
 
 export function translateQuery(op: OperationMapping, query: URLSearchParams): TranslatedQuery {
-  const out: TranslatedQuery = { v2: new URLSearchParams(), filters: [], warnings: [], rejections: [] };
+  const out: TranslatedQuery = { v2: new URLSearchParams(), filters: [], expansions: [], emulatedParams: {}, warnings: [], dropped: [], rejections: [] };
   const names = [...new Set(query.keys())];
   for (const name of names) {
     const values = query.getAll(name);
     const mapping = op.query?.find((q) => q.v1 === name);
     if (!mapping) {
       out.warnings.push(`${name} ignored: not a query parameter of v1 ${op.v1.operationId}`);
+      out.dropped.push(name);
       continue;
     }
     if (mapping.v2) {
@@ -57,6 +64,11 @@ export function translateQuery(op: OperationMapping, query: URLSearchParams): Tr
     }
     switch (mapping.decision) {
       case "emulate":
+        if (!mapping.filterField) {
+          if (values.includes("true")) out.expansions.push(name);
+          out.emulatedParams[name] = values.at(-1)!;
+          break;
+        }
         out.filters.push({ param: name, field: mapping.filterField ?? name, values: values.flatMap((v) => v.split(",")).filter(Boolean) });
         break;
       case "reject":
@@ -64,6 +76,7 @@ export function translateQuery(op: OperationMapping, query: URLSearchParams): Tr
         break;
       default:
         out.warnings.push(`${name} ignored: ${mapping.reason ?? "no v2 equivalent"}`);
+        out.dropped.push(name);
     }
   }
   return out;
@@ -72,6 +85,7 @@ export function translateQuery(op: OperationMapping, query: URLSearchParams): Tr
 export interface TranslatedBody {
   body: Record<string, unknown>;
   warnings: string[];
+  dropped: string[];
   emulate: Record<string, unknown>;
 }
 
@@ -80,9 +94,9 @@ export interface TranslatedBody {
  * cannot place (the lens engine catches those), become a v1 400.
  */
 export function translateBody(op: OperationMapping, v1Body: Record<string, unknown> | undefined, ctx: ConvertContext): TranslatedBody | undefined {
-  if (op.request?.fixedBody) return { body: { ...op.request.fixedBody }, warnings: [], emulate: {} };
+  if (op.request?.fixedBody) return { body: { ...op.request.fixedBody }, warnings: [], dropped: [], emulate: {} };
   if (!op.request?.lens) return undefined;
   const result = toV2(op.request.lens, v1Body ?? {}, ctx);
   if (result.rejections.length) throw new V1Error(400, result.rejections.join("; "));
-  return { body: result.body, warnings: result.warnings, emulate: result.emulate };
+  return { body: result.body, warnings: result.warnings, dropped: result.dropped, emulate: result.emulate };
 }

@@ -5,7 +5,7 @@
 // ZADD LT/GT, so replicas merge without reading first). A failed send is merged back and retried.
 import { Redis, type RedisOptions } from "ioredis";
 import type { FastifyBaseLogger } from "fastify";
-import { UsageBatch, type SeenDelta } from "./usage-batch.ts";
+import { UsageBatch, clientField, dropField, type SeenDelta } from "./usage-batch.ts";
 import type { UsageSnapshot } from "./usage.ts";
 
 /** All keys share one hash tag, so the MULTI also works on a Redis Cluster slot. */
@@ -24,6 +24,8 @@ export const REDIS_KEYS = {
   clientOpCount: PREFIX + "clientop:count",
   clientOpFirst: PREFIX + "clientop:first",
   clientOpLast: PREFIX + "clientop:last",
+  dropCount: PREFIX + "drop:count",
+  clientDropCount: PREFIX + "clientdrop:count",
 } as const;
 
 /** The URL as it may be shown or logged: no password. */
@@ -136,6 +138,8 @@ export class RedisUsageSync {
     }
     for (const [field, s] of b.clients) m.hincrby(K.clientCount, field, s.count);
     for (const [field, s] of b.clientOperations) m.hincrby(K.clientOpCount, field, s.count);
+    for (const [field, n] of b.drops) m.hincrby(K.dropCount, field, n);
+    for (const [field, n] of b.clientDrops) m.hincrby(K.clientDropCount, field, n);
     const zadds: [string, "LT" | "GT", (string | number)[]][] = [
       [K.opFirst, "LT", firsts(b.operations)],
       [K.opLast, "GT", lasts(b.operations)],
@@ -183,13 +187,14 @@ async function readSnapshot(redis: Redis, bounds: { maxClients: number; maxOpera
   for (const k of [K.clientFirst, K.clientLast]) m.zrange(k, "0", "-1", "WITHSCORES");
   m.hgetall(K.clientOpCount);
   for (const k of [K.clientOpFirst, K.clientOpLast]) m.zrange(k, "0", "-1", "WITHSCORES");
+  for (const k of [K.dropCount, K.clientDropCount]) m.hgetall(k);
   const results = await m.exec();
   if (!results) throw new Error("redis MULTI was discarded");
   for (const [err] of results) if (err) throw err;
   const r = results.map(([, v]) => v) as unknown[];
-  const [meta, since, opCount, opRoute, opStatus, opFirst, opLast, clientCount, clientFirst, clientLast, clientOpCount, clientOpFirst, clientOpLast] = r as [
+  const [meta, since, opCount, opRoute, opStatus, opFirst, opLast, clientCount, clientFirst, clientLast, clientOpCount, clientOpFirst, clientOpLast, dropCount, clientDropCount] = r as [
     Record<string, string>, string[], Record<string, string>, Record<string, string>, Record<string, string>, string[], string[],
-    Record<string, string>, string[], string[], Record<string, string>, string[], string[],
+    Record<string, string>, string[], string[], Record<string, string>, string[], string[], Record<string, string>, Record<string, string>,
   ];
   const iso = (ms: number | undefined) => new Date(ms ?? 0).toISOString();
   const now = Date.now();
@@ -218,6 +223,7 @@ async function readSnapshot(redis: Redis, bounds: { maxClients: number; maxOpera
     .map(([field, n]) => ({ field, count: Number(n), last: clientLastMap.get(field) ?? 0 }))
     .sort((a, b) => b.last - a.last);
   const kept = allClients.slice(0, bounds.maxClients);
+  const drops = readDrops(dropCount, clientDropCount, new Set(kept.map((c) => c.field)));
   const sortedStatuses = (s: Record<string, number> = {}) => Object.fromEntries(Object.entries(s).sort((a, b) => Number(a[0]) - Number(b[0])));
 
   return {
@@ -251,7 +257,31 @@ async function readSnapshot(redis: Redis, bounds: { maxClients: number; maxOpera
         firstSeen: iso(clientFirstMap.get(field)),
         lastSeen: iso(clientLastMap.get(field)),
         operations: Object.fromEntries(ops.map((o) => [o.op, { count: o.count, firstSeen: iso(o.first), lastSeen: iso(o.last) }])),
+        drops: drops.ofClient.get(field) ?? {},
       };
     }),
+    drops: drops.list,
   };
+}
+
+/** The drop counts (what clients send that v2 drops), overall and per listed client. */
+function readDrops(dropCount: Record<string, string>, clientDropCount: Record<string, string>, listed: Set<string>) {
+  const ofClient = new Map<string, Record<string, Record<string, number>>>();
+  const clientsOf = new Map<string, number>();
+  for (const [field, n] of Object.entries(clientDropCount)) {
+    const [fingerprint, userAgent, op, name] = JSON.parse(field) as [string, string, string, string];
+    const client = clientField(fingerprint, userAgent);
+    if (!listed.has(client)) continue;
+    const mine = ofClient.get(client) ?? {};
+    (mine[op] ??= {})[name] = Number(n);
+    ofClient.set(client, mine);
+    clientsOf.set(dropField(op, name), (clientsOf.get(dropField(op, name)) ?? 0) + 1);
+  }
+  const list = Object.entries(dropCount)
+    .map(([field, n]) => {
+      const [key, name] = JSON.parse(field) as [string, string];
+      return { key, field: name, count: Number(n), clients: clientsOf.get(field) ?? 0 };
+    })
+    .sort((a, b) => b.count - a.count || a.key.localeCompare(b.key) || a.field.localeCompare(b.field));
+  return { list, ofClient };
 }

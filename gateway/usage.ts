@@ -3,6 +3,7 @@
 // A client is (API-key fingerprint, User-Agent); keys themselves are never stored.
 import { LRUCache } from "lru-cache";
 import type { UsageSnapshot } from "../formats/usage.ts";
+import { boundedDrops } from "./usage-drops.ts";
 
 export interface UsageOperationRef {
   key: string;
@@ -20,6 +21,8 @@ interface ClientRecord extends Seen {
   userAgent: string;
   operations: Map<string, Seen>;
   evictedOperations: number;
+  /** operation key → v1 input v2 dropped → times (bounded per operation). */
+  drops: Map<string, Map<string, number>>;
 }
 
 interface OperationRecord extends Seen {
@@ -31,9 +34,15 @@ export type { UsageSnapshot } from "../formats/usage.ts";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const MAX_USER_AGENT = 256;
+/** Unknown field names are the client's choice: bounded in number per operation and overall. */
+const MAX_DROPPED_FIELDS_PER_OPERATION = 32;
+const MAX_DROP_ENTRIES = 2_000;
 
-/** Told of every counted request (the Redis store batches these); must not throw or block. */
-export type UsageListener = (op: UsageOperationRef, fingerprint: string, userAgent: string, status: number, at: number) => void;
+/**
+ * Told of every counted request (the Redis store batches these); must not throw or block.
+ * `drops`: the v1 inputs v2 dropped that this store counted (within its bounds).
+ */
+export type UsageListener = (op: UsageOperationRef, fingerprint: string, userAgent: string, status: number, at: number, drops: readonly string[]) => void;
 
 export class UsageStore {
   since = Date.now();
@@ -44,6 +53,7 @@ export class UsageStore {
   private evictedClients = 0;
   private readonly clients: LRUCache<string, ClientRecord>;
   private readonly operations = new Map<string, OperationRecord>();
+  private readonly drops = new Map<string, { key: string; field: string; count: number }>();
 
   constructor(
     readonly maxClients: number,
@@ -58,16 +68,15 @@ export class UsageStore {
     });
   }
 
-  record(op: UsageOperationRef, fingerprint: string, userAgent: string | undefined, status: number): void {
+  record(op: UsageOperationRef, fingerprint: string, userAgent: string | undefined, status: number, dropped: readonly string[] = []): void {
     const now = this.clock();
     this.requests++;
     this.revision++;
     const ua = (userAgent ?? "").slice(0, MAX_USER_AGENT);
-    this.onRecord?.(op, fingerprint, ua, status, now);
     const clientKey = `${fingerprint}\n${ua}`;
     let client = this.clients.get(clientKey);
     if (!client) {
-      client = { fingerprint, userAgent: ua, count: 0, firstSeen: now, lastSeen: now, operations: new Map(), evictedOperations: 0 };
+      client = { fingerprint, userAgent: ua, count: 0, firstSeen: now, lastSeen: now, operations: new Map(), evictedOperations: 0, drops: new Map() };
       this.clients.set(clientKey, client);
     }
     client.count++;
@@ -96,6 +105,25 @@ export class UsageStore {
     agg.count++;
     agg.lastSeen = now;
     agg.statuses.set(status, (agg.statuses.get(status) ?? 0) + 1);
+    const counted = dropped.length ? this.recordDrops(client, op.key, boundedDrops(dropped)) : [];
+    this.onRecord?.(op, fingerprint, ua, status, now, counted);
+  }
+
+  /** Counts drops for a client and overall, within the bounds; returns the names counted overall. */
+  private recordDrops(client: ClientRecord, key: string, names: readonly string[]): string[] {
+    let fields = client.drops.get(key);
+    if (!fields) client.drops.set(key, (fields = new Map()));
+    const counted: string[] = [];
+    for (const name of names) {
+      if (fields.has(name) || fields.size < MAX_DROPPED_FIELDS_PER_OPERATION) fields.set(name, (fields.get(name) ?? 0) + 1);
+      const id = `${key}\n${name}`;
+      const agg = this.drops.get(id);
+      if (agg) agg.count++;
+      else if (this.drops.size < MAX_DROP_ENTRIES) this.drops.set(id, { key, field: name, count: 1 });
+      else continue;
+      counted.push(name);
+    }
+    return counted;
   }
 
   /**
@@ -120,7 +148,7 @@ export class UsageStore {
     for (const c of [...saved.clients].sort((a, b) => ms(a.lastSeen) - ms(b.lastSeen))) {
       const ua = (c.userAgent ?? "").slice(0, MAX_USER_AGENT);
       const clientKey = `${c.fingerprint}\n${ua}`;
-      const client = this.clients.get(clientKey) ?? { fingerprint: c.fingerprint, userAgent: ua, count: 0, firstSeen: ms(c.firstSeen), lastSeen: ms(c.lastSeen), operations: new Map<string, Seen>(), evictedOperations: 0 };
+      const client = this.clients.get(clientKey) ?? { fingerprint: c.fingerprint, userAgent: ua, count: 0, firstSeen: ms(c.firstSeen), lastSeen: ms(c.lastSeen), operations: new Map<string, Seen>(), evictedOperations: 0, drops: new Map() };
       client.count += c.count;
       client.firstSeen = Math.min(client.firstSeen, ms(c.firstSeen));
       client.lastSeen = Math.max(client.lastSeen, ms(c.lastSeen));
@@ -137,6 +165,28 @@ export class UsageStore {
         }
       }
       this.clients.set(clientKey, client);
+    }
+    this.restoreDrops(saved);
+  }
+
+  /** Drop counts of a saved snapshot (absent in files of older gateways), within the same bounds. */
+  private restoreDrops(saved: UsageSnapshot): void {
+    for (const c of saved.clients) {
+      const client = this.clients.get(`${c.fingerprint}\n${(c.userAgent ?? "").slice(0, MAX_USER_AGENT)}`);
+      if (!client) continue;
+      for (const [key, fields] of Object.entries(c.drops ?? {})) {
+        let mine = client.drops.get(key);
+        if (!mine) client.drops.set(key, (mine = new Map()));
+        for (const [name, n] of Object.entries(fields)) {
+          if (mine.has(name) || mine.size < MAX_DROPPED_FIELDS_PER_OPERATION) mine.set(name, (mine.get(name) ?? 0) + n);
+        }
+      }
+    }
+    for (const d of saved.drops ?? []) {
+      const id = `${d.key}\n${d.field}`;
+      const agg = this.drops.get(id);
+      if (agg) agg.count += d.count;
+      else if (this.drops.size < MAX_DROP_ENTRIES) this.drops.set(id, { key: d.key, field: d.field, count: d.count });
     }
   }
 
@@ -177,7 +227,11 @@ export class UsageStore {
           operations: Object.fromEntries(
             [...c.operations.entries()].map(([key, s]) => [key, { count: s.count, firstSeen: iso(s.firstSeen), lastSeen: iso(s.lastSeen) }]),
           ),
+          drops: Object.fromEntries([...c.drops.entries()].map(([key, fields]) => [key, Object.fromEntries(fields)])),
         })),
+      drops: [...this.drops.values()]
+        .map((d) => ({ ...d, clients: clients.filter((c) => c.drops.get(d.key)?.has(d.field)).length }))
+        .sort((a, b) => b.count - a.count || a.key.localeCompare(b.key) || a.field.localeCompare(b.field)),
     };
   }
 }

@@ -16,12 +16,18 @@ import { toV1Answer, v2RecordsOf, type V1Answer } from "./translate-response.ts"
 import type { UsageStore } from "./usage.ts";
 import { V1Error, sendV1Error, upstreamError } from "./v1-errors.ts";
 import { redactText, secretsOf } from "./redact.ts";
+import { inV1Terms } from "./v2-errors-in-v1-terms.ts";
+import { splitListStrings } from "./v1-list-strings.ts";
+import { noteDrops } from "./drops.ts";
+import { v1GpuTypeIds as gpuTypeIdsOf } from "./v1-gpu-types.ts";
 import type { OpenApiValidator } from "../openapi/validator.ts";
 import { UpstreamNotReached, type UpstreamResponse } from "./upstream.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
     v1Operation?: { key: string; v1: { method: string; path: string } };
+    /** v1 inputs v2 dropped on this request (usage audit). */
+    v1Dropped?: string[];
   }
 }
 
@@ -57,6 +63,7 @@ function parseJsonBody(raw: unknown, maxDepth: number): unknown {
 
 export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): void {
   const { deps, metrics, usage, fingerprints, v1Validator } = opts;
+  const v1GpuTypeIds = v1Validator ? gpuTypeIdsOf(v1Validator.document) : undefined;
   const publicBase = deps.config.publicV2Base;
 
   app.register(async (scope) => {
@@ -75,7 +82,7 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): vo
     scope.addHook("onResponse", (req, reply, done) => {
       const op = req.v1Operation;
       metrics.requests.inc({ operation: op?.key ?? "unmatched", status: String(reply.statusCode) });
-      if (op) usage.record(op, fingerprints.short(req.headers.authorization), req.headers["user-agent"], reply.statusCode);
+      if (op) usage.record(op, fingerprints.short(req.headers.authorization), req.headers["user-agent"], reply.statusCode, req.v1Dropped);
       done();
     });
 
@@ -127,6 +134,7 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): vo
         }
         v1Body = (parsed as Record<string, unknown> | undefined) ?? {};
         if (v1Validator) {
+          v1Body = splitListStrings(v1Validator.document, op.v1.method, op.v1.path, v1Body);
           const check = v1Validator.validateRequestBody(op.v1.method, op.v1.path, v1Body);
           if (!check.ok) throw new V1Error(400, `invalid request body: ${check.errors.join("; ")}`);
         }
@@ -159,8 +167,11 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): vo
         v2Path,
         v2Query: translatedQuery.v2,
         filters: translatedQuery.filters,
+        expansions: translatedQuery.expansions,
+        emulatedParams: translatedQuery.emulatedParams,
         warnings: [...translatedQuery.warnings],
-        convert: {},
+        dropped: [],
+        convert: { v1GpuTypeIds },
         emulate: {},
         deps,
         callUpstream: async (r) => {
@@ -181,6 +192,7 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): vo
 
       let answer: V1Answer;
       try {
+        noteDrops(call, translatedQuery.dropped, translatedQuery.warnings);
         answer = await deadline.run(run(call, emulationsFor(op.emulations)));
       } catch (err) {
         if (unsettledWrite && err instanceof V1Error && err.status >= 500) throw lostWriteError(err, match, v1Body);
@@ -192,6 +204,8 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): vo
         const warning = boundedWarnings(warnings);
         if (warning.header) reply.header(WARNING_HEADER, warning.header);
         if (warning.omitted) req.log.warn({ warnings }, `${WARNING_HEADER} shortened: ${warning.omitted} warning(s) only in this log line`);
+        // Dropped names are the client's own field and parameter names (a key sent as a field name too): redacted before usage counts them.
+        req.v1Dropped = call.dropped.map((d) => redactText(d, secrets));
       }
       reply.code(answer.status);
       if (answer.text !== undefined) return reply.type(answer.contentType ?? "text/plain; charset=utf-8").send(answer.text);
@@ -215,6 +229,7 @@ async function run(call: V1Call, emulations: Emulation[]): Promise<V1Answer> {
 
   const translated = translateBody(op, call.v1Body, call.convert);
   if (translated) {
+    noteDrops(call, translated.dropped, translated.warnings);
     call.warnings.push(...translated.warnings);
     call.emulate = translated.emulate;
     const claimed = new Set(emulations.flatMap((e) => e.fields ?? []));
@@ -233,7 +248,7 @@ async function run(call: V1Call, emulations: Emulation[]): Promise<V1Answer> {
   }
   const res = await send(translated?.body);
 
-  if (res.status < 200 || res.status >= 300) throw upstreamError(res);
+  if (res.status < 200 || res.status >= 300) throw upstreamError(inV1Terms(op, res));
   const records = v2RecordsOf(op, res.json);
   for (const e of emulations) if (e.beforeRead) await e.beforeRead(call, records);
   let answer: V1Answer;
@@ -244,5 +259,6 @@ async function run(call: V1Call, emulations: Emulation[]): Promise<V1Answer> {
     throw new V1Error(502, `could not translate the v2 answer: ${(err as Error).message}`, "translation");
   }
   for (const e of emulations) if (e.shape) answer = e.shape(call, answer);
+  for (const e of emulations) if (e.expand) answer = await e.expand(call, answer);
   return answer;
 }

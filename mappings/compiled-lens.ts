@@ -3,7 +3,7 @@
 // field by field (test/mappings/compiled-lens.test.ts checks against such a reading), but the
 // gateway's per-record cost no longer includes splitting strings and looking names up.
 import type { BodyLens, ConvertContext, Converter } from "./types.ts";
-import { converterNamed, converters } from "./converters.ts";
+import { converterNamed, converters } from "./data/converters.ts";
 import { compilePath, type CompiledPath } from "./object-paths.ts";
 
 export interface ToV2Result {
@@ -14,6 +14,8 @@ export interface ToV2Result {
   rejections: string[];
   /** Unmapped fields the caller must emulate (decision "emulate"), with their values. */
   emulate: Record<string, unknown>;
+  /** Names of the v1 inputs v2 drops (the warnings' subjects), for usage counts and --strict. */
+  dropped: string[];
 }
 
 export interface CompiledLens {
@@ -29,10 +31,25 @@ export function knownV1Fields(lens: BodyLens): Set<string> {
   return names;
 }
 
+/**
+ * The v1 defaults that apply to a body with these fields (values the caller knows; absent ones
+ * undefined): none when `v1DefaultsUnless` is set, minus the `v1DefaultsExcept` cases. The
+ * codemod can call this with the literal values it sees.
+ */
+export function applicableV1Defaults(lens: BodyLens, v1: Record<string, unknown>): Record<string, unknown> {
+  if (!lens.v1Defaults) return {};
+  if (lens.v1DefaultsUnless && v1[lens.v1DefaultsUnless] !== undefined) return {};
+  const defaults: Record<string, unknown> = { ...lens.v1Defaults };
+  for (const except of lens.v1DefaultsExcept ?? []) {
+    const valueOf = (k: string) => (v1[k] !== undefined ? v1[k] : defaults[k]);
+    if (Object.entries(except.when).every(([k, value]) => valueOf(k) === value)) delete defaults[except.field];
+  }
+  return defaults;
+}
+
 export function withV1Defaults(lens: BodyLens, v1: Record<string, unknown>): Record<string, unknown> {
   if (!lens.v1Defaults) return v1;
-  if (lens.v1DefaultsUnless && v1[lens.v1DefaultsUnless] !== undefined) return v1;
-  return { ...lens.v1Defaults, ...v1 };
+  return { ...applicableV1Defaults(lens, v1), ...v1 };
 }
 
 type Convert = (values: unknown[], ctx: ConvertContext) => unknown[];
@@ -89,13 +106,21 @@ function compile(lens: BodyLens): CompiledLens {
   return {
     toV2(v1Input, ctx) {
       const v1 = withV1Defaults(lens, v1Input);
-      const result: ToV2Result = { body: {}, warnings: [], rejections: [], emulate: {} };
+      const result: ToV2Result = { body: {}, warnings: [], rejections: [], emulate: {}, dropped: [] };
+      // A converter that leaves out an input v2 would refuse says so, naming the input it drops.
+      const stepCtx: ConvertContext = {
+        ...ctx,
+        warn: (message, droppedField) => {
+          result.warnings.push(message);
+          if (droppedField) result.dropped.push(droppedField);
+        },
+      };
       for (const step of toV2Steps) {
         const inputs = inputsOf(step, v1);
         if (!inputs) continue;
         let outputs: unknown[];
         try {
-          outputs = step.convert ? step.convert(inputs, ctx) : inputs;
+          outputs = step.convert ? step.convert(inputs, stepCtx) : inputs;
         } catch (error) {
           // A value the converter cannot place (unknown GPU type, unbalanced quotes) is the caller's error.
           result.rejections.push(`${step.label}: ${(error as Error).message}`);
@@ -107,11 +132,15 @@ function compile(lens: BodyLens): CompiledLens {
         const value = v1[u.v1];
         if (value === undefined || (u.harmless !== undefined && JSON.stringify(value) === u.harmless)) continue;
         if (u.decision === "reject") result.rejections.push(`${u.v1}: ${u.reason}; ${u.advice}`);
-        else if (u.decision === "drop-with-warning") result.warnings.push(`${u.v1} ignored: ${u.reason}`);
-        else result.emulate[u.v1] = value;
+        else if (u.decision === "drop-with-warning") {
+          result.warnings.push(`${u.v1} ignored: ${u.reason}`);
+          result.dropped.push(u.v1);
+        } else result.emulate[u.v1] = value;
       }
       for (const name of Object.keys(v1Input)) {
-        if (!known.has(name)) result.warnings.push(`${name} ignored: not a v1 ${lens.v1Schema} field`);
+        if (known.has(name)) continue;
+        result.warnings.push(`${name} ignored: not a v1 ${lens.v1Schema} field`);
+        result.dropped.push(name);
       }
       for (const d of v2Defaults) if (d.path.get(result.body) === undefined) d.path.set(result.body, d.value);
       return result;

@@ -1,8 +1,8 @@
 // The table as plain data (for `v2-bridge mappings --format json`, the audit and the report).
 import type { OperationMapping } from "./types.ts";
-import { operations } from "./operations.ts";
-import { lensNamed } from "./lenses/index.ts";
-import { converterNamed } from "./converters.ts";
+import { operations } from "./table.ts";
+import { lensNamed } from "./data/lenses/index.ts";
+import { converterNamed } from "./data/converters.ts";
 
 export interface ExportedOperation {
   key: string;

@@ -1,10 +1,10 @@
 // Applies a body lens in either direction. Pure: no I/O, so gateway, codemod and tests share it.
 // Each lens is compiled once (compiled-lens.ts) and reused for every body and record.
 import type { BodyLens, ConvertContext } from "./types.ts";
-import { compiledLens, knownV1Fields, withV1Defaults, type ToV2Result } from "./compiled-lens.ts";
-import { lensNamed } from "./lenses/index.ts";
+import { applicableV1Defaults, compiledLens, knownV1Fields, withV1Defaults, type ToV2Result } from "./compiled-lens.ts";
+import { lensNamed } from "./data/lenses/index.ts";
 
-export { knownV1Fields, withV1Defaults, type ToV2Result };
+export { applicableV1Defaults, knownV1Fields, withV1Defaults, type ToV2Result };
 
 export function toV2(lensOrName: BodyLens | string, v1Input: Record<string, unknown>, ctx: ConvertContext = {}): ToV2Result {
   const lens = typeof lensOrName === "string" ? lensNamed(lensOrName) : lensOrName;

@@ -1,9 +1,10 @@
 // Renders docs/mapping.md from the table. Generated, never edited by hand (a test checks it is fresh).
-import { operations } from "./operations.ts";
-import { versionChanges } from "./changes.ts";
-import { emulations } from "./emulations.ts";
-import { converters } from "./converters.ts";
-import { lenses } from "./lenses/index.ts";
+import { operations } from "./table.ts";
+import { versionChanges } from "./data/changes.ts";
+import { changeApplies } from "./data/change-rules.ts";
+import { emulations } from "./data/emulations.ts";
+import { converters } from "./data/converters.ts";
+import { lenses } from "./data/lenses/index.ts";
 import type { BodyLens } from "./types.ts";
 
 const code = (s: string) => "`" + s + "`";
@@ -18,8 +19,18 @@ function lensSection(lens: BodyLens): string[] {
     lines.push("", "| v1 field without a faithful v2 form | decision | why | advice |", "|---|---|---|---|");
     for (const u of lens.unmapped) lines.push(`| ${code(u.v1)} | ${u.decision} | ${cell(u.reason)} | ${cell(u.advice)} |`);
   }
+  if (lens.v1Lost?.length) {
+    lines.push("", "| v1 record field v2 cannot supply | why | advice |", "|---|---|---|");
+    for (const l of lens.v1Lost) lines.push(`| ${code(l.v1)} | ${cell(l.reason)} | ${cell(l.advice)} |`);
+  }
+  if (lens.v1FromEmulation?.length) {
+    lines.push("", "v1 record fields filled by emulations: " + lens.v1FromEmulation.map((e) => `${code(e.v1)} (${code(e.emulation)})`).join("; ") + ".");
+  }
   if (lens.v1Defaults) {
     lines.push("", `v1 defaults applied before translation${lens.v1DefaultsUnless ? ` (unless ${code(lens.v1DefaultsUnless)} is set)` : ""}: ${code(JSON.stringify(lens.v1Defaults))}.`);
+  }
+  for (const e of lens.v1DefaultsExcept ?? []) {
+    lines.push("", `…except ${code(e.field)} when ${Object.entries(e.when).map(([k, v]) => `${code(k)} is ${code(JSON.stringify(v))}`).join(" and ")}: ${e.reason}.`);
   }
   if (lens.v2Defaults) lines.push("", `v2 fields added when absent: ${code(JSON.stringify(lens.v2Defaults))}.`);
   if (lens.v2Only?.length) lines.push("", "v2-only fields: " + lens.v2Only.map((o) => `${code(o.v2)} (${o.note})`).join("; ") + ".");
@@ -53,8 +64,11 @@ export function renderMarkdown(): string {
       lines.push(`| ${code(`${op.v1.method} ${op.v1.path}`)} | ${code(q.v1)} | ${q.v2 ? code(q.v2) : "—"} | ${q.decision ?? "forward"} | ${cell(q.advice ?? "")} |`);
     }
   }
-  lines.push("", "## Version changes", "", "Each change is one named unit; operations above list the ones that touch them.", "", "| change | request | response |", "|---|---|---|");
-  for (const c of versionChanges) lines.push(`| **${c.id}**: ${c.title} | ${cell(c.request ?? "—")} | ${cell(c.response ?? "—")} |`);
+  lines.push("", "## Version changes", "", "Each change is one named unit; operations above list the ones that touch them, computed from their table entries (`mappings/data/change-rules.ts`).", "", "| change | request | response |", "|---|---|---|");
+  for (const c of versionChanges) {
+    const scope = changeApplies[c.id] ? "" : " (every operation)";
+    lines.push(`| **${c.id}**: ${c.title}${scope} | ${cell(c.request ?? "—")} | ${cell(c.response ?? "—")} |`);
+  }
   lines.push("", "## Body and record lenses", "");
   for (const lens of Object.values(lenses)) lines.push(...lensSection(lens));
   lines.push("## Converters", "", "| converter | lossless | codemod | summary |", "|---|---|---|---|");

@@ -1,8 +1,17 @@
 // The mapping table: lookups over operations.ts for the gateway, codemod, audit and docs.
 import type { HttpMethod, OperationMapping } from "./types.ts";
-import { operations } from "./operations.ts";
+import { operationEntries } from "./data/operations.ts";
+import { versionChanges } from "./data/changes.ts";
+import { changeApplies } from "./data/change-rules.ts";
+import type { OperationEntry } from "./types.ts";
 
-export { operations };
+/** The named changes that touch an operation, in the changes list's order, computed from its entry. */
+export function changesOf(op: OperationEntry): string[] {
+  return versionChanges.filter((c) => changeApplies[c.id]?.(op)).map((c) => c.id);
+}
+
+/** Every v1 operation with the version changes that touch it (computed, never listed by hand). */
+export const operations: OperationMapping[] = operationEntries.map((op) => ({ ...op, changes: changesOf(op) }));
 
 export interface V1Match {
   operation: OperationMapping;

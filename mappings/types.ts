@@ -18,10 +18,34 @@ export interface CatalogView {
   poolOfGpuType(id: string): string | undefined;
   /** Pool id → GPU type ids in catalog order. */
   gpuTypesInPool(pool: string): string[];
+  /** List price per hour of a pod's compute, when the catalog knows it (GPU type × count by cloud, or CPU flavour × vCPUs). */
+  hourlyRate?(query: HourlyRateQuery): number | undefined;
+}
+
+export interface HourlyRateQuery {
+  gpu?: { id: string; count?: number } | null;
+  cpu?: { id: string; vcpuCount?: number } | null;
+  cloud: "SECURE" | "COMMUNITY";
 }
 
 export interface ConvertContext {
   catalog?: CatalogView;
+  /**
+   * Set by the lens engine: a converter that drops an input v2 cannot take says so here
+   * (V2-Bridge-Warning), naming the v1 field it drops (counted in usage, refused under --strict).
+   */
+  warn?: (message: string, droppedField?: string) => void;
+  /** GPU type ids v1 clients can name (the v1 document's enum), when known: pools are told to v1 as these only. */
+  v1GpuTypeIds?: ReadonlySet<string>;
+}
+
+/** A v1 default that v1 applied but v2 would refuse in one case (e.g. a pod volume on a CPU pod). */
+export interface V1DefaultException {
+  /** The v1 field whose default is not applied. */
+  field: string;
+  /** When every one of these v1 fields (after the other defaults) has this value. */
+  when: Record<string, unknown>;
+  reason: string;
 }
 
 /**
@@ -64,6 +88,11 @@ export interface FieldLens {
   v1: string[];
   v2: string[];
   converter?: string;
+  /**
+   * For a converter that builds nested v2 values from several v1 fields: which v1 field each v2
+   * sub-path comes from (`"gpu.id": "gpuTypeIds"`), so v2 validation errors can name v1 fields.
+   */
+  parts?: Record<string, string>;
   /** Direction(s) in which this lens applies; default both. */
   only?: "toV2" | "toV1";
   note?: string;
@@ -96,9 +125,15 @@ export interface BodyLens {
   v1Defaults?: Record<string, unknown>;
   /** Skip v1Defaults when this v1 field is set (a template supplies the values instead). */
   v1DefaultsUnless?: string;
+  /** Defaults of v1Defaults left out in a case where v2 would reject them. */
+  v1DefaultsExcept?: V1DefaultException[];
   /** v2 fields that v2 requires and v1 never sent, with the value that keeps v1 semantics. */
   v2Defaults?: Record<string, unknown>;
   v2Only?: V2OnlyField[];
+  /** v1 record fields v2 cannot supply (the gateway leaves them out of translated records). */
+  v1Lost?: { v1: string; reason: string; advice: string }[];
+  /** v1 record fields a gateway emulation fills from other v2 calls (named by emulation). */
+  v1FromEmulation?: { v1: string; emulation: string }[];
   /** v1 record fields that v1 servers returned and clients read, though the v1 document omits them. */
   v1Undocumented?: { v1: string; note: string }[];
 }
@@ -149,7 +184,7 @@ export interface OperationMapping {
     fixedBody?: Record<string, unknown>;
   };
   response: ResponseShape;
-  /** Gateway emulations (by name, see mappings/emulations.ts) that keep v1 semantics. */
+  /** Gateway emulations (by name, see mappings/data/emulations.ts) that keep v1 semantics. */
   emulations?: string[];
   /** For `no-equivalent`, and for emulations with an opt-out: what happens and what to do. */
   decision?: {
@@ -159,9 +194,12 @@ export interface OperationMapping {
     message: string;
     advice: string;
   };
-  /** Named version changes (mappings/changes.ts) that touch this operation. */
+  /** Named version changes (mappings/data/changes.ts) that touch this operation: computed from the entry. */
   changes: string[];
 }
+
+/** An operation as written in the table; `changes` is computed (mappings/data/change-rules.ts). */
+export type OperationEntry = Omit<OperationMapping, "changes">;
 
 /** An emulation the gateway performs where v2 needs more than one call or a lookup. */
 export interface EmulationSpec {

@@ -6,6 +6,7 @@
 //   produce (not in the table) still gets a row, flagged, so nothing is silently dropped.
 // - Call sites whose operation the audit could not tell are matched to the table by their v1
 //   method + path when given, else grouped under "(unidentified)".
+import { buildDrops } from "./drops.ts";
 import type {
   Audit,
   AuditFinding,
@@ -319,6 +320,7 @@ export function buildReport(
     clearOperations,
     clients,
     burndown,
+    drops: buildDrops(table, usage),
     notes,
   };
 }

@@ -2,6 +2,7 @@
 // resource (a Content-Security-Policy meta forbids them), inline CSS and inline SVG only, so the
 // file opens offline and from the gateway alike. Every input-derived string goes through
 // escapeHtml; links through safeHref.
+import { renderDropsSection } from "./drops.ts";
 import { burndownSvg, CATEGORY_LABEL } from "./burndown-svg.ts";
 import { escapeHtml as h, safeHref } from "./escape.ts";
 import type { AttentionItem, CallSite, Category, OperationRow, ReportModel, Route } from "./types.ts";
@@ -326,6 +327,7 @@ ${clear}
 <h2 id="h-clients">Clients still calling v1</h2>
 ${clients}
 </section>
+${renderDropsSection(model.drops, Boolean(model.traffic), mappingRef)}
 ${notes}
 <footer>v2-bridge report · categories: <strong>auto</strong> = the codemod rewrites it (<code>v2-bridge rewrite --write</code>); <strong>review</strong> = rewritten with a TODO a person must check; <strong>no equivalent</strong> = v2 has no such thing, decide what to do.</footer>
 </main>

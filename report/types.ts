@@ -6,7 +6,7 @@ import type { Category } from "../formats/audit.ts";
 // The inputs' shapes come from their schemas (formats/): one definition each.
 export { CATEGORIES } from "../formats/audit.ts";
 export type { Audit, AuditFinding, Category } from "../formats/audit.ts";
-export type { UsageClient, UsageOperation, UsageSnapshot as Usage } from "../formats/usage.ts";
+export type { UsageClient, UsageDrop, UsageOperation, UsageSnapshot as Usage } from "../formats/usage.ts";
 
 /** A v1 or v2 route in the joined model (from the mapping table, an audit or usage). */
 export interface Route {
@@ -122,5 +122,17 @@ export interface ReportModel {
   clearOperations: { key: string; v1: Route; status: TableOperation["status"] }[];
   clients: ClientRow[];
   burndown: BurndownPoint[];
+  /** What clients send that v2 drops, per operation and v1 input (from the gateway's usage). */
+  drops: DropRow[];
   notes: string[];
+}
+
+export interface DropRow {
+  key: string;
+  v1: Route | null;
+  field: string;
+  count: number;
+  clients: number;
+  /** Fingerprints of the listed clients that sent it. */
+  clientFingerprints: string[];
 }

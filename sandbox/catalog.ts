@@ -1,6 +1,10 @@
 // Built-in catalog data of the sandbox: GPU types (with v1's GPU type names as ids), CPU
 // flavours, data centers, public templates and the seeded billing history. Exported so tests and
-// the gateway's tests can refer to the same facts.
+// the gateway's tests can refer to the same facts. A curated core (prices, pools, placement) is
+// extended when the module loads with every other id the v1 and v2 documents name, so any id a
+// client of either version may send is known (sandbox/catalog-from-documents.ts).
+import { tryLoadV1, tryLoadV2 } from "../openapi/reference.ts";
+import { gpuFamily, namedCatalogIds, regionOf } from "./catalog-from-documents.ts";
 
 export type SandboxGpuType = {
   id: string;
@@ -64,7 +68,6 @@ export const GPU_TYPES: SandboxGpuType[] = [
   gpu("NVIDIA H200", "HOPPER_141", 141, 3.59, 0.0, 0.00155, 8, ["US-TX-3", "EUR-IS-1"]),
 ];
 
-export const GPU_POOLS: string[] = [...new Set(GPU_TYPES.map((g) => g.pool).filter((p): p is string => p !== null))];
 
 export type SandboxCpuType = {
   id: string;
@@ -76,7 +79,9 @@ export type SandboxCpuType = {
   dataCenters: string[];
 };
 
-function cpu(id: string, name: string, group: string, ramGbPerVcpu: number, securePerVcpu: number): SandboxCpuType {
+const CPU_DATA_CENTERS = ["EU-RO-1", "CA-MTL-1", "US-IL-1", "EUR-IS-1"];
+
+function cpu(id: string, name: string, group: string, ramGbPerVcpu: number, securePerVcpu: number, dataCenters = CPU_DATA_CENTERS): SandboxCpuType {
   return {
     id,
     name,
@@ -84,7 +89,7 @@ function cpu(id: string, name: string, group: string, ramGbPerVcpu: number, secu
     vcpu: { min: 2, max: 32 },
     ramGbPerVcpu,
     price: { securePerVcpu, serverlessPerVcpu: Number((securePerVcpu / 3600).toFixed(7)) },
-    dataCenters: ["EU-RO-1", "CA-MTL-1", "US-IL-1", "EUR-IS-1"],
+    dataCenters,
   };
 }
 
@@ -92,9 +97,10 @@ export const CPU_TYPES: SandboxCpuType[] = [
   cpu("cpu3c", "Compute-Optimized (3rd gen)", "cpu3", 2, 0.03),
   cpu("cpu3g", "General Purpose (3rd gen)", "cpu3", 4, 0.04),
   cpu("cpu3m", "Memory-Optimized (3rd gen)", "cpu3", 8, 0.05),
-  cpu("cpu5c", "Compute-Optimized (5th gen)", "cpu5", 2, 0.04),
-  cpu("cpu5g", "General Purpose (5th gen)", "cpu5", 4, 0.05),
-  cpu("cpu5m", "Memory-Optimized (5th gen)", "cpu5", 8, 0.06),
+  // The newer generation is not offered everywhere, so a flavour can be refused in a data center.
+  cpu("cpu5c", "Compute-Optimized (5th gen)", "cpu5", 2, 0.04, ["EU-RO-1", "US-IL-1"]),
+  cpu("cpu5g", "General Purpose (5th gen)", "cpu5", 4, 0.05, ["EU-RO-1", "US-IL-1"]),
+  cpu("cpu5m", "Memory-Optimized (5th gen)", "cpu5", 8, 0.06, ["EU-RO-1", "US-IL-1"]),
 ];
 
 export type VolumeTypeName = "STANDARD" | "HIGH_PERFORMANCE";
@@ -102,7 +108,7 @@ export type VolumeTypeName = "STANDARD" | "HIGH_PERFORMANCE";
 export type SandboxDataCenter = {
   id: string;
   name: string;
-  region: "NORTH_AMERICA" | "EUROPE";
+  region: "NORTH_AMERICA" | "SOUTH_AMERICA" | "EUROPE" | "ASIA" | "MIDDLE_EAST" | "AFRICA" | "OCEANIA" | "ANTARCTICA" | "UNKNOWN";
   globalNetwork: boolean;
   networkVolumeTypes: VolumeTypeName[];
   compliance: string[];
@@ -116,6 +122,35 @@ export const DATA_CENTERS: SandboxDataCenter[] = [
   { id: "EUR-IS-1", name: "Iceland 1", region: "EUROPE", globalNetwork: true, networkVolumeTypes: ["STANDARD"], compliance: ["GDPR", "RENEWABLE"] },
   { id: "US-TX-3", name: "Texas 3", region: "NORTH_AMERICA", globalNetwork: true, networkVolumeTypes: ["STANDARD", "HIGH_PERFORMANCE"], compliance: ["SOC_2_TYPE_2", "ISO_IEC_27001"] },
 ];
+
+// Every other id the published documents name, with plain sandbox facts: documented data centers
+// offer every GPU type and CPU flavour (standard volumes, no global network); documented GPU types
+// get a pool and memory from their family and are offered in the documented data centers.
+const named = namedCatalogIds([tryLoadV1(), tryLoadV2()].filter((d) => d !== null));
+const curatedDataCenters = new Set(DATA_CENTERS.map((d) => d.id));
+const documentedDataCenters = named.dataCenters.filter((id) => !curatedDataCenters.has(id));
+for (const id of documentedDataCenters) {
+  DATA_CENTERS.push({ id, name: id, region: regionOf(id) as SandboxDataCenter["region"], globalNetwork: false, networkVolumeTypes: ["STANDARD"], compliance: [] });
+}
+for (const id of named.gpuTypes) {
+  if (GPU_TYPES.some((g) => g.id === id)) continue;
+  const { pool, memory } = gpuFamily(id);
+  const secure = Number((memory * 0.02).toFixed(2));
+  const type = gpu(id, pool ?? "", memory, secure, Number((secure * 0.7).toFixed(2)), Number((secure / 3600 * 1.6).toFixed(5)), 8, [...documentedDataCenters]);
+  type.pool = pool;
+  if (id.startsWith("AMD")) type.manufacturer = "AMD";
+  if (!pool) delete type.price.serverless;
+  GPU_TYPES.push(type);
+}
+for (const g of GPU_TYPES) for (const dc of documentedDataCenters) if (!g.dataCenters.includes(dc)) g.dataCenters.push(dc);
+for (const id of named.cpuFlavors) {
+  if (CPU_TYPES.some((c) => c.id === id)) continue;
+  const [, gen = "3", kind = "c"] = /^cpu(\d)([a-z]+)$/.exec(id) ?? [];
+  CPU_TYPES.push(cpu(id, `CPU ${id}`, `cpu${gen}`, kind === "m" ? 8 : kind === "g" ? 4 : 2, 0.05));
+}
+for (const c of CPU_TYPES) for (const dc of documentedDataCenters) if (!c.dataCenters.includes(dc)) c.dataCenters.push(dc);
+
+export const GPU_POOLS: string[] = [...new Set(GPU_TYPES.map((g) => g.pool).filter((p): p is string => p !== null))];
 
 /** Where the scheduler puts a pod when the request names no data center. */
 export const DEFAULT_DATA_CENTER = "EU-RO-1";

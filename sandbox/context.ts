@@ -1,9 +1,12 @@
 // What every route module receives: the state, and the validator when a v2 document is loaded.
 import type { OpenApiValidator } from "../openapi/validator.ts";
+import type { PodLifecycle } from "./pod-lifecycle.ts";
 import type { SandboxStore } from "./store.ts";
 
 export type SandboxContext = {
   store: SandboxStore;
+  /** Pod boot timing (PROVISIONING → STARTING → RUNNING). */
+  lifecycle: PodLifecycle;
   validator: OpenApiValidator | null;
 };
 

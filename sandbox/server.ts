@@ -8,6 +8,7 @@ import { loadDocument, referenceFile } from "../openapi/reference.ts";
 import { createV2Validator, type OpenApiValidator } from "../openapi/validator.ts";
 import { createAuthenticator, isReadMethod, type ApiKey } from "./auth.ts";
 import type { SandboxContext } from "./context.ts";
+import { DEFAULT_BOOT_MS, PodLifecycle } from "./pod-lifecycle.ts";
 import { ProblemError, sendProblem } from "./problem.ts";
 import { DEFAULT_RATE_LIMIT, RateLimiter, type RateLimitQuotas } from "./rate-limit.ts";
 import { registerAccountRoutes } from "./routes/account.ts";
@@ -38,6 +39,11 @@ export type SandboxOptions = {
   rateLimit?: Partial<RateLimitQuotas> | false;
   /** Fastify logger option; default false. */
   logger?: FastifyServerOptions["logger"];
+  /**
+   * Milliseconds from pod create to RUNNING (half PROVISIONING, half STARTING; start/restart take
+   * the STARTING half). Default 3000; 0 makes pods RUNNING at once.
+   */
+  bootMs?: number;
   /** Where warnings go (default console.warn). */
   warn?: (message: string) => void;
 };
@@ -77,7 +83,7 @@ export function buildSandboxApp(options: SandboxOptions = {}): { app: FastifyIns
   }
 
   const store = new SandboxStore();
-  const ctx: SandboxContext = { store, validator };
+  const ctx: SandboxContext = { store, validator, lifecycle: new PodLifecycle(options.bootMs ?? DEFAULT_BOOT_MS) };
   const authenticate = createAuthenticator(options.keys);
   const limiter =
     options.rateLimit === false ? null : new RateLimiter({ ...DEFAULT_RATE_LIMIT, ...(options.rateLimit ?? {}) });
@@ -108,7 +114,16 @@ export function buildSandboxApp(options: SandboxOptions = {}): { app: FastifyIns
     return sendProblem(reply, 500, "internal sandbox error");
   });
 
-  app.setNotFoundHandler((request, reply) => sendProblem(reply, 404, `no route for ${request.method} ${request.url.split("?")[0]}`));
+  // A documented path with an undocumented method is a 405 with Allow, as the v2 document says.
+  app.setNotFoundHandler((request, reply) => {
+    const urlPath = request.url.split("?")[0]!;
+    const allowed = validator ? ["GET", "POST", "PUT", "PATCH", "DELETE"].filter((m) => validator!.matchOperation(m, urlPath)) : [];
+    if (allowed.length) {
+      reply.header("Allow", allowed.join(", "));
+      return sendProblem(reply, 405, `method ${request.method} is not supported for ${urlPath} (allowed: ${allowed.join(", ")})`);
+    }
+    return sendProblem(reply, 404, `no route for ${request.method} ${urlPath}`);
+  });
 
   // Authentication, per-key rate limits and read-only keys, before anything else.
   app.addHook("onRequest", async (request, reply) => {

@@ -1,13 +1,8 @@
 // gpuPoolsFromCatalog: v1 endpoints name GPU types, v2 endpoints name GPU pools. The gateway reads
 // the GPU catalog (cached per API key) so the endpointGpu converter can map types → pools (+
 // excluded types) on the way in and pools → types on the way back.
-import type { V1Call } from "../call.ts";
+import { loadCatalog } from "./load-catalog.ts";
 import type { Emulation } from "./types.ts";
-
-async function loadCatalog(call: V1Call): Promise<void> {
-  if (call.convert.catalog) return;
-  call.convert.catalog = await call.deps.catalog.get(call.cacheKey, call.authorization, call.requestId);
-}
 
 export const gpuPoolsFromCatalog: Emulation = {
   name: "gpuPoolsFromCatalog",

@@ -1,7 +1,18 @@
-// Every gateway emulation by the name mappings/emulations.ts gives it (a test checks the two agree).
+// Every gateway emulation by the name mappings/data/emulations.ts gives it (a test checks the two agree).
+import { catalogTemplates } from "./catalog-templates.ts";
+import { cpuFlavorPriority } from "./cpu-flavor-priority.ts";
+import { endpointWorkers } from "./endpoint-workers.ts";
+import { podNetworkVolume } from "./pod-network-volume.ts";
+import { podBillingByGpuType } from "./pod-billing-by-gpu-type.ts";
+import { sumPerBucket } from "./sum-per-bucket.ts";
+import { templateIdFromRequest } from "./template-id-from-request.ts";
 import { emptyUpdateAsRead } from "./empty-update-as-read.ts";
+import { endpointCpuReadModifyWrite } from "./endpoint-cpu-read-modify-write.ts";
+import { flashbootKeepsPriority } from "./flashboot-keeps-priority.ts";
+import { podMountsReadModifyWrite } from "./pod-mounts-read-modify-write.ts";
 import { gpuPoolsFromCatalog } from "./gpu-pools-from-catalog.ts";
 import { gpuTypePriority } from "./gpu-type-priority.ts";
+import { hourlyRateFromCatalog } from "./hourly-rate-from-catalog.ts";
 import { listFilters } from "./list-filters.ts";
 import { lockOnCreate } from "./lock-on-create.ts";
 import { resetAsRestart } from "./reset-as-restart.ts";
@@ -12,7 +23,7 @@ import type { Emulation } from "./types.ts";
 export type { Emulation } from "./types.ts";
 
 export const emulationImplementations: Record<string, Emulation> = Object.fromEntries(
-  [gpuTypePriority, lockOnCreate, gpuPoolsFromCatalog, scalingReadModifyWrite, listFilters, resetAsRestart, emptyUpdateAsRead, servePublishedDocument].map(
+  [gpuTypePriority, lockOnCreate, gpuPoolsFromCatalog, scalingReadModifyWrite, listFilters, resetAsRestart, emptyUpdateAsRead, servePublishedDocument, hourlyRateFromCatalog, cpuFlavorPriority, endpointCpuReadModifyWrite, flashbootKeepsPriority, podMountsReadModifyWrite, catalogTemplates, endpointWorkers, podNetworkVolume, templateIdFromRequest, podBillingByGpuType, sumPerBucket].map(
     (e) => [e.name, e],
   ),
 );

@@ -2,7 +2,7 @@
 // alone. The gateway reads the endpoint's current scaling and completes the v1 pair before the lens
 // runs, so the other half is not silently reset to a default.
 import { toV1 } from "../../mappings/index.ts";
-import { upstreamError } from "../v1-errors.ts";
+import { currentRecord } from "./current-record.ts";
 import type { Emulation } from "./types.ts";
 
 export const scalingReadModifyWrite: Emulation = {
@@ -13,9 +13,8 @@ export const scalingReadModifyWrite: Emulation = {
     const hasType = body.scalerType !== undefined;
     const hasValue = body.scalerValue !== undefined;
     if (hasType === hasValue) return;
-    const current = await call.callUpstream({ method: "GET", path: call.v2Path });
-    if (current.status !== 200 || !current.json || typeof current.json !== "object") throw upstreamError(current, "", "upstream");
-    const v1 = toV1("endpoint-record", { scaling: (current.json as Record<string, unknown>).scaling });
+    const current = await currentRecord(call);
+    const v1 = toV1("endpoint-record", { scaling: current.scaling });
     call.v1Body = { ...body, scalerType: body.scalerType ?? v1.scalerType, scalerValue: body.scalerValue ?? v1.scalerValue };
   },
 };

@@ -1,4 +1,4 @@
-// The shape of a gateway emulation (one file per name in mappings/emulations.ts).
+// The shape of a gateway emulation (one file per name in mappings/data/emulations.ts).
 import type { V1Call } from "../call.ts";
 import type { V1Answer } from "../translate-response.ts";
 import type { UpstreamResponse } from "../upstream.ts";
@@ -6,7 +6,7 @@ import type { UpstreamResponse } from "../upstream.ts";
 export type SendFn = (body: Record<string, unknown> | undefined) => Promise<UpstreamResponse>;
 
 export interface Emulation {
-  /** Name as in mappings/emulations.ts. */
+  /** Name as in mappings/data/emulations.ts. */
   name: string;
   /** v1 body fields (lens decision "emulate") this emulation consumes. */
   fields?: string[];
@@ -20,4 +20,6 @@ export interface Emulation {
   beforeRead?(call: V1Call, v2Records: Record<string, unknown>[]): Promise<void>;
   /** Runs on the translated v1 answer. */
   shape?(call: V1Call, answer: V1Answer): V1Answer;
+  /** Adds to the translated v1 answer what further v2 calls can serve (v1 include expansions). */
+  expand?(call: V1Call, answer: V1Answer): Promise<V1Answer>;
 }

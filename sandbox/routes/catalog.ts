@@ -2,22 +2,14 @@
 import type { FastifyInstance } from "fastify";
 import { CPU_TYPES, DATA_CENTERS, GPU_TYPES, PUBLIC_TEMPLATES, type SandboxCpuType, type SandboxGpuType } from "../catalog.ts";
 import { queryList, type SandboxContext } from "../context.ts";
-import { badRequest, notFound } from "../problem.ts";
+import { notFound } from "../problem.ts";
+import { catalogRules } from "../rules/catalog.ts";
 
 type Q = Record<string, unknown>;
 
-/** include=AVAILABILITY and product must come together (400 either way, as the document says). */
 function availabilityRequested(q: Q): boolean {
-  const include = queryList(q.include);
-  const product = queryList(q.product);
-  const wants = include.includes("AVAILABILITY");
-  if (wants && product.length === 0) throw badRequest("product is required with include=AVAILABILITY");
-  if (!wants) {
-    for (const p of ["product", "count", "cloud", "countryCodes", "cudaVersions", "minCudaVersion", "vcpuCount"]) {
-      if (q[p] !== undefined) throw badRequest(`${p} is only valid with include=AVAILABILITY`);
-    }
-  }
-  if (q.cudaVersions !== undefined && q.minCudaVersion !== undefined) throw badRequest("cudaVersions and minCudaVersion are mutually exclusive");
+  const wants = catalogRules.availabilityFiltersNeedInclude(q);
+  catalogRules.cudaFiltersMutuallyExclusive(q);
   return wants;
 }
 
@@ -71,27 +63,19 @@ export function registerCatalogRoutes(app: FastifyInstance, _ctx: SandboxContext
   });
   app.get<{ Querystring: Q }>("/v2/catalog/cpus", async (req) => {
     const avail = availabilityRequested(req.query);
+    catalogRules.vcpuCountPowerOfTwo(req.query);
     return { cpus: CPU_TYPES.map((c) => cpuView(c, avail)) };
   });
   app.get<{ Params: { id: string }; Querystring: Q }>("/v2/catalog/cpus/:id", async (req) => {
     const avail = availabilityRequested(req.query);
+    catalogRules.vcpuCountPowerOfTwo(req.query);
     const c = CPU_TYPES.find((x) => x.id === req.params.id);
     if (!c) throw notFound(`cpu flavor ${req.params.id} not found`);
     return cpuView(c, avail);
   });
   app.get<{ Querystring: Q }>("/v2/catalog/datacenters", async (req) => {
     const include = queryList(req.query.include);
-    const regions = queryList(req.query.regions);
-    const types = queryList(req.query.networkVolumeTypes);
-    const compliance = queryList(req.query.compliance);
-    const global = req.query.globalNetwork === undefined ? undefined : String(req.query.globalNetwork) === "true";
-    const dcs = DATA_CENTERS.filter(
-      (d) =>
-        (!regions.length || regions.includes(d.region)) &&
-        (!types.length || types.some((t) => d.networkVolumeTypes.includes(t as any))) &&
-        (!compliance.length || compliance.every((c) => d.compliance.includes(c))) &&
-        (global === undefined || d.globalNetwork === global),
-    );
+    const dcs = DATA_CENTERS.filter((d) => catalogRules.dataCenterMatches(d, req.query));
     return { dataCenters: dcs.map((d) => dcView(d.id, include)) };
   });
   app.get<{ Params: { id: string }; Querystring: Q }>("/v2/catalog/datacenters/:id", async (req) => {

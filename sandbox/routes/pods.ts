@@ -3,33 +3,27 @@ import type { FastifyInstance } from "fastify";
 import { DATA_CENTERS, findCpuType, findDataCenter, findGpuType, GPU_TYPES } from "../catalog.ts";
 import { bodyObject, isObject, strArray, strRecord, type SandboxContext } from "../context.ts";
 import { newId, nowIso } from "../ids.ts";
+import type { PodLifecycle } from "../pod-lifecycle.ts";
 import { badRequest, conflict, notFound, unprocessable } from "../problem.ts";
+import { podRules } from "../rules/pods.ts";
 import { sendLogStream } from "../sse.ts";
 import type { Json, PodStatus } from "../store.ts";
 import { assertRegistry } from "./registries.ts";
 import { findTemplate } from "./templates.ts";
 
-const ACTIONS: Record<PodStatus, string[]> = {
-  RUNNING: ["stop", "restart", "terminate"],
-  EXITED: ["start", "terminate"],
-  ERROR: ["start", "terminate"],
-  PROVISIONING: ["stop", "terminate"],
-  STARTING: ["stop", "terminate"],
-  TERMINATED: [],
-};
-
 /** Recomputes the fields that follow from status: actions, cost, runtime, ssh. */
-export function refreshPod(pod: Json): Json {
+export function refreshPod(pod: Json, lifecycle?: PodLifecycle): Json {
+  lifecycle?.advance(pod);
   const status = pod.status as PodStatus;
   const running = status === "RUNNING";
-  pod.actions = ACTIONS[status] ?? [];
+  pod.actions = podRules.actionsFor(status);
   const gpuType = pod.gpu ? findGpuType(pod.gpu.id) : undefined;
   const hourly = gpuType
     ? (pod.cloud === "COMMUNITY" ? gpuType.price.community : gpuType.price.secure) * (pod.gpu.count ?? 1)
     : pod.cpu
       ? (findCpuType(pod.cpu.id)?.price.securePerVcpu ?? 0.05) * pod.cpu.vcpuCount
       : 0;
-  pod.cost = running ? Number(hourly.toFixed(4)) : 0;
+  pod.cost = podRules.costFor(status, hourly);
   const ports: string[] = pod.ports ?? [];
   const ip = `203.0.113.${(parseInt(pod.id.slice(0, 4), 36) % 250) + 2}`;
   const publicPort = (i: number) => 10000 + ((parseInt(pod.id.slice(-4), 36) + i) % 50000);
@@ -80,23 +74,27 @@ function normaliseMounts(v: unknown): Json {
 
 function createPod(ctx: SandboxContext, body: unknown): Json {
   const b = bodyObject(body);
-  const hasGpu = isObject(b.gpu);
-  const hasCpu = isObject(b.cpu);
-  if (hasGpu && hasCpu) throw unprocessable("exactly one of gpu or cpu must be set, not both");
   let tpl: Json | undefined;
   if (b.templateId !== undefined) {
     tpl = findTemplate(ctx, String(b.templateId));
     if (!tpl) throw notFound(`template ${b.templateId} not found`);
+    podRules.podTemplateNotServerless(tpl);
   }
-  if (!hasGpu && !hasCpu && !tpl) throw unprocessable("exactly one of gpu or cpu must be set (or a templateId)");
+  podRules.exactlyOneComputeKind(b, !!tpl);
+  const hasGpu = isObject(b.gpu);
+  const hasCpu = isObject(b.cpu);
   const image = typeof b.image === "string" ? b.image : tpl?.image;
   if (!image) throw unprocessable("image is required when no templateId is given");
   const cloud = typeof b.cloud === "string" ? b.cloud : "SECURE";
+  const isCpu = hasCpu || (!hasGpu && tpl?.category === "CPU");
+  podRules.persistentMountInvalidOnCpu(isCpu, isObject(b.mounts) ? b.mounts : undefined);
+  podRules.mountsMutuallyExclusive(isObject(b.mounts) ? b.mounts : undefined);
 
   let gpu: Json | undefined;
   let cpu: Json | undefined;
+  let cudaVersion: string | null = null;
   let offeredIn: string[];
-  if (hasGpu || (!hasCpu && tpl?.category !== "CPU")) {
+  if (!isCpu) {
     const id = hasGpu ? String(b.gpu.id) : GPU_TYPES[0].id;
     const type = findGpuType(id);
     if (!type) throw badRequest(`unknown gpu type ${id}`);
@@ -105,6 +103,12 @@ function createPod(ctx: SandboxContext, body: unknown): Json {
     const max = cloud === "COMMUNITY" ? type.maxCount.community : type.maxCount.secure;
     if (cloud === "COMMUNITY" && !type.community) throw badRequest(`gpu type ${id} is not offered on COMMUNITY cloud`);
     if (count > max) throw badRequest(`gpu type ${id} allows at most ${max} GPUs per pod on ${cloud} cloud`);
+    podRules.cudaConstraintsMutuallyExclusive(hasGpu ? b.gpu : undefined);
+    // Either CUDA field in the body replaces the template's constraint entirely.
+    const bodyCuda = hasGpu && (b.gpu.allowedCudaVersions !== undefined || b.gpu.minCudaVersion !== undefined);
+    const allowed = bodyCuda ? strArray(b.gpu.allowedCudaVersions) : strArray(tpl?.allowedCudaVersions);
+    const min = bodyCuda && typeof b.gpu.minCudaVersion === "string" ? b.gpu.minCudaVersion : undefined;
+    cudaVersion = podRules.cudaVersionFor(type.cudaVersions, allowed, min, id);
     gpu = { id, count };
     offeredIn = type.dataCenters;
   } else {
@@ -112,17 +116,17 @@ function createPod(ctx: SandboxContext, body: unknown): Json {
     const type = findCpuType(id);
     if (!type) throw badRequest(`unknown cpu flavor ${id}`);
     const vcpuCount = hasCpu && typeof b.cpu.vcpuCount === "number" ? b.cpu.vcpuCount : 2;
-    if (vcpuCount < type.vcpu.min || vcpuCount > type.vcpu.max) {
-      throw badRequest(`cpu flavor ${id} allows ${type.vcpu.min} to ${type.vcpu.max} vCPUs`);
-    }
+    podRules.vcpuCountValid(vcpuCount, type.vcpu, id);
     if (cloud !== "SECURE") throw badRequest("CPU pods are only available on SECURE cloud");
     cpu = { id, vcpuCount, memory: Math.round(vcpuCount * type.ramGbPerVcpu) };
     offeredIn = type.dataCenters;
   }
+  const globalNetworking = b.globalNetworking === true;
+  podRules.globalNetworkingNeedsNvidiaGpu(globalNetworking, gpu ? findGpuType(gpu.id)?.manufacturer : undefined);
 
   const wanted = strArray(b.dataCenterIds);
   for (const dc of wanted) if (!findDataCenter(dc)) throw badRequest(`unknown data center ${dc}`);
-  const mounts = normaliseMounts(b.mounts ?? (tpl?.mounts ? { persistent: tpl.mounts.persistent } : {}));
+  const mounts = normaliseMounts(b.mounts ?? (tpl?.mounts?.persistent && !isCpu ? { persistent: tpl.mounts.persistent } : {}));
   const volume = checkNetworkMounts(ctx, mounts);
   let dataCenterId: string;
   if (volume) {
@@ -132,8 +136,10 @@ function createPod(ctx: SandboxContext, body: unknown): Json {
     dataCenterId = volume.dataCenter;
   } else {
     const candidates = wanted.length ? wanted : DATA_CENTERS.map((d) => d.id);
-    const chosen = candidates.find((dc) => offeredIn.includes(dc));
+    // Global networking needs a global-network data center: the scheduler only places there.
+    const chosen = candidates.find((dc) => offeredIn.includes(dc) && (!globalNetworking || findDataCenter(dc)?.globalNetwork));
     if (!chosen) {
+      if (globalNetworking) podRules.globalNetworkingDataCenter(true, candidates.find((dc) => offeredIn.includes(dc)) ?? candidates[0]!);
       throw badRequest(`no instances available for ${gpu ? `gpu type ${gpu.id}` : `cpu flavor ${cpu!.id}`} in ${candidates.join(", ")}`);
     }
     dataCenterId = chosen;
@@ -141,6 +147,7 @@ function createPod(ctx: SandboxContext, body: unknown): Json {
   if (volume && !offeredIn.includes(dataCenterId)) {
     throw badRequest(`no instances available for ${gpu ? `gpu type ${gpu.id}` : `cpu flavor ${cpu!.id}`} in ${dataCenterId}`);
   }
+  podRules.globalNetworkingDataCenter(globalNetworking, dataCenterId);
 
   const registry = b.registry !== undefined ? (typeof b.registry === "string" ? b.registry : null) : (tpl?.registry ?? null);
   assertRegistry(ctx, registry);
@@ -152,11 +159,10 @@ function createPod(ctx: SandboxContext, body: unknown): Json {
 
   const now = nowIso();
   const id = newId();
-  const globalNetworking = b.globalNetworking === true;
   const pod: Json = {
     id,
     name: String(b.name ?? ""),
-    status: "RUNNING",
+    status: "PROVISIONING",
     actions: [],
     image,
     args: typeof b.args === "string" ? b.args : typeof tpl?.args === "string" ? tpl.args : "",
@@ -167,30 +173,31 @@ function createPod(ctx: SandboxContext, body: unknown): Json {
     registry,
     cloud,
     dataCenterId,
-    cudaVersion: gpu ? "12.8" : null,
+    cudaVersion,
     ssh: { proxy: null, direct: null },
-    template: tpl ? tpl.id : null,
+    template: podRules.templateLink(tpl),
     cost: 0,
     locked: false,
     runtime: null,
     createdAt: now,
-    startedAt: now,
+    startedAt: null,
     globalNetworking: globalNetworking ? { enabled: true, ip: `10.64.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 2}`, internalDns: `${id}.runpod.internal` } : { enabled: false },
   };
   if (gpu) pod.gpu = gpu;
   if (cpu) pod.cpu = cpu;
-  return refreshPod(pod);
+  ctx.lifecycle.create(pod);
+  return refreshPod(pod, ctx.lifecycle);
 }
 
 export function registerPodRoutes(app: FastifyInstance, ctx: SandboxContext): void {
-  const { store } = ctx;
+  const { store, lifecycle } = ctx;
   const get = (id: string) => {
     const pod = store.pods.get(id);
     if (!pod) throw notFound(`pod ${id} not found`);
-    return refreshPod(pod);
+    return refreshPod(pod, lifecycle);
   };
 
-  app.get("/v2/pods", async () => ({ pods: [...store.pods.values()].map(refreshPod) }));
+  app.get("/v2/pods", async () => ({ pods: [...store.pods.values()].map((p) => refreshPod(p, lifecycle)) }));
 
   app.post("/v2/pods", async (req, reply) => {
     const pod = createPod(ctx, req.body);
@@ -209,22 +216,26 @@ export function registerPodRoutes(app: FastifyInstance, ctx: SandboxContext): vo
     if (b.templateId !== undefined) {
       tpl = findTemplate(ctx, String(b.templateId));
       if (!tpl) throw notFound(`template ${b.templateId} not found`);
+      podRules.podTemplateNotServerless(tpl);
     }
-    const mounts = b.mounts !== undefined ? normaliseMounts(b.mounts) : undefined;
-    if (mounts) {
-      const volume = checkNetworkMounts(ctx, mounts);
-      if (volume && volume.dataCenter !== pod.dataCenterId) {
-        throw badRequest(`network volume ${volume.id} is in ${volume.dataCenter}, the pod runs in ${pod.dataCenterId}`);
-      }
-    }
+    const sentMounts = isObject(b.mounts) ? b.mounts : undefined;
+    podRules.clearingMountsNotSupported(sentMounts);
+    podRules.mountsMutuallyExclusive(sentMounts);
+    podRules.mountKindFixedAtCreate(pod.mounts ?? {}, sentMounts);
+    podRules.networkVolumeIdImmutable(pod.mounts ?? {}, sentMounts);
+    // `{}` leaves the mount unchanged; a full entry replaces the one of the same kind.
+    const mounts = sentMounts && Object.keys(sentMounts).length ? normaliseMounts(sentMounts) : undefined;
     if (b.registry !== undefined) assertRegistry(ctx, typeof b.registry === "string" ? b.registry : null);
-    if (tpl) {
-      for (const key of ["image", "args", "disk", "ports", "env", "registry"]) if (tpl[key] !== undefined) pod[key] = structuredClone(tpl[key]);
-      pod.template = tpl.id;
+    if (typeof b.globalNetworking === "boolean") {
+      podRules.globalNetworkingNeedsNvidiaGpu(b.globalNetworking, pod.gpu ? findGpuType(pod.gpu.id)?.manufacturer : undefined);
+      podRules.globalNetworkingDataCenter(b.globalNetworking, pod.dataCenterId);
     }
+    // Template settings apply as if sent in this body (mounts are not applied on update); the
+    // pod keeps no link to the template.
+    if (tpl) for (const key of ["image", "args", "disk", "ports", "env", "registry"]) if (tpl[key] !== undefined) pod[key] = structuredClone(tpl[key]);
     for (const key of ["name", "image", "args", "disk", "locked"]) if (b[key] !== undefined) pod[key] = b[key];
     if (b.ports !== undefined) pod.ports = strArray(b.ports);
-    if (b.env !== undefined) pod.env = strRecord(b.env);
+    if (b.env !== undefined) pod.env = { ...(tpl ? strRecord(tpl.env) : {}), ...strRecord(b.env) };
     if (b.registry !== undefined) pod.registry = typeof b.registry === "string" ? b.registry : null;
     if (mounts) pod.mounts = mounts;
     if (typeof b.globalNetworking === "boolean") {
@@ -234,12 +245,13 @@ export function registerPodRoutes(app: FastifyInstance, ctx: SandboxContext): vo
     }
     // A container change recreates the container of a running pod.
     if (touchesContainer && pod.status === "RUNNING") pod.startedAt = nowIso();
-    return refreshPod(pod);
+    return refreshPod(pod, lifecycle);
   });
 
   app.delete<{ Params: { id: string } }>("/v2/pods/:id", async (req, reply) => {
     get(req.params.id);
     store.pods.delete(req.params.id);
+    lifecycle.forget(req.params.id);
     return reply.code(204).send();
   });
 
@@ -249,25 +261,23 @@ export function registerPodRoutes(app: FastifyInstance, ctx: SandboxContext): vo
     if (!["start", "stop", "restart", "terminate"].includes(action)) {
       throw badRequest(`unknown action '${action}'`, ["/action must be one of: \"start\", \"stop\", \"restart\", \"terminate\""]);
     }
-    if (!pod.actions.includes(action)) {
-      throw conflict(`action ${action} is not valid for a pod in status ${pod.status} (valid: ${pod.actions.join(", ") || "none"})`);
-    }
-    if (action === "stop" && pod.locked) throw conflict(`pod ${pod.id} is locked; unlock it before stopping`);
+    podRules.actionAllowed(pod, action);
+    podRules.lockedPodCannotStop(pod, action);
     switch (action) {
       case "terminate":
         pod.status = "TERMINATED";
         store.pods.delete(pod.id);
+        lifecycle.forget(pod.id);
         return reply.code(204).send();
       case "stop":
-        pod.status = "EXITED";
+        lifecycle.stop(pod);
         break;
       case "start":
       case "restart":
-        pod.status = "RUNNING";
-        pod.startedAt = nowIso();
+        lifecycle.start(pod);
         break;
     }
-    return refreshPod(pod);
+    return refreshPod(pod, lifecycle);
   });
 
   app.get<{ Params: { id: string }; Querystring: Record<string, unknown> }>("/v2/pods/:id/logs", async (req, reply) => {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { bodyObject, type SandboxContext } from "../context.ts";
 import { newId } from "../ids.ts";
 import { badRequest, notFound } from "../problem.ts";
+import { registryRules } from "../rules/templates.ts";
 
 /** A `registry` field naming a credential must name an existing one. */
 export function assertRegistry(ctx: SandboxContext, id: string | null | undefined): void {
@@ -34,6 +35,8 @@ export function registerRegistryRoutes(app: FastifyInstance, ctx: SandboxContext
 
   app.delete<{ Params: { id: string } }>("/v2/registries/:id", async (req, reply) => {
     if (!store.registries.has(req.params.id)) throw notFound(`registry ${req.params.id} not found`);
+    registryRules.registryNotUsedByPod(store, req.params.id);
+    registryRules.detachFromTemplates(store, req.params.id);
     store.registries.delete(req.params.id);
     return reply.code(204).send();
   });

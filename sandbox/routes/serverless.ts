@@ -1,10 +1,12 @@
 // /v2/serverless: endpoints CRUD, /workers (synthesised from the worker settings), /releases
 // (one per create/update, with a diff), and worker log streams.
 import type { FastifyInstance } from "fastify";
-import { findCpuType, findDataCenter, findGpuType, GPU_POOLS, GPU_TYPES } from "../catalog.ts";
+import { findCpuType, findDataCenter, GPU_POOLS, GPU_TYPES } from "../catalog.ts";
 import { bodyObject, isObject, strArray, strRecord, type SandboxContext } from "../context.ts";
 import { newId, nowIso } from "../ids.ts";
 import { badRequest, notFound, unprocessable } from "../problem.ts";
+import { podRules } from "../rules/pods.ts";
+import { serverlessRules } from "../rules/serverless.ts";
 import { sendLogStream } from "../sse.ts";
 import type { EndpointState, Json } from "../store.ts";
 import { assertRegistry } from "./registries.ts";
@@ -30,22 +32,22 @@ function requestUrls(id: string, type: string): Json {
 
 function gpuConfig(v: unknown, previous?: Json | null): Json {
   const g = bodyObject(v);
-  const pools = g.pools !== undefined ? strArray(g.pools) : (previous?.pools ?? []);
+  podRules.cudaConstraintsMutuallyExclusive(g);
+  const { pools, excludedTypes } = serverlessRules.selectionAfter(previous ?? undefined, g);
   if (pools.length === 0) throw unprocessable("gpu.pools must name at least one pool");
   for (const pool of pools) if (!GPU_POOLS.includes(pool)) throw badRequest(`unknown gpu pool ${pool}`, [`/gpu/pools unknown pool '${pool}' (known: ${GPU_POOLS.join(", ")})`]);
-  const excludedTypes = g.excludedTypes !== undefined ? strArray(g.excludedTypes) : previous?.excludedTypes;
-  for (const t of excludedTypes ?? []) {
-    const type = findGpuType(t.trim());
-    if (!type) throw badRequest(`unknown gpu type ${t} in excludedTypes`);
-    if (!pools.includes(type.pool ?? "")) throw badRequest(`excluded gpu type ${t} is not in any selected pool`);
-  }
+  serverlessRules.excludedTypesInPools(pools, excludedTypes);
+  serverlessRules.selectionKeepsAType(pools, excludedTypes);
   const out: Json = {
     pools,
     count: typeof g.count === "number" ? g.count : (previous?.count ?? 1),
+    // An explicit [] clears the set and "" clears the floor; an omitted field is left unchanged.
     allowedCudaVersions: g.allowedCudaVersions !== undefined ? strArray(g.allowedCudaVersions) : (previous?.allowedCudaVersions ?? []),
     minCudaVersion: g.minCudaVersion !== undefined ? (g.minCudaVersion === "" ? null : g.minCudaVersion) : (previous?.minCudaVersion ?? null),
   };
-  if (excludedTypes && excludedTypes.length) out.excludedTypes = excludedTypes;
+  // Setting one CUDA constraint does not clear the other: the result must not carry both.
+  podRules.cudaConstraintsMutuallyExclusive({ allowedCudaVersions: out.allowedCudaVersions, minCudaVersion: out.minCudaVersion ?? undefined });
+  if (excludedTypes.length) out.excludedTypes = excludedTypes;
   return out;
 }
 
@@ -54,7 +56,7 @@ function cpuConfigs(v: unknown): Json[] {
     const type = findCpuType(String(c?.id));
     if (!type) throw badRequest(`unknown cpu flavor ${c?.id}`);
     const vcpuCount = Number(c.vcpuCount);
-    if (vcpuCount < type.vcpu.min || vcpuCount > type.vcpu.max) throw badRequest(`cpu flavor ${type.id} allows ${type.vcpu.min} to ${type.vcpu.max} vCPUs`);
+    podRules.vcpuCountValid(vcpuCount, type.vcpu, type.id);
     return { id: type.id, vcpuCount, memory: Math.round(vcpuCount * type.ramGbPerVcpu) };
   });
 }
@@ -106,13 +108,16 @@ export function registerServerlessRoutes(app: FastifyInstance, ctx: SandboxConte
     if (b.templateId !== undefined) {
       tpl = findTemplate(ctx, String(b.templateId));
       if (!tpl) throw notFound(`template ${b.templateId} not found`);
+      serverlessRules.endpointTemplateIsServerless(tpl);
     }
-    if (isObject(b.gpu) && b.cpu !== undefined) throw unprocessable("set either gpu or cpu, not both");
-    if (!isObject(b.gpu) && b.cpu === undefined && !tpl) throw unprocessable("one of gpu or cpu must be set (or a templateId)");
+    serverlessRules.exactlyOneComputeKind(b, !!tpl);
     const image = typeof b.image === "string" ? b.image : tpl?.image;
     if (!image) throw unprocessable("image is required when no templateId is given");
     const type = typeof b.type === "string" ? b.type : "QUEUE";
-    const workers = { min: 0, max: 3, idleTimeout: 10, ...bodyObject(b.workers) };
+    const scaling = isObject(b.scaling) ? b.scaling : { type: "QUEUE_DELAY", queueDelay: 4 };
+    serverlessRules.queueDelayOnlyForQueue(type, scaling);
+    serverlessRules.idleTimeoutNotWithRequestCount(type, scaling, bodyObject(b.workers));
+    const workers = { min: 0, max: 3, ...(scaling.type === "REQUEST_COUNT" && type === "QUEUE" ? {} : { idleTimeout: 10 }), ...bodyObject(b.workers) };
     if (workers.min > workers.max) throw unprocessable(`workers.min (${workers.min}) must not exceed workers.max (${workers.max})`);
     const dataCenterIds = strArray(b.dataCenterIds);
     checkDataCenters(dataCenterIds);
@@ -133,7 +138,7 @@ export function registerServerlessRoutes(app: FastifyInstance, ctx: SandboxConte
       ports: b.ports !== undefined ? strArray(b.ports) : strArray(tpl?.ports),
       registry,
       workers,
-      scaling: isObject(b.scaling) ? b.scaling : { type: "QUEUE_DELAY", queueDelay: 4 },
+      scaling,
       dataCenterIds,
       networkVolumes,
       timeout: typeof b.timeout === "number" ? b.timeout : 300000,
@@ -141,7 +146,12 @@ export function registerServerlessRoutes(app: FastifyInstance, ctx: SandboxConte
       createdAt: nowIso(),
     };
     if (b.cpu !== undefined) endpoint.cpu = cpuConfigs(b.cpu);
-    else endpoint.gpu = gpuConfig(isObject(b.gpu) ? b.gpu : { pools: [GPU_TYPES[0].pool] });
+    else {
+      // The template's CUDA set seeds the GPU create when the body states no CUDA constraint.
+      const g: Json = isObject(b.gpu) ? { ...b.gpu } : { pools: [GPU_TYPES[0].pool] };
+      if (tpl && g.allowedCudaVersions === undefined && g.minCudaVersion === undefined && strArray(tpl.allowedCudaVersions).length) g.allowedCudaVersions = strArray(tpl.allowedCudaVersions);
+      endpoint.gpu = gpuConfig(g);
+    }
     const state: EndpointState = {
       endpoint,
       version: 1,
@@ -163,32 +173,30 @@ export function registerServerlessRoutes(app: FastifyInstance, ctx: SandboxConte
     if (b.templateId !== undefined && b.templateId !== "") {
       tpl = findTemplate(ctx, String(b.templateId));
       if (!tpl) throw notFound(`template ${b.templateId} not found`);
+      serverlessRules.endpointTemplateIsServerless(tpl);
     }
+    serverlessRules.computeFamilyImmutable(e, b);
     if (b.dataCenterIds !== undefined) checkDataCenters(strArray(b.dataCenterIds));
     if (b.networkVolumes !== undefined) checkVolumes(ctx, strArray(b.networkVolumes));
     if (b.registry !== undefined) assertRegistry(ctx, typeof b.registry === "string" ? b.registry : null);
-    const workers = { ...e.workers, ...bodyObject(b.workers) };
+    const scaling = isObject(b.scaling) ? b.scaling : e.scaling;
+    serverlessRules.queueDelayOnlyForQueue(e.type, scaling);
+    serverlessRules.idleTimeoutNotWithRequestCount(e.type, scaling, bodyObject(b.workers));
+    const workers = serverlessRules.workersForResponse(e.type, scaling, { ...e.workers, ...bodyObject(b.workers) });
     if (workers.min > workers.max) throw unprocessable(`workers.min (${workers.min}) must not exceed workers.max (${workers.max})`);
-    if (isObject(b.scaling) && e.type === "LOAD_BALANCER" && b.scaling.type !== "REQUEST_COUNT") {
-      throw unprocessable("LOAD_BALANCER endpoints scale by REQUEST_COUNT");
-    }
     if (tpl) for (const key of ["image", "args", "disk", "ports", "registry"]) if (tpl[key] !== undefined) e[key] = structuredClone(tpl[key]);
-    if (tpl) e.env = { ...strRecord(e.env), ...strRecord(tpl.env) };
+    // Template env merges with the body's per key (body wins) and replaces the endpoint's env.
+    if (tpl) e.env = { ...strRecord(tpl.env), ...(b.env !== undefined ? strRecord(b.env) : {}) };
     for (const key of ["name", "image", "args", "disk", "timeout", "flashboot"]) if (b[key] !== undefined) e[key] = b[key];
-    if (b.env !== undefined) e.env = strRecord(b.env);
+    if (b.env !== undefined && !tpl) e.env = strRecord(b.env);
     if (b.ports !== undefined) e.ports = strArray(b.ports);
     if (b.registry !== undefined) e.registry = typeof b.registry === "string" ? b.registry : null;
     if (b.dataCenterIds !== undefined) e.dataCenterIds = strArray(b.dataCenterIds);
     if (b.networkVolumes !== undefined) e.networkVolumes = strArray(b.networkVolumes);
     if (isObject(b.scaling)) e.scaling = b.scaling;
     e.workers = workers;
-    if (b.cpu !== undefined) {
-      e.cpu = cpuConfigs(b.cpu);
-      delete e.gpu;
-    } else if (isObject(b.gpu)) {
-      e.gpu = gpuConfig(b.gpu, e.gpu);
-      delete e.cpu; // switching a CPU endpoint to GPU
-    }
+    if (b.cpu !== undefined) e.cpu = cpuConfigs(b.cpu); // a complete replacement of the CPU selection
+    else if (isObject(b.gpu)) e.gpu = gpuConfig(b.gpu, e.gpu);
     const diff = Object.keys(e)
       .filter((k) => JSON.stringify(e[k]) !== JSON.stringify(before[k]))
       .map((field) => ({ field, old: before[field] ?? null, new: e[field] ?? null }));

@@ -4,6 +4,7 @@ import { PUBLIC_TEMPLATES } from "../catalog.ts";
 import { bodyObject, strArray, strRecord, type SandboxContext } from "../context.ts";
 import { newId } from "../ids.ts";
 import { notFound } from "../problem.ts";
+import { templateRules } from "../rules/templates.ts";
 import type { Json } from "../store.ts";
 import { assertRegistry } from "./registries.ts";
 
@@ -24,10 +25,9 @@ function templateMounts(v: unknown): Json {
 
 export function registerTemplateRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   const { store } = ctx;
-  const get = (id: string) => {
-    const t = store.templates.get(id);
-    if (!t) throw notFound(`template ${id} not found`);
-    return t;
+  const owned = (id: string) => {
+    templateRules.ownedTemplateOnly(store, id);
+    return store.templates.get(id)!;
   };
 
   app.get("/v2/templates", async () => ({ templates: [...store.templates.values()] }));
@@ -57,10 +57,15 @@ export function registerTemplateRoutes(app: FastifyInstance, ctx: SandboxContext
     return reply.code(201).send(template);
   });
 
-  app.get<{ Params: { id: string } }>("/v2/templates/:id", async (req) => get(req.params.id));
+  // Reads serve owned and public catalog templates; updates and deletes only owned ones.
+  app.get<{ Params: { id: string } }>("/v2/templates/:id", async (req) => {
+    const t = findTemplate(ctx, req.params.id);
+    if (!t) throw notFound(`template ${req.params.id} not found`);
+    return t;
+  });
 
   app.patch<{ Params: { id: string } }>("/v2/templates/:id", async (req) => {
-    const t = get(req.params.id);
+    const t = owned(req.params.id);
     const b = bodyObject(req.body);
     if (b.registry !== undefined) assertRegistry(ctx, typeof b.registry === "string" ? b.registry : null);
     for (const key of ["name", "image", "args", "disk", "public", "serverless", "category", "startSsh", "startJupyter"]) {
@@ -75,7 +80,7 @@ export function registerTemplateRoutes(app: FastifyInstance, ctx: SandboxContext
   });
 
   app.delete<{ Params: { id: string } }>("/v2/templates/:id", async (req, reply) => {
-    get(req.params.id);
+    owned(req.params.id);
     store.templates.delete(req.params.id);
     return reply.code(204).send();
   });

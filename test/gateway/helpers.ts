@@ -26,7 +26,8 @@ export interface Rig {
 }
 
 export async function startRig(options: { sandbox?: SandboxOptions; gateway?: Partial<GatewayOptions> } = {}): Promise<Rig> {
-  const sandbox = await startSandbox({ port: 0, warn: () => {}, ...options.sandbox });
+  // Pods boot instantly unless a test asks for boot timing (sandbox.bootMs).
+  const sandbox = await startSandbox({ port: 0, warn: () => {}, bootMs: 0, ...options.sandbox });
   const upstreamCalls: UpstreamRecord[] = [];
   const gateway = await startGateway({
     upstream: sandbox.url,

@@ -101,10 +101,11 @@ describe("catalog cache", () => {
     const { CatalogCache } = await import("../../gateway/catalog-cache.ts");
     const calls: string[] = [];
     const fake = {
-      request: async (req: { authorization?: string }) => {
-        calls.push(req.authorization ?? "");
+      request: async (req: { authorization?: string; path: string }) => {
+        calls.push(`${req.authorization ?? ""} ${req.path}`);
         const pool = req.authorization === "Bearer a" ? "POOL_A" : "POOL_B";
-        return { status: 200, headers: {}, json: { gpus: [{ id: "G", pool }] }, text: "", contentType: "application/json", durationMs: 0 };
+        const json = req.path === "/v2/catalog/cpus" ? { cpus: [{ id: "C", price: { securePerVcpu: 0.5 } }] } : { gpus: [{ id: "G", pool }] };
+        return { status: 200, headers: {}, json, text: "", contentType: "application/json", durationMs: 0 };
       },
     };
     const f = createFingerprinter("s");
@@ -113,7 +114,8 @@ describe("catalog cache", () => {
     const b = await cache.get(f.cacheKey("Bearer b"), "Bearer b", "r2");
     const a2 = await cache.get(f.cacheKey("Bearer a"), "Bearer a", "r3");
     expect([a.poolOfGpuType("G"), b.poolOfGpuType("G"), a2.poolOfGpuType("G")]).toEqual(["POOL_A", "POOL_B", "POOL_A"]);
-    expect(calls).toEqual(["Bearer a", "Bearer b"]);
+    expect(calls).toEqual(["Bearer a /v2/catalog/gpus", "Bearer a /v2/catalog/cpus", "Bearer b /v2/catalog/gpus", "Bearer b /v2/catalog/cpus"]);
+    expect(a.hourlyRate!({ cpu: { id: "C", vcpuCount: 4 }, cloud: "SECURE" })).toBe(2);
   });
 });
 

@@ -122,6 +122,25 @@ describe.skipIf(missing)(`usage shared through Redis${missing ? ` (skipped: ${mi
     }
   });
 
+  it("what v2 drops adds up across replicas in Redis, per client and in all", async () => {
+    const redis = await startRedis(await freePort());
+    const rigs: Awaited<ReturnType<typeof startRig>>[] = [];
+    try {
+      for (let i = 0; i < 2; i++) rigs.push(await startRig({ sandbox: { port: 0 }, gateway: { usageStore: redis.url, fingerprintSalt: SALT, usageFlushMs: 50 } }));
+      for (const rig of rigs) await v1(rig.gateway.url, "sandbox_drops", "drops/1", "/pods?includeSavingsPlans=true", 1, 200);
+      await v1(rigs[0]!.gateway.url, "sandbox_other", "other/1", "/pods?includeSavingsPlans=true", 1, 200);
+      while (rigs.length) await rigs.pop()!.close(); // each sends its last batch on close
+      const usage: any = await readUsageFromRedis(redis.url);
+      expect(checkUsage(usage)).toEqual({ ok: true });
+      expect(usage.drops).toEqual([{ key: "ListPods", field: "includeSavingsPlans", count: 3, clients: 2 }]);
+      expect(byAgent(usage, "drops/1")[0].drops).toEqual({ ListPods: { includeSavingsPlans: 2 } });
+      expect(byAgent(usage, "other/1")[0].drops).toEqual({ ListPods: { includeSavingsPlans: 1 } });
+    } finally {
+      for (const rig of rigs) await rig.close().catch(() => {});
+      await redis.stop();
+    }
+  });
+
   it("Redis down: v1 calls still succeed and are counted; the counts reach Redis once it is back", async () => {
     const port = await freePort();
     const url = `redis://127.0.0.1:${port}`;

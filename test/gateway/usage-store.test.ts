@@ -52,6 +52,35 @@ describe("local usage store across a restart", () => {
   });
 });
 
+describe("local usage store keeps what v2 drops", () => {
+  it("drop counts survive a restart and add up", async () => {
+    const stateDir = path.join(scratch(), ".v2-bridge");
+    const dropping = async (base: string) => {
+      const res = await fetch(`${base}/v1/pods?includeSavingsPlans=true`, { headers: { authorization: "Bearer sandbox_drops", "user-agent": "drops/1" } });
+      expect(res.status).toBe(200);
+    };
+    const first = await startRig({ gateway: { stateDir } });
+    try {
+      await dropping(first.gateway.url);
+    } finally {
+      await first.close();
+    }
+    const saved = JSON.parse(readFileSync(path.join(stateDir, "usage.json"), "utf8"));
+    expect(checkUsage(saved)).toEqual({ ok: true });
+    expect(saved.drops).toEqual([{ key: "ListPods", field: "includeSavingsPlans", count: 1, clients: 1 }]);
+
+    const second = await startRig({ gateway: { stateDir } });
+    try {
+      await dropping(second.gateway.url);
+      const after = await usageOf(second.gateway.adminUrl);
+      expect(after.drops).toEqual([{ key: "ListPods", field: "includeSavingsPlans", count: 2, clients: 1 }]);
+      expect(client(after, "drops/1").drops).toEqual({ ListPods: { includeSavingsPlans: 2 } });
+    } finally {
+      await second.close();
+    }
+  });
+});
+
 describe("local usage store (in code)", () => {
   it("saves periodically while running, not only on shutdown", async () => {
     const stateDir = scratch();

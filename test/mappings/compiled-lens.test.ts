@@ -10,7 +10,15 @@ const applies = (f: FieldLens, direction: "toV2" | "toV1") => !f.only || f.only 
 
 function referenceToV2(lens: BodyLens, v1Input: Record<string, unknown>, ctx: ConvertContext) {
   const v1 = withV1Defaults(lens, v1Input);
-  const result = { body: {} as Record<string, unknown>, warnings: [] as string[], rejections: [] as string[], emulate: {} as Record<string, unknown> };
+  const result = { body: {} as Record<string, unknown>, warnings: [] as string[], rejections: [] as string[], emulate: {} as Record<string, unknown>, dropped: [] as string[] };
+  // Converters that drop an input say so through the context's warn (V2-Bridge-Warning), naming it.
+  ctx = {
+    ...ctx,
+    warn: (message, droppedField) => {
+      result.warnings.push(message);
+      if (droppedField) result.dropped.push(droppedField);
+    },
+  };
   for (const f of lens.fields) {
     if (!applies(f, "toV2")) continue;
     const inputs = f.v1.map((p) => getPath(v1, p));
@@ -28,11 +36,18 @@ function referenceToV2(lens: BodyLens, v1Input: Record<string, unknown>, ctx: Co
     const value = v1[u.v1];
     if (value === undefined || (u.harmlessValue !== undefined && JSON.stringify(value) === JSON.stringify(u.harmlessValue))) continue;
     if (u.decision === "reject") result.rejections.push(`${u.v1}: ${u.reason}; ${u.advice}`);
-    else if (u.decision === "drop-with-warning") result.warnings.push(`${u.v1} ignored: ${u.reason}`);
+    else if (u.decision === "drop-with-warning") {
+      result.warnings.push(`${u.v1} ignored: ${u.reason}`);
+      result.dropped.push(u.v1);
+    }
     else result.emulate[u.v1] = value;
   }
   const known = knownV1Fields(lens);
-  for (const name of Object.keys(v1Input)) if (!known.has(name)) result.warnings.push(`${name} ignored: not a v1 ${lens.v1Schema} field`);
+  for (const name of Object.keys(v1Input)) {
+    if (known.has(name)) continue;
+    result.warnings.push(`${name} ignored: not a v1 ${lens.v1Schema} field`);
+    result.dropped.push(name);
+  }
   for (const [path, value] of Object.entries(lens.v2Defaults ?? {})) if (getPath(result.body, path) === undefined) setPath(result.body, path, value);
   return result;
 }

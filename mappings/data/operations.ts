@@ -1,6 +1,9 @@
 // One entry per v1 operation in v1-openapi.json (37, counting the POST …/update synonyms).
 // Read this file to answer "what does v1 X become in v2?".
-import type { OperationMapping, QueryMapping } from "./types.ts";
+import type { OperationEntry, QueryMapping } from "../types.ts";
+import { uses, catalogTemplates, cpuFlavorPriority, emptyUpdateAsRead, endpointCpuReadModifyWrite, endpointWorkers, flashbootKeepsPriority, gpuPoolsFromCatalog, gpuTypePriority, hourlyRateFromCatalog, listFilters, lockOnCreate, podBillingByGpuType, podMountsReadModifyWrite, podNetworkVolume, resetAsRestart, scalingReadModifyWrite, servePublishedDocument, sumPerBucket, templateIdFromRequest } from "./emulations.ts";
+import { endpointCreate, endpointRecord, endpointUpdate, networkVolumeBillingRecord, networkVolumeCreate, networkVolumeRecord, networkVolumeUpdate, podBillingRecord, podCreate, podRecord, podUpdate, registryCreate, registryRecord, serverlessBillingRecord, templateCreate, templateRecord, templateUpdate } from "./lenses/index.ts";
+
 
 const ID = { podId: "id" };
 
@@ -10,6 +13,12 @@ const dropInclude = (v1: string, advice: string): QueryMapping => ({
   reason: "v2 has no include expansions",
   advice,
 });
+
+/** A v1 include expansion the gateway serves from another v2 call (see the operation's emulations). */
+const expand = (v1: string, reason: string, advice: string): QueryMapping => ({ v1, decision: "emulate", reason, advice });
+
+const includeNetworkVolume = expand("includeNetworkVolume", "v2 pod records carry only the volume id; the gateway reads the volume", "read mounts.network from the v2 pod and GET /v2/network-volumes/{id}");
+const includeWorkers = expand("includeWorkers", "v2 endpoint records have no workers; the gateway lists them", "list workers with GET /v2/serverless/{id}/workers");
 
 const filter = (v1: string, filterField = v1): QueryMapping => ({
   v1,
@@ -33,20 +42,18 @@ const billingTime: QueryMapping[] = [
 ];
 
 /** v1 accepted `POST /<resource>/{id}/update` as a synonym of `PATCH /<resource>/{id}`. */
-function withPostUpdateSynonym(patch: OperationMapping): OperationMapping[] {
-  const changes = [...patch.changes];
-  changes.splice(changes.indexOf("generic-path-id") + 1, 0, "update-is-patch");
-  const synonym: OperationMapping = {
+function withPostUpdateSynonym(patch: OperationEntry): OperationEntry[] {
+  const synonym: OperationEntry = {
     ...patch,
     key: `${patch.key}#post-update`,
     summary: `${patch.summary} (POST synonym)`,
     v1: { ...patch.v1, method: "POST", path: `${patch.v1.path}/update` },
-    changes,
   };
   return [patch, synonym];
 }
 
-export const operations: OperationMapping[] = [
+/** The table entries; each operation's version changes are computed from them (changes.ts). */
+export const operationEntries: OperationEntry[] = [
   // ── documents ──────────────────────────────────────────────────────────
   {
     key: "GetOpenAPI",
@@ -55,8 +62,7 @@ export const operations: OperationMapping[] = [
     v2: null,
     status: "emulated",
     response: { kind: "document" },
-    emulations: ["servePublishedDocument"],
-    changes: [],
+    emulations: uses(servePublishedDocument),
   },
   {
     key: "GetDocs",
@@ -65,8 +71,7 @@ export const operations: OperationMapping[] = [
     v2: null,
     status: "emulated",
     response: { kind: "html" },
-    emulations: ["servePublishedDocument"],
-    changes: [],
+    emulations: uses(servePublishedDocument),
   },
 
   // ── pods ───────────────────────────────────────────────────────────────
@@ -76,10 +81,9 @@ export const operations: OperationMapping[] = [
     v1: { operationId: "CreatePod", method: "POST", path: "/pods", status: 201 },
     v2: { operationId: "createPod", method: "POST", path: "/v2/pods" },
     status: "mapped",
-    request: { lens: "pod-create" },
-    response: { kind: "record", lens: "pod-record" },
-    emulations: ["gpuTypePriority", "lockOnCreate"],
-    changes: ["base-url", "nested-bodies"],
+    request: { lens: podCreate.name },
+    response: { kind: "record", lens: podRecord.name },
+    emulations: uses(gpuTypePriority, cpuFlavorPriority, lockOnCreate, hourlyRateFromCatalog, templateIdFromRequest),
   },
   {
     key: "ListPods",
@@ -105,14 +109,13 @@ export const operations: OperationMapping[] = [
       filter("networkVolumeId", "networkVolume.id"),
       filter("templateId"),
       dropInclude("includeMachine", "read dataCenterId and cost from the v2 pod"),
-      dropInclude("includeNetworkVolume", "read mounts.network from the v2 pod"),
+      includeNetworkVolume,
       dropInclude("includeSavingsPlans", "savings plans are not in v2 pod records"),
       dropInclude("includeTemplate", "fetch GET /v2/templates/{id} for the pod's template"),
-      dropInclude("includeWorkers", "list endpoint workers with GET /v2/serverless/{id}/workers"),
+      dropInclude("includeWorkers", "v1 pods are not endpoints; list endpoint workers with GET /v2/serverless/{id}/workers"),
     ],
-    response: { kind: "list", wrapper: "pods", lens: "pod-record" },
-    emulations: ["listFilters"],
-    changes: ["base-url", "wrapped-lists", "list-filters-removed", "nested-bodies"],
+    response: { kind: "list", wrapper: "pods", lens: podRecord.name },
+    emulations: uses(listFilters, hourlyRateFromCatalog, podNetworkVolume),
   },
   {
     key: "GetPod",
@@ -123,13 +126,13 @@ export const operations: OperationMapping[] = [
     pathParams: ID,
     query: [
       dropInclude("includeMachine", "read dataCenterId and cost from the v2 pod"),
-      dropInclude("includeNetworkVolume", "read mounts.network from the v2 pod"),
+      includeNetworkVolume,
       dropInclude("includeSavingsPlans", "savings plans are not in v2 pod records"),
       dropInclude("includeTemplate", "fetch GET /v2/templates/{id} for the pod's template"),
-      dropInclude("includeWorkers", "list endpoint workers with GET /v2/serverless/{id}/workers"),
+      dropInclude("includeWorkers", "v1 pods are not endpoints; list endpoint workers with GET /v2/serverless/{id}/workers"),
     ],
-    response: { kind: "record", lens: "pod-record" },
-    changes: ["base-url", "generic-path-id", "nested-bodies"],
+    response: { kind: "record", lens: podRecord.name },
+    emulations: uses(hourlyRateFromCatalog, podNetworkVolume),
   },
   ...withPostUpdateSynonym({
     key: "UpdatePod",
@@ -138,9 +141,9 @@ export const operations: OperationMapping[] = [
     v2: { operationId: "updatePod", method: "PATCH", path: "/v2/pods/{id}" },
     status: "mapped",
     pathParams: ID,
-    request: { lens: "pod-update" },
-    response: { kind: "record", lens: "pod-record" },
-    changes: ["base-url", "generic-path-id", "nested-bodies"],
+    request: { lens: podUpdate.name },
+    response: { kind: "record", lens: podRecord.name },
+    emulations: uses(podMountsReadModifyWrite, hourlyRateFromCatalog),
   }),
   {
     key: "DeletePod",
@@ -150,9 +153,8 @@ export const operations: OperationMapping[] = [
     status: "mapped",
     pathParams: ID,
     response: { kind: "empty" },
-    changes: ["base-url", "generic-path-id"],
   },
-  ...(["start", "stop", "restart"] as const).map((action): OperationMapping => ({
+  ...(["start", "stop", "restart"] as const).map((action): OperationEntry => ({
     key: `${action[0]!.toUpperCase()}${action.slice(1)}Pod`,
     summary: `${action[0]!.toUpperCase()}${action.slice(1)} a pod`,
     v1: { operationId: `${action[0]!.toUpperCase()}${action.slice(1)}Pod`, method: "POST", path: `/pods/{podId}/${action}`, status: 200 },
@@ -161,7 +163,6 @@ export const operations: OperationMapping[] = [
     pathParams: ID,
     request: { fixedBody: { action } },
     response: { kind: "empty" },
-    changes: ["base-url", "generic-path-id", "lifecycle-action"],
   })),
   {
     key: "ResetPod",
@@ -171,14 +172,13 @@ export const operations: OperationMapping[] = [
     status: "no-equivalent",
     pathParams: ID,
     response: { kind: "empty" },
-    emulations: ["resetAsRestart"],
+    emulations: uses(resetAsRestart),
     decision: {
       policy: "reject",
       errorStatus: 400,
       message: "pod reset has no v2 equivalent (v2 pod actions are start, stop, restart, terminate)",
       advice: "call POST /v1/pods/{podId}/stop then /start (or v2 POST /v2/pods/{id}/action {\"action\":\"restart\"}); to recreate the container disk, terminate and create the pod again. Operators can opt in to sending restart instead (--reset-policy restart).",
     },
-    changes: ["base-url", "reset-removed"],
   },
 
   // ── serverless endpoints ──────────────────────────────────────────────
@@ -188,10 +188,9 @@ export const operations: OperationMapping[] = [
     v1: { operationId: "CreateEndpoint", method: "POST", path: "/endpoints", status: 200 },
     v2: { operationId: "createEndpoint", method: "POST", path: "/v2/serverless" },
     status: "mapped",
-    request: { lens: "endpoint-create" },
-    response: { kind: "record", lens: "endpoint-record" },
-    emulations: ["gpuPoolsFromCatalog"],
-    changes: ["base-url", "resource-renamed", "nested-bodies", "flashboot-enum", "gpu-pools", "create-status"],
+    request: { lens: endpointCreate.name },
+    response: { kind: "record", lens: endpointRecord.name },
+    emulations: uses(gpuPoolsFromCatalog, templateIdFromRequest),
   },
   {
     key: "ListEndpoints",
@@ -201,11 +200,10 @@ export const operations: OperationMapping[] = [
     status: "mapped",
     query: [
       dropInclude("includeTemplate", "fetch GET /v2/templates/{id}"),
-      dropInclude("includeWorkers", "list workers with GET /v2/serverless/{id}/workers"),
+      includeWorkers,
     ],
-    response: { kind: "list", wrapper: "endpoints", lens: "endpoint-record" },
-    emulations: ["gpuPoolsFromCatalog"],
-    changes: ["base-url", "resource-renamed", "wrapped-lists", "nested-bodies", "flashboot-enum", "gpu-pools"],
+    response: { kind: "list", wrapper: "endpoints", lens: endpointRecord.name },
+    emulations: uses(gpuPoolsFromCatalog, endpointWorkers),
   },
   {
     key: "GetEndpoint",
@@ -216,11 +214,10 @@ export const operations: OperationMapping[] = [
     pathParams: { endpointId: "id" },
     query: [
       dropInclude("includeTemplate", "fetch GET /v2/templates/{id}"),
-      dropInclude("includeWorkers", "list workers with GET /v2/serverless/{id}/workers"),
+      includeWorkers,
     ],
-    response: { kind: "record", lens: "endpoint-record" },
-    emulations: ["gpuPoolsFromCatalog"],
-    changes: ["base-url", "resource-renamed", "generic-path-id", "nested-bodies", "flashboot-enum", "gpu-pools"],
+    response: { kind: "record", lens: endpointRecord.name },
+    emulations: uses(gpuPoolsFromCatalog, endpointWorkers),
   },
   ...withPostUpdateSynonym({
     key: "UpdateEndpoint",
@@ -229,10 +226,9 @@ export const operations: OperationMapping[] = [
     v2: { operationId: "updateEndpoint", method: "PATCH", path: "/v2/serverless/{id}" },
     status: "mapped",
     pathParams: { endpointId: "id" },
-    request: { lens: "endpoint-update" },
-    response: { kind: "record", lens: "endpoint-record" },
-    emulations: ["gpuPoolsFromCatalog", "scalingReadModifyWrite"],
-    changes: ["base-url", "resource-renamed", "generic-path-id", "nested-bodies", "flashboot-enum", "gpu-pools"],
+    request: { lens: endpointUpdate.name },
+    response: { kind: "record", lens: endpointRecord.name },
+    emulations: uses(gpuPoolsFromCatalog, scalingReadModifyWrite, endpointCpuReadModifyWrite, flashbootKeepsPriority),
   }),
   {
     key: "DeleteEndpoint",
@@ -242,7 +238,6 @@ export const operations: OperationMapping[] = [
     status: "mapped",
     pathParams: { endpointId: "id" },
     response: { kind: "empty" },
-    changes: ["base-url", "resource-renamed", "generic-path-id"],
   },
 
   // ── templates ─────────────────────────────────────────────────────────
@@ -252,9 +247,8 @@ export const operations: OperationMapping[] = [
     v1: { operationId: "CreateTemplate", method: "POST", path: "/templates", status: 200 },
     v2: { operationId: "createTemplate", method: "POST", path: "/v2/templates" },
     status: "mapped",
-    request: { lens: "template-create" },
-    response: { kind: "record", lens: "template-record" },
-    changes: ["base-url", "nested-bodies", "create-status"],
+    request: { lens: templateCreate.name },
+    response: { kind: "record", lens: templateRecord.name },
   },
   {
     key: "ListTemplates",
@@ -264,11 +258,11 @@ export const operations: OperationMapping[] = [
     status: "mapped",
     query: [
       dropInclude("includeEndpointBoundTemplates", "v2 lists all of your templates"),
-      dropInclude("includePublicTemplates", "list public templates with GET /v2/catalog/templates"),
-      dropInclude("includeRunpodTemplates", "list official templates with GET /v2/catalog/templates"),
+      expand("includePublicTemplates", "v2 lists public templates in its catalog; the gateway appends them", "list them with GET /v2/catalog/templates?source=community (and verified)"),
+      expand("includeRunpodTemplates", "v2 lists official templates in its catalog; the gateway appends them", "list them with GET /v2/catalog/templates (source official)"),
     ],
-    response: { kind: "list", wrapper: "templates", lens: "template-record" },
-    changes: ["base-url", "wrapped-lists", "nested-bodies"],
+    response: { kind: "list", wrapper: "templates", lens: templateRecord.name },
+    emulations: uses(catalogTemplates),
   },
   {
     key: "GetTemplate",
@@ -282,8 +276,7 @@ export const operations: OperationMapping[] = [
       dropInclude("includePublicTemplates", "use GET /v2/catalog/templates"),
       dropInclude("includeRunpodTemplates", "use GET /v2/catalog/templates"),
     ],
-    response: { kind: "record", lens: "template-record" },
-    changes: ["base-url", "generic-path-id", "nested-bodies"],
+    response: { kind: "record", lens: templateRecord.name },
   },
   ...withPostUpdateSynonym({
     key: "UpdateTemplate",
@@ -292,9 +285,8 @@ export const operations: OperationMapping[] = [
     v2: { operationId: "updateTemplate", method: "PATCH", path: "/v2/templates/{id}" },
     status: "mapped",
     pathParams: { templateId: "id" },
-    request: { lens: "template-update" },
-    response: { kind: "record", lens: "template-record" },
-    changes: ["base-url", "generic-path-id", "nested-bodies"],
+    request: { lens: templateUpdate.name },
+    response: { kind: "record", lens: templateRecord.name },
   }),
   {
     key: "DeleteTemplate",
@@ -304,7 +296,6 @@ export const operations: OperationMapping[] = [
     status: "mapped",
     pathParams: { templateId: "id" },
     response: { kind: "empty" },
-    changes: ["base-url", "generic-path-id"],
   },
 
   // ── network volumes ───────────────────────────────────────────────────
@@ -314,9 +305,8 @@ export const operations: OperationMapping[] = [
     v1: { operationId: "CreateNetworkVolume", method: "POST", path: "/networkvolumes", status: 200 },
     v2: { operationId: "createNetworkVolume", method: "POST", path: "/v2/network-volumes" },
     status: "mapped",
-    request: { lens: "network-volume-create" },
-    response: { kind: "record", lens: "network-volume-record" },
-    changes: ["base-url", "resource-renamed", "nested-bodies", "create-status"],
+    request: { lens: networkVolumeCreate.name },
+    response: { kind: "record", lens: networkVolumeRecord.name },
   },
   {
     key: "ListNetworkVolumes",
@@ -324,8 +314,7 @@ export const operations: OperationMapping[] = [
     v1: { operationId: "ListNetworkVolumes", method: "GET", path: "/networkvolumes", status: 200 },
     v2: { operationId: "listNetworkVolumes", method: "GET", path: "/v2/network-volumes" },
     status: "mapped",
-    response: { kind: "list", wrapper: "networkVolumes", lens: "network-volume-record" },
-    changes: ["base-url", "resource-renamed", "wrapped-lists"],
+    response: { kind: "list", wrapper: "networkVolumes", lens: networkVolumeRecord.name },
   },
   {
     key: "GetNetworkVolume",
@@ -334,8 +323,7 @@ export const operations: OperationMapping[] = [
     v2: { operationId: "getNetworkVolume", method: "GET", path: "/v2/network-volumes/{id}" },
     status: "mapped",
     pathParams: { networkVolumeId: "id" },
-    response: { kind: "record", lens: "network-volume-record" },
-    changes: ["base-url", "resource-renamed", "generic-path-id", "nested-bodies"],
+    response: { kind: "record", lens: networkVolumeRecord.name },
   },
   ...withPostUpdateSynonym({
     key: "UpdateNetworkVolume",
@@ -344,10 +332,9 @@ export const operations: OperationMapping[] = [
     v2: { operationId: "updateNetworkVolume", method: "PATCH", path: "/v2/network-volumes/{id}" },
     status: "mapped",
     pathParams: { networkVolumeId: "id" },
-    request: { lens: "network-volume-update" },
-    response: { kind: "record", lens: "network-volume-record" },
-    emulations: ["emptyUpdateAsRead"],
-    changes: ["base-url", "resource-renamed", "generic-path-id"],
+    request: { lens: networkVolumeUpdate.name },
+    response: { kind: "record", lens: networkVolumeRecord.name },
+    emulations: uses(emptyUpdateAsRead),
   }),
   {
     key: "DeleteNetworkVolume",
@@ -357,7 +344,6 @@ export const operations: OperationMapping[] = [
     status: "mapped",
     pathParams: { networkVolumeId: "id" },
     response: { kind: "empty" },
-    changes: ["base-url", "resource-renamed", "generic-path-id"],
   },
 
   // ── container registry credentials ────────────────────────────────────
@@ -367,9 +353,8 @@ export const operations: OperationMapping[] = [
     v1: { operationId: "CreateContainerRegistryAuth", method: "POST", path: "/containerregistryauth", status: 200 },
     v2: { operationId: "createRegistry", method: "POST", path: "/v2/registries" },
     status: "mapped",
-    request: { lens: "registry-create" },
-    response: { kind: "record", lens: "registry-record" },
-    changes: ["base-url", "resource-renamed", "create-status"],
+    request: { lens: registryCreate.name },
+    response: { kind: "record", lens: registryRecord.name },
   },
   {
     key: "ListContainerRegistryAuths",
@@ -377,8 +362,7 @@ export const operations: OperationMapping[] = [
     v1: { operationId: "ListContainerRegistryAuths", method: "GET", path: "/containerregistryauth", status: 200 },
     v2: { operationId: "listRegistries", method: "GET", path: "/v2/registries" },
     status: "mapped",
-    response: { kind: "list", wrapper: "registries", lens: "registry-record" },
-    changes: ["base-url", "resource-renamed", "wrapped-lists"],
+    response: { kind: "list", wrapper: "registries", lens: registryRecord.name },
   },
   {
     key: "GetContainerRegistryAuth",
@@ -387,8 +371,7 @@ export const operations: OperationMapping[] = [
     v2: { operationId: "getRegistry", method: "GET", path: "/v2/registries/{id}" },
     status: "mapped",
     pathParams: { containerRegistryAuthId: "id" },
-    response: { kind: "record", lens: "registry-record" },
-    changes: ["base-url", "resource-renamed", "generic-path-id"],
+    response: { kind: "record", lens: registryRecord.name },
   },
   {
     key: "DeleteContainerRegistryAuth",
@@ -398,7 +381,6 @@ export const operations: OperationMapping[] = [
     status: "mapped",
     pathParams: { containerRegistryAuthId: "id" },
     response: { kind: "empty" },
-    changes: ["base-url", "resource-renamed", "generic-path-id"],
   },
 
   // ── billing ───────────────────────────────────────────────────────────
@@ -411,16 +393,22 @@ export const operations: OperationMapping[] = [
     query: [
       ...billingTime,
       { v1: "podId", v2: "podId" },
-      billingGone("gpuTypeId", "v2 pod billing cannot be filtered by GPU type"),
+      {
+        v1: "gpuTypeId",
+        decision: "emulate",
+        filterField: "gpuTypeId",
+        reason: "v2 pod billing cannot be filtered by GPU type; the gateway attributes each pod's records to its GPU type and filters",
+        advice: "filter by podId, or group the records by each pod's gpu.id yourself",
+      },
       {
         v1: "grouping",
-        decision: "drop-with-warning",
-        reason: "v2 pod billing is always one record per pod per bucket (v1 grouping=podId)",
-        advice: "group the records by podId yourself; grouping by GPU type is not available in v2",
+        decision: "emulate",
+        reason: "v2 pod billing is one record per pod per bucket (v1 grouping=podId); for v1's default grouping=gpuTypeId the gateway sums the pods of each GPU type (CPU pods under their CPU flavour) per bucket",
+        advice: "group the records by each pod's gpu.id yourself (GET /v2/pods)",
       },
     ],
-    response: { kind: "list", wrapper: "records", lens: "pod-billing-record" },
-    changes: ["base-url", "billing-buckets", "wrapped-lists"],
+    response: { kind: "list", wrapper: "records", lens: podBillingRecord.name },
+    emulations: uses(podBillingByGpuType),
   },
   {
     key: "EndpointBilling",
@@ -442,8 +430,7 @@ export const operations: OperationMapping[] = [
         advice: "group the records yourself",
       },
     ],
-    response: { kind: "list", wrapper: "records", lens: "serverless-billing-record" },
-    changes: ["base-url", "resource-renamed", "billing-buckets", "wrapped-lists"],
+    response: { kind: "list", wrapper: "records", lens: serverlessBillingRecord.name },
   },
   {
     key: "NetworkVolumeBilling",
@@ -452,7 +439,7 @@ export const operations: OperationMapping[] = [
     v2: { operationId: "listNetworkVolumeBilling", method: "GET", path: "/v2/billing/network-volumes" },
     status: "mapped",
     query: billingTime,
-    response: { kind: "list", wrapper: "records", lens: "network-volume-billing-record" },
-    changes: ["base-url", "resource-renamed", "billing-buckets", "wrapped-lists"],
+    response: { kind: "list", wrapper: "records", lens: networkVolumeBillingRecord.name },
+    emulations: uses(sumPerBucket),
   },
 ];

@@ -1,5 +1,5 @@
 // Container registry credentials: same fields, new path (/containerregistryauth → /v2/registries).
-import type { BodyLens } from "../types.ts";
+import type { BodyLens } from "../../types.ts";
 import { field } from "./field.ts";
 
 export const registryCreate: BodyLens = {

@@ -1,5 +1,5 @@
 // Network volumes: v1 dataCenterId ⇄ v2 dataCenter; v2 adds a storage type.
-import type { BodyLens } from "../types.ts";
+import type { BodyLens } from "../../types.ts";
 import { field } from "./field.ts";
 
 const base = [field("name", "name"), field("size", "size")];

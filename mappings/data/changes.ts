@@ -1,7 +1,7 @@
 // The named changes between v1 and v2. Each is one unit with one documentation line; every
 // operation lists the changes that touch it, and the docs are generated from this list.
 
-import { V1_BASE, V2_BASE } from "./bases.ts";
+import { V1_BASE, V2_BASE } from "../bases.ts";
 
 export interface VersionChange {
   id: string;
@@ -104,9 +104,3 @@ export const versionChanges: VersionChange[] = [
     response: "Every authenticated response carries structured `RateLimit` and `RateLimit-Policy` headers; 429 carries `Retry-After`.",
   },
 ];
-
-export function versionChange(id: string): VersionChange {
-  const change = versionChanges.find((c) => c.id === id);
-  if (!change) throw new Error(`unknown version change "${id}"`);
-  return change;
-}

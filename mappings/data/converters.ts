@@ -1,6 +1,7 @@
 // Named value converters. Each says whether it is lossless and how the codemod writes it.
-import type { Converter, ConvertContext } from "./types.ts";
-import { joinWords, splitWords } from "./shell-words.ts";
+import type { Converter, ConvertContext } from "../types.ts";
+import { joinWords, splitWords } from "../shell-words.ts";
+import { recordConverters } from "./record-converters.ts";
 
 const isArray = (v: unknown): v is unknown[] => Array.isArray(v);
 const nonEmpty = (v: unknown): v is unknown[] => Array.isArray(v) && v.length > 0;
@@ -20,9 +21,9 @@ export const flashboot = define({
 
 export const argv = define({
   name: "argv",
-  summary: "v1 argv array (`dockerStartCmd`) ⇄ v2 `args` command-line string, shell-quoted so splitting gives the array back.",
+  summary: "v1 argv array (`dockerStartCmd`) ⇄ v2 `args` command-line string, shell-quoted so splitting gives the array back; `[]` (the image's own CMD) is `\"\"`, which also clears args on an update.",
   lossless: true,
-  toV2: ([words]) => [isArray(words) ? (words.length ? joinWords(words.map(String)) : undefined) : undefined],
+  toV2: ([words]) => [isArray(words) ? joinWords(words.map(String)) : undefined],
   toV1: ([line]) => [typeof line === "string" && line.length ? splitWords(line) : line === undefined ? undefined : []],
   codemod: null,
   codemodReason: "a non-literal argv array cannot be quoted safely at build time; join it yourself or move the command into the image",
@@ -66,17 +67,49 @@ export const scaling = define({
   },
 });
 
+/** v2's persistent mounts have a 10 GB floor (PersistentMount.size minimum); say so before sending. */
+const PERSISTENT_FLOOR_GB = 10;
+function persistentMount(size: number, path: string): { persistent: { size: number; path: string } } {
+  if (size < PERSISTENT_FLOOR_GB) throw new Error(`v2 pod volumes are at least ${PERSISTENT_FLOOR_GB} GB (volumeInGb ${size}); ask for ${PERSISTENT_FLOOR_GB} or more, or 0 for none`);
+  return { persistent: { size, path } };
+}
+
+/** v2 rejects an idle timeout on queue-based endpoints that scale on REQUEST_COUNT (v1 endpoints are all queue-based). */
+export const idleTimeout = define({
+  name: "idleTimeout",
+  summary: "v1 `idleTimeout` (+ `scalerType`) ⇄ v2 `workers.idleTimeout`; left out (with a warning) when `scalerType` is REQUEST_COUNT, where v2 does not apply it and rejects it.",
+  lossless: false,
+  toV2: ([timeout, scalerType], ctx) => {
+    if (timeout !== undefined && scalerType === "REQUEST_COUNT") {
+      ctx.warn?.("idleTimeout ignored: v2 does not apply an idle timeout to endpoints scaling on REQUEST_COUNT (it rejects one)", "idleTimeout");
+      return [undefined];
+    }
+    return [timeout];
+  },
+  toV1: ([timeout]) => [timeout, undefined],
+  codemod: ([timeout, scalerType]) => {
+    if (timeout === undefined) return [undefined];
+    if (scalerType === undefined || scalerType === `"QUEUE_DELAY"` || scalerType === `'QUEUE_DELAY'`) return [timeout];
+    return [`(${scalerType}) === "REQUEST_COUNT" ? undefined : ${timeout}`];
+  },
+});
+
 /** v1 pods mount a network volume at volumeMountPath instead of the local volume. */
 export const podMounts = define({
   name: "podMounts",
-  summary: "v1 `volumeInGb` + `volumeMountPath` + `networkVolumeId` ⇄ v2 `mounts` {persistent {size, path}} or {network [{volumeId, path}]}; volumeInGb 0 means no volume.",
+  summary: "v1 `volumeInGb` + `volumeMountPath` + `networkVolumeId` (+ `computeType`) ⇄ v2 `mounts` {persistent {size, path}} or {network [{volumeId, path}]}; volumeInGb 0 means no volume. v2 CPU pods take no persistent mount: v1's default volume is left out for them and an explicit volumeInGb is a 400.",
   lossless: false,
-  toV2: ([size, mountPath, networkVolumeId]) => {
+  toV2: ([size, mountPath, networkVolumeId, computeType]) => {
     const path = (mountPath as string | undefined) ?? "/workspace";
     if (typeof networkVolumeId === "string" && networkVolumeId) {
       return [{ network: [{ volumeId: networkVolumeId, path }] }];
     }
-    if (typeof size === "number" && size > 0) return [{ persistent: { size, path } }];
+    if (typeof size === "number" && size > 0) {
+      if (computeType === "CPU") {
+        throw new Error("v2 CPU pods cannot have a pod volume (mounts.persistent is invalid when cpu is set); leave volumeInGb out or 0 and keep data on a network volume (networkVolumeId)");
+      }
+      return [persistentMount(size, path)];
+    }
     if (size === undefined && mountPath !== undefined) return [undefined];
     return [size === 0 ? {} : undefined];
   },
@@ -87,11 +120,36 @@ export const podMounts = define({
     if (m.persistent) return [m.persistent.size, m.persistent.path, undefined];
     return [mounts === undefined ? undefined : 0, undefined, undefined];
   },
-  codemod: ([size, mountPath, networkVolumeId]) => {
+  codemod: ([size, mountPath, networkVolumeId, computeType]) => {
     const path = mountPath ?? `"/workspace"`;
     if (networkVolumeId !== undefined) return [`{ network: [{ volumeId: ${networkVolumeId}, path: ${path} }] }`];
-    if (size !== undefined) return [`{ persistent: { size: ${size}, path: ${path} } }`];
+    // A persistent mount on a pod that may be a CPU pod cannot be decided at build time.
+    if (size !== undefined && computeType !== undefined && computeType !== `"GPU"` && computeType !== `'GPU'`) return null;
+    // As toV2: volumeInGb 0 means no volume (an empty mounts object), not a 0 GB persistent mount.
+    if (size !== undefined) return [`(${size}) > 0 ? { persistent: { size: ${size}, path: ${path} } } : {}`];
     return [undefined];
+  },
+});
+
+/** Pod update: v2 can resize or move the pod volume but never remove it. */
+export const podVolumeUpdate = define({
+  name: "podVolumeUpdate",
+  summary: "v1 pod update `volumeInGb` + `volumeMountPath` ⇄ v2 `mounts.persistent` {size, path}; `volumeInGb: 0` (remove the volume) is a 400 because v2 cannot clear a pod's mounts.",
+  lossless: false,
+  toV2: ([size, mountPath]) => {
+    if (size === 0) throw new Error("v2 cannot remove a pod's volume (clearing mounts is not supported, and the mount kind is fixed at create); leave volumeInGb out, or create a new pod without a volume");
+    if (typeof size === "number" && size > 0) return [persistentMount(size, (mountPath as string) ?? "/workspace")];
+    return [undefined];
+  },
+  toV1: ([mounts]) => {
+    const p = (mounts as { persistent?: { size: number; path: string } } | undefined)?.persistent;
+    return p ? [p.size, p.path] : [mounts === undefined ? undefined : 0, undefined];
+  },
+  codemod: ([size, mountPath]) => {
+    if (size === undefined) return [undefined];
+    // As toV2: removing the volume is refused, so a literal 0 is marked for review instead.
+    if (size.trim() === "0") return null;
+    return [`{ persistent: { size: ${size}, path: ${mountPath ?? `"/workspace"`} } }`];
   },
 });
 
@@ -100,7 +158,7 @@ export const templateMounts = define({
   summary: "v1 template `volumeInGb` + `volumeMountPath` ⇄ v2 `mounts.persistent` {size, path}.",
   lossless: false,
   toV2: ([size, mountPath]) => {
-    if (typeof size === "number" && size > 0) return [{ persistent: { size, path: (mountPath as string) ?? "/workspace" } }];
+    if (typeof size === "number" && size > 0) return [persistentMount(size, (mountPath as string) ?? "/workspace")];
     return [undefined];
   },
   toV1: ([mounts]) => {
@@ -108,7 +166,7 @@ export const templateMounts = define({
     return p ? [p.size, p.path] : [mounts === undefined ? undefined : 0, undefined];
   },
   codemod: ([size, mountPath]) =>
-    size === undefined ? [undefined] : [`{ persistent: { size: ${size}, path: ${mountPath ?? `"/workspace"`} } }`],
+    size === undefined ? [undefined] : [`(${size}) > 0 ? { persistent: { size: ${size}, path: ${mountPath ?? `"/workspace"`} } } : undefined`],
 });
 
 /** Pods: v1 chooses GPU or CPU with computeType; v2 has exactly one of gpu / cpu. */
@@ -172,35 +230,69 @@ function poolsFor(typeIds: string[], ctx: ConvertContext): { pools: string[]; ex
   return { pools, excludedTypes };
 }
 
+/** "major.minor" compared numerically (12.11 above 12.2), as v2 compares CUDA versions. */
+function compareCuda(a: string, b: string): number {
+  const [am = 0, an = 0] = a.split(".").map(Number);
+  const [bm = 0, bn = 0] = b.split(".").map(Number);
+  return am - bm || an - bn;
+}
+
+/**
+ * v1 took allowedCudaVersions and minCudaVersion together (both had to hold); v2 takes a
+ * non-empty set or a floor, not both. Together they mean the allowed versions at or above the
+ * floor, sent alone. `clearOther` (updates): v2 keeps the constraint not sent, so clear it.
+ */
+function cudaConstraint(cuda: unknown, minCuda: unknown, clearOther: boolean): Record<string, unknown> {
+  const hasSet = nonEmpty(cuda);
+  const hasFloor = typeof minCuda === "string" && minCuda !== "";
+  if (hasSet && hasFloor) {
+    const kept = (cuda as unknown[]).map(String).filter((v) => compareCuda(v, minCuda as string) >= 0);
+    if (!kept.length) throw new Error(`none of allowedCudaVersions ${JSON.stringify(cuda)} is at or above minCudaVersion ${minCuda}, so no machine could ever match`);
+    return clearOther ? { allowedCudaVersions: kept, minCudaVersion: "" } : { allowedCudaVersions: kept };
+  }
+  if (hasSet) return clearOther ? { allowedCudaVersions: cuda, minCudaVersion: "" } : { allowedCudaVersions: cuda };
+  if (hasFloor) return clearOther ? { minCudaVersion: minCuda, allowedCudaVersions: [] } : { minCudaVersion: minCuda };
+  return {};
+}
+
+function endpointGpuToV2([gpuTypeIds, gpuCount, cuda, minCuda]: unknown[], ctx: ConvertContext, clearOther: boolean): unknown[] {
+  const constraint = cudaConstraint(cuda, minCuda, clearOther);
+  if (!nonEmpty(gpuTypeIds)) {
+    if (gpuCount === undefined && cuda === undefined && minCuda === undefined) return [undefined];
+    return [{ ...(gpuCount !== undefined ? { count: gpuCount } : {}), ...constraint }];
+  }
+  const { pools, excludedTypes } = poolsFor(gpuTypeIds.map(String), ctx);
+  // excludedTypes always stated, [] included: on an update a new pool list without excludedTypes
+  // would clear the old exclusions only implicitly; saying so keeps the selection explicit.
+  return [{ pools, excludedTypes, count: gpuCount ?? 1, ...constraint }];
+}
+
 /** Serverless endpoints: v1 lists GPU types; v2 lists GPU pools and excluded types. */
 export const endpointGpu = define({
   name: "endpointGpu",
-  summary: "v1 endpoint `gpuTypeIds` (priority list of GPU types) + `gpuCount` + CUDA filters ⇄ v2 `gpu` {pools, excludedTypes, count, …}: each type's pool from the catalog, with the pool's other types excluded so the same set of GPUs is allowed.",
+  summary: "v1 endpoint `gpuTypeIds` (priority list of GPU types) + `gpuCount` + CUDA filters ⇄ v2 `gpu` {pools, excludedTypes, count, …}: each type's pool from the catalog, with the pool's other types excluded so the same set of GPUs is allowed. `allowedCudaVersions` with `minCudaVersion` becomes the allowed versions at or above the minimum, sent alone (v2 takes one or the other).",
   lossless: false,
   needsCatalog: true,
-  toV2: ([gpuTypeIds, gpuCount, cuda, minCuda], ctx) => {
-    if (!nonEmpty(gpuTypeIds)) {
-      if (gpuCount === undefined && cuda === undefined && minCuda === undefined) return [undefined];
-      return [{ ...(gpuCount !== undefined ? { count: gpuCount } : {}), ...(nonEmpty(cuda) ? { allowedCudaVersions: cuda } : {}), ...(minCuda ? { minCudaVersion: minCuda } : {}) }];
-    }
-    const { pools, excludedTypes } = poolsFor(gpuTypeIds.map(String), ctx);
-    const gpu: Record<string, unknown> = { pools, count: gpuCount ?? 1 };
-    if (excludedTypes.length) gpu.excludedTypes = excludedTypes;
-    if (nonEmpty(cuda)) gpu.allowedCudaVersions = cuda;
-    if (typeof minCuda === "string") gpu.minCudaVersion = minCuda;
-    return [gpu];
-  },
+  toV2: (v1, ctx) => endpointGpuToV2(v1, ctx, false),
   toV1: ([gpu], ctx) => {
     const g = gpu as { pools?: string[]; excludedTypes?: string[]; count?: number; allowedCudaVersions?: string[]; minCudaVersion?: string | null } | undefined | null;
     if (!g) return [undefined, undefined, undefined, undefined];
     const excluded = new Set(g.excludedTypes ?? []);
     const types = ctx.catalog
-      ? (g.pools ?? []).flatMap((p) => ctx.catalog!.gpuTypesInPool(p)).filter((t) => !excluded.has(t))
+      ? (g.pools ?? []).flatMap((p) => ctx.catalog!.gpuTypesInPool(p)).filter((t) => !excluded.has(t) && (!ctx.v1GpuTypeIds || ctx.v1GpuTypeIds.has(t)))
       : undefined;
     return [types, g.count, g.allowedCudaVersions, g.minCudaVersion ?? undefined];
   },
   codemod: null,
   codemodReason: "v2 endpoints take GPU pools, not GPU type ids; look up each type's pool with GET /v2/catalog/gpus",
+});
+
+/** Endpoint update: as endpointGpu, and the CUDA constraint not sent is cleared (v2 keeps it otherwise). */
+export const endpointGpuUpdate = define({
+  ...endpointGpu,
+  name: "endpointGpuUpdate",
+  summary: "As `endpointGpu`, for updates: v2 keeps a CUDA constraint the PATCH does not mention, so setting `allowedCudaVersions` also clears the floor (`minCudaVersion: \"\"`) and setting `minCudaVersion` clears the set (`allowedCudaVersions: []`), as v1's replace semantics did.",
+  toV2: (v1, ctx) => endpointGpuToV2(v1, ctx, true),
 });
 
 /** v1 create says `computeType: "CPU"`; v1 update only sends `cpuFlavorIds`, so computeType comes last. */
@@ -274,18 +366,9 @@ export const cpuDetails = define({
   codemodReason: "read v2 `cpu.id`, `cpu.vcpuCount`, `cpu.memory` instead",
 });
 
-export const billingTime = define({
-  name: "billingTime",
-  summary: "v2 billing bucket `startTime`/`endTime` → v1 `time` (bucket start) and `timeBilledMs` is not reported by v2.",
-  lossless: false,
-  toV2: () => [undefined],
-  toV1: ([start]) => [start],
-  codemod: null,
-  codemodReason: "v2 billing records carry startTime/endTime instead of time",
-});
 
 export const converters: Record<string, Converter> = Object.fromEntries(
-  [flashboot, argv, podStatus, scaling, podMounts, templateMounts, podCompute, endpointGpu, endpointCpu, computeKind, networkVolumeList, cpuDetails, billingTime].map((c) => [c.name, c]),
+  [flashboot, argv, podStatus, scaling, idleTimeout, podMounts, podVolumeUpdate, templateMounts, podCompute, endpointGpu, endpointGpuUpdate, endpointCpu, computeKind, networkVolumeList, cpuDetails, ...recordConverters].map((c) => [c.name, c]),
 );
 
 export function converterNamed(name: string): Converter {

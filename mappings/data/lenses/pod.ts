@@ -1,6 +1,8 @@
 // Pods: flat v1 create/update bodies ⇄ nested v2 bodies, and v2 Pod records → v1 Pod records.
-import type { BodyLens, UnmappedField } from "../types.ts";
-import { convert, field } from "./field.ts";
+import { argv, computeKind, cpuDetails, podCompute, podMounts, podStatus, podVolumeUpdate } from "../converters.ts";
+import { cloudTier, hourlyRate, imageEntrypoint, runtimeAddresses } from "../record-converters.ts";
+import type { BodyLens, UnmappedField } from "../../types.ts";
+import { convert, field, toV1Only, withParts } from "./field.ts";
 
 const placementHint = (v1: string, what: string): UnmappedField => ({
   v1,
@@ -17,13 +19,20 @@ const entrypoint: UnmappedField = {
   advice: "bake the entrypoint into the image (or a template) and pass the command in dockerStartCmd",
 };
 
+const mountParts = {
+  "mounts.persistent.size": "volumeInGb",
+  "mounts.persistent.path": "volumeMountPath",
+  "mounts.network.0.volumeId": "networkVolumeId",
+  "mounts.network.0.path": "volumeMountPath",
+};
+
 const containerFields = [
   field("imageName", "image"),
   field("containerDiskInGb", "disk"),
   field("env", "env"),
   field("ports", "ports"),
   field("containerRegistryAuthId", "registry"),
-  convert("dockerStartCmd", "args", "argv"),
+  convert("dockerStartCmd", "args", argv),
 ];
 
 export const podCreate: BodyLens = {
@@ -37,8 +46,14 @@ export const podCreate: BodyLens = {
     field("cloudType", "cloud"),
     field("dataCenterIds", "dataCenterIds"),
     field("globalNetworking", "globalNetworking"),
-    convert(["volumeInGb", "volumeMountPath", "networkVolumeId"], "mounts", "podMounts"),
-    convert(["computeType", "gpuTypeIds", "gpuCount", "allowedCudaVersions", "cpuFlavorIds", "vcpuCount"], ["gpu", "cpu"], "podCompute"),
+    withParts(convert(["volumeInGb", "volumeMountPath", "networkVolumeId", "computeType"], "mounts", podMounts), mountParts),
+    withParts(convert(["computeType", "gpuTypeIds", "gpuCount", "allowedCudaVersions", "cpuFlavorIds", "vcpuCount"], ["gpu", "cpu"], podCompute), {
+      "gpu.id": "gpuTypeIds",
+      "gpu.count": "gpuCount",
+      "gpu.allowedCudaVersions": "allowedCudaVersions",
+      "cpu.id": "cpuFlavorIds",
+      "cpu.vcpuCount": "vcpuCount",
+    }),
   ],
   unmapped: [
     entrypoint,
@@ -78,6 +93,9 @@ export const podCreate: BodyLens = {
     name: "my pod",
   },
   v1DefaultsUnless: "templateId",
+  v1DefaultsExcept: [
+    { field: "volumeInGb", when: { computeType: "CPU" }, reason: "v2 rejects `mounts.persistent` on CPU pods, so v1's default pod volume is not sent for them" },
+  ],
   // v2 requires a name even when a template supplies everything else; v1 defaulted it.
   v2Defaults: { name: "my pod" },
   v2Only: [
@@ -95,7 +113,7 @@ export const podUpdate: BodyLens = {
     ...containerFields,
     field("locked", "locked"),
     field("globalNetworking", "globalNetworking"),
-    convert(["volumeInGb", "volumeMountPath"], "mounts", "templateMounts"),
+    convert(["volumeInGb", "volumeMountPath"], "mounts", podVolumeUpdate),
   ],
   unmapped: [entrypoint],
 };
@@ -107,25 +125,39 @@ export const podRecord: BodyLens = {
   fields: [
     field("id", "id"),
     field("name", "name"),
-    convert("desiredStatus", "status", "podStatus", "toV1"),
+    convert("desiredStatus", "status", podStatus, "toV1"),
     field("image", "image"),
     field("containerDiskInGb", "disk"),
     field("env", "env"),
     field("ports", "ports"),
     field("containerRegistryAuthId", "registry"),
-    convert("dockerStartCmd", "args", "argv", "toV1"),
-    convert(["volumeInGb", "volumeMountPath", "networkVolume.id"], "mounts", "podMounts", "toV1"),
+    convert("dockerStartCmd", "args", argv, "toV1"),
+    convert(["volumeInGb", "volumeMountPath", "networkVolume.id"], "mounts", podMounts, "toV1"),
     field("gpu", "gpu"),
-    convert(["cpuFlavorId", "vcpuCount", "memoryInGb"], "cpu", "cpuDetails", "toV1"),
-    field("costPerHr", "cost"),
-    field("adjustedCostPerHr", "cost"),
+    convert(["cpuFlavorId", "vcpuCount", "memoryInGb"], "cpu", cpuDetails, "toV1"),
+    convert(["costPerHr", "adjustedCostPerHr"], ["cost", "status", "gpu", "cpu", "cloud"], hourlyRate, "toV1"),
     field("locked", "locked"),
     field("templateId", "template"),
     field("lastStartedAt", "startedAt"),
     field("machine.dataCenterId", "dataCenterId"),
-    field("publicIp", "globalNetworking.ip"),
-    convert("computeType", ["gpu", "cpu"], "computeKind", "toV1"),
+    convert(["publicIp", "portMappings"], "runtime", runtimeAddresses, "toV1"),
+    convert(["machine.secureCloud", "interruptible"], "cloud", cloudTier, "toV1"),
+    convert("dockerEntrypoint", "image", imageEntrypoint, "toV1"),
+    toV1Only(field("machine.gpuTypeId", "gpu.id")),
+    toV1Only(field("machine.cpuTypeId", "cpu.id")),
+    convert("computeType", ["gpu", "cpu"], computeKind, "toV1"),
   ],
+  v1Lost: [
+    { v1: "savingsPlans", reason: "v2 has no savings plans", advice: "none: costPerHr and adjustedCostPerHr are the list price" },
+    { v1: "machineId", reason: "v2 pod records do not name the host machine", advice: "use dataCenterId" },
+    { v1: "lastStatusChange", reason: "v2 reports status and startedAt, not a status-change text", advice: "read status and startedAt" },
+    { v1: "consumerUserId", reason: "v2 pod records do not name the renting user", advice: "the API key's account owns every pod it lists" },
+    { v1: "endpointId", reason: "v2 pods are never Serverless workers (workers are listed per endpoint)", advice: "GET /v2/serverless/{id}/workers" },
+    { v1: "aiApiId", reason: "legacy synonym of endpointId, which v2 pods do not have", advice: "GET /v2/serverless/{id}/workers" },
+    { v1: "slsVersion", reason: "v2 pods are never Serverless workers", advice: "read the worker's version from GET /v2/serverless/{id}/workers" },
+    { v1: "volumeEncrypted", reason: "v2 has no encrypted pod volumes", advice: "none" },
+  ],
+  v1FromEmulation: [{ v1: "networkVolume", emulation: "podNetworkVolume" }],
   v1Undocumented: [{ v1: "computeType", note: "derived from gpu/cpu so the v1 ListPods computeType filter can be applied to translated records" }],
   v2Only: [
     { v2: "actions", note: "v1 clients derive allowed actions from desiredStatus" },
@@ -133,5 +165,6 @@ export const podRecord: BodyLens = {
     { v2: "runtime", note: "new in v2 (utilisation)" },
     { v2: "cudaVersion", note: "new in v2" },
     { v2: "createdAt", note: "v1 records had no creation time" },
+    { v2: "globalNetworking", note: "a private cross-data-center address; v1 `publicIp` comes from `runtime.ports` instead" },
   ],
 };

@@ -1,0 +1,8 @@
+// Names of dropped v1 inputs as the usage stores keep them: unknown field names are the client's
+// choice, so each is cut to a bounded length and a request counts each name once.
+const MAX_FIELD_NAME = 64;
+const MAX_NAMES_PER_REQUEST = 32;
+
+export function boundedDrops(dropped: readonly string[]): string[] {
+  return [...new Set(dropped.map((f) => f.slice(0, MAX_FIELD_NAME)))].slice(0, MAX_NAMES_PER_REQUEST);
+}

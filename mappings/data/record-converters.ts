@@ -1,0 +1,82 @@
+// Read-only converters for v2 records → v1 records: fields v1 clients read that v2 reports in a
+// different place (runtime port table) or in a different sense (current spend vs. hourly rate).
+import type { Converter, HourlyRateQuery } from "../types.ts";
+
+interface RuntimePort {
+  private?: number;
+  public?: number | null;
+  ip?: string | null;
+}
+
+const define = (c: Converter): Converter => c;
+
+export const runtimeAddresses = define({
+  name: "runtimeAddresses",
+  summary:
+    "v2 pod `runtime.ports` (live port table) → v1 `publicIp` (the ip of a publicly mapped port) and `portMappings` {private: public}; empty while the pod is not running. v2 `globalNetworking.ip` is a private address and is not used.",
+  lossless: false,
+  toV2: () => [undefined],
+  toV1: ([runtime]) => {
+    const ports = ((runtime as { ports?: RuntimePort[] } | null | undefined)?.ports ?? []).filter(
+      (p) => typeof p?.private === "number" && typeof p.public === "number",
+    );
+    const ip = ports.find((p) => typeof p.ip === "string" && p.ip)?.ip ?? undefined;
+    return [ip, Object.fromEntries(ports.map((p) => [String(p.private), p.public]))];
+  },
+  codemod: null,
+  codemodReason: "read the public address and ports from v2 `runtime.ports` (ip, private, public)",
+});
+
+export const hourlyRate = define({
+  name: "hourlyRate",
+  summary:
+    "v2 pod `cost` (current spend: 0 while stopped) → v1 `costPerHr` and `adjustedCostPerHr` (the pod's hourly rate): `cost` while running, else the catalog list price for the pod's GPU type × count (by cloud) or CPU flavour × vCPUs.",
+  lossless: false,
+  needsCatalog: true,
+  toV2: () => [undefined],
+  toV1: ([cost, status, gpu, cpu, cloud], ctx) => {
+    const running = typeof cost === "number" && (status === "RUNNING" || cost > 0);
+    if (running || !ctx.catalog?.hourlyRate) return [cost, cost];
+    const query: HourlyRateQuery = {
+      gpu: gpu as HourlyRateQuery["gpu"],
+      cpu: cpu as HourlyRateQuery["cpu"],
+      cloud: cloud === "COMMUNITY" ? "COMMUNITY" : "SECURE",
+    };
+    const rate = ctx.catalog.hourlyRate(query);
+    return rate === undefined ? [cost, cost] : [rate, rate];
+  },
+  codemod: null,
+  codemodReason: "v2 `cost` is 0 while a pod is stopped; read the hourly rate from GET /v2/catalog/gpus (or cpus) price × count",
+});
+
+export const cloudTier = define({
+  name: "cloudTier",
+  summary: "v2 pod `cloud` → v1 `machine.secureCloud` (SECURE) and `interruptible` (always false: v2 rents pods on demand only).",
+  lossless: false,
+  toV2: () => [undefined],
+  toV1: ([cloud]) => (typeof cloud === "string" ? [cloud === "SECURE", false] : [undefined, undefined]),
+  codemod: null,
+  codemodReason: "read v2 `cloud` (\"SECURE\" | \"COMMUNITY\"); v2 has no interruptible pods",
+});
+
+export const imageEntrypoint = define({
+  name: "imageEntrypoint",
+  summary: "v2 pods always run their image's own entrypoint → v1 `dockerEntrypoint: []` (v1's way of saying \"the image's ENTRYPOINT\").",
+  lossless: false,
+  toV2: () => [undefined],
+  toV1: ([image]) => [image === undefined ? undefined : []],
+  codemod: null,
+  codemodReason: "v2 cannot override the entrypoint; the image's own is used",
+});
+
+export const workerDesiredStatus = define({
+  name: "workerDesiredStatus",
+  summary: "v2 worker `status` (RUNNING, IDLE, INITIALIZING, THROTTLED, UNHEALTHY) → v1 worker pod `desiredStatus`: RUNNING (every listed worker is meant to run).",
+  lossless: false,
+  toV2: () => [undefined],
+  toV1: ([status]) => [status === undefined ? undefined : "RUNNING"],
+  codemod: null,
+  codemodReason: "v2 workers report their live state in `status`; compare against the v2 states",
+});
+
+export const recordConverters = [runtimeAddresses, hourlyRate, cloudTier, imageEntrypoint, workerDesiredStatus];
