@@ -108,6 +108,12 @@ describe.skipIf(missingReference)(refSuite("gateway over the v2 document's prose
       expect(upd.status).toBe(200);
       expect(upd.headers.get("v2-bridge-warning")).toMatch(/idleTimeout ignored/);
       expect(sent(from, "PATCH", `/v2/serverless/${queue.json.id}`).at(-1).workers?.idleTimeout).toBeUndefined();
+
+      // idleTimeout alone on an endpoint that now scales by REQUEST_COUNT: read, left out, warned.
+      const alone = await v1("PATCH", `/endpoints/${queue.json.id}`, { body: { idleTimeout: 12 } });
+      expect(alone.status).toBe(200);
+      expect(alone.headers.get("v2-bridge-warning")).toMatch(/idleTimeout ignored/);
+      expect(sent(from, "PATCH", `/v2/serverless/${queue.json.id}`).at(-1)?.workers?.idleTimeout).toBeUndefined();
     });
   });
 
