@@ -169,6 +169,28 @@ export const templateMounts = define({
     size === undefined ? [undefined] : [`(${size}) > 0 ? { persistent: { size: ${size}, path: ${mountPath ?? `"/workspace"`} } } : undefined`],
 });
 
+/** Template updates: v2 keeps a template's mount when `mounts` is omitted or `{}`, so none can be removed. */
+export const templateVolumeUpdate = define({
+  name: "templateVolumeUpdate",
+  summary: "v1 template update `volumeInGb` + `volumeMountPath` ⇄ v2 `mounts.persistent` {size, path}; `volumeInGb: 0` (remove the volume) is a 400 because a v2 template PATCH cannot clear its mount.",
+  lossless: false,
+  toV2: ([size, mountPath]) => {
+    if (size === 0) throw new Error("v2 cannot remove a template's volume (a PATCH without mounts keeps the existing one); leave volumeInGb out, or create a new template without a volume");
+    if (typeof size === "number" && size > 0) return [persistentMount(size, (mountPath as string) ?? "/workspace")];
+    return [undefined];
+  },
+  toV1: ([mounts]) => {
+    const p = (mounts as { persistent?: { size: number; path: string } } | undefined)?.persistent;
+    return p ? [p.size, p.path] : [mounts === undefined ? undefined : 0, undefined];
+  },
+  codemod: ([size, mountPath]) => {
+    if (size === undefined) return [undefined];
+    // As toV2: removing the volume is refused, so a literal 0 is marked for review instead.
+    if (size.trim() === "0") return null;
+    return [`(${size}) > 0 ? { persistent: { size: ${size}, path: ${mountPath ?? `"/workspace"`} } } : undefined`];
+  },
+});
+
 /** Pods: v1 chooses GPU or CPU with computeType; v2 has exactly one of gpu / cpu. */
 export const podCompute = define({
   name: "podCompute",
@@ -368,7 +390,7 @@ export const cpuDetails = define({
 
 
 export const converters: Record<string, Converter> = Object.fromEntries(
-  [flashboot, argv, podStatus, scaling, idleTimeout, podMounts, podVolumeUpdate, templateMounts, podCompute, endpointGpu, endpointGpuUpdate, endpointCpu, computeKind, networkVolumeList, cpuDetails, ...recordConverters].map((c) => [c.name, c]),
+  [flashboot, argv, podStatus, scaling, idleTimeout, podMounts, podVolumeUpdate, templateMounts, templateVolumeUpdate, podCompute, endpointGpu, endpointGpuUpdate, endpointCpu, computeKind, networkVolumeList, cpuDetails, ...recordConverters].map((c) => [c.name, c]),
 );
 
 export function converterNamed(name: string): Converter {

@@ -83,6 +83,18 @@ describe.skipIf(missingReference)(refSuite("gateway over the v2 document's prose
       expect(grown.json.volumeInGb).toBe(40);
     });
 
+    it("templates too: a v2 template PATCH keeps the mount it does not mention, so volumeInGb 0 is a v1 400", async () => {
+      const tpl = await v1("POST", "/templates", { body: { name: "tpl-vol", imageName: "img", volumeInGb: 20 } });
+      expect(tpl.status).toBe(200);
+      const from = rig.upstreamCalls.length;
+      const r = await v1("PATCH", `/templates/${tpl.json.id}`, { body: { volumeInGb: 0 } });
+      expect(r.status).toBe(400);
+      expect(r.json.message).toMatch(/cannot remove a template's volume/);
+      expect(sent(from, "PATCH", `/v2/templates/${tpl.json.id}`)).toEqual([]);
+      const kept = await v1("GET", `/templates/${tpl.json.id}`);
+      expect(kept.json.volumeInGb).toBe(20);
+    });
+
     it("adding a pod volume to a pod created without one is refused by v2 and answered as a v1 400", async () => {
       const pod = await v1("POST", "/pods", { body: { name: "bare", imageName: "img", gpuTypeIds: ["NVIDIA GeForce RTX 4090"], volumeInGb: 0 } });
       const r = await v1("PATCH", `/pods/${pod.json.id}`, { body: { volumeInGb: 20 } });

@@ -25,6 +25,7 @@ const samples: Record<string, unknown[][]> = {
   ],
   // volumeInGb 0 (remove the volume) is refused by toV2 and marked for review by the codemod.
   podVolumeUpdate: [[20, "/workspace"], [50, undefined], [0, "/workspace"], [undefined, "/x"], [undefined, undefined]],
+  templateVolumeUpdate: [[20, "/workspace"], [50, undefined], [0, "/workspace"], [undefined, "/x"], [undefined, undefined]],
   templateMounts: [[20, "/workspace"], [0, "/workspace"], [0, undefined], [10, undefined], [undefined, "/x"], [undefined, undefined]],
   podCompute: [
     ["GPU", ["NVIDIA RTX A5000"], 1, undefined, undefined, undefined],

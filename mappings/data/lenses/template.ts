@@ -1,5 +1,5 @@
 // Templates: v1 imageName/containerDiskInGb/isPublic/containerRegistryAuthId ⇄ v2 image/disk/public/registry.
-import { argv, templateMounts } from "../converters.ts";
+import { argv, templateMounts, templateVolumeUpdate } from "../converters.ts";
 import type { BodyLens, UnmappedField } from "../../types.ts";
 import { convert, field } from "./field.ts";
 
@@ -28,14 +28,14 @@ const fields = [
   field("containerRegistryAuthId", "registry"),
   field("isPublic", "public"),
   convert("dockerStartCmd", "args", argv),
-  convert(["volumeInGb", "volumeMountPath"], "mounts", templateMounts),
 ];
+const volume = convert(["volumeInGb", "volumeMountPath"], "mounts", templateMounts);
 
 export const templateCreate: BodyLens = {
   name: "template-create",
   v1Schema: "TemplateCreateInput",
   v2Schema: "CreateTemplateRequest",
-  fields: [...fields, field("isServerless", "serverless"), field("category", "category")],
+  fields: [...fields, volume, field("isServerless", "serverless"), field("category", "category")],
   unmapped: [entrypoint, readme],
   v1Defaults: { containerDiskInGb: 50, volumeInGb: 20, volumeMountPath: "/workspace", ports: ["8888/http", "22/tcp"], isPublic: false, isServerless: false, category: "NVIDIA" },
   // v2 templates default both to true (console behaviour): pods would get a generated
@@ -52,7 +52,8 @@ export const templateUpdate: BodyLens = {
   name: "template-update",
   v1Schema: "TemplateUpdateInput",
   v2Schema: "UpdateTemplateRequest",
-  fields,
+  // A v2 template PATCH keeps the mount it does not mention: `volumeInGb: 0` cannot be honoured.
+  fields: [...fields, convert(["volumeInGb", "volumeMountPath"], "mounts", templateVolumeUpdate)],
   unmapped: [entrypoint, readme],
 };
 
@@ -60,7 +61,7 @@ export const templateRecord: BodyLens = {
   name: "template-record",
   v1Schema: "Template",
   v2Schema: "Template",
-  fields: [field("id", "id"), ...fields, field("isServerless", "serverless"), field("category", "category")],
+  fields: [field("id", "id"), ...fields, volume, field("isServerless", "serverless"), field("category", "category")],
   v1Lost: [
     { v1: "readme", reason: "v2 templates have no readme (a readme sent on create or update is dropped)", advice: "keep template documentation next to the image" },
     { v1: "dockerEntrypoint", reason: "v2 templates cannot override the image entrypoint", advice: "the image's own ENTRYPOINT is used" },
