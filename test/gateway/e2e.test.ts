@@ -203,7 +203,7 @@ describe.skipIf(missingReference)(refSuite("gateway error paths"), () => {
     expect(wrong.headers.get("allow")).toMatch(/GET/);
   });
 
-  it("400 for v1 validation failures, malformed JSON, bodies on GET; 4xx from v2 validation keeps its status", async () => {
+  it("400 for v1 validation failures, malformed JSON, bodies on GET, and for v2 validation failures (v2 422 → v1 400)", async () => {
     expect((await v1("POST", "/networkvolumes", { body: { name: "v", size: "big", dataCenterId: "EU-RO-1" } })).status).toBe(400);
     const malformed = await v1("POST", "/pods", { rawBody: "{not json" });
     expect([malformed.status, malformed.json.message]).toEqual([400, expect.stringMatching(/malformed JSON/)]);
