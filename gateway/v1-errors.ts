@@ -34,6 +34,9 @@ function v1StatusAndMessage(status: number, body: unknown, rawText: string): { s
   if (isProblem(body)) message = problemToV1Message(body, status).message;
   else if (body && typeof body === "object" && typeof (body as any).message === "string") message = (body as any).message;
   else message = rawText.trim() ? `upstream error ${status}` : `upstream answered ${status} without a body`;
+  // v1 documents no 422: its validation failures are 400s. v2's 422 (the body or parameters do not
+  // match the contract) reaches a v1 client as that 400, on every v1 operation, lens or not.
+  if (status === 422) return { status: 400, message };
   if (status >= 500) {
     // A broken upstream is the gateway's problem to report: 502 (504 when the upstream itself timed out).
     return { status: status === 504 ? 504 : 502, message: `upstream v2 API failed (${status}): ${message}` };

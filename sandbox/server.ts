@@ -90,9 +90,11 @@ export function buildSandboxApp(options: SandboxOptions = {}): { app: FastifyIns
 
   const app = Fastify({ logger: options.logger ?? false, forceCloseConnections: true, bodyLimit: 1024 * 1024 });
 
-  // JSON bodies: our own parser so malformed JSON is a problem+json 400 and an empty body counts
-  // as "no body". Other content types fall through to Fastify's 415.
-  app.removeContentTypeParser("application/json");
+  // JSON bodies: our own parser so malformed JSON is a problem+json 400 (the document's
+  // BadRequestError: "malformed") and an empty body counts as "no body". Valid JSON that breaks the
+  // schema (not an object, wrong fields) is the validator's 422 below. Every other content type,
+  // text/plain included, is Fastify's 415: v2 documents only application/json request bodies.
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser("application/json", { parseAs: "string" }, (_req, raw, done) => {
     const text = String(raw);
     if (text.trim() === "") return done(null, undefined);
@@ -145,6 +147,9 @@ export function buildSandboxApp(options: SandboxOptions = {}): { app: FastifyIns
   });
 
   // Strictness: documented query parameters and closed request bodies, as the document says.
+  // Schema failures are 422 (UnprocessableEntityError: "syntactically valid but failed validation";
+  // "Missing required fields → 422", "a malformed entry is a 422"); the prose rules the handlers
+  // enforce answer 400 where the document says so.
   app.addHook("preHandler", async (request, reply) => {
     const routeUrl = request.routeOptions?.url;
     if (!routeUrl || PUBLIC_PATHS.has(routeUrl)) return;
@@ -153,16 +158,17 @@ export function buildSandboxApp(options: SandboxOptions = {}): { app: FastifyIns
     if (validator) {
       if (!validator.document.paths?.[template]?.[method.toLowerCase()]) return;
       const q = validator.validateQuery(method, template, (request.query ?? {}) as Record<string, string>);
-      if (!q.ok) return sendProblem(reply, 400, "invalid query parameters", q.errors);
+      if (!q.ok) return sendProblem(reply, 422, "invalid query parameters", q.errors);
       if (validator.hasRequestBody(method, template)) {
         const b = validator.validateRequestBody(method, template, request.body);
-        if (!b.ok) return sendProblem(reply, 400, "request body failed validation", b.errors);
+        if (!b.ok) return sendProblem(reply, 422, "request body failed validation", b.errors);
       }
     } else if (["POST", "PUT", "PATCH"].includes(method)) {
-      // No document: still refuse non-object bodies so handlers only ever see objects.
+      // No document: still refuse non-object bodies so handlers only ever see objects, with the
+      // same 422 the document's schema would give.
       const body = request.body;
       if (body !== undefined && (body === null || typeof body !== "object" || Array.isArray(body))) {
-        return sendProblem(reply, 400, "request body must be a JSON object");
+        return sendProblem(reply, 422, "request body must be a JSON object");
       }
     }
   });

@@ -2,6 +2,7 @@
 // CPU flavours and GPU types tried in order on any refusal of the type, v1-template behaviour
 // (no SSH/Jupyter injection), and v2 refusals told in v1 field names.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { upstreamError } from "../../gateway/v1-errors.ts";
 import { inV1Terms } from "../../gateway/v2-errors-in-v1-terms.ts";
 import { operationByKey } from "../../mappings/index.ts";
 import { missingReference, refSuite } from "../helpers/reference.ts";
@@ -61,11 +62,28 @@ describe.skipIf(missingReference)(refSuite("gateway: v1 creates"), () => {
     expect(sent("POST", "/v2/templates").at(-1)).toMatchObject({ startJupyter: false, startSsh: false });
   });
 
-  it("a v2 validation failure names the v1 fields the client sent", async () => {
+  it("a v2 validation failure (the sandbox's 422) is v1's 400 and names the v1 fields the client sent", async () => {
     const r = await v1("POST", "/pods", { body: { name: "disk", imageName: "busybox", gpuTypeIds: ["NVIDIA RTX A5000"], containerDiskInGb: 0 } });
     expect(r.status).toBe(400);
-    expect(r.json.message).toMatch(/containerDiskInGb/);
+    expect(r.json).toEqual({ message: expect.stringMatching(/containerDiskInGb/) });
     expect(r.json.message).not.toMatch(/\/disk\b/);
+    // What v2 itself answered for the body the gateway sent: the 422 the gateway turned into v1's 400.
+    const direct = await fetch(`${rig.sandbox.url}/v2/pods`, {
+      method: "POST",
+      headers: { authorization: "Bearer sandbox_creates", "content-type": "application/json" },
+      body: JSON.stringify(sent("POST", "/v2/pods").at(-1)),
+    });
+    expect(direct.status).toBe(422);
+    expect(await direct.json()).toMatchObject({ status: 422, errors: ["/disk must be >= 1"] });
+  });
+
+  it("a v2 contract failure (422) ends the priority-list search: every candidate would fail the same way", async () => {
+    const before = sent("POST", "/v2/pods").length;
+    const r = await v1("POST", "/pods", { body: { name: "disk2", imageName: "busybox", gpuTypeIds: ["NVIDIA RTX A5000", "NVIDIA A40"], containerDiskInGb: 0 } });
+    expect(r.status).toBe(400);
+    expect(r.json.message).toMatch(/containerDiskInGb must be >= 1/);
+    expect(sent("POST", "/v2/pods").slice(before).map((b) => b.gpu.id)).toEqual(["NVIDIA RTX A5000"]);
+    expect(r.headers.get("v2-bridge-warning") ?? "").not.toMatch(/refused/);
   });
 });
 
@@ -79,6 +97,12 @@ describe("v2 refusals in v1 terms", () => {
     });
     expect(res.status).toBe(400);
     expect((res.json as any).errors).toEqual(["gpuTypeIds must be string", "gpuTypeIds is required", "volumeMountPath must be string", "env.A must be string", "vcpuCount must be >= 2"]);
+  });
+  it("a 422 on an operation without a request lens is still v1's 400 (v1 documents no 422)", () => {
+    const e = upstreamError({ status: 422, text: "", json: { title: "Unprocessable Entity", status: 422, detail: "invalid query parameters", errors: ["query parameter 'bucketSize' must be one of: \"day\""] } });
+    expect([e.status, e.kind]).toEqual([400, "client"]);
+    expect(e.message).toMatch(/invalid query parameters.*bucketSize/);
+    expect(upstreamError({ status: 409, text: "", json: { title: "Conflict", status: 409, detail: "busy" } }).status).toBe(409);
   });
   it("leaves other statuses and unknown pointers alone", () => {
     const res = inV1Terms(op, { status: 409, text: "", json: { detail: "/nowhere is odd" } });

@@ -43,6 +43,9 @@ describe.skipIf(missingReference)(refSuite("v2 document rules in the sandbox: te
           await expectProblem(call("GET", `/v2/catalog/gpus?${q}`), 400, /only valid with include=AVAILABILITY/);
         }
         await expectProblem(call("GET", "/v2/catalog/cpus?vcpuCount=4"), 400, /only valid with include=AVAILABILITY/);
+        // "a malformed entry is a 422": the query schema's pattern, answered by the validator.
+        const malformed = await expectProblem(call("GET", "/v2/catalog/gpus?include=AVAILABILITY&product=POD&countryCodes=FR,fra"), 422, /^invalid query parameters$/);
+        expect(malformed.errors).toEqual(["query parameter 'countryCodes'/1 must match pattern \"^[A-Z]{2}$\""]);
         const ok = await call("GET", "/v2/catalog/gpus/NVIDIA%20L4?include=AVAILABILITY&product=POD");
         expect(ok.body.availability).toBeDefined();
         expect((await call("GET", "/v2/catalog/gpus/NVIDIA%20L4")).body.availability).toBeUndefined();
@@ -57,6 +60,11 @@ describe.skipIf(missingReference)(refSuite("v2 document rules in the sandbox: te
       async () => {
         await expectProblem(call("GET", "/v2/catalog/gpus?include=AVAILABILITY&product=POD&cudaVersions=12.8&minCudaVersion=12"), 400, /mutually exclusive/);
         await expectProblem(call("GET", "/v2/catalog/gpus?minCudaVersion=12"), 400, /only valid with include=AVAILABILITY/);
+        // "a malformed entry/value is a 422": a bare major in cudaVersions, a non-version floor.
+        const entry = await expectProblem(call("GET", "/v2/catalog/gpus?include=AVAILABILITY&product=POD&cudaVersions=12.8,12"), 422, /^invalid query parameters$/);
+        expect(entry.errors.join()).toMatch(/query parameter 'cudaVersions'\/1 must match pattern/);
+        const floor = await expectProblem(call("GET", "/v2/catalog/gpus?include=AVAILABILITY&product=POD&minCudaVersion=twelve"), 422, /^invalid query parameters$/);
+        expect(floor.errors.join()).toMatch(/query parameter 'minCudaVersion' must match pattern/);
       },
     );
 
@@ -86,28 +94,31 @@ describe.skipIf(missingReference)(refSuite("v2 document rules in the sandbox: te
     );
   });
 
-  describe("size minimums and full mounts, enforced by the JSON Schema validator (answered 400 with the failing paths)", () => {
+  describe("size minimums and full mounts, enforced by the JSON Schema validator (answered 422 with the failing paths)", () => {
     it(quotingSchema("Upstream enforces a 10 GB floor."), async () => {
-      const r = await expectProblem(call("POST", "/v2/pods", gpuPod({ mounts: { persistent: { size: 5, path: "/w" } } })), 400, /failed validation/);
+      const r = await expectProblem(call("POST", "/v2/pods", gpuPod({ mounts: { persistent: { size: 5, path: "/w" } } })), 422, /^request body failed validation$/);
       expect(r.errors.join()).toMatch(/\/mounts\/persistent\/size must be >= 10/);
       expect((await call("POST", "/v2/pods", gpuPod({ mounts: { persistent: { size: 10, path: "/w" } } }))).status).toBe(201);
-      await expectProblem(call("POST", "/v2/network-volumes", { name: "v", size: 5, dataCenter: "EU-RO-1" }), 400, /failed validation/);
+      const volume = await expectProblem(call("POST", "/v2/network-volumes", { name: "v", size: 5, dataCenter: "EU-RO-1" }), 422, /^request body failed validation$/);
+      expect(volume.errors.join()).toMatch(/\/size must be >= 10/);
     });
 
     it(quotingSchema("- Partial mounts are not supported — every mount entry must include the full schema (`size` + `path` for persistent, `volumeId` + `path` for network).", "Missing required fields → 422."), async () => {
       const pod = await call("POST", "/v2/pods", gpuPod({ mounts: { persistent: { size: 20, path: "/w" } } }));
-      const r = await expectProblem(call("PATCH", `/v2/pods/${pod.body.id}`, { mounts: { persistent: { size: 40 } } }), 400, /failed validation/);
+      const r = await expectProblem(call("PATCH", `/v2/pods/${pod.body.id}`, { mounts: { persistent: { size: 40 } } }), 422, /^request body failed validation$/);
       expect(r.errors.join()).toMatch(/required property 'path'/);
     });
 
     it(quotingSchema("At least one field must be present; an empty body is rejected."), async () => {
       const vol = await call("POST", "/v2/network-volumes", { name: "v", size: 10, dataCenter: "EU-RO-1" });
-      await expectProblem(call("PATCH", `/v2/network-volumes/${vol.body.id}`, {}), 400, /failed validation/);
+      const r = await expectProblem(call("PATCH", `/v2/network-volumes/${vol.body.id}`, {}), 422, /^request body failed validation$/);
+      expect(r.errors).toEqual(["must NOT have fewer than 1 properties"]);
     });
 
     it(quotingSchema("Exact duplicate configurations are rejected; the same flavor may be listed at different vCPU counts."), async () => {
       const { gpu: _g, ...base } = endpoint();
-      await expectProblem(call("POST", "/v2/serverless", { ...base, cpu: [{ id: "cpu3c", vcpuCount: 2 }, { id: "cpu3c", vcpuCount: 2 }] }), 400, /failed validation/);
+      const r = await expectProblem(call("POST", "/v2/serverless", { ...base, cpu: [{ id: "cpu3c", vcpuCount: 2 }, { id: "cpu3c", vcpuCount: 2 }] }), 422, /^request body failed validation$/);
+      expect(r.errors.join()).toMatch(/\/cpu must NOT have duplicate items/);
       expect((await call("POST", "/v2/serverless", { ...base, cpu: [{ id: "cpu3c", vcpuCount: 2 }, { id: "cpu3c", vcpuCount: 4 }] })).status).toBe(201);
     });
   });

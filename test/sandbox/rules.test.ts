@@ -205,8 +205,10 @@ describe.skipIf(missingReference)(refSuite("v2 document rules in the sandbox: po
     });
 
     it(quoting("Queue-based endpoints only.", "Required for load-balancing endpoints; also selectable for queue-based.", "Autoscaling signal — a discriminated union on `type`: `QUEUE_DELAY` (queue-based endpoints only) or `REQUEST_COUNT`."), async () => {
-      // On create the schema already ties the scaler to the type; on update only the rule knows the type.
-      await expectProblem(call("POST", "/v2/serverless", endpoint({ type: "LOAD_BALANCER" })), 400, /failed validation|queue-based endpoints only/);
+      // On create the schema already ties the scaler to the type (a schema failure: 422); on update
+      // only the rule knows the type (the document's 400 for a request that breaks a rule).
+      const created = await expectProblem(call("POST", "/v2/serverless", endpoint({ type: "LOAD_BALANCER" })), 422, /^request body failed validation$/);
+      expect(created.errors.join()).toMatch(/\/scaling\/type must be one of: "REQUEST_COUNT"/);
       const lb = await call("POST", "/v2/serverless", endpoint({ type: "LOAD_BALANCER", scaling: { type: "REQUEST_COUNT", requestCount: 2 } }));
       await expectProblem(call("PATCH", `/v2/serverless/${lb.body.id}`, { scaling: { type: "QUEUE_DELAY", queueDelay: 4 } }), 400, /queue-based endpoints only/);
       expect((await call("POST", "/v2/serverless", endpoint({ scaling: { type: "REQUEST_COUNT", requestCount: 2 } }))).status).toBe(201);

@@ -28,6 +28,16 @@ describe.skipIf(reason)(`v2 sandbox over HTTP${reason ? ` (skipped: ${reason})` 
     return expectV2Response(res, method);
   }
 
+  // The document's UnprocessableEntityError: the request was syntactically valid but failed the
+  // schema. Checks the problem shape and that `errors` names what failed.
+  function expectSchemaFailure(r: { status: number; body: any }, detail: RegExp, error: RegExp) {
+    expect(r.status, JSON.stringify(r.body)).toBe(422);
+    expect(r.body).toMatchObject({ title: "Unprocessable Entity", status: 422, detail: expect.stringMatching(detail) });
+    expect(r.body.errors.join("\n")).toMatch(error);
+  }
+  const bodyFailure = (r: { status: number; body: any }, error: RegExp) => expectSchemaFailure(r, /^request body failed validation$/, error);
+  const queryFailure = (r: { status: number; body: any }, error: RegExp) => expectSchemaFailure(r, /^invalid query parameters$/, error);
+
   const podBody = (extra: Record<string, unknown> = {}) => ({ name: "p1", image: "ubuntu:22.04", gpu: { id: "NVIDIA A40", count: 2 }, ...extra });
 
   describe("pods", () => {
@@ -56,29 +66,34 @@ describe.skipIf(reason)(`v2 sandbox over HTTP${reason ? ` (skipped: ${reason})` 
     });
 
     it("rejects bad create bodies with the right problems", async () => {
+      // Schema failures are the document's 422 ("syntactically valid but failed validation").
       const unknownProp = await call("POST", "/v2/pods", podBody({ gpuCount: 1 }));
-      expect(unknownProp.status).toBe(400);
-      expect(unknownProp.body).toMatchObject({ title: "Bad Request", status: 400 });
+      bodyFailure(unknownProp, /unevaluated property 'gpuCount'/);
       expect(unknownProp.body.errors).toContain("must NOT have unevaluated property 'gpuCount'");
-      const badEnum = await call("POST", "/v2/pods", podBody({ cloud: "PUBLIC" }));
-      expect(badEnum.status).toBe(400);
-      expect(badEnum.body.errors.join()).toMatch(/\/cloud must be one of/);
-      // Cross-field rules the handler enforces are 400s (the schema's own failures differ).
+      bodyFailure(await call("POST", "/v2/pods", podBody({ cloud: "PUBLIC" })), /\/cloud must be one of/);
+      // Valid JSON that is not an object fails the schema too: 422, not the malformed-JSON 400.
+      for (const notAnObject of ["[1,2]", "5", "null", '"pod"', "true"]) {
+        bodyFailure(await call("POST", "/v2/pods", notAnObject), /^must be object$/);
+      }
+      // Cross-field rules the handler enforces are the document's 400s ("conflicts with request rules").
       const both = await call("POST", "/v2/pods", podBody({ cpu: { id: "cpu3c", vcpuCount: 2 } }));
-      expect(both.status).toBe(400);
+      expect([both.status, both.body.title, both.body.detail]).toEqual([400, "Bad Request", expect.stringMatching(/exactly one of gpu or cpu/)]);
       const neither = await call("POST", "/v2/pods", { name: "n", image: "i" });
-      expect(neither.status).toBe(400);
+      expect([neither.status, neither.body.detail]).toEqual([400, expect.stringMatching(/exactly one of gpu or cpu/)]);
       const noCapacity = await call("POST", "/v2/pods", podBody({ gpu: { id: NO_CAPACITY_GPU_TYPE } }));
       expect(noCapacity.status).toBe(400);
       expect(noCapacity.body.detail).toBe(`no instances available for gpu type ${NO_CAPACITY_GPU_TYPE}`);
       const noVolume = await call("POST", "/v2/pods", podBody({ mounts: { network: [{ volumeId: "nope", path: "/data" }] } }));
       expect(noVolume.status).toBe(404);
+      // Malformed JSON is the document's BadRequestError ("malformed"): 400.
       const malformed = await call("POST", "/v2/pods", "{not json");
-      expect(malformed.status).toBe(400);
+      expect([malformed.status, malformed.body.title, malformed.body.detail]).toEqual([400, "Bad Request", expect.stringMatching(/^malformed JSON body/)]);
+      for (const truncated of ['{"name": "p1"', "[1,", "{'name': 'p1'}"]) expect((await call("POST", "/v2/pods", truncated)).status).toBe(400);
+      // v2 takes only application/json bodies.
       const wrongType = await call("POST", "/v2/pods", "name=x", { "content-type": "text/plain" });
-      expect([400, 415]).toContain(wrongType.status);
-      const missingBody = await call("POST", "/v2/pods");
-      expect(missingBody.status).toBe(400);
+      expect([wrongType.status, wrongType.body.title]).toEqual([415, "Unsupported Media Type"]);
+      // The document marks the body required: a missing one fails validation.
+      bodyFailure(await call("POST", "/v2/pods"), /^request body is required$/);
     });
 
     it("runs lifecycle actions with 409 for impossible transitions, then terminates", async () => {
@@ -91,7 +106,7 @@ describe.skipIf(reason)(`v2 sandbox over HTTP${reason ? ` (skipped: ${reason})` 
       const started = await call("POST", `/v2/pods/${pod.id}/action`, { action: "start" });
       expect(started.body.status).toBe("RUNNING");
       expect((await call("POST", `/v2/pods/${pod.id}/action`, { action: "restart" })).body.status).toBe("RUNNING");
-      expect((await call("POST", `/v2/pods/${pod.id}/action`, { action: "reset" })).status).toBe(400);
+      bodyFailure(await call("POST", `/v2/pods/${pod.id}/action`, { action: "reset" }), /\/action must be one of/);
       const terminated = await call("POST", `/v2/pods/${pod.id}/action`, { action: "terminate" });
       expect(terminated.status).toBe(204);
       expect((await call("GET", `/v2/pods/${pod.id}`)).status).toBe(404);
@@ -103,7 +118,8 @@ describe.skipIf(reason)(`v2 sandbox over HTTP${reason ? ` (skipped: ${reason})` 
       const patched = await call("PATCH", `/v2/pods/${pod.id}`, { name: "renamed", image: "ubuntu:24.04", locked: true });
       expect(patched.body).toMatchObject({ name: "renamed", image: "ubuntu:24.04", locked: true });
       expect((await call("POST", `/v2/pods/${pod.id}/action`, { action: "stop" })).status).toBe(409);
-      expect((await call("PATCH", `/v2/pods/${pod.id}`, { gpu: { id: "NVIDIA L4" } })).status).toBe(400);
+      // gpu is not among the document's mutable fields, and UpdatePodRequest is closed.
+      bodyFailure(await call("PATCH", `/v2/pods/${pod.id}`, { gpu: { id: "NVIDIA L4" } }), /unevaluated property 'gpu'/);
       expect((await call("DELETE", `/v2/pods/${pod.id}`)).status).toBe(204);
       expect((await call("DELETE", `/v2/pods/${pod.id}`)).status).toBe(404);
     });
@@ -120,7 +136,7 @@ describe.skipIf(reason)(`v2 sandbox over HTTP${reason ? ` (skipped: ${reason})` 
       }
       const system = await call("GET", `/v2/pods/${pod.id}/logs?source=system`);
       expect(system.text).not.toContain('"source":"container"');
-      expect((await call("GET", `/v2/pods/${pod.id}/logs?source=kernel`)).status).toBe(400);
+      queryFailure(await call("GET", `/v2/pods/${pod.id}/logs?source=kernel`), /query parameter 'source' must be one of/);
     });
   });
 
@@ -157,13 +173,17 @@ describe.skipIf(reason)(`v2 sandbox over HTTP${reason ? ` (skipped: ${reason})` 
 
     it("validates pools, volumes and scaling", async () => {
       const base = { name: "e", image: "i", type: "QUEUE", scaling: { type: "QUEUE_DELAY", queueDelay: 4 } };
+      // pools is a free string array in the schema; an unknown pool is a catalog rule (400), like
+      // the document's "Rejected with 400 if a value is not a GPU type in one of `pools`".
       const badPool = await call("POST", "/v2/serverless", { ...base, gpu: { pools: ["NOT_A_POOL"] } });
-      expect([400, 422]).toContain(badPool.status);
+      expect([badPool.status, badPool.body.detail]).toEqual([400, "unknown gpu pool NOT_A_POOL"]);
       const badVol = await call("POST", "/v2/serverless", { ...base, gpu: { pools: ["ADA_24"] }, networkVolumes: ["nope"] });
-      expect([400, 404]).toContain(badVol.status);
+      expect(badVol.status).toBe(404);
+      // A load balancer with a QUEUE_DELAY scaler: the create schema ties the scaler to the type.
       const lb = await call("POST", "/v2/serverless", { ...base, type: "LOAD_BALANCER", gpu: { pools: ["ADA_24"] } });
-      expect(lb.status).toBe(400);
+      bodyFailure(lb, /\/scaling must have required property 'requestCount'/);
       const old = await call("POST", "/v2/serverless", { ...base, gpu: { pools: ["ADA_24"] }, workersMax: 3 });
+      bodyFailure(old, /unevaluated property 'workersMax'/);
       expect(old.body.errors).toContain("must NOT have unevaluated property 'workersMax'");
     });
   });
@@ -174,7 +194,7 @@ describe.skipIf(reason)(`v2 sandbox over HTTP${reason ? ` (skipped: ${reason})` 
       expect(t).toMatchObject({ name: "tpl", image: "x:1", public: true, serverless: false, category: "NVIDIA" });
       expect((await call("GET", "/v2/templates")).body.templates.map((x: any) => x.id)).toContain(t.id);
       expect((await call("PATCH", `/v2/templates/${t.id}`, { image: "x:2" })).body.image).toBe("x:2");
-      expect((await call("PATCH", `/v2/templates/${t.id}`, { imageName: "x:2" })).status).toBe(400);
+      bodyFailure(await call("PATCH", `/v2/templates/${t.id}`, { imageName: "x:2" }), /unevaluated property 'imageName'/);
       expect((await call("DELETE", `/v2/templates/${t.id}`)).status).toBe(204);
       expect((await call("GET", `/v2/templates/${t.id}`)).status).toBe(404);
     });
@@ -182,9 +202,12 @@ describe.skipIf(reason)(`v2 sandbox over HTTP${reason ? ` (skipped: ${reason})` 
     it("network volumes CRUD with type and data center checks", async () => {
       const v = (await call("POST", "/v2/network-volumes", { name: "nv", size: 100, dataCenter: "US-TX-3", type: "HIGH_PERFORMANCE" })).body;
       expect(v).toMatchObject({ name: "nv", size: 100, dataCenter: "US-TX-3", type: "HIGH_PERFORMANCE" });
-      expect((await call("POST", "/v2/network-volumes", { name: "nv", size: 100, dataCenter: "CA-MTL-1", type: "HIGH_PERFORMANCE" })).status).toBe(400);
-      expect((await call("POST", "/v2/network-volumes", { name: "nv", size: 100, dataCenterId: "US-TX-3" })).status).toBe(400);
-      expect((await call("POST", "/v2/network-volumes", { name: "nv", size: 100, dataCenter: "US-TX-3", type: "FAST" })).status).toBe(400);
+      // A data center without that volume type is a catalog rule (400); the wrong field name and an
+      // unknown type are schema failures (422).
+      const noType = await call("POST", "/v2/network-volumes", { name: "nv", size: 100, dataCenter: "CA-MTL-1", type: "HIGH_PERFORMANCE" });
+      expect([noType.status, noType.body.detail]).toEqual([400, expect.stringMatching(/does not offer HIGH_PERFORMANCE/)]);
+      bodyFailure(await call("POST", "/v2/network-volumes", { name: "nv", size: 100, dataCenterId: "US-TX-3" }), /required property 'dataCenter'/);
+      bodyFailure(await call("POST", "/v2/network-volumes", { name: "nv", size: 100, dataCenter: "US-TX-3", type: "FAST" }), /\/type must be one of/);
       expect((await call("PATCH", `/v2/network-volumes/${v.id}`, { size: 200 })).body.size).toBe(200);
       expect((await call("GET", "/v2/network-volumes")).body.networkVolumes.map((x: any) => x.id)).toContain(v.id);
       expect((await call("DELETE", `/v2/network-volumes/${v.id}`)).status).toBe(204);
@@ -208,7 +231,10 @@ describe.skipIf(reason)(`v2 sandbox over HTTP${reason ? ` (skipped: ${reason})` 
       expect(d.status).toBe(201);
       expect(d.body).toMatchObject({ repository: "team/app", tag: "latest", awsRegion: "us-east-1", name: "d" });
       expect((await call("GET", "/v2/registries/delegations")).body.delegations).toHaveLength(1);
-      expect((await call("POST", "/v2/registries/delegations", { resource: "nope" })).status).toBe(400);
+      // The schema only says `resource` is a string; the ARN format is the handler's rule (400).
+      const notArn = await call("POST", "/v2/registries/delegations", { resource: "nope" });
+      expect([notArn.status, notArn.body.detail]).toEqual([400, expect.stringMatching(/repository ARN/)]);
+      bodyFailure(await call("POST", "/v2/registries/delegations", { name: "no resource" }), /required property 'resource'/);
       expect((await call("DELETE", `/v2/registries/delegations/${d.body.id}`)).status).toBe(204);
       expect((await call("DELETE", `/v2/registries/delegations/${d.body.id}`)).status).toBe(404);
     });
@@ -217,7 +243,7 @@ describe.skipIf(reason)(`v2 sandbox over HTTP${reason ? ` (skipped: ${reason})` 
       const key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI me@host";
       expect((await call("PUT", "/v2/account/ssh-keys", { keys: [key] })).body).toEqual({ keys: [key] });
       expect((await call("GET", "/v2/account/ssh-keys")).body).toEqual({ keys: [key] });
-      expect((await call("PUT", "/v2/account/ssh-keys", { keys: ["not a key"] })).status).toBe(400);
+      bodyFailure(await call("PUT", "/v2/account/ssh-keys", { keys: ["not a key"] }), /\/keys\/0 must match pattern/);
       const pod = await call("POST", "/v2/pods", podBody({ startSsh: true }));
       expect(pod.body.env.PUBLIC_KEY).toBe(key);
     });
@@ -241,8 +267,10 @@ describe.skipIf(reason)(`v2 sandbox over HTTP${reason ? ` (skipped: ${reason})` 
       const one = await call("GET", `/v2/catalog/gpus/${encodeURIComponent("NVIDIA L40S")}?include=AVAILABILITY&product=POD`);
       expect(one.body).toMatchObject({ id: "NVIDIA L40S", pool: "ADA_48_PRO", availability: "HIGH" });
       expect((await call("GET", `/v2/catalog/gpus/${encodeURIComponent(NO_CAPACITY_GPU_TYPE)}?include=AVAILABILITY&product=POD`)).body.availability).toBe("NONE");
-      expect((await call("GET", "/v2/catalog/gpus?include=AVAILABILITY")).status).toBe(400);
-      expect((await call("GET", "/v2/catalog/gpus?include=EVERYTHING")).status).toBe(400);
+      // product is "Required with include=AVAILABILITY ... (400 either way)"; an unknown include value is a schema 422.
+      const noProduct = await call("GET", "/v2/catalog/gpus?include=AVAILABILITY");
+      expect([noProduct.status, noProduct.body.detail]).toEqual([400, expect.stringMatching(/product is required/)]);
+      queryFailure(await call("GET", "/v2/catalog/gpus?include=EVERYTHING"), /query parameter 'include'\/0 must be one of/);
       expect((await call("GET", "/v2/catalog/gpus/nope")).status).toBe(404);
     });
 
@@ -253,11 +281,11 @@ describe.skipIf(reason)(`v2 sandbox over HTTP${reason ? ` (skipped: ${reason})` 
       expect(dcs.map((d: any) => d.id)).toEqual(DATA_CENTERS.map((d) => d.id));
       const eu = (await call("GET", "/v2/catalog/datacenters?regions=EUROPE&include=GPU_AVAILABILITY")).body.dataCenters;
       expect(eu.every((d: any) => d.region === "EUROPE" && Array.isArray(d.gpuAvailability))).toBe(true);
-      expect((await call("GET", "/v2/catalog/datacenters?regions=MARS")).status).toBe(400);
+      queryFailure(await call("GET", "/v2/catalog/datacenters?regions=MARS"), /query parameter 'regions'\/0 must be one of/);
       expect((await call("GET", "/v2/catalog/datacenters/EU-RO-1")).body.id).toBe("EU-RO-1");
       expect((await call("GET", "/v2/catalog/datacenters/XX-1")).status).toBe(404);
       expect((await call("GET", "/v2/catalog/templates")).body.templates.length).toBeGreaterThan(0);
-      expect((await call("GET", "/v2/catalog/templates?source=unknown")).status).toBe(400);
+      queryFailure(await call("GET", "/v2/catalog/templates?source=unknown"), /query parameter 'source' must be one of/);
     });
   });
 
@@ -278,8 +306,10 @@ describe.skipIf(reason)(`v2 sandbox over HTTP${reason ? ` (skipped: ${reason})` 
       expect(vol.body.records.every((r: any) => r.networkVolumeId === BILLING_SEED.networkVolumeIds[0])).toBe(true);
       expect((await call("GET", "/v2/billing/endpoints?lastN=2")).body.records.length).toBeLessThanOrEqual(2);
       expect((await call("GET", "/v2/billing/clusters")).body.records).toEqual([]);
-      expect((await call("GET", "/v2/billing?bucketSize=minute")).status).toBe(400);
-      expect((await call("GET", "/v2/billing?lastN=2&startTime=2026-01-01T00:00:00Z")).status).toBe(400);
+      queryFailure(await call("GET", "/v2/billing?bucketSize=minute"), /query parameter 'bucketSize' must be one of/);
+      // "Mutually exclusive with startTime/endTime": a prose rule, 400.
+      const both = await call("GET", "/v2/billing?lastN=2&startTime=2026-01-01T00:00:00Z");
+      expect([both.status, both.body.detail]).toEqual([400, expect.stringMatching(/mutually exclusive/)]);
     });
   });
 
@@ -374,8 +404,11 @@ describe("v2 sandbox without a document", () => {
       expect((await fetch(`${sb.url}/v2/openapi.json`)).status).toBe(404);
       const headers = { authorization: "Bearer sandbox_x", "content-type": "application/json" };
       expect((await fetch(`${sb.url}/v2/pods`)).status).toBe(401);
+      // Without a schema, non-object JSON still gets the 422 the document's schema would give.
       const odd = await fetch(`${sb.url}/v2/pods`, { method: "POST", headers, body: "[1,2]" });
-      expect(odd.status).toBe(400);
+      expect(odd.status).toBe(422);
+      expect(await odd.json()).toMatchObject({ title: "Unprocessable Entity", status: 422, detail: "request body must be a JSON object" });
+      expect((await fetch(`${sb.url}/v2/pods`, { method: "POST", headers, body: "[1," })).status).toBe(400);
       const weird = await fetch(`${sb.url}/v2/serverless`, { method: "POST", headers, body: JSON.stringify({ gpu: 5, workers: "x", cpu: [null] }) });
       expect(weird.status).toBeGreaterThanOrEqual(400);
       expect(weird.status).toBeLessThan(500);
