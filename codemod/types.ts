@@ -32,6 +32,13 @@ export interface HelperSignature {
   methodIndex?: number;
   bodyIndex?: number;
   optionsIndex?: number;
+  /** Set when the path is a property of an options argument (`request({ path, method })`): its key. */
+  pathKey?: string;
+  /** Keys of the method and body in the options argument (default `method` / `body`). */
+  methodKey?: string;
+  bodyKey?: string;
+  /** Set when the helper sends no request body at all (a v2 body cannot be passed through it). */
+  dropsBody?: boolean;
   /** Literal text the helper puts between its base and the path argument (`${BASE}/${kind}` → "/"). */
   pathPrefix?: string;
   /** The path parameter's declared type, when narrower than string (`kind: Kind`): its values cannot change at a call site. */

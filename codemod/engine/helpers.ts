@@ -39,6 +39,22 @@ function optionsParam(a: Analysis, fn: Node, node: Node | undefined): Binding | 
   return undefined;
 }
 
+/** `opts.path` or a destructured `{ path }` of a parameter: that parameter and the key. */
+function optionsKey(a: Analysis, fn: Node, node: Node | undefined): { param: Binding & { kind: "param" }; key: string } | undefined {
+  const u = node && unwrapExpression(node);
+  if (!u) return undefined;
+  if (Node.isIdentifier(u)) {
+    const b = bind(a, u);
+    if (b?.kind === "param" && b.fn === fn && b.path.length === 1) return { param: b, key: b.path[0]! };
+    return undefined;
+  }
+  if (Node.isPropertyAccessExpression(u) && Node.isIdentifier(u.getExpression())) {
+    const b = bind(a, u.getExpression());
+    if (b?.kind === "param" && b.fn === fn && b.path.length === 0) return { param: b, key: u.getName() };
+  }
+  return undefined;
+}
+
 /** The transport calls made directly inside a function (not in nested functions). */
 function ownCalls(fn: Node): CallExpression[] {
   return fn.getDescendantsOfKind(SyntaxKind.CallExpression).filter((c) => enclosingFunction(c) === fn);
@@ -59,9 +75,12 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
     const url = locate(parts, http.external);
     if (!url || !isDynamicPath(url)) continue;
     const hole = parts.find((p) => p.kind === "hole");
-    if (!hole || !Node.isIdentifier(hole.node)) continue;
-    const pb = bind(a, hole.node);
-    if (pb?.kind !== "param" || pb.fn !== fn || pb.path.length) continue;
+    if (!hole) continue;
+    const inOptions = optionsKey(a, fn, hole.node);
+    let pb: Binding | undefined;
+    if (inOptions) pb = inOptions.param;
+    else if (Node.isIdentifier(hole.node)) pb = bind(a, hole.node);
+    if (pb?.kind !== "param" || pb.fn !== fn || (pb.path.length && !inOptions)) continue;
     const base = url.anchor?.value ?? url.inlineBase;
     // An inline base (`https://rest.runpod.io/v1${path}`) is its own source: the first literal piece.
     const baseSource = url.anchor?.node ? sourceLiteral(a, url.anchor.node) : parts[0]?.node;
@@ -69,8 +88,25 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
     const holeAt = parts.indexOf(hole);
     const between = parts.slice(url.anchor ? 1 : 0, holeAt).map((p) => (p.kind === "text" ? p.text : "")).join("").slice(url.anchor ? 0 : url.inlineBase.length);
     if (between === "/") sig.pathPrefix = "/";
-    const typeNode = (pb.decl as any).getTypeNode?.() as Node | undefined;
+    const typeNode = inOptions ? undefined : ((pb.decl as any).getTypeNode?.() as Node | undefined);
     if (typeNode && !/^(string|any|unknown)$/.test(typeNode.getText())) sig.pathType = typeNode.getText();
+    if (inOptions) {
+      // `request({ path, method, body })`: one options argument carries all three.
+      sig.pathKey = inOptions.key;
+      sig.optionsIndex = pb.index;
+      sig.methodKey = optionsKey(a, fn, http.method.node)?.key;
+      sig.bodyKey = http.body ? optionsKey(a, fn, http.body.node)?.key : undefined;
+      sig.dropsBody = !sig.bodyKey && !optionsParam(a, fn, http.options);
+      sig.serialisesBody = !!http.body?.stringify || http.lib === "axios" || http.lib === "got" || http.lib === "ky";
+      if (http.method.kind === "literal" || http.method.kind === "verb") {
+        sig.defaultMethod = http.method.value;
+        sig.fixedMethod = true;
+      }
+      const ret = returnsBody(a, http, fn);
+      sig.returnsBody = ret.body;
+      sig.parsesText = ret.parsesText;
+      break;
+    }
     const params = (fn as any).getParameters() as Node[];
     const mb = paramIndex(a, fn, http.method.node);
     const bb = http.body ? paramIndex(a, fn, http.body.node) : undefined;
@@ -181,7 +217,8 @@ function returnedFunction(a: Analysis, factory: Node): Node | undefined {
 /** Reads a helper call: its path, method and body arguments (positional or in an options object). */
 export function helperCall(a: Analysis, call: CallExpression, sig: HelperSignature, trail: Node[]): HttpCall {
   const args = call.getArguments();
-  const out: HttpCall = { call, lib: "helper", helper: sig, urlNode: args[sig.pathIndex], method: { kind: "default", value: (sig.defaultMethod ?? "GET") as HttpCall["method"]["value"] }, bodyKey: "arg", trail };
+  const pathArg = sig.pathKey ? prop(objectLiteral(a, args[sig.pathIndex]), sig.pathKey) : args[sig.pathIndex];
+  const out: HttpCall = { call, lib: "helper", helper: sig, urlNode: pathArg, method: { kind: "default", value: (sig.defaultMethod ?? "GET") as HttpCall["method"]["value"] }, bodyKey: "arg", trail };
   out.external = { value: sig.base + (sig.pathPrefix && !sig.base.endsWith("/") ? sig.pathPrefix : ""), node: null, join: "concat" };
   if (sig.methodIndex !== undefined) {
     out.method = methodOf(args[sig.methodIndex]) ?? out.method;
@@ -192,9 +229,10 @@ export function helperCall(a: Analysis, call: CallExpression, sig: HelperSignatu
     out.options = opts ?? raw;
     out.bodyKey = "body";
     if (raw && !opts) out.method = { kind: "unknown" };
-    out.method = methodOf(prop(opts, "method")) ?? out.method;
-    const b = prop(opts, "body");
-    if (b) out.body = bodyOf(b, (opts as any).getProperty("body"));
+    out.method = methodOf(prop(opts, sig.methodKey ?? "method")) ?? out.method;
+    const key = sig.bodyKey ?? "body";
+    const b = prop(opts, key);
+    if (b) out.body = bodyOf(b, (opts as any).getProperty(key));
   }
   return out;
 }

@@ -82,7 +82,7 @@ export function unwrapList(a: Analysis, http: HttpCall, wrapper: string, problem
 }
 
 function returnsTypedBody(call: Node): boolean {
-  return Node.isCallExpression(call) && call.getTypeArguments().length === 1 && /^[\w.$]+\[\]$|^Array<.*>$/.test(call.getTypeArguments()[0]!.getText());
+  return Node.isCallExpression(call) && call.getTypeArguments().length === 1 && /\[\]$|^Array<.*>$/.test(call.getTypeArguments()[0]!.getText());
 }
 
 /** `got(url).json<Pod[]>()` → `.json<{ pods: Pod[] }>()`: the type argument follows the unwrap. */

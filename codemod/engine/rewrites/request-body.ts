@@ -14,6 +14,10 @@ import type { Problems } from "./problems.ts";
 
 export function addFixedBody(a: Analysis, http: HttpCall, body: Record<string, unknown>, problems: Problems): void {
   const value = renderValue(body, quoteOf(a, http.call));
+  if (http.lib === "helper" && http.helper!.dropsBody) {
+    problems.push({ reason: `v2 expects the body ${JSON.stringify(body)} and this helper sends no request body`, advice: `let the helper pass a body through, then send ${JSON.stringify(body)}` });
+    return;
+  }
   const existing = http.body?.node;
   if (existing) {
     const lit = evaluateLiteral(unwrapExpression(existing));
@@ -45,7 +49,8 @@ export function addFixedBody(a: Analysis, http: HttpCall, body: Record<string, u
   }
   const serialised = (http.lib === "helper" && http.helper!.serialisesBody) || http.lib === "openapi-fetch";
   const json = http.bodyKey === "body" && !serialised ? `JSON.stringify(${value})` : value;
-  addToOptions(a, http, http.bodyKey, json, problems, http.bodyKey === "body" && http.lib !== "helper" && http.lib !== "openapi-fetch");
+  const key = http.lib === "helper" && http.helper!.bodyKey ? http.helper!.bodyKey : http.bodyKey;
+  addToOptions(a, http, key, json, problems, http.bodyKey === "body" && http.lib !== "helper" && http.lib !== "openapi-fetch");
 }
 
 export function addToOptions(a: Analysis, http: HttpCall, key: string, value: string, problems: Problems, jsonHeader = false): void {
