@@ -67,6 +67,14 @@ const SHAPES: Record<string, { supported: boolean; client: string; call: (op: Op
     setup: 'const request = createRequest("k");',
     call: (op) => `request(\`${op.path("id")}\`, "${op.method}"${op.body ? `, ${op.body}` : ""})`,
   },
+  optionsPath: {
+    supported: true,
+    client: `export async function call({ path, method = "GET", body }: { path: string; method?: string; body?: unknown }): Promise<any> {
+  const res = await fetch(\`\${BASE}\${path}\`, { method, headers: { "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  return res.json();
+}`,
+    call: (op) => `call({ path: \`${op.path("id")}\`, method: "${op.method}"${op.body ? `, body: ${op.body}` : ""} })`,
+  },
   arrayJoin: {
     supported: false,
     client: `export async function request(path: string, method = "GET"): Promise<any> {
