@@ -64,13 +64,30 @@ export function analyzeProject(index: ProjectIndex, displayName: (file: string) 
     addFile(a, sf, displayName(sf.getFilePath()));
     parsed.push(sf);
   }
-  for (const sf of parsed) callSites(a, sf);
-  for (const sf of parsed) openapiTypes(a, sf);
-  for (const sf of parsed) scanLiterals(a, sf);
+  // A pass that fails on a file leaves that file alone (and nothing may depend on it), the rest goes on.
+  const failed = new Map<string, string>();
+  const guarded = (pass: (a: Analysis, sf: SourceFile) => void) => {
+    for (const sf of parsed) {
+      if (failed.has(sf.getFilePath())) continue;
+      try {
+        pass(a, sf);
+      } catch (error) {
+        a.current = undefined;
+        const why = `the codemod failed on ${displayName(sf.getFilePath())} (${(error as Error).message.split("\n")[0]}); it is left as it is`;
+        failed.set(sf.getFilePath(), why);
+        a.frozen.set(sf.getFilePath(), why);
+      }
+    }
+  };
+  guarded(callSites);
+  guarded(openapiTypes);
+  guarded(scanLiterals);
   resolveDoNoHarm(a);
   for (const sf of parsed) {
     const file = a.files.get(sf.getFilePath())!;
+    const internal = failed.get(sf.getFilePath());
     const findings: Finding[] = [...file.findings, ...markFindings(file)].sort((x, y) => x.line - y.line || x.column - y.column);
+    if (internal) findings.unshift({ file: file.display, line: 1, column: 1, operation: null, v1: null, v2: null, category: "review", reason: `not processed (internal error): ${internal}`, advice: "migrate this file by hand and report the error", snippet: "" });
     const sites = a.sites.filter((s) => s.file === file && s.finding && s.call.getKind() === SyntaxKind.CallExpression);
     const { output, conflicts } = a.frozen.has(sf.getFilePath()) ? { output: file.text, conflicts: [] } : applyEdits(file.text, file.edits);
     if (conflicts.length) {
