@@ -11,7 +11,7 @@ import type { Category, Finding } from "../types.ts";
 import { addFinding, edit, type Analysis, type Site } from "./state.ts";
 import type { HttpCall } from "./transports/index.ts";
 import { helperSignature } from "./helpers.ts";
-import { sourceLiteral, urlContext, valueOf, type External } from "./values.ts";
+import { bind, sourceLiteral, urlContext, valueOf, type External } from "./values.ts";
 import { todo } from "./todo-marks.ts";
 import { changeMethod } from "./rewrites/method.ts";
 import { addFixedBody, convertRequestBody } from "./rewrites/request-body.ts";
@@ -89,6 +89,16 @@ function urlOf(a: Analysis, http: HttpCall): { parts: Part[]; external?: Externa
   return { parts: resolveParts(urlExpr, urlContext(a)), external: http.external };
 }
 
+/** Whether the URL's first hole is a parameter of `fn` (directly, or a property of one). */
+function holeIsParamOf(a: Analysis, parts: Part[], fn: Node): boolean {
+  const hole = parts.find((p) => p.kind === "hole");
+  let n = hole && unwrapExpression(hole.node);
+  if (n && Node.isPropertyAccessExpression(n)) n = unwrapExpression(n.getExpression());
+  if (!n || !Node.isIdentifier(n)) return false;
+  const b = bind(a, n);
+  return b?.kind === "param" && b.fn === fn;
+}
+
 /** Plans one HTTP call (library call or helper call). */
 export function processCall(a: Analysis, http: HttpCall): void {
   if (!http.urlNode) return;
@@ -100,7 +110,8 @@ export function processCall(a: Analysis, http: HttpCall): void {
   if (branches) return conditionalSite(a, http, branches, external);
   const at = http.call;
   const fn = enclosingFunction(at);
-  const inHelper = http.lib !== "helper" && isDynamicPath(url) && isFunctionLike(fn) && helperSignature(a, fn);
+  // The transport (or inner helper) call of a request helper: the path is the helper's parameter.
+  const inHelper = isDynamicPath(url) && isFunctionLike(fn) && holeIsParamOf(a, parts, fn) && helperSignature(a, fn);
   const used = [...parts.map((p) => p.node), ...(external?.node ? [external.node] : [])];
   if (inHelper) {
     // The helper's own transport call: its call sites are the v1 sites. Its base is followed
@@ -112,6 +123,7 @@ export function processCall(a: Analysis, http: HttpCall): void {
     const source = url.anchor?.node ? sourceLiteral(a, url.anchor.node) : undefined;
     if (source) deps.add(source);
     const file = a.files.get(at.getSourceFile().getFilePath())!;
+    if (http.lib === "helper") return; // over another helper: that helper's call reads the body
     if (!url.anchor && url.inlineBase && parts[0]) {
       // The base is written in the helper's own URL: it flips with the helper's callers.
       const flip = rewriteUrl(url, null) ?? [];

@@ -70,7 +70,8 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
   let sig: HelperSignature | null = null;
   for (const call of ownCalls(fn)) {
     const http = httpCall(a, call);
-    if (!http || http.lib === "helper" || !http.urlNode) continue;
+    // A helper over another helper (`apiGet(path) => request("GET", path)`) is a helper too.
+    if (!http || !http.urlNode) continue;
     const parts = resolveParts(http.urlNode, urlContext(a));
     const url = locate(parts, http.external);
     if (!url || !isDynamicPath(url)) continue;
@@ -82,8 +83,9 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
     else if (Node.isIdentifier(hole.node)) pb = bind(a, hole.node);
     if (pb?.kind !== "param" || pb.fn !== fn || (pb.path.length && !inOptions)) continue;
     const base = url.anchor?.value ?? url.inlineBase;
-    // An inline base (`https://rest.runpod.io/v1${path}`) is its own source: the first literal piece.
-    const baseSource = url.anchor?.node ? sourceLiteral(a, url.anchor.node) : parts[0]?.node;
+    // An inline base (`https://rest.runpod.io/v1${path}`) is its own source: the first literal piece;
+    // over another helper, the base is that helper's.
+    const baseSource = http.lib === "helper" ? http.helper!.baseSource : url.anchor?.node ? sourceLiteral(a, url.anchor.node) : parts[0]?.node;
     sig = { kind: "helper", base, pathIndex: pb.index, returnsBody: false, serialisesBody: false, fn, baseSource };
     const holeAt = parts.indexOf(hole);
     const between = parts.slice(url.anchor ? 1 : 0, holeAt).map((p) => (p.kind === "text" ? p.text : "")).join("").slice(url.anchor ? 0 : url.inlineBase.length);
@@ -124,7 +126,11 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
         const bodyParam = params.findIndex((p, i) => i !== pb.index && i !== mb.index && BODY_NAME.test((p as any).getName?.() ?? ""));
         if (bodyParam >= 0) sig.bodyIndex = bodyParam;
       }
-      sig.serialisesBody = !!http.body?.stringify || http.lib === "axios" || http.lib === "got" || http.lib === "ky";
+      sig.serialisesBody = !!http.body?.stringify || http.lib === "axios" || http.lib === "got" || http.lib === "ky" || (http.lib === "helper" && http.helper!.serialisesBody);
+    } else if (bb?.kind === "param" && bb.path.length === 0 && Node.isIdentifier(unwrapExpression(http.body!.node))) {
+      // The body is a parameter of its own: `post(path, data)`, `apiPost(path, body)`.
+      sig.bodyIndex = bb.index;
+      sig.serialisesBody = !!http.body?.stringify || http.lib === "axios" || http.lib === "got" || http.lib === "ky" || (http.lib === "helper" && http.helper!.serialisesBody);
     } else {
       const other = params.findIndex((_, i) => i !== pb.index);
       const ob = mb ?? bb ?? optionsParam(a, fn, http.options) ?? (other >= 0 ? ({ kind: "param", index: other } as Binding) : undefined);

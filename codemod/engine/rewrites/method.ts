@@ -23,6 +23,9 @@ export function changeMethod(a: Analysis, http: HttpCall, op: OperationMapping, 
     // The helper's method parameter is left to its default: pass the v2 method.
     const last = http.call.getArguments().at(-1)!;
     edit(a, last, { start: last.getEnd(), end: last.getEnd(), text: `, ${quote(a, last)}${to}${quote(a, last)}` });
+  } else if (http.lib === "helper" && http.helper!.fixedMethod) {
+    const name = http.call.getExpression().getText();
+    problems.push({ reason: `v2 uses ${to} instead of ${op.v1.method}, and ${name} always sends ${http.helper!.defaultMethod ?? op.v1.method}`, advice: `call a helper that sends ${to} (or the transport) for ${op.v2!.method} ${op.v2!.path}` });
   } else {
     problems.push({ reason: `v2 uses ${to} instead of ${op.v1.method}, and the method here is not a literal`, advice: `send ${to} ${op.v2!.path}` });
   }
