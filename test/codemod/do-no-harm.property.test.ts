@@ -75,6 +75,15 @@ const SHAPES: Record<string, { supported: boolean; client: string; call: (op: Op
 }`,
     call: (op) => `call({ path: \`${op.path("id")}\`, method: "${op.method}"${op.body ? `, body: ${op.body}` : ""} })`,
   },
+  layered: {
+    supported: true,
+    client: `async function request(method: string, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(BASE + path, { method, headers: { "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  return res.json();
+}
+export const apiCall = (method: string, path: string, body?: unknown) => request(method, path, body);`,
+    call: (op) => `apiCall("${op.method}", \`${op.path("id")}\`${op.body ? `, ${op.body}` : ""})`,
+  },
   arrayJoin: {
     supported: false,
     client: `export async function request(path: string, method = "GET"): Promise<any> {
