@@ -11,8 +11,10 @@ import { enclosingFunction, isFunctionLike } from "../scope.ts";
 import type { Analysis, BaseSource, Site } from "./state.ts";
 import { addFinding } from "./state.ts";
 import { todo } from "./todo-marks.ts";
+import { bind } from "./values.ts";
+import { unwrapExpression } from "../urls.ts";
 
-type Verdict = { flips: boolean; unfollowed: Node[] };
+type Verdict = { flips: boolean; unfollowed: Node[]; because?: string };
 
 const WRAPPERS = new Set([SyntaxKind.ParenthesizedExpression, SyntaxKind.AsExpression, SyntaxKind.NonNullExpression, SyntaxKind.SatisfiesExpression, SyntaxKind.TypeAssertionExpression, SyntaxKind.AwaitExpression]);
 
@@ -48,6 +50,8 @@ class Follower {
   private readonly helperMemo = new Map<Node, boolean>();
   /** Expressions that take precedence over the followed value (`opts.baseUrl ?? BASE`). */
   overrides = new Set<string>();
+  /** Values this base gives as an option to a client or function (`new Client({ baseUrl })`). */
+  passedOptions: { holder: Node; key: string; at: Node }[] = [];
   constructor(private readonly a: Analysis) {}
 
   accounted(node: Node): boolean {
@@ -116,6 +120,9 @@ class Follower {
       if (holder && Node.isVariableDeclaration(holder) && holder.getInitializer() === obj) return each(references(p.getNameNode()));
       // A library instance's config (`axios.create({ baseURL })`): the instance's uses.
       if (holder && (Node.isCallExpression(holder) || Node.isNewExpression(holder)) && this.accounted(outer)) return this.follow(holder, out, seen, depth + 1);
+      // An option given to a client (`new Client({ baseUrl: "…/v1" })`): the client's own default
+      // for that option (`opts.baseUrl ?? DEFAULT`) must not flip while this value stays v1.
+      if (holder && (Node.isCallExpression(holder) || Node.isNewExpression(holder))) this.passedOptions.push({ holder, key: p.getName(), at: outer });
       return void out.push(outer);
     }
     if (Node.isReturnStatement(p) || (Node.isArrowFunction(p) && p.getBody() === outer)) {
@@ -147,6 +154,36 @@ class Follower {
   }
 }
 
+/** Base literals a called class or function falls back to for an option (`opts.<key> ?? BASE`). */
+function defaultsFor(a: Analysis, holder: Node, key: string): Node[] {
+  const callee = unwrapExpression((holder as any).getExpression());
+  let target: Node | undefined;
+  if (Node.isIdentifier(callee)) {
+    const b = bind(a, callee);
+    if (b?.kind === "function") target = b.decl;
+    else if (b?.kind === "var" && b.init) target = unwrapExpression(b.init);
+  }
+  if (!target) return [];
+  const out: Node[] = [];
+  for (const bin of target.getDescendantsOfKind(SyntaxKind.BinaryExpression)) {
+    if (!["??", "||"].includes(bin.getOperatorToken().getText())) continue;
+    const left = unwrapExpression(bin.getLeft());
+    const name = Node.isPropertyAccessExpression(left) ? left.getName() : Node.isIdentifier(left) ? left.getText() : undefined;
+    if (name !== key) continue;
+    const right = unwrapExpression(bin.getRight());
+    const lit = Node.isStringLiteral(right) || Node.isNoSubstitutionTemplateLiteral(right) ? right : a.baseSource.get(right) ?? sourceOfName(a, right);
+    if (lit && a.bases.has(lit)) out.push(lit);
+  }
+  return out;
+}
+
+function sourceOfName(a: Analysis, node: Node): Node | undefined {
+  if (!Node.isIdentifier(node)) return undefined;
+  const b = bind(a, node);
+  const init = b?.kind === "var" && b.init ? unwrapExpression(b.init) : undefined;
+  return init && (Node.isStringLiteral(init) || Node.isNoSubstitutionTemplateLiteral(init)) ? init : undefined;
+}
+
 function where(n: Node): string {
   const sf = n.getSourceFile();
   return `${sf.getBaseName()}:${sf.getLineAndColumnAtPos(n.getStart()).line}`;
@@ -157,9 +194,11 @@ export function resolveDoNoHarm(a: Analysis): void {
   const follower = new Follower(a);
   const verdicts = new Map<Node, Verdict>();
   const unseen = new Map<Node, string[]>();
+  const passedOf = new Map<Node, { holder: Node; key: string; at: Node }[]>();
   for (const base of a.bases.values()) {
     const out: Node[] = [];
     follower.overrides = new Set();
+    follower.passedOptions = [];
     if (base.helper) out.push(...follower.helperUses(base.helper));
     else follower.follow(base.literal, out, new Set(), 0);
     // A base the run cannot write, or that files it could not read import, stays v1.
@@ -170,6 +209,18 @@ export function resolveDoNoHarm(a: Analysis): void {
     const overrides = [...follower.overrides].filter((o) => !/^(process\.env|import\.meta\.env)\b/.test(o) || o !== base.env);
     if (!base.override && overrides.length) base.override = overrides.join(", ");
     verdicts.set(base.literal, { flips: out.length === 0, unfollowed: out });
+    passedOf.set(base.literal, follower.passedOptions);
+  }
+  // A base that stays v1 and is given to a client as an option keeps that client's default v1 too.
+  for (const base of a.bases.values()) {
+    const verdict = verdicts.get(base.literal)!;
+    if (verdict.flips) continue;
+    for (const passed of passedOf.get(base.literal) ?? []) {
+      for (const other of defaultsFor(a, passed.holder, passed.key)) {
+        const v = verdicts.get(other);
+        if (v?.flips) verdicts.set(other, { flips: false, unfollowed: [passed.at], because: `a caller gives the v1 base for the same option (${where(passed.at)}), which stays v1` });
+      }
+    }
   }
   // A site on a base that stays v1 stays v1 itself: its rewrite is dropped and it is marked.
   for (const site of a.sites) {
@@ -227,7 +278,7 @@ function flipOrMark(a: Analysis, base: BaseSource, verdict: Verdict, unseenBy: s
   }
   const uses = verdict.unfollowed.slice(0, 8).map((u) => `${where(u)} (${u.getText().replace(/\s+/g, " ").slice(0, 40)})`);
   const more = verdict.unfollowed.length > 8 ? ` and ${verdict.unfollowed.length - 8} more` : "";
-  const reason = `v1 base kept: the codemod could not follow ${verdict.unfollowed.length === 1 ? "this use" : "these uses"} to a v1 call: ${uses.join(", ")}${more}`;
+  const reason = verdict.because ? `v1 base kept: ${verdict.because}` : `v1 base kept: the codemod could not follow ${verdict.unfollowed.length === 1 ? "this use" : "these uses"} to a v1 call: ${uses.join(", ")}${more}`;
   const advice = `migrate those calls by hand (v2 paths, bodies and answers: docs/mapping.md), then switch this base to ${V2_BASE}`;
   todo(a, base.literal, "base", "review", reason, advice);
   addFinding(a, base.literal, { operation: null, v1: null, v2: null, category: "review", reason, advice });
