@@ -253,7 +253,7 @@ function planOperation(a: Analysis, http: HttpCall, url: LocatedUrl, match: Matc
   }
   urlEdits.forEach((x) => edit(a, http.call, x));
   if (openapi) renamePathParams(a, http, op, problems);
-  queryParams(url, op, problems);
+  queryParams(a, http, url, op, problems);
   if (op.v2!.method !== op.v1.method) changeMethod(a, http, op, problems);
   if (op.request?.fixedBody) addFixedBody(a, http, op.request.fixedBody, problems);
   if (op.request?.lens) convertRequestBody(a, http, op.request.lens, problems);
