@@ -191,6 +191,8 @@ function createPod(ctx: SandboxContext, body: unknown): Json {
 
 export function registerPodRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   const { store, lifecycle } = ctx;
+  // globalNetworking changes waiting for the pod's next start or restart.
+  const pendingNetworking = new Map<string, boolean>();
   const get = (id: string) => {
     const pod = store.pods.get(id);
     if (!pod) throw notFound(`pod ${id} not found`);
@@ -238,11 +240,9 @@ export function registerPodRoutes(app: FastifyInstance, ctx: SandboxContext): vo
     if (b.env !== undefined) pod.env = { ...(tpl ? strRecord(tpl.env) : {}), ...strRecord(b.env) };
     if (b.registry !== undefined) pod.registry = typeof b.registry === "string" ? b.registry : null;
     if (mounts) pod.mounts = mounts;
-    if (typeof b.globalNetworking === "boolean") {
-      pod.globalNetworking = b.globalNetworking
-        ? { enabled: true, ip: "10.64.0.2", internalDns: `${pod.id}.runpod.internal` }
-        : { enabled: false };
-    }
+    // "Some changes apply immediately while others (e.g. `globalNetworking`) take effect on the
+    // pod's next start/restart": the new setting waits for the next start or restart action.
+    if (typeof b.globalNetworking === "boolean") pendingNetworking.set(pod.id, b.globalNetworking);
     // A container change recreates the container of a running pod.
     if (touchesContainer && pod.status === "RUNNING") pod.startedAt = nowIso();
     return refreshPod(pod, lifecycle);
@@ -252,6 +252,7 @@ export function registerPodRoutes(app: FastifyInstance, ctx: SandboxContext): vo
     get(req.params.id);
     store.pods.delete(req.params.id);
     lifecycle.forget(req.params.id);
+    pendingNetworking.delete(req.params.id);
     return reply.code(204).send();
   });
 
@@ -273,9 +274,15 @@ export function registerPodRoutes(app: FastifyInstance, ctx: SandboxContext): vo
         lifecycle.stop(pod);
         break;
       case "start":
-      case "restart":
+      case "restart": {
+        const pending = pendingNetworking.get(pod.id);
+        if (pending !== undefined) {
+          pod.globalNetworking = pending ? { enabled: true, ip: "10.64.0.2", internalDns: `${pod.id}.runpod.internal` } : { enabled: false };
+          pendingNetworking.delete(pod.id);
+        }
         lifecycle.start(pod);
         break;
+      }
     }
     return refreshPod(pod, lifecycle);
   });

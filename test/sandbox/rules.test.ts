@@ -118,6 +118,18 @@ describe.skipIf(missingReference)(refSuite("v2 document rules in the sandbox: po
       await expectProblem(call("PATCH", `/v2/pods/${cpu.body.id}`, { globalNetworking: true }), 400, /requires an NVIDIA GPU/);
     });
 
+    it("\"Some changes apply immediately while others (e.g. `globalNetworking`) take effect on the pod's next start/restart\" (UpdatePod)", async () => {
+      const pod = await call("POST", "/v2/pods", gpuPod({ globalNetworking: false }));
+      expect(pod.body.globalNetworking.enabled).toBe(false);
+      const patched = await call("PATCH", `/v2/pods/${pod.body.id}`, { globalNetworking: true, name: "renamed" });
+      expect(patched.status).toBe(200);
+      expect(patched.body.name).toBe("renamed");
+      expect(patched.body.globalNetworking.enabled).toBe(false);
+      expect((await call("GET", `/v2/pods/${pod.body.id}`)).body.globalNetworking.enabled).toBe(false);
+      const restarted = await call("POST", `/v2/pods/${pod.body.id}/action`, { action: "restart" });
+      expect(restarted.body.globalNetworking.enabled).toBe(true);
+    });
+
     it(quoting("The template is a one-time source of settings: later template edits do not affect the pod, and the created pod does not retain a link to the template (`template` stays null)."), async () => {
       const tpl = await call("POST", "/v2/templates", { name: "t", image: "img/t:1", env: { A: "1" } });
       const pod = await call("POST", "/v2/pods", { name: "ft", templateId: tpl.body.id, gpu: { id: "NVIDIA L4" } });
