@@ -115,7 +115,9 @@ class Follower {
       return nameNode ? each(references(nameNode)) : void out.push(outer);
     }
     if ((Node.isPropertyAssignment(p) && p.getInitializer() === outer) || (Node.isShorthandPropertyAssignment(p) && p.getNameNode() === outer)) {
-      const obj = p.getParent();
+      // The object literal, through `as const` / `satisfies` / parentheses, to what holds it.
+      let obj: Node | undefined = p.getParent();
+      while (obj && obj.getParent() && WRAPPERS.has(obj.getParent()!.getKind())) obj = obj.getParent();
       const holder = obj && obj.getParent();
       if (holder && Node.isVariableDeclaration(holder) && holder.getInitializer() === obj) return each(references(p.getNameNode()));
       // A library instance's config (`axios.create({ baseURL })`): the instance's uses.
