@@ -110,6 +110,13 @@ describe("do no harm (single file)", () => {
     expect(out.findings.map((f) => f.category)).toEqual(["review", "review"]);
   });
 
+  it("follows a base held in a config object declared `as const`", () => {
+    const src = ['export const urls = { base: "https://rest.runpod.io/v1" } as const;', "export const stop = (id: string) => fetch(`${urls.base}/pods/${id}/stop`, { method: \"POST\" });"].join("\n");
+    const out = analyzeSource(src, { fileName: "/virtual/c.ts" });
+    expect(out.output).toContain('"https://api.runpod.io/v2"');
+    expect(out.output).toContain("/pods/${id}/action");
+  });
+
   it("flips the base when every use reaches a planned site", () => {
     const src = ['const API = "https://rest.runpod.io/v1";', "export const stop = (id: string) => fetch(`${API}/pods/${id}/stop`, { method: \"POST\" });"].join("\n");
     const out = analyzeSource(src, { fileName: "/virtual/b.ts" });
