@@ -3,6 +3,7 @@
 // and the awaited result of a helper that returns the body.
 import { Node } from "../ts-morph.ts";
 import { enclosingFunction } from "../scope.ts";
+import { unwrapExpression } from "../urls.ts";
 import type { Analysis } from "./state.ts";
 import type { HttpCall } from "./transports/index.ts";
 import { referencesOf, skipParens } from "./nodes.ts";
@@ -17,7 +18,7 @@ function jsonParseAround(node: Node): Node | undefined {
   return undefined;
 }
 
-export function bodySites(a: Analysis, http: HttpCall): BodySite[] {
+export function bodySites(_a: Analysis, http: HttpCall): BodySite[] {
   const sites: BodySite[] = [];
   const addPromise = (promise: Node, parsesText = false) => {
     let p = promise;
@@ -50,7 +51,7 @@ export function bodySites(a: Analysis, http: HttpCall): BodySite[] {
     const thenCall = parent.getParent();
     const cb = thenCall && Node.isCallExpression(thenCall) ? thenCall.getArguments()[0] : undefined;
     if (cb && Node.isArrowFunction(cb)) {
-      const body = skipInner(cb.getBody());
+      const body = unwrapExpression(cb.getBody());
       const pname = cb.getParameters()[0]?.getName();
       if (pname && readsBody(body, pname, http.lib)) addPromise(thenCall!);
     }
@@ -85,14 +86,7 @@ export function bodySites(a: Analysis, http: HttpCall): BodySite[] {
       }
     }
   }
-  void a;
   return sites;
-}
-
-function skipInner(node: Node): Node {
-  let n = node;
-  while (Node.isParenthesizedExpression(n) || Node.isAsExpression(n)) n = n.getExpression();
-  return n;
 }
 
 function readsBody(expr: Node, name: string, lib: HttpCall["lib"]): boolean {

@@ -2,7 +2,7 @@
 // and plan every part of the rewrite (path, method, lifecycle body, request body, list unwrap,
 // error fields, record fields, query parameters). A part that cannot be rewritten becomes a
 // problem and the site gets a mark naming it. The site's edits wait for the do-no-harm check.
-import { Node, SyntaxKind } from "../ts-morph.ts";
+import { Node } from "../ts-morph.ts";
 import { matchV1, type OperationMapping } from "../../mappings/index.ts";
 import { V2_BASE, V2_OPENAPI_URL } from "../../mappings/bases.ts";
 import { enclosingFunction, isFunctionLike } from "../scope.ts";
@@ -263,4 +263,3 @@ function planOperation(a: Analysis, http: HttpCall, url: LocatedUrl, match: Matc
   recordReads(a, http, op, problems);
 }
 
-export { SyntaxKind };

@@ -11,6 +11,7 @@ import { enclosingFunction, isFunctionLike } from "../scope.ts";
 import type { Analysis, BaseSource, Site } from "./state.ts";
 import { addFinding } from "./state.ts";
 import { todo } from "./todo-marks.ts";
+import { functionName, references } from "./references.ts";
 import { bind } from "./values.ts";
 import { unwrapExpression } from "../urls.ts";
 
@@ -18,46 +19,22 @@ type Verdict = { flips: boolean; unfollowed: Node[]; because?: string };
 
 const WRAPPERS = new Set([SyntaxKind.ParenthesizedExpression, SyntaxKind.AsExpression, SyntaxKind.NonNullExpression, SyntaxKind.SatisfiesExpression, SyntaxKind.TypeAssertionExpression, SyntaxKind.AwaitExpression]);
 
-function references(nameNode: Node): Node[] {
-  let refs: Node[];
-  try {
-    refs = (nameNode as any).findReferencesAsNodes() as Node[];
-  } catch {
-    return [];
-  }
-  const out: Node[] = [];
-  for (const r of refs) {
-    if (r === nameNode) continue;
-    const p = r.getParent();
-    // Alias declarations: the compiler already follows them to the names' uses.
-    if (r.getFirstAncestor((x) => Node.isImportDeclaration(x) || Node.isExportDeclaration(x)) || Node.isImportDeclaration(r) || Node.isExportDeclaration(r)) continue;
-    if (p && (Node.isImportSpecifier(p) || Node.isExportSpecifier(p) || Node.isImportClause(p) || Node.isNamespaceImport(p) || Node.isExportAssignment(p) || Node.isImportEqualsDeclaration(p))) continue;
-    // Writes are not uses of the value.
-    if (p && Node.isBinaryExpression(p) && p.getOperatorToken().getKind() === SyntaxKind.EqualsToken && p.getLeft() === r) continue;
-    if (p && Node.isPropertyAccessExpression(p) && p.getNameNode() === r) {
-      const pp = p.getParent();
-      if (pp && Node.isBinaryExpression(pp) && pp.getOperatorToken().getKind() === SyntaxKind.EqualsToken && pp.getLeft() === p) continue;
-      out.push(p);
-      continue;
-    }
-    if (p && (Node.isVariableDeclaration(p) || Node.isPropertyDeclaration(p) || Node.isParameterDeclaration(p) || Node.isMethodDeclaration(p) || Node.isFunctionDeclaration(p)) && (p as any).getNameNode?.() === r) continue;
-    out.push(r);
-  }
-  return out;
-}
-
 class Follower {
   private readonly helperMemo = new Map<Node, boolean>();
   /** Expressions that take precedence over the followed value (`opts.baseUrl ?? BASE`). */
   overrides = new Set<string>();
   /** Values this base gives as an option to a client or function (`new Client({ baseUrl })`). */
   passedOptions: { holder: Node; key: string; at: Node }[] = [];
-  constructor(private readonly a: Analysis) {}
+  /** Each URL part inside a request helper → the helpers it belongs to (indexed once: looked up per followed use). */
+  private readonly helperOf = new Map<Node, Node[]>();
+
+  constructor(private readonly a: Analysis) {
+    for (const [fn, parts] of a.helperParts) for (const part of parts) this.helperOf.set(part, [...(this.helperOf.get(part) ?? []), fn]);
+  }
 
   accounted(node: Node): boolean {
     if (this.a.accounted.has(node)) return true;
-    for (const [fn, parts] of this.a.helperParts) if (parts.includes(node) && this.helperClosed(fn)) return true;
-    return false;
+    return (this.helperOf.get(node) ?? []).some((fn) => this.helperClosed(fn));
   }
 
   /** Every call of a helper was planned (its callers are the sites). */
@@ -138,17 +115,11 @@ class Follower {
   /** The value a function returns goes to each of its call expressions. */
   private callers(fn: Node, out: Node[], seen: Set<Node>, depth: number): void {
     if (!isFunctionLike(fn)) return void out.push(fn);
-    const named = (fn as any).getNameNode?.() as Node | undefined;
-    let refs: Node[];
-    if (named && (Node.isFunctionDeclaration(fn) || Node.isMethodDeclaration(fn))) refs = references(named);
-    else {
-      const holder = fn.getParent();
-      if (holder && Node.isVariableDeclaration(holder) && Node.isIdentifier(holder.getNameNode())) refs = references(holder.getNameNode());
-      else if (holder && Node.isPropertyDeclaration(holder)) refs = references(holder.getNameNode());
-      else if (holder && Node.isArrowFunction(holder) && holder.getBody() === fn) return this.callers(holder, out, seen, depth + 1);
-      else return void out.push(fn);
-    }
-    for (const r of refs) {
+    const holder = fn.getParent();
+    if (holder && Node.isArrowFunction(holder) && holder.getBody() === fn) return this.callers(holder, out, seen, depth + 1);
+    const name = functionName(fn);
+    if (!name) return void out.push(fn);
+    for (const r of references(name)) {
       const call = r.getParent();
       if (call && Node.isCallExpression(call) && call.getExpression() === r) this.follow(call, out, seen, depth + 1);
       else out.push(r);
@@ -208,7 +179,7 @@ export function resolveDoNoHarm(a: Analysis): void {
     if (a.frozen.has(baseFile)) out.push(base.literal);
     for (const by of a.blocked.get(baseFile) ?? []) unseen.set(base.literal, [...(unseen.get(base.literal) ?? []), by]);
     if (unseen.has(base.literal)) out.push(base.literal);
-    const overrides = [...follower.overrides].filter((o) => !/^(process\.env|import\.meta\.env)\b/.test(o) || o !== base.env);
+    const overrides = [...follower.overrides].filter((o) => o !== base.env);
     if (!base.override && overrides.length) base.override = overrides.join(", ");
     verdicts.set(base.literal, { flips: out.length === 0, unfollowed: out });
     passedOf.set(base.literal, follower.passedOptions);

@@ -92,6 +92,13 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
     if (between === "/") sig.pathPrefix = "/";
     const typeNode = inOptions ? undefined : ((pb.decl as any).getTypeNode?.() as Node | undefined);
     if (typeNode && !/^(string|any|unknown)$/.test(typeNode.getText())) sig.pathType = typeNode.getText();
+    if (http.method.kind === "literal" || http.method.kind === "verb") {
+      sig.defaultMethod = http.method.value;
+      sig.fixedMethod = true;
+    }
+    const params = (fn as any).getParameters() as Node[];
+    const mb = paramIndex(a, fn, http.method.node);
+    const bb = http.body ? paramIndex(a, fn, http.body.node) : undefined;
     if (inOptions) {
       // `request({ path, method, body })`: one options argument carries all three.
       sig.pathKey = inOptions.key;
@@ -99,24 +106,8 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
       sig.methodKey = optionsKey(a, fn, http.method.node)?.key;
       sig.bodyKey = http.body ? optionsKey(a, fn, http.body.node)?.key : undefined;
       sig.dropsBody = !sig.bodyKey && !optionsParam(a, fn, http.options);
-      sig.serialisesBody = !!http.body?.stringify || http.lib === "axios" || http.lib === "got" || http.lib === "ky";
-      if (http.method.kind === "literal" || http.method.kind === "verb") {
-        sig.defaultMethod = http.method.value;
-        sig.fixedMethod = true;
-      }
-      const ret = returnsBody(a, http, fn);
-      sig.returnsBody = ret.body;
-      sig.parsesText = ret.parsesText;
-      break;
-    }
-    const params = (fn as any).getParameters() as Node[];
-    const mb = paramIndex(a, fn, http.method.node);
-    const bb = http.body ? paramIndex(a, fn, http.body.node) : undefined;
-    if (http.method.kind === "literal" || http.method.kind === "verb") {
-      sig.defaultMethod = http.method.value;
-      sig.fixedMethod = true;
-    }
-    if (mb?.kind === "param" && mb.path.length === 0 && !Node.isPropertyAccessExpression(unwrapExpression(http.method.node!))) {
+      sig.serialisesBody = serialises(http);
+    } else if (mb?.kind === "param" && mb.path.length === 0 && !Node.isPropertyAccessExpression(unwrapExpression(http.method.node!))) {
       sig.methodIndex = mb.index;
       const init = (mb.decl as any).getInitializer?.() as Node | undefined;
       const lit = init && literalText(unwrapExpression(init));
@@ -126,11 +117,11 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
         const bodyParam = params.findIndex((p, i) => i !== pb.index && i !== mb.index && BODY_NAME.test((p as any).getName?.() ?? ""));
         if (bodyParam >= 0) sig.bodyIndex = bodyParam;
       }
-      sig.serialisesBody = !!http.body?.stringify || http.lib === "axios" || http.lib === "got" || http.lib === "ky" || (http.lib === "helper" && http.helper!.serialisesBody);
+      sig.serialisesBody = serialises(http);
     } else if (bb?.kind === "param" && bb.path.length === 0 && Node.isIdentifier(unwrapExpression(http.body!.node))) {
       // The body is a parameter of its own: `post(path, data)`, `apiPost(path, body)`.
       sig.bodyIndex = bb.index;
-      sig.serialisesBody = !!http.body?.stringify || http.lib === "axios" || http.lib === "got" || http.lib === "ky" || (http.lib === "helper" && http.helper!.serialisesBody);
+      sig.serialisesBody = serialises(http);
     } else {
       const other = params.findIndex((_, i) => i !== pb.index);
       const ob = mb ?? bb ?? optionsParam(a, fn, http.options) ?? (other >= 0 ? ({ kind: "param", index: other } as Binding) : undefined);
@@ -144,6 +135,11 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
   }
   a.helperCache.set(fn, sig);
   return sig;
+}
+
+/** Whether the transport (or inner helper) serialises the body it is given (callers pass plain objects). */
+function serialises(http: HttpCall): boolean {
+  return !!http.body?.stringify || http.lib === "axios" || http.lib === "got" || http.lib === "ky" || (http.lib === "helper" && http.helper!.serialisesBody);
 }
 
 function returnsBody(a: Analysis, http: HttpCall, fn: Node): { body: boolean; parsesText: boolean } {

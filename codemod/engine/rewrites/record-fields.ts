@@ -15,6 +15,7 @@ import { todo } from "../todo-marks.ts";
 import { addFinding } from "../state.ts";
 import type { Problems } from "./problems.ts";
 import { declaredFields, renameDeclaredField } from "../declared-types.ts";
+import { functionName, references } from "../references.ts";
 import { boundRefs } from "./openapi-fetch.ts";
 
 type ByFirst = Map<string, { segs: string[]; lens: FieldLens }[]>;
@@ -165,9 +166,6 @@ export function recordReads(a: Analysis, http: HttpCall, op: OperationMapping, p
     }
     valueGoes(site.node, 0, shape.kind === "record");
   }
-  if (!bodySites(a, http).length && http.lib === "helper" && !Node.isExpressionStatement(skipParens(http.call).getParent() ?? http.call)) {
-    // The helper's result is not the parsed body (or is not followed): nothing to vouch for.
-  }
   if (escapes.length) {
     const fields = differingFields(lens.fields).filter((f) => !named.size || f.split("→")[0]!.split("+").some((x) => named.has(x.split(".")[0]!)));
     if (fields.length) {
@@ -183,28 +181,14 @@ export function recordReads(a: Analysis, http: HttpCall, op: OperationMapping, p
 
 /** The call expressions of a named function or method (same project), or undefined when it escapes. */
 function callersOf(fn: Node): Node[] | undefined {
-  if (!isFunctionLike(fn)) return undefined;
-  let nameNode: Node | undefined = (fn as any).getNameNode?.();
-  if (!nameNode) {
-    const p = fn.getParent();
-    if (p && Node.isVariableDeclaration(p)) nameNode = p.getNameNode();
-    else if (p && Node.isPropertyDeclaration(p)) nameNode = p.getNameNode();
-  }
-  if (!nameNode || !Node.isIdentifier(nameNode)) return undefined;
+  const name = isFunctionLike(fn) ? functionName(fn) : undefined;
+  if (!name) return undefined;
   const out: Node[] = [];
-  let refs: Node[];
-  try {
-    refs = nameNode.findReferencesAsNodes();
-  } catch {
-    return undefined;
-  }
-  for (const r of refs) {
-    if (r === nameNode) continue;
-    const p = r.getParent();
-    if (p && (Node.isImportSpecifier(p) || Node.isExportSpecifier(p) || Node.isImportClause(p) || Node.isShorthandPropertyAssignment(p))) continue;
-    const callee = p && Node.isPropertyAccessExpression(p) && p.getNameNode() === r ? p : r;
-    const call = callee.getParent();
-    if (call && Node.isCallExpression(call) && call.getExpression() === callee) out.push(call);
+  for (const r of references(name)) {
+    // `module.exports = { getPod }` names the function without passing its value anywhere here.
+    if (Node.isShorthandPropertyAssignment(r.getParent())) continue;
+    const call = r.getParent();
+    if (call && Node.isCallExpression(call) && call.getExpression() === r) out.push(call);
     else return undefined;
   }
   // An exported function nobody here calls hands the record to code outside the run.
@@ -270,4 +254,3 @@ function recordField(a: Analysis, access: Node, byFirst: ByFirst, op: OperationM
   }
 }
 
-export { SyntaxKind };

@@ -1,0 +1,41 @@
+// The uses of a declaration across the project, through the compiler's find-references: alias
+// declarations (imports, re-exports) and writes are left out, a member use is its property access.
+import { Node, SyntaxKind } from "../ts-morph.ts";
+
+export function references(nameNode: Node): Node[] {
+  let refs: Node[];
+  try {
+    refs = (nameNode as any).findReferencesAsNodes() as Node[];
+  } catch {
+    return [];
+  }
+  const out: Node[] = [];
+  for (const r of refs) {
+    if (r === nameNode) continue;
+    const p = r.getParent();
+    // Alias declarations: the compiler already follows them to the names' uses.
+    if (r.getFirstAncestor((x) => Node.isImportDeclaration(x) || Node.isExportDeclaration(x)) || Node.isImportDeclaration(r) || Node.isExportDeclaration(r)) continue;
+    if (p && (Node.isImportSpecifier(p) || Node.isExportSpecifier(p) || Node.isImportClause(p) || Node.isNamespaceImport(p) || Node.isExportAssignment(p) || Node.isImportEqualsDeclaration(p))) continue;
+    // Writes are not uses of the value.
+    if (p && Node.isBinaryExpression(p) && p.getOperatorToken().getKind() === SyntaxKind.EqualsToken && p.getLeft() === r) continue;
+    if (p && Node.isPropertyAccessExpression(p) && p.getNameNode() === r) {
+      const pp = p.getParent();
+      if (pp && Node.isBinaryExpression(pp) && pp.getOperatorToken().getKind() === SyntaxKind.EqualsToken && pp.getLeft() === p) continue;
+      out.push(p);
+      continue;
+    }
+    if (p && (Node.isVariableDeclaration(p) || Node.isPropertyDeclaration(p) || Node.isParameterDeclaration(p) || Node.isMethodDeclaration(p) || Node.isFunctionDeclaration(p)) && (p as any).getNameNode?.() === r) continue;
+    out.push(r);
+  }
+  return out;
+}
+
+/** The name a function is used by: its own (declarations, methods), or the variable or class field holding it. */
+export function functionName(fn: Node): Node | undefined {
+  const own = (fn as any).getNameNode?.() as Node | undefined;
+  if (own && (Node.isFunctionDeclaration(fn) || Node.isMethodDeclaration(fn))) return own;
+  const holder = fn.getParent();
+  if (holder && Node.isVariableDeclaration(holder) && Node.isIdentifier(holder.getNameNode())) return holder.getNameNode();
+  if (holder && Node.isPropertyDeclaration(holder)) return holder.getNameNode();
+  return undefined;
+}
