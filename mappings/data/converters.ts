@@ -131,65 +131,59 @@ export const podMounts = define({
   },
 });
 
+/** A persistent mount back to v1's `volumeInGb` + `volumeMountPath` (0 when the record has other mounts). */
+function persistentToV1([mounts]: unknown[]): unknown[] {
+  const p = (mounts as { persistent?: { size: number; path: string } } | undefined)?.persistent;
+  return p ? [p.size, p.path] : [mounts === undefined ? undefined : 0, undefined];
+}
+
+function persistentToV2(size: unknown, mountPath: unknown): unknown[] {
+  return typeof size === "number" && size > 0 ? [persistentMount(size, (mountPath as string) ?? "/workspace")] : [undefined];
+}
+
+/**
+ * An update's volume: v2 can resize or move it but never remove it, so `volumeInGb: 0` is refused
+ * (`removal` says why) and the codemod marks a literal 0 for review instead.
+ */
+function volumeUpdate(name: string, summary: string, removal: string, mountSource: (size: string, path: string) => string): Converter {
+  return define({
+    name,
+    summary,
+    lossless: false,
+    toV2: ([size, mountPath]) => {
+      if (size === 0) throw new Error(removal);
+      return persistentToV2(size, mountPath);
+    },
+    toV1: persistentToV1,
+    codemod: ([size, mountPath]) => (size === undefined ? [undefined] : size.trim() === "0" ? null : [mountSource(size, mountPath ?? `"/workspace"`)]),
+  });
+}
+
 /** Pod update: v2 can resize or move the pod volume but never remove it. */
-export const podVolumeUpdate = define({
-  name: "podVolumeUpdate",
-  summary: "v1 pod update `volumeInGb` + `volumeMountPath` ⇄ v2 `mounts.persistent` {size, path}; `volumeInGb: 0` (remove the volume) is a 400 because v2 cannot clear a pod's mounts.",
-  lossless: false,
-  toV2: ([size, mountPath]) => {
-    if (size === 0) throw new Error("v2 cannot remove a pod's volume (clearing mounts is not supported, and the mount kind is fixed at create); leave volumeInGb out, or create a new pod without a volume");
-    if (typeof size === "number" && size > 0) return [persistentMount(size, (mountPath as string) ?? "/workspace")];
-    return [undefined];
-  },
-  toV1: ([mounts]) => {
-    const p = (mounts as { persistent?: { size: number; path: string } } | undefined)?.persistent;
-    return p ? [p.size, p.path] : [mounts === undefined ? undefined : 0, undefined];
-  },
-  codemod: ([size, mountPath]) => {
-    if (size === undefined) return [undefined];
-    // As toV2: removing the volume is refused, so a literal 0 is marked for review instead.
-    if (size.trim() === "0") return null;
-    return [`{ persistent: { size: ${size}, path: ${mountPath ?? `"/workspace"`} } }`];
-  },
-});
+export const podVolumeUpdate = volumeUpdate(
+  "podVolumeUpdate",
+  "v1 pod update `volumeInGb` + `volumeMountPath` ⇄ v2 `mounts.persistent` {size, path}; `volumeInGb: 0` (remove the volume) is a 400 because v2 cannot clear a pod's mounts.",
+  "v2 cannot remove a pod's volume (clearing mounts is not supported, and the mount kind is fixed at create); leave volumeInGb out, or create a new pod without a volume",
+  (size, path) => `{ persistent: { size: ${size}, path: ${path} } }`,
+);
 
 export const templateMounts = define({
   name: "templateMounts",
   summary: "v1 template `volumeInGb` + `volumeMountPath` ⇄ v2 `mounts.persistent` {size, path}.",
   lossless: false,
-  toV2: ([size, mountPath]) => {
-    if (typeof size === "number" && size > 0) return [persistentMount(size, (mountPath as string) ?? "/workspace")];
-    return [undefined];
-  },
-  toV1: ([mounts]) => {
-    const p = (mounts as { persistent?: { size: number; path: string } } | undefined)?.persistent;
-    return p ? [p.size, p.path] : [mounts === undefined ? undefined : 0, undefined];
-  },
+  toV2: ([size, mountPath]) => persistentToV2(size, mountPath),
+  toV1: persistentToV1,
   codemod: ([size, mountPath]) =>
     size === undefined ? [undefined] : [`(${size}) > 0 ? { persistent: { size: ${size}, path: ${mountPath ?? `"/workspace"`} } } : undefined`],
 });
 
 /** Template updates: v2 keeps a template's mount when `mounts` is omitted or `{}`, so none can be removed. */
-export const templateVolumeUpdate = define({
-  name: "templateVolumeUpdate",
-  summary: "v1 template update `volumeInGb` + `volumeMountPath` ⇄ v2 `mounts.persistent` {size, path}; `volumeInGb: 0` (remove the volume) is a 400 because a v2 template PATCH cannot clear its mount.",
-  lossless: false,
-  toV2: ([size, mountPath]) => {
-    if (size === 0) throw new Error("v2 cannot remove a template's volume (a PATCH without mounts keeps the existing one); leave volumeInGb out, or create a new template without a volume");
-    if (typeof size === "number" && size > 0) return [persistentMount(size, (mountPath as string) ?? "/workspace")];
-    return [undefined];
-  },
-  toV1: ([mounts]) => {
-    const p = (mounts as { persistent?: { size: number; path: string } } | undefined)?.persistent;
-    return p ? [p.size, p.path] : [mounts === undefined ? undefined : 0, undefined];
-  },
-  codemod: ([size, mountPath]) => {
-    if (size === undefined) return [undefined];
-    // As toV2: removing the volume is refused, so a literal 0 is marked for review instead.
-    if (size.trim() === "0") return null;
-    return [`(${size}) > 0 ? { persistent: { size: ${size}, path: ${mountPath ?? `"/workspace"`} } } : undefined`];
-  },
-});
+export const templateVolumeUpdate = volumeUpdate(
+  "templateVolumeUpdate",
+  "v1 template update `volumeInGb` + `volumeMountPath` ⇄ v2 `mounts.persistent` {size, path}; `volumeInGb: 0` (remove the volume) is a 400 because a v2 template PATCH cannot clear its mount.",
+  "v2 cannot remove a template's volume (a PATCH without mounts keeps the existing one); leave volumeInGb out, or create a new template without a volume",
+  (size, path) => `(${size}) > 0 ? { persistent: { size: ${size}, path: ${path} } } : undefined`,
+);
 
 /** Pods: v1 chooses GPU or CPU with computeType; v2 has exactly one of gpu / cpu. */
 export const podCompute = define({
