@@ -9,24 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startGateway, type Gateway } from "../../gateway/server.ts";
 import { rawRequest } from "./helpers.ts";
 import { trickle } from "./trickle.ts";
-import { sendJson, startScriptedUpstream, type ScriptedUpstream } from "./scripted-upstream.ts";
+import { agentGet, holdSlowAnswers, startScriptedUpstream, type ScriptedUpstream } from "./scripted-upstream.ts";
 
 const scratch = () => mkdtempSync(path.join(os.tmpdir(), "v2b-drain-"));
 const savedUsage = (stateDir: string) => JSON.parse(readFileSync(path.join(stateDir, "usage.json"), "utf8"));
 
-function get(url: string, agent: http.Agent, headers: Record<string, string> = {}): Promise<{ status: number; body: string; connection?: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.get(url, { agent, headers, timeout: 15_000 }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (d) => (body += d));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body, connection: res.headers.connection }));
-      res.on("error", reject);
-    });
-    req.on("timeout", () => req.destroy(new Error("client timeout")));
-    req.on("error", reject);
-  });
-}
+const get = (url: string, agent: http.Agent, headers: Record<string, string> = {}) => agentGet(url, agent, headers, 15_000);
 
 /** Whether a TCP connection to `url` is refused (nothing listening any more). */
 function refused(url: string): Promise<boolean> {
@@ -45,21 +33,12 @@ const within = <T>(work: Promise<T>, ms: number) => Promise.race([work, new Prom
 
 describe("drain covers both listeners and the usage store", () => {
   let upstream: ScriptedUpstream;
-  const held: (() => void)[] = [];
-  let arrived: (id: string) => void = () => {};
+  /** "slow-*" answers when the test releases it, "stuck-*" never, anything else at once. */
+  let control: ReturnType<typeof holdSlowAnswers>;
 
   beforeAll(async () => {
     upstream = await startScriptedUpstream();
-    // "slow-*" answers when the test releases it, "stuck-*" never, anything else at once.
-    upstream.handle = (req, res) => {
-      req.resume();
-      const id = String(req.headers["x-request-id"] ?? "");
-      arrived(id);
-      if (id.startsWith("stuck")) return;
-      const answer = () => !res.destroyed && sendJson(res, 200, { pods: [] });
-      if (id.startsWith("slow")) held.push(answer);
-      else answer();
-    };
+    control = holdSlowAnswers(upstream);
   });
   afterAll(async () => upstream?.close());
 
@@ -73,13 +52,13 @@ describe("drain covers both listeners and the usage store", () => {
       const adminSocket = Object.values(agent.freeSockets).flat()[0]!;
       const adminClosed = new Promise<void>((r) => adminSocket.once("close", () => r()));
 
-      const slowArrived = new Promise<void>((r) => (arrived = (id) => id === "slow-a" && r()));
+      const slowArrived = control.arrival("slow-a");
       const slow = get(`${gateway.url}/v1/pods`, agent, { authorization: "Bearer sandbox_drain_a", "x-request-id": "slow-a" });
       await slowArrived;
       const closed = gateway.close();
       await adminClosed; // idle admin connection closed at the start of the drain, not at the end
       expect(await refused(`${gateway.adminUrl}/_bridge/health`)).toBe(true);
-      held.splice(0).forEach((send) => send());
+      control.held.splice(0).forEach((send) => send());
       const answer = await slow;
       expect([answer.status, answer.body, answer.connection]).toEqual([200, "[]", "close"]);
       expect(await within(closed, 10_000)).toBeUndefined();
@@ -108,7 +87,7 @@ describe("drain covers both listeners and the usage store", () => {
     try {
       const fast = await get(`${gateway.url}/v1/pods`, agent, { authorization: "Bearer sandbox_drain_b", "x-request-id": "fast-b" });
       expect(fast.status).toBe(200);
-      const stuckArrived = new Promise<void>((r) => (arrived = (id) => id === "stuck-b" && r()));
+      const stuckArrived = control.arrival("stuck-b");
       const stuck = get(`${gateway.url}/v1/pods`, agent, { authorization: "Bearer sandbox_drain_b", "x-request-id": "stuck-b" }).then(
         (r) => `answered ${r.status}`,
         (err: Error) => `cut: ${err.message}`,

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../openapi/reference.ts";
-import { sendJson, startScriptedUpstream, type ScriptedUpstream } from "./scripted-upstream.ts";
+import { agentGet, holdSlowAnswers, startScriptedUpstream, type ScriptedUpstream } from "./scripted-upstream.ts";
 
 /** How long the in-flight request keeps running after SIGTERM. */
 const IN_FLIGHT_AFTER_SIGTERM_MS = 800;
@@ -39,38 +39,17 @@ function exitOf(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once("exit", (code) => resolve(code))));
 }
 
-function get(url: string, agent: http.Agent, requestId: string): Promise<{ status: number; body: string; connection?: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.get(`${url}/v1/pods`, { agent, headers: { authorization: "Bearer sandbox_x", "x-request-id": requestId }, timeout: 20_000 }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (d) => (body += d));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body, connection: res.headers.connection }));
-      res.on("error", reject);
-    });
-    req.on("timeout", () => req.destroy(new Error("client timeout")));
-    req.on("error", reject);
-  });
-}
+const get = (url: string, agent: http.Agent, requestId: string) =>
+  agentGet(`${url}/v1/pods`, agent, { authorization: "Bearer sandbox_x", "x-request-id": requestId }, 20_000);
 
 describe("SIGTERM drain of a gateway process", () => {
   let upstream: ScriptedUpstream;
-  let arrived: (id: string) => void = () => {};
-  /** Held "slow-*" answers, sent when the test says so. */
-  const held: (() => void)[] = [];
+  /** Held "slow-*" answers are sent when the test says so; "stuck-*" are never answered. */
+  let control: ReturnType<typeof holdSlowAnswers>;
 
   beforeAll(async () => {
     upstream = await startScriptedUpstream();
-    // x-request-id reaches the upstream unchanged: "slow-*" answers when released, "stuck-*" never.
-    upstream.handle = (req, res) => {
-      req.resume();
-      const id = String(req.headers["x-request-id"] ?? "");
-      arrived(id);
-      if (id.startsWith("stuck")) return;
-      const answer = () => !res.destroyed && sendJson(res, 200, { pods: [] });
-      if (id.startsWith("slow")) held.push(answer);
-      else answer();
-    };
+    control = holdSlowAnswers(upstream);
   });
   afterAll(async () => upstream?.close());
 
@@ -78,7 +57,7 @@ describe("SIGTERM drain of a gateway process", () => {
     const { child, url } = await startGatewayProcess(["--upstream", upstream.url]);
     const agent = new http.Agent({ keepAlive: true, maxSockets: 2 });
     try {
-      const slowArrived = new Promise<void>((r) => (arrived = (id) => id === "slow-1" && r()));
+      const slowArrived = control.arrival("slow-1");
       const slow = get(url, agent, "slow-1"); // socket 1: in flight during SIGTERM
       await slowArrived;
       const fast = await get(url, agent, "fast-1"); // socket 2: answered, then idle keep-alive
@@ -88,7 +67,7 @@ describe("SIGTERM drain of a gateway process", () => {
       const exited = exitOf(child);
       const sent = Date.now();
       child.kill("SIGTERM");
-      setTimeout(() => held.splice(0).forEach((send) => send()), IN_FLIGHT_AFTER_SIGTERM_MS).unref();
+      setTimeout(() => control.held.splice(0).forEach((send) => send()), IN_FLIGHT_AFTER_SIGTERM_MS).unref();
       const answer = await slow;
       const answeredMs = Date.now() - sent;
       const code = await Promise.race([exited, new Promise<"still running">((r) => setTimeout(() => r("still running"), EXIT_BOUND_MS).unref())]);
@@ -108,7 +87,7 @@ describe("SIGTERM drain of a gateway process", () => {
     const { child, url } = await startGatewayProcess(["--upstream", upstream.url, "--drain-timeout", "300"]);
     const agent = new http.Agent({ keepAlive: true });
     try {
-      const stuckArrived = new Promise<void>((r) => (arrived = (id) => id === "stuck-1" && r()));
+      const stuckArrived = control.arrival("stuck-1");
       const stuck = get(url, agent, "stuck-1").then(
         (r) => `answered ${r.status}`,
         (err: Error) => `cut: ${err.message}`,
