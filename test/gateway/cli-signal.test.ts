@@ -6,21 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../openapi/reference.ts";
-
-function waitForUrl(child: ReturnType<typeof spawn>, timeoutMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let output = "";
-    const timer = setTimeout(() => reject(new Error(`no listening line within ${timeoutMs} ms:\n${output}`)), timeoutMs);
-    child.stdout!.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-  });
-}
+import { waitForUrl } from "../helpers/processes.ts";
 
 describe("v2-bridge gateway process", () => {
   it("serves v1 over the embedded sandbox and exits 0 on SIGTERM", async () => {

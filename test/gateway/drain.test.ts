@@ -1,13 +1,13 @@
 // SIGTERM drain on a real `v2-bridge gateway` process: in-flight requests finish with their answers,
 // keep-alive connections close as soon as they turn idle, and the process exits right after the
 // longest in-flight request (not after the 72 s keep-alive timeout). --drain-timeout caps the wait.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../../openapi/reference.ts";
+import { startGatewayProcess } from "./gateway-process.ts";
 import { agentGet, holdSlowAnswers, startScriptedUpstream, type ScriptedUpstream } from "./scripted-upstream.ts";
 
 /** How long the in-flight request keeps running after SIGTERM. */
@@ -15,25 +15,8 @@ const IN_FLIGHT_AFTER_SIGTERM_MS = 800;
 /** Generous bound on SIGTERM → exit (the keep-alive timeout it used to wait for is 72 s). */
 const EXIT_BOUND_MS = 10_000;
 
-function startGatewayProcess(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  // In a scratch directory: the command keeps its state (salt, usage store) under ./.v2-bridge.
-  const cwd = mkdtempSync(path.join(os.tmpdir(), "v2b-drain-"));
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, "bin", "v2-bridge.mjs"), "gateway", "--port", "0", ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
-  return new Promise((resolve, reject) => {
-    let output = "";
-    const timer = setTimeout(() => reject(new Error(`no listening line within 20 s:\n${output}`)), 20_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, url: m[1]! });
-      }
-    };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", onData);
-  });
-}
+// In a scratch directory: the command keeps its state (salt, usage store) under ./.v2-bridge.
+const startGateway = (args: string[]) => startGatewayProcess(args, { cwd: mkdtempSync(path.join(os.tmpdir(), "v2b-drain-")) });
 
 function exitOf(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once("exit", (code) => resolve(code))));
@@ -54,7 +37,7 @@ describe("SIGTERM drain of a gateway process", () => {
   afterAll(async () => upstream?.close());
 
   it("finishes the in-flight request, closes the idle keep-alive connection, exits soon after", async () => {
-    const { child, url } = await startGatewayProcess(["--upstream", upstream.url]);
+    const { child, url } = await startGateway(["--upstream", upstream.url]);
     const agent = new http.Agent({ keepAlive: true, maxSockets: 2 });
     try {
       const slowArrived = control.arrival("slow-1");
@@ -84,7 +67,7 @@ describe("SIGTERM drain of a gateway process", () => {
   });
 
   it("--drain-timeout cuts a request that would never finish", async () => {
-    const { child, url } = await startGatewayProcess(["--upstream", upstream.url, "--drain-timeout", "300"]);
+    const { child, url } = await startGateway(["--upstream", upstream.url, "--drain-timeout", "300"]);
     const agent = new http.Agent({ keepAlive: true });
     try {
       const stuckArrived = control.arrival("stuck-1");

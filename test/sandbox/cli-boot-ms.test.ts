@@ -4,24 +4,10 @@ import { spawn, spawnSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../openapi/reference.ts";
+import { waitForUrl } from "../helpers/processes.ts";
 import { missingReference, refSuite } from "../helpers/reference.ts";
 
 const BIN = path.join(REPO_ROOT, "bin", "v2-bridge.mjs");
-
-function waitForUrl(child: ReturnType<typeof spawn>, timeoutMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let output = "";
-    const timer = setTimeout(() => reject(new Error(`no listening line within ${timeoutMs} ms:\n${output}`)), timeoutMs);
-    child.stdout!.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-  });
-}
 
 describe.skipIf(missingReference)(refSuite("v2-bridge sandbox --boot-ms"), () => {
   it("boots pods over the given time: a long boot keeps a new pod PROVISIONING", async () => {
