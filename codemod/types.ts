@@ -55,8 +55,6 @@ export interface HelperSignature {
   fn?: unknown;
   /** The base literal the helper's URL takes its v1 base from (absent for an inline base). */
   baseSource?: unknown;
-  /** Whether the body a call returns is JSON.parse'd text rather than `res.json()`. */
-  parsesText?: boolean;
 }
 
 export interface FileAnalysis {

@@ -79,7 +79,7 @@ function registerBase(a: Analysis, n: Node, value: string): void {
     const left = parent.getLeft();
     const m = ENV.exec(left.getText().replace(/\s/g, ""));
     if (!m) {
-      a.bases.set(n, { literal: n, value, file: fileOf(a, n), flip, override: left.getText().replace(/\s+/g, " ") });
+      a.bases.set(n, { literal: n, file: fileOf(a, n), flip, override: left.getText().replace(/\s+/g, " ") });
       return;
     }
     if (m) {
@@ -93,5 +93,5 @@ function registerBase(a: Analysis, n: Node, value: string): void {
       }
     }
   }
-  a.bases.set(n, { literal: n, value, file: fileOf(a, n), flip, env });
+  a.bases.set(n, { literal: n, file: fileOf(a, n), flip, env });
 }

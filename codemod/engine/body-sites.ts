@@ -8,7 +8,7 @@ import type { Analysis } from "./state.ts";
 import type { HttpCall } from "./transports/index.ts";
 import { referencesOf, skipParens } from "./nodes.ts";
 
-export type BodySite = { kind: "value" | "promise" | "binding"; node: Node; parsesText?: boolean };
+export type BodySite = { kind: "value" | "promise" | "binding"; node: Node };
 
 /** `JSON.parse(x)` around a node, if any. */
 function jsonParseAround(node: Node): Node | undefined {
@@ -29,7 +29,7 @@ export function bodySites(_a: Analysis, http: HttpCall): BodySite[] {
       // `JSON.parse(await res.text())`: the value is the parse.
       if (parsesText) {
         const parse = jsonParseAround(parent);
-        if (parse) sites.push({ kind: "value", node: parse, parsesText: true });
+        if (parse) sites.push({ kind: "value", node: parse });
         return;
       }
       sites.push({ kind: "value", node: parent });

@@ -127,7 +127,7 @@ export function processCall(a: Analysis, http: HttpCall): void {
     if (!url.anchor && url.inlineBase && parts[0]) {
       // The base is written in the helper's own URL: it flips with the helper's callers.
       const flip = rewriteUrl(url, null) ?? [];
-      a.bases.set(parts[0].node, { literal: parts[0].node, value: url.inlineBase, file, flip, helper: fn });
+      a.bases.set(parts[0].node, { literal: parts[0].node, file, flip, helper: fn });
       deps.add(parts[0].node);
     }
     const helperSite: Site = { call: at, file, deps, edits: [], complete: true };

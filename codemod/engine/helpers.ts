@@ -128,9 +128,7 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
       if (ob?.kind === "param") sig.optionsIndex = ob.index;
       sig.serialisesBody = !!http.body?.stringify && bb?.kind === "param";
     }
-    const ret = returnsBody(a, http, fn);
-    sig.returnsBody = ret.body;
-    sig.parsesText = ret.parsesText;
+    sig.returnsBody = returnsBody(a, http, fn);
     break;
   }
   a.helperCache.set(fn, sig);
@@ -142,24 +140,23 @@ function serialises(http: HttpCall): boolean {
   return !!http.body?.stringify || http.lib === "axios" || http.lib === "got" || http.lib === "ky" || (http.lib === "helper" && http.helper!.serialisesBody);
 }
 
-function returnsBody(a: Analysis, http: HttpCall, fn: Node): { body: boolean; parsesText: boolean } {
+function returnsBody(a: Analysis, http: HttpCall, fn: Node): boolean {
   for (const site of bodySites(a, http)) {
     if (site.kind === "binding") continue;
-    const parsesText = !!site.parsesText;
     let up = site.node.getParent();
     while (up && (Node.isParenthesizedExpression(up) || Node.isAsExpression(up) || Node.isAwaitExpression(up) || Node.isNonNullExpression(up) || Node.isSatisfiesExpression(up) || (Node.isConditionalExpression(up) && up.getCondition() !== site.node) || (Node.isBinaryExpression(up) && ["??", "||"].includes(up.getOperatorToken().getText())))) up = up.getParent();
-    if (up && Node.isReturnStatement(up)) return { body: true, parsesText };
-    if (up && Node.isArrowFunction(up) && up === fn) return { body: true, parsesText };
+    if (up && Node.isReturnStatement(up)) return true;
+    if (up && Node.isArrowFunction(up) && up === fn) return true;
     if (up && Node.isVariableDeclaration(up) && Node.isIdentifier(up.getNameNode())) {
       const name = up.getName();
       const returned = fn.getDescendantsOfKind(SyntaxKind.ReturnStatement).some((r) => {
         const e = r.getExpression();
         return e && unwrapExpression(e).getText() === name;
       });
-      if (returned) return { body: true, parsesText };
+      if (returned) return true;
     }
   }
-  return { body: false, parsesText: false };
+  return false;
 }
 
 /** A function that passes one of its parameters, unchanged, as the URL of a transport call. */
@@ -177,7 +174,7 @@ export function wrapperSignature(a: Analysis, fn: Node): WrapperSignature | null
     const ob = http.options ? optionsParam(a, fn, http.options) : undefined;
     sig = { kind: "wrapper", lib: http.lib, urlIndex: ub.index, optionsIndex: ob?.kind === "param" && ob.path.length === 0 ? ob.index : undefined, returnsBody: false };
     a.wrapperCache.set(fn, sig);
-    sig.returnsBody = enclosingFunction(call) === fn && returnsBody(a, http, fn).body;
+    sig.returnsBody = enclosingFunction(call) === fn && returnsBody(a, http, fn);
     break;
   }
   a.wrapperCache.set(fn, sig);

@@ -45,7 +45,6 @@ export interface Site {
 /** A v1 base string the run found: it flips to v2 only when all its uses are accounted for. */
 export interface BaseSource {
   literal: Node;
-  value: string;
   file: FileState;
   /** The edit that flips it (and, for an env default, the variable rename). */
   flip: Edit[];
