@@ -61,6 +61,41 @@ async function startRedis(port: number): Promise<{ url: string; stop(): Promise<
   };
 }
 
+/**
+ * A loopback port that stands for Redis while Redis is away: connections are refused (closed at
+ * once) until `forwardTo(port)`, then piped through. It keeps its port the whole time, so no
+ * other socket can take it between "Redis is down" and "Redis is back".
+ */
+function redisGate(): Promise<{ url: string; forwardTo(port: number): void; close(): Promise<void> }> {
+  let target: number | undefined;
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    sockets.add(client);
+    client.on("close", () => sockets.delete(client));
+    if (target === undefined) return void client.destroy();
+    const upstream = net.connect(target, "127.0.0.1");
+    sockets.add(upstream);
+    upstream.on("close", () => sockets.delete(upstream));
+    client.on("error", () => upstream.destroy());
+    upstream.on("error", () => client.destroy());
+    client.pipe(upstream).pipe(client);
+  });
+  return new Promise((resolve, reject) => {
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      resolve({
+        url: `redis://127.0.0.1:${port}`,
+        forwardTo: (p) => (target = p),
+        close: () => new Promise<void>((done) => {
+          for (const socket of sockets) socket.destroy();
+          server.close(() => done());
+        }),
+      });
+    });
+  });
+}
+
 async function v1(base: string, key: string, userAgent: string, p: string, times: number, status: number): Promise<void> {
   for (let i = 0; i < times; i++) {
     const res = await fetch(`${base}/v1${p}`, { headers: { authorization: `Bearer ${key}`, "user-agent": userAgent } });
@@ -142,8 +177,8 @@ describe.skipIf(missing)(`usage shared through Redis${missing ? ` (skipped: ${mi
   });
 
   it("Redis down: v1 calls still succeed and are counted; the counts reach Redis once it is back", async () => {
-    const port = await freePort();
-    const url = `redis://127.0.0.1:${port}`;
+    const gate = await redisGate();
+    const url = gate.url;
     const rig = await startRig({ sandbox: { port: 0 }, gateway: { usageStore: url, fingerprintSalt: SALT, usageFlushMs: 50 } });
     let redis: Awaited<ReturnType<typeof startRedis>> | undefined;
     let closed = false;
@@ -153,7 +188,8 @@ describe.skipIf(missing)(`usage shared through Redis${missing ? ` (skipped: ${mi
       const local = (await (await fetch(`${rig.gateway.adminUrl}/_bridge/usage`)).json()) as any;
       expect(local.totals.requests).toBe(5); // this replica's own counts while Redis is away
 
-      redis = await startRedis(port);
+      redis = await startRedis(await freePort());
+      gate.forwardTo(Number(new URL(redis.url).port));
       const deadline = Date.now() + 15_000;
       let shared: any;
       while (Date.now() < deadline) {
@@ -168,6 +204,7 @@ describe.skipIf(missing)(`usage shared through Redis${missing ? ` (skipped: ${mi
       expect((await readUsageFromRedis(url)).operations).toEqual([expect.objectContaining({ key: "ListPods", count: 6, clients: 1 })]);
     } finally {
       if (!closed) await rig.close();
+      await gate.close();
       await redis?.stop();
     }
   });
