@@ -13,6 +13,7 @@ import type { HttpCall } from "./transports/index.ts";
 import { helperSignature } from "./helpers.ts";
 import { bind, sourceLiteral, urlContext, valueOf, type External } from "./values.ts";
 import { todo } from "./todo-marks.ts";
+import { v1Redirect } from "./v1-redirect.ts";
 import { changeMethod } from "./rewrites/method.ts";
 import { addFixedBody, convertRequestBody } from "./rewrites/request-body.ts";
 import { unwrapList } from "./rewrites/list-unwrap.ts";
@@ -159,6 +160,8 @@ export function processCall(a: Analysis, http: HttpCall): void {
     site.finding = addFinding(a, at, { operation: opKey, v1, v2, category, reason, advice });
     site.file = a.files.get(at.getSourceFile().getFilePath())!;
     site.complete = !problems.length;
+    site.whole = true;
+    if (problems.length) site.redirect = v1Redirect(url, parts);
     a.sites.push(site);
   };
   if (url.problem) {
@@ -239,7 +242,7 @@ function conditionalSite(a: Analysis, http: HttpCall, branches: Part[][], extern
   const advice = "write each v1 call as its own v2 call (docs/mapping.md)";
   todo(a, at, "base", "review", reason, advice);
   const finding = addFinding(a, at, { operation: null, v1: null, v2: null, category: "review", reason, advice });
-  a.sites.push({ call: at, file: a.files.get(at.getSourceFile().getFilePath())!, deps, edits: [], finding, complete: false });
+  a.sites.push({ call: at, file: a.files.get(at.getSourceFile().getFilePath())!, deps, edits: [], finding, complete: false, whole: true });
 }
 
 function planOperation(a: Analysis, http: HttpCall, url: LocatedUrl, match: Match, op: OperationMapping, problems: Problems): void {

@@ -168,7 +168,7 @@ export function wrapperSignature(a: Analysis, fn: Node): WrapperSignature | null
   for (const call of calls) {
     if (call === fn) continue;
     const http = httpCall(a, call);
-    if (!http || http.lib === "helper" || !http.urlNode) continue;
+    if (!http || http.lib === "helper" || http.lib === "convention" || !http.urlNode) continue;
     const ub = paramIndex(a, fn, http.urlNode);
     if (ub?.kind !== "param" || ub.path.length || !Node.isIdentifier(unwrapExpression(http.urlNode))) continue;
     const ob = http.options ? optionsParam(a, fn, http.options) : undefined;

@@ -20,8 +20,11 @@ export function unwrapList(a: Analysis, http: HttpCall, wrapper: string, problem
   if (!sites.length && http.lib === "helper" && !http.helper!.returnsBody) {
     problems.push({ reason: `v2 wraps the list in { ${wrapper}: [...] } and this helper's result is not followed to where it is read`, advice: `read .${wrapper} of the response body` });
   }
+  if (!sites.length && http.lib === "convention" && !http.style) {
+    problems.push({ reason: `v2 wraps the list in { ${wrapper}: [...] } and the codemod cannot tell how this client's answer is read`, advice: `read .${wrapper} of the response body` });
+  }
   // axios `get<Pod[]>(…)`: the response type follows the unwrap.
-  if (http.lib === "axios" && sites.length && http.call.getTypeArguments().length === 1) {
+  if ((http.lib === "axios" || http.lib === "convention") && sites.length && http.call.getTypeArguments().length === 1) {
     const t = http.call.getTypeArguments()[0]!;
     edit(a, t, { start: t.getStart(), end: t.getEnd(), text: `{ ${wrapper}: ${t.getText()} }` });
   }

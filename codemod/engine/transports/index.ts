@@ -15,13 +15,14 @@ import { undiciTransport } from "./undici.ts";
 import { axiosTransport } from "./axios.ts";
 import { gotTransport, kyTransport } from "./got-ky.ts";
 import { openapiFetchTransport } from "./openapi-fetch.ts";
+import { CONVENTION_VERBS, conventionCall, madeWithBase, urlFirstCall } from "./convention.ts";
 
 export type { HttpCall, Lib, Root } from "./transport.ts";
 
 const TRANSPORTS: Transport[] = [fetchTransport, undiciTransport, axiosTransport, gotTransport, kyTransport, openapiFetchTransport];
 const BY_LIB = new Map<string, Transport>(TRANSPORTS.map((t) => [t.lib, t]));
 const GLOBALS = ["globalThis", "window", "global", "self"];
-const BODY_KEY: Record<Lib, HttpCall["bodyKey"]> = { fetch: "body", "undici-request": "body", axios: "data", got: "json", ky: "json", "openapi-fetch": "body" };
+const BODY_KEY: Record<Lib, HttpCall["bodyKey"]> = { fetch: "body", "undici-request": "body", axios: "data", got: "json", ky: "json", "openapi-fetch": "body", convention: "json" };
 
 function moduleRoot(module: string, name: string): Root | undefined {
   for (const t of TRANSPORTS) {
@@ -171,6 +172,16 @@ export function httpCall(a: Analysis, call: CallExpression): HttpCall | undefine
       if (verb) verbNode = callee.getNameNode();
     }
   }
+  if (!root && Node.isPropertyAccessExpression(callee) && CONVENTION_VERBS.has(callee.getName())) {
+    // A verb method of an object made by any factory from options carrying a v1 base.
+    const receiver = unwrapExpression(callee.getExpression());
+    const external = madeWithBase(a, receiver);
+    if (external) {
+      trail.push(receiver, callee);
+      return conventionCall(a, call, callee.getName(), external, trail);
+    }
+  }
+  if (!root && urlFirstCall(a, call)) return conventionCall(a, call, Node.isPropertyAccessExpression(callee) ? callee.getName() : undefined, undefined, trail);
   if (!root || root.lib === "undici-ns") return undefined;
   if (root.lib === "helper") return helperCall(a, call, root.sig, trail);
   const { lib, instance, wrapper } = root;
