@@ -13,7 +13,7 @@ import type { HttpCall } from "./transports/index.ts";
 import { helperSignature } from "./helpers.ts";
 import { bind, sourceLiteral, urlContext, valueOf, type External } from "./values.ts";
 import { todo } from "./todo-marks.ts";
-import { v1Redirect } from "./v1-redirect.ts";
+import { helperRedirect, v1Redirect, type Redirect } from "./v1-redirect.ts";
 import { changeMethod } from "./rewrites/method.ts";
 import { addFixedBody, convertRequestBody } from "./rewrites/request-body.ts";
 import { unwrapList } from "./rewrites/list-unwrap.ts";
@@ -124,6 +124,7 @@ export function processCall(a: Analysis, http: HttpCall): void {
     const source = url.anchor?.node ? sourceLiteral(a, url.anchor.node) : undefined;
     if (source) deps.add(source);
     const file = a.files.get(at.getSourceFile().getFilePath())!;
+    if (url.anchor?.node && parts[0]?.kind === "base" && parts[0].node === url.anchor.node && !a.helperAnchors.has(fn)) a.helperAnchors.set(fn, { node: parts[0].node, value: url.anchor.value });
     if (http.lib === "helper") return; // over another helper: that helper's call reads the body
     if (!url.anchor && url.inlineBase && parts[0]) {
       // The base is written in the helper's own URL: it flips with the helper's callers.
@@ -161,7 +162,7 @@ export function processCall(a: Analysis, http: HttpCall): void {
     site.file = a.files.get(at.getSourceFile().getFilePath())!;
     site.complete = !problems.length;
     site.whole = true;
-    if (problems.length) site.redirect = v1Redirect(url, parts);
+    if (problems.length) site.redirect = redirectFor(a, http, url, parts);
     a.sites.push(site);
   };
   if (url.problem) {
@@ -266,3 +267,11 @@ function planOperation(a: Analysis, http: HttpCall, url: LocatedUrl, match: Matc
   recordReads(a, http, op, problems);
 }
 
+
+/** How a marked call keeps a v1 base of its own: in its own URL, or through its helper's new base parameter. */
+function redirectFor(a: Analysis, http: HttpCall, url: LocatedUrl, parts: Part[]): Redirect | undefined {
+  if (http.lib !== "helper") return v1Redirect(url, parts);
+  const fn = http.helper?.fn as Node | undefined;
+  const anchor = fn && a.helperAnchors.get(fn);
+  return anchor && !http.helper!.pathKey ? helperRedirect(fn!, anchor.node, anchor.value, http.call) : undefined;
+}

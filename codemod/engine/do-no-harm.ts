@@ -164,6 +164,11 @@ function markKept(a: Analysis, site: Site, reason: string, advice: string): void
 function applyRedirect(a: Analysis, site: Site): void {
   const file = site.file;
   file.edits.push(...site.redirect!.edits);
+  const shared = site.redirect!.shared;
+  if (shared && !a.sharedRedirects.has(shared.key)) {
+    a.sharedRedirects.add(shared.key);
+    for (const e of shared.edits) a.files.get(e.file!)?.edits.push(e);
+  }
   const ts = /\.[cm]?tsx?$/.test(file.sf.getFilePath());
   for (const name of site.redirect!.names) {
     if (file.declared.has(name)) continue;

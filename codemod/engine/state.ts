@@ -89,6 +89,10 @@ export interface Analysis {
   blocked: Map<string, string[]>;
   /** Which strings and objects an expression can hold (one evaluator per analysis, memoised). */
   evaluator: Evaluator;
+  /** A request helper → the base expression in its own URL (`${BASE}${path}`), for redirecting its marked calls. */
+  helperAnchors: Map<Node, { node: Node; value: string }>;
+  /** Shared redirect edits already applied (a helper's new base parameter). */
+  sharedRedirects: Set<string>;
   /** Base literal → what can override it at run time, as the evaluator found (an env variable, a caller's option). */
   overrides: Map<Node, Set<string>>;
 }
@@ -121,6 +125,8 @@ export function newAnalysis(resolve: ModuleResolver | undefined): Analysis {
     blocked: new Map(),
     evaluator: new Evaluator(resolve),
     overrides: new Map(),
+    helperAnchors: new Map(),
+    sharedRedirects: new Set(),
   };
 }
 

@@ -16,6 +16,8 @@ const V1_ORIGIN_VALUE = `https://${V1_HOST}`;
 export interface Redirect {
   edits: Edit[];
   names: string[];
+  /** Edits shared by every redirected call of one helper (its new base parameter), applied once. */
+  shared?: { key: string; edits: Edit[] };
 }
 
 /** The name (and any suffix) that stands for a v1 base value. */
@@ -88,5 +90,40 @@ export function declarationEdit(sf: Node & { getStatements(): Node[]; getFilePat
   const env = /\bprocess\.env\b/.test(text) ? `process.env.${name}` : typescript ? `(globalThis as any).process?.env?.${name}` : `globalThis.process?.env?.${name}`;
   const where = name === V1_BASE_NAME ? "its /v1" : "its root";
   const line = `// Calls still in v1 shape (each marked TODO(v2-migration)) use this base: point ${name} at the v2-bridge gateway (${where}).\nconst ${name} = ${env} ?? "${value}";\n`;
-  return { start: at, end: at, text: at === 0 ? line : `\n${line}`, file: sf.getFilePath() };
+  const afterStatement = at > 0 && !text.slice(0, at).endsWith("\n");
+  return { start: at, end: at, text: afterStatement ? `\n${line.slice(0, -1)}` : line, file: sf.getFilePath() };
+}
+
+export const HELPER_BASE_PARAM = "runpodBase";
+
+/**
+ * A marked call through a project's request helper whose URL is `${BASE}${path}`: the helper
+ * gets a trailing parameter defaulting to its base (`runpodBase = BASE`), used in its URL, and the
+ * marked call passes the declared v1 base there. The helper's other callers are unchanged.
+ */
+export function helperRedirect(fn: Node, anchor: Node, anchorValue: string, call: Node & { getArguments(): Node[] }): Redirect | undefined {
+  const target = nameFor(anchorValue);
+  if (!target || target.slash) return undefined;
+  const params = ((fn as any).getParameters?.() ?? []) as Node[];
+  if (params.some((p) => (p as any).isRestParameter?.())) return undefined;
+  const args = call.getArguments();
+  if (args.length > params.length || args.some((x) => Node.isSpreadElement(x))) return undefined;
+  const file = fn.getSourceFile().getFilePath();
+  const open = fn.getFirstChildByKind(SyntaxKind.OpenParenToken);
+  const close = fn.getFirstChildByKind(SyntaxKind.CloseParenToken);
+  if (!open || !close) return undefined;
+  const param = `${HELPER_BASE_PARAM} = ${anchor.getText()}`;
+  const last = params.at(-1);
+  const shared: Edit[] = [
+    last ? { start: last.getEnd(), end: last.getEnd(), text: `, ${param}`, file } : { start: close.getStart(), end: close.getStart(), text: param, file },
+    { start: anchor.getStart(), end: anchor.getEnd(), text: HELPER_BASE_PARAM, file },
+  ];
+  const fill = Array.from({ length: params.length - args.length }, () => "undefined");
+  const callFile = call.getSourceFile().getFilePath();
+  const tail = [...fill, target.name].join(", ");
+  const closeParen = call.getLastChildByKind(SyntaxKind.CloseParenToken);
+  if (!closeParen) return undefined;
+  const at = args.length ? args.at(-1)!.getEnd() : closeParen.getStart();
+  const text = args.length ? `, ${tail}` : tail;
+  return { edits: [{ start: at, end: at, text, file: callFile }], names: [target.name], shared: { key: `${file}:${fn.getStart()}`, edits: shared } };
 }

@@ -10,6 +10,7 @@ import { isFunctionLike, type Binding } from "../../scope.ts";
 import { unwrapExpression } from "../../urls.ts";
 import { references } from "../references.ts";
 import { dynamic, union, type Frame, type Value } from "./value.ts";
+import { HELPER_BASE_PARAM } from "../v1-redirect.ts";
 
 const MAX_DEPTH = 24;
 const MAX_CALLERS = 12;
@@ -121,6 +122,8 @@ export class Evaluator {
       const options = [given, def ? this.evaluate(def, frame) : undefined].filter((x): x is Value => !!x);
       return options.length ? this.withDefault(id, union(id, options), frame) : dynamic(id, `no argument for ${id.getText()}`);
     }
+    // The base parameter the codemod gave a helper for its marked calls: the helper's own base is its default.
+    if (def && id.getText() === HELPER_BASE_PARAM) return this.evaluate(def, frame);
     const options: Value[] = [];
     const callers = this.callers(b.fn);
     if (callers) {
