@@ -3,6 +3,7 @@
 //                   helper call on a v1 base, planned in full or with its problems named
 //   2. base sources (base-sources.ts): every string naming the v1 host
 //   3. do no harm   (do-no-harm.ts): bases flip only when every use is accounted for
+//   3b. recall net  (recall-net.ts): v1 route literals no planned call consumed, in modules of a v1 client
 //   4. old marks    (todo-marks.ts): marks of earlier runs still count
 //   5. apply        (apply-edits.ts): text edits on the original source, per file
 // The audit is the same analysis with the output discarded.
@@ -18,6 +19,7 @@ import { resolveDoNoHarm } from "./do-no-harm.ts";
 import { markFindings } from "./todo-marks.ts";
 import { applyEdits } from "./apply-edits.ts";
 import { openapiTypes } from "./openapi-types.ts";
+import { recallNet } from "./recall-net.ts";
 
 export interface ProjectAnalysis {
   /** Absolute path → what happened to that file. */
@@ -82,6 +84,7 @@ export function analyzeProject(index: ProjectIndex, displayName: (file: string) 
   guarded(callSites);
   guarded(openapiTypes);
   guarded(scanLiterals);
+  guarded(recallNet);
   resolveDoNoHarm(a);
   for (const sf of parsed) {
     const file = a.files.get(sf.getFilePath())!;
