@@ -51,6 +51,21 @@ export interface AnalyzeOptions {
 }
 
 export function analyzeProject(index: ProjectIndex, displayName: (file: string) => string, options: AnalyzeOptions = {}): ProjectAnalysis {
+  const first = analyzeOnce(index, displayName, options);
+  // A file whose edits overlap is left as it is; bases there must then stay v1 for every caller,
+  // so the analysis runs again with that file frozen (it converges: frozen files only grow).
+  for (let round = 0; round < 3 && first.conflicted.size; round++) {
+    const frozen = new Map(options.frozen ?? []);
+    for (const [f, why] of first.conflicted) frozen.set(f, why);
+    const again = analyzeOnce(index, displayName, { ...options, frozen });
+    if (!again.conflicted.size || [...again.conflicted.keys()].every((f) => frozen.has(f))) return { files: again.files };
+    Object.assign(first, again);
+  }
+  return { files: first.files };
+}
+
+function analyzeOnce(index: ProjectIndex, displayName: (file: string) => string, options: AnalyzeOptions): ProjectAnalysis & { conflicted: Map<string, string> } {
+  const conflicted = new Map<string, string>();
   const a = newAnalysis(index.resolve);
   for (const [f, why] of options.frozen ?? []) a.frozen.set(f, why);
   for (const [f, by] of options.blocked ?? []) a.blocked.set(f, by);
@@ -94,6 +109,7 @@ export function analyzeProject(index: ProjectIndex, displayName: (file: string) 
     const sites = a.sites.filter((s) => s.file === file && s.finding && s.call.getKind() === SyntaxKind.CallExpression);
     const { output, conflicts } = a.frozen.has(sf.getFilePath()) ? { output: file.text, conflicts: [] } : applyEdits(file.text, file.edits);
     if (conflicts.length) {
+      conflicted.set(sf.getFilePath(), "its edits overlap (two plans disagree), so it is left as it is");
       // Overlapping edits mean two plans disagree: leave the file alone and say so.
       const safe = findings.map((f) => (f.category === "auto" ? { ...f, category: "review" as const, reason: `${f.reason}; overlapping edits, left unchanged`, advice: "rewrite this file by hand" } : f));
       result.set(sf.getFilePath(), { findings: safe, edits: [], output: file.text, callSites: sites.length, rewritten: 0 });
@@ -101,5 +117,5 @@ export function analyzeProject(index: ProjectIndex, displayName: (file: string) 
     }
     result.set(sf.getFilePath(), { findings, edits: file.edits, output, callSites: sites.length, rewritten: sites.filter((s) => s.complete).length });
   }
-  return { files: result };
+  return { files: result, conflicted };
 }

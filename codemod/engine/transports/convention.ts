@@ -128,9 +128,10 @@ export function urlFirstCall(a: Analysis, call: CallExpression): boolean {
   const v = a.evaluator.evaluate(root);
   if (!optionsOf(v).every((o) => o.kind === "module" || o.kind === "made" || (o.kind === "dynamic" && /global/.test(o.why)))) return false;
   const name = Node.isPropertyAccessExpression(callee) ? callee.getName() : callee.getText();
-  if (/^(log|info|warn|error|debug|trace|assert|expect|describe|it|test)$/i.test(name)) return false;
+  // Loggers, test helpers and schema defaults take URLs too; they are not requests.
+  if (/^(log|info|warn|error|debug|trace|assert|expect|describe|it|test|default|url|string|parse|describe|env)$/i.test(name)) return false;
   const url = locate(resolveParts(first, urlContext(a)), undefined);
-  return !!url;
+  return !!url && url.path !== "" && !url.problem;
 }
 
 export { VERBS as CONVENTION_VERBS };
