@@ -93,7 +93,7 @@ function commentsOf(prop: Node, next: Node | undefined, closeBrace: number): { l
   const trailing: string[] = [];
   const stop = next ? next.getStart() : closeBrace;
   const after = text.slice(prop.getEnd(), stop);
-  const lineEnd = after.indexOf("\n");
+  const lineEnd = after.search(/\r?\n/);
   const sameLine = lineEnd >= 0 ? after.slice(0, lineEnd) : after;
   const m = /\/\/.*$|\/\*.*?\*\//.exec(sameLine);
   if (m) trailing.push(m[0].trimEnd());

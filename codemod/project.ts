@@ -5,7 +5,7 @@ import { chmod, open, rename, stat, unlink } from "node:fs/promises";
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { mightUseV1Buffer } from "./prefilter.ts";
-import { DEFAULT_MAX_FILE_BYTES, decodeUtf8, readBounded, skipFinding, writable, type Skipped } from "./source-files.ts";
+import { BOM, DEFAULT_MAX_FILE_BYTES, decodeUtf8, readBounded, skipFinding, writable, type Skipped } from "./source-files.ts";
 import { specifiersOf } from "./import-specifiers.ts";
 import { pool, walkSources } from "./walk.ts";
 import type { Category, FileAnalysis, Finding } from "./types.ts";
@@ -120,6 +120,8 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
   });
 
   const texts = new Map<string, string>();
+  /** Files that start with a byte-order mark: it is written back in front of their output. */
+  const boms = new Set<string>();
   // Pass 2: the files that can reach a v1 base through imports, parsed as one project. The
   // engine (and the TypeScript compiler under it) loads only when some file names the v1 host.
   const displayName = (file: string) => path.relative(root, file).split(path.sep).join("/");
@@ -137,7 +139,10 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
       if ("skip" in decoded) {
         skips.push(decoded.skip);
         if (specifiers.has(f)) opaque.set(f, specifiers.get(f)!);
-      } else texts.set(f, decoded.text);
+      } else {
+        texts.set(f, decoded.text);
+        if (decoded.bom) boms.add(f);
+      }
     });
     specifiers.clear();
     relevant = relevant.filter((f) => texts.has(f));
@@ -191,7 +196,7 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
     if (changed && createTwoFilesPatch) outcome.diff = createTwoFilesPatch(`a/${rel}`, `b/${rel}`, text, a.output, undefined, undefined, { context: 3 });
     if (changed && options.write) {
       try {
-        await writeAtomic(file, a.output);
+        await writeAtomic(file, boms.has(file) ? BOM + a.output : a.output);
       } catch (error) {
         skips.push({ file, why: "unreadable", detail: `could not be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` });
         outcome.changed = false;

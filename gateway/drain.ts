@@ -1,16 +1,20 @@
 // Graceful drain (SIGTERM): stop accepting, let in-flight requests finish, and close every
-// keep-alive connection as soon as it turns idle, so the process exits right after its longest
-// in-flight request instead of waiting out the keep-alive timeout. --drain-timeout caps the whole
+// keep-alive connection as soon as it turns idle (and one that never sent a request at once: see
+// drain-sockets.ts), so the process exits right after its longest in-flight request instead of
+// waiting out the keep-alive timeout. --drain-timeout caps the whole
 // stop (both listeners and the usage store's last save): past it the remaining connections (and
 // upstream requests) are cut.
 import type { FastifyInstance } from "fastify";
+import { DrainSockets } from "./drain-sockets.ts";
 
 export class Drain {
   /** True from the start of close(): answers sent from then on carry `Connection: close`. */
   active = false;
   forced = false;
+  private readonly sockets: DrainSockets;
 
   constructor(private readonly app: FastifyInstance) {
+    this.sockets = new DrainSockets(app.server);
     // Node closes the socket after an answer that says `Connection: close`, the moment it is sent.
     app.addHook("onSend", (_req, reply, payload, done) => {
       if (this.active) reply.header("connection", "close");
@@ -21,11 +25,13 @@ export class Drain {
   /** Closes the server; after `timeoutMs`, `cut()` aborts upstream work and every connection is destroyed. */
   async close(timeoutMs: number, cut: () => void): Promise<void> {
     this.active = true;
+    this.sockets.drain();
     const timer = setTimeout(() => {
       this.forced = true;
       this.app.log.warn(`drain timeout (${timeoutMs} ms) reached: cutting the remaining connections`);
       cut();
       this.app.server.closeAllConnections();
+      this.sockets.destroyAll();
     }, timeoutMs);
     try {
       await this.app.close(); // stops listening, closes idle connections, waits for the rest

@@ -137,7 +137,7 @@ export function addFile(a: Analysis, sf: SourceFile, display: string): FileState
     sf,
     display,
     text,
-    lines: text.split("\n"),
+    lines: text.split(/\r?\n/),
     quote: firstString ? firstString.getText()[0]! : '"',
     edits: [],
     findings: [],
