@@ -17,13 +17,14 @@ import { listFilters } from "./list-filters.ts";
 import { lockOnCreate } from "./lock-on-create.ts";
 import { resetAsRestart } from "./reset-as-restart.ts";
 import { scalingReadModifyWrite } from "./scaling-read-modify-write.ts";
+import { templateMountsReadModifyWrite } from "./template-mounts-read-modify-write.ts";
 import { servePublishedDocument } from "./serve-published-document.ts";
 import type { Emulation } from "./types.ts";
 
 export type { Emulation } from "./types.ts";
 
 export const emulationImplementations: Record<string, Emulation> = Object.fromEntries(
-  [gpuTypePriority, lockOnCreate, gpuPoolsFromCatalog, scalingReadModifyWrite, listFilters, resetAsRestart, emptyUpdateAsRead, servePublishedDocument, hourlyRateFromCatalog, cpuFlavorPriority, endpointCpuReadModifyWrite, flashbootKeepsPriority, podMountsReadModifyWrite, catalogTemplates, endpointWorkers, podNetworkVolume, templateIdFromRequest, podBillingByGpuType, sumPerBucket].map(
+  [gpuTypePriority, lockOnCreate, gpuPoolsFromCatalog, scalingReadModifyWrite, listFilters, resetAsRestart, emptyUpdateAsRead, servePublishedDocument, hourlyRateFromCatalog, cpuFlavorPriority, endpointCpuReadModifyWrite, flashbootKeepsPriority, podMountsReadModifyWrite, templateMountsReadModifyWrite, catalogTemplates, endpointWorkers, podNetworkVolume, templateIdFromRequest, podBillingByGpuType, sumPerBucket].map(
     (e) => [e.name, e],
   ),
 );

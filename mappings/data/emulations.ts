@@ -59,6 +59,13 @@ export const podMountsReadModifyWrite = spec({
   upstreamCalls: ["GET /v2/pods/{id}", "PATCH /v2/pods/{id}"],
 });
 
+export const templateMountsReadModifyWrite = spec({
+  name: "templateMountsReadModifyWrite",
+  summary: "v1 template update with `volumeMountPath` or `volumeInGb` alone: read the template and send its complete mount (`persistent` {size, path}), so a path alone moves the volume and a size alone keeps the template's own path.",
+  differences: "A concurrent change between the read and the PATCH can be overwritten; volumeMountPath alone on a template without a volume is ignored with a warning (v2 keeps no path without a size).",
+  upstreamCalls: ["GET /v2/templates/{id}", "PATCH /v2/templates/{id}"],
+});
+
 export const listFilters = spec({
   name: "listFilters",
   summary: "v1 list filters (`desiredStatus`, `gpuTypeId`, `name`, …) are applied by the gateway to the translated records.",
@@ -146,6 +153,7 @@ export const emulations: EmulationSpec[] = [
   endpointCpuReadModifyWrite,
   flashbootKeepsPriority,
   podMountsReadModifyWrite,
+  templateMountsReadModifyWrite,
   listFilters,
   resetAsRestart,
   emptyUpdateAsRead,
