@@ -125,7 +125,7 @@ export const podNetworkVolume = spec({
 export const templateIdFromRequest = spec({
   name: "templateIdFromRequest",
   summary: "v1 CreatePod / CreateEndpoint answers name the `templateId` the client sent; v2 keeps no link to the template.",
-  differences: "Only the create answer: later reads of the pod or endpoint have no templateId (declared in the table).",
+  differences: "Only the create answer: later reads and update answers of the pod or endpoint have no templateId (declared lost in the table, and in a V2-Bridge-Warning on each such answer).",
   upstreamCalls: [],
 });
 
