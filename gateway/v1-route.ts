@@ -175,6 +175,7 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): vo
         convert: { v1GpuTypeIds },
         emulate: {},
         deps,
+        deadline,
         callUpstream: async (r) => {
           if (deadline.passed) throw deadline.error();
           const write = isWrite(r.method);

@@ -80,6 +80,13 @@ export const resetAsRestart = spec({
   upstreamCalls: ["POST /v2/pods/{id}/action {\"action\":\"restart\"}"],
 });
 
+export const actionWaitsForBoot = spec({
+  name: "actionWaitsForBoot",
+  summary: "v1 RestartPod / StopPod on a pod that is still booting (v1 shows `desiredStatus: RUNNING` at once; v2 answers 409 while the pod is PROVISIONING or STARTING and the action is not among its `actions`): poll the pod with backoff, within the request's deadline, and send the action once v2 allows it.",
+  differences: "The answer waits for the boot (up to --upstream-deadline, less a reserve for the action itself). Past that, a v1 409 says the pod is still starting and to retry. A 409 for another reason (a locked pod, a stopped one) is answered at once.",
+  upstreamCalls: ["POST /v2/pods/{id}/action", "GET /v2/pods/{id} (polled with backoff while the pod boots)", "POST /v2/pods/{id}/action (again, once allowed)"],
+});
+
 export const emptyUpdateAsRead = spec({
   name: "emptyUpdateAsRead",
   summary: "v1 network-volume update with nothing to change: v2 rejects an empty PATCH, so the gateway answers with the current record (GET).",
@@ -156,6 +163,7 @@ export const emulations: EmulationSpec[] = [
   templateMountsReadModifyWrite,
   listFilters,
   resetAsRestart,
+  actionWaitsForBoot,
   emptyUpdateAsRead,
   servePublishedDocument,
   hourlyRateFromCatalog,
