@@ -3,6 +3,7 @@
 import type { ConvertContext, OperationMapping } from "../mappings/index.ts";
 import type { V1Match } from "../mappings/table.ts";
 import type { CatalogCache } from "./catalog-cache.ts";
+import type { Deadline } from "./deadline.ts";
 import type { GatewayConfig } from "./config.ts";
 import type { ListFilter } from "./translate-request.ts";
 import type { UpstreamRequest, UpstreamResponse } from "./upstream.ts";
@@ -42,6 +43,8 @@ export interface V1Call {
   /** Headers of the last upstream answer (rate limits are passed on from it). */
   lastUpstreamHeaders?: Record<string, string | string[] | undefined>;
   deps: GatewayDeps;
+  /** The request's total budget for upstream work (an emulation that waits stays inside it). */
+  deadline: Deadline;
   /** Calls upstream for this operation, recording metrics and rate-limit headers. */
   callUpstream(req: Omit<UpstreamRequest, "authorization" | "requestId" | "userAgent" | "deadline">): Promise<UpstreamResponse>;
 }

@@ -6,6 +6,7 @@ import { V1Error } from "./v1-errors.ts";
 export class Deadline {
   private readonly controller = new AbortController();
   private readonly timer: NodeJS.Timeout;
+  private readonly endsAt: number;
   private expired!: Promise<never>;
 
   constructor(readonly ms: number) {
@@ -14,6 +15,12 @@ export class Deadline {
     });
     this.expired.catch(() => {}); // only observed through run()
     this.timer = setTimeout(() => this.controller.abort(), ms).unref();
+    this.endsAt = performance.now() + ms;
+  }
+
+  /** Time left before the deadline passes (0 once it has). */
+  get remainingMs(): number {
+    return Math.max(0, this.endsAt - performance.now());
   }
 
   /** Aborts upstream requests still in flight when the deadline passes. */

@@ -46,6 +46,26 @@ export const MAX_WARNING_BYTES = 2_048;
  */
 export function boundedWarnings(warnings: string[]): { header: string | null; omitted: number } {
   if (!warnings.length) return { header: null, omitted: 0 };
+  // Most answers repeat a few warning sets (every pod read names the same lost fields): serialising
+  // one costs ~10 µs, so short sets are remembered, in a bounded cache.
+  // Length-prefixed, so no two different lists share a key.
+  const key = warnings.length <= 4 ? warnings.map((w) => `${w.length}:${w}`).join("") : undefined;
+  if (key !== undefined && key.length <= MEMO_KEY_CHARS) {
+    const known = memo.get(key);
+    if (known) return known;
+    const result = Object.freeze(serialiseWarnings(warnings));
+    if (memo.size >= MEMO_ENTRIES) memo.clear();
+    memo.set(key, result);
+    return result;
+  }
+  return serialiseWarnings(warnings);
+}
+
+const MEMO_ENTRIES = 512;
+const MEMO_KEY_CHARS = 1_024;
+const memo = new Map<string, Readonly<{ header: string | null; omitted: number }>>();
+
+function serialiseWarnings(warnings: string[]): { header: string | null; omitted: number } {
   const unique = [...new Set(warnings.map((w) => w.replace(/[^\x20-\x7e]/g, "?").slice(0, 300)))];
   const kept: string[] = [];
   let bytes = 0;

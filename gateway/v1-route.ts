@@ -19,6 +19,7 @@ import { redactText, secretsOf } from "./redact.ts";
 import { inV1Terms } from "./v2-errors-in-v1-terms.ts";
 import { splitListStrings } from "./v1-list-strings.ts";
 import { noteDrops } from "./drops.ts";
+import { declareLostFields } from "./lost-fields.ts";
 import { v1GpuTypeIds as gpuTypeIdsOf } from "./v1-gpu-types.ts";
 import type { OpenApiValidator } from "../openapi/validator.ts";
 import { UpstreamNotReached, type UpstreamResponse } from "./upstream.ts";
@@ -174,6 +175,7 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): vo
         convert: { v1GpuTypeIds },
         emulate: {},
         deps,
+        deadline,
         callUpstream: async (r) => {
           if (deadline.passed) throw deadline.error();
           const write = isWrite(r.method);
@@ -194,6 +196,7 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): vo
       try {
         noteDrops(call, translatedQuery.dropped, translatedQuery.warnings);
         answer = await deadline.run(run(call, emulationsFor(op.emulations)));
+        declareLostFields(call, answer);
       } catch (err) {
         if (unsettledWrite && err instanceof V1Error && err.status >= 500) throw lostWriteError(err, match, v1Body);
         throw err;

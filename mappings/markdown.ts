@@ -69,7 +69,7 @@ export function renderMarkdown(): string {
     const scope = changeApplies[c.id] ? "" : " (every operation)";
     lines.push(`| **${c.id}**: ${c.title}${scope} | ${cell(c.request ?? "—")} | ${cell(c.response ?? "—")} |`);
   }
-  lines.push("", "## Body and record lenses", "");
+  lines.push("", "## Body and record lenses", "", "A v1 record field v2 cannot supply is left out of the gateway's answers, named in `V2-Bridge-Warning` on each answer that lacks it, and counted as `answer.<field>` in the usage drops; the codemod marks reads of it.", "");
   for (const lens of Object.values(lenses)) lines.push(...lensSection(lens));
   lines.push("## Converters", "", "| converter | lossless | codemod | summary |", "|---|---|---|---|");
   for (const c of Object.values(converters)) {

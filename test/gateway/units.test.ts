@@ -39,6 +39,15 @@ describe("headers", () => {
     expect(warningHeader([])).toBeNull();
     expect(warningHeader(['a "quoted"', "ünïcode", "a \"quoted\""])).toBe('"a \\"quoted\\"", "?n?code"');
   });
+
+  it("V2-Bridge-Warning of a repeated warning list is remembered, and lists that join alike stay apart", () => {
+    expect(warningHeader(["a,b"])).toBe('"a,b"');
+    expect(warningHeader(["a,b"])).toBe('"a,b"');
+    expect(warningHeader(["a", "b"])).toBe('"a", "b"');
+    expect(warningHeader(["1:a", "b"])).toBe('"1:a", "b"');
+    expect(warningHeader(["1:a1:b"])).toBe('"1:a1:b"');
+    expect(warningHeader(["a\nb"])).toBe('"a?b"');
+  });
 });
 
 describe("usage store", () => {
