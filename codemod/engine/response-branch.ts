@@ -28,20 +28,23 @@ type Pred = Uint8Array;
 const BODY_METHODS = ["json", "text", "blob", "arrayBuffer", "formData", "clone"];
 const BODY_MEMBERS = ["data", "body"];
 
-/** The side of a read, and whether any check leads to it. */
-export function describeRead(read: Node, response: Node = read): { side: ReadSide; guarded: boolean } {
-  if (isHttpErrorBody(read)) return { side: "error", guarded: true };
+/** The side of a read, and whether an error status can reach it at all. */
+export function describeRead(read: Node, response: Node = read): { side: ReadSide; errorReachable: boolean } {
+  if (isHttpErrorBody(read)) return { side: "error", errorReachable: true };
   const subject = responseSubject(response);
   const { possible, consumed, boundary } = narrow(read, subject);
   const has = (from: number, to: number) => possible.some((p, i) => p && i + LOW >= from && i + LOW < to);
-  const guarded = possible.some((p) => !p);
-  if (!possible.some(Boolean)) return { side: "unknown", guarded };
-  if (!has(200, 300)) return { side: "error", guarded };
-  if (!has(400, 600)) return { side: "success", guarded };
+  const errorReachable = has(400, 600);
+  const side = (s: ReadSide) => ({ side: s, errorReachable });
+  if (!possible.some(Boolean)) return side("unknown");
+  if (!has(200, 300)) return side("error");
+  if (!errorReachable) return side("success");
   // `res.status !== 200`, `if (res.status === 201) return …`: past the success status is the error side.
-  if (!possible[200 - LOW] || !possible[201 - LOW]) return { side: "error", guarded };
-  if (testedElsewhere(boundary, subject, consumed)) return { side: "unknown", guarded };
-  return { side: "success", guarded };
+  if (!possible[200 - LOW] || !possible[201 - LOW]) return side("error");
+  // `res.status !== 204`: an error branch of a DELETE, or a guard before reading a body that may exist.
+  if (has(200, 300) && possible.slice(200 - LOW, 300 - LOW).some((p) => !p)) return side("unknown");
+  if (testedElsewhere(boundary, subject, consumed)) return side("unknown");
+  return side("success");
 }
 
 /**

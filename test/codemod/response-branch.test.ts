@@ -1,7 +1,7 @@
 // The response-branch classifier: which side of a status check a response-body read is on.
 import { describe, expect, it } from "vitest";
 import { Project, type Node } from "../../codemod/ts-morph.ts";
-import { classifyRead, isHttpErrorBody } from "../../codemod/engine/response-branch.ts";
+import { classifyRead, describeRead, isHttpErrorBody } from "../../codemod/engine/response-branch.ts";
 
 const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { allowJs: true } });
 let n = 0;
@@ -59,10 +59,20 @@ describe("fetch: status ranges", () => {
     }
   });
 
-  it("a bodiless or handled status exited early leaves the success body (204, 404, a 429 retry)", () => {
-    expect(sides(fn(`if (res.status === 204) return null;\n return await res.json();`))).toEqual(["success"]);
+  it("a handled error status exited early leaves the success body (404, a 429 retry)", () => {
     expect(sides(fn(`if (res.status === 404) return null;\n return await res.json();`))).toEqual(["success"]);
     expect(sides(`async function f(url: string) { for (;;) { const res = await fetch(url); if (res.status === 429) continue; return await res.json(); } }`)).toEqual(["success"]);
+  });
+
+  it("`204` alone says nothing: `!== 204` is a DELETE's error branch or a guard before an optional body", () => {
+    expect(sides(fn(`if (res.status === 204) return null;\n return await res.json();`))).toEqual(["unknown"]);
+    expect(sides(fn(`if (res.status !== 204) { const { message } = await res.json(); throw new Error(message); }`))).toEqual(["unknown"]);
+  });
+
+  it("says whether an error status can reach a read at all", () => {
+    const [after, behind404] = [fn(`if (!res.ok) throw new Error();\n return await res.json();`), fn(`if (res.status === 404) return null;\n return await res.json();`)].map((c) => nodes(c, "await res.json()")[0]!);
+    expect(describeRead(after!)).toEqual({ side: "success", errorReachable: false });
+    expect(describeRead(behind404!)).toEqual({ side: "success", errorReachable: true });
   });
 
   it("`switch (res.status)`: each case sees its labels (with fall-through), default the rest", () => {
