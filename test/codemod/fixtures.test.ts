@@ -15,7 +15,7 @@ afterAll(() => temps.forEach(cleanup));
 describe("codemod fixtures", () => {
   it("has a case for every call shape, grouped by concept", () => {
     const concepts = new Set(cases.map((c) => c.split("/")[0]));
-    for (const c of ["urls", "helpers", "classes", "factories", "wrappers", "openapi-fetch", "bodies", "lists", "errors", "records", "negatives"]) expect(concepts).toContain(c);
+    for (const c of ["urls", "helpers", "classes", "factories", "wrappers", "openapi-fetch", "bodies", "lists", "errors", "records", "response-branches", "negatives"]) expect(concepts).toContain(c);
     for (const name of [
       "factories/create-request-ts", "factories/options-object-js", "classes/private-call-method", "classes/default-base-url-constant",
       "classes/axios-instance", "classes/injected-fetch-js", "wrappers/fetch-with-retry", "wrappers/with-timeout",

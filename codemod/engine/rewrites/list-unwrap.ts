@@ -9,6 +9,7 @@ import type { HttpCall } from "../transports/index.ts";
 import { bodySites } from "../body-sites.ts";
 import { referencesOf, skipParens } from "../nodes.ts";
 import type { Problems } from "./problems.ts";
+import { classifyRead } from "../response-branch.ts";
 
 export function isErrorRead(ref: Node): boolean {
   const p = ref.getParent();
@@ -16,10 +17,12 @@ export function isErrorRead(ref: Node): boolean {
 }
 
 export function unwrapList(a: Analysis, http: HttpCall, wrapper: string, problems: Problems): void {
-  const sites = bodySites(a, http);
-  if (!sites.length && http.lib === "helper" && !http.helper!.returnsBody) {
+  const all = bodySites(a, http);
+  if (!all.length && http.lib === "helper" && !http.helper!.returnsBody) {
     problems.push({ reason: `v2 wraps the list in { ${wrapper}: [...] } and this helper's result is not followed to where it is read`, advice: `read .${wrapper} of the response body` });
   }
+  // An error body is a problem document in v2: the list key belongs to the success body only.
+  const sites = all.filter((site) => classifyRead(site.node) !== "error");
   if (!sites.length && http.lib === "convention" && !http.style) {
     problems.push({ reason: `v2 wraps the list in { ${wrapper}: [...] } and the codemod cannot tell how this client's answer is read`, advice: `read .${wrapper} of the response body` });
   }
@@ -53,9 +56,11 @@ export function unwrapList(a: Analysis, http: HttpCall, wrapper: string, problem
     if (parent && Node.isVariableDeclaration(parent) && Node.isIdentifier(parent.getNameNode())) {
       const nameNode = parent.getNameNode();
       const refs = referencesOf(enclosingFunction(parent), nameNode);
-      if (refs.some((r) => isErrorRead(r))) {
+      // A body read before the status check serves both sides: unwrap it where the success side uses it.
+      const errorUse = (r: Node) => isErrorRead(r) || classifyRead(r, v) === "error";
+      if (refs.some(errorUse)) {
         for (const r of refs) {
-          if (isErrorRead(r)) continue;
+          if (errorUse(r)) continue;
           const rp = r.getParent();
           if (rp && Node.isShorthandPropertyAssignment(rp)) {
             problems.push({ reason: `the list body is also read for errors; unwrap .${wrapper} where it is used`, advice: `read ${nameNode.getText()}.${wrapper}` });

@@ -17,6 +17,7 @@ import type { Problems } from "./problems.ts";
 import { declaredFields, renameDeclaredField } from "../declared-types.ts";
 import { functionName, references } from "../references.ts";
 import { boundRefs } from "./openapi-fetch.ts";
+import { classifyRead } from "../response-branch.ts";
 
 type ByFirst = Map<string, { segs: string[]; lens: FieldLens }[]>;
 /** The lens's v1Lost fields by name: reads of them get a mark. */
@@ -62,6 +63,8 @@ export function recordReads(a: Analysis, http: HttpCall, op: OperationMapping, p
   const differing = new Set(lens.fields.filter((f) => f.only !== "toV2" && (f.converter || f.v1.join() !== f.v2.join())).flatMap((f) => f.v1.map((x) => x.split(".")[0]!)));
   for (const l of lens.v1Lost ?? []) differing.add(l.v1);
   const seen = new Set<Node>();
+  /** The body read being followed: its uses on the error side of a status check are not the record. */
+  let read: Node | undefined;
 
   const lost: Lost = new Map((lens.v1Lost ?? []).map((l) => [l.v1, l]));
   const field = (access: Node) => recordField(a, access, byFirst, lost, op, problems);
@@ -121,8 +124,9 @@ export function recordReads(a: Analysis, http: HttpCall, op: OperationMapping, p
     if (isRecord && reads) return recordUse(outer, depth);
     if (Node.isVariableDeclaration(p) && p.getInitializer() === outer) {
       const name = p.getNameNode();
-      if (Node.isIdentifier(name)) for (const r of referencesOf(enclosingFunction(p), name)) use(r);
-      else if (Node.isObjectBindingPattern(name) && isRecord) {
+      if (Node.isIdentifier(name)) {
+        for (const r of referencesOf(enclosingFunction(p), name)) if (!(depth === 0 && read && classifyRead(r, read) === "error")) use(r);
+      } else if (Node.isObjectBindingPattern(name) && isRecord) {
         for (const el of name.getElements()) {
           const key = el.getPropertyNameNode()?.getText() ?? el.getName();
           if (el.getDotDotDotToken()) escape(el);
@@ -154,6 +158,9 @@ export function recordReads(a: Analysis, http: HttpCall, op: OperationMapping, p
   if (http.lib === "openapi-fetch") for (const r of boundRefs(http, "data")) (shape.kind === "record" ? recordUse : listUse)(r, 0);
   for (const site of bodySites(a, http)) {
     if (site.kind === "binding") continue;
+    // An error body is a problem document in v2, not the record.
+    if (classifyRead(site.node) === "error") continue;
+    read = site.node;
     if (site.kind === "promise") {
       valueGoes(site.node, 0, shape.kind === "record");
       continue;
@@ -166,7 +173,7 @@ export function recordReads(a: Analysis, http: HttpCall, op: OperationMapping, p
     }
     // A list body is unwrapped where it is declared (`const { pods } = …`); follow the array.
     if (shape.kind === "list" && parent && Node.isVariableDeclaration(parent) && Node.isIdentifier(parent.getNameNode())) {
-      for (const r of referencesOf(enclosingFunction(parent), parent.getNameNode())) listUse(r, 0);
+      for (const r of referencesOf(enclosingFunction(parent), parent.getNameNode())) if (classifyRead(r, site.node) !== "error") listUse(r, 0);
       continue;
     }
     valueGoes(site.node, 0, shape.kind === "record");
