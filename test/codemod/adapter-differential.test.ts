@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { loadV1, loadV2, type OpenApiDocument } from "../../openapi/reference.ts";
 import { lenses, operations, toV1, type CatalogView, type OperationMapping } from "../../mappings/index.ts";
-import { problemToV1Message } from "../../mappings/errors.ts";
+import { problemToV1Message, type Problem } from "../../mappings/errors.ts";
 import { translateBody } from "../../gateway/translate-request.ts";
 import { toV1Answer, v2RecordsOf } from "../../gateway/translate-response.ts";
 import { upstreamError } from "../../gateway/v1-errors.ts";
@@ -119,7 +119,7 @@ describe.skipIf(missingReference)(refSuite("boundary adapter ≡ gateway transla
       fc.property(problems, statuses, (problem, status) => {
         const ours = adapter.v1Message(problem, status).message;
         expect(ours, JSON.stringify(problem)).toBe(upstreamError({ status, json: problem, text: JSON.stringify(problem) ?? "" }).message);
-        if (problem && typeof problem === "object" && ("detail" in problem || "title" in problem)) expect(ours).toBe(problemToV1Message(problem, status).message);
+        if (problem && typeof problem === "object" && ("detail" in problem || "title" in problem)) expect(ours).toBe(problemToV1Message(problem as Problem, status).message);
       }),
       RUNS,
     );
