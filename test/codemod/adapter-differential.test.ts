@@ -12,6 +12,7 @@ import { toV1Answer, v2RecordsOf } from "../../gateway/translate-response.ts";
 import { upstreamError } from "../../gateway/v1-errors.ts";
 import { adapterModule } from "../../codemod/adapter/index.ts";
 import { planOf } from "../../codemod/adapter/coverage.ts";
+import { resourceName } from "../../codemod/adapter/plan.ts";
 import { mappingTable } from "../../codemod/adapter/table.ts";
 import { componentArbitrary, edgeExamples, arbitraryFor } from "../helpers/schema-arbitrary.ts";
 import { missingReference, refSuite } from "../helpers/reference.ts";
@@ -25,10 +26,7 @@ const catalog: CatalogView = { poolOfGpuType: () => "POOL", gpuTypesInPool: () =
 const ctx = { catalog };
 
 const opByKey = (key: string): OperationMapping => operations.find((o) => o.key === key)!;
-const lensOfResource = (resource: string) => {
-  const op = operations.find((o) => "lens" in o.response && planOf(mappingTable).toV1Record.some(([r]) => r === resource) && o.response.lens.replace(/-record$/, "").replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()) === resource)!;
-  return lenses[(op.response as { lens: string }).lens]!;
-};
+const lensOfResource = (resource: string) => Object.values(lenses).find((l) => resourceName(l.name) === resource)!;
 
 /** Same answer, or both refuse (request bodies: with the gateway's 400 message). */
 function expectSame(adapter: Outcome, gateway: Outcome, input: unknown, sameMessage: boolean): void {
