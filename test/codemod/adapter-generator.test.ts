@@ -179,7 +179,7 @@ describe("a generated module from a table with converters, defaults and refusals
         const gateway = g.rejections.length ? { threw: g.rejections.join("; ") } : { value: g.body };
         expect(outcome(() => adapter.toV2Body.CreateProbe!(v1)), JSON.stringify(v1)).toStrictEqual(gateway);
       }),
-      { numRuns: 400, seed, examples: [[{}], [{ scalerType: "REQUEST_COUNT" }], [{ templateId: "t" }], [{ entry: ["sh"], spot: true }]] },
+      { numRuns: 400, seed, examples: [[{}], [{ scalerType: "REQUEST_COUNT" }], [{ templateId: "t1" }], [{ entry: ["sh"], spot: true }]] },
     );
   });
 
