@@ -120,11 +120,15 @@ function toV1List(v2Answer${t(": unknown")}, operation${t(": string")})${t(": an
 function v1Message(problem${t(": unknown")}, status${t("?: number")})${t(": { message: string }")} {
   if (isRecord(problem) && ("detail" in problem || "title" in problem)) {
     const p${t(": any")} = problem;
-    const head = p.detail || p.title || "upstream error " + (p.status ?? status);
+    const head = p.detail || p.title || upstreamError(p.status ?? status);
     const errors = Array.isArray(p.errors) ? p.errors.filter((e${t(": unknown")}) => typeof e === "string") : [];
     return { message: errors.length ? head + ": " + errors.join("; ") : head };
   }
   if (isRecord(problem) && typeof problem["message"] === "string") return { message: problem["message"] };
-  return { message: "upstream error " + (status ?? "") };
+  return { message: upstreamError(status) };
+}
+
+function upstreamError(status${t(": unknown")})${t(": string")} {
+  return status === undefined ? "upstream error" : "upstream error " + status;
 }`;
 }

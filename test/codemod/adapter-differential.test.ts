@@ -121,5 +121,9 @@ describe.skipIf(missingReference)(refSuite("boundary adapter ≡ gateway transla
       }),
       RUNS,
     );
+    // Without a status (the app may not pass one) the message says no "undefined".
+    expect(adapter.v1Message({ title: "", detail: "" }).message).toBe("upstream error");
+    expect(adapter.v1Message({ title: "", status: 409 }).message).toBe("upstream error 409");
+    expect(adapter.v1Message("Bad Gateway").message).toBe("upstream error");
   });
 });
