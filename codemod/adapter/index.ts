@@ -23,5 +23,8 @@ export function adapterModule(options: AdapterOptions & { fileName?: string }, t
 
 export async function writeAdapter(projectRoot: string, options: WriteAdapterOptions, table: AdapterTable = mappingTable): Promise<WriteResult> {
   const { fileName, text } = adapterModule(options, table);
-  return writeTextIfChanged(path.resolve(projectRoot, options.dir ?? ".", fileName), text);
+  const root = path.resolve(projectRoot);
+  const file = path.resolve(root, options.dir ?? ".", fileName);
+  if (path.relative(root, file).startsWith("..")) throw new Error(`the adapter would be written outside the project (${file})`);
+  return writeTextIfChanged(file, text);
 }

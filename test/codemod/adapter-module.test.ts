@@ -163,5 +163,6 @@ describe("writeAdapter", () => {
     expect(readFileSync(file, "utf8")).toBe(adapterModule(options).text);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(readdirSync(path.dirname(file))).toEqual(["v2-bridge-adapter.ts"]);
+    await expect(writeAdapter(root, { ...options, dir: "../elsewhere" })).rejects.toThrow(/outside the project/);
   });
 });
