@@ -73,6 +73,13 @@ export interface Converter {
   /** Why the codemod cannot express it, when `codemod` is null. */
   codemodReason?: string;
   /**
+   * The backward conversion in source, as `codemod` is the forward one: given the source text of
+   * each v2 expression (`undefined` when absent), the v1 expressions' source text, or null. The
+   * boundary adapter (codemod/adapter/) writes record lenses through it; without one, a record
+   * lens using this converter is left out of the adapter and its sites stay marked.
+   */
+  codemodToV1?: (v2Source: (string | undefined)[]) => (string | undefined)[] | null;
+  /**
    * When a conversion the codemod can write still drops meaning (e.g. a priority list of which
    * v2 keeps only the first entry): the reason to show in a TODO mark, or null when the input is
    * faithfully converted. Gets each v1 input's source text and, for literal inputs, its value.
