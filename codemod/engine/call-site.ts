@@ -13,7 +13,7 @@ import type { HttpCall } from "./transports/index.ts";
 import { helperSignature } from "./helpers.ts";
 import { bind, sourceLiteral, urlContext, valueOf, type External } from "./values.ts";
 import { todo } from "./todo-marks.ts";
-import { helperRedirect, v1Redirect, type Redirect } from "./v1-redirect.ts";
+import { axiosRedirect, helperRedirect, v1Redirect, type Redirect } from "./v1-redirect.ts";
 import { changeMethod } from "./rewrites/method.ts";
 import { addFixedBody, convertRequestBody } from "./rewrites/request-body.ts";
 import { unwrapList } from "./rewrites/list-unwrap.ts";
@@ -270,6 +270,10 @@ function planOperation(a: Analysis, http: HttpCall, url: LocatedUrl, match: Matc
 
 /** How a marked call keeps a v1 base of its own: in its own URL, or through its helper's new base parameter. */
 function redirectFor(a: Analysis, http: HttpCall, url: LocatedUrl, parts: Part[]): Redirect | undefined {
+  if (http.lib === "axios" && http.external?.node && !parts.some((p) => p.node === http.external!.node)) {
+    const verb = http.method.kind === "verb" ? http.method.value : undefined;
+    return axiosRedirect(http.call, verb, http.external.value, http.options);
+  }
   if (http.lib !== "helper") return v1Redirect(url, parts);
   const fn = http.helper?.fn as Node | undefined;
   const anchor = fn && a.helperAnchors.get(fn);

@@ -127,3 +127,30 @@ export function helperRedirect(fn: Node, anchor: Node, anchorValue: string, call
   const text = args.length ? `, ${tail}` : tail;
   return { edits: [{ start: at, end: at, text, file: callFile }], names: [target.name], shared: { key: `${file}:${fn.getStart()}`, edits: shared } };
 }
+
+/**
+ * A marked call on an axios instance (`api.post("/pods", data)`): axios takes a base per request,
+ * so the call keeps v1 with `{ baseURL: RUNPOD_V1_BASE }` in its config.
+ */
+export function axiosRedirect(call: Node & { getArguments(): Node[] }, verb: string | undefined, baseValue: string, config: Node | undefined): Redirect | undefined {
+  const target = nameFor(baseValue);
+  if (!target || target.slash) return undefined;
+  const file = call.getSourceFile().getFilePath();
+  const option = `baseURL: ${target.name}`;
+  const args = call.getArguments();
+  if (config) {
+    const u = config;
+    if (Node.isObjectLiteralExpression(u)) {
+      const open = u.getStart() + 1;
+      const empty = u.getProperties().length === 0;
+      return { edits: [{ start: open, end: empty ? u.getEnd() - 1 : open, text: empty ? ` ${option} ` : ` ${option},`, file }], names: [target.name] };
+    }
+    return { edits: [{ start: u.getStart(), end: u.getEnd(), text: `{ ...${u.getText()}, ${option} }`, file }], names: [target.name] };
+  }
+  const dataVerb = verb !== undefined && ["post", "put", "patch"].includes(verb.toLowerCase());
+  const want = verb === undefined ? 2 : dataVerb ? 3 : 2;
+  if (args.length >= want || args.length === 0) return undefined;
+  const fill = Array.from({ length: want - 1 - args.length }, () => "undefined");
+  const at = args.at(-1)!.getEnd();
+  return { edits: [{ start: at, end: at, text: `, ${[...fill, `{ ${option} }`].join(", ")}`, file }], names: [target.name] };
+}
