@@ -103,6 +103,22 @@ export function resolveDoNoHarm(a: Analysis): void {
 function pinBasesOfMarkedCalls(a: Analysis, verdicts: Map<Node, Verdict>): void {
   for (let changed = true; changed; ) {
     changed = false;
+    // A call that would rename a field of a type that a call staying v1 is typed through stays v1 too.
+    const v1Typed = new Map<Node, Site>();
+    for (const site of a.sites) if (site.finding && staysV1(site, verdicts)) for (const d of site.typeUses ?? []) v1Typed.set(d, site);
+    for (const site of a.sites) {
+      if (!site.finding || !site.complete || staysV1(site, verdicts)) continue;
+      const shared = [...(site.typeRenames ?? [])].map((d) => [d, v1Typed.get(d)] as const).find(([, other]) => other && other !== site);
+      if (!shared) continue;
+      const [decl, other] = shared;
+      const reason = `its record type's field ${(decl as any).getName?.() ?? decl.getText()} is shared with a call that stays v1 (${where(other!.call)})`;
+      site.complete = false;
+      site.finding.category = site.finding.category === "no-equivalent" ? "no-equivalent" : "review";
+      site.finding.reason = reason;
+      site.finding.advice = "migrate both calls together, or give each its own record type";
+      todo(a, site.call, site.finding.operation ?? "base", site.finding.category, reason, site.finding.advice);
+      changed = true;
+    }
     for (const site of a.sites) {
       if (!site.finding || site.redirect || !site.whole) continue;
       const stuck = [...site.deps].some((d) => verdicts.get(d)?.flips === false || !verdicts.has(d));
@@ -114,6 +130,12 @@ function pinBasesOfMarkedCalls(a: Analysis, verdicts: Map<Node, Verdict>): void 
       }
     }
   }
+}
+
+/** Whether a site stays v1: marked (left whole), or on a base that does not flip. */
+function staysV1(site: Site, verdicts: Map<Node, Verdict>): boolean {
+  if (!site.complete && site.whole) return true;
+  return [...site.deps].some((d) => verdicts.get(d)?.flips === false || !verdicts.has(d));
 }
 
 /** What happens to one site: its rewrite applies, or it stays whole on v1 (redirected or with its base), marked. */

@@ -8,6 +8,23 @@ import { V1_HOST } from "../../mappings/bases.ts";
 import { addFinding, fileOf, type Analysis } from "./state.ts";
 import { todo } from "./todo-marks.ts";
 import { uniqueMatches } from "./call-site.ts";
+import { statementOf } from "./nodes.ts";
+import { V1_BASE_NAME, V1_ORIGIN_NAME } from "./v1-redirect.ts";
+import { TODO_TAG } from "../prefilter.ts";
+
+/** Whether an earlier run's mark sits right above the literal's statement (that mark already counts the site). */
+function alreadyMarked(text: string, n: Node): boolean {
+  const start = statementOf(n).getStart();
+  let lineStart = text.lastIndexOf("\n", start - 1) + 1;
+  while (lineStart > 0) {
+    const prevStart = text.lastIndexOf("\n", lineStart - 2) + 1;
+    const prev = text.slice(prevStart, lineStart - 1).trim();
+    if (!prev.startsWith("//")) return false;
+    if (prev.includes(TODO_TAG)) return true;
+    lineStart = prevStart;
+  }
+  return false;
+}
 
 const HOLE = "\u0000";
 
@@ -20,13 +37,20 @@ function pathText(n: Node): string | undefined {
 
 /** Whether the file names the v1 host or imports a parsed module that does. */
 function connected(a: Analysis, sf: SourceFile): boolean {
-  if (sf.getFullText().includes(V1_HOST)) return true;
+  if (namesV1Host(sf.getFullText())) return true;
   for (const imp of sf.getImportDeclarations()) {
     const target = a.resolve?.(sf.getFilePath(), imp.getModuleSpecifierValue());
-    if (target && target.getFullText().includes(V1_HOST)) return true;
+    if (target && namesV1Host(target.getFullText())) return true;
   }
   return false;
 }
+
+/** The v1 host outside the declared base of marked calls (that base only serves calls already marked). */
+function namesV1Host(text: string): boolean {
+  return text.replace(DECLARED_V1_BASE, "").includes(V1_HOST);
+}
+
+const DECLARED_V1_BASE = new RegExp(`^const (?:${V1_BASE_NAME}|${V1_ORIGIN_NAME}) = .*$`, "gm");
 
 export function recallNet(a: Analysis, sf: SourceFile): void {
   if (!connected(a, sf)) return;
@@ -38,6 +62,7 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
   for (const n of literals) {
     if (a.consumed.has(n) || (Node.isTemplateExpression(n) && a.consumed.has(n.getHead()))) continue;
     if (n.getFirstAncestor((x) => Node.isImportDeclaration(x) || Node.isExportDeclaration(x) || Node.isTypeNode(x))) continue;
+    if (alreadyMarked(fileOf(a, n).text, n)) continue;
     const text = pathText(n);
     if (!text || !text.startsWith("/") || text.includes(V1_HOST)) continue;
     const path = text.split(/[?#]/)[0]!.replace(/\/$/, "");
@@ -49,6 +74,5 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
     const advice = "migrate this call by hand (its v2 path, method, body and answer: docs/mapping.md), or write it as a call on the client's base";
     todo(a, n, op?.key ?? "base", "review", reason, advice);
     addFinding(a, n, { operation: op?.key ?? null, v1: op ? { method: op.v1.method, path: op.v1.path } : null, v2: op?.v2 ? { method: op.v2.method, path: op.v2.path } : null, category: "review", reason, advice });
-    fileOf(a, n);
   }
 }

@@ -63,7 +63,10 @@ describe("rewritten fixtures type-check against v2 types", () => {
 
   it.each(checked)("%s", (name) => {
     const files = new Map(casePairs(name).map((p) => [p.output, readFileSync(p.output, "utf8")]));
-    expect(typecheck(files)).toEqual([]);
+    // Calls left whole in v1 shape keep the errors their input already had against v2 types (the
+    // same file, the same message); the rewrite must add none.
+    const before = new Set(typecheck(new Map(casePairs(name).map((p) => [p.output, readFileSync(p.input, "utf8")]))));
+    expect(typecheck(files).filter((e) => !before.has(e))).toEqual([]);
   });
 
   it("covers the TypeScript cases", () => {

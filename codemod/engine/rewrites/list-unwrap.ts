@@ -53,6 +53,15 @@ export function unwrapList(a: Analysis, http: HttpCall, wrapper: string, problem
     const v = site.node;
     const outer = skipParens(v);
     const parent = outer.getParent();
+    // `(await res.json()) as Pod[]`: the asserted type follows the unwrap, read off the whole.
+    const asserted = assertionAround(v);
+    if (asserted) {
+      const t = asserted.getTypeNode()!;
+      edit(a, t, { start: t.getStart(), end: t.getEnd(), text: `{ ${wrapper}: ${t.getText()} }` });
+      edit(a, asserted, { start: asserted.getStart(), end: asserted.getStart(), text: "(" });
+      edit(a, asserted, { start: asserted.getEnd(), end: asserted.getEnd(), text: `).${wrapper}` });
+      continue;
+    }
     if (parent && Node.isVariableDeclaration(parent) && Node.isIdentifier(parent.getNameNode())) {
       const nameNode = parent.getNameNode();
       const refs = referencesOf(enclosingFunction(parent), nameNode);
@@ -104,4 +113,14 @@ function retypeJson(a: Analysis, node: Node, wrapper: string): void {
   if (!typedBody && !returnsTypedBody(call)) return;
   const [t] = call.getTypeArguments();
   if (t && call.getTypeArguments().length === 1) edit(a, t, { start: t.getStart(), end: t.getEnd(), text: `{ ${wrapper}: ${t.getText()} }` });
+}
+
+/** The `as T[]` assertion a body read sits in (through parentheses), if any. */
+function assertionAround(v: Node): (Node & { getTypeNode(): Node | undefined }) | undefined {
+  let n: Node = v;
+  for (let p = n.getParent(); p && (Node.isParenthesizedExpression(p) || Node.isAsExpression(p)); p = n.getParent()) {
+    if (Node.isAsExpression(p)) return /\[\]$|^Array<.*>$/.test(p.getTypeNode()?.getText() ?? "") ? p : undefined;
+    n = p;
+  }
+  return undefined;
 }

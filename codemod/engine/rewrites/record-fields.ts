@@ -58,6 +58,9 @@ export function recordReads(a: Analysis, http: HttpCall, op: OperationMapping, p
     if (declared && !declared.some((f) => differing.has(f))) return;
     escapes.push(n);
     if (declared) for (const f of declared) if (differing.has(f)) named.add(f);
+    // The project's field declarations this v1 record is typed through: renaming them for
+    // another call would retype this one's record while it stays v1.
+    if (declared && a.current) for (const d of fieldDeclarations(n, viaReturn, declared.filter((f) => differing.has(f)))) (a.current.typeUses ??= new Set()).add(d);
   };
   const named = new Set<string>();
   const differing = new Set(lens.fields.filter((f) => f.only !== "toV2" && (f.converter || f.v1.join() !== f.v2.join())).flatMap((f) => f.v1.map((x) => x.split(".")[0]!)));
@@ -186,6 +189,7 @@ export function recordReads(a: Analysis, http: HttpCall, op: OperationMapping, p
       problems.push({
         reason: `the ${shape.kind === "list" ? "records of the list" : "response record"} ${shape.kind === "list" ? "are" : "is"} used where the codemod cannot follow it (${where.getSourceFile().getBaseName()}:${line}), and these v1 fields differ in v2: ${fields.join(", ")}`,
         advice: "check every read of the record against the v2 record (docs/mapping.md)",
+        brief: `the ${shape.kind === "list" ? "list's records leave" : "record leaves"} the codemod's sight (${where.getSourceFile().getBaseName()}:${line}) and ${fields.length} v1 field${fields.length > 1 ? "s differ" : " differs"} in v2 (audit --format json names them)`,
       });
     }
   }
@@ -233,9 +237,10 @@ function recordField(a: Analysis, access: Node, byFirst: ByFirst, lost: Lost, op
   const gone = lost.get(access.getName());
   if (gone) {
     // Left as it is the read would be undefined in v2 without a word: the human decides.
-    const reason = `v1 record field ${gone.v1} has no v2 source: ${gone.reason}`;
-    todo(a, access, op.key, "no-equivalent", reason, gone.advice);
-    addFinding(a, access, { operation: op.key, v1: { method: op.v1.method, path: op.v1.path }, v2: op.v2 ? { method: op.v2.method, path: op.v2.path } : null, category: "no-equivalent", reason, advice: gone.advice });
+    // The call stays whole on v1 (its mark names the read).
+    const line = access.getSourceFile().getLineAndColumnAtPos(access.getStart()).line;
+    const reason = `reads v1 record field ${gone.v1} (${access.getSourceFile().getBaseName()}:${line}), which has no v2 source: ${gone.reason}`;
+    if (!problems.some((p) => p.reason === reason)) problems.push({ reason, advice: gone.advice, brief: `reads v1 record field ${gone.v1} (${access.getSourceFile().getBaseName()}:${line}), which v2 does not have` });
     return;
   }
   for (const cand of byFirst.get(access.getName()) ?? []) {
@@ -256,7 +261,7 @@ function recordField(a: Analysis, access: Node, byFirst: ByFirst, lost: Lost, op
       const conv = converterNamed(f.converter);
       // The read cannot be renamed: the call stays whole on v1, and its mark names the read.
       const line = access.getSourceFile().getLineAndColumnAtPos(access.getStart()).line;
-      const reason = `reads v1 record field ${v1} (line ${line}), which is ${f.v2.join(" + ")} in v2 with other values (converter ${f.converter})`;
+      const reason = `reads v1 record field ${v1} (${access.getSourceFile().getBaseName()}:${line}), which is ${f.v2.join(" + ")} in v2 with other values (converter ${f.converter})`;
       const advice = `read ${f.v2.map((x) => "." + x).join(" / ")} and convert it as docs/mapping.md describes for ${f.converter}${conv ? "" : ""}`;
       if (!problems.some((p) => p.reason === reason)) problems.push({ reason, advice });
     } else if (f.v2.length === 1 && f.v2[0] !== v1) {
@@ -265,7 +270,10 @@ function recordField(a: Analysis, access: Node, byFirst: ByFirst, lost: Lost, op
       edit(a, access, { start, end: (last as any).getNameNode().getEnd(), text: f.v2[0]!.split(".").join("?.") });
       // The record's declared type (the project's own interface or type literal) follows the read.
       const object = Node.isPropertyAccessExpression(access) ? access.getExpression() : access;
-      const ok = cand.segs.length === 1 && renameDeclaredField(a, object, v1, f.v2[0]!, (n, text) => edit(a, n, { start: n.getStart(), end: n.getEnd(), text }));
+      const ok = cand.segs.length === 1 && renameDeclaredField(a, object, v1, f.v2[0]!, (n, text) => {
+        edit(a, n, { start: n.getStart(), end: n.getEnd(), text });
+        if (a.current) (a.current.typeRenames ??= new Set()).add(n.getParent()!);
+      });
       if (!ok || (cand.segs.length > 1 && declaresField(object, cand.segs[0]!))) {
         const reason = `v1 record field ${v1} is ${f.v2[0]} in v2, and the type this code reads it through declares ${v1}`;
         if (!problems.some((p) => p.reason === reason)) problems.push({ reason, advice: `change that type to the v2 record (${f.v2[0]})` });
@@ -275,3 +283,23 @@ function recordField(a: Analysis, access: Node, byFirst: ByFirst, lost: Lost, op
   }
 }
 
+
+/** The property declarations of `names` on the type a value (or its function's return) is declared with. */
+function fieldDeclarations(n: Node, viaReturn: boolean, names: string[]): Node[] {
+  try {
+    let type = n.getType();
+    if (viaReturn) {
+      const fn = enclosingFunction(n) as any;
+      const ret = fn.getReturnType?.();
+      if (ret) type = ret.getTypeArguments?.()[0] && /^Promise</.test(ret.getText()) ? ret.getTypeArguments()[0] : ret;
+    }
+    const out: Node[] = [];
+    for (const t of type.isUnion() ? type.getUnionTypes() : [type]) {
+      const target = t.isArray() ? t.getArrayElementTypeOrThrow() : t;
+      for (const name of names) for (const d of target.getProperty(name)?.getDeclarations() ?? []) out.push(d);
+    }
+    return out;
+  } catch {
+    return [];
+  }
+}
