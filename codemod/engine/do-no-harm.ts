@@ -104,14 +104,10 @@ function pinBasesOfMarkedCalls(a: Analysis, verdicts: Map<Node, Verdict>): void 
   for (let changed = true; changed; ) {
     changed = false;
     // A call that would rename a field of a type that a call staying v1 is typed through stays v1 too.
-    const v1Typed = new Map<Node, Site>();
-    for (const site of a.sites) if (site.finding && staysV1(site, verdicts)) for (const d of site.typeUses ?? []) v1Typed.set(d, site);
     for (const site of a.sites) {
       if (!site.finding || !site.complete || staysV1(site, verdicts)) continue;
-      const shared = [...(site.typeRenames ?? [])].map((d) => [d, v1Typed.get(d)] as const).find(([, other]) => other && other !== site);
-      if (!shared) continue;
-      const [decl, other] = shared;
-      const reason = `its record type's field ${(decl as any).getName?.() ?? decl.getText()} is shared with a call that stays v1 (${where(other!.call)})`;
+      const reason = sharedTypeConflict(a, site, verdicts);
+      if (!reason) continue;
       site.complete = false;
       site.finding.category = site.finding.category === "no-equivalent" ? "no-equivalent" : "review";
       site.finding.reason = reason;
@@ -130,6 +126,17 @@ function pinBasesOfMarkedCalls(a: Analysis, verdicts: Map<Node, Verdict>): void 
       }
     }
   }
+}
+
+/** Why a site's type renames would retype the record of a call that stays v1, if they would. */
+function sharedTypeConflict(a: Analysis, site: Site, verdicts: Map<Node, Verdict>): string | undefined {
+  if (!site.typeRenames?.size) return undefined;
+  for (const other of a.sites) {
+    if (other === site || !other.finding || !other.typeUses?.size || !staysV1(other, verdicts)) continue;
+    const decl = [...site.typeRenames].find((d) => other.typeUses!.has(d));
+    if (decl) return `its record type's field ${(decl as any).getName?.() ?? decl.getText()} is shared with a call that stays v1 (${where(other.call)})`;
+  }
+  return undefined;
 }
 
 /** Whether a site stays v1: marked (left whole), or on a base that does not flip. */
@@ -157,11 +164,14 @@ function settleSite(a: Analysis, site: Site, verdicts: Map<Node, Verdict>): void
   }
   if (!stuck.length) {
     for (const e of site.edits) a.files.get(e.file!)?.edits.push(e);
+    site.onApply?.();
     return;
   }
   if (!site.finding) return;
   const pinned = stuck.filter((d) => a.bases.get(d)?.pinned);
   if (pinned.length === stuck.length) {
+    const shared = sharedTypeConflict(a, site, verdicts);
+    if (shared) return markKept(a, site, shared, "migrate both calls together, or give each its own record type");
     const reason = `the call is on ${V1_BASE_NAME}, the base kept for calls in v1 shape, and needs nothing else`;
     const advice = `replace ${V1_BASE_NAME} here with the v2 base ${V2_BASE} and run rewrite again`;
     markKept(a, site, reason, advice);

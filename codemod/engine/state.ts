@@ -48,6 +48,8 @@ export interface Site {
   whole?: boolean;
   /** How a marked call keeps its own v1 base when the base it shares flips (absent: the base cannot flip). */
   redirect?: Redirect;
+  /** Runs when the site's edits are applied (a mark that is only true once they are). */
+  onApply?: () => void;
   /** Field declarations of the project's own types this site renames to v2 names. */
   typeRenames?: Set<Node>;
   /** Field declarations its v1 record is typed through where it leaves sight (they must keep v1 names while it stays v1). */
