@@ -30,6 +30,8 @@ export const emulationSides: Readonly<Record<string, readonly EmulationSide[]>> 
   templateIdFromRequest: ["record"],
   podBillingByGpuType: ["list", "record"],
   sumPerBucket: ["list"],
+  templateMountsReadModifyWrite: ["request"],
+  actionWaitsForBoot: ["request"],
 };
 
 /** The operation's emulations that act on this side (unknown names count: better marked than wrong). */

@@ -116,9 +116,11 @@ function pinBasesOfMarkedCalls(a: Analysis, verdicts: Map<Node, Verdict>): void 
       changed = true;
     }
     for (const site of a.sites) {
-      if (!site.finding || site.redirect || !site.whole) continue;
+      // A site the run may not write (a read-only or conflicting file) stays v1 as it is: its bases too.
+      const frozen = a.frozen.has(site.file?.sf.getFilePath() ?? site.call.getSourceFile().getFilePath()) || site.edits.some((e) => a.frozen.has(e.file!));
+      if (!frozen && (!site.finding || site.redirect || !site.whole)) continue;
       const stuck = [...site.deps].some((d) => verdicts.get(d)?.flips === false || !verdicts.has(d));
-      if (site.complete && !stuck) continue;
+      if (!frozen && site.complete && !stuck) continue;
       for (const d of site.deps) {
         if (verdicts.get(d)?.flips !== true) continue;
         verdicts.set(d, { flips: false, unfollowed: [site.call], because: `a call on it that stays v1 (${where(site.call)}) cannot be given a base of its own` });

@@ -20,10 +20,13 @@ import { markFindings } from "./todo-marks.ts";
 import { applyEdits } from "./apply-edits.ts";
 import { openapiTypes } from "./openapi-types.ts";
 import { recallNet } from "./recall-net.ts";
+import type { AdapterOptions } from "../adapter/index.ts";
 
 export interface ProjectAnalysis {
   /** Absolute path → what happened to that file. */
   files: Map<string, FileAnalysis>;
+  /** Adapter modules the rewritten files import: absolute path → variant. */
+  adapters?: Map<string, AdapterOptions>;
 }
 
 function callSites(a: Analysis, sf: SourceFile): void {
@@ -48,6 +51,8 @@ export interface AnalyzeOptions {
   frozen?: Map<string, string>;
   /** Absolute path → the files that import it but could not be analysed. */
   blocked?: Map<string, string[]>;
+  /** Where the boundary adapter module goes (the run's root); absent: no adapter (--no-adapter). */
+  adapterRoot?: string;
 }
 
 export function analyzeProject(index: ProjectIndex, displayName: (file: string) => string, options: AnalyzeOptions = {}): ProjectAnalysis {
@@ -58,15 +63,16 @@ export function analyzeProject(index: ProjectIndex, displayName: (file: string) 
     const frozen = new Map(options.frozen ?? []);
     for (const [f, why] of first.conflicted) frozen.set(f, why);
     const again = analyzeOnce(index, displayName, { ...options, frozen });
-    if (!again.conflicted.size || [...again.conflicted.keys()].every((f) => frozen.has(f))) return { files: again.files };
+    if (!again.conflicted.size || [...again.conflicted.keys()].every((f) => frozen.has(f))) return { files: again.files, adapters: again.adapters };
     Object.assign(first, again);
   }
-  return { files: first.files };
+  return { files: first.files, adapters: first.adapters };
 }
 
 function analyzeOnce(index: ProjectIndex, displayName: (file: string) => string, options: AnalyzeOptions): ProjectAnalysis & { conflicted: Map<string, string> } {
   const conflicted = new Map<string, string>();
   const a = newAnalysis(index.resolve);
+  if (options.adapterRoot) a.adapter = { root: options.adapterRoot, used: new Map() };
   for (const [f, why] of options.frozen ?? []) a.frozen.set(f, why);
   for (const [f, by] of options.blocked ?? []) a.blocked.set(f, by);
   const result = new Map<string, FileAnalysis>();
@@ -117,5 +123,5 @@ function analyzeOnce(index: ProjectIndex, displayName: (file: string) => string,
     }
     result.set(sf.getFilePath(), { findings, edits: file.edits, output, callSites: sites.length, rewritten: sites.filter((s) => s.complete).length });
   }
-  return { files: result, conflicted };
+  return { files: result, conflicted, adapters: a.adapter?.used };
 }

@@ -6,6 +6,7 @@ import type { ModuleResolver } from "../symbols.ts";
 import { redact } from "../redact.ts";
 import { Evaluator } from "./evaluate/evaluator.ts";
 import type { Redirect } from "./v1-redirect.ts";
+import type { AdapterOptions } from "../adapter/index.ts";
 
 export interface FileState {
   sf: SourceFile;
@@ -99,6 +100,8 @@ export interface Analysis {
   helperAnchors: Map<Node, { node: Node; value: string }>;
   /** Shared redirect edits already applied (a helper's new base parameter). */
   sharedRedirects: Set<string>;
+  /** The boundary adapter: where the module goes, and which variants the run used (absent: --no-adapter). */
+  adapter?: { root: string; used: Map<string, AdapterOptions> };
   /** Base literal → what can override it at run time, as the evaluator found (an env variable, a caller's option). */
   overrides: Map<Node, Set<string>>;
 }

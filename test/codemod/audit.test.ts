@@ -127,7 +127,7 @@ describe("audit", () => {
     expect(JSON.parse(err.stdout).summary.findings).toBe(2);
   });
 
-  it("flags converter-based record field reads and table-decided query parameters; renames copy fields", async () => {
+  it("flags converter-based record field reads and table-decided query parameters; a marked call stays whole", async () => {
     const src = [
       'const API = "https://rest.runpod.io/v1";',
       "export async function f(id: string) {",
@@ -140,12 +140,14 @@ describe("audit", () => {
     const dir = project({ "a.ts": src });
     const result = await runCodemod({ paths: [dir], write: true });
     const review = result.findings.filter((f) => f.category === "review");
-    expect(review.map((f) => f.reason)).toEqual([
+    expect(review.map((f) => f.reason).sort()).toEqual([
       "query parameter desiredStatus (emulate): v2 lists take no filter parameters",
-      expect.stringContaining("v1 record field desiredStatus is status in v2"),
-    ]);
+      expect.stringContaining("reads v1 record field desiredStatus (a.ts:5), which is status in v2"),
+    ].sort());
     const out = readFileSync(path.join(dir, "a.ts"), "utf8");
-    expect(out).toContain("pod.disk");
+    // Both calls are marked, so both stay whole in v1 shape on the declared v1 base: nothing renamed.
+    expect(out).toContain("pod.containerDiskInGb");
+    expect(out).toContain("fetch(`${RUNPOD_V1_BASE}/pods/${id}`)");
     expect(out).toContain("p.desiredStatus;"); // origin unknown: untouched
     expect(out.match(/TODO\(v2-migration\)/g)).toHaveLength(2);
   });

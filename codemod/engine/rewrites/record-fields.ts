@@ -15,6 +15,7 @@ import { todo } from "../todo-marks.ts";
 import { addFinding } from "../state.ts";
 import type { Problems } from "./problems.ts";
 import { declaredFields, renameDeclaredField } from "../declared-types.ts";
+import { wrapRecordInAdapter } from "../adapter-sites.ts";
 import { functionName, references } from "../references.ts";
 import { boundRefs } from "./openapi-fetch.ts";
 import { classifyRead } from "../response-branch.ts";
@@ -68,6 +69,7 @@ export function recordReads(a: Analysis, http: HttpCall, op: OperationMapping, p
   const seen = new Set<Node>();
   /** The body read being followed: its uses on the error side of a status check are not the record. */
   let read: Node | undefined;
+  let readIsPromise = false;
 
   const lost: Lost = new Map((lens.v1Lost ?? []).map((l) => [l.v1, l]));
   const field = (access: Node) => recordField(a, access, byFirst, lost, op, problems);
@@ -164,6 +166,7 @@ export function recordReads(a: Analysis, http: HttpCall, op: OperationMapping, p
     // An error body is a problem document in v2, not the record.
     if (classifyRead(site.node) === "error") continue;
     read = site.node;
+    readIsPromise = site.kind === "promise";
     if (site.kind === "promise") {
       valueGoes(site.node, 0, shape.kind === "record");
       continue;
@@ -183,6 +186,8 @@ export function recordReads(a: Analysis, http: HttpCall, op: OperationMapping, p
   }
   if (escapes.length) {
     const fields = differingFields(lens.fields, lens.v1Lost).filter((f) => !named.size || f.split("→")[0]!.split("+").some((x) => named.has(x.split(".")[0]!)));
+    // The app keeps its v1 record: the adapter converts the v2 one back, the call migrates.
+    if (fields.length && shape.kind === "record" && read && wrapRecordInAdapter(a, read, readIsPromise, op)) return;
     if (fields.length) {
       const where = escapes[0]!;
       const line = where.getSourceFile().getLineAndColumnAtPos(where.getStart()).line;
