@@ -209,14 +209,26 @@ function exits(st: Node | undefined): boolean {
 function testedElsewhere(boundary: Node, subject: ResponseSubject, consumed: Node[]): boolean {
   if (!subject.ok.size && !subject.status.size) return false;
   const inConsumed = (n: Node) => consumed.some((c) => c.getPos() <= n.getPos() && n.getEnd() <= c.getEnd());
-  for (const d of boundary.getDescendants()) {
-    if (!Node.isIdentifier(d) && !Node.isPropertyAccessExpression(d)) continue;
-    const p = d.getParent();
-    if (Node.isIdentifier(d) && p && ((Node.isPropertyAccessExpression(p) && p.getNameNode() === d) || Node.isBindingElement(p) || Node.isPropertyAssignment(p))) continue;
-    const key = keyOf(d);
-    if (key && (subject.ok.has(key) || subject.status.has(key)) && !inConsumed(d)) return true;
+  return subjectUses(boundary, subject).some((d) => !inConsumed(d));
+}
+
+// Per function: where each `x.ok` / `x.status` / `x.statusCode` and each plain name is read (one walk).
+const usesCache = new WeakMap<Node, Map<string, Node[]>>();
+
+function subjectUses(boundary: Node, subject: ResponseSubject): Node[] {
+  let byKey = usesCache.get(boundary);
+  if (!byKey) {
+    const map = new Map<string, Node[]>();
+    boundary.forEachDescendant((d) => {
+      const p = d.getParent();
+      if (Node.isIdentifier(d) && p && ((Node.isPropertyAccessExpression(p) && p.getNameNode() === d) || Node.isBindingElement(p) || Node.isPropertyAssignment(p))) return;
+      if (!Node.isIdentifier(d) && !(Node.isPropertyAccessExpression(d) && ["ok", "status", "statusCode"].includes(d.getName()))) return;
+      const k = keyOf(d);
+      if (k) map.get(k)?.push(d) ?? map.set(k, [d]);
+    });
+    usesCache.set(boundary, (byKey = map));
   }
-  return false;
+  return [...subject.ok, ...subject.status].flatMap((k) => byKey!.get(k) ?? []);
 }
 
 function isStatus(n: Node, subject: ResponseSubject): boolean {
