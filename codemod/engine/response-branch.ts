@@ -42,7 +42,7 @@ export function describeRead(read: Node, response: Node = read): { side: ReadSid
   // `res.status !== 200`, `if (res.status === 201) return …`: past the success status is the error side.
   if (!possible[200 - LOW] || !possible[201 - LOW]) return side("error");
   // `res.status !== 204`: an error branch of a DELETE, or a guard before reading a body that may exist.
-  if (has(200, 300) && possible.slice(200 - LOW, 300 - LOW).some((p) => !p)) return side("unknown");
+  if (possible.slice(200 - LOW, 300 - LOW).some((p) => !p)) return side("unknown");
   if (testedElsewhere(boundary, subject, consumed)) return side("unknown");
   return side("success");
 }
@@ -209,14 +209,26 @@ function exits(st: Node | undefined): boolean {
 function testedElsewhere(boundary: Node, subject: ResponseSubject, consumed: Node[]): boolean {
   if (!subject.ok.size && !subject.status.size) return false;
   const inConsumed = (n: Node) => consumed.some((c) => c.getPos() <= n.getPos() && n.getEnd() <= c.getEnd());
-  for (const d of boundary.getDescendants()) {
-    if (!Node.isIdentifier(d) && !Node.isPropertyAccessExpression(d)) continue;
-    const p = d.getParent();
-    if (Node.isIdentifier(d) && p && ((Node.isPropertyAccessExpression(p) && p.getNameNode() === d) || Node.isBindingElement(p) || Node.isPropertyAssignment(p))) continue;
-    const key = keyOf(d);
-    if (key && (subject.ok.has(key) || subject.status.has(key)) && !inConsumed(d)) return true;
+  return subjectUses(boundary, subject).some((d) => !inConsumed(d));
+}
+
+// Per function: where each `x.ok` / `x.status` / `x.statusCode` and each plain name is read (one walk).
+const usesCache = new WeakMap<Node, Map<string, Node[]>>();
+
+function subjectUses(boundary: Node, subject: ResponseSubject): Node[] {
+  let byKey = usesCache.get(boundary);
+  if (!byKey) {
+    const map = new Map<string, Node[]>();
+    boundary.forEachDescendant((d) => {
+      const p = d.getParent();
+      if (Node.isIdentifier(d) && p && ((Node.isPropertyAccessExpression(p) && p.getNameNode() === d) || Node.isBindingElement(p) || Node.isPropertyAssignment(p))) return;
+      if (!Node.isIdentifier(d) && !(Node.isPropertyAccessExpression(d) && ["ok", "status", "statusCode"].includes(d.getName()))) return;
+      const k = keyOf(d);
+      if (k) map.get(k)?.push(d) ?? map.set(k, [d]);
+    });
+    usesCache.set(boundary, (byKey = map));
   }
-  return false;
+  return [...subject.ok, ...subject.status].flatMap((k) => byKey!.get(k) ?? []);
 }
 
 function isStatus(n: Node, subject: ResponseSubject): boolean {
