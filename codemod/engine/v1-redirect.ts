@@ -89,7 +89,7 @@ export function declarationEdit(sf: Node & { getStatements(): Node[]; getFilePat
   const value = name === V1_BASE_NAME ? V1_BASE_VALUE : V1_ORIGIN_VALUE;
   const env = /\bprocess\.env\b/.test(text) ? `process.env.${name}` : typescript ? `(globalThis as any).process?.env?.${name}` : `globalThis.process?.env?.${name}`;
   const where = name === V1_BASE_NAME ? "its /v1" : "its root";
-  const line = `// Calls still in v1 shape (each marked TODO(v2-migration)) use this base: point ${name} at the v2-bridge gateway (${where}).\nconst ${name} = ${env} ?? "${value}";\n`;
+  const line = `// Calls still in v1 shape (each with a v2-migration mark) use this base: point ${name} at the v2-bridge gateway (${where}).\nconst ${name} = ${env} ?? "${value}";\n`;
   const afterStatement = at > 0 && !text.slice(0, at).endsWith("\n");
   return { start: at, end: at, text: afterStatement ? `\n${line.slice(0, -1)}` : line, file: sf.getFilePath() };
 }
