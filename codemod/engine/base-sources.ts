@@ -11,7 +11,7 @@ import { addFinding, edit, fileOf, type Analysis, type Site } from "./state.ts";
 import { sourceLiteral, urlContext } from "./values.ts";
 import { todo } from "./todo-marks.ts";
 import { isDeclaredV1Base, v1Redirect } from "./v1-redirect.ts";
-import { newPathFor, uniqueMatches } from "./call-site.ts";
+import { newPathFor, uniqueMatches } from "./v1-match.ts";
 import { skipParens } from "./nodes.ts";
 
 const ENV = /^(process\.env|import\.meta\.env)(?:\.([A-Za-z_$][\w$]*)|\[\s*(["'])([^"']+)\3\s*\])$/;

@@ -5,7 +5,7 @@ import { Node } from "../ts-morph.ts";
 import { enclosingFunction } from "../scope.ts";
 import { unwrapExpression } from "../urls.ts";
 import type { Analysis } from "./state.ts";
-import type { HttpCall } from "./transports/index.ts";
+import type { HttpCall } from "./transports/transport.ts";
 import { referencesOf, skipParens } from "./nodes.ts";
 
 export type BodySite = { kind: "value" | "promise" | "binding"; node: Node };

@@ -21,44 +21,12 @@ import { errorReads } from "./rewrites/error-fields.ts";
 import { recordReads } from "./rewrites/record-fields.ts";
 import { queryParams } from "./rewrites/query.ts";
 import { dynamicPathProblem } from "./dynamic-paths.ts";
+import { newPathFor, uniqueMatches, type Match } from "./v1-match.ts";
+
+export { newPathFor, uniqueMatches, type Match };
 import { splitQueryHole } from "./query-holes.ts";
 import type { Problems } from "./rewrites/problems.ts";
 import { errorBindingReads, renamePathParams, unwrapListBinding, v2TemplateNames } from "./rewrites/openapi-fetch.ts";
-
-export type Match = NonNullable<ReturnType<typeof matchV1>>;
-
-export function uniqueMatches(p: string): Match[] {
-  const seen = new Set<string>();
-  const out: Match[] = [];
-  for (const method of ["GET", "POST", "PATCH", "PUT", "DELETE"]) {
-    const m = matchV1(method, p);
-    if (m && !seen.has(m.operation.key)) {
-      seen.add(m.operation.key);
-      out.push(m);
-    }
-  }
-  return out;
-}
-
-/** The v2 path (relative to the base the URL uses) with the user's segments for path parameters. */
-export function newPathFor(match: Match, url: LocatedUrl): string | null {
-  const op = match.operation;
-  if (!op.v2) return null;
-  const actual = url.path.split("/").filter(Boolean);
-  const template = op.v1.path.split("/").filter(Boolean);
-  const raw: Record<string, string> = {};
-  template.forEach((seg, i) => {
-    const m = /^\{(\w+)\}$/.exec(seg);
-    if (m) raw[m[1]!] = actual[i]!;
-  });
-  const byV2: Record<string, string> = {};
-  for (const [v1Name, v2Name] of Object.entries(op.pathParams ?? {})) byV2[v2Name] = raw[v1Name]!;
-  let missing = false;
-  const v2 = op.v2.path.replace(/\{(\w+)\}/g, (_, n: string) => byV2[n] ?? ((missing = true), `{${n}}`));
-  if (missing) return null;
-  const rel = v2.replace(/^\/v2(?=\/|$)/, "");
-  return rel + (url.path.endsWith("/") && !rel.endsWith("/") ? "/" : "");
-}
 
 /** The URL of a call as parts, following `url.href`, `url.toString()` and `const url = new URL(…)`. */
 function urlOf(a: Analysis, http: HttpCall): { parts: Part[]; external?: External; branches?: Part[][] } | undefined {

@@ -8,7 +8,9 @@ import { enclosingFunction, isFunctionLike, type Binding } from "../scope.ts";
 import { isDynamicPath, literalText, locate, resolveParts, unwrapExpression } from "../urls.ts";
 import type { Analysis, WrapperSignature } from "./state.ts";
 import { bind, objectLiteral, prop, sourceLiteral, urlContext } from "./values.ts";
-import { httpCall, bodyOf, methodOf, type HttpCall } from "./transports/index.ts";
+import { bodyOf, methodOf } from "./transports/call-parts.ts";
+import type { HttpCall } from "./transports/transport.ts";
+import { readCall as httpCall } from "./call-reader.ts";
 import { bodySites } from "./body-sites.ts";
 
 const BODY_NAME = /body|data|payload|json/i;

@@ -12,6 +12,9 @@ import type { FileAnalysis, Finding } from "../types.ts";
 import { parseErrorOf, type ProjectIndex } from "../project-index.ts";
 import { addFile, newAnalysis, type Analysis } from "./state.ts";
 import { httpCall } from "./transports/index.ts";
+import { setCallReader } from "./call-reader.ts";
+
+setCallReader(httpCall);
 import { processCall } from "./call-site.ts";
 import { httpErrorReads } from "./rewrites/error-fields.ts";
 import { scanLiterals } from "./base-sources.ts";

@@ -7,7 +7,7 @@ import { Node, SyntaxKind, type SourceFile } from "../ts-morph.ts";
 import { V1_HOST } from "../../mappings/bases.ts";
 import { addFinding, fileOf, type Analysis } from "./state.ts";
 import { todo } from "./todo-marks.ts";
-import { uniqueMatches } from "./call-site.ts";
+import { uniqueMatches } from "./v1-match.ts";
 import { statementOf } from "./nodes.ts";
 import { V1_BASE_NAME, V1_ORIGIN_NAME } from "./v1-redirect.ts";
 import { TODO_TAG } from "../prefilter.ts";

@@ -16,6 +16,9 @@ import { axiosTransport } from "./axios.ts";
 import { gotTransport, kyTransport } from "./got-ky.ts";
 import { openapiFetchTransport } from "./openapi-fetch.ts";
 import { CONVENTION_VERBS, conventionCall, madeWithBase, urlFirstCall } from "./convention.ts";
+import { bodyOf, methodOf } from "./call-parts.ts";
+
+export { bodyOf, methodOf };
 
 export type { HttpCall, Lib, Root } from "./transport.ts";
 
@@ -130,26 +133,6 @@ export function rootOf(a: Analysis, node: Node, trail: Node[] = [], depth = 0): 
   if (parent?.lib === "undici-ns") return name === "fetch" ? { lib: "fetch" } : name === "request" ? { lib: "undici-request" } : undefined;
   if (parent?.lib === "axios" && name === "default") return parent;
   return undefined;
-}
-
-export function methodOf(m: Node | undefined): HttpCall["method"] | undefined {
-  if (!m) return undefined;
-  const lit = literalText(unwrapExpression(m));
-  return lit !== undefined ? { kind: "literal", value: lit.toUpperCase() as HttpMethod, node: unwrapExpression(m) } : { kind: "unknown", node: m };
-}
-
-function stringified(node: Node): Node | undefined {
-  const n = unwrapExpression(node);
-  if (Node.isCallExpression(n) && n.getExpression().getText() === "JSON.stringify" && n.getArguments()[0]) return n.getArguments()[0]!;
-  // `body ? JSON.stringify(body) : undefined`, `body && JSON.stringify(body)`
-  if (Node.isConditionalExpression(n)) return stringified(n.getWhenTrue()) ?? stringified(n.getWhenFalse());
-  if (Node.isBinaryExpression(n) && ["&&", "??", "||"].includes(n.getOperatorToken().getText())) return stringified(n.getRight());
-  return undefined;
-}
-
-export function bodyOf(node: Node, propNode?: Node): HttpCall["body"] {
-  const inner = stringified(node);
-  return inner ? { node: inner, stringify: true, prop: propNode } : { node, stringify: false, prop: propNode };
 }
 
 /** Reads an HTTP call's URL, method, body and options. */
