@@ -18,12 +18,7 @@ export function wrapRecordInAdapter(a: Analysis, read: Node, promise: boolean, o
   const [open, close] = promise ? ["", `.then((record) => ${adapterCall("record", op.key, "record")})`] : adapterCall("record", op.key, "\0").split("\0");
   if (open) edit(a, read, { start: read.getStart(), end: read.getStart(), text: open });
   edit(a, read, { start: read.getEnd(), end: read.getEnd(), text: close! });
-  // The info note: not a mark (the call is migrated), a pointer for the human who adopts v2 shapes.
-  const file = a.files.get(read.getSourceFile().getFilePath())!;
-  const st = statementOf(read);
-  const lineStart = file.text.lastIndexOf("\n", st.getStart() - 1) + 1;
-  const indent = /^[ \t]*/.exec(file.text.slice(lineStart))![0];
-  edit(a, st, { start: lineStart, end: lineStart, text: `${indent}// v2-bridge: the v2 ${op.key.split("#")[0]} record is converted back to v1 by ${ADAPTER_BINDING}; adopt v2 shapes when ready\n` });
+  note(a, read, `the v2 ${op.key.split("#")[0]} record is converted back to v1 by ${ADAPTER_BINDING}`);
   const site = a.current;
   const before = site.onApply;
   site.onApply = () => {
@@ -31,6 +26,31 @@ export function wrapRecordInAdapter(a: Analysis, read: Node, promise: boolean, o
     useAdapter(a, site.file ?? a.files.get(read.getSourceFile().getFilePath())!);
   };
   return true;
+}
+
+/** Wraps a request body the app builds elsewhere in the adapter's `toV2Body` when it holds the operation's body. */
+export function wrapBodyInAdapter(a: Analysis, body: Node, opKey: string): boolean {
+  if (!a.adapter || adapterCovers("requestBody", opKey) !== true || !a.current) return false;
+  const [open, close] = adapterCall("requestBody", opKey, "\0").split("\0");
+  edit(a, body, { start: body.getStart(), end: body.getStart(), text: open! });
+  edit(a, body, { start: body.getEnd(), end: body.getEnd(), text: close! });
+  note(a, body, `the v1 ${opKey.split("#")[0]} body is converted to v2 by ${ADAPTER_BINDING}`);
+  const site = a.current;
+  const before = site.onApply;
+  site.onApply = () => {
+    before?.();
+    useAdapter(a, a.files.get(body.getSourceFile().getFilePath())!);
+  };
+  return true;
+}
+
+/** The info note above the statement: not a mark (the call is migrated), a pointer for whoever adopts v2 shapes. */
+function note(a: Analysis, at: Node, what: string): void {
+  const file = a.files.get(at.getSourceFile().getFilePath())!;
+  const st = statementOf(at);
+  const lineStart = file.text.lastIndexOf("\n", st.getStart() - 1) + 1;
+  const indent = /^[ \t]*/.exec(file.text.slice(lineStart))![0];
+  edit(a, st, { start: lineStart, end: lineStart, text: `${indent}// v2-bridge: ${what}; adopt v2 shapes when ready\n` });
 }
 
 function optionsFor(file: FileState): AdapterOptions {

@@ -229,7 +229,7 @@ function planOperation(a: Analysis, http: HttpCall, url: LocatedUrl, match: Matc
   queryParams(a, http, url, op, problems);
   if (op.v2!.method !== op.v1.method) changeMethod(a, http, op, problems);
   if (op.request?.fixedBody) addFixedBody(a, http, op.request.fixedBody, problems);
-  if (op.request?.lens) convertRequestBody(a, http, op.request.lens, problems);
+  if (op.request?.lens) convertRequestBody(a, http, op.request.lens, problems, op.key);
   if (op.response.kind === "list") (openapi ? unwrapListBinding : unwrapList)(a, http, op.response.wrapper, problems);
   if (openapi) errorBindingReads(a, http);
   errorReads(a, http);
