@@ -2,7 +2,7 @@
 // table's lenses and converters. Keeps the user's expressions and comments; anything that cannot
 // be converted safely stays as written and is reported (the caller leaves a TODO mark).
 import { Node, type ObjectLiteralExpression } from "./ts-morph.ts";
-import { applicableV1Defaults, knownV1Fields, lensNamed, type BodyLens } from "../mappings/index.ts";
+import { applicableV1Defaults, converterNamed, knownV1Fields, lensNamed, type BodyLens } from "../mappings/index.ts";
 import { operand } from "../mappings/data/source-forms.ts";
 import { computedMoreThanOnce, convertField, reviewOf, type Value } from "./body-converters.ts";
 import { neverNull, sourceInput } from "./source-facts.ts";
@@ -240,6 +240,16 @@ function convertFields(lens: BodyLens, fields: Map<string, V1Field>, get: (name:
   return out;
 }
 
+/** v1 fields a converter of the lens reads null from (Converter.accepts). */
+function nullableFields(lens: BodyLens): Set<string> {
+  const out = new Set<string>();
+  for (const f of lens.fields) {
+    const accepts = f.converter && f.only !== "toV1" ? converterNamed(f.converter).accepts : undefined;
+    accepts?.forEach((a, i) => a.nullable && f.v1[i] && out.add(f.v1[i]!.split(".")[0]!));
+  }
+  return out;
+}
+
 function outSources(map: Map<string, OutNode>): string[] {
   return [...map.values()].flatMap((n) => (n.children ? outSources(n.children) : n.source !== undefined ? [n.source] : []));
 }
@@ -281,13 +291,15 @@ export function convertBody(obj: ObjectLiteralExpression, lensName: string, quot
   const staticValue = (v: Value) => (v.literal ? v.value : v.input.known && !v.input.optional ? v.input.known.value : NOT_A_LITERAL);
   const seen = Object.fromEntries([...fields].map(([name, f]) => [name, staticValue(f.value)]));
   const defaults = applicableV1Defaults(lens, seen);
+  const nullable = nullableFields(lens);
   const get = (name: string): Value | undefined => {
     const f = fields.get(name);
     if (f && !f.value.literal && f.value.input.optional && name in defaults) {
-      // Undefined at run time, the field is left out of the JSON and v1 applied its default (not to null).
+      // Undefined at run time, the field is left out of the JSON and v1 applied its default; not to
+      // a null, which a converter reading null (volumeInGb) tells apart.
       const d = renderValue(defaults[name], quote);
       const src = f.value.source;
-      const source = f.value.nonNull ? `${operand(src)} ?? ${d}` : `${operand(src)} === undefined ? ${d} : ${src}`;
+      const source = f.value.nonNull || !nullable.has(name) ? `${operand(src)} ?? ${d}` : `${operand(src)} === undefined ? ${d} : ${src}`;
       const oneOf = f.value.input.oneOf && [...new Set([...f.value.input.oneOf, defaults[name]])];
       const known = oneOf?.length === 1 ? { known: { value: oneOf[0] } } : {};
       return { literal: false, source, input: { source, optional: !f.value.nonNull, ...known, ...(oneOf ? { oneOf } : {}) }, nonNull: f.value.nonNull };

@@ -5,7 +5,6 @@
 import type { BodyLens, ConvertContext, Converter } from "./types.ts";
 import { converterNamed, converters } from "./data/converters.ts";
 import { compilePath, type CompiledPath } from "./object-paths.ts";
-import { wrongKind } from "./input-kinds.ts";
 
 export interface ToV2Result {
   body: Record<string, unknown>;
@@ -62,8 +61,6 @@ interface Step {
   convert: Convert | null;
   /** Field names for rejection messages (`a, b: message`). */
   label: string;
-  /** toV2: why an input is of a kind the converter does not read (v1 refused it), if one is. */
-  wrongInput?: (inputs: unknown[]) => string | undefined;
 }
 
 /** Resolved once; an unknown name still fails only when the field is used (as the interpreter did). */
@@ -79,15 +76,7 @@ function steps(lens: BodyLens, direction: "toV2" | "toV1"): Step[] {
     .filter((f) => !f.only || f.only === direction)
     .map((f) => {
       const [from, to] = direction === "toV2" ? [f.v1, f.v2] : [f.v2, f.v1];
-      const c = f.converter ? converters[f.converter] : undefined;
-      const wrongInput =
-        direction === "toV2" && c?.accepts
-          ? (inputs: unknown[]) => {
-              const wrong = wrongKind(c, inputs);
-              return wrong && `${f.v1[wrong.index]} must be ${wrong.expected}, not ${JSON.stringify(inputs[wrong.index])}`;
-            }
-          : undefined;
-      return { from: from.map(compilePath), to: to.map(compilePath), convert: converterFor(f.converter, direction), label: f.v1.join(", "), wrongInput };
+      return { from: from.map(compilePath), to: to.map(compilePath), convert: converterFor(f.converter, direction), label: f.v1.join(", ") };
     });
 }
 
@@ -130,11 +119,6 @@ function compile(lens: BodyLens): CompiledLens {
         const inputs = inputsOf(step, v1);
         if (!inputs) continue;
         let outputs: unknown[];
-        const wrong = step.wrongInput?.(inputs);
-        if (wrong) {
-          result.rejections.push(`${step.label}: ${wrong}`);
-          continue;
-        }
         try {
           outputs = step.convert ? step.convert(inputs, stepCtx) : inputs;
         } catch (error) {

@@ -27,3 +27,17 @@ export function wrongKind(converter: Converter, inputs: unknown[]): { index: num
   }
   return undefined;
 }
+
+/** A converter whose toV2 refuses inputs of another kind than it reads (the lens engine reports the throw as a rejection). */
+export function define(converter: Converter): Converter {
+  if (!converter.accepts) return converter;
+  const toV2 = converter.toV2;
+  return {
+    ...converter,
+    toV2: (inputs, ctx) => {
+      const wrong = wrongKind(converter, inputs);
+      if (wrong) throw new Error(`${JSON.stringify(inputs[wrong.index])} is not ${wrong.expected}`);
+      return toV2(inputs, ctx);
+    },
+  };
+}

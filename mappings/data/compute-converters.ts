@@ -1,8 +1,8 @@
 // Compute converters: v1 `computeType` + GPU type / CPU flavour lists ⇄ v2 `gpu` / `cpu`.
 import type { Converter, ConvertContext } from "../types.ts";
+import { define } from "../input-kinds.ts";
 import { distinct, firstOf, hasEntries, isPure, knownValue, nonEmptyList, operand, orElse } from "./source-forms.ts";
 
-const define = (c: Converter): Converter => c;
 const nonEmpty = (v: unknown): v is unknown[] => Array.isArray(v) && v.length > 0;
 const COMPUTE_TYPES = ["GPU", "CPU"];
 

@@ -2,6 +2,7 @@
 import type { Converter } from "../types.ts";
 import { joinWords, splitWords } from "../shell-words.ts";
 import { recordConverters } from "./record-converters.ts";
+import { define } from "../input-kinds.ts";
 import { endpointCpu, endpointGpu, endpointGpuUpdate, podCompute } from "./compute-converters.ts";
 import { podMounts, podVolumeUpdate, templateMounts, templateVolumeUpdate } from "./volume-converters.ts";
 import { distinct, knownValue, mayBe, operand, orElse, unlessAllUndefined } from "./source-forms.ts";
@@ -13,9 +14,6 @@ const nonEmpty = (v: unknown): v is unknown[] => Array.isArray(v) && v.length > 
 
 const SCALER_TYPES = ["QUEUE_DELAY", "REQUEST_COUNT"];
 
-function define(converter: Converter): Converter {
-  return converter;
-}
 
 export const flashboot = define({
   name: "flashboot",

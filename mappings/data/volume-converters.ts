@@ -1,8 +1,8 @@
 // Volume converters: v1's flat `volumeInGb` / `volumeMountPath` / `networkVolumeId` ⇄ v2 `mounts`.
 import type { Converter } from "../types.ts";
+import { define } from "../input-kinds.ts";
 import { knownValue, mayBe, operand, orElse, type Input } from "./source-forms.ts";
 
-const define = (c: Converter): Converter => c;
 
 /** v2's persistent mounts have a 10 GB floor (PersistentMount.size minimum); say so before sending. */
 const PERSISTENT_FLOOR_GB = 10;
