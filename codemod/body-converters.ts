@@ -9,7 +9,8 @@ import { isPure } from "../mappings/data/source-forms.ts";
 /** A v1 field's value as written: a literal, or an expression and what is known of it. */
 export type Value = { literal: true; value: unknown; source: string } | { literal: false; source: string; input: SourceInput; nonNull: boolean };
 
-export type FieldOutcome = { outputs: (string | undefined)[] } | { reason: string; advice: string };
+/** The written v2 sources (and what the gateway would warn about them: a dropped input), or why none. */
+export type FieldOutcome = { outputs: (string | undefined)[]; warnings?: string[] } | { reason: string; advice: string };
 
 const inputOf = (v: Value | undefined): SourceInput | undefined => v && (v.literal ? { source: v.source, known: { value: v.value }, oneOf: [v.value], optional: false } : v.input);
 
@@ -33,7 +34,9 @@ export function convertField(lensField: FieldLens, names: string[], present: str
   }
   if (values.every((v) => v === undefined || v.literal)) {
     try {
-      return { outputs: converter.toV2(literals, {}).map((v) => (v === undefined ? undefined : render(v))) };
+      const warnings: string[] = [];
+      const converted = converter.toV2(literals, { warn: (message) => warnings.push(message) });
+      return { outputs: converted.map((v) => (v === undefined ? undefined : render(v))), warnings };
     } catch (error) {
       return { reason: `${converter.name}: ${(error as Error).message}`, advice: yourself };
     }

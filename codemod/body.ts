@@ -12,6 +12,8 @@ export interface BodyProblem {
   fields: string[];
   reason: string;
   advice: string;
+  /** Set when the fields were converted all the same (a note to review), not left as written. */
+  review?: true;
 }
 
 export interface BodyConversion {
@@ -210,13 +212,15 @@ function convertFields(lens: BodyLens, fields: Map<string, V1Field>, get: (name:
       continue;
     }
     const review = reviewOf(lensField, values);
-    if (review) problems.push({ fields: present, reason: review, advice: `check the v2 ${lensField.v2.join(", ")} it was converted to` });
+    if (review) problems.push({ fields: present, reason: review, advice: `check the v2 ${lensField.v2.join(", ")} it was converted to`, review: true });
     const outcome = convertField(lensField, names, present, values, (v) => renderValue(v, quote));
     if (!("outputs" in outcome)) {
       problems.push({ fields: present, reason: outcome.reason, advice: outcome.advice });
       keepVerbatim(present);
       continue;
     }
+    // What the gateway would say in V2-Bridge-Warning (an input v2 refuses, left out) is said here.
+    for (const w of outcome.warnings ?? []) problems.push({ fields: present, reason: w, advice: `check the v2 ${lensField.v2.join(", ")} it was converted to`, review: true });
     lensField.v2.forEach((p, i) => {
       const src = outcome.outputs[i]?.replace(/\[([A-Za-z_$][\w$.]*)\]\[0\]/g, "$1");
       if (src !== undefined) setOut(out, p.split("."), src, i === 0 ? comments : [], i === 0 ? trailing : []);
