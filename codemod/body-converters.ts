@@ -41,9 +41,18 @@ export function convertField(lensField: FieldLens, names: string[], present: str
       return { reason: `${converter.name}: ${(error as Error).message}`, advice: yourself };
     }
   }
-  const outputs = converter.codemod?.(values.map(inputOf)) ?? null;
+  const inputs = values.map(inputOf);
+  const outputs = converter.codemod?.(inputs) ?? null;
   if (!outputs) return { reason: converter.codemodReason ?? `${converter.name} cannot be written for a non-literal value`, advice: `write v2 ${lensField.v2.join(", ")} from ${present.join(", ")} yourself` };
-  return { outputs };
+  // Inputs all known from their types: what the gateway would refuse or warn about is known too.
+  if (!inputs.every((i) => !i || (i.known && !i.optional))) return { outputs };
+  const warnings: string[] = [];
+  try {
+    converter.toV2(inputs.map((i) => i?.known!.value), { warn: (message) => warnings.push(message) });
+  } catch (error) {
+    return { reason: `${converter.name}: ${(error as Error).message}`, advice: yourself };
+  }
+  return { outputs, warnings };
 }
 
 /** How often each computed (not pure) field value is written in `text`: more than once means computed more than once. */
