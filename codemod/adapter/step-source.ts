@@ -40,7 +40,8 @@ export function stepSource(f: FieldLens, direction: Direction, converters: Reado
   for (let mask = 1; mask < 1 << from.length; mask++) {
     const sources = inputs.map((name, i) => (mask & (1 << i) ? name : undefined));
     const present = from.filter((_, i) => mask & (1 << i)).join(", ");
-    const written = form(sources);
+    // Present inputs are defined at run time here (each mask is one branch of presence).
+    const written = direction === "toV2" ? c.codemod!(sources.map((x) => (x === undefined ? undefined : { source: x, optional: false }))) : c.codemodToV1!(sources);
     if (written === null) return { ok: false, reason: `${fieldNames(f)}: ${c.name} cannot be written for run-time values (${present} set)` };
     const review = direction === "toV2" ? c.codemodReview?.(sources, sources.map(() => undefined)) : null;
     if (review) return { ok: false, reason: `${fieldNames(f)}: ${review}` };

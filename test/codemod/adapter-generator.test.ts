@@ -45,10 +45,10 @@ const probeFirst: Converter = {
   lossless: false,
   toV2: ([a, b]) => [a !== undefined ? a : b],
   toV1: () => [undefined, undefined],
-  codemod: ([a, b]) => [a ?? b],
+  codemod: ([a, b]) => [(a ?? b)?.source],
 };
 
-const reviewed: Converter = { ...probeStatus, name: "probeReviewed", toV2: ([x]) => [x], codemod: ([x]) => [x], codemodReview: () => "only the first entry is used" };
+const reviewed: Converter = { ...probeStatus, name: "probeReviewed", toV2: ([x]) => [x], codemod: ([x]) => [x?.source], codemodReview: () => "only the first entry is used" };
 
 const body: BodyLens = {
   name: "probe-create",
