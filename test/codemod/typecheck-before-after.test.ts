@@ -4,12 +4,13 @@
 // none. Lines are matched through a line diff: an unchanged line is itself, a changed line is the
 // lines it replaced, an added line (a mark, a base constant) had none. A statement under a
 // TODO(v2-migration) mark is the human's to finish (as in typecheck.test.ts): its errors are told.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { adapterModule } from "../../codemod/adapter/index.ts";
 import path from "node:path";
 import { diffLines } from "diff";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { casePairs, fixtureCases } from "./fixture-helpers.ts";
+import { FIXTURES, casePairs, fixtureCases } from "./fixture-helpers.ts";
 
 const OPTIONS: ts.CompilerOptions = {
   target: ts.ScriptTarget.ES2022,
@@ -112,6 +113,11 @@ function addedErrors(name: string): string[] {
   // Both versions compile at the input's paths, so imports between the case's files resolve alike.
   const before = new Map(pairs.map((p) => [path.resolve(p.input), readFileSync(p.input, "utf8")]));
   const after = new Map(pairs.map((p) => [path.resolve(p.input), readFileSync(p.output, "utf8")]));
+  // The boundary adapter the rewrite writes at the run's root (beside the inputs), generated as the CLI would.
+  if ([...after.values()].some((t) => t.includes("v2-bridge-adapter"))) {
+    const root = existsSync(path.join(FIXTURES, name, "input")) ? path.join(FIXTURES, name, "input") : path.join(FIXTURES, name);
+    after.set(path.join(root, "v2-bridge-adapter.ts"), adapterModule({ language: "ts", moduleKind: "esm" }).text);
+  }
   const was = diagnosticsByLine(before);
   const now = diagnosticsByLine(after);
   const added: string[] = [];
