@@ -119,7 +119,7 @@ export async function loadUsageFile(file: string): Promise<Usage> {
 /** The fleet's usage from the gateways' shared Redis store (`--usage-store redis://…`). */
 export async function loadRedisUsage(url: string): Promise<Usage> {
   // Loaded on demand: reading files or a gateway URL needs no Redis client.
-  const { readUsageFromRedis, displayRedisUrl } = await import("../gateway/usage-redis.ts");
+  const { readUsageFromRedis, displayRedisUrl } = await import("../gateway/usage/usage-redis.ts");
   const what = `gateway usage in ${displayRedisUrl(url)}`;
   let data: unknown;
   try {

@@ -7,7 +7,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readUsageFromRedis } from "../../gateway/usage-redis.ts";
+import { readUsageFromRedis } from "../../gateway/usage/usage-redis.ts";
 import { checkUsage, generateReport, loadTraffic, ReportInputError } from "../../report/index.ts";
 import { startSandbox, type Sandbox } from "../../sandbox/server.ts";
 import { startGatewayProcess, type GatewayProcess } from "./gateway-process.ts";
