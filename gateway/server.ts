@@ -18,7 +18,7 @@ import { registerBridgeAdminRoutes, registerHealthRoute, type BridgeAdminContext
 import { buildAdminApp, listeningUrl } from "./admin/admin-listener.ts";
 import { loadOrCreateSalt } from "./usage/state-dir.ts";
 import { startUsagePersistence } from "./usage/usage-persistence.ts";
-import { loadAudit } from "../report/load-inputs.ts";
+import { loadAudit } from "../formats/read-inputs.ts";
 import { Upstream } from "./upstream/upstream.ts";
 import { UsageStore } from "./usage/usage.ts";
 import { registerV1Routes } from "./translation/v1-route.ts";
