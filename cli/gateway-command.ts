@@ -4,8 +4,8 @@
 import { Command, Option } from "commander";
 import path from "node:path";
 import { CONFIG_FIELDS, ConfigError, DEFAULTS, optionsFromEnv, resolveConfig, type GatewayOptions } from "../gateway/config.ts";
-import { LIMIT_KEYS } from "../gateway/limits.ts";
-import { displayRedisUrl } from "../gateway/usage-redis.ts";
+import { LIMIT_KEYS } from "../gateway/limits/limits.ts";
+import { displayRedisUrl } from "../gateway/usage/usage-redis.ts";
 import { startGateway } from "../gateway/server.ts";
 import { DEFAULT_BOOT_MS } from "../sandbox/pod-lifecycle.ts";
 import { startSandbox } from "../sandbox/server.ts";

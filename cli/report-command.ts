@@ -47,6 +47,8 @@ Exit codes: 0 written, 2 an input is missing, unreadable or malformed, or a link
           code: opts.code,
           traffic: opts.traffic,
           trafficToken: opts.trafficToken ?? (process.env.V2_BRIDGE_ADMIN_TOKEN || undefined),
+          // The gateway's own Redis reader, loaded only for a redis:// source.
+          redisReader: () => import("../gateway/usage/usage-redis.ts"),
           linkBase: opts.linkBase,
           title: opts.title,
           mappingDocHref: opts.mappingHref,

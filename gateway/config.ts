@@ -2,7 +2,7 @@
 // One place answers "what can be configured and how?"; the CLI's --help is built from CONFIG_FIELDS.
 
 import { V2_ORIGIN } from "../mappings/bases.ts";
-import { LIMIT_FIELDS, LIMIT_KEYS, resolveLimits, type LimitOptions, type Limits } from "./limits.ts";
+import { LIMIT_FIELDS, LIMIT_KEYS, resolveLimits, type LimitOptions, type Limits } from "./limits/limits.ts";
 
 export type ResetPolicy = "reject" | "restart";
 

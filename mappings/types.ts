@@ -230,7 +230,7 @@ export interface OperationMapping {
   changes: string[];
 }
 
-/** An operation as written in the table; `changes` is computed (mappings/data/change-rules.ts). */
+/** An operation as written in the table; `changes` is computed (mappings/data/changes.ts). */
 export type OperationEntry = Omit<OperationMapping, "changes">;
 
 /** An emulation the gateway performs where v2 needs more than one call or a lookup. */

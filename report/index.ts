@@ -3,7 +3,7 @@
 import { exportTable } from "../mappings/index.ts";
 import { buildReport, type JoinOptions } from "./join.ts";
 import { isSafeHref } from "./escape.ts";
-import { loadAudits, loadTraffic, ReportInputError } from "./load-inputs.ts";
+import { loadAudits, loadTraffic, ReportInputError, type RedisUsageReaderLoader } from "../formats/read-inputs.ts";
 import { renderReportHtml, type RenderOptions } from "./render-html.ts";
 import type { Audit, ReportModel, TableOperation, Usage } from "./types.ts";
 
@@ -21,7 +21,9 @@ export {
   parseAudit,
   parseUsage,
   usageUrl,
-} from "./load-inputs.ts";
+  type RedisUsageReader,
+  type RedisUsageReaderLoader,
+} from "../formats/read-inputs.ts";
 export { Audit as auditSchema } from "../formats/audit.ts";
 export { UsageSnapshot as usageSchema } from "../formats/usage.ts";
 export { checkAudit, checkUsage } from "../formats/validate.ts";
@@ -52,6 +54,8 @@ export interface GenerateReportOptions extends JoinOptions, RenderOptions {
   traffic?: string;
   /** Bearer token for a gateway whose operator pages need one (--admin-token). */
   trafficToken?: string;
+  /** How to read a redis:// traffic source (the CLI hands in the gateway's reader). */
+  redisReader?: RedisUsageReaderLoader;
 }
 
 /** A traffic source as the page may print it: a URL's password never reaches the HTML. */
@@ -79,7 +83,7 @@ export async function generateReport(options: GenerateReportOptions): Promise<{ 
   refuseUnsafeLink("--link-base", options.linkBase);
   const [audits, usage] = await Promise.all([
     loadAudits(options.code ?? []),
-    options.traffic ? loadTraffic(options.traffic, { token: options.trafficToken }) : Promise.resolve(null),
+    options.traffic ? loadTraffic(options.traffic, { token: options.trafficToken, redisReader: options.redisReader }) : Promise.resolve(null),
   ]);
   return renderReportPage({ ...options, audits, usage, trafficSource: options.traffic && displaySource(options.traffic) });
 }

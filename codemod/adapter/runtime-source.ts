@@ -9,7 +9,7 @@ interface Helper {
 }
 
 export const helpers: Readonly<Record<string, Helper>> = {
-  // A record in the sense of gateway/translate-response.ts (isRecord).
+  // A record in the sense of gateway/translation/translate-response.ts (isRecord).
   isRecord: {
     uses: [],
     code: (t) => `function isRecord(value${t(": unknown")})${t(": value is Obj")} {

@@ -4,9 +4,9 @@
 // with backoff, inside the request's deadline, and sends the action once v2 allows it. Past the
 // deadline the v1 client gets a 409 in v1 terms (never v2's PROVISIONING / STARTING).
 import { setTimeout as sleep } from "node:timers/promises";
-import type { V1Call } from "../call.ts";
-import type { UpstreamResponse } from "../upstream.ts";
-import { V1Error } from "../v1-errors.ts";
+import type { V1Call } from "../upstream/call.ts";
+import type { UpstreamResponse } from "../upstream/upstream.ts";
+import { V1Error } from "../translation/v1-errors.ts";
 import type { Emulation } from "./types.ts";
 
 /** v2 statuses of a pod on its way to RUNNING. */

@@ -2,7 +2,7 @@
 // send volumeMountPath or volumeInGb alone. Without the template's current mount a path alone
 // became `PATCH {}` (nothing moved) and a size alone sent v1's default path over the template's
 // own. The gateway reads the template and sends the complete mount, as it does for pods.
-import { dropField } from "../drops.ts";
+import { dropField } from "../translation/drops.ts";
 import { currentRecord } from "./current-record.ts";
 import type { Emulation } from "./types.ts";
 

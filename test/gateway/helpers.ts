@@ -182,7 +182,7 @@ export function warningsOf(headers: Headers): string[] {
 
 const LOST_FIELDS = " not in this answer: ";
 
-/** The record fields v2 cannot supply that an answer's warning names (gateway/lost-fields.ts). */
+/** The record fields v2 cannot supply that an answer's warning names (gateway/translation/lost-fields.ts). */
 export function lostFieldsNamed(headers: Headers): string[] {
   const entry = warningsOf(headers).find((w) => w.includes(LOST_FIELDS));
   return entry ? entry.slice(0, entry.indexOf(LOST_FIELDS)).split(", ") : [];

@@ -7,9 +7,9 @@ import { describe, expect, it } from "vitest";
 import { emulations, operations } from "../../mappings/index.ts";
 import { emulationImplementations } from "../../gateway/emulations/index.ts";
 import { optionsFromEnv, resolveConfig, ConfigError } from "../../gateway/config.ts";
-import { createFingerprinter } from "../../gateway/fingerprint.ts";
-import { DEPRECATION_VALUE, SUNSET_VALUE, successorLink, warningHeader } from "../../gateway/headers.ts";
-import { UsageStore } from "../../gateway/usage.ts";
+import { createFingerprinter } from "../../gateway/usage/fingerprint.ts";
+import { DEPRECATION_VALUE, SUNSET_VALUE, successorLink, warningHeader } from "../../gateway/upstream/headers.ts";
+import { UsageStore } from "../../gateway/usage/usage.ts";
 import { REPO_ROOT } from "../../openapi/reference.ts";
 
 describe("emulations", () => {
@@ -107,7 +107,7 @@ describe("config", () => {
 
 describe("catalog cache", () => {
   it("is keyed per API key and never serves one key's catalog to another", async () => {
-    const { CatalogCache } = await import("../../gateway/catalog-cache.ts");
+    const { CatalogCache } = await import("../../gateway/upstream/catalog-cache.ts");
     const calls: string[] = [];
     const fake = {
       request: async (req: { authorization?: string; path: string }) => {

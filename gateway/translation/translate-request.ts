@@ -1,8 +1,8 @@
 // v1 request → v2 request pieces, read entirely from the mapping table: path (with re-encoded
 // parameters), query parameters (forward / emulate / drop-with-warning / reject) and body lens.
-import { matchV1, toV2, v1MethodsFor, type ConvertContext, type OperationMapping } from "../mappings/index.ts";
-import type { V1Match } from "../mappings/table.ts";
-import { isSafeParam } from "./path-safety.ts";
+import { matchV1, toV2, v1MethodsFor, type ConvertContext, type OperationMapping } from "../../mappings/index.ts";
+import type { V1Match } from "../../mappings/table.ts";
+import { isSafeParam } from "../upstream/path-safety.ts";
 import { V1Error } from "./v1-errors.ts";
 
 /** A v1 list filter the gateway applies itself (decision "emulate"). */

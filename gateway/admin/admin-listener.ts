@@ -1,12 +1,12 @@
 // The admin listener: a second, small Fastify server for the operator pages, bound to loopback by
 // default so usage, metrics and the live report never face the clients' network by accident.
 import Fastify, { type FastifyInstance } from "fastify";
-import type { GatewayConfig } from "./config.ts";
-import { Drain } from "./drain.ts";
-import { listenerTimeouts } from "./limits.ts";
-import { loggerOption, OneLinePerRequest } from "./logging.ts";
-import { registerBridgeAdminRoutes, type BridgeAdminContext } from "./routes/bridge-admin.ts";
-import { sendV1Error } from "./v1-errors.ts";
+import type { GatewayConfig } from "../config.ts";
+import { Drain } from "../limits/drain.ts";
+import { listenerTimeouts } from "../limits/limits.ts";
+import { loggerOption, OneLinePerRequest } from "../observability/logging.ts";
+import { registerBridgeAdminRoutes, type BridgeAdminContext } from "./bridge-admin.ts";
+import { sendV1Error } from "../translation/v1-errors.ts";
 
 /** The admin app and its drain (created before the routes, so its hook covers every page). */
 export function buildAdminApp(config: GatewayConfig, ctx: BridgeAdminContext): { app: FastifyInstance; drain: Drain } {
@@ -15,7 +15,7 @@ export function buildAdminApp(config: GatewayConfig, ctx: BridgeAdminContext): {
     logController: new OneLinePerRequest(),
     // The same client timeouts as the public listener: a loopback port is still a socket anyone on the host can hold open.
     ...listenerTimeouts(config),
-    // Drained like the public listener (gateway/drain.ts): idle connections close at once, in-flight pages finish.
+    // Drained like the public listener (gateway/limits/drain.ts): idle connections close at once, in-flight pages finish.
     forceCloseConnections: "idle",
     exposeHeadRoutes: false,
   } as any) as unknown as FastifyInstance;

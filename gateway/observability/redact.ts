@@ -6,7 +6,7 @@
 //      from any text recorded about that request, wherever they appear (a path segment, a message);
 //   3. strings shaped like an API key (`rpa_…`, `sandbox_…`) are cut even when nothing said they were one.
 import type { IncomingHttpHeaders } from "node:http";
-import { tokenOf } from "./fingerprint.ts";
+import { tokenOf } from "../usage/fingerprint.ts";
 
 export const REDACTED = "[redacted]";
 

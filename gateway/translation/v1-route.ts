@@ -2,27 +2,27 @@
 // mapping table. Everything an answer needs (status, body, headers) is decided here or in the
 // table; emulations (gateway/emulations) hook in where one v1 call needs more than one v2 call.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { Deadline } from "./deadline.ts";
-import { emulationsFor, type Emulation } from "./emulations/index.ts";
+import { Deadline } from "../upstream/deadline.ts";
+import { emulationsFor, type Emulation } from "../emulations/index.ts";
 import { exceedsJsonDepth } from "./json-depth.ts";
-import { isWrite, lostWriteError } from "./lost-write.ts";
-import type { GatewayDeps, V1Call } from "./call.ts";
-import { boundedWarnings, deprecationHeaders, passthroughHeaders, successorLink, WARNING_HEADER } from "./headers.ts";
-import type { GatewayMetrics } from "./metrics.ts";
-import type { Fingerprinter } from "./fingerprint.ts";
-import { v2PathFor } from "../mappings/index.ts";
+import { isWrite, lostWriteError } from "../limits/lost-write.ts";
+import type { GatewayDeps, V1Call } from "../upstream/call.ts";
+import { boundedWarnings, deprecationHeaders, passthroughHeaders, successorLink, WARNING_HEADER } from "../upstream/headers.ts";
+import type { GatewayMetrics } from "../observability/metrics.ts";
+import type { Fingerprinter } from "../usage/fingerprint.ts";
+import { v2PathFor } from "../../mappings/index.ts";
 import { resolveV1, translateBody, translateQuery } from "./translate-request.ts";
 import { toV1Answer, v2RecordsOf, type V1Answer } from "./translate-response.ts";
-import type { UsageStore } from "./usage.ts";
+import type { UsageStore } from "../usage/usage.ts";
 import { V1Error, sendV1Error, upstreamError } from "./v1-errors.ts";
-import { redactText, secretsOf } from "./redact.ts";
+import { redactText, secretsOf } from "../observability/redact.ts";
 import { inV1Terms } from "./v2-errors-in-v1-terms.ts";
 import { splitListStrings } from "./v1-list-strings.ts";
 import { noteDrops } from "./drops.ts";
 import { declareLostFields } from "./lost-fields.ts";
 import { v1GpuTypeIds as gpuTypeIdsOf } from "./v1-gpu-types.ts";
-import type { OpenApiValidator } from "../openapi/validator.ts";
-import { UpstreamNotReached, type UpstreamResponse } from "./upstream.ts";
+import type { OpenApiValidator } from "../../openapi/validator.ts";
+import { UpstreamNotReached, type UpstreamResponse } from "../upstream/upstream.ts";
 
 declare module "fastify" {
   interface FastifyRequest {

@@ -2,9 +2,9 @@
 // configured origin. Paths are built by the gateway (always `/v2/...`, parameters re-encoded) and
 // checked again here, so no v1 input can steer a request anywhere else.
 import { Pool, errors as undiciErrors } from "undici";
-import type { GatewayConfig } from "./config.ts";
+import type { GatewayConfig } from "../config.ts";
 import type { Deadline } from "./deadline.ts";
-import { V1Error } from "./v1-errors.ts";
+import { V1Error } from "../translation/v1-errors.ts";
 import { isSafeV2Path } from "./path-safety.ts";
 
 export interface UpstreamRequest {
@@ -119,7 +119,7 @@ async function readBounded(body: AsyncIterable<Buffer> & { destroy(): unknown },
 
 /**
  * A failure before the request left the gateway (no connection): the upstream cannot have acted on
- * it. Every other failure of a sent request leaves its outcome unknown (see gateway/lost-write.ts).
+ * it. Every other failure of a sent request leaves its outcome unknown (see gateway/limits/lost-write.ts).
  */
 export class UpstreamNotReached extends V1Error {}
 

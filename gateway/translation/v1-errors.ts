@@ -1,7 +1,7 @@
 // v1-format errors: every error a v1 client sees is `{"message": "..."}` with a plain status.
 import type { FastifyReply } from "fastify";
-import { isProblem, problemToV1Message } from "../mappings/index.ts";
-import { redactText, secretsOf } from "./redact.ts";
+import { isProblem, problemToV1Message } from "../../mappings/index.ts";
+import { redactText, secretsOf } from "../observability/redact.ts";
 
 /** An error the v1 route turns into a v1 answer. `kind` labels the translation-error metric. */
 export class V1Error extends Error {

@@ -1,7 +1,7 @@
 // Response headers every v1 answer carries (Deprecation, Sunset, Link to the v2 successor) and the
 // upstream headers that must reach the client unchanged (rate limits, Retry-After).
 import { serializeItem, serializeList } from "structured-headers";
-import { V1_RETIREMENT } from "../mappings/bases.ts";
+import { V1_RETIREMENT } from "../../mappings/bases.ts";
 
 /** RFC 9745: `Deprecation: @1794700800` (a structured-field Date). */
 export const DEPRECATION_VALUE = serializeItem(V1_RETIREMENT);

@@ -2,9 +2,9 @@
 // hourly rate). Cached per API key (keyed by a keyed hash of the key, never shared between keys),
 // bounded and short-lived.
 import { LRUCache } from "lru-cache";
-import type { CatalogView, HourlyRateQuery } from "../mappings/index.ts";
+import type { CatalogView, HourlyRateQuery } from "../../mappings/index.ts";
 import type { Upstream } from "./upstream.ts";
-import { V1Error, upstreamError } from "./v1-errors.ts";
+import { V1Error, upstreamError } from "../translation/v1-errors.ts";
 
 interface GpuRow {
   id: string;

@@ -1,7 +1,7 @@
 // v2 answer → v1 answer: wrapped lists → bare arrays, v2 records → v1 records (mapping-table
 // lenses), v1's documented success status, and the emulated list filters.
-import { getPath as getPathValue } from "../mappings/object-paths.ts";
-import { toV1, type ConvertContext, type OperationMapping } from "../mappings/index.ts";
+import { getPath as getPathValue } from "../../mappings/object-paths.ts";
+import { toV1, type ConvertContext, type OperationMapping } from "../../mappings/index.ts";
 import type { ListFilter } from "./translate-request.ts";
 import { V1Error } from "./v1-errors.ts";
 

@@ -5,8 +5,8 @@ import http from "node:http";
 import https from "node:https";
 import type { FastifyInstance } from "fastify";
 import httpProxy from "http-proxy";
-import type { GatewayConfig } from "./config.ts";
-import type { GatewayMetrics } from "./metrics.ts";
+import type { GatewayConfig } from "../config.ts";
+import type { GatewayMetrics } from "../observability/metrics.ts";
 import { clientAskedClose, hopByHopHeaders } from "./hop-by-hop.ts";
 import { isSafePassthroughUrl } from "./path-safety.ts";
 

@@ -4,7 +4,7 @@
 // a synchronous destination measured the same CPU per request, so the default stays.
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { LogController } from "fastify";
-import type { GatewayConfig } from "./config.ts";
+import type { GatewayConfig } from "../config.ts";
 import { redactText, serializeRequestForLog } from "./redact.ts";
 
 /** Secrets never reach the logs: these header paths are censored, and URLs and error texts are scrubbed by the serializers below. */

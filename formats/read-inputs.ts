@@ -1,9 +1,11 @@
-// Reads and validates the report's inputs: static audits from files, gateway usage from a
-// file or from a running gateway (`<url>/_bridge/usage`). Every failure is a ReportInputError
-// with a message that names the input and what is wrong; the CLI turns it into exit code 2.
+// Readers of the audit and usage formats: static audits from files, gateway usage from a file, a
+// running gateway (`<url>/_bridge/usage`) or the gateways' Redis store. Every failure is a
+// ReportInputError with a message that names the input and what is wrong; the CLI turns it into
+// exit code 2. Nothing here imports the gateway: the Redis reader is handed in (RedisUsageReader).
 import { readFile } from "node:fs/promises";
-import { checkAudit, checkUsage } from "../formats/validate.ts";
-import type { Audit, Usage } from "./types.ts";
+import type { Audit } from "./audit.ts";
+import type { UsageSnapshot as Usage } from "./usage.ts";
+import { checkAudit, checkUsage } from "./validate.ts";
 
 export class ReportInputError extends Error {
   readonly exitCode = 2;
@@ -116,10 +118,20 @@ export async function loadUsageFile(file: string): Promise<Usage> {
   return parseUsage(parseJson(await readText(file, what), what), what);
 }
 
+/** Reads the gateways' shared Redis store; the gateway's own reader (gateway/usage/usage-redis.ts) fits. */
+export interface RedisUsageReader {
+  readUsageFromRedis(url: string): Promise<unknown>;
+  /** The URL without its password, for messages. */
+  displayRedisUrl(url: string): string;
+}
+
+/** Loaded on demand: reading files or a gateway URL needs no Redis client. */
+export type RedisUsageReaderLoader = () => Promise<RedisUsageReader>;
+
 /** The fleet's usage from the gateways' shared Redis store (`--usage-store redis://…`). */
-export async function loadRedisUsage(url: string): Promise<Usage> {
-  // Loaded on demand: reading files or a gateway URL needs no Redis client.
-  const { readUsageFromRedis, displayRedisUrl } = await import("../gateway/usage-redis.ts");
+export async function loadRedisUsage(url: string, loadReader?: RedisUsageReaderLoader): Promise<Usage> {
+  if (!loadReader) throw new ReportInputError("a redis:// usage store is read by the v2-bridge CLI (this caller gave no Redis reader)");
+  const { readUsageFromRedis, displayRedisUrl } = await loadReader();
   const what = `gateway usage in ${displayRedisUrl(url)}`;
   let data: unknown;
   try {
@@ -132,7 +144,7 @@ export async function loadRedisUsage(url: string): Promise<Usage> {
 }
 
 /** `--traffic`: a gateway URL (http/https; its admin listener, with the admin token if it needs one), a redis:// usage store, or a usage JSON file. */
-export async function loadTraffic(source: string, options: { token?: string } = {}): Promise<Usage> {
-  if (/^rediss?:\/\//i.test(source)) return loadRedisUsage(source);
+export async function loadTraffic(source: string, options: { token?: string; redisReader?: RedisUsageReaderLoader } = {}): Promise<Usage> {
+  if (/^rediss?:\/\//i.test(source)) return loadRedisUsage(source, options.redisReader);
   return isUrl(source) ? fetchUsage(source, undefined, options.token) : loadUsageFile(source);
 }

@@ -3,10 +3,10 @@
 // health only, unless the operator puts the pages there behind a token (--admin-on-public).
 // Extend by adding routes inside registerBridgeAdminRoutes; everything they need comes in `ctx`.
 import type { FastifyInstance } from "fastify";
-import { bearerMatches } from "../admin-token.ts";
-import { sendV1Error } from "../v1-errors.ts";
-import type { GatewayMetrics } from "../metrics.ts";
-import type { UsageSnapshot, UsageStore } from "../usage.ts";
+import { bearerMatches } from "./admin-token.ts";
+import { sendV1Error } from "../translation/v1-errors.ts";
+import type { GatewayMetrics } from "../observability/metrics.ts";
+import type { UsageSnapshot, UsageStore } from "../usage/usage.ts";
 import { renderReportPage, loadAudit, type Audit } from "../../report/index.ts";
 
 export interface BridgeAdminContext {

@@ -2,7 +2,7 @@
 // clients (LRU-evicted, evictions counted) and `maxOperationsPerClient` operations per client.
 // A client is (API-key fingerprint, User-Agent); keys themselves are never stored.
 import { LRUCache } from "lru-cache";
-import type { UsageSnapshot } from "../formats/usage.ts";
+import type { UsageSnapshot } from "../../formats/usage.ts";
 import { boundedDrops } from "./usage-drops.ts";
 
 export interface UsageOperationRef {
@@ -30,7 +30,7 @@ interface OperationRecord extends Seen {
   statuses: Map<number, number>;
 }
 
-export type { UsageSnapshot } from "../formats/usage.ts";
+export type { UsageSnapshot } from "../../formats/usage.ts";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const MAX_USER_AGENT = 256;

@@ -2,7 +2,7 @@
 // directory (file), or the shared Redis store (redis://). Picks one, starts its timer, and says
 // what GET /_bridge/usage shows.
 import type { FastifyBaseLogger } from "fastify";
-import type { GatewayConfig } from "./config.ts";
+import type { GatewayConfig } from "../config.ts";
 import { UsageFile } from "./usage-file.ts";
 import { RedisUsageSync } from "./usage-redis.ts";
 import type { UsageSnapshot, UsageStore } from "./usage.ts";

@@ -1,8 +1,8 @@
 // A v2 refusal of a translated body, told in the v1 client's terms: v2's 422 (the body does not
 // match the contract) becomes v1's 400, and the JSON pointers into the v2 body (`/gpu/id`) become
 // the v1 field names the client sent (`gpuTypeIds`), read from the operation's request lens.
-import { v1NameForV2Pointer, type OperationMapping } from "../mappings/index.ts";
-import type { UpstreamResponse } from "./upstream.ts";
+import { v1NameForV2Pointer, type OperationMapping } from "../../mappings/index.ts";
+import type { UpstreamResponse } from "../upstream/upstream.ts";
 
 type Failed = Pick<UpstreamResponse, "status" | "json" | "text">;
 

@@ -3,7 +3,7 @@
 import { readFile, rename } from "node:fs/promises";
 import path from "node:path";
 import type { FastifyBaseLogger } from "fastify";
-import { parseUsage } from "../report/load-inputs.ts";
+import { parseUsage } from "../../formats/read-inputs.ts";
 import { USAGE_FILE, ensureStateDir, writeFileAtomic } from "./state-dir.ts";
 import type { UsageSnapshot, UsageStore } from "./usage.ts";
 

@@ -1,11 +1,11 @@
 // One v1 request in flight: what was asked, what the table says, and how to reach upstream.
 // Emulations receive this object; it is the only state they may touch.
-import type { ConvertContext, OperationMapping } from "../mappings/index.ts";
-import type { V1Match } from "../mappings/table.ts";
+import type { ConvertContext, OperationMapping } from "../../mappings/index.ts";
+import type { V1Match } from "../../mappings/table.ts";
 import type { CatalogCache } from "./catalog-cache.ts";
 import type { Deadline } from "./deadline.ts";
-import type { GatewayConfig } from "./config.ts";
-import type { ListFilter } from "./translate-request.ts";
+import type { GatewayConfig } from "../config.ts";
+import type { ListFilter } from "../translation/translate-request.ts";
 import type { UpstreamRequest, UpstreamResponse } from "./upstream.ts";
 
 export interface GatewayDeps {

@@ -1,9 +1,9 @@
 // A create, update or action whose request reached the upstream but whose answer was lost
 // (connection reset, timeout, deadline) may have happened anyway, and v2 has no idempotency keys:
 // a blind retry can make a second pod. The v1 error says so and how to check first.
-import type { OperationMapping } from "../mappings/index.ts";
-import type { V1Match } from "../mappings/table.ts";
-import { V1Error } from "./v1-errors.ts";
+import type { OperationMapping } from "../../mappings/index.ts";
+import type { V1Match } from "../../mappings/table.ts";
+import { V1Error } from "../translation/v1-errors.ts";
 
 const PAST = { Create: "created", Update: "changed", Start: "started", Stop: "stopped", Restart: "restarted", Reset: "reset" } as const;
 

@@ -2,9 +2,9 @@
 // one V2-Bridge-Warning naming them, and a usage drop per field (`answer.<field>`, apart from the
 // inputs a client sends), since real clients never read the header. An emulation that fills one
 // (templateId on a create answer) makes it present, and then nothing is declared.
-import { lensNamed, type OperationMapping } from "../mappings/index.ts";
-import { compilePath, type CompiledPath } from "../mappings/object-paths.ts";
-import type { V1Call } from "./call.ts";
+import { lensNamed, type OperationMapping } from "../../mappings/index.ts";
+import { compilePath, type CompiledPath } from "../../mappings/object-paths.ts";
+import type { V1Call } from "../upstream/call.ts";
 import type { V1Answer } from "./translate-response.ts";
 
 /** Prefix of a lost answer field in usage drops (inputs are counted under their bare names). */

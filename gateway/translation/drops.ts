@@ -1,6 +1,6 @@
 // A v1 input v2 cannot keep: said in V2-Bridge-Warning, counted per client in the usage audit, and
 // under --strict refused with a v1 400 naming it (real clients never read the warning header).
-import type { V1Call } from "./call.ts";
+import type { V1Call } from "../upstream/call.ts";
 import { V1Error } from "./v1-errors.ts";
 
 /** Adds drops found while translating; under --strict the request is refused before any v2 call. */

@@ -1,7 +1,7 @@
 // The total time budget of one v1 request's upstream work: every upstream call it makes (emulation
 // follow-ups, GPU-priority retries, catalog waits) shares one deadline, besides each call's own idle
 // timeout. Past it the in-flight calls are aborted and the v1 client gets a 504.
-import { V1Error } from "./v1-errors.ts";
+import { V1Error } from "../translation/v1-errors.ts";
 
 export class Deadline {
   private readonly controller = new AbortController();
