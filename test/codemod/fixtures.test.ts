@@ -85,5 +85,6 @@ describe("jscodeshift entry point", () => {
     expect(stats.error).toBe(0);
     for (const [file, want] of expected) expect(readFileSync(file, "utf8"), file).toBe(want);
     rmSync(tmp, { recursive: true, force: true });
-  });
+    // Two engines over every single-file case: bounded work, more than the default 30 s on a loaded 2-core machine.
+  }, 180_000);
 });
