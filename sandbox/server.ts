@@ -75,10 +75,10 @@ export function buildSandboxApp(options: SandboxOptions = {}): { app: FastifyIns
   let validator: OpenApiValidator | null = null;
   if (openapiPath) {
     validator = createV2Validator(loadDocument(openapiPath));
-  } else {
+  } else if (options.openapiPath !== false) {
     warn(
       "WARNING: v2-bridge sandbox is running WITHOUT a v2 OpenAPI document: request schema validation is OFF " +
-        "(pass --openapi PATH or set V2_BRIDGE_REFERENCE_DIR).",
+        "(pass --openapi PATH, set V2_BRIDGE_REFERENCE_DIR, or run `v2-bridge reference fetch`).",
     );
   }
 
