@@ -21,7 +21,7 @@ const oneFileProject = () => {
   return dir;
 };
 
-describe("each command loads only what it needs", () => {
+describe("each command loads only what it needs", { timeout: 90_000 }, () => {
   it("audit on a project with a v1 call: the codemod engine, none of the servers' stack", async () => {
     const dir = oneFileProject();
     const { packages, code } = await loadedPackages(BIN, ["audit", dir, "--no-progress"], { cwd: dir });

@@ -48,7 +48,7 @@ function cli(args: string[], e: NodeJS.ProcessEnv): Promise<{ status: number | n
   return new Promise((resolve) => child.on("close", (status) => (clearTimeout(timer), resolve({ status, stdout, stderr }))));
 }
 
-describe("without documents", () => {
+describe("without documents", { timeout: 90_000 }, () => {
   const noDocs = () => env({ V2_BRIDGE_REFERENCE_DIR: tmp("v2b-empty-") });
 
   it("the gateway refuses to start, saying in one line how to get them", async () => {
@@ -84,7 +84,7 @@ describe("without documents", () => {
   });
 });
 
-describe("reference fetch: a document that is not the pinned one", () => {
+describe("reference fetch: a document that is not the pinned one", { timeout: 90_000 }, () => {
   it("is refused in one line naming both hashes; nothing is cached", async () => {
     const e = env({ V2_BRIDGE_REFERENCE_URL: `${server.url}/changed` });
     const r = await cli(["reference", "fetch"], e);
@@ -97,7 +97,7 @@ describe("reference fetch: a document that is not the pinned one", () => {
   });
 });
 
-describe.skipIf(!realDocs)(`with the published documents served locally${realDocs ? "" : ` (skipped: ${CHECKOUT_REFERENCE_DIR} is absent)`}`, () => {
+describe.skipIf(!realDocs)(`with the published documents served locally${realDocs ? "" : ` (skipped: ${CHECKOUT_REFERENCE_DIR} is absent)`}`, { timeout: 90_000 }, () => {
   it("`reference fetch` puts them in the user cache, and `reference` reads them from there", async () => {
     const e = env({ V2_BRIDGE_REFERENCE_URL: `${server.url}/good` });
     const fetched = await cli(["reference", "fetch"], e);
