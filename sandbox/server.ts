@@ -75,7 +75,7 @@ export function buildSandboxApp(options: SandboxOptions = {}): { app: FastifyIns
   let validator: OpenApiValidator | null = null;
   if (openapiPath) {
     validator = createV2Validator(loadDocument(openapiPath));
-  } else if (options.openapiPath !== false) {
+  } else {
     warn(
       "WARNING: v2-bridge sandbox is running WITHOUT a v2 OpenAPI document: request schema validation is OFF " +
         "(pass --openapi PATH, set V2_BRIDGE_REFERENCE_DIR, or run `v2-bridge reference fetch`).",
