@@ -1,4 +1,4 @@
-// Reference-document access for tests: skip (with the reason) when ../shared/reference is absent.
+// Reference-document access for tests: skip (with the reason) when the documents are not found (user cache, ../shared/reference).
 import { describe, it } from "vitest";
 import { referenceMissingReason } from "../../openapi/reference.ts";
 
