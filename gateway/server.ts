@@ -82,7 +82,7 @@ export function buildGateway(config: GatewayConfig): Omit<Gateway, "url" | "port
   const fingerprints = createFingerprinter(config.fingerprintSalt);
   const upstream = new Upstream(config);
   const catalog = new CatalogCache(upstream, config.catalogMaxKeys, config.catalogTtlMs);
-  const v1Document = tryLoadV1(config.referenceDir);
+  const v1Document = config.referenceDir === false ? null : tryLoadV1(config.referenceDir);
   let v1Validator: OpenApiValidator | null = null;
   if (v1Document) v1Validator = createV1Validator(v1Document);
   else app.log.warn("v1 OpenAPI document not found: v1 input is not schema-checked and /v1/openapi.json answers 404");

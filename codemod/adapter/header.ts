@@ -1,10 +1,8 @@
 // The generated module's header: what made it, from which table, and how to regenerate it.
-import { readFileSync } from "node:fs";
 import { createHash } from "node:crypto";
+import { VERSION } from "../../product/package-info.ts";
 
-const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
-
-export const BRIDGE_VERSION = pkg.version;
+export const BRIDGE_VERSION = VERSION;
 
 /** The header, carrying a hash of the module body so a hand edit is visible as a mismatch. */
 export function header(body: string): string {

@@ -8,6 +8,7 @@ import { sendV1Error } from "../translation/v1-errors.ts";
 import type { GatewayMetrics } from "../observability/metrics.ts";
 import type { UsageSnapshot, UsageStore } from "../usage/usage.ts";
 import { renderReportPage, loadAudit, type Audit } from "../../report/index.ts";
+import { VERSION } from "../../product/package-info.ts";
 
 export interface BridgeAdminContext {
   usage: UsageStore;
@@ -27,6 +28,7 @@ export interface BridgeAdminContext {
 export function registerHealthRoute(app: FastifyInstance, ctx: BridgeAdminContext): void {
   app.get("/_bridge/health", async () => ({
     status: "ok",
+    version: VERSION,
     upstream: ctx.upstream,
     startedAt: ctx.startedAt.toISOString(),
     uptimeSeconds: Math.round((Date.now() - ctx.startedAt.getTime()) / 1000),

@@ -15,7 +15,7 @@ import { planOf } from "../../codemod/adapter/coverage.ts";
 import { resourceName } from "../../codemod/adapter/plan.ts";
 import { mappingTable } from "../../codemod/adapter/table.ts";
 import { componentArbitrary, edgeExamples, arbitraryFor } from "../helpers/schema-arbitrary.ts";
-import { missingReference, refSuite } from "../helpers/reference.ts";
+import { refDescribe } from "../helpers/reference.ts";
 import { loadAdapter, outcome, type Outcome } from "./adapter-load.ts";
 
 const seed = process.env.ADAPTER_SEED ? Number(process.env.ADAPTER_SEED) : undefined;
@@ -45,7 +45,7 @@ function v2AnswerSchema(doc: OpenApiDocument, op: OperationMapping): Record<stri
   return path.responses["200"].content["application/json"].schema;
 }
 
-describe.skipIf(missingReference)(refSuite("boundary adapter ≡ gateway translation"), () => {
+refDescribe("boundary adapter ≡ gateway translation", () => {
   const v1 = loadV1();
   const v2 = loadV2();
   const plan = planOf(mappingTable);

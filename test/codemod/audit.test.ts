@@ -10,6 +10,7 @@ import { audit } from "../../cli/audit-command.ts";
 import { rewrite } from "../../cli/rewrite-command.ts";
 import { runCodemod } from "../../codemod/project.ts";
 import { auditSarif } from "../../codemod/report.ts";
+import { VERSION } from "../../product/package-info.ts";
 
 const temps: string[] = [];
 afterAll(() => temps.forEach((t) => rmSync(t, { recursive: true, force: true })));
@@ -54,9 +55,10 @@ describe("audit", () => {
     const { code, stdout } = await capture(() => audit([dir], { format: "json", progress: false }));
     expect(code).toBe(1);
     const report = JSON.parse(stdout);
-    expect(Object.keys(report)).toEqual(["tool", "version", "generatedAt", "root", "summary", "findings"]);
+    expect(Object.keys(report)).toEqual(["tool", "version", "toolVersion", "generatedAt", "root", "summary", "findings"]);
     expect(report.tool).toBe("v2-bridge");
     expect(report.version).toBe(1);
+    expect(report.toolVersion).toBe(VERSION);
     expect(new Date(report.generatedAt).toISOString()).toBe(report.generatedAt);
     expect(report.root).toBe(dir);
     expect(report.summary).toEqual({ files: 2, filesWithFindings: 1, findings: 2, byCategory: { auto: 1, review: 0, "no-equivalent": 1 } });
