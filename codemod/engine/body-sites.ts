@@ -2,8 +2,8 @@
 // res.text())`, axios `res.data`, got/ky `.json()`, undici `body.json()`, `.then(r => r.json())`,
 // and the awaited result of a helper that returns the body.
 import { Node } from "../ts-morph.ts";
-import { enclosingFunction } from "../scope.ts";
-import { unwrapExpression } from "../urls.ts";
+import { enclosingFunction } from "./scope.ts";
+import { unwrapExpression } from "./urls.ts";
 import type { Analysis } from "./state.ts";
 import type { HttpCall } from "./transports/transport.ts";
 import { referencesOf, skipParens } from "./nodes.ts";

@@ -2,7 +2,7 @@
 // `post<{ id: string }>(…)`, an `as Pod`, a variable's or function's annotation). A record that
 // leaves the codemod's sight under a type naming no field that differs in v2 is safe to pass on.
 import { Node } from "../ts-morph.ts";
-import { enclosingFunction, isFunctionLike } from "../scope.ts";
+import { enclosingFunction, isFunctionLike } from "./scope.ts";
 import { bind } from "./values.ts";
 import type { Analysis } from "./state.ts";
 

@@ -4,7 +4,7 @@
 // schema entry's `.default(…)` reaches `env.KEY`), library instances, exports/imports and request
 // helpers. A use is followed when it reaches a node a planned site accounts for.
 import { Node, SyntaxKind } from "../ts-morph.ts";
-import { enclosingFunction, isFunctionLike } from "../scope.ts";
+import { enclosingFunction, isFunctionLike } from "./scope.ts";
 import type { Analysis } from "./state.ts";
 import { functionName, references } from "./references.ts";
 import { referencesOf } from "./nodes.ts";

@@ -4,8 +4,8 @@
 // where the v1 operations are, so that is where the rewrite happens.
 import { Node, SyntaxKind, type CallExpression } from "../ts-morph.ts";
 import type { HelperSignature } from "../types.ts";
-import { enclosingFunction, isFunctionLike, type Binding } from "../scope.ts";
-import { isDynamicPath, literalText, locate, resolveParts, unwrapExpression } from "../urls.ts";
+import { enclosingFunction, isFunctionLike, type Binding } from "./scope.ts";
+import { isDynamicPath, literalText, locate, resolveParts, unwrapExpression } from "./urls.ts";
 import type { Analysis, WrapperSignature } from "./state.ts";
 import { bind, objectLiteral, prop, sourceLiteral, urlContext } from "./values.ts";
 import { bodyOf, methodOf } from "./transports/call-parts.ts";

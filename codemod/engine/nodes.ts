@@ -1,6 +1,6 @@
 // Small syntax-tree utilities shared by the passes.
 import { Node, SyntaxKind } from "../ts-morph.ts";
-import { resolveIdentifier } from "../scope.ts";
+import { resolveIdentifier } from "./scope.ts";
 
 /** The outermost node around `node` that only wraps it (parentheses, `as`, `!`, `satisfies`). */
 export function skipParens(node: Node): Node {

@@ -4,7 +4,7 @@
 // use the v2 base; each human fix moves one call across.
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import type { Edit } from "../types.ts";
-import { escapeFor, type LocatedUrl, type Part } from "../urls.ts";
+import { escapeFor, type LocatedUrl, type Part } from "./urls.ts";
 import { V1_HOST } from "../../mappings/bases.ts";
 
 export const V1_BASE_NAME = "RUNPOD_V1_BASE";

@@ -2,9 +2,9 @@
 // imported one), a const object's property, a class member's assigned values, and above all
 // which v1 base a URL part carries and which literal that base comes from.
 import { Node, SyntaxKind } from "../ts-morph.ts";
-import { bindAcross, classOfMember, memberValues } from "../symbols.ts";
-import type { Binding } from "../scope.ts";
-import { resolveParts, unwrapExpression, type JoinMode, type UrlContext } from "../urls.ts";
+import { bindAcross, classOfMember, memberValues } from "./symbols.ts";
+import type { Binding } from "./scope.ts";
+import { resolveParts, unwrapExpression, type JoinMode, type UrlContext } from "./urls.ts";
 import type { Analysis } from "./state.ts";
 import { baseIn } from "./evaluate/bases.ts";
 

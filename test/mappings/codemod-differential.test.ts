@@ -2,7 +2,7 @@
 // For each operation whose request body goes through a converter, bodies are generated from the
 // operation's v1 request schema and written in the client's source as real clients write them
 // (literals, typed, untyped, `as const`-typed and computed expressions); the codemod converts that
-// object literal (codemod/body.ts, as `rewrite` does) and the written v2 body is evaluated with the
+// object literal (codemod/engine/body.ts, as `rewrite` does) and the written v2 body is evaluated with the
 // values the client holds at run time. It must send what the gateway sends for the same v1 JSON,
 // or the site must be marked. Where the gateway refuses the v1 body, v2 must refuse the written
 // one too. A computed value is computed once, and the written TypeScript type-checks (strict).
@@ -11,7 +11,7 @@ import fc from "fast-check";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { convertBody } from "../../codemod/body.ts";
+import { convertBody } from "../../codemod/engine/body.ts";
 import { newProject } from "../../codemod/project-index.ts";
 import type { ObjectLiteralExpression } from "../../codemod/ts-morph.ts";
 import { converterNamed, lenses, operations, toV2, type BodyLens, type Converter, type FieldLens, type OperationMapping, type V1Kind } from "../../mappings/index.ts";

@@ -5,9 +5,9 @@
 // `.default(…)`, `{ default: … }`). Where knowledge stops it answers a dynamic value saying where
 // and why. Bases are found by their value wherever they flow, not by the shape of the code.
 import { Node, SyntaxKind } from "../../ts-morph.ts";
-import { bindAcross, classOfThis, type ModuleResolver } from "../../symbols.ts";
-import { isFunctionLike, type Binding } from "../../scope.ts";
-import { unwrapExpression } from "../../urls.ts";
+import { bindAcross, classOfThis, type ModuleResolver } from "../symbols.ts";
+import { isFunctionLike, type Binding } from "../scope.ts";
+import { unwrapExpression } from "../urls.ts";
 import { references } from "../references.ts";
 import { dynamic, union, type Frame, type Value } from "./value.ts";
 import { HELPER_BASE_PARAM } from "../v1-redirect.ts";

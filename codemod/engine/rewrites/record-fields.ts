@@ -6,8 +6,8 @@
 // gets a mark listing the record fields that differ in v2.
 import { Node, SyntaxKind } from "../../ts-morph.ts";
 import { converterNamed, lensNamed, type FieldLens, type OperationMapping } from "../../../mappings/index.ts";
-import { enclosingFunction, isFunctionLike } from "../../scope.ts";
-import { edit, type Analysis } from "../state.ts";
+import { enclosingFunction, isFunctionLike } from "../scope.ts";
+import { edit, type Analysis, type Plan } from "../state.ts";
 import type { HttpCall } from "../transports/index.ts";
 import { bodySites } from "../body-sites.ts";
 import { referencesOf, skipParens } from "../nodes.ts";
@@ -46,7 +46,7 @@ export function differingFields(fields: FieldLens[], lost: { v1: string }[] = []
   return [...differ, ...lost.map((l) => `${l.v1}→(none)`)];
 }
 
-export function recordReads(a: Analysis, http: HttpCall, op: OperationMapping, problems: Problems): void {
+export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping): void {
   const shape = op.response;
   if (shape.kind !== "record" && shape.kind !== "list") return;
   const lens = lensNamed(shape.lens);
@@ -55,13 +55,13 @@ export function recordReads(a: Analysis, http: HttpCall, op: OperationMapping, p
   const escapes: Node[] = [];
   /** A value leaves the codemod's sight: harmless when its declared type names no differing field. */
   const escape = (n: Node, viaReturn = false) => {
-    const declared = declaredFields(a, n, viaReturn);
+    const declared = declaredFields(plan.a, n, viaReturn);
     if (declared && !declared.some((f) => differing.has(f))) return;
     escapes.push(n);
     if (declared) for (const f of declared) if (differing.has(f)) named.add(f);
     // The project's field declarations this v1 record is typed through: renaming them for
     // another call would retype this one's record while it stays v1.
-    if (declared && a.current) for (const d of fieldDeclarations(n, viaReturn, declared.filter((f) => differing.has(f)))) (a.current.typeUses ??= new Set()).add(d);
+    if (declared) for (const d of fieldDeclarations(n, viaReturn, declared.filter((f) => differing.has(f)))) (plan.site.typeUses ??= new Set()).add(d);
   };
   const named = new Set<string>();
   const differing = new Set(lens.fields.filter((f) => f.only !== "toV2" && (f.converter || f.v1.join() !== f.v2.join())).flatMap((f) => f.v1.map((x) => x.split(".")[0]!)));
@@ -72,7 +72,7 @@ export function recordReads(a: Analysis, http: HttpCall, op: OperationMapping, p
   let readIsPromise = false;
 
   const lost: Lost = new Map((lens.v1Lost ?? []).map((l) => [l.v1, l]));
-  const field = (access: Node) => recordField(a, access, byFirst, lost, op, problems);
+  const field = (access: Node) => recordField(plan, access, byFirst, lost, op);
   /** A reference to a record value: a field read, or somewhere the value goes on. */
   const recordUse = (ref: Node, depth: number) => {
     const outer = skipParens(ref);
@@ -156,12 +156,12 @@ export function recordReads(a: Analysis, http: HttpCall, op: OperationMapping, p
     const f = lens.fields.find((x) => x.only !== "toV2" && x.v1.length === 1 && x.v1[0] === key);
     if (!f || f.converter || f.v2.length !== 1 || f.v2[0]!.includes(".") || !Node.isBindingElement(el)) return void escape(el);
     const propName = el.getPropertyNameNode();
-    if (propName) edit(a, propName, { start: propName.getStart(), end: propName.getEnd(), text: f.v2[0]! });
-    else edit(a, el, { start: el.getStart(), end: el.getStart(), text: `${f.v2[0]}: ` });
+    if (propName) edit(plan, propName, { start: propName.getStart(), end: propName.getEnd(), text: f.v2[0]! });
+    else edit(plan, el, { start: el.getStart(), end: el.getStart(), text: `${f.v2[0]}: ` });
   };
   // openapi-fetch: `const { data } = await client.GET(…)`, data being the record (or the unwrapped list).
   if (http.lib === "openapi-fetch") for (const r of boundRefs(http, "data")) (shape.kind === "record" ? recordUse : listUse)(r, 0);
-  for (const site of bodySites(a, http)) {
+  for (const site of bodySites(plan.a, http)) {
     if (site.kind === "binding") continue;
     // An error body is a problem document in v2, not the record.
     if (classifyRead(site.node) === "error") continue;
@@ -187,11 +187,11 @@ export function recordReads(a: Analysis, http: HttpCall, op: OperationMapping, p
   if (escapes.length) {
     const fields = differingFields(lens.fields, lens.v1Lost).filter((f) => !named.size || f.split("→")[0]!.split("+").some((x) => named.has(x.split(".")[0]!)));
     // The app keeps its v1 record: the adapter converts the v2 one back, the call migrates.
-    if (fields.length && shape.kind === "record" && read && wrapRecordInAdapter(a, read, readIsPromise, op)) return;
+    if (fields.length && shape.kind === "record" && read && wrapRecordInAdapter(plan, read, readIsPromise, op)) return;
     if (fields.length) {
       const where = escapes[0]!;
       const line = where.getSourceFile().getLineAndColumnAtPos(where.getStart()).line;
-      problems.push({
+      plan.problems.push({
         reason: `the ${shape.kind === "list" ? "records of the list" : "response record"} ${shape.kind === "list" ? "are" : "is"} used where the codemod cannot follow it (${where.getSourceFile().getBaseName()}:${line}), and these v1 fields differ in v2: ${fields.join(", ")}`,
         advice: "check every read of the record against the v2 record (docs/mapping.md)",
         brief: `the ${shape.kind === "list" ? "list's records leave" : "record leaves"} the codemod's sight (${where.getSourceFile().getBaseName()}:${line}) and ${fields.length} v1 field${fields.length > 1 ? "s differ" : " differs"} in v2 (audit --format json names them)`,
@@ -237,7 +237,7 @@ function isExported(fn: Node): boolean {
   return false;
 }
 
-function recordField(a: Analysis, access: Node, byFirst: ByFirst, lost: Lost, op: OperationMapping, problems: Problems): void {
+function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lost, op: OperationMapping): void {
   if (!Node.isPropertyAccessExpression(access)) return;
   const gone = lost.get(access.getName());
   if (gone) {
@@ -245,7 +245,7 @@ function recordField(a: Analysis, access: Node, byFirst: ByFirst, lost: Lost, op
     // The call stays whole on v1 (its mark names the read).
     const line = access.getSourceFile().getLineAndColumnAtPos(access.getStart()).line;
     const reason = `reads v1 record field ${gone.v1} (${access.getSourceFile().getBaseName()}:${line}), which has no v2 source: ${gone.reason}`;
-    if (!problems.some((p) => p.reason === reason)) problems.push({ reason, advice: gone.advice, brief: `reads v1 record field ${gone.v1} (${access.getSourceFile().getBaseName()}:${line}), which v2 does not have` });
+    if (!plan.problems.some((p) => p.reason === reason)) plan.problems.push({ reason, advice: gone.advice, brief: `reads v1 record field ${gone.v1} (${access.getSourceFile().getBaseName()}:${line}), which v2 does not have` });
     return;
   }
   for (const cand of byFirst.get(access.getName()) ?? []) {
@@ -268,20 +268,20 @@ function recordField(a: Analysis, access: Node, byFirst: ByFirst, lost: Lost, op
       const line = access.getSourceFile().getLineAndColumnAtPos(access.getStart()).line;
       const reason = `reads v1 record field ${v1} (${access.getSourceFile().getBaseName()}:${line}), which is ${f.v2.join(" + ")} in v2 with other values (converter ${f.converter})`;
       const advice = `read ${f.v2.map((x) => "." + x).join(" / ")} and convert it as docs/mapping.md describes for ${f.converter}${conv ? "" : ""}`;
-      if (!problems.some((p) => p.reason === reason)) problems.push({ reason, advice });
+      if (!plan.problems.some((p) => p.reason === reason)) plan.problems.push({ reason, advice });
     } else if (f.v2.length === 1 && f.v2[0] !== v1) {
       const start = (access as any).getNameNode().getStart();
       // A nested v2 field may be absent where the v1 field was only empty: read it optionally.
-      edit(a, access, { start, end: (last as any).getNameNode().getEnd(), text: f.v2[0]!.split(".").join("?.") });
+      edit(plan, access, { start, end: (last as any).getNameNode().getEnd(), text: f.v2[0]!.split(".").join("?.") });
       // The record's declared type (the project's own interface or type literal) follows the read.
       const object = Node.isPropertyAccessExpression(access) ? access.getExpression() : access;
-      const ok = cand.segs.length === 1 && renameDeclaredField(a, object, v1, f.v2[0]!, (n, text) => {
-        edit(a, n, { start: n.getStart(), end: n.getEnd(), text });
-        if (a.current) (a.current.typeRenames ??= new Set()).add(n.getParent()!);
+      const ok = cand.segs.length === 1 && renameDeclaredField(plan.a, object, v1, f.v2[0]!, (n, text) => {
+        edit(plan, n, { start: n.getStart(), end: n.getEnd(), text });
+        (plan.site.typeRenames ??= new Set()).add(n.getParent()!);
       });
       if (!ok || (cand.segs.length > 1 && declaresField(object, cand.segs[0]!))) {
         const reason = `v1 record field ${v1} is ${f.v2[0]} in v2, and the type this code reads it through declares ${v1}`;
-        if (!problems.some((p) => p.reason === reason)) problems.push({ reason, advice: `change that type to the v2 record (${f.v2[0]})` });
+        if (!plan.problems.some((p) => p.reason === reason)) plan.problems.push({ reason, advice: `change that type to the v2 record (${f.v2[0]})` });
       }
     }
     return;

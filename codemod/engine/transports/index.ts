@@ -3,9 +3,9 @@
 // options, read through the library's own module.
 import { Node, type CallExpression } from "../../ts-morph.ts";
 import type { HttpMethod } from "../../../mappings/index.ts";
-import { isFunctionLike } from "../../scope.ts";
-import { memberMethod, classOfMember, memberValues } from "../../symbols.ts";
-import { literalText, unwrapExpression } from "../../urls.ts";
+import { isFunctionLike } from "../scope.ts";
+import { memberMethod, classOfMember, memberValues } from "../symbols.ts";
+import { literalText, unwrapExpression } from "../urls.ts";
 import type { Analysis } from "../state.ts";
 import { bind, external, objectLiteral, prop } from "../values.ts";
 import { helperSignature, helperCall, wrapperSignature, factoryResult } from "../helpers.ts";

@@ -1,9 +1,9 @@
 // Flat v1 request bodies (object literals in source) → nested v2 bodies, driven by the mapping
 // table's lenses and converters. Keeps the user's expressions and comments; anything that cannot
 // be converted safely stays as written and is reported (the caller leaves a TODO mark).
-import { Node, type ObjectLiteralExpression } from "./ts-morph.ts";
-import { applicableV1Defaults, converterNamed, knownV1Fields, lensNamed, type BodyLens } from "../mappings/index.ts";
-import { operand } from "../mappings/data/source-forms.ts";
+import { Node, type ObjectLiteralExpression } from "../ts-morph.ts";
+import { applicableV1Defaults, converterNamed, knownV1Fields, lensNamed, type BodyLens } from "../../mappings/index.ts";
+import { operand } from "../../mappings/data/source-forms.ts";
 import { computedMoreThanOnce, convertField, reviewOf, type Value } from "./body-converters.ts";
 import { neverNull, sourceInput } from "./source-facts.ts";
 import { quoteString } from "./urls.ts";
