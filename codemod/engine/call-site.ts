@@ -122,7 +122,7 @@ export function processCall(a: Analysis, http: HttpCall): void {
     if (problems.length && category === "auto") category = "review";
     // One mark per site, one line: each problem briefly; the finding keeps every detail.
     if (problems.length) todo(a, at, opKey ?? "base", category, problems.map((p) => p.brief ?? p.reason).join("; "), problems.length > 1 ? "see each reason in docs/mapping.md (audit --format json has the details)" : problems[0]!.advice);
-    const reason = problems.length ? problems.map((p) => p.reason).join("; ") : `v1 ${v1?.method ?? ""} ${v1?.path ?? ""} becomes v2 ${v2?.method ?? ""} ${v2?.path ?? ""}`.replace(/\s+/g, " ").trim();
+    const reason = problems.length ? problems.map((p) => p.reason).join("; ") : [`v1 ${v1?.method ?? ""} ${v1?.path ?? ""} becomes v2 ${v2?.method ?? ""} ${v2?.path ?? ""}`.replace(/\s+/g, " ").trim(), ...(site.notes ?? [])].join("; ");
     const advice = problems.length ? problems.map((p) => p.advice).join("; ") : "rewritten by `v2-bridge rewrite`";
     site.finding = addFinding(a, at, { operation: opKey, v1, v2, category, reason, advice });
     site.file = a.files.get(at.getSourceFile().getFilePath())!;

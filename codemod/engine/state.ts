@@ -52,6 +52,8 @@ export interface Site {
   redirect?: Redirect;
   /** Runs when the site's edits are applied (a mark that is only true once they are). */
   onApply?: () => void;
+  /** What a reader of the migrated site should know (a record now shown with v2 fields): in the finding's reason. */
+  notes?: string[];
   /** Field declarations of the project's own types this site renames to v2 names. */
   typeRenames?: Set<Node>;
   /** Field declarations its v1 record is typed through where it leaves sight (they must keep v1 names while it stays v1). */

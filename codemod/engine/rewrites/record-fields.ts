@@ -11,6 +11,7 @@ import { edit, type Analysis, type Plan } from "../state.ts";
 import type { HttpCall } from "../transports/index.ts";
 import { bodySites } from "../body-sites.ts";
 import { referencesOf, skipParens } from "../nodes.ts";
+import { shownAsText } from "../display-sinks.ts";
 import { todo } from "../todo-marks.ts";
 import { addFinding } from "../state.ts";
 import type { Problems } from "./problems.ts";
@@ -64,6 +65,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping): v
     if (declared) for (const d of fieldDeclarations(n, viaReturn, declared.filter((f) => differing.has(f)))) (plan.site.typeUses ??= new Set()).add(d);
   };
   const named = new Set<string>();
+  const shown: Node[] = [];
   const differing = new Set(lens.fields.filter((f) => f.only !== "toV2" && (f.converter || f.v1.join() !== f.v2.join())).flatMap((f) => f.v1.map((x) => x.split(".")[0]!)));
   for (const l of lens.v1Lost ?? []) differing.add(l.v1);
   const seen = new Set<Node>();
@@ -148,6 +150,8 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping): v
       return;
     }
     if (Node.isIfStatement(p) || Node.isPrefixUnaryExpression(p) || (Node.isBinaryExpression(p) && ["===", "!==", "==", "!=", "&&", "||"].includes(p.getOperatorToken().getText()))) return;
+    // Printed, logged or answered as an MCP tool's text: read by a person or a model, not by code.
+    if (shownAsText(outer)) return void shown.push(outer);
     escape(outer);
   };
 
@@ -183,6 +187,11 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping): v
       continue;
     }
     valueGoes(site.node, 0, shape.kind === "record");
+  }
+  if (shown.length) {
+    const where = shown[0]!;
+    const line = where.getSourceFile().getLineAndColumnAtPos(where.getStart()).line;
+    (plan.site.notes ??= []).push(`the ${shape.kind === "list" ? "list" : "record"} is shown as text (${where.getSourceFile().getBaseName()}:${line}), which now shows v2 fields`);
   }
   if (escapes.length) {
     const fields = differingFields(lens.fields, lens.v1Lost).filter((f) => !named.size || f.split("→")[0]!.split("+").some((x) => named.has(x.split(".")[0]!)));

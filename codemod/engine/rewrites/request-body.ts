@@ -12,6 +12,8 @@ import { bind, objectLiteral, prop } from "../values.ts";
 import { oneLine } from "../nodes.ts";
 import type { Problems } from "./problems.ts";
 import { wrapBodyInAdapter } from "../adapter-sites.ts";
+import { declaredShape } from "../declared-shapes.ts";
+import { convertDeclared } from "../declared-body.ts";
 
 export function addFixedBody(plan: Plan, http: HttpCall, body: Record<string, unknown>): void {
   const value = renderValue(body, quoteOf(plan.a, http.call));
@@ -111,6 +113,14 @@ export function convertRequestBody(plan: Plan, http: HttpCall, lens: string, opK
     if (init && Node.isObjectLiteralExpression(init) && countIdentifiers(enclosingFunction(node), node.getText()) === 2 && !(b!.decl as any).getTypeNode?.()) node = init;
   }
   if (!Node.isObjectLiteralExpression(node)) {
+    // Fields declared where the value comes from (a tool's input schema, a typed parameter): converted one by one.
+    const shape = declaredShape(plan.a, node);
+    if (shape) {
+      const result = convertDeclared(node, shape, lens, quoteOf(plan.a, node));
+      if (result.text !== null) edit(plan, node, { start: node.getStart(), end: node.getEnd(), text: result.text });
+      for (const p of result.problems) plan.problems.push({ reason: p.reason, advice: p.advice });
+      return;
+    }
     // A body from the app's own interface (a tool's input, a form): the adapter converts it at run time.
     if (opKey && wrapBodyInAdapter(plan, http.body.node, opKey)) return;
     plan.problems.push({ reason: `the v1 body is built elsewhere (${oneLine(http.body.node.getText()).slice(0, 40)}); it must be converted with the ${lens} lens`, advice: "rewrite the flat v1 fields into the nested v2 body (see docs/mapping.md)" });
