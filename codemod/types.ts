@@ -37,6 +37,8 @@ export interface HelperSignature {
   /** Keys of the method and body in the options argument (default `method` / `body`). */
   methodKey?: string;
   bodyKey?: string;
+  /** Option keys the helper builds its body from (`json` it serialises, `body` it passes on). */
+  bodyKeys?: { key: string; serialised: boolean }[];
   /** Set when the helper sends no request body at all (a v2 body cannot be passed through it). */
   dropsBody?: boolean;
   /** Literal text the helper puts between its base and the path argument (`${BASE}/${kind}` → "/"). */

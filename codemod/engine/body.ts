@@ -212,14 +212,14 @@ function convertFields(lens: BodyLens, fields: Map<string, V1Field>, get: (name:
       setOut(out, lensField.v2[0]!.split("."), values[0]!.source, comments, trailing);
       continue;
     }
-    const review = reviewOf(lensField, values);
-    if (review) problems.push({ fields: present, reason: review, advice: `check the v2 ${lensField.v2.join(", ")} it was converted to`, review: true });
     const outcome = convertField(lensField, names, present, values, (v) => renderValue(v, quote));
     if (!("outputs" in outcome)) {
       problems.push({ fields: present, reason: outcome.reason, advice: outcome.advice });
       keepVerbatim(present);
       continue;
     }
+    const review = reviewOf(lensField, values);
+    if (review) problems.push({ fields: present, reason: review, advice: `check the v2 ${lensField.v2.join(", ")} it was converted to`, review: true });
     // What the gateway would say in V2-Bridge-Warning (an input v2 refuses, left out) is said here.
     for (const w of outcome.warnings ?? []) problems.push({ fields: present, reason: w, advice: `check the v2 ${lensField.v2.join(", ")} it was converted to`, review: true });
     lensField.v2.forEach((p, i) => {

@@ -12,6 +12,7 @@ import { bodyOf, methodOf } from "./transports/call-parts.ts";
 import type { HttpCall } from "./transports/transport.ts";
 import { readCall as httpCall } from "./call-reader.ts";
 import { bodySites } from "./body-sites.ts";
+import { bodyOptionKeys } from "./helper-body-keys.ts";
 
 const BODY_NAME = /body|data|payload|json/i;
 
@@ -129,6 +130,9 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
       const ob = mb ?? bb ?? optionsParam(a, fn, http.options) ?? (other >= 0 ? ({ kind: "param", index: other } as Binding) : undefined);
       if (ob?.kind === "param") sig.optionsIndex = ob.index;
       sig.serialisesBody = !!http.body?.stringify && bb?.kind === "param";
+      // The body built from option keys (`json`, `body`, `data`): calls are read under each of them.
+      const keys = ob?.kind === "param" && http.body ? bodyOptionKeys(a, fn, ob.index, http.body.prop ?? http.body.node) : [];
+      if (keys.length) sig.bodyKeys = keys;
     }
     sig.returnsBody = returnsBody(a, http, fn);
     break;
@@ -231,9 +235,10 @@ export function helperCall(a: Analysis, call: CallExpression, sig: HelperSignatu
     out.bodyKey = "body";
     if (raw && !opts) out.method = { kind: "unknown" };
     out.method = methodOf(prop(opts, sig.methodKey ?? "method")) ?? out.method;
-    const key = sig.bodyKey ?? "body";
+    const key = sig.bodyKey ?? sig.bodyKeys?.find((k) => prop(opts, k.key))?.key ?? "body";
     const b = prop(opts, key);
     if (b) out.body = bodyOf(b, (opts as any).getProperty(key));
+    if (b && sig.bodyKeys?.find((k) => k.key === key)?.serialised) out.body!.stringify = true;
   }
   return out;
 }

@@ -50,6 +50,9 @@ export function addFixedBody(plan: Plan, http: HttpCall, body: Record<string, un
     plan.problems.push({ reason: `v2 expects the body ${JSON.stringify(body)}`, advice: `pass ${JSON.stringify(body)} as the request data` });
     return;
   }
+  // A helper that serialises one option key itself (`json`) gets the plain object there.
+  const serialisedKey = http.lib === "helper" ? http.helper!.bodyKeys?.find((k) => k.serialised)?.key : undefined;
+  if (serialisedKey) return addToOptions(plan, http, serialisedKey, value);
   const serialised = (http.lib === "helper" && http.helper!.serialisesBody) || http.lib === "openapi-fetch";
   const json = http.bodyKey === "body" && !serialised ? `JSON.stringify(${value})` : value;
   const key = http.lib === "helper" && http.helper!.bodyKey ? http.helper!.bodyKey : http.bodyKey;

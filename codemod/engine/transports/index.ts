@@ -110,7 +110,8 @@ export function rootOf(a: Analysis, node: Node, trail: Node[] = [], depth = 0): 
     if (b?.kind === "import" && b.name === "*") {
       const lib = moduleRoot(b.module, "*");
       if (lib?.lib === "undici-ns") return name === "fetch" ? { lib: "fetch" } : name === "request" ? { lib: "undici-request" } : undefined;
-      if (lib) return lib;
+      // `axios.default(…)` is the library itself; `axios.patch(…)` is a verb of it (read below, with its data).
+      if (lib) return name === "default" ? lib : undefined;
       const target = a.resolve?.(obj.getSourceFile().getFilePath(), b.module);
       const fn = target?.getFunction(name);
       if (fn) return functionRoot(a, fn, n.getText());
