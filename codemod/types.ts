@@ -51,6 +51,8 @@ export interface HelperSignature {
   fixedMethod?: boolean;
   /** Whether a call's awaited value is the parsed response body (the helper returns `res.json()` / `res.data`). */
   returnsBody: boolean;
+  /** Whether a call's awaited value is the fetch Response itself (callers read `.json()`). */
+  returnsResponse?: boolean;
   /** Whether the helper serialises the body itself (call sites pass plain objects). */
   serialisesBody: boolean;
   /** The helper function itself (its callers are the sites; its base flips only when all are followed). */

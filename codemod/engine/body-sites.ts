@@ -42,6 +42,8 @@ export function bodySites(a: Analysis, http: HttpCall): BodySite[] {
     } else if (!parsesText) sites.push({ kind: "promise", node: p });
   };
   const call = http.call;
+  // A helper that returns the fetch Response: its callers read the body as fetch's do.
+  if (http.lib === "helper" && http.helper?.returnsResponse) return bodySites(a, { ...http, lib: "fetch", helper: undefined });
   if (http.lib === "helper" || http.wrapper?.returnsBody) {
     if (http.helper?.returnsBody || http.wrapper?.returnsBody) addPromise(call);
     return sites;

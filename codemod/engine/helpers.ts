@@ -135,6 +135,7 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
       if (keys.length) sig.bodyKeys = keys;
     }
     sig.returnsBody = returnsBody(a, http, fn);
+    if (!sig.returnsBody && http.lib === "fetch" && returnsValueOf(fn, call)) sig.returnsResponse = true;
     break;
   }
   a.helperCache.set(fn, sig);
@@ -163,6 +164,17 @@ function returnsBody(a: Analysis, http: HttpCall, fn: Node): boolean {
     }
   }
   return false;
+}
+
+/** `return fetch(…)`, `return await fetch(…)`, or `const res = await fetch(…); …; return res`. */
+function returnsValueOf(fn: Node, call: Node): boolean {
+  let up = call.getParent();
+  while (up && (Node.isParenthesizedExpression(up) || Node.isAwaitExpression(up) || Node.isAsExpression(up))) up = up.getParent();
+  if (up && (Node.isReturnStatement(up) || (Node.isArrowFunction(up) && up === fn))) return true;
+  if (!up || !Node.isVariableDeclaration(up) || !Node.isIdentifier(up.getNameNode())) return false;
+  const name = up.getName();
+  const returns = fn.getDescendantsOfKind(SyntaxKind.ReturnStatement).filter((r) => enclosingFunction(r) === fn && r.getExpression());
+  return returns.some((r) => unwrapExpression(r.getExpression()!).getText() === name);
 }
 
 /** A function that passes one of its parameters, unchanged, as the URL of a transport call. */

@@ -69,6 +69,16 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping): v
   const differing = new Set(lens.fields.filter((f) => f.only !== "toV2" && (f.converter || f.v1.join() !== f.v2.join())).flatMap((f) => f.v1.map((x) => x.split(".")[0]!)));
   for (const l of lens.v1Lost ?? []) differing.add(l.v1);
   const seen = new Set<Node>();
+  // A helper whose result is neither the body nor the Response (`{ ok, detail, corps }`): where the
+  // record is read cannot be followed, so the call stays whole unless nothing but its status is used.
+  if (shape.kind === "record" && http.lib === "helper" && !http.helper!.returnsBody && !http.helper!.returnsResponse && differing.size && resultBeyondStatus(http.call)) {
+    plan.problems.push({
+      reason: `${http.call.getExpression().getText()} returns the response in its own form (not the body or the Response), so the record's reads cannot be followed, and these v1 fields differ in v2: ${differingFields(lens.fields, lens.v1Lost).join(", ")}`,
+      advice: "read the v2 record where the helper's result is used (docs/mapping.md), or make the helper return the parsed body",
+      brief: `${http.call.getExpression().getText()}'s result is not followed to where the record is read (${differing.size} v1 fields differ in v2)`,
+    });
+    return;
+  }
   /** The body read being followed: its uses on the error side of a status check are not the record. */
   let read: Node | undefined;
   let readIsPromise = false;
@@ -207,6 +217,20 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping): v
       });
     }
   }
+}
+
+/** The awaited result is used for more than its status (`r.ok`, `r.status`), or is passed on. */
+function resultBeyondStatus(call: Node): boolean {
+  let outer = skipParens(call);
+  if (Node.isAwaitExpression(outer.getParent())) outer = skipParens(outer.getParent()!);
+  const p = outer.getParent();
+  if (!p || Node.isExpressionStatement(p)) return false;
+  const statusOnly = (n: Node) => {
+    const up = skipParens(n).getParent();
+    return !!up && Node.isPropertyAccessExpression(up) && ["ok", "status", "statusText"].includes(up.getName());
+  };
+  if (Node.isVariableDeclaration(p) && Node.isIdentifier(p.getNameNode())) return referencesOf(enclosingFunction(p), p.getNameNode()).some((r) => !statusOnly(r));
+  return !statusOnly(outer);
 }
 
 /** The call expressions of a named function or method (same project), or undefined when it escapes. */
