@@ -36,6 +36,14 @@ export function bodySites(a: Analysis, http: HttpCall): BodySite[] {
       if (parsesText) {
         const parse = jsonParseAround(parent);
         if (parse) sites.push({ kind: "value", node: parse });
+        // `const raw = await res.text(); … JSON.parse(raw)`: each parse of the text is the body.
+        const decl = skipParens(parent).getParent();
+        if (!parse && decl && Node.isVariableDeclaration(decl) && Node.isIdentifier(decl.getNameNode())) {
+          for (const ref of referencesOf(enclosingFunction(decl), decl.getNameNode())) {
+            const p = jsonParseAround(ref);
+            if (p) sites.push({ kind: "value", node: p });
+          }
+        }
         return;
       }
       sites.push({ kind: "value", node: parent });

@@ -148,7 +148,8 @@ export class Evaluator {
     for (const r of references(name)) {
       const p = r.getParent();
       if (p && (Node.isCallExpression(p) || Node.isNewExpression(p)) && p.getExpression() === r) out.push(p);
-      else if (p && Node.isClassDeclaration(p)) continue;
+      // The declaration itself, imports and re-exports of the name, and types written with it are not uses.
+      else if (p && (Node.isClassDeclaration(p) || Node.isImportSpecifier(p) || Node.isExportSpecifier(p) || Node.isImportClause(p) || r.getFirstAncestor((x) => Node.isTypeNode(x)))) continue;
       else return undefined;
       if (out.length > MAX_CALLERS) return undefined;
     }
