@@ -1,5 +1,5 @@
 // `npm run build`: the installed package's JavaScript, under dist/. esbuild bundles our own
-// modules (the ~150 small ES modules tsc emitted cost Node ~0.1–0.2 s of resolving and linking at
+// modules (the ~230 small ES modules tsc emitted cost Node 0.1–0.2 s of resolving and linking at
 // every start) and splits them at each `import()`, so a command still loads only its own chunk:
 // `audit` never reaches the gateway's chunk, nor the gateway the codemod's. npm dependencies stay
 // outside the bundle (installed from the shrinkwrap, as before). Types are checked by
