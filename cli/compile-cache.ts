@@ -56,7 +56,8 @@ function hookCommonJsCompile(dir: string): void {
     } catch {
       /* first run with this file: compiled from source, cached at exit */
     }
-    const script = new vm.Script(Module.wrap(content), { filename, cachedData });
+    // import() inside the file resolves as it would without the cache (the main context's loader).
+    const script = new vm.Script(Module.wrap(content), { filename, cachedData, importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER });
     if (!cachedData || script.cachedDataRejected) pending.push({ script, file });
     const mod = this;
     const require = Object.assign((id: string) => mod.require(id), {
