@@ -6,7 +6,7 @@
 // compiled lazily (the parser, binder and checker), not just the top level. V8 checks its own
 // version, flags and the source length and rejects a cache that does not match; the file name
 // also carries the source's size and mtime. NODE_DISABLE_COMPILE_CACHE=1 turns both paths off.
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import module from "node:module";
 import path from "node:path";
 import vm from "node:vm";
@@ -70,17 +70,28 @@ function hookCommonJsCompile(dir: string): void {
   };
   process.once("exit", () => {
     for (const { script, file } of pending) {
+      // A temporary name and a rename: a concurrent run reads the old cache or the new one, never half.
+      const tmp = `${file}.${process.pid}.tmp`;
       try {
         mkdirSync(dir, { recursive: true });
-        // A temporary name and a rename: a concurrent run reads the old cache or the new one, never half.
-        const tmp = `${file}.${process.pid}.tmp`;
         writeFileSync(tmp, script.createCachedData());
         renameSync(tmp, file);
+        pruneOlder(file);
       } catch {
-        /* a read-only or full cache directory only costs speed */
+        rmSync(tmp, { force: true }); // a read-only or full cache directory only costs speed
       }
     }
   });
+}
+
+/** The caches of earlier versions of the same installed file (an upgrade changes its size or mtime). */
+function pruneOlder(file: string): void {
+  const name = path.basename(file);
+  const [, base, tag] = /^(.*)-\d+-\d+-(\w+)\.bin$/.exec(name) ?? [];
+  if (!base) return;
+  for (const other of readdirSync(path.dirname(file))) {
+    if (other !== name && other.startsWith(`${base}-`) && other.endsWith(`-${tag}.bin`) && /^-\d+-\d+-\w+\.bin$/.test(other.slice(base.length))) rmSync(path.join(path.dirname(file), other), { force: true });
+  }
 }
 
 /** A short, stable tag of the absolute path (two installs of the same package version differ). */

@@ -1,8 +1,9 @@
 // The code cache that spares `audit` compiling TypeScript's compiler at every start: a first run
 // writes it to the user's cache directory, later runs read it back without rewriting it, a damaged
-// cache is rejected and replaced, and the findings are the same in every case.
+// cache is rejected and replaced, an upgraded file's old cache is removed, and the findings are the
+// same in every case.
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import module from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -45,7 +46,7 @@ describe("compile cache", { timeout: 120_000 }, () => {
   const project = mkdtempSync(path.join(os.tmpdir(), "v2b-cc-project-"));
   writeFileSync(path.join(project, "client.ts"), 'export const pods = () => fetch("https://rest.runpod.io/v1/pods").then((r) => r.json());\n');
 
-  it("written by the first run, read (not rewritten) by the next, replaced when damaged; same findings each time", async () => {
+  it("written by the first run, read (not rewritten) by the next, replaced when damaged, pruned after an upgrade; same findings each time", async () => {
     const xdg = mkdtempSync(path.join(os.tmpdir(), "v2b-cc-"));
     const dir = path.join(xdg, "v2-bridge", "compile-cache");
     const first = await audit(project, { XDG_CACHE_HOME: xdg });
@@ -64,6 +65,12 @@ describe("compile cache", { timeout: 120_000 }, () => {
     const third = await audit(project, { XDG_CACHE_HOME: xdg });
     expect(third).toEqual(first);
     expect(statSync(path.join(dir, damaged!)).size).toBeGreaterThan(1 << 20); // rejected, then replaced
+
+    // After an upgrade (another size or mtime of the same installed file) the old cache goes.
+    const older = damaged!.replace(/typescript\.js-\d+-\d+-/, "typescript.js-1-2-");
+    renameSync(path.join(dir, damaged!), path.join(dir, older));
+    expect((await audit(project, { XDG_CACHE_HOME: xdg })).findings).toEqual(first.findings);
+    expect([...cacheFiles(dir).keys()].sort()).toEqual([...written.keys()].sort());
   });
 
   it("NODE_DISABLE_COMPILE_CACHE turns it off", async () => {
