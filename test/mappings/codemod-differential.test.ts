@@ -17,7 +17,7 @@ import type { ObjectLiteralExpression } from "../../codemod/ts-morph.ts";
 import { converterNamed, lenses, operations, toV2, type BodyLens, type Converter, type FieldLens, type OperationMapping, type V1Kind } from "../../mappings/index.ts";
 import { loadV1, loadV2 } from "../../openapi/reference.ts";
 import { createV2Validator } from "../../openapi/validator.ts";
-import { missingReference, refSuite } from "../helpers/reference.ts";
+import { refDescribe } from "../helpers/reference.ts";
 import { clientSource, deref, fieldCase, runtimeScope, sentBody, type FieldCase } from "../helpers/v1-field-cases.ts";
 
 const RUNS = { numRuns: Number(process.env.FC_RUNS ?? 80), ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}) };
@@ -72,7 +72,7 @@ function diagnostics(text: string): string[] {
   });
 }
 
-describe.skipIf(missingReference)(refSuite("every converter's written form sends what the gateway sends"), () => {
+refDescribe("every converter's written form sends what the gateway sends", () => {
   const v1 = loadV1();
   const v2Validator = createV2Validator(loadV2());
   const project = newProject();
