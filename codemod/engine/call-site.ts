@@ -13,7 +13,7 @@ import type { HttpCall } from "./transports/index.ts";
 import { helperSignature } from "./helpers.ts";
 import { bind, sourceLiteral, urlContext, valueOf, type External } from "./values.ts";
 import { todo } from "./todo-marks.ts";
-import { axiosRedirect, helperRedirect, v1Redirect, type Redirect } from "./v1-redirect.ts";
+import { axiosRedirect, openapiFetchRedirect, helperRedirect, v1Redirect, type Redirect } from "./v1-redirect.ts";
 import { changeMethod } from "./rewrites/method.ts";
 import { addFixedBody, convertRequestBody } from "./rewrites/request-body.ts";
 import { unwrapList } from "./rewrites/list-unwrap.ts";
@@ -240,6 +240,7 @@ function redirectFor(a: Analysis, http: HttpCall, url: LocatedUrl, parts: Part[]
     const verb = http.method.kind === "verb" ? http.method.value : undefined;
     return axiosRedirect(http.call, verb, http.external.value, http.options);
   }
+  if (http.lib === "openapi-fetch" && http.external?.node && !parts.some((p) => p.node === http.external!.node)) return openapiFetchRedirect(http.call, http.external.value, http.options);
   if (http.lib !== "helper") return v1Redirect(url, parts);
   const fn = http.helper?.fn as Node | undefined;
   const anchor = fn && a.helperAnchors.get(fn);
