@@ -9,8 +9,9 @@ import { bindAcross, classOfThis, type ModuleResolver } from "../symbols.ts";
 import { isFunctionLike, type Binding } from "../scope.ts";
 import { unwrapExpression } from "../urls.ts";
 import { references } from "../references.ts";
-import { dynamic, union, type Frame, type Value } from "./value.ts";
+import { dynamic, optionsOf, union, type Frame, type Value } from "./value.ts";
 import { HELPER_BASE_PARAM } from "../v1-redirect.ts";
+import { tidiedReceiver } from "./tidy.ts";
 
 const MAX_DEPTH = 24;
 const MAX_CALLERS = 12;
@@ -296,6 +297,12 @@ export class Evaluator {
   }
 
   private call(node: Node & { getExpression(): Node; getArguments(): Node[] }, frame: Frame | undefined): Value {
+    // `base.replace(/\/$/, "")`, `base.trim()`: a base without a trailing slash or spaces is itself.
+    const tidied = tidiedReceiver(node);
+    if (tidied) {
+      const receiver = this.evaluate(tidied, frame);
+      if (optionsOf(receiver).some((o) => o.kind === "string" && !/[\s/]$/.test(o.text))) return receiver;
+    }
     const callee = this.evaluate(node.getExpression(), frame);
     if (callee.kind === "function" && isFunctionLike(callee.node) && !Node.isClassDeclaration(callee.node)) {
       const bound = this.bindArgs(callee.node, node.getArguments(), frame);
