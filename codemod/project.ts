@@ -108,7 +108,8 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
       return;
     }
     const buf = read.buf;
-    const specs = MAY_IMPORT.test(buf.toString("latin1")) ? specifiersOf(buf.toString("latin1")) : [];
+    const latin1 = buf.toString("latin1");
+    const specs = MAY_IMPORT.test(latin1) ? specifiersOf(latin1) : [];
     if (mightUseV1Buffer(buf)) {
       const decoded = decodeUtf8(file, buf);
       if ("skip" in decoded) {

@@ -1,8 +1,7 @@
 // The audit of files the engine does not parse (Python, shell, YAML, .env, Markdown, Terraform,
 // Dockerfiles, JSON, …): every v1 address in them is a finding for review, with the v1
 // operation when the URL and the command around it name one. Read-only: rewrite never edits them.
-import { existsSync, statSync } from "node:fs";
-import { open, readFile } from "node:fs/promises";
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { matchV1, V2_BASE, V2_ORIGIN, type OperationMapping } from "../mappings/index.ts";
 import { mightUseV1Buffer } from "./prefilter.ts";
@@ -99,18 +98,17 @@ export async function auditTextFiles(files: readonly string[], root: string): Pr
   return audit;
 }
 
-/** The file's bytes; "too large" past the limit (checked on the open handle, before reading); undefined when unreadable. */
+/** The file's bytes; "too large" past the limit (checked on the open handle, before reading); undefined when unreadable. Synchronous underneath (see readBounded). */
 async function readSmallFile(file: string): Promise<Buffer | "too large" | undefined> {
-  const handle = await open(file, "r").catch(() => undefined);
-  if (!handle) return undefined;
+  let fd: number | undefined;
   try {
-    const { size } = await handle.stat();
-    if (size > TEXT_FILE_MAX_BYTES) return "too large";
-    return await handle.readFile();
+    fd = openSync(file, "r");
+    if (fstatSync(fd).size > TEXT_FILE_MAX_BYTES) return "too large";
+    return readFileSync(fd);
   } catch {
     return undefined;
   } finally {
-    await handle.close();
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

@@ -2,8 +2,7 @@
 // file), `.gitignore` files applied as they are met (plus those of parent directories up to the
 // git root), `node_modules` and `.git` always skipped, symbolic links never followed or listed
 // (a rewrite must not replace a link with a file).
-import { existsSync } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { existsSync, readdirSync, readFileSync, type Dirent } from "node:fs";
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
 
@@ -12,22 +11,32 @@ interface Rules {
   ig: Ignore;
 }
 
-async function rulesIn(dir: string): Promise<Rules | undefined> {
-  const text = await readFile(path.join(dir, ".gitignore"), "utf8").catch(() => undefined);
-  return text === undefined ? undefined : { dir, ig: ignore().add(text) };
+/** A rule set, with the path of the directory being listed relative to the rules' directory. */
+interface Active extends Rules {
+  prefix: string;
 }
 
-function ignored(rules: Rules[], abs: string, isDir: boolean): boolean {
+function rulesIn(dir: string): Rules | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path.join(dir, ".gitignore"), "utf8");
+  } catch {
+    return undefined;
+  }
+  return { dir, ig: ignore().add(text) };
+}
+
+function ignored(rules: Active[], name: string, isDir: boolean): boolean {
   for (const r of rules) {
-    const rel = path.relative(r.dir, abs).split(path.sep).join("/");
-    if (!rel || rel.startsWith("..")) continue;
+    const rel = r.prefix ? `${r.prefix}/${name}` : name;
+    if (rel.startsWith("..")) continue;
     if (r.ig.ignores(isDir ? rel + "/" : rel)) return true;
   }
   return false;
 }
 
 /** `.gitignore` rules of the directories above `dir`, up to the enclosing git repository's root. */
-async function parentRules(dir: string): Promise<Rules[]> {
+function parentRules(dir: string): Active[] {
   const chain: string[] = [];
   for (let d = path.dirname(dir); ; d = path.dirname(d)) {
     chain.push(d);
@@ -37,28 +46,34 @@ async function parentRules(dir: string): Promise<Rules[]> {
     // Not inside a repository: like git, only the directory's own rules apply.
     return [];
   }
-  const rules = await Promise.all(chain.reverse().map(rulesIn));
-  return rules.filter((r): r is Rules => !!r);
+  const rules = chain.reverse().map(rulesIn);
+  return rules.filter((r): r is Rules => !!r).map((r) => ({ ...r, prefix: path.relative(r.dir, dir).split(path.sep).join("/") }));
 }
 
-/** Files under `root` whose names pass `accept`, sorted. */
+/**
+ * Files under `root` whose names pass `accept`, sorted. Synchronous underneath: one readdir per
+ * directory with no stat per file, and no thread-pool round trip per call (on a 25,000-file tree
+ * the promise-based readdir was several times slower).
+ */
 export async function walkSources(root: string, accept: (name: string) => boolean): Promise<string[]> {
   const out: string[] = [];
-  const visit = async (dir: string, rules: Rules[]): Promise<void> => {
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-    const own = entries.some((e) => e.name === ".gitignore" && e.isFile()) ? await rulesIn(dir) : undefined;
-    const active = own ? [...rules, own] : rules;
-    const subdirs: string[] = [];
-    for (const e of entries) {
-      const abs = path.join(dir, e.name);
-      if (e.isDirectory()) {
-        if (e.name === "node_modules" || e.name === ".git") continue;
-        if (!ignored(active, abs, true)) subdirs.push(abs);
-      } else if (e.isFile() && accept(e.name) && !ignored(active, abs, false)) out.push(abs);
+  const visit = (dir: string, rules: Active[]): void => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
     }
-    await Promise.all(subdirs.map((d) => visit(d, active)));
+    const own = entries.some((e) => e.name === ".gitignore" && e.isFile()) ? rulesIn(dir) : undefined;
+    const active = own ? [...rules, { ...own, prefix: "" }] : rules;
+    for (const e of entries) {
+      if (e.isDirectory()) {
+        if (e.name === "node_modules" || e.name === ".git" || ignored(active, e.name, true)) continue;
+        visit(path.join(dir, e.name), active.map((r) => ({ ...r, prefix: r.prefix ? `${r.prefix}/${e.name}` : e.name })));
+      } else if (e.isFile() && accept(e.name) && !ignored(active, e.name, false)) out.push(path.join(dir, e.name));
+    }
   };
-  await visit(root, await parentRules(root));
+  visit(root, parentRules(root));
   return out.sort();
 }
 
