@@ -4,7 +4,7 @@
 // same bytes everywhere but the edits (a byte-order mark is taken off for the analysis and put
 // back on write: see `bom`).
 import { access, stat } from "node:fs/promises";
-import { constants, readFileSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
 import type { Finding } from "./types.ts";
 
 /** Files over this size are skipped unless --max-file-size says otherwise (2 MiB: hand-written code is far smaller). */
@@ -32,17 +32,21 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 export type ReadResult = { ok: true; buf: Buffer } | { ok: false; skip: Skipped };
 
 /**
- * Reads a file within the size limit; never throws. Synchronous underneath: on a tree of tens of
- * thousands of small files, promise-based calls (a thread-pool round trip for each of stat, open,
- * read and close) cost several times more.
+ * Reads a file within the size limit (checked on the open handle, before reading); never throws.
+ * Synchronous underneath: on a tree of tens of thousands of small files, promise-based calls (a
+ * thread-pool round trip for each of open, stat, read and close) cost several times more.
  */
 export async function readBounded(file: string, maxBytes: number): Promise<ReadResult> {
+  let fd: number | undefined;
   try {
-    const { size } = statSync(file);
+    fd = openSync(file, "r");
+    const { size } = fstatSync(fd);
     if (size > maxBytes) return { ok: false, skip: { file, why: "too-large", detail: `${size} bytes, over the ${maxBytes}-byte limit (--max-file-size); generated bundles are not rewritten` } };
-    return { ok: true, buf: readFileSync(file) };
+    return { ok: true, buf: readFileSync(fd) };
   } catch (error) {
     return { ok: false, skip: { file, why: "unreadable", detail: (error as NodeJS.ErrnoException).code ?? (error as Error).message } };
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

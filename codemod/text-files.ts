@@ -8,7 +8,7 @@ import { mightUseV1Buffer } from "./prefilter.ts";
 import { redact } from "./redact.ts";
 import { findV1Urls, methodInBlock, methodOnLine, type TextUrl } from "./text-urls.ts";
 import type { Category, Finding } from "./types.ts";
-import { pool, walkSources } from "./walk.ts";
+import { pool, walkSources, type TreeListing } from "./walk.ts";
 
 /** Larger files (data dumps, bundles) are skipped: they are not where a client's API calls live. */
 export const TEXT_FILE_MAX_BYTES = 2 * 1024 * 1024;
@@ -53,7 +53,7 @@ export function textFileKind(name: string): string | undefined {
 }
 
 /** Text files (by name) under the given paths; an explicitly named file is read whatever its name, unless it is the engine's. */
-export async function collectTextFiles(paths: string[], cwd = process.cwd()): Promise<string[]> {
+export async function collectTextFiles(paths: string[], cwd = process.cwd(), listing?: TreeListing): Promise<string[]> {
   const out = new Set<string>();
   for (const p of paths.length ? paths : ["."]) {
     const abs = path.resolve(cwd, p);
@@ -62,7 +62,7 @@ export async function collectTextFiles(paths: string[], cwd = process.cwd()): Pr
       if (!ENGINE_SOURCE.test(abs)) out.add(abs);
       continue;
     }
-    for (const f of await walkSources(abs, (name) => textFileKind(name) !== undefined)) out.add(f);
+    for (const f of await walkSources(abs, (name) => textFileKind(name) !== undefined, listing)) out.add(f);
   }
   return [...out].sort();
 }

@@ -50,13 +50,16 @@ function parentRules(dir: string): Active[] {
   return rules.filter((r): r is Rules => !!r).map((r) => ({ ...r, prefix: path.relative(r.dir, dir).split(path.sep).join("/") }));
 }
 
-/**
- * Files under `root` whose names pass `accept`, sorted. Synchronous underneath: one readdir per
- * directory with no stat per file, and no thread-pool round trip per call (on a 25,000-file tree
- * the promise-based readdir was several times slower).
- */
-export async function walkSources(root: string, accept: (name: string) => boolean): Promise<string[]> {
-  const out: string[] = [];
+/** A directory's regular files (names), with the ignore rules that apply in it. */
+interface Listed {
+  dir: string;
+  rules: Active[];
+  names: string[];
+}
+
+/** Reads every directory under `root` once: one readdir each (no stat per file, no thread-pool round trip). */
+function readTree(root: string): Listed[] {
+  const out: Listed[] = [];
   const visit = (dir: string, rules: Active[]): void => {
     let entries: Dirent[];
     try {
@@ -66,15 +69,39 @@ export async function walkSources(root: string, accept: (name: string) => boolea
     }
     const own = entries.some((e) => e.name === ".gitignore" && e.isFile()) ? rulesIn(dir) : undefined;
     const active = own ? [...rules, { ...own, prefix: "" }] : rules;
+    const listed: Listed = { dir, rules: active, names: [] };
+    out.push(listed);
     for (const e of entries) {
       if (e.isDirectory()) {
         if (e.name === "node_modules" || e.name === ".git" || ignored(active, e.name, true)) continue;
         visit(path.join(dir, e.name), active.map((r) => ({ ...r, prefix: r.prefix ? `${r.prefix}/${e.name}` : e.name })));
-      } else if (e.isFile() && accept(e.name) && !ignored(active, e.name, false)) out.push(path.join(dir, e.name));
+      } else if (e.isFile()) listed.names.push(e.name);
     }
   };
   visit(root, parentRules(root));
-  return out.sort();
+  return out;
+}
+
+/**
+ * The trees a run walks, each read once and shared by the listings that need it (the engine's
+ * sources, then the audit's text files); a file's ignore rules are checked only when its name is
+ * accepted. A listing lives for one run: files added later are not seen.
+ */
+export class TreeListing {
+  private readonly trees = new Map<string, Listed[]>();
+
+  files(root: string, accept: (name: string) => boolean): string[] {
+    let tree = this.trees.get(root);
+    if (!tree) this.trees.set(root, (tree = readTree(root)));
+    const out: string[] = [];
+    for (const d of tree) for (const name of d.names) if (accept(name) && !ignored(d.rules, name, false)) out.push(path.join(d.dir, name));
+    return out.sort();
+  }
+}
+
+/** Files under `root` whose names pass `accept`, sorted (read through `listing` when given). */
+export async function walkSources(root: string, accept: (name: string) => boolean, listing = new TreeListing()): Promise<string[]> {
+  return listing.files(root, accept);
 }
 
 /**
