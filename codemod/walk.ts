@@ -9,6 +9,8 @@ import ignore, { type Ignore } from "ignore";
 interface Rules {
   dir: string;
   ig: Ignore;
+  /** No pattern has a slash but a trailing one: a name matches the same at any depth, so it is tested alone (cheaper, and cached across directories). */
+  byName: boolean;
 }
 
 /** A rule set, with the path of the directory being listed relative to the rules' directory. */
@@ -23,12 +25,13 @@ function rulesIn(dir: string): Rules | undefined {
   } catch {
     return undefined;
   }
-  return { dir, ig: ignore().add(text) };
+  const patterns = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
+  return { dir, ig: ignore().add(text), byName: patterns.every((p) => !p.replace(/^!/, "").replace(/\/+$/, "").includes("/")) };
 }
 
 function ignored(rules: Active[], name: string, isDir: boolean): boolean {
   for (const r of rules) {
-    const rel = r.prefix ? `${r.prefix}/${name}` : name;
+    const rel = r.prefix && !r.byName ? `${r.prefix}/${name}` : name;
     if (rel.startsWith("..")) continue;
     if (r.ig.ignores(isDir ? rel + "/" : rel)) return true;
   }
