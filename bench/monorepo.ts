@@ -6,7 +6,7 @@
 // ratio, the audit's peak RSS, and the planted sites the audit found (file, line, operation).
 // Figures, not assertions: test/codemod/monorepo-audit.test.ts checks the sites on a small tree.
 //
-//   npm run bench:monorepo [-- --files 25000 --runs 5 --seed 25000 --keep]
+//   npm run bench:monorepo [-- --files 25000 --runs 5 --seed 25000 --keep --cli <other checkout>/dist/bin/v2-bridge.js]
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -16,7 +16,6 @@ import { checkSites } from "./monorepo/check.ts";
 import { generateMonorepo, writeTree } from "./monorepo/tree.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const CLI = path.join(ROOT, "dist", "bin", "v2-bridge.js");
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(name);
@@ -44,6 +43,8 @@ function timed(cmd: string, args: string[], ok: number[]): Run {
 const files = Number(arg("--files", "25000"));
 const runs = Number(arg("--runs", "5"));
 const seed = Number(arg("--seed", "25000"));
+/** Another build of the CLI (an older checkout's, for a before/after figure). */
+const CLI = path.resolve(arg("--cli", path.join(ROOT, "dist", "bin", "v2-bridge.js")));
 if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (npm run bench:monorepo does)`);
 
 const t0 = performance.now();
@@ -59,6 +60,7 @@ console.log(
     `${count(/\.(ts|tsx|js|jsx|mjs|cjs)$/)} JS/TS (${count(/\.d\.ts$/)} .d.ts), ${count(/\.json$/)} JSON, ${count(/\.md$/)} Markdown; ` +
     `${count(/(^|\/)node_modules\//)} under node_modules and ${count(/(^|\/)dist\//) - count(/node_modules\/.*dist\//)} in gitignored dist/ (audit skips both, grep reads them)`,
 );
+console.log(`cli: ${CLI}`);
 console.log(`planted: ${tree.sites.length} v1 sites in packages/cloud-client (fetch wrapper, axios instance with baseURL, config object base, one shell script)`);
 
 const grep = () => timed("grep", ["-rl", "rest.runpod.io", dir], [0]);
