@@ -7,7 +7,7 @@ import path from "node:path";
 import { mightUseV1Buffer } from "./prefilter.ts";
 import { BOM, DEFAULT_MAX_FILE_BYTES, decodeUtf8, readBounded, skipFinding, writable, type Skipped } from "./source-files.ts";
 import { specifiersOf } from "./import-specifiers.ts";
-import { pool, walkSources } from "./walk.ts";
+import { pool, TreeListing, walkSources } from "./walk.ts";
 import type { Category, FileAnalysis, Finding } from "./types.ts";
 
 /** A file that imports, requires or re-exports anything (it may reach a v1 base through it). */
@@ -65,7 +65,7 @@ export interface RunResult {
   summary: RunSummary;
 }
 
-export async function collectFiles(paths: string[], cwd = process.cwd()): Promise<string[]> {
+export async function collectFiles(paths: string[], cwd = process.cwd(), listing?: TreeListing): Promise<string[]> {
   const out = new Set<string>();
   for (const p of paths.length ? paths : ["."]) {
     const abs = path.resolve(cwd, p);
@@ -74,7 +74,7 @@ export async function collectFiles(paths: string[], cwd = process.cwd()): Promis
       if (SOURCE_RE.test(abs) && !abs.endsWith(".d.ts")) out.add(abs);
       continue;
     }
-    const found = await walkSources(abs, (name) => SOURCE_RE.test(name) && !name.endsWith(".d.ts"));
+    const found = await walkSources(abs, (name) => SOURCE_RE.test(name) && !name.endsWith(".d.ts"), listing);
     for (const f of found) out.add(f);
   }
   return [...out].sort();
@@ -85,7 +85,9 @@ const READ_CONCURRENCY = 32;
 
 export async function runCodemod(options: RunOptions): Promise<RunResult> {
   const cwd = process.cwd();
-  const files = await collectFiles(options.paths, cwd);
+  // One walk of the tree serves the sources and (audit) the text files.
+  const listing = new TreeListing();
+  const files = await collectFiles(options.paths, cwd, listing);
   const single = options.paths.length === 1 ? path.resolve(cwd, options.paths[0]!) : undefined;
   const singleKind = single && existsSync(single) ? (statSync(single).isDirectory() ? "dir" : "file") : undefined;
   const root = path.resolve(options.root ?? (singleKind === "dir" ? single! : singleKind === "file" ? path.dirname(single!) : cwd));
@@ -108,7 +110,8 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
       return;
     }
     const buf = read.buf;
-    const specs = MAY_IMPORT.test(buf.toString("latin1")) ? specifiersOf(buf.toString("latin1")) : [];
+    const latin1 = buf.toString("latin1");
+    const specs = MAY_IMPORT.test(latin1) ? specifiersOf(latin1) : [];
     if (mightUseV1Buffer(buf)) {
       const decoded = decodeUtf8(file, buf);
       if ("skip" in decoded) {
@@ -237,7 +240,7 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
     summary.byCategory.review++;
     if (!outcomes.some((o) => o.file === f.file)) summary.filesWithFindings++;
   }
-  const textSkipped = options.textFiles ? await addTextFindings(options.paths, cwd, root, outcomes, findings, summary) : undefined;
+  const textSkipped = options.textFiles ? await addTextFindings(options.paths, cwd, root, outcomes, findings, summary, listing) : undefined;
   const skipped = [...skips.map((s) => ({ file: displayName(s.file), why: s.why })), ...(textSkipped ?? [])];
   summary.findings = findings.length;
   summary.leftForReview = summary.byCategory.review + summary.byCategory["no-equivalent"];
@@ -245,9 +248,9 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
 }
 
 /** The text-file audit's findings, merged in file order (a stable sort keeps each file's own order). */
-async function addTextFindings(paths: string[], cwd: string, root: string, outcomes: FileOutcome[], findings: Finding[], summary: RunSummary): Promise<{ file: string; why: string }[]> {
+async function addTextFindings(paths: string[], cwd: string, root: string, outcomes: FileOutcome[], findings: Finding[], summary: RunSummary, listing: TreeListing): Promise<{ file: string; why: string }[]> {
   const { auditTextFiles, collectTextFiles } = await import("./text-files.ts");
-  const text = await auditTextFiles(await collectTextFiles(paths, cwd), root);
+  const text = await auditTextFiles(await collectTextFiles(paths, cwd, listing), root);
   summary.files += text.scanned;
   summary.filesWithFindings += text.filesWithFindings.length;
   for (const file of text.filesWithFindings) outcomes.push({ file, changed: false, findings: text.findings.filter((f) => f.file === file).length });

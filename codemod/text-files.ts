@@ -1,15 +1,14 @@
 // The audit of files the engine does not parse (Python, shell, YAML, .env, Markdown, Terraform,
 // Dockerfiles, JSON, …): every v1 address in them is a finding for review, with the v1
 // operation when the URL and the command around it name one. Read-only: rewrite never edits them.
-import { existsSync, statSync } from "node:fs";
-import { open, readFile } from "node:fs/promises";
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { matchV1, V2_BASE, V2_ORIGIN, type OperationMapping } from "../mappings/index.ts";
 import { mightUseV1Buffer } from "./prefilter.ts";
 import { redact } from "./redact.ts";
 import { findV1Urls, methodInBlock, methodOnLine, type TextUrl } from "./text-urls.ts";
 import type { Category, Finding } from "./types.ts";
-import { pool, walkSources } from "./walk.ts";
+import { pool, walkSources, type TreeListing } from "./walk.ts";
 
 /** Larger files (data dumps, bundles) are skipped: they are not where a client's API calls live. */
 export const TEXT_FILE_MAX_BYTES = 2 * 1024 * 1024;
@@ -54,7 +53,7 @@ export function textFileKind(name: string): string | undefined {
 }
 
 /** Text files (by name) under the given paths; an explicitly named file is read whatever its name, unless it is the engine's. */
-export async function collectTextFiles(paths: string[], cwd = process.cwd()): Promise<string[]> {
+export async function collectTextFiles(paths: string[], cwd = process.cwd(), listing?: TreeListing): Promise<string[]> {
   const out = new Set<string>();
   for (const p of paths.length ? paths : ["."]) {
     const abs = path.resolve(cwd, p);
@@ -63,7 +62,7 @@ export async function collectTextFiles(paths: string[], cwd = process.cwd()): Pr
       if (!ENGINE_SOURCE.test(abs)) out.add(abs);
       continue;
     }
-    for (const f of await walkSources(abs, (name) => textFileKind(name) !== undefined)) out.add(f);
+    for (const f of await walkSources(abs, (name) => textFileKind(name) !== undefined, listing)) out.add(f);
   }
   return [...out].sort();
 }
@@ -99,18 +98,17 @@ export async function auditTextFiles(files: readonly string[], root: string): Pr
   return audit;
 }
 
-/** The file's bytes; "too large" past the limit (checked on the open handle, before reading); undefined when unreadable. */
+/** The file's bytes; "too large" past the limit (checked on the open handle, before reading); undefined when unreadable. Synchronous underneath (see readBounded). */
 async function readSmallFile(file: string): Promise<Buffer | "too large" | undefined> {
-  const handle = await open(file, "r").catch(() => undefined);
-  if (!handle) return undefined;
+  let fd: number | undefined;
   try {
-    const { size } = await handle.stat();
-    if (size > TEXT_FILE_MAX_BYTES) return "too large";
-    return await handle.readFile();
+    fd = openSync(file, "r");
+    if (fstatSync(fd).size > TEXT_FILE_MAX_BYTES) return "too large";
+    return readFileSync(fd);
   } catch {
     return undefined;
   } finally {
-    await handle.close();
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
