@@ -29,11 +29,12 @@ export function view(step: Step, index: number, side: Side): StepView {
     path: side.normaliser.text(step.path),
     status: step.status,
     api: step.api,
+    ...(step.call ? { via: step.call.via } : {}),
     site: siteOf(step.call?.frames, side.tree),
   };
 }
 
-const describe = (v: StepView) => `#${v.index} ${v.operation} ${v.method} ${v.path} → ${v.status}${v.api === "v1" ? " (v1 call, through the gateway)" : ""}, at ${formatSite(v.site)}`;
+const describe = (v: StepView) => `#${v.index} ${v.operation} ${v.method} ${v.path} → ${v.status}${v.api === "v1" ? " (v1, via the gateway)" : ""}, at ${formatSite(v.site)}`;
 
 export function compareSteps(before: Side, after: Side): StepComparison {
   const pairs = align(before.steps.map((s) => s.key), after.steps.map((s) => s.key));
@@ -90,40 +91,57 @@ export function compareSteps(before: Side, after: Side): StepComparison {
       else onlyAfter.push(q.after!);
     }
     const afterStopped = k >= pairs.length && onlyAfter.length === 0;
-    diverge(gapMessage(onlyBefore, onlyAfter, before, after), onlyBefore[0], onlyAfter[0]);
-    // Same route, different operation (a pod action without its action, say): one "changed" each.
-    for (const b of [...onlyBefore]) {
-      const i = onlyAfter.findIndex((a) => after.steps[a]!.method === before.steps[b]!.method && after.steps[a]!.route === before.steps[b]!.route);
-      if (i < 0) continue;
-      const a = onlyAfter.splice(i, 1)[0]!;
-      onlyBefore.splice(onlyBefore.indexOf(b), 1);
-      const sb = before.steps[b]!;
-      const sa = after.steps[a]!;
-      items.push({ kind: "changed", severity: "difference", message: `${sb.label} (answered ${sb.status}) became ${sa.label} (answered ${sa.status})`, before: view(sb, b, before), after: view(sa, a, after), details: [...diffValues(before.normaliser.value(sb.body), after.normaliser.value(sa.body), "body"), ...answerDetails(sb, sa, before, after)] });
-    }
-    const missing = onlyBefore.filter((b) => before.steps[b]!.write || !afterStopped);
-    const listed = afterStopped ? missing.slice(0, TAIL_LISTED) : missing;
-    for (const b of listed) {
-      const s = before.steps[b]!;
-      items.push({ kind: "missing", severity: s.write ? "difference" : "note", message: `${s.label} was made before${s.write ? "" : " (a read)"} and not after`, before: view(s, b, before) });
-    }
-    if (afterStopped && onlyBefore.length > listed.length) {
-      items.push({ kind: "missing", severity: "difference", message: `the after run made no further operation; before went on with ${onlyBefore.length - listed.length} more (${summarise(onlyBefore.slice(listed.length).map((b) => before.steps[b]!.label))})` });
-    }
-    for (const a of onlyAfter) {
-      const s = after.steps[a]!;
-      items.push({ kind: "extra", severity: s.write ? "difference" : "note", message: `${s.label} was made after${s.write ? "" : " (a read)"} and not before`, after: view(s, a, after) });
-    }
+    const firstBefore = onlyBefore[0];
+    const firstAfter = onlyAfter[0];
+    const gap = gapItems(onlyBefore, onlyAfter, afterStopped, before, after);
+    // Reads one run made and the other did not change nothing: only a gap with a difference diverges.
+    if (gap.some((i) => i.severity === "difference")) diverge(gapMessage(firstBefore, firstAfter, before, after), firstBefore, firstAfter);
+    items.push(...gap);
   }
   return { divergence, items, bodies };
 }
 
-function gapMessage(onlyBefore: number[], onlyAfter: number[], before: Side, after: Side): string {
-  const b = onlyBefore[0] !== undefined ? before.steps[onlyBefore[0]]!.label : null;
-  const a = onlyAfter[0] !== undefined ? after.steps[onlyAfter[0]]!.label : null;
-  if (b && a) return `before made ${b}, after made ${a}`;
-  if (b) return `before made ${b}, after ${onlyAfter.length ? "went on" : "made no such operation"}`;
-  return `after made ${a}, which before never made`;
+/** The operations of a gap: made in place of another ("changed"), missing after, or extra after. */
+function gapItems(onlyBefore: number[], onlyAfter: number[], afterStopped: boolean, before: Side, after: Side): Difference[] {
+  const items: Difference[] = [];
+  // One operation made in place of another: first those on the same route (a pod action without
+  // its action), then, in order, whatever is left on both sides (a read of the wrong resource).
+  const swapped: [number, number][] = [];
+  for (const b of [...onlyBefore]) {
+    const i = onlyAfter.findIndex((a) => after.steps[a]!.method === before.steps[b]!.method && after.steps[a]!.route === before.steps[b]!.route);
+    if (i < 0) continue;
+    swapped.push([b, onlyAfter.splice(i, 1)[0]!]);
+    onlyBefore.splice(onlyBefore.indexOf(b), 1);
+  }
+  while (onlyBefore.length && onlyAfter.length) swapped.push([onlyBefore.shift()!, onlyAfter.shift()!]);
+  for (const [b, a] of swapped.sort((x, y) => x[0] - y[0])) {
+    const sb = before.steps[b]!;
+    const sa = after.steps[a]!;
+    items.push({ kind: "changed", severity: "difference", message: `${sb.label} (answered ${sb.status}) became ${sa.label} (answered ${sa.status})`, before: view(sb, b, before), after: view(sa, a, after), details: [...diffValues(before.normaliser.value(sb.body), after.normaliser.value(sa.body), "body"), ...answerDetails(sb, sa, before, after)] });
+  }
+  // Once the after run has stopped making operations, the first few it never made are listed one
+  // by one and the rest summed up.
+  const listed = afterStopped ? onlyBefore.slice(0, TAIL_LISTED) : onlyBefore;
+  for (const b of listed) {
+    const s = before.steps[b]!;
+    items.push({ kind: "missing", severity: s.write ? "difference" : "note", message: `${s.label} was made before${s.write ? "" : " (a read)"} and not after`, before: view(s, b, before) });
+  }
+  if (onlyBefore.length > listed.length) {
+    items.push({ kind: "missing", severity: "difference", message: `the after run made no further operation; before went on with ${onlyBefore.length - listed.length} more: ${summarise(onlyBefore.slice(listed.length).map((b) => before.steps[b]!.label))}` });
+  }
+  for (const a of onlyAfter) {
+    const s = after.steps[a]!;
+    items.push({ kind: "extra", severity: s.write ? "difference" : "note", message: `${s.label} was made after${s.write ? "" : " (a read)"} and not before`, after: view(s, a, after) });
+  }
+  return items;
+}
+
+function gapMessage(b: number | undefined, a: number | undefined, before: Side, after: Side): string {
+  const lb = b !== undefined ? before.steps[b]!.label : null;
+  const la = a !== undefined ? after.steps[a]!.label : null;
+  if (lb && la) return `before made ${lb}, after made ${la}`;
+  if (lb) return `before made ${lb}, after made no further operation`;
+  return `after made ${la}, which before never made`;
 }
 
 function answerDetails(b: Step, a: Step, before: Side, after: Side): string[] {

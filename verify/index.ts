@@ -10,6 +10,7 @@ import { prepareAfterTree, type AfterTree } from "./after-tree.ts";
 import { childEnv } from "./child-env.ts";
 import { preparePreload } from "./preload-module.ts";
 import { compareRuns, tail, type RunSide } from "./compare-runs.ts";
+import { view } from "./compare-steps.ts";
 import { coverageOf } from "./coverage.ts";
 import { apiHosts } from "./hosts.ts";
 import { kindOf, Normaliser } from "./normalise.ts";
@@ -123,6 +124,7 @@ function summary(side: RunSide, hosts: ApiHosts): RunSummary {
     calls: { v1: calls("v1"), v2: calls("v2") },
     v2Requests: side.data.hits.length,
     operations: side.steps.length,
+    trace: side.steps.map((step, i) => view(step, i, side)),
     ...(failed ? { stderrTail: (c.spawnError ? [c.spawnError] : tail("stderr", c.stderr, 12)).join("\n") } : {}),
   };
 }

@@ -3,6 +3,7 @@
 // first: it runs inside the client's processes, which must neither need a TypeScript loader nor
 // get a second one (two tsx loaders in one process deadlock on their compiler).
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -15,7 +16,7 @@ export async function preparePreload(): Promise<Preload> {
   const sources = path.join(path.dirname(fileURLToPath(import.meta.url)), "preload");
   const dir = mkdtempSync(path.join(os.tmpdir(), "v2-bridge-verify-preload-"));
   // Bare imports resolve from this package, wherever the copy lives.
-  const undici = import.meta.resolve("undici");
+  const undici = pathToFileURL(createRequire(import.meta.url).resolve("undici")).href;
   for (const file of readdirSync(sources).filter((f) => f.endsWith(".ts"))) {
     const { outputText } = ts.transpileModule(readFileSync(path.join(sources, file), "utf8"), {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },

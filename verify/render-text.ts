@@ -11,10 +11,10 @@ export function renderText(r: VerifyReport): string {
   out.push(`v2-bridge verify: ${VERDICT[r.verdict]}`);
   out.push(`  command: ${r.command.join(" ")}`);
   out.push(`  before:  ${r.root} (v1 → gateway → sandbox, v2 → sandbox; seed ${JSON.stringify(r.seed)})`);
-  out.push(`           ${run(r.runs.before)}`);
-  const how = r.after.how === "rewrite" ? `a copy rewritten by rewrite --write: ${r.after.filesChanged ?? 0} files changed, ${r.after.leftForReview ?? 0} sites left for review` : r.after.how === "ref" ? "checked out from git" : "given with --after";
+  out.push(`           ${run(r.runs.before)}`, ...stderr(r.runs.before));
+  const how = r.after.how === "rewrite" ? `a copy rewritten by rewrite --write: ${plural(r.after.filesChanged ?? 0, "file")} changed, ${plural(r.after.leftForReview ?? 0, "site")} left for review` : r.after.how === "ref" ? "checked out from git" : "given with --after";
   out.push(`  after:   ${r.after.dir} (${how})`);
-  out.push(`           ${run(r.runs.after)}`);
+  out.push(`           ${run(r.runs.after)}`, ...stderr(r.runs.after));
   if (r.error) out.push("", `error: ${r.error}`);
   if (r.divergence) {
     out.push("", "Where the runs part ways:", `  ${r.divergence.message}`);
@@ -36,8 +36,15 @@ export function renderText(r: VerifyReport): string {
 
 function run(s: RunSummary): string {
   const end = s.timedOut ? "timed out" : s.signal ? `killed by ${s.signal}` : `exit ${s.exitCode}`;
-  return `${end}; ${s.calls.v1 + s.calls.v2} API calls (${s.calls.v1} v1, ${s.calls.v2} v2) from ${s.processes} Node process${s.processes === 1 ? "" : "es"}; ${s.v2Requests} v2 requests reached the sandbox; ${s.operations} operations compared; ${(s.durationMs / 1000).toFixed(1)} s`;
+  const processes = s.processes === 1 ? "1 Node process" : `${s.processes} Node processes`;
+  return `${end}; ${plural(s.calls.v1 + s.calls.v2, "API call")} (${s.calls.v1} v1, ${s.calls.v2} v2) from ${processes}; ${plural(s.v2Requests, "v2 request")} reached the sandbox; ${plural(s.operations, "operation")} compared; ${(s.durationMs / 1000).toFixed(1)} s`;
 }
+
+function stderr(s: RunSummary): string[] {
+  return s.stderrTail ? s.stderrTail.split("\n").map((l) => `           ${l}`) : [];
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 function item(bullet: string, d: Difference): string[] {
   const pad = " ".repeat(bullet.length + 3);

@@ -23,6 +23,8 @@ export type StepView = {
   status: number;
   /** Which host the client called: v1 (through the gateway) or v2 (directly). */
   api: "v1" | "v2" | "unknown";
+  /** The door the client's call went through (fetch, undici, http/https), when the preload saw it. */
+  via?: "fetch" | "undici" | "http";
   site: Site | null;
 };
 
@@ -67,6 +69,8 @@ export type RunSummary = {
   operations: number;
   /** The end of stderr, when the command failed. */
   stderrTail?: string;
+  /** Every operation compared, in order (JSON only). */
+  trace: StepView[];
 };
 
 export type Coverage = {
