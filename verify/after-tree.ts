@@ -59,14 +59,17 @@ async function auditFindings(root: string): Promise<Finding[]> {
 function checkoutRef(root: string, ref: string, dir: string): void {
   const git = (args: string[]) => execFileSync("git", ["-C", root, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
   let prefix: string;
+  let top: string;
   try {
     prefix = git(["rev-parse", "--show-prefix"]);
+    top = git(["rev-parse", "--show-toplevel"]);
     git(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
   } catch {
     throw new TreeError(`--after-ref ${ref}: not a commit of the git repository at ${root}`);
   }
   mkdirSync(dir, { recursive: true });
-  const tar = execFileSync("git", ["-C", root, "archive", "--format=tar", `${ref}:${prefix.replace(/\/$/, "")}`], { maxBuffer: 2 ** 31 - 1, stdio: ["ignore", "pipe", "pipe"] });
+  // From the top level: in a subdirectory, git archive reads tree paths relative to it.
+  const tar = execFileSync("git", ["-C", top, "archive", "--format=tar", `${ref}:${prefix.replace(/\/$/, "")}`], { maxBuffer: 2 ** 31 - 1, stdio: ["ignore", "pipe", "pipe"] });
   execFileSync("tar", ["-x", "-C", dir], { input: tar, stdio: ["pipe", "ignore", "pipe"] });
   linkDependencies(root, dir);
 }
