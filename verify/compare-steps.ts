@@ -90,7 +90,8 @@ export function compareSteps(before: Side, after: Side): StepComparison {
       if (q.before !== undefined) onlyBefore.push(q.before);
       else onlyAfter.push(q.after!);
     }
-    const afterStopped = k >= pairs.length && onlyAfter.length === 0;
+    // A gap at the end: the after run made its last operation, the before run went on.
+    const afterStopped = k >= pairs.length;
     const firstBefore = onlyBefore[0];
     const firstAfter = onlyAfter[0];
     const gap = gapItems(onlyBefore, onlyAfter, afterStopped, before, after);

@@ -11,10 +11,12 @@ export function renderText(r: VerifyReport): string {
   out.push(`v2-bridge verify: ${VERDICT[r.verdict]}`);
   out.push(`  command: ${r.command.join(" ")}`);
   out.push(`  before:  ${r.root} (v1 → gateway → sandbox, v2 → sandbox; seed ${JSON.stringify(r.seed)})`);
-  out.push(`           ${run(r.runs.before)}`, ...stderr(r.runs.before));
+  // A failed run's stderr, unless an exit-code difference shows it below.
+  const shown = r.differences.some((d) => d.kind === "exit-code");
+  out.push(`           ${run(r.runs.before)}`, ...(shown ? [] : stderr(r.runs.before)));
   const how = r.after.how === "rewrite" ? `a copy rewritten by rewrite --write: ${plural(r.after.filesChanged ?? 0, "file")} changed, ${plural(r.after.leftForReview ?? 0, "site")} left for review` : r.after.how === "ref" ? "checked out from git" : "given with --after";
   out.push(`  after:   ${r.after.dir} (${how})`);
-  out.push(`           ${run(r.runs.after)}`, ...stderr(r.runs.after));
+  out.push(`           ${run(r.runs.after)}`, ...(shown ? [] : stderr(r.runs.after)));
   if (r.error) out.push("", `error: ${r.error}`);
   if (r.divergence) {
     out.push("", "Where the runs part ways:", `  ${r.divergence.message}`);

@@ -46,12 +46,20 @@ export function runCommand(command: string[], options: { cwd: string; env: NodeJ
       timedOut = true;
       stopGroup("SIGKILL");
     }, options.timeoutMs);
+    // Interrupted (Ctrl-C): the command's group is stopped too, then verify ends as it would have.
+    const interrupted = (signal: NodeJS.Signals) => {
+      stopGroup(signal);
+      process.kill(process.pid, signal);
+    };
+    const signals = ["SIGINT", "SIGTERM"] as const;
+    for (const sig of signals) process.once(sig, interrupted);
     let exit: { code: number | null; signal: string | null } | undefined;
     let done = false;
     const finish = () => {
       if (done) return;
       done = true;
       clearTimeout(timer);
+      for (const sig of signals) process.off(sig, interrupted);
       stopGroup("SIGTERM"); // anything the command left running in the background
       resolve({
         exitCode: exit?.code ?? null,
