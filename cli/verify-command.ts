@@ -31,6 +31,7 @@ export function registerVerifyCommand(program: Command): void {
         "reaching the sandbox and compare the runs by effect. Node.js clients only (fetch, undici, http/https: axios, got, " +
         "node-fetch, ky); non-Node clients are out of scope. No account, no network, no cost.",
     )
+    .usage("[options] -- <command...>")
     .argument("<command...>", "the client's command, after `--` (its tests, a script, a CLI invocation)")
     .option("--root <dir>", "the project: the original tree (default: the current directory); the command runs at the same place in both trees")
     .option("--after <dir>", "the rewritten tree (default: a temporary copy of the project rewritten by `rewrite --write`)")

@@ -77,7 +77,7 @@ function exitItems(before: CommandRun, after: CommandRun): Difference[] {
 
 export function tail(title: string, text: string, lines = 8): string[] {
   const kept = text.trimEnd().split("\n").filter(Boolean).slice(-lines);
-  return kept.length ? [`${title} (last ${kept.length} lines):`, ...kept.map((l) => `  ${l}`)] : [];
+  return kept.length ? [`${title} (last ${kept.length === 1 ? "line" : `${kept.length} lines`}):`, ...kept.map((l) => `  ${l}`)] : [];
 }
 
 function outputItems(before: RunSide, after: RunSide): Difference[] {
