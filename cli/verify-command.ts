@@ -46,7 +46,6 @@ export function registerVerifyCommand(program: Command): void {
     .option("--fetch-reference", "download missing reference documents into the user cache first")
     .option("--keep", "keep the temporary rewritten tree (its path is in the report)")
     .option("--show-output", "show the command's own output (on stderr) as it runs")
-    .passThroughOptions()
     .action(async (command: string[], opts: Opts) => {
       process.exitCode = await verify(command, opts);
     });
