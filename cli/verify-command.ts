@@ -57,9 +57,9 @@ async function verify(command: string[], opts: Opts): Promise<number> {
     return 2;
   }
   await requireReference({ command: "verify", names: ["v1-openapi.json", "v2-openapi.json"], dir: opts.referenceDir, validation: true, fetch: opts.fetchReference });
+  const { runVerify, exitCodeOf, Interrupted } = await import("../verify/index.ts");
+  const { renderText } = await import("../verify/render-text.ts");
   try {
-    const { runVerify, exitCodeOf } = await import("../verify/index.ts");
-    const { renderText } = await import("../verify/render-text.ts");
     const report = await runVerify({
       command,
       root: opts.root,
@@ -80,6 +80,8 @@ async function verify(command: string[], opts: Opts): Promise<number> {
     return exitCodeOf(report.verdict);
   } catch (error) {
     process.stderr.write(`v2-bridge verify: ${(error as Error).message}\n`);
+    // Stopped by a signal: the shell's usual status for it (128 + its number).
+    if (error instanceof Interrupted) return error.signal === "SIGINT" ? 130 : 143;
     return 2;
   }
 }

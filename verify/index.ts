@@ -44,6 +44,13 @@ export type VerifyOptions = {
   echo?: (chunk: string) => void;
 };
 
+/** verify was stopped by a signal while the command ran (its temporary files are removed first). */
+export class Interrupted extends Error {
+  constructor(readonly signal: NodeJS.Signals) {
+    super(`interrupted by ${signal}`);
+  }
+}
+
 export const DEFAULT_SEED = "v2-bridge-verify";
 export const DEFAULT_TIMEOUT_MS = 600_000;
 
@@ -90,6 +97,7 @@ async function runOnce(o: RunOnce): Promise<RunSide> {
     const routes = { [o.hosts.v1]: servers.gatewayUrl, [o.hosts.v2]: servers.sandboxUrl };
     const { env } = childEnv(process.env, o.preloadUrl, routes, eventsFile);
     const command = await runCommand(o.command, { cwd: o.cwd, env, timeoutMs: o.timeoutMs ?? DEFAULT_TIMEOUT_MS, eventsFile, echo: o.echo });
+    if (command.interrupted) throw new Interrupted(command.interrupted);
     const hits = servers.hits();
     const records = await snapshotRecords(servers.sandboxUrl, servers.store);
     const data = buildRun(hits, command.events, o.hosts, o.name);

@@ -10,6 +10,8 @@ export type CommandRun = {
   timedOut: boolean;
   /** Could not start at all (command not found…). */
   spawnError?: string;
+  /** verify itself was interrupted (SIGINT/SIGTERM) while the command ran. */
+  interrupted?: NodeJS.Signals;
   stdout: string;
   stderr: string;
   durationMs: number;
@@ -46,10 +48,12 @@ export function runCommand(command: string[], options: { cwd: string; env: NodeJ
       timedOut = true;
       stopGroup("SIGKILL");
     }, options.timeoutMs);
-    // Interrupted (Ctrl-C): the command's group is stopped too, then verify ends as it would have.
+    // Interrupted (Ctrl-C): the command's group is stopped too, and the run ends as interrupted
+    // (verify then removes its temporary trees and stops its servers before exiting).
+    let interruptedBy: NodeJS.Signals | undefined;
     const interrupted = (signal: NodeJS.Signals) => {
+      interruptedBy = signal;
       stopGroup(signal);
-      process.kill(process.pid, signal);
     };
     const signals = ["SIGINT", "SIGTERM"] as const;
     for (const sig of signals) process.once(sig, interrupted);
@@ -66,6 +70,7 @@ export function runCommand(command: string[], options: { cwd: string; env: NodeJ
         signal: exit?.signal ?? null,
         timedOut,
         ...(spawnError ? { spawnError } : {}),
+        ...(interruptedBy ? { interrupted: interruptedBy } : {}),
         stdout: out.stdout,
         stderr: out.stderr,
         durationMs: performance.now() - started,
