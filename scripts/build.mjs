@@ -9,7 +9,8 @@ import { copyFileSync, rmSync } from "node:fs";
 
 rmSync("dist", { recursive: true, force: true });
 await build({
-  entryPoints: { "bin/v2-bridge": "bin/v2-bridge.ts", "codemod/jscodeshift": "codemod/jscodeshift.ts" },
+  // The preload `verify` puts into client processes is an entry of its own (loaded by URL there).
+  entryPoints: { "bin/v2-bridge": "bin/v2-bridge.ts", "codemod/jscodeshift": "codemod/jscodeshift.ts", "verify/preload/index": "verify/preload/index.ts" },
   outdir: "dist",
   chunkNames: "chunks/[name]-[hash]",
   bundle: true,

@@ -135,6 +135,16 @@ describe.skipIf(!realDocs)(`installed from the packed tarball${realDocs ? "" : `
     expect(JSON.parse(mappings.stdout)).toBeTruthy();
   });
 
+  it("verify: the compiled preload redirects a plain Node client, before and after its rewrite", async () => {
+    const project = tmp("v2b-pkg-verify-");
+    writeFileSync(path.join(project, "client.mjs"), 'const res = await fetch("https://rest.runpod.io/v1/pods", { headers: { Authorization: `Bearer ${process.env.RUNPOD_API_KEY}` } });\nconsole.log(res.status);\n');
+    const run = await v2bridge(["verify", "--root", project, "--format", "json", "--compare-output", "--", "node", "client.mjs"]);
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout);
+    expect(report).toMatchObject({ verdict: "equivalent", toolVersion: VERSION, after: { how: "rewrite", filesChanged: 1 } });
+    expect([report.runs.before.calls, report.runs.after.calls]).toEqual([{ v1: 1, v2: 0 }, { v1: 0, v2: 1 }]);
+  });
+
   it("the jscodeshift entry point loads the compiled transform", () => {
     const shim = path.join(home, "node_modules", "v2-bridge", "dist", "codemod", "jscodeshift.cjs");
     const out = execFileSync(process.execPath, ["-e", `const t = require(${JSON.stringify(shim)}); process.stdout.write(t({ path: "c.ts", source: ${JSON.stringify(onePodCall)} }) ?? "")`], { encoding: "utf8" });
