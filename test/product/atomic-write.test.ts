@@ -36,34 +36,42 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Prom
 const A = "a".repeat(3 << 20);
 const B = "b".repeat((3 << 20) + 4096);
 
-/** Reads `file` in another process until `stop` exists; counts the reads and those that were neither A nor B. */
+/** Reads `file` in another process until `stop` exists ("ready" after the first read); counts the reads and those that were neither A nor B. */
 const READER = `
 const fs = require("node:fs");
 const [file, stop, aLen, bLen] = process.argv.slice(1);
 let reads = 0, torn = 0;
 while (!fs.existsSync(stop)) {
   const b = fs.readFileSync(file);
-  reads++;
+  if (reads++ === 0) process.stdout.write("ready\\n");
   const whole = (b.length === +aLen && b[0] === 97 && b[b.length - 1] === 97 && b.indexOf(98) === -1) || (b.length === +bLen && b[0] === 98 && b[b.length - 1] === 98 && b.indexOf(97) === -1);
   if (!whole) torn++;
 }
-console.log(JSON.stringify({ reads, torn }));`;
+process.stdout.write(JSON.stringify({ reads, torn }));`;
 
+/** Replaces the file with A and B in turn for a second (and at least 24 times) while the reader reads. */
 async function readWhileWriting(write: (file: string, text: string) => Promise<void> | void): Promise<{ reads: number; torn: number }> {
   const dir = tmpDir();
   const file = path.join(dir, "state.json");
   const stop = path.join(dir, "stop");
   writeFileSync(file, A);
-  const reader = run(process.execPath, ["-e", READER, file, stop, String(A.length), String(B.length)]);
-  await new Promise((r) => setTimeout(r, 150)); // the reader is reading before the first write
-  for (let i = 0; i < 24; i++) {
+  const reader = spawn(process.execPath, ["-e", READER, file, stop, String(A.length), String(B.length)], { stdio: ["ignore", "pipe", "inherit"] });
+  let out = "";
+  reader.stdout.on("data", (c: Buffer) => (out += c));
+  const exited = new Promise((resolve) => reader.once("exit", resolve));
+  while (!out.startsWith("ready")) {
+    if (reader.exitCode !== null) throw new Error(`reader exited: ${out}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  const until = Date.now() + 1000;
+  for (let i = 0; i < 24 || Date.now() < until; i++) {
     await write(file, i % 2 ? A : B);
     await new Promise((r) => setImmediate(r));
   }
   writeFileSync(stop, "");
-  const { stdout } = await reader;
+  await exited;
   expect(readdirSync(dir).sort()).toEqual(["state.json", "stop"]);
-  return JSON.parse(stdout);
+  return JSON.parse(out.slice("ready\n".length));
 }
 
 describe("atomic write", { timeout: 60_000 }, () => {
