@@ -6,7 +6,7 @@ import { open, readFile } from "node:fs/promises";
 import path from "node:path";
 import { matchV1, V2_BASE, V2_ORIGIN, type OperationMapping } from "../mappings/index.ts";
 import { mightUseV1Buffer } from "./prefilter.ts";
-import { redact } from "./redact.ts";
+import { redact, REDACTED } from "./redact.ts";
 import { findV1Urls, methodInBlock, methodOnLine, type TextUrl } from "./text-urls.ts";
 import type { Category, Finding } from "./types.ts";
 import pLimit from "p-limit";
@@ -218,6 +218,6 @@ function snippetOf(line: string, url: TextUrl): string {
  */
 export function redactText(text: string): string {
   return redact(text)
-    .replace(/(\b[\w-]*(?:api[_-]?key|apikey|token|secret|password)[\w-]*\s*[=:]\s*)(?!["'`<$])[^\s&"'`,;]{4,}/gi, "$1<redacted>")
-    .replace(/(--?(?:api[_-]?key|token|secret|password)\s+)(?!["'`<$-])\S{4,}/gi, "$1<redacted>");
+    .replace(/(\b[\w-]*(?:api[_-]?key|apikey|token|secret|password)[\w-]*\s*[=:]\s*)(?!["'`<$])[^\s&"'`,;]{4,}/gi, `$1${REDACTED}`)
+    .replace(/(--?(?:api[_-]?key|token|secret|password)\s+)(?!["'`<$-])\S{4,}/gi, `$1${REDACTED}`);
 }
