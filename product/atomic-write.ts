@@ -8,7 +8,6 @@
 // renames a truncated file over the good one (reproduced with `ulimit -f`; still so in 8.0.0).
 import { chmodSync, closeSync, fsyncSync, openSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { chmod, open, rename, stat, unlink } from "node:fs/promises";
-import { randomBytes } from "node:crypto";
 import path from "node:path";
 
 export interface AtomicWriteOptions {
@@ -18,9 +17,12 @@ export interface AtomicWriteOptions {
   fsync?: boolean;
 }
 
-/** Beside the file and hidden, so watchers and globs in a user's project pass it by. */
+/**
+ * Beside the file and hidden, so watchers and globs in a user's project pass it by. Opened with
+ * O_EXCL, so a clash fails instead of sharing a file (no node:crypto: this loads at every CLI start).
+ */
 function tmpName(file: string): string {
-  return path.join(path.dirname(file), `.${path.basename(file)}.v2-bridge-${process.pid}-${randomBytes(6).toString("hex")}.tmp`);
+  return path.join(path.dirname(file), `.${path.basename(file)}.v2-bridge-${process.pid}-${Math.random().toString(36).slice(2, 12)}.tmp`);
 }
 
 /** The mode to give the result: explicit, else the replaced file's, else none (the umask decides). */
