@@ -6,11 +6,12 @@
 // compiled lazily (the parser, binder and checker), not just the top level. V8 checks its own
 // version, flags and the source length and rejects a cache that does not match; the file name
 // also carries the source's size and mtime. NODE_DISABLE_COMPILE_CACHE=1 turns both paths off.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import module from "node:module";
 import path from "node:path";
 import vm from "node:vm";
 import { userCacheDir } from "../openapi/cache-dir.ts";
+import { writeFileAtomicSync } from "../product/atomic-write.ts";
 
 /** Files smaller than this compile faster than their cache reads back (ours are a few KB; TypeScript is 9 MB). */
 const MIN_BYTES = 512 * 1024;
@@ -70,15 +71,14 @@ function hookCommonJsCompile(dir: string): void {
   };
   process.once("exit", () => {
     for (const { script, file } of pending) {
-      // A temporary name and a rename: a concurrent run reads the old cache or the new one, never half.
-      const tmp = `${file}.${process.pid}.tmp`;
+      // Atomic: a concurrent run reads the old cache or the new one, never half. Not flushed: a
+      // cache a crash loses (or V8 rejects) only costs the next start its speed.
       try {
         mkdirSync(dir, { recursive: true });
-        writeFileSync(tmp, script.createCachedData());
-        renameSync(tmp, file);
+        writeFileAtomicSync(file, script.createCachedData(), { fsync: false });
         pruneOlder(file);
       } catch {
-        rmSync(tmp, { force: true }); // a read-only or full cache directory only costs speed
+        /* a read-only or full cache directory only costs speed */
       }
     }
   });

@@ -5,10 +5,11 @@ import { closeSync, existsSync, fstatSync, openSync, readFileSync, statSync } fr
 import path from "node:path";
 import { matchV1, V2_BASE, V2_ORIGIN, type OperationMapping } from "../mappings/index.ts";
 import { mightUseV1Buffer } from "./prefilter.ts";
-import { redact } from "./redact.ts";
+import { redact, REDACTED } from "./redact.ts";
 import { findV1Urls, methodInBlock, methodOnLine, type TextUrl } from "./text-urls.ts";
 import type { Category, Finding } from "./types.ts";
-import { pool, walkSources, type TreeListing } from "./walk.ts";
+import pLimit from "p-limit";
+import { walkSources, type TreeListing } from "./walk.ts";
 
 /** Larger files (data dumps, bundles) are skipped: they are not where a client's API calls live. */
 export const TEXT_FILE_MAX_BYTES = 2 * 1024 * 1024;
@@ -81,7 +82,7 @@ export interface TextAudit {
 export async function auditTextFiles(files: readonly string[], root: string): Promise<TextAudit> {
   const rel = (f: string) => path.relative(root, f).split(path.sep).join("/");
   const audit: TextAudit = { scanned: 0, skipped: [], findings: [], filesWithFindings: [] };
-  const perFile = await pool(files, READ_CONCURRENCY, async (file) => {
+  const perFile = await pLimit(READ_CONCURRENCY).map(files, async (file) => {
     const buf = await readSmallFile(file);
     if (buf === "too large") return audit.skipped.push({ file: rel(file), why: `larger than ${TEXT_FILE_MAX_BYTES / 1024 / 1024} MB` }), [];
     if (buf === undefined) return [];
@@ -215,6 +216,6 @@ function snippetOf(line: string, url: TextUrl): string {
  */
 export function redactText(text: string): string {
   return redact(text)
-    .replace(/(\b[\w-]*(?:api[_-]?key|apikey|token|secret|password)[\w-]*\s*[=:]\s*)(?!["'`<$])[^\s&"'`,;]{4,}/gi, "$1<redacted>")
-    .replace(/(--?(?:api[_-]?key|token|secret|password)\s+)(?!["'`<$-])\S{4,}/gi, "$1<redacted>");
+    .replace(/(\b[\w-]*(?:api[_-]?key|apikey|token|secret|password)[\w-]*\s*[=:]\s*)(?!["'`<$])[^\s&"'`,;]{4,}/gi, `$1${REDACTED}`)
+    .replace(/(--?(?:api[_-]?key|token|secret|password)\s+)(?!["'`<$-])\S{4,}/gi, `$1${REDACTED}`);
 }

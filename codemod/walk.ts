@@ -106,20 +106,3 @@ export class TreeListing {
 export async function walkSources(root: string, accept: (name: string) => boolean, listing = new TreeListing()): Promise<string[]> {
   return listing.files(root, accept);
 }
-
-/**
- * Maps `fn` over `items` with at most `limit` calls in flight; results in input order. Keeps the
- * number of file buffers alive at once bounded however large the corpus is.
- */
-export async function pool<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]!, i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
