@@ -159,6 +159,8 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping): v
       for (const c of callers) valueGoes(c, depth + 1, isRecord);
       return;
     }
+    // `pods.find(…) || null`, `cached ?? record`: the logical expression's value is the record (unless it is only tested).
+    if (Node.isBinaryExpression(p) && ["||", "??", "&&"].includes(p.getOperatorToken().getText()) && (p.getOperatorToken().getText() !== "&&" || p.getRight() === outer) && !onlyTested(p)) return valueGoes(p, depth, isRecord);
     if (Node.isIfStatement(p) || Node.isPrefixUnaryExpression(p) || (Node.isBinaryExpression(p) && ["===", "!==", "==", "!=", "&&", "||"].includes(p.getOperatorToken().getText()))) return;
     // Printed, logged or answered as an MCP tool's text: read by a person or a model, not by code.
     if (shownAsText(outer)) return void shown.push(outer);
@@ -217,6 +219,18 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping): v
       });
     }
   }
+}
+
+/** A logical expression whose value is only tested (`if (a || b)`, `!(a ?? b)`, `while (…)`), never kept. */
+function onlyTested(expr: Node): boolean {
+  const outer = skipParens(expr);
+  const p = outer.getParent();
+  if (!p) return false;
+  if ((Node.isIfStatement(p) || Node.isWhileStatement(p) || Node.isDoStatement(p)) && p.getExpression() === outer) return true;
+  if (Node.isConditionalExpression(p) && p.getCondition() === outer) return true;
+  if (Node.isPrefixUnaryExpression(p) || Node.isExpressionStatement(p)) return true;
+  if (Node.isBinaryExpression(p) && ["&&", "||", "??"].includes(p.getOperatorToken().getText())) return onlyTested(p);
+  return false;
 }
 
 /** The awaited result is used for more than its status (`r.ok`, `r.status`), or is passed on. */
