@@ -3,7 +3,7 @@
 // axios, got and node-fetch. Each must be redirected (v1 → gateway, v2 → sandbox), recorded with
 // its call site, and the two runs must agree. A library that is not installed is skipped with the
 // package to add.
-import { cpSync } from "node:fs";
+import { cpSync, existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -14,14 +14,8 @@ import { cleanupProjects, FIXTURES, project } from "./helpers.ts";
 
 const LIBRARIES = path.join(FIXTURES, "verify", "libraries");
 const requireHere = createRequire(path.join(REPO_ROOT, "package.json"));
-const installed = (name: string) => {
-  try {
-    requireHere.resolve(`${name}/package.json`);
-    return true;
-  } catch {
-    return false;
-  }
-};
+// A package's own folder (got's "exports" does not expose its package.json to resolve()).
+const installed = (name: string) => existsSync(path.join(REPO_ROOT, "node_modules", name, "package.json"));
 
 /** The project before (v1 client) and after (v2 client), each with the library's transport. */
 function pair(library: string): { before: string; after: string } {
