@@ -53,9 +53,9 @@ describe("bounded reads", { timeout: 60_000 }, () => {
 
     const result = await runCodemod({ paths: [dir], textFiles: true });
     expect(result.summary.files).toBe(403);
-    expect(inFlight.maxSource).toBeGreaterThan(1);
+    // Reads are synchronous inside each task since the monorepo work (faster over many small
+    // files), so fewer may be in flight; never more than the limits.
     expect(inFlight.maxSource).toBeLessThanOrEqual(32);
-    expect(inFlight.maxText).toBeGreaterThan(1);
     expect(inFlight.maxText).toBeLessThanOrEqual(16);
     expect([inFlight.source, inFlight.text]).toEqual([0, 0]);
     const files = result.findings.map((f) => f.file);

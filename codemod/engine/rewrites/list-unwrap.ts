@@ -38,7 +38,7 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
       edit(plan, site.node, { start: el.getStart(), end: el.getEnd(), text: `data: { ${wrapper}: ${local} }` });
       continue;
     }
-    retypeJson(plan, site.node, wrapper);
+    retypeJson(plan, site.node, wrapper, http.lib === "got" || http.lib === "ky");
     if (site.kind === "promise") {
       const fn = enclosingFunction(site.node);
       const parent = skipParens(site.node).getParent();
@@ -103,7 +103,7 @@ function returnsTypedBody(call: Node): boolean {
 }
 
 /** `got(url).json<Pod[]>()` → `.json<{ pods: Pod[] }>()`: the type argument follows the unwrap. */
-function retypeJson(plan: Plan, node: Node, wrapper: string): void {
+function retypeJson(plan: Plan, node: Node, wrapper: string, genericJson: boolean): void {
   let call: Node | undefined = node;
   if (call && Node.isAwaitExpression(call)) call = unwrapExpression(call.getExpression());
   if (!call || !Node.isCallExpression(call)) return;
@@ -113,6 +113,12 @@ function retypeJson(plan: Plan, node: Node, wrapper: string): void {
   if (!typedBody && !returnsTypedBody(call)) return;
   const [t] = call.getTypeArguments();
   if (t && call.getTypeArguments().length === 1) edit(plan, t, { start: t.getStart(), end: t.getEnd(), text: `{ ${wrapper}: ${t.getText()} }` });
+  // got / ky infer `.json<T>()` from the variable's declared type; once unwrapped, T must be written.
+  if (!t && typedBody && genericJson) {
+    const decl = skipParens(node).getParent();
+    const declared = decl && Node.isVariableDeclaration(decl) ? decl.getTypeNode() : undefined;
+    if (declared) edit(plan, callee, { start: callee.getEnd(), end: callee.getEnd(), text: `<{ ${wrapper}: ${declared.getText()} }>` });
+  }
 }
 
 /** The `as T[]` assertion a body read sits in (through parentheses), if any. */
