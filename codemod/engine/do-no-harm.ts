@@ -15,6 +15,8 @@ import { Follower } from "./follow-uses.ts";
 import { declarationEdit, V1_BASE_NAME } from "./v1-redirect.ts";
 import { bind } from "./values.ts";
 import { unwrapExpression } from "./urls.ts";
+import { strayCaller } from "./record-callees.ts";
+import { references } from "./references.ts";
 
 type Verdict = { flips: boolean; unfollowed: Node[]; because?: string };
 
@@ -130,15 +132,27 @@ function pinBasesOfMarkedCalls(a: Analysis, verdicts: Map<Node, Verdict>): void 
   }
 }
 
-/** Why a site's type renames would retype the record of a call that stays v1, if they would. */
+/** Why a site's type renames (or renamed reads in a function it hands its record to) would break a call that stays v1, if they would. */
 function sharedTypeConflict(a: Analysis, site: Site, verdicts: Map<Node, Verdict>): string | undefined {
   if (!site.typeRenames?.size) return undefined;
+  for (const d of site.typeRenames) {
+    if (!Node.isParameterDeclaration(d)) continue;
+    const stray = strayCaller(a, d, references);
+    if (stray) return `${readerName(d)} reads its record, and is also used where the codemod cannot follow what it is given (${where(stray)})`;
+  }
   for (const other of a.sites) {
     if (other === site || !other.finding || !other.typeUses?.size || !staysV1(other, verdicts)) continue;
     const decl = [...site.typeRenames].find((d) => other.typeUses!.has(d));
+    if (decl && Node.isParameterDeclaration(decl)) return `${readerName(decl)} reads its record and a record of a call that stays v1 (${where(other.call)})`;
     if (decl) return `its record type's field ${(decl as any).getName?.() ?? decl.getText()} is shared with a call that stays v1 (${where(other.call)})`;
   }
   return undefined;
+}
+
+function readerName(param: Node): string {
+  const fn = param.getParent()!;
+  const name = (fn as any).getName?.() ?? (fn.getParent() as any)?.getName?.() ?? "a function";
+  return `${name}(${(param as any).getName?.() ?? "…"}) at ${where(fn)}`;
 }
 
 /** Whether a site stays v1: marked (left whole), or on a base that does not flip. */
