@@ -8,6 +8,7 @@ import { Node } from "../../ts-morph.ts";
 import { converterNamed, lensNamed, type FieldLens, type OperationMapping } from "../../../mappings/index.ts";
 import { enclosingFunction } from "../scope.ts";
 import { edit, type Plan } from "../state.ts";
+import type { Edit } from "../../types.ts";
 import type { HttpCall } from "../transports/index.ts";
 import { bodySites } from "../body-sites.ts";
 import { referencesOf, skipParens } from "../nodes.ts";
@@ -45,7 +46,8 @@ export function differingFields(fields: FieldLens[], lost: { v1: string }[] = []
   return [...differ, ...lost.map((l) => `${l.v1}→(none)`)];
 }
 
-export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping): void {
+/** `unwrapEdits`: the list unwrap's edits, replaced by the adapter's `toV1List` when the list's records go where the app keeps v1 shapes. */
+export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, unwrapEdits: Set<Edit> = new Set()): void {
   const shape = op.response;
   if (shape.kind !== "record" && shape.kind !== "list") return;
   const lens = lensNamed(shape.lens);
@@ -234,13 +236,14 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping): v
   // read of it stays as written, so this record's renames and read problems are dropped.
   const unrenamed = plan.problems.length > mark.problems;
   const differs = escapes.length > 0 && differingFields(lens.fields, lens.v1Lost).length > 0;
-  if ((unrenamed || differs) && shape.kind === "record" && read && plan.a.adapter) {
-    const edits = plan.site.edits.splice(mark.edits);
+  if ((unrenamed || differs) && read && plan.a.adapter) {
+    const all = plan.site.edits;
     const problems = plan.problems.splice(mark.problems);
     const renames = plan.site.typeRenames;
+    plan.site.edits = all.filter((e, i) => i < mark.edits && !unwrapEdits.has(e));
     plan.site.typeRenames = mark.typeRenames;
-    if (wrapRecordInAdapter(plan, read, readIsPromise, op)) return;
-    plan.site.edits.push(...edits);
+    if (wrapRecordInAdapter(plan, read, readIsPromise, op, shape.kind === "list" ? "recordList" : "record")) return;
+    plan.site.edits = all;
     plan.problems.push(...problems);
     plan.site.typeRenames = renames;
   }
