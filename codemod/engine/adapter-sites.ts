@@ -24,6 +24,7 @@ export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean, op
   edit(plan, read, { start: read.getEnd(), end: read.getEnd(), text: close! });
   note(plan, read, kind === "record" ? `the v2 ${op.key.split("#")[0]} record is converted back to v1 by ${ADAPTER_BINDING}` : `the v2 ${op.key.split("#")[0]} list is unwrapped and its records converted back to v1 by ${ADAPTER_BINDING}`);
   const site = plan.site;
+  site.keepsV1Record = true;
   const before = site.onApply;
   site.onApply = () => {
     before?.();

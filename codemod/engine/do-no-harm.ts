@@ -141,10 +141,12 @@ function sharedTypeConflict(a: Analysis, site: Site, verdicts: Map<Node, Verdict
     if (stray) return `${readerName(d)} reads its record, and is also used where the codemod cannot follow what it is given (${where(stray)})`;
   }
   for (const other of a.sites) {
-    if (other === site || !other.finding || !other.typeUses?.size || !staysV1(other, verdicts)) continue;
+    // A call migrated through the adapter hands on v1 records too.
+    if (other === site || !other.finding || !other.typeUses?.size || !(staysV1(other, verdicts) || other.keepsV1Record)) continue;
     const decl = [...site.typeRenames].find((d) => other.typeUses!.has(d));
-    if (decl && Node.isParameterDeclaration(decl)) return `${readerName(decl)} reads its record and a record of a call that stays v1 (${where(other.call)})`;
-    if (decl) return `its record type's field ${(decl as any).getName?.() ?? decl.getText()} is shared with a call that stays v1 (${where(other.call)})`;
+    const whose = other.keepsV1Record && !staysV1(other, verdicts) ? "a call whose record the adapter keeps in v1 shape" : "a call that stays v1";
+    if (decl && Node.isParameterDeclaration(decl)) return `${readerName(decl)} reads its record and a record of ${whose} (${where(other.call)})`;
+    if (decl) return `its record type's field ${(decl as any).getName?.() ?? decl.getText()} is shared with ${whose} (${where(other.call)})`;
   }
   return undefined;
 }

@@ -56,6 +56,8 @@ export interface Site {
   notes?: string[];
   /** Field declarations of the project's own types, and parameters of the project's functions, whose reads this site renames to v2 names. */
   typeRenames?: Set<Node>;
+  /** The adapter converts its v2 record back to v1: what it hands on keeps v1 field names, as a call that stays v1. */
+  keepsV1Record?: boolean;
   /** Field declarations its v1 record is typed through where it leaves sight, and parameters it hands its record to (they must keep v1 reads while it stays v1). */
   typeUses?: Set<Node>;
 }
