@@ -16,6 +16,7 @@ import { declarationEdit, V1_BASE_NAME } from "./v1-redirect.ts";
 import { bind } from "./values.ts";
 import { unwrapExpression } from "./urls.ts";
 import { strayCaller } from "./record-callees.ts";
+import { isTestFile } from "./test-files.ts";
 import { references } from "./references.ts";
 
 type Verdict = { flips: boolean; unfollowed: Node[]; because?: string };
@@ -61,6 +62,7 @@ export function resolveDoNoHarm(a: Analysis): void {
   const verdicts = new Map<Node, Verdict>();
   const unseen = new Map<Node, string[]>();
   const passedOf = new Map<Node, { holder: Node; key: string; at: Node }[]>();
+  const testBases = new Map<Node, Node[]>();
   for (const base of a.bases.values()) {
     const out: Node[] = [];
     follower.overrides = new Set();
@@ -76,7 +78,11 @@ export function resolveDoNoHarm(a: Analysis): void {
     const evaluated = [...(a.overrides.get(base.literal) ?? [])].filter((o) => o.startsWith("the environment variable") && !(base.env && o.endsWith(` ${base.env.split(".").pop()}`)));
     const overrides = [...follower.overrides, ...evaluated].filter((o) => o !== base.env);
     if (!base.override && overrides.length) base.override = overrides.join(", ");
-    verdicts.set(base.literal, { flips: out.length === 0, unfollowed: out });
+    // A test's own base, whose only unfollowed uses are the test's (mocks, expectations): it flips
+    // with the code under test, and its mark says the test must move to v2 shapes too.
+    const testBase = out.length > 0 && isTestFile(a, base.literal) && out.every((n) => isTestFile(a, n));
+    if (testBase) testBases.set(base.literal, out);
+    verdicts.set(base.literal, { flips: out.length === 0 || testBase, unfollowed: testBase ? [] : out });
     passedOf.set(base.literal, follower.passedOptions);
   }
   // A base that stays v1 and is given to a client as an option keeps that client's default v1 too.
@@ -94,6 +100,13 @@ export function resolveDoNoHarm(a: Analysis): void {
   pinBasesOfMarkedCalls(a, verdicts);
   for (const site of a.sites) settleSite(a, site, verdicts);
   for (const base of a.bases.values()) flipOrMark(a, base, verdicts.get(base.literal)!, unseen.get(base.literal), a.frozen.get(base.literal.getSourceFile().getFilePath()));
+  for (const [literal, uses] of testBases) {
+    if (!verdicts.get(literal)?.flips) continue;
+    const reason = `this test's client now calls v2: its mocked answers and expectations on records (${uses.slice(0, 3).map(where).join(", ")}${uses.length > 3 ? ", …" : ""}) are in v1 shape`;
+    const advice = "update the mocked answers and expectations to v2 paths, bodies and records (docs/mapping.md)";
+    todo(a, literal, "base", "review", reason, advice);
+    addFinding(a, literal, { operation: null, v1: null, v2: null, category: "review", reason, advice });
+  }
 }
 
 /**

@@ -17,6 +17,7 @@ import { declaredFields, renameDeclaredField } from "../declared-types.ts";
 import { wrapRecordInAdapter } from "../adapter-sites.ts";
 import { boundRefs } from "./openapi-fetch.ts";
 import { classifyRead } from "../response-branch.ts";
+import { convertedRead, declareReadHelper } from "./converted-reads.ts";
 import { callersOf, declaresField, fieldDeclarations, onlyTested, resultBeyondStatus } from "./record-flow-facts.ts";
 import { argumentCallee, callbackCallee, noteEntry, type Callee } from "../record-callees.ts";
 
@@ -286,7 +287,14 @@ function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lost, op:
     if (!ok) continue;
     const f = cand.lens;
     const v1 = cand.segs.join(".");
-    if (f.converter) {
+    const converted = f.converter ? convertedRead(access, last, f, v1) : undefined;
+    if (converted) {
+      edit(plan, access, { start: access.getStart(), end: last.getEnd(), text: converted.text });
+      const site = plan.site;
+      const before = site.onApply;
+      const file = plan.a.files.get(access.getSourceFile().getFilePath())!;
+      site.onApply = () => (before?.(), declareReadHelper(file, converted.helper));
+    } else if (f.converter) {
       const conv = converterNamed(f.converter);
       // The read cannot be renamed: the call stays whole on v1, and its mark names the read.
       const line = access.getSourceFile().getLineAndColumnAtPos(access.getStart()).line;
