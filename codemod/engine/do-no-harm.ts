@@ -137,8 +137,11 @@ function pinBasesOfMarkedCalls(a: Analysis, verdicts: Map<Node, Verdict>): void 
     for (const site of a.sites) {
       // A site the run may not write (a read-only or conflicting file) stays v1 as it is: its bases too.
       const frozen = a.frozen.has(site.file?.sf.getFilePath() ?? site.call.getSourceFile().getFilePath()) || site.edits.some((e) => a.frozen.has(e.file!));
-      if (!frozen && (!site.finding || site.redirect || !site.whole)) continue;
       const stuck = [...site.deps].some((d) => verdicts.get(d)?.flips === false || !verdicts.has(d));
+      // A call that would migrate but one of its bases stays v1 keeps every base it has on v1 (it
+      // cannot move for one caller and not another); a marked call with a redirect keeps v1 on its own.
+      const keptWhole = site.finding && site.complete && stuck;
+      if (!frozen && !keptWhole && (!site.finding || site.redirect || !site.whole)) continue;
       if (!frozen && site.complete && !stuck) continue;
       for (const d of site.deps) {
         if (verdicts.get(d)?.flips !== true) continue;

@@ -9,6 +9,7 @@ import { enclosingFunction, isFunctionLike } from "./scope.ts";
 import type { Analysis } from "./state.ts";
 import { functionName, references } from "./references.ts";
 import { referencesOf } from "./nodes.ts";
+import { functionNamed } from "./record-callees.ts";
 
 const REQUEST_METHODS = /^(get|post|put|patch|delete|del|head|options|request|fetch|send|call)$/i;
 
@@ -115,6 +116,9 @@ export class Follower {
         // An option given to a client (`new Client({ baseUrl: "…/v1" })`): the client's own default
         // for that option (`opts.baseUrl ?? DEFAULT`) must not flip while this value stays v1.
         this.passedOptions.push({ holder, key: name, at: outer });
+        // A class or factory of the project: the option is followed where it takes it (its uses
+        // are inside), so calling the made object's own methods is not a use of it.
+        if (this.intoCallee(holder, obj!, [...path, name], out, seen, depth)) this.madeByProject.add(holder);
         // An object made from options (a schema, a config factory) still exposes them by name.
         return this.follow(holder, out, seen, depth + 1, [...path, name]);
       }
@@ -136,6 +140,8 @@ export class Follower {
       if (p.getName() === want) return this.follow(p, out, seen, depth + 1, path.slice(0, -1)), true;
       const call = p.getParent();
       if (call && Node.isCallExpression(call) && call.getExpression() === p) {
+        // A method of an object a project class or factory made: the option was followed inside it.
+        if (this.madeOf(outer) && functionNamed(this.a, p)) return true;
         // A request method of an object made with the base (`client.get(…)`) is a use: only a
         // planned site accounts for it. Other methods (`Schema.parse(env)`) keep exposing the option.
         if (REQUEST_METHODS.test(p.getName())) return out.push(call), true;
@@ -149,6 +155,49 @@ export class Follower {
       if (arg && Node.isStringLiteral(arg) && arg.getLiteralValue() === want) return this.follow(p, out, seen, depth + 1, path.slice(0, -1)), true;
     }
     return false;
+  }
+
+  /** Objects made by a class or factory of the project whose option was followed inside it. */
+  private readonly madeByProject = new Set<Node>();
+  /** The made value a reference stands for (`client` declared as `new Client(…)`), when the project made it. */
+  private madeOf(ref: Node): boolean {
+    if (this.madeByProject.has(ref)) return true;
+    if (!Node.isIdentifier(ref) && !Node.isPropertyAccessExpression(ref)) return false;
+    try {
+      for (const d of ref.getSymbol()?.getDeclarations() ?? []) {
+        const init = (Node.isVariableDeclaration(d) || Node.isPropertyDeclaration(d)) ? d.getInitializer() : undefined;
+        if (init && this.madeByProject.has(unwrapAwait(init))) return true;
+      }
+    } catch {
+      return false;
+    }
+    return false;
+  }
+
+  /**
+   * `podsClient({ baseUrl })`, `new Client({ baseUrl })` of the project: the parameter that takes
+   * the options object is followed inside with the option's path (`opts.baseUrl`, `this.opts.baseUrl`,
+   * `this.config = config`). False when the callee is not the project's.
+   */
+  private intoCallee(holder: Node, obj: Node, path: string[], out: Node[], seen: Set<string>, depth: number): boolean {
+    const callee = (holder as any).getExpression() as Node;
+    let fn = functionNamed(this.a, callee);
+    if (!fn && Node.isNewExpression(holder)) {
+      const cls = classNamed(callee);
+      if (cls && !this.a.files.has(cls.getSourceFile().getFilePath())) return false;
+      fn = cls?.getConstructors()[0];
+      if (cls && !fn) return false;
+    }
+    if (!fn) return false;
+    const index = (holder as any).getArguments().indexOf(obj);
+    const param = (fn as any).getParameters?.()[index] as Node | undefined;
+    if (!param || !Node.isParameterDeclaration(param) || param.getDotDotDotToken()) return false;
+    const name = param.getNameNode();
+    if (!Node.isIdentifier(name)) return false;
+    for (const r of referencesOf(fn, name)) this.follow(r, out, seen, depth + 1, path);
+    // A parameter property (`constructor(private opts: Options)`): its uses are `this.opts`.
+    if (param.getScope() || param.isReadonly()) for (const r of references(name)) if (!referencesOf(fn, name).includes(r)) this.follow(r, out, seen, depth + 1, path);
+    return true;
   }
 
   /** `const { base, key } = getConfig()`: the element that takes the path's key. */
@@ -188,5 +237,23 @@ function chainTop(call: Node): Node {
     const next = access?.getParent();
     if (access && Node.isPropertyAccessExpression(access) && access.getExpression() === top && next && Node.isCallExpression(next) && next.getExpression() === access) top = next;
     else return top;
+  }
+}
+
+function unwrapAwait(n: Node): Node {
+  let x = n;
+  while (Node.isAwaitExpression(x) || Node.isParenthesizedExpression(x)) x = x.getExpression();
+  return x;
+}
+
+/** The class of the project a `new` expression names (through imports), if one. */
+function classNamed(expr: Node): import("ts-morph").ClassDeclaration | undefined {
+  try {
+    let symbol = expr.getSymbol();
+    if (symbol?.isAlias()) symbol = symbol.getAliasedSymbol() ?? symbol;
+    const d = symbol?.getDeclarations().find((x) => Node.isClassDeclaration(x));
+    return d && Node.isClassDeclaration(d) && !d.getSourceFile().isDeclarationFile() ? d : undefined;
+  } catch {
+    return undefined;
   }
 }
