@@ -2,7 +2,8 @@
 // One line per request instead of Fastify's two (docs/performance.md has the costs). Lines go to
 // pino's default stdout destination (SonicBoom, asynchronous writes; pino flushes it on exit):
 // a synchronous destination measured the same CPU per request, so the default stays.
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from "fastify";
 import { LogController } from "fastify";
 import type { GatewayConfig } from "./config.ts";
 import { redactText, serializeRequestForLog } from "./redact.ts";
@@ -41,4 +42,26 @@ export class OneLinePerRequest extends LogController {
     if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, "request errored");
     else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, "request completed");
   }
+}
+
+/**
+ * For requests served ahead of Fastify (gateway/front-door.ts): calls `done` once, when the answer
+ * has been handed to the socket ('finish') or the response failed ('error'), as Fastify's onResponse
+ * does. The 'error' listener also keeps a failed response from becoming an uncaught exception.
+ */
+export function whenAnswered(res: ServerResponse, done: (err?: Error) => void): void {
+  const once = (err?: Error) => {
+    res.removeListener("finish", once);
+    res.removeListener("error", once);
+    done(err);
+  };
+  res.on("finish", once);
+  res.on("error", once);
+}
+
+/** The request's one line, with the same fields OneLinePerRequest writes for Fastify's routes. */
+export function logAnswered(log: FastifyBaseLogger, reqId: string, req: IncomingMessage, statusCode: number, responseTime: number, err?: Error): void {
+  const request = { method: req.method, url: req.url, headers: req.headers, host: req.headers.host, ip: req.socket.remoteAddress, socket: req.socket };
+  if (err) log.error({ reqId, req: request, res: { statusCode }, err, responseTime }, "request errored");
+  else log.info({ reqId, req: request, res: { statusCode }, responseTime }, "request completed");
 }

@@ -1,7 +1,6 @@
 // startGateway(): the translating v1 gateway and the /v2 pass-through on the public listener, the
 // /_bridge operator pages on the admin listener, and the drain that stops both. Wiring only; each
 // concern lives in its own module.
-import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance } from "fastify";
 import { tryLoadV1 } from "../openapi/reference.ts";
 import { createV1Validator, type OpenApiValidator } from "../openapi/validator.ts";
@@ -12,7 +11,10 @@ import { Drain, drainWithin } from "./drain.ts";
 import { createFingerprinter } from "./fingerprint.ts";
 import { listenerTimeouts } from "./limits.ts";
 import { GatewayMetrics } from "./metrics.ts";
-import { registerPassthrough } from "./passthrough.ts";
+import { createPassthrough, passthroughAheadOfFastify, registerPassthrough } from "./passthrough.ts";
+import { serveAheadOfFastify } from "./front-door.ts";
+import { requestIdOf } from "./request-id.ts";
+import { createV1Fast } from "./v1-fast.ts";
 import { loggerOption, OneLinePerRequest } from "./logging.ts";
 import { registerBridgeAdminRoutes, registerHealthRoute, type BridgeAdminContext } from "./routes/bridge-admin.ts";
 import { buildAdminApp, listeningUrl } from "./admin-listener.ts";
@@ -43,8 +45,6 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._:\-]{1,128}$/;
-
 /**
  * Share of --drain-timeout (at most a quarter of it) kept for the usage store's last save or send
  * when in-flight requests have to be cut: a Redis command gives up after 2 s.
@@ -64,10 +64,7 @@ export function buildGateway(config: GatewayConfig): Omit<Gateway, "url" | "port
     bodyLimit: config.bodyLimit,
     ...listenerTimeouts(config),
     requestIdHeader: false,
-    genReqId: (req: import("node:http").IncomingMessage) => {
-      const incoming = req.headers["x-request-id"];
-      return typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    },
+    genReqId: requestIdOf,
     forceCloseConnections: "idle",
     return503OnClosing: true,
     exposeHeadRoutes: false,
@@ -116,8 +113,16 @@ export function buildGateway(config: GatewayConfig): Omit<Gateway, "url" | "port
     return sendV1Error(reply, status, status === 500 ? `internal gateway error (request id ${req.id})` : String(error?.message ?? "bad request"));
   });
 
-  registerV1Routes(app, { deps, metrics, usage, fingerprints, v1Validator });
-  const passthrough = registerPassthrough(app, config, metrics, drain);
+  const v1 = registerV1Routes(app, { deps, metrics, usage, fingerprints, v1Validator });
+  const passthrough = createPassthrough(config, metrics, drain);
+  registerPassthrough(app, passthrough, metrics);
+  // The everyday /v1 and /v2 requests skip Fastify's per-request work; the rest still goes through it.
+  serveAheadOfFastify(app.server, {
+    v1: createV1Fast(v1, app.log, drain),
+    v2: passthroughAheadOfFastify(passthrough, app.log),
+    bodyLimit: config.bodyLimit,
+    draining: () => drain.active,
+  });
   const adminContext: BridgeAdminContext = { usage, metrics, upstream: config.upstream.origin, startedAt: new Date(), auditFile: config.auditFile, token: config.adminToken };
   // The public port answers health only (v1 404 for the other pages) unless the operator opted in, behind a token.
   if (config.adminOnPublic) registerBridgeAdminRoutes(app, adminContext);
