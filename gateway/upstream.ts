@@ -65,7 +65,7 @@ export class Upstream {
     const started = performance.now();
     try {
       // Timeouts: connect, headers and body inactivity are each bounded by the configured timeout (Pool options).
-      const res = await this.pool.request({ method: req.method, path: req.path + qs, headers, body: payload, signal: req.deadline?.signal });
+      const res = await this.pool.request({ method: req.method, path: req.path + qs, headers, body: payload, signal: req.deadline?.upstreamSignal });
       const text = await readBounded(res.body, res.headers["content-length"], this.config.maxResponseBytes);
       const contentType = String(res.headers["content-type"] ?? "");
       let json: unknown;
