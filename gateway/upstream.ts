@@ -1,6 +1,7 @@
 // How the gateway talks to its upstream for translated calls: one undici Pool bound to the
 // configured origin. Paths are built by the gateway (always `/v2/...`, parameters re-encoded) and
 // checked again here, so no v1 input can steer a request anywhere else.
+import type { Readable } from "node:stream";
 import { Pool, errors as undiciErrors } from "undici";
 import type { GatewayConfig } from "./config.ts";
 import type { Deadline } from "./deadline.ts";
@@ -52,7 +53,7 @@ export class Upstream {
   async request(req: UpstreamRequest): Promise<UpstreamResponse> {
     if (!isSafeV2Path(req.path)) throw new V1Error(400, `refusing to build upstream path ${JSON.stringify(req.path)}`, "translation");
     if (req.deadline?.passed) throw req.deadline.error();
-    const qs = req.query && [...req.query.keys()].length ? "?" + req.query.toString() : "";
+    const qs = req.query?.size ? "?" + req.query.toString() : "";
     const headers: Record<string, string> = { accept: "application/json", "x-request-id": req.requestId };
     if (req.authorization !== undefined) headers.authorization = req.authorization;
     if (req.userAgent) headers["user-agent"] = req.userAgent;
@@ -99,22 +100,27 @@ function tooLarge(limit: number): V1Error {
  * The body as text, counting bytes as they arrive: a declared or actual size above `limit` destroys
  * the body (undici then drops the connection) instead of buffering it.
  */
-async function readBounded(body: AsyncIterable<Buffer> & { destroy(): unknown }, contentLength: unknown, limit: number): Promise<string> {
+function readBounded(body: Readable, contentLength: unknown, limit: number): Promise<string> {
   if (Number(contentLength ?? 0) > limit) {
     body.destroy();
-    throw tooLarge(limit);
+    return Promise.reject(tooLarge(limit));
   }
-  const chunks: Buffer[] = [];
-  let bytes = 0;
-  for await (const chunk of body) {
-    bytes += chunk.length;
-    if (bytes > limit) {
-      body.destroy();
-      throw tooLarge(limit);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, bytes).toString("utf8");
+  // Listeners rather than `for await`: an async iterator costs a promise per chunk.
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    body.on("data", (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > limit) {
+        body.destroy();
+        reject(tooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    body.on("end", () => resolve((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, bytes)).toString("utf8")));
+    body.on("error", reject);
+  });
 }
 
 /**

@@ -127,7 +127,7 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): V1
           if (!check.ok) throw new V1Error(400, `invalid request body: ${check.errors.join("; ")}`);
         }
       }
-      if (v1Validator && [...search.keys()].length) {
+      if (v1Validator && search.size) {
         const query: Record<string, string | string[]> = {};
         for (const name of new Set(search.keys())) {
           const all = search.getAll(name);
