@@ -3,6 +3,7 @@
 // Reports `READY <url>` when listening (IPC message when spawned with an IPC channel, else stdout);
 // exits on SIGTERM. The gateway logs like a production `--log` deployment (pino, info, one line per
 // request) unless BENCH_GATEWAY_LOG=off.
+import { writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import httpProxy from "http-proxy";
@@ -46,6 +47,25 @@ if (role === "upstream") {
 } else {
   throw new Error(`unknown role ${role}`);
 }
+// bench/profile-gateway.ts profiles only the load, not the start-up: "profile-start", then
+// "profile-stop <file>" over IPC (answered "profile-written").
+let session: import("node:inspector/promises").Session | undefined;
+process.on("message", async (m) => {
+  const [command, file] = String(m).split(" ");
+  if (command === "profile-start") {
+    const { Session } = await import("node:inspector/promises");
+    session = new Session();
+    session.connect();
+    await session.post("Profiler.enable");
+    await session.post("Profiler.setSamplingInterval", { interval: 100 });
+    await session.post("Profiler.start");
+    process.send?.("profile-started");
+  } else if (command === "profile-stop" && session && file) {
+    const { profile } = await session.post("Profiler.stop");
+    writeFileSync(file, JSON.stringify(profile));
+    process.send?.("profile-written");
+  }
+});
 if (process.send) process.send(`READY ${url}`);
 else console.log(`READY ${url}`);
 process.on("SIGTERM", () => process.exit(0));
