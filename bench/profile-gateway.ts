@@ -1,4 +1,4 @@
-// `tsx bench/profile-gateway.ts [list|create|action|passthrough] [seconds] [gateway|proxy]`: CPU
+// `tsx bench/profile-gateway.ts [list|create|action|passthrough[-create|-action]] [seconds] [gateway|proxy]`: CPU
 // profile of one server process under load (the gateway by default; `proxy` profiles the plain
 // http-proxy with the case's v2 request, for comparison). Upstream and server run in their own
 // processes; the server profiles itself over the inspector between "profile-start" and
@@ -13,7 +13,10 @@ import { CASES, cpuMicros, saturate, startRole, type Request, type Role } from "
 const [label = "list", secondsArg = "8", targetArg = "gateway"] = process.argv.slice(2);
 const OUT = path.resolve(process.env.PROFILE_DIR ?? "profiles");
 const PROFILE = process.env.PROFILE !== "0";
-const c = label === "passthrough" ? { ...CASES[0]!, v1: CASES[0]!.v2 } : CASES.find((x) => x.label === label);
+// passthrough[-case]: the gateway's /v2 pass-through with that case's v2 request (list by default).
+const [caseLabel, via] = label.startsWith("passthrough") ? [label.split("-")[1] ?? "list", "v2"] : [label, "v1"];
+const found = CASES.find((x) => x.label === caseLabel);
+const c = found && via === "v2" ? { ...found, v1: found.v2 } : found;
 if (!c) throw new Error(`unknown case ${label}`);
 const request: Request = targetArg === "proxy" ? c.v2 : c.v1;
 

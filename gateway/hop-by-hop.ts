@@ -30,6 +30,7 @@ export function hopByHopHeaders(headers: IncomingHttpHeaders): readonly string[]
 
 /** Whether the client asked for this connection to close after the answer. */
 export function clientAskedClose(httpVersion: string, headers: IncomingHttpHeaders): boolean {
+  if (headers.connection === undefined) return httpVersion === "1.0";
   const tokens = String(headers.connection ?? "").toLowerCase().split(",").map((t) => t.trim());
   return tokens.includes("close") || (httpVersion === "1.0" && !tokens.includes("keep-alive"));
 }

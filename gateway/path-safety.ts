@@ -40,6 +40,7 @@ export function isSafeV2Path(path: string): boolean {
 export function isSafePassthroughUrl(url: string): boolean {
   const q = url.indexOf("?");
   const path = q === -1 ? url : url.slice(0, q);
+  if (PLAIN_V2_PATH.test(path)) return true;
   if (!(path === "/v2" || path.startsWith("/v2/"))) return false;
   if (/\\|#/.test(path) || path.includes("//")) return false;
   return segmentsAreSafe(path);
