@@ -40,8 +40,12 @@ const LOG_FLUSH_MS = 250;
 export function loggerOption(logger: GatewayConfig["logger"]): boolean | Record<string, unknown> {
   if (logger === false) return false;
   const base = logger === true ? { level: "info", stream: (stdoutDestination ??= pino.destination({ dest: 1, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS })) } : logger;
-  const serializers = { req: serializeRequestForLog, err: serializeError, ...((base as { serializers?: object }).serializers ?? {}) };
-  return { ...base, serializers, redact: { paths: LOG_REDACT, censor: "[redacted]" } };
+  const own = (base as { serializers?: Record<string, unknown> }).serializers ?? {};
+  const serializers = { req: serializeRequestForLog, err: serializeError, ...own };
+  // Our `req` serializer writes no headers, so the req.headers paths can never match; left out they
+  // spare every request line a redaction pass (a third of its cost). Kept for a serializer of the caller's.
+  const paths = own.req ? LOG_REDACT : LOG_REDACT.filter((p) => !p.startsWith("req."));
+  return { ...base, serializers, redact: { paths, censor: "[redacted]" } };
 }
 
 /** The completion line carries the request too, so the "incoming request" line adds no facts. Other Fastify logs (errors, 404s) are unchanged. */

@@ -49,6 +49,7 @@ class RawExchange implements V1Exchange {
 
 /** Fastify adds a charset to JSON types that lack one; the answers here always carry one, but keep the rule. */
 function withCharset(type: string): string {
+  if (type === JSON_TYPE) return type;
   return type.includes("json") && !/charset=/i.test(type) ? `${type.trim().replace(/;\s*$/, "")}; charset=utf-8` : type;
 }
 
