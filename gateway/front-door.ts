@@ -18,6 +18,8 @@ export interface FrontRoutes {
   bodyLimit: number;
   /** True from the start of a drain. */
   draining(): boolean;
+  /** A handler threw (a bug): Fastify would have answered a 500; so must this. */
+  failed(err: unknown, req: http.IncomingMessage, res: http.ServerResponse): void;
 }
 
 const SERVED_METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
@@ -68,8 +70,12 @@ export function serveAheadOfFastify(server: http.Server, routes: FrontRoutes): v
   server.removeListener("request", fastifyHandler);
   server.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
     const route = frontRouteOf(req, routes.bodyLimit);
-    if (route === null || routes.draining()) fastifyHandler(req, res);
-    else if (route === "v2") routes.v2(req, res);
-    else routes.v1(req, res);
+    if (route === null || routes.draining()) return fastifyHandler(req, res);
+    try {
+      if (route === "v2") routes.v2(req, res);
+      else routes.v1(req, res);
+    } catch (err) {
+      routes.failed(err, req, res);
+    }
   });
 }

@@ -24,7 +24,7 @@ import { loadAudit } from "../report/load-inputs.ts";
 import { Upstream } from "./upstream.ts";
 import { UsageStore } from "./usage.ts";
 import { registerV1Routes } from "./v1-route.ts";
-import { sendV1Error } from "./v1-errors.ts";
+import { sendV1Error, v1ErrorText } from "./v1-errors.ts";
 
 export interface Gateway {
   url: string;
@@ -122,6 +122,12 @@ export function buildGateway(config: GatewayConfig): Omit<Gateway, "url" | "port
     v2: passthroughAheadOfFastify(passthrough, app.log),
     bodyLimit: config.bodyLimit,
     draining: () => drain.active,
+    failed(err, req, res) {
+      app.log.error({ err }, "gateway error");
+      if (res.headersSent) return void res.destroy();
+      const body = v1ErrorText(req.headers, req.url, "internal gateway error");
+      res.writeHead(500, { "content-type": "application/json; charset=utf-8", "content-length": String(Buffer.byteLength(body)) }).end(body);
+    },
   });
   const adminContext: BridgeAdminContext = { usage, metrics, upstream: config.upstream.origin, startedAt: new Date(), auditFile: config.auditFile, token: config.adminToken };
   // The public port answers health only (v1 404 for the other pages) unless the operator opted in, behind a token.

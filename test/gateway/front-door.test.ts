@@ -6,7 +6,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { frontRouteOf } from "../../gateway/front-door.ts";
+import { frontRouteOf, serveAheadOfFastify } from "../../gateway/front-door.ts";
 import { startGateway, type Gateway } from "../../gateway/server.ts";
 import { sendJson, startScriptedUpstream, type ScriptedUpstream } from "./scripted-upstream.ts";
 
@@ -185,5 +185,30 @@ describe("which requests the listener serves itself", () => {
     // The pass-through streams bodies of any size, and GET bodies too.
     expect(frontRouteOf(req("POST", "/v2/pods", { "content-type": "application/json", "transfer-encoding": "chunked" }), LIMIT)).toBe("v2");
     expect(frontRouteOf(req("GET", "/v2/pods", { "content-length": "2" }), LIMIT)).toBe("v2");
+  });
+});
+
+describe("the listener in front of Fastify", () => {
+  it("calls Fastify's handler for the rest, and turns a handler that throws into the failure answer instead of a crash", async () => {
+    const server = http.createServer((_req, res) => res.end("fastify"));
+    serveAheadOfFastify(server, {
+      v1: () => {
+        throw new Error("bug");
+      },
+      v2: (_req, res) => res.end("front"),
+      bodyLimit: 100,
+      draining: () => false,
+      failed: (_err, _req, res) => res.writeHead(500).end("failed"),
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      expect((await send(url, "GET", "/_bridge/health")).text).toBe("fastify");
+      expect((await send(url, "GET", "/v2/pods")).text).toBe("front");
+      expect(await send(url, "GET", "/v1/pods")).toMatchObject({ status: 500, text: "failed" });
+      expect((await send(url, "GET", "/v2/pods")).text).toBe("front");
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
   });
 });
