@@ -28,6 +28,8 @@ try {
   const a = await start(path.resolve(other), "gateway", upstream.url);
   const b = await start(self, "gateway", upstream.url);
   console.log(`CPU µs per request (min / median of ${ROUNDS} interleaved 1.5 s runs) and req/s (median); A = ${other}, B = this checkout; load average ${os.loadavg()[0]!.toFixed(1)}`);
+  // V8 optimises the gateways' code for several seconds under load (background threads): warm every path first.
+  for (const c of CASES) for (const [t, req] of [[a, c.v1], [b, c.v1], [a, c.v2], [b, c.v2], [proxy, c.v2]] as const) await saturate(t, req, 3);
   const rows = CASES.flatMap((c) => [
     { label: `${c.label} v1→v2`, v1: c.v1, v2: c.v2 },
     { label: `${c.label} /v2 pass-through`, v1: c.v2, v2: c.v2 },

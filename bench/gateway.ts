@@ -9,7 +9,10 @@
 //   plain proxy and gateway v1→v2, proxy and gateway interleaved;
 // - JSON floor: CPU time (this process, warm loop) to parse and serialise the bodies a translated
 //   request carries: v1 body in, v2 body out, v2 answer in, v1 answer out (whichever exist).
-// Bounded: about two minutes by default. Env: BENCH_SECONDS (per run, default 2), BENCH_WARMUP_SECONDS (1),
+// Every target first runs every case for BENCH_WARMUP_SECONDS: V8 keeps optimising the gateway's
+// code (far more of it than the proxy's) for several seconds, on its background threads, and that
+// work counted as CPU per request would swamp the steady-state figures.
+// Bounded: about three minutes by default. Env: BENCH_SECONDS (per run, default 2), BENCH_WARMUP_SECONDS (4),
 // BENCH_ROUNDS (saturation rounds, 3), BENCH_MODERATE_ROUNDS (2), BENCH_CONNECTIONS (10),
 // BENCH_GATEWAY_LOG=off (default: info, as with `--log`).
 import fs from "node:fs";
@@ -19,7 +22,7 @@ import { CASES, HEADERS, cpuMicros, median, percentile, saturate, startRole, typ
 import { pacedLoad } from "./paced-load.ts";
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 2);
-const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
+const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const MODERATE_ROUNDS = Number(process.env.BENCH_MODERATE_ROUNDS ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -36,7 +39,7 @@ async function role(name: string, upstream?: string): Promise<Role> {
 /** Moderate load: evenly paced requests at `rate` per second. */
 async function paced(target: Role, req: Request, rate: number): Promise<Run> {
   const cpuBefore = cpuMicros(target.pid);
-  const r = await pacedLoad({ origin: target.url, method: req.method, path: req.path, body: req.body, headers: HEADERS, rate, seconds: DURATION + 1, warmupSeconds: WARMUP });
+  const r = await pacedLoad({ origin: target.url, method: req.method, path: req.path, body: req.body, headers: HEADERS, rate, seconds: DURATION + 1, warmupSeconds: 1 });
   return { rps: r.rps, p50: percentile(r.latencies, 50), p99: percentile(r.latencies, 99), cpuPerRequest: (cpuMicros(target.pid) - cpuBefore) / Math.max(1, r.latencies.length), bad: r.errors };
 }
 
@@ -90,14 +93,14 @@ async function main() {
   const proxy = await role("proxy", upstream.url);
   const gateway = await role("gateway", upstream.url);
   const results = [];
+  for (const c of CASES) for (const [t, req] of [[proxy, c.v2], [gateway, c.v2], [gateway, c.v1]] as const) await saturate(t, req, WARMUP, CONNECTIONS);
   for (const c of CASES) {
     const targets: [Target, Role, Request][] = [
       ["proxy", proxy, c.v2],
       ["gatewayV2", gateway, c.v2],
       ["gateway", gateway, c.v1],
     ];
-    // Warm-up (JIT, connection pools), then the interleaved rounds.
-    for (const [, t, req] of targets) await saturate(t, req, WARMUP, CONNECTIONS);
+    for (const [, t, req] of targets) await saturate(t, req, 1, CONNECTIONS);
     const runs: Record<Target, Run[]> = { proxy: [], gatewayV2: [], gateway: [] };
     for (let round = 0; round < ROUNDS; round++) for (const [name, t, req] of targets) runs[name].push(await saturate(t, req, DURATION, CONNECTIONS));
     const direct = await saturate(upstream, c.v2, DURATION, CONNECTIONS);
