@@ -63,11 +63,12 @@ async function text(url: string, req: Request): Promise<string> {
 
 /** The JSON work a translated request inherently carries: parse each body that arrives, serialise each that leaves. */
 async function jsonFloor(upstream: Role, gateway: Role, c: (typeof CASES)[number]): Promise<number> {
-  const bodies = [c.v1.body, c.v2.body, await text(upstream.url, c.v2), await text(gateway.url, c.v1)].filter((b): b is string => !!b);
-  const values = bodies.map((b) => JSON.parse(b));
+  // In: the v1 request body and the v2 answer; out: the v2 request body and the v1 answer.
+  const arriving = [c.v1.body, await text(upstream.url, c.v2)].filter((b): b is string => !!b);
+  const leaving = [c.v2.body, await text(gateway.url, c.v1)].filter((b): b is string => !!b).map((b) => JSON.parse(b));
   return cpuPerCall(() => {
-    for (let i = 0; i < bodies.length; i++) JSON.parse(bodies[i]!);
-    for (let i = 0; i < values.length; i++) JSON.stringify(values[i]);
+    for (let i = 0; i < arriving.length; i++) JSON.parse(arriving[i]!);
+    for (let i = 0; i < leaving.length; i++) JSON.stringify(leaving[i]);
   });
 }
 
