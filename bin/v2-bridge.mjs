@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI directly: tsx compiles on load, so there is no build step to forget.
+// Development entry: runs the TypeScript sources through tsx, so a checkout needs no build step
+// (npm start, the tests and the docs script use it). The installed package runs the compiled
+// dist/bin/v2-bridge.js instead (`npm run build`).
 import { register } from "tsx/esm/api";
 
 register();
-const { main } = await import("../cli/main.ts");
-await main(process.argv);
+await import("./v2-bridge.ts");

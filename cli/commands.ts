@@ -10,6 +10,7 @@ export const COMMANDS: { name: string; summary: string; load: () => Promise<Regi
   { name: "audit", summary: "List remaining v1 usage (exit 0: none, 1: some, 2: error)", load: async () => (await import("./audit-command.ts")).registerAuditCommand },
   { name: "gateway", summary: "Run the v1→v2 translating gateway", load: async () => (await import("./gateway-command.ts")).registerGatewayCommand },
   { name: "mappings", summary: "Print the v1→v2 mapping table", load: async () => (await import("./mappings-command.ts")).registerMappingsCommand },
+  { name: "reference", summary: "Show where the v1/v2 reference documents are read from; `reference fetch` downloads them", load: async () => (await import("./reference-command.ts")).registerReferenceCommand },
   { name: "report", summary: "Write an HTML migration report (code call sites + live gateway traffic)", load: async () => (await import("./report-command.ts")).registerReportCommand },
   { name: "rewrite", summary: "Rewrite v1 client code to call v2 (dry run unless --write)", load: async () => (await import("./rewrite-command.ts")).registerRewriteCommand },
   { name: "sandbox", summary: "Run a local, strict, stateful v2 API (in-memory)", load: async () => (await import("./sandbox-command.ts")).registerSandboxCommand },

@@ -4,13 +4,15 @@
 import { Command, Option } from "commander";
 import path from "node:path";
 import { CONFIG_FIELDS, ConfigError, DEFAULTS, optionsFromEnv, resolveConfig, type GatewayOptions } from "../gateway/config.ts";
-import { LIMIT_KEYS } from "../gateway/limits.ts";
-import { displayRedisUrl } from "../gateway/usage-redis.ts";
+import { LIMIT_KEYS } from "../gateway/limits/limits.ts";
+import { displayRedisUrl } from "../gateway/usage/usage-redis.ts";
 import { startGateway } from "../gateway/server.ts";
 import { DEFAULT_BOOT_MS } from "../sandbox/pod-lifecycle.ts";
 import { startSandbox } from "../sandbox/server.ts";
 import { parseBootMs } from "./sandbox-command.ts";
 import { closeOnSignal } from "./close-on-signal.ts";
+import { requireReference } from "./require-reference.ts";
+import { referenceFile } from "../openapi/reference.ts";
 
 const NUMERIC_KEYS = new Set(["port", "timeoutMs", "bodyLimit", "maxClients", "maxOperationsPerClient", "catalogMaxKeys", "catalogTtlMs", "connections", "adminPort", "usageFlushMs"]);
 
@@ -30,6 +32,8 @@ export function registerGatewayCommand(program: Command): void {
   }
   command
     .option("--log", "log every request (pino, API keys redacted) [env V2_BRIDGE_LOG=1]")
+    .option("--no-validation", "start without the reference documents: v1 requests (and the embedded sandbox's v2 requests) are not schema-checked")
+    .option("--fetch-reference", "download missing reference documents into the user cache before starting (npm start does)")
     .option("--boot-ms <ms>", "embedded sandbox only: pod boot time, create → PROVISIONING → STARTING → RUNNING (0 = instant)", (v) => parseBootMs(v), DEFAULT_BOOT_MS)
     .addHelpText(
       "after",
@@ -47,11 +51,15 @@ export function registerGatewayCommand(program: Command): void {
       // The command keeps state by default (salt, local usage store); startGateway in code does not.
       options.stateDir ??= path.resolve(DEFAULTS.stateDir);
       const log = flags.log === true || process.env.V2_BRIDGE_LOG === "1";
+      // v1 requests are checked against the v1 document; the embedded sandbox needs the v2 one.
+      const names = options.upstream ? (["v1-openapi.json"] as const) : (["v1-openapi.json", "v2-openapi.json"] as const);
+      const validation = await requireReference({ command: "gateway", names, dir: options.referenceDir || undefined, validation: flags.validation !== false, fetch: flags.fetchReference === true });
+      if (validation === "off") options.referenceDir = false;
       let sandbox: Awaited<ReturnType<typeof startSandbox>> | undefined;
       let gateway: Awaited<ReturnType<typeof startGateway>>;
       try {
         if (!options.upstream) {
-          sandbox = await startSandbox({ port: 0, host: "127.0.0.1", bootMs: flags.bootMs as unknown as number });
+          sandbox = await startSandbox({ port: 0, host: "127.0.0.1", bootMs: flags.bootMs as unknown as number, openapiPath: validation === "off" ? false : referenceFile("v2-openapi.json", options.referenceDir || undefined) });
           options.upstream = sandbox.url;
         }
         resolveConfig(options); // validate before binding
@@ -66,6 +74,7 @@ export function registerGatewayCommand(program: Command): void {
       }
       console.log(`v2-bridge gateway listening on ${gateway.url}  (v1 clients: ${gateway.url}/v1)`);
       console.log(sandbox ? `  upstream: embedded v2 sandbox at ${sandbox.url}` : `  upstream: ${gateway.config.upstream.origin}`);
+      if (validation === "off") console.log("  schema validation: OFF (--no-validation)");
       console.log(`  reset policy: ${gateway.config.resetPolicy}; upstream timeout ${gateway.config.timeoutMs} ms`);
       console.log(`  health: ${gateway.url}/_bridge/health`);
       const store = gateway.config.usageStore;

@@ -25,9 +25,9 @@ export function registerReportCommand(program: Command): void {
     .option("-t, --traffic <url|redis-url|usage.json>", "the gateway's admin URL (--admin-port; reads <url>/_bridge/usage), the gateways' redis:// usage store, or a saved usage JSON file")
     .option("--traffic-token <token>", "bearer token for a gateway started with --admin-token [env V2_BRIDGE_ADMIN_TOKEN]")
     .option("-o, --out <file>", "write the HTML here (default: standard output)")
-    .option("--link-base <url>", "link call sites to <url><file>#L<line> (e.g. a repository browser) instead of file://")
+    .option("--link-base <url>", "link call sites to <url><file>#L<line> (e.g. a repository browser) instead of file://; http(s):// or file:// only")
     .option("--title <text>", "page title")
-    .option("--mapping-href <url>", "link the page's mentions of the mapping table here (e.g. docs/mapping.md in your repository browser)")
+    .option("--mapping-href <url>", "link the page's mentions of the mapping table here (e.g. docs/mapping.md in your repository browser); http(s):// or file:// only")
     .addHelpText(
       "after",
       `
@@ -36,7 +36,7 @@ Examples:
   v2-bridge report --code audit.json --traffic http://localhost:8081 --out report.html   # the gateway's admin port
   v2-bridge report --code audit-2026-10-01.json --code audit-2026-11-01.json --traffic usage.json --out report.html
 
-Exit codes: 0 written, 2 an input is missing, unreadable or malformed.`,
+Exit codes: 0 written, 2 an input is missing, unreadable or malformed, or a link option is not an http(s):// or file:// URL.`,
     )
     .action(async (opts: ReportOptions) => {
       try {
@@ -47,6 +47,8 @@ Exit codes: 0 written, 2 an input is missing, unreadable or malformed.`,
           code: opts.code,
           traffic: opts.traffic,
           trafficToken: opts.trafficToken ?? (process.env.V2_BRIDGE_ADMIN_TOKEN || undefined),
+          // The gateway's own Redis reader, loaded only for a redis:// source.
+          redisReader: () => import("../gateway/usage/usage-redis.ts"),
           linkBase: opts.linkBase,
           title: opts.title,
           mappingDocHref: opts.mappingHref,

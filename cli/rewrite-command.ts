@@ -5,10 +5,10 @@ import { runCodemod } from "../codemod/project.ts";
 import { progressReporter } from "../codemod/progress.ts";
 import { DEFAULT_MAX_FILE_BYTES, parseSize } from "../codemod/source-files.ts";
 
-export async function rewrite(paths: string[], opts: { write?: boolean; check?: boolean; diff?: boolean; root?: string; progress?: boolean; maxFileSize?: number; force?: boolean }): Promise<number> {
+export async function rewrite(paths: string[], opts: { write?: boolean; check?: boolean; diff?: boolean; root?: string; progress?: boolean; maxFileSize?: number; force?: boolean; adapter?: boolean }): Promise<number> {
   try {
     const progress = progressReporter(opts.write ? "rewrite" : "rewrite (dry run)", opts.progress !== false);
-    const result = await runCodemod({ paths, root: opts.root, write: !!opts.write, diff: !opts.write && opts.diff !== false, onProgress: progress.update, maxFileSize: opts.maxFileSize, force: !!opts.force });
+    const result = await runCodemod({ paths, root: opts.root, write: !!opts.write, diff: !opts.write && opts.diff !== false, onProgress: progress.update, maxFileSize: opts.maxFileSize, force: !!opts.force, adapter: opts.adapter !== false });
     progress.stop();
     const out = process.stdout;
     for (const f of result.files) if (f.diff) out.write(f.diff);
@@ -46,6 +46,7 @@ export function registerRewriteCommand(program: Command): void {
     .option("--root <dir>", "directory paths are shown relative to")
     .option("--max-file-size <bytes>", "skip (with a finding) files larger than this", (v) => parseSize(v), DEFAULT_MAX_FILE_BYTES)
     .option("--force", "also write read-only files (refused with a finding otherwise)")
+    .option("--no-adapter", "never wrap values in the generated boundary adapter (those sites keep their mark)")
     .option("--no-progress", "no progress bar")
     .action(async (paths: string[], opts) => {
       process.exitCode = await rewrite(paths, opts);

@@ -1,10 +1,12 @@
 // `v2-bridge sandbox`: run the strict, stateful v2 sandbox locally until SIGINT/SIGTERM.
+import { existsSync } from "node:fs";
 import { Command, Option } from "commander";
 import { parseKeySpec } from "../sandbox/auth.ts";
 import { parseRateLimitSpec } from "../sandbox/rate-limit.ts";
 import { DEFAULT_BOOT_MS } from "../sandbox/pod-lifecycle.ts";
 import { startSandbox } from "../sandbox/server.ts";
 import { closeOnSignal } from "./close-on-signal.ts";
+import { requireReference } from "./require-reference.ts";
 
 export function registerSandboxCommand(program: Command): void {
   program
@@ -35,12 +37,19 @@ export function registerSandboxCommand(program: Command): void {
     .option("--no-rate-limit", "disable rate limiting (no RateLimit headers, no 429s)")
     .option("--boot-ms <ms>", "pod boot time: create → PROVISIONING → STARTING → RUNNING over <ms> (start/restart take half); 0 = instant", (v) => parseBootMs(v), DEFAULT_BOOT_MS)
     .option("--log", "log every request (Fastify logger)", false)
-    .action(async (opts: { port: number; host: string; openapi?: string; key?: string[]; rateLimit?: string | boolean; bootMs: number; log: boolean }) => {
+    .option("--no-validation", "start without the v2 document: request bodies are not schema-checked")
+    .option("--fetch-reference", "download missing reference documents into the user cache before starting")
+    .action(async (opts: { port: number; host: string; openapi?: string; key?: string[]; rateLimit?: string | boolean; bootMs: number; log: boolean; validation: boolean; fetchReference?: boolean }) => {
+      if (opts.openapi && opts.validation && !existsSync(opts.openapi)) {
+        console.error(`v2-bridge sandbox: not starting: --openapi ${opts.openapi} not found; or start with --no-validation to run without schema validation`);
+        process.exit(2);
+      }
+      const validation = opts.openapi ? "on" : await requireReference({ command: "sandbox", names: ["v2-openapi.json"], validation: opts.validation, fetch: opts.fetchReference });
       const rateLimit = opts.rateLimit === false ? false : typeof opts.rateLimit === "string" ? parseRateLimitSpec(opts.rateLimit) : undefined;
       const sandbox = await startSandbox({
         port: opts.port,
         host: opts.host,
-        openapiPath: opts.openapi,
+        openapiPath: validation === "off" ? false : opts.openapi,
         keys: opts.key,
         rateLimit,
         bootMs: opts.bootMs,
@@ -48,7 +57,7 @@ export function registerSandboxCommand(program: Command): void {
       });
       const token = opts.key?.[0]?.replace(/:(ro|rw)$/, "") ?? "sandbox_demo";
       console.log(`v2 sandbox listening on ${sandbox.url}`);
-      console.log(`  schema validation: ${sandbox.openapiPath ?? "OFF (no v2 OpenAPI document)"}`);
+      console.log(`  schema validation: ${sandbox.openapiPath ?? "OFF (--no-validation)"}`);
       console.log(`  try: curl -H "Authorization: Bearer ${token}" ${sandbox.url}/v2/pods`);
       closeOnSignal("the sandbox", () => sandbox.close());
     });

@@ -3,12 +3,17 @@
 // be converted safely stays as written and is reported (the caller leaves a TODO mark).
 import { Node, type ObjectLiteralExpression } from "./ts-morph.ts";
 import { applicableV1Defaults, converterNamed, knownV1Fields, lensNamed, type BodyLens } from "../mappings/index.ts";
+import { operand } from "../mappings/data/source-forms.ts";
+import { computedMoreThanOnce, convertField, reviewOf, type Value } from "./body-converters.ts";
+import { neverNull, sourceInput } from "./source-facts.ts";
 import { quoteString } from "./urls.ts";
 
 export interface BodyProblem {
   fields: string[];
   reason: string;
   advice: string;
+  /** Set when the fields were converted all the same (a note to review), not left as written. */
+  review?: true;
 }
 
 export interface BodyConversion {
@@ -17,7 +22,6 @@ export interface BodyConversion {
   problems: BodyProblem[];
 }
 
-type Value = { literal: true; value: unknown; source: string } | { literal: false; source: string };
 
 interface V1Field {
   name: string;
@@ -93,7 +97,7 @@ function commentsOf(prop: Node, next: Node | undefined, closeBrace: number): { l
   const trailing: string[] = [];
   const stop = next ? next.getStart() : closeBrace;
   const after = text.slice(prop.getEnd(), stop);
-  const lineEnd = after.indexOf("\n");
+  const lineEnd = after.search(/\r?\n/);
   const sameLine = lineEnd >= 0 ? after.slice(0, lineEnd) : after;
   const m = /\/\/.*$|\/\*.*?\*\//.exec(sameLine);
   if (m) trailing.push(m[0].trimEnd());
@@ -173,50 +177,8 @@ function lineIndent(text: string, pos: number): string {
   return /^[ \t]*/.exec(text.slice(lineStart))![0];
 }
 
-/** Converts a v1 body object literal with the named lens. */
-export function convertBody(obj: ObjectLiteralExpression, lensName: string, quote: string): BodyConversion {
-  const lens: BodyLens = lensNamed(lensName);
-  const known = knownV1Fields(lens);
-  const problems: BodyProblem[] = [];
-  const fields = new Map<string, V1Field>();
-  const verbatim: Verbatim[] = [];
-  const head: Verbatim[] = [];
-  const props = obj.getProperties();
-  props.forEach((p, i) => {
-    const next = props[i + 1];
-    const { leading, trailing } = commentsOf(p, next, obj.getEnd() - 1);
-    if (Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p)) {
-      const nameNode = p.getNameNode();
-      const name = Node.isComputedPropertyName(nameNode) ? undefined : propertyName(nameNode);
-      if (name === undefined) {
-        problems.push({ fields: [p.getText()], reason: "computed property key in a v1 body", advice: `write the v2 field name (see the ${lens.v2Schema} schema)` });
-        verbatim.push({ comments: leading, text: p.getText() });
-        return;
-      }
-      const init = Node.isPropertyAssignment(p) ? p.getInitializerOrThrow() : p.getNameNode();
-      const lit = Node.isPropertyAssignment(p) ? evaluateLiteral(init) : undefined;
-      const value: Value = lit ? { literal: true, value: lit.value, source: init.getText() } : { literal: false, source: init.getText() };
-      fields.set(name, { name, value, comments: leading, trailing, node: p });
-      return;
-    }
-    const what = Node.isSpreadAssignment(p) ? "spread" : "method or accessor";
-    problems.push({ fields: [p.getText()], reason: `${what} in a v1 body: its fields cannot be checked`, advice: `make sure what it adds is v2-shaped (see the ${lens.v2Schema} schema)` });
-    // A spread before every field stays first: later fields still override it.
-    (fields.size === 0 && verbatim.length === head.length ? head : verbatim).push({ comments: leading, text: p.getText() });
-  });
-
-  // The v1 defaults that apply, decided on the literal values seen (no default pod volume on a
-  // literal CPU pod); a field whose value is not a literal is present but unknown, so no exception
-  // is assumed for it.
-  const seen = Object.fromEntries([...fields].map(([name, f]) => [name, f.value.literal ? f.value.value : NOT_A_LITERAL]));
-  const defaults = applicableV1Defaults(lens, seen);
-  const get = (name: string): Value | undefined => {
-    const f = fields.get(name);
-    if (f) return f.value;
-    if (name in defaults) return { literal: true, value: defaults[name], source: renderValue(defaults[name], quote) };
-    return undefined;
-  };
-
+/** Every lens field of the body into `out`; fields it cannot convert are kept verbatim, with a problem. */
+function convertFields(lens: BodyLens, fields: Map<string, V1Field>, get: (name: string) => Value | undefined, blocked: Set<string>, quote: string, problems: BodyProblem[], verbatim: Verbatim[]): Map<string, OutNode> {
   const out = new Map<string, OutNode>();
   const consumed = new Set<string>();
   const kept = new Set<string>();
@@ -238,48 +200,33 @@ export function convertBody(obj: ObjectLiteralExpression, lensName: string, quot
     const present = names.filter((n) => fields.has(n));
     const comments = present.flatMap((n) => fields.get(n)!.comments);
     const trailing = present.flatMap((n) => fields.get(n)!.trailing);
+    const computed = present.find((n) => blocked.has(n));
+    if (computed) {
+      const source = fields.get(computed)!.value.source;
+      problems.push({ fields: present, reason: `${source} is computed, and the v2 body would compute it more than once`, advice: `store ${source} in a const first, then convert the body` });
+      keepVerbatim(present);
+      continue;
+    }
     if (!lensField.converter) {
       setOut(out, lensField.v2[0]!.split("."), values[0]!.source, comments, trailing);
       continue;
     }
-    const converter = converterNamed(lensField.converter);
-    const review = converter.codemodReview?.(
-      values.map((v) => v?.source),
-      values.map((v) => (v?.literal ? v.value : undefined)),
-    );
-    if (review) problems.push({ fields: present, reason: review, advice: `check the v2 ${lensField.v2.join(", ")} it was converted to` });
-    let outputs: (string | undefined)[] | null = null;
-    if (converter.needsCatalog) {
-      problems.push({ fields: present, reason: converter.codemodReason ?? `${converter.name} needs the live catalog`, advice: `write v2 ${lensField.v2.join(", ")} yourself` });
+    const review = reviewOf(lensField, values);
+    if (review) problems.push({ fields: present, reason: review, advice: `check the v2 ${lensField.v2.join(", ")} it was converted to`, review: true });
+    const outcome = convertField(lensField, names, present, values, (v) => renderValue(v, quote));
+    if (!("outputs" in outcome)) {
+      problems.push({ fields: present, reason: outcome.reason, advice: outcome.advice });
       keepVerbatim(present);
       continue;
     }
-    if (values.every((v) => v === undefined || v.literal)) {
-      try {
-        const converted = converter.toV2(values.map((v) => (v && v.literal ? v.value : undefined)), {});
-        outputs = converted.map((v) => (v === undefined ? undefined : renderValue(v, quote)));
-      } catch (error) {
-        problems.push({ fields: present, reason: `${converter.name}: ${(error as Error).message}`, advice: `write v2 ${lensField.v2.join(", ")} yourself` });
-        keepVerbatim(present);
-        continue;
-      }
-    } else if (converter.codemod) {
-      outputs = converter.codemod(values.map((v) => v?.source));
-    }
-    if (!outputs) {
-      problems.push({
-        fields: present,
-        reason: converter.codemodReason ?? `${converter.name} cannot be written for a non-literal value`,
-        advice: `write v2 ${lensField.v2.join(", ")} from ${present.join(", ")} yourself`,
-      });
-      keepVerbatim(present);
-      continue;
-    }
+    // What the gateway would say in V2-Bridge-Warning (an input v2 refuses, left out) is said here.
+    for (const w of outcome.warnings ?? []) problems.push({ fields: present, reason: w, advice: `check the v2 ${lensField.v2.join(", ")} it was converted to`, review: true });
     lensField.v2.forEach((p, i) => {
-      const src = outputs![i]?.replace(/\[([A-Za-z_$][\w$.]*)\]\[0\]/g, "$1");
+      const src = outcome.outputs[i]?.replace(/\[([A-Za-z_$][\w$.]*)\]\[0\]/g, "$1");
       if (src !== undefined) setOut(out, p.split("."), src, i === 0 ? comments : [], i === 0 ? trailing : []);
     });
   }
+  const known = knownV1Fields(lens);
   for (const u of lens.unmapped ?? []) {
     const f = fields.get(u.v1);
     if (!f) continue;
@@ -293,6 +240,91 @@ export function convertBody(obj: ObjectLiteralExpression, lensName: string, quot
     if (consumed.has(name) || known.has(name) || kept.has(name)) continue;
     problems.push({ fields: [name], reason: `${name} is not a v1 ${lens.v1Schema} field`, advice: `check it against the v2 ${lens.v2Schema} schema` });
     verbatim.push({ comments: f.comments, text: f.node.getText() });
+  }
+  return out;
+}
+
+/** v1 fields a converter of the lens reads null from (Converter.accepts). */
+function nullableFields(lens: BodyLens): Set<string> {
+  const out = new Set<string>();
+  for (const f of lens.fields) {
+    const accepts = f.converter && f.only !== "toV1" ? converterNamed(f.converter).accepts : undefined;
+    accepts?.forEach((a, i) => a.nullable && f.v1[i] && out.add(f.v1[i]!.split(".")[0]!));
+  }
+  return out;
+}
+
+function outSources(map: Map<string, OutNode>): string[] {
+  return [...map.values()].flatMap((n) => (n.children ? outSources(n.children) : n.source !== undefined ? [n.source] : []));
+}
+
+/** Converts a v1 body object literal with the named lens. */
+export function convertBody(obj: ObjectLiteralExpression, lensName: string, quote: string): BodyConversion {
+  const lens: BodyLens = lensNamed(lensName);
+  const problems: BodyProblem[] = [];
+  const fields = new Map<string, V1Field>();
+  const verbatim: Verbatim[] = [];
+  const head: Verbatim[] = [];
+  const props = obj.getProperties();
+  props.forEach((p, i) => {
+    const next = props[i + 1];
+    const { leading, trailing } = commentsOf(p, next, obj.getEnd() - 1);
+    if (Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p)) {
+      const nameNode = p.getNameNode();
+      const name = Node.isComputedPropertyName(nameNode) ? undefined : propertyName(nameNode);
+      if (name === undefined) {
+        problems.push({ fields: [p.getText()], reason: "computed property key in a v1 body", advice: `write the v2 field name (see the ${lens.v2Schema} schema)` });
+        verbatim.push({ comments: leading, text: p.getText() });
+        return;
+      }
+      const init = Node.isPropertyAssignment(p) ? p.getInitializerOrThrow() : p.getNameNode();
+      const lit = Node.isPropertyAssignment(p) ? evaluateLiteral(init) : undefined;
+      const value: Value = lit ? { literal: true, value: lit.value, source: init.getText() } : { literal: false, source: init.getText(), input: sourceInput(init), nonNull: neverNull(init) };
+      fields.set(name, { name, value, comments: leading, trailing, node: p });
+      return;
+    }
+    const what = Node.isSpreadAssignment(p) ? "spread" : "method or accessor";
+    problems.push({ fields: [p.getText()], reason: `${what} in a v1 body: its fields cannot be checked`, advice: `make sure what it adds is v2-shaped (see the ${lens.v2Schema} schema)` });
+    // A spread before every field stays first: later fields still override it.
+    (fields.size === 0 && verbatim.length === head.length ? head : verbatim).push({ comments: leading, text: p.getText() });
+  });
+
+  // The v1 defaults that apply, decided on the values known statically (no default pod volume on
+  // a literal CPU pod); a field whose value is not known is present but unknown, so no exception
+  // is assumed for it.
+  const staticValue = (v: Value) => (v.literal ? v.value : v.input.known && !v.input.optional ? v.input.known.value : NOT_A_LITERAL);
+  const seen = Object.fromEntries([...fields].map(([name, f]) => [name, staticValue(f.value)]));
+  const defaults = applicableV1Defaults(lens, seen);
+  const nullable = nullableFields(lens);
+  const get = (name: string): Value | undefined => {
+    const f = fields.get(name);
+    if (f && !f.value.literal && f.value.input.optional && name in defaults) {
+      // Undefined at run time, the field is left out of the JSON and v1 applied its default; not to
+      // a null, which a converter reading null (volumeInGb) tells apart.
+      const d = renderValue(defaults[name], quote);
+      const src = f.value.source;
+      const source = f.value.nonNull || !nullable.has(name) ? `${operand(src)} ?? ${d}` : `${operand(src)} === undefined ? ${d} : ${src}`;
+      const oneOf = f.value.input.oneOf && [...new Set([...f.value.input.oneOf, defaults[name]])];
+      const known = oneOf?.length === 1 ? { known: { value: oneOf[0] } } : {};
+      return { literal: false, source, input: { source, optional: !f.value.nonNull, ...known, ...(oneOf ? { oneOf } : {}) }, nonNull: f.value.nonNull };
+    }
+    if (f) return f.value;
+    if (name in defaults) return { literal: true, value: defaults[name], source: renderValue(defaults[name], quote) };
+    return undefined;
+  };
+
+  // A computed value (a call) that the written body would compute more than once is left as
+  // written, with a mark: converting fields again without the ones it feeds.
+  const before = { problems: problems.length, verbatim: verbatim.length };
+  let blocked = new Set<string>();
+  let out = new Map<string, OutNode>();
+  for (let pass = 0; ; pass++) {
+    problems.length = before.problems;
+    verbatim.length = before.verbatim;
+    out = convertFields(lens, fields, get, blocked, quote, problems, verbatim);
+    const twice = computedMoreThanOnce(fields, [...outSources(out), ...verbatim.map((v) => v.text)].join("\n")).filter((n) => !blocked.has(n));
+    if (!twice.length || pass > fields.size) break;
+    blocked = new Set([...blocked, ...twice]);
   }
   for (const [path, value] of Object.entries(lens.v2Defaults ?? {})) {
     const segs = path.split(".");

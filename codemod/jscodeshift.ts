@@ -3,7 +3,7 @@
 // same result for a file (cross-module facts, such as a base constant imported from another
 // file, need the CLI's project run: jscodeshift sees one file at a time).
 //
-//   jscodeshift -t codemod/jscodeshift.cjs src/          (CommonJS shim, loads this through tsx)
+//   jscodeshift -t codemod/jscodeshift.cjs src/          (CommonJS shim: the compiled transform when installed, this through tsx in a checkout)
 //   node --import tsx node_modules/.bin/jscodeshift -t codemod/jscodeshift.ts src/
 import path from "node:path";
 import { analyzeSource } from "./single-file.ts";

@@ -2,10 +2,10 @@
 // pre-filter by text, parse the files that can reach a v1 base through imports as one project,
 // analyse it, and (with write) replace files atomically.
 import { chmod, open, rename, stat, unlink } from "node:fs/promises";
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { mightUseV1Buffer } from "./prefilter.ts";
-import { DEFAULT_MAX_FILE_BYTES, decodeUtf8, readBounded, skipFinding, writable, type Skipped } from "./source-files.ts";
+import { BOM, DEFAULT_MAX_FILE_BYTES, decodeUtf8, readBounded, skipFinding, writable, type Skipped } from "./source-files.ts";
 import { specifiersOf } from "./import-specifiers.ts";
 import { pool, walkSources } from "./walk.ts";
 import type { Category, FileAnalysis, Finding } from "./types.ts";
@@ -30,6 +30,8 @@ export interface RunOptions {
   force?: boolean;
   /** Audit only: also report v1 URLs in scripts, configs and docs (codemod/text-files.ts). Never set by rewrite. */
   textFiles?: boolean;
+  /** Wrap values that cross the app's own interfaces in the generated boundary adapter (default true). */
+  adapter?: boolean;
 }
 
 export interface FileOutcome {
@@ -120,11 +122,14 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
   });
 
   const texts = new Map<string, string>();
+  /** Files that start with a byte-order mark: it is written back in front of their output. */
+  const boms = new Set<string>();
   // Pass 2: the files that can reach a v1 base through imports, parsed as one project. The
   // engine (and the TypeScript compiler under it) loads only when some file names the v1 host.
   const displayName = (file: string) => path.relative(root, file).split(path.sep).join("/");
   let relevant: string[] = [];
   let analysed = new Map<string, FileAnalysis>();
+  let adapters = new Map<string, import("./adapter/index.ts").AdapterOptions>();
   if (seeds.size) {
     const { buildProject, closure, readPathsConfig, textResolver } = await import("./project-index.ts");
     const { analyzeProject } = await import("./engine/index.ts");
@@ -137,7 +142,10 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
       if ("skip" in decoded) {
         skips.push(decoded.skip);
         if (specifiers.has(f)) opaque.set(f, specifiers.get(f)!);
-      } else texts.set(f, decoded.text);
+      } else {
+        texts.set(f, decoded.text);
+        if (decoded.bom) boms.add(f);
+      }
     });
     specifiers.clear();
     relevant = relevant.filter((f) => texts.has(f));
@@ -152,7 +160,9 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
       });
     }
     const index = buildProject(relevant, texts, config);
-    analysed = analyzeProject(index, displayName, { frozen, blocked }).files;
+    const analysis = analyzeProject(index, displayName, { frozen, blocked, adapterRoot: options.adapter === false ? undefined : root });
+    analysed = analysis.files;
+    adapters = analysis.adapters ?? new Map();
     for (const [f, why] of frozen) if (analysed.get(f)?.edits.length) skips.push({ file: f, why: "read-only", detail: why });
   }
 
@@ -191,7 +201,7 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
     if (changed && createTwoFilesPatch) outcome.diff = createTwoFilesPatch(`a/${rel}`, `b/${rel}`, text, a.output, undefined, undefined, { context: 3 });
     if (changed && options.write) {
       try {
-        await writeAtomic(file, a.output);
+        await writeAtomic(file, boms.has(file) ? BOM + a.output : a.output);
       } catch (error) {
         skips.push({ file, why: "unreadable", detail: `could not be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` });
         outcome.changed = false;
@@ -204,6 +214,22 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
     if (changed) summary.filesChanged++;
     if (a.findings.length) summary.filesWithFindings++;
     for (const f of a.findings) summary.byCategory[f.category]++;
+  }
+  // The boundary adapter the rewritten files import: written (or shown) once, regenerated in place.
+  if (adapters.size && outcomes.some((o) => o.changed)) {
+    const { adapterModule } = await import("./adapter/index.ts");
+    const { writeTextIfChanged } = await import("./adapter/write.ts");
+    for (const [file, variant] of adapters) {
+      const { text } = adapterModule({ ...variant, fileName: path.basename(file) });
+      const old = existsSync(file) ? readFileSync(file, "utf8") : "";
+      if (old === text) continue;
+      const rel = displayName(file);
+      const outcome: FileOutcome = { file: rel, changed: true, findings: 0 };
+      if (createTwoFilesPatch) outcome.diff = createTwoFilesPatch(old ? `a/${rel}` : "/dev/null", `b/${rel}`, old, text, undefined, undefined, { context: 3 });
+      if (options.write) await writeTextIfChanged(file, text);
+      outcomes.push(outcome);
+      summary.filesChanged++;
+    }
   }
   for (const skip of skips.sort((x, y) => x.file.localeCompare(y.file))) {
     const f = skipFinding(displayName(skip.file), skip);

@@ -5,6 +5,7 @@ import type { Category, Finding } from "./types.ts";
 import type { RunResult } from "./project.ts";
 import { V2_OPENAPI_URL } from "../mappings/bases.ts";
 import type { Audit } from "../formats/audit.ts";
+import { VERSION } from "../product/package-info.ts";
 
 /** The audit JSON document; its one definition is the schema in formats/audit.ts. */
 export type AuditJson = Audit;
@@ -13,6 +14,7 @@ export function auditJson(result: RunResult, now = new Date()): AuditJson {
   return {
     tool: "v2-bridge",
     version: 1,
+    toolVersion: VERSION,
     generatedAt: now.toISOString(),
     root: result.root,
     summary: {
@@ -38,7 +40,7 @@ export function auditJson(result: RunResult, now = new Date()): AuditJson {
 
 const LEVEL: Record<Category, "note" | "warning" | "error"> = { auto: "note", review: "warning", "no-equivalent": "error" };
 
-export function auditSarif(result: RunResult, toolVersion = "0.1.0"): object {
+export function auditSarif(result: RunResult, toolVersion = VERSION): object {
   const ruleIds = ["v1-base-url", ...operations.map((o) => o.key)];
   const rules = ruleIds.map((id) => {
     const op = operations.find((o) => o.key === id);

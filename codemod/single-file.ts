@@ -5,6 +5,7 @@ import path from "node:path";
 import type { FileAnalysis } from "./types.ts";
 import { buildProject, newProject } from "./project-index.ts";
 import type { Project } from "./ts-morph.ts";
+import { BOM } from "./source-files.ts";
 
 /** One project for every single file (jscodeshift calls once per file): the standard library is parsed once. */
 let shared: Project | undefined;
@@ -17,12 +18,16 @@ export interface AnalyzeOptions {
   displayName?: string;
 }
 
-export function analyzeSource(text: string, options: AnalyzeOptions): FileAnalysis {
+export function analyzeSource(source: string, options: AnalyzeOptions): FileAnalysis {
+  // A byte-order mark stays in front of the output and out of the analysis (positions, marks on line 1).
+  const bom = source.startsWith(BOM);
+  const text = bom ? source.slice(1) : source;
   const fileName = path.resolve(options.fileName);
   shared ??= newProject();
   const index = buildProject([fileName], new Map([[fileName, text]]), undefined, shared);
   try {
-    return analyzeProject(index, () => options.displayName ?? options.fileName).files.get(fileName)!;
+    const result = analyzeProject(index, () => options.displayName ?? options.fileName).files.get(fileName)!;
+    return bom ? { ...result, output: BOM + result.output } : result;
   } finally {
     for (const sf of index.files) shared.removeSourceFile(sf);
   }

@@ -1,7 +1,8 @@
 // Reading a tree that may be hostile: a file that cannot be read, is too large (a generated
 // bundle), or is not UTF-8 is skipped with a finding of its own, and every other file is still
 // processed. Bytes are decoded only when they are valid UTF-8, so what is written back is the
-// same bytes everywhere but the edits.
+// same bytes everywhere but the edits (a byte-order mark is taken off for the analysis and put
+// back on write: see `bom`).
 import { access, readFile, stat } from "node:fs/promises";
 import { constants } from "node:fs";
 import type { Finding } from "./types.ts";
@@ -41,10 +42,17 @@ export async function readBounded(file: string, maxBytes: number): Promise<ReadR
   }
 }
 
-/** The text of a UTF-8 file, or a skip when its bytes are not UTF-8 (they would not survive a rewrite). */
-export function decodeUtf8(file: string, buf: Buffer): { text: string } | { skip: Skipped } {
+/** The UTF-8 byte-order mark, as text: what a rewrite puts back in front of a file that had one. */
+export const BOM = "\uFEFF";
+
+/**
+ * The text of a UTF-8 file without its byte-order mark (the decoder drops it, and positions,
+ * columns and inserted lines are computed without it) and whether it had one, or a skip when its
+ * bytes are not UTF-8 (they would not survive a rewrite).
+ */
+export function decodeUtf8(file: string, buf: Buffer): { text: string; bom: boolean } | { skip: Skipped } {
   try {
-    return { text: strictUtf8.decode(buf) };
+    return { text: strictUtf8.decode(buf), bom: buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf };
   } catch {
     return { skip: { file, why: "not-utf8", detail: "the file is not valid UTF-8; left alone so none of its bytes are re-encoded" } };
   }

@@ -133,6 +133,11 @@ export function resolveParts(input: Node, ctx: UrlContext, depth = 0): Part[] {
       if (parts.every((p) => p.kind === "text") && Node.isIdentifier(node)) return parts;
     }
   }
+  if (Node.isCallExpression(node) || Node.isElementAccessExpression(node)) {
+    // `${getBaseUrl()}/pods`, `${cfg["baseUrl"]}/pods`: a base by its value.
+    const base = ctx.baseOf(node);
+    if (base !== undefined) return [{ kind: "base", value: base, node }];
+  }
   return [{ kind: "hole", node }];
 }
 

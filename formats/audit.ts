@@ -33,7 +33,10 @@ export type AuditFinding = Static<typeof AuditFinding>;
 export const Audit = Type.Object(
   {
     tool: Type.Literal("v2-bridge"),
+    /** Version of this format (not of the tool). */
     version: Type.Literal(1),
+    /** The v2-bridge release that wrote it; absent in files from before it was recorded. */
+    toolVersion: Type.Optional(Type.String()),
     generatedAt: isoTime,
     root: Type.String(),
     summary: Type.Object({

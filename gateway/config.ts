@@ -2,7 +2,7 @@
 // One place answers "what can be configured and how?"; the CLI's --help is built from CONFIG_FIELDS.
 
 import { V2_ORIGIN } from "../mappings/bases.ts";
-import { LIMIT_FIELDS, LIMIT_KEYS, resolveLimits, type LimitOptions, type Limits } from "./limits.ts";
+import { LIMIT_FIELDS, LIMIT_KEYS, resolveLimits, type LimitOptions, type Limits } from "./limits/limits.ts";
 
 export type ResetPolicy = "reject" | "restart";
 
@@ -20,8 +20,8 @@ export interface GatewayOptions extends LimitOptions {
   bodyLimit?: number;
   /** What v1 `POST /pods/{podId}/reset` does: a v1 400 (default) or the v2 restart action. */
   resetPolicy?: ResetPolicy;
-  /** Directory holding v1-openapi.json (served at /v1/openapi.json, used to validate v1 input). */
-  referenceDir?: string;
+  /** Directory holding v1-openapi.json (served at /v1/openapi.json, used to validate v1 input); false: none. */
+  referenceDir?: string | false;
   /** Salt for API-key fingerprints (default: from the state directory; random per process without one). */
   fingerprintSalt?: string;
   /** Usage audit bounds. */
@@ -64,7 +64,7 @@ export interface GatewayConfig extends Limits {
   timeoutMs: number;
   bodyLimit: number;
   resetPolicy: ResetPolicy;
-  referenceDir?: string;
+  referenceDir?: string | false;
   fingerprintSalt: string;
   maxClients: number;
   maxOperationsPerClient: number;
@@ -116,7 +116,7 @@ export const CONFIG_FIELDS: { key: keyof GatewayOptions; flag: string; env: stri
   { key: "timeoutMs", flag: "--timeout <ms>", env: "V2_BRIDGE_TIMEOUT_MS", help: `upstream timeout in ms; v1 504 after it (default ${DEFAULTS.timeoutMs})` },
   { key: "bodyLimit", flag: "--body-limit <bytes>", env: "V2_BRIDGE_BODY_LIMIT", help: `largest v1 request body; v1 413 above it (default ${DEFAULTS.bodyLimit})` },
   { key: "resetPolicy", flag: "--reset-policy <policy>", env: "V2_BRIDGE_RESET_POLICY", help: "v1 pod reset: reject (v1 400, default) or restart (send the v2 restart action)" },
-  { key: "referenceDir", flag: "--reference-dir <dir>", env: "V2_BRIDGE_REFERENCE_DIR", help: "directory with v1-openapi.json / v2-openapi.json (default ../shared/reference)" },
+  { key: "referenceDir", flag: "--reference-dir <dir>", env: "V2_BRIDGE_REFERENCE_DIR", help: "directory with v1-openapi.json / v2-openapi.json (default: the user cache filled by `v2-bridge reference fetch`, else ../shared/reference beside a checkout)" },
   { key: "fingerprintSalt", flag: "--fingerprint-salt <salt>", env: "V2_BRIDGE_FINGERPRINT_SALT", help: "salt for API-key fingerprints in the usage audit; the same on every replica (default: kept in the state directory; random per process without one)" },
   { key: "maxClients", flag: "--max-clients <n>", env: "V2_BRIDGE_MAX_CLIENTS", help: `clients kept by the usage audit, LRU-evicted (default ${DEFAULTS.maxClients})` },
   { key: "maxOperationsPerClient", flag: "--max-operations-per-client <n>", env: "V2_BRIDGE_MAX_OPERATIONS_PER_CLIENT", help: `operations kept per client (default ${DEFAULTS.maxOperationsPerClient})` },

@@ -4,27 +4,27 @@
 import Fastify, { type FastifyInstance } from "fastify";
 import { tryLoadV1 } from "../openapi/reference.ts";
 import { createV1Validator, type OpenApiValidator } from "../openapi/validator.ts";
-import type { GatewayDeps } from "./call.ts";
-import { CatalogCache } from "./catalog-cache.ts";
+import type { GatewayDeps } from "./upstream/call.ts";
+import { CatalogCache } from "./upstream/catalog-cache.ts";
 import { ConfigError, resolveConfig, type GatewayConfig, type GatewayOptions } from "./config.ts";
-import { Drain, drainWithin } from "./drain.ts";
-import { createFingerprinter } from "./fingerprint.ts";
-import { listenerTimeouts } from "./limits.ts";
-import { GatewayMetrics } from "./metrics.ts";
-import { createPassthrough, passthroughAheadOfFastify, registerPassthrough } from "./passthrough.ts";
-import { serveAheadOfFastify } from "./front-door.ts";
-import { requestIdOf } from "./request-id.ts";
-import { createV1Fast } from "./v1-fast.ts";
-import { loggerOption, OneLinePerRequest } from "./logging.ts";
-import { registerBridgeAdminRoutes, registerHealthRoute, type BridgeAdminContext } from "./routes/bridge-admin.ts";
-import { buildAdminApp, listeningUrl } from "./admin-listener.ts";
-import { loadOrCreateSalt } from "./state-dir.ts";
-import { startUsagePersistence } from "./usage-persistence.ts";
-import { loadAudit } from "../report/load-inputs.ts";
-import { Upstream } from "./upstream.ts";
-import { UsageStore } from "./usage.ts";
-import { registerV1Routes } from "./v1-route.ts";
-import { sendV1Error, v1ErrorText } from "./v1-errors.ts";
+import { Drain, drainWithin } from "./limits/drain.ts";
+import { createFingerprinter } from "./usage/fingerprint.ts";
+import { listenerTimeouts } from "./limits/limits.ts";
+import { GatewayMetrics } from "./observability/metrics.ts";
+import { createPassthrough, passthroughAheadOfFastify, registerPassthrough } from "./upstream/passthrough.ts";
+import { serveAheadOfFastify } from "./upstream/front-door.ts";
+import { requestIdOf } from "./observability/request-id.ts";
+import { createV1Fast } from "./translation/v1-fast.ts";
+import { loggerOption, OneLinePerRequest } from "./observability/logging.ts";
+import { registerBridgeAdminRoutes, registerHealthRoute, type BridgeAdminContext } from "./admin/bridge-admin.ts";
+import { buildAdminApp, listeningUrl } from "./admin/admin-listener.ts";
+import { loadOrCreateSalt } from "./usage/state-dir.ts";
+import { startUsagePersistence } from "./usage/usage-persistence.ts";
+import { loadAudit } from "../formats/read-inputs.ts";
+import { Upstream } from "./upstream/upstream.ts";
+import { UsageStore } from "./usage/usage.ts";
+import { registerV1Routes } from "./translation/v1-route.ts";
+import { sendV1Error, v1ErrorText } from "./translation/v1-errors.ts";
 
 export interface Gateway {
   url: string;
@@ -79,7 +79,7 @@ export function buildGateway(config: GatewayConfig): Omit<Gateway, "url" | "port
   const fingerprints = createFingerprinter(config.fingerprintSalt);
   const upstream = new Upstream(config);
   const catalog = new CatalogCache(upstream, config.catalogMaxKeys, config.catalogTtlMs);
-  const v1Document = tryLoadV1(config.referenceDir);
+  const v1Document = config.referenceDir === false ? null : tryLoadV1(config.referenceDir);
   let v1Validator: OpenApiValidator | null = null;
   if (v1Document) v1Validator = createV1Validator(v1Document);
   else app.log.warn("v1 OpenAPI document not found: v1 input is not schema-checked and /v1/openapi.json answers 404");
@@ -117,7 +117,7 @@ export function buildGateway(config: GatewayConfig): Omit<Gateway, "url" | "port
   const passthrough = createPassthrough(config, metrics, drain);
   registerPassthrough(app, passthrough, metrics);
   // The everyday /v1 and /v2 requests skip Fastify's per-request work; the rest still goes through it.
-  serveAheadOfFastify(app.server, {
+  serveAheadOfFastify(app.server, app.routing, {
     v1: createV1Fast(v1, app.log, drain),
     v2: passthroughAheadOfFastify(passthrough, app.log),
     bodyLimit: config.bodyLimit,

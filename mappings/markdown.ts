@@ -1,7 +1,6 @@
 // Renders docs/mapping.md from the table. Generated, never edited by hand (a test checks it is fresh).
 import { operations } from "./table.ts";
 import { versionChanges } from "./data/changes.ts";
-import { changeApplies } from "./data/change-rules.ts";
 import { emulations } from "./data/emulations.ts";
 import { converters } from "./data/converters.ts";
 import { lenses } from "./data/lenses/index.ts";
@@ -64,12 +63,12 @@ export function renderMarkdown(): string {
       lines.push(`| ${code(`${op.v1.method} ${op.v1.path}`)} | ${code(q.v1)} | ${q.v2 ? code(q.v2) : "—"} | ${q.decision ?? "forward"} | ${cell(q.advice ?? "")} |`);
     }
   }
-  lines.push("", "## Version changes", "", "Each change is one named unit; operations above list the ones that touch them, computed from their table entries (`mappings/data/change-rules.ts`).", "", "| change | request | response |", "|---|---|---|");
+  lines.push("", "## Version changes", "", "Each change is one named unit; operations above list the ones that touch them, computed from their table entries (`mappings/data/changes.ts`).", "", "| change | request | response |", "|---|---|---|");
   for (const c of versionChanges) {
-    const scope = changeApplies[c.id] ? "" : " (every operation)";
+    const scope = c.appliesTo === "every operation" ? " (every operation)" : "";
     lines.push(`| **${c.id}**: ${c.title}${scope} | ${cell(c.request ?? "—")} | ${cell(c.response ?? "—")} |`);
   }
-  lines.push("", "## Body and record lenses", "");
+  lines.push("", "## Body and record lenses", "", "A v1 record field v2 cannot supply is left out of the gateway's answers, named in `V2-Bridge-Warning` on each answer that lacks it, and counted as `answer.<field>` in the usage drops; the codemod marks reads of it.", "");
   for (const lens of Object.values(lenses)) lines.push(...lensSection(lens));
   lines.push("## Converters", "", "| converter | lossless | codemod | summary |", "|---|---|---|---|");
   for (const c of Object.values(converters)) {

@@ -2,12 +2,11 @@
 import type { HttpMethod, OperationMapping } from "./types.ts";
 import { operationEntries } from "./data/operations.ts";
 import { versionChanges } from "./data/changes.ts";
-import { changeApplies } from "./data/change-rules.ts";
 import type { OperationEntry } from "./types.ts";
 
 /** The named changes that touch an operation, in the changes list's order, computed from its entry. */
 export function changesOf(op: OperationEntry): string[] {
-  return versionChanges.filter((c) => changeApplies[c.id]?.(op)).map((c) => c.id);
+  return versionChanges.filter((c) => c.appliesTo !== "every operation" && c.appliesTo(op)).map((c) => c.id);
 }
 
 /** Every v1 operation with the version changes that touch it (computed, never listed by hand). */

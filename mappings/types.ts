@@ -48,6 +48,27 @@ export interface V1DefaultException {
   reason: string;
 }
 
+/** A converter's v1 input as the codemod sees it: an expression in the client's source. */
+export interface SourceInput {
+  /** The expression's source text. */
+  source: string;
+  /**
+   * Its value when known statically: a literal, or an expression of one literal type
+   * (`"QUEUE_DELAY" as const`). With `optional`, the value is this or undefined.
+   */
+  known?: { value: unknown };
+  /** The values it can have, when its type lists them (`"QUEUE_DELAY" | "REQUEST_COUNT"`); with `optional`, or undefined. */
+  oneOf?: unknown[];
+  /** True when it may be undefined or null at run time (untyped, declared optional or nullable): the form must then give what toV2 gives for those. */
+  optional: boolean;
+}
+
+/**
+ * What a converter reads a v1 input as: a JSON type, or one of a list of strings (an enum). A
+ * value of another kind is one v1 refused: the gateway answers 400, the codemod marks it.
+ */
+export type V1Kind = "boolean" | "integer" | "string" | "string[]" | readonly string[];
+
 /**
  * A named, two-way value converter. `v1` and `v2` are tuples because some v1 fields
  * combine into one v2 field (scalerType + scalerValue → scaling) and vice versa.
@@ -61,17 +82,28 @@ export interface Converter {
   lossless: boolean;
   /** True when the conversion needs the live catalog (codemod cannot do it statically). */
   needsCatalog?: boolean;
+  /** Each v1 input's kind (checked against the v1 document by test/mappings/codemod-differential); `null` is read too where listed. */
+  accepts?: { kind: V1Kind; nullable?: boolean }[];
   toV2(v1: unknown[], ctx: ConvertContext): unknown[];
   toV1(v2: unknown[], ctx: ConvertContext): unknown[];
   /**
-   * How the codemod writes the forward conversion in source, given the source text of each
-   * v1 expression (`undefined` when the field is absent). Returns the v2 expressions' source text,
-   * or null when it cannot be expressed safely (the codemod then leaves a TODO mark).
-   * Literal inputs never reach this: the codemod evaluates toV2 on literals directly.
+   * How the codemod writes the forward conversion in source, given each v1 input as written
+   * (`undefined` when the field is absent). Returns the v2 expressions' source text, or null when
+   * it cannot be expressed safely (the codemod then leaves a TODO mark). Evaluated with the
+   * inputs' run-time values, the text must give what `toV2` gives for them (as the gateway calls
+   * it: not at all when every input is undefined); test/mappings/codemod-differential.test.ts
+   * checks this over generated inputs. When every input is a literal the codemod evaluates toV2 itself.
    */
-  codemod: ((v1Source: (string | undefined)[]) => (string | undefined)[] | null) | null;
+  codemod: ((v1: (SourceInput | undefined)[]) => (string | undefined)[] | null) | null;
   /** Why the codemod cannot express it, when `codemod` is null. */
   codemodReason?: string;
+  /**
+   * The backward conversion in source, as `codemod` is the forward one: given the source text of
+   * each v2 expression (`undefined` when absent), the v1 expressions' source text, or null. The
+   * boundary adapter (codemod/adapter/) writes record lenses through it; without one, a record
+   * lens using this converter is left out of the adapter and its sites stay marked.
+   */
+  codemodToV1?: (v2Source: (string | undefined)[]) => (string | undefined)[] | null;
   /**
    * When a conversion the codemod can write still drops meaning (e.g. a priority list of which
    * v2 keeps only the first entry): the reason to show in a TODO mark, or null when the input is
@@ -198,7 +230,7 @@ export interface OperationMapping {
   changes: string[];
 }
 
-/** An operation as written in the table; `changes` is computed (mappings/data/change-rules.ts). */
+/** An operation as written in the table; `changes` is computed (mappings/data/changes.ts). */
 export type OperationEntry = Omit<OperationMapping, "changes">;
 
 /** An emulation the gateway performs where v2 needs more than one call or a lookup. */

@@ -23,7 +23,7 @@ export function renderDropsSection(drops: DropRow[], hasTraffic: boolean, mappin
   const body = !hasTraffic
     ? `<p class="none">No gateway traffic given (<code>--traffic</code>).</p>`
     : drops.length
-      ? `<p class="meta">Fields and query parameters clients still send that v2 cannot keep: the gateway forwards the request without them (each is in the ${mappingRef} with the reason and advice). Run the gateway with <code>--strict</code> to refuse them instead.</p>
+      ? `<p class="meta">Fields and query parameters clients still send that v2 cannot keep: the gateway forwards the request without them (each is in the ${mappingRef} with the reason and advice). Run the gateway with <code>--strict</code> to refuse them instead. Names starting <code>answer.</code> are v1 record fields v2 cannot supply, left out of answers these clients received.</p>
 <div class="scroll"><table id="drops-table">
 <thead><tr><th scope="col">v1 operation</th><th scope="col">Dropped input</th><th scope="col" class="num">Requests</th><th scope="col" class="num">Clients</th><th scope="col">Client fingerprints</th></tr></thead>
 <tbody>

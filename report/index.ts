@@ -2,7 +2,8 @@
 // The CLI (`v2-bridge report`) and the gateway's live page (`GET /_bridge/`) both come here.
 import { exportTable } from "../mappings/index.ts";
 import { buildReport, type JoinOptions } from "./join.ts";
-import { loadAudits, loadTraffic } from "./load-inputs.ts";
+import { isSafeHref } from "./escape.ts";
+import { loadAudits, loadTraffic, ReportInputError, type RedisUsageReaderLoader } from "../formats/read-inputs.ts";
 import { renderReportHtml, type RenderOptions } from "./render-html.ts";
 import type { Audit, ReportModel, TableOperation, Usage } from "./types.ts";
 
@@ -20,7 +21,9 @@ export {
   parseAudit,
   parseUsage,
   usageUrl,
-} from "./load-inputs.ts";
+  type RedisUsageReader,
+  type RedisUsageReaderLoader,
+} from "../formats/read-inputs.ts";
 export { Audit as auditSchema } from "../formats/audit.ts";
 export { UsageSnapshot as usageSchema } from "../formats/usage.ts";
 export { checkAudit, checkUsage } from "../formats/validate.ts";
@@ -51,6 +54,8 @@ export interface GenerateReportOptions extends JoinOptions, RenderOptions {
   traffic?: string;
   /** Bearer token for a gateway whose operator pages need one (--admin-token). */
   trafficToken?: string;
+  /** How to read a redis:// traffic source (the CLI hands in the gateway's reader). */
+  redisReader?: RedisUsageReaderLoader;
 }
 
 /** A traffic source as the page may print it: a URL's password never reaches the HTML. */
@@ -64,11 +69,21 @@ function displaySource(source: string): string {
   }
 }
 
+/** A link option that would not pass the links' check is an input error, not a link silently dropped. */
+function refuseUnsafeLink(flag: string, href: string | undefined): void {
+  if (href === undefined || isSafeHref(href)) return;
+  const scheme = /^\s*([a-z][a-z0-9+.-]*):/i.exec(href)?.[1];
+  const what = scheme ? `a ${scheme.toLowerCase()}: URL` : "not an absolute URL";
+  throw new ReportInputError(`${flag} must be an http://, https:// or file:// URL; the one given is ${what}, refused`);
+}
+
 /** Loads and validates the inputs (ReportInputError on bad input), then renders. */
 export async function generateReport(options: GenerateReportOptions): Promise<{ model: ReportModel; html: string }> {
+  refuseUnsafeLink("--mapping-href", options.mappingDocHref);
+  refuseUnsafeLink("--link-base", options.linkBase);
   const [audits, usage] = await Promise.all([
     loadAudits(options.code ?? []),
-    options.traffic ? loadTraffic(options.traffic, { token: options.trafficToken }) : Promise.resolve(null),
+    options.traffic ? loadTraffic(options.traffic, { token: options.trafficToken, redisReader: options.redisReader }) : Promise.resolve(null),
   ]);
   return renderReportPage({ ...options, audits, usage, trafficSource: options.traffic && displaySource(options.traffic) });
 }

@@ -6,6 +6,7 @@
 //   produce (not in the table) still gets a row, flagged, so nothing is silently dropped.
 // - Call sites whose operation the audit could not tell are matched to the table by their v1
 //   method + path when given, else grouped under "(unidentified)".
+import { isSafeHref } from "./escape.ts";
 import { buildDrops } from "./drops.ts";
 import type {
   Audit,
@@ -48,7 +49,7 @@ function encodePath(file: string): string {
 /** Link target for a call site; only file:// and http(s) link bases are produced. */
 export function siteHref(root: string, file: string, line: number, linkBase?: string): string | null {
   if (linkBase) {
-    if (!/^(https?|file):\/\//i.test(linkBase)) return null;
+    if (!isSafeHref(linkBase)) return null;
     const base = linkBase.endsWith("/") ? linkBase : linkBase + "/";
     return `${base}${encodePath(file.replace(/^\/+/, ""))}#L${line}`;
   }

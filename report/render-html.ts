@@ -4,7 +4,7 @@
 // escapeHtml; links through safeHref.
 import { renderDropsSection } from "./drops.ts";
 import { burndownSvg, CATEGORY_LABEL } from "./burndown-svg.ts";
-import { escapeHtml as h, safeHref } from "./escape.ts";
+import { escapeHtml as h, isSafeHref, safeHref } from "./escape.ts";
 import type { AttentionItem, CallSite, Category, OperationRow, ReportModel, Route } from "./types.ts";
 import { CATEGORIES } from "./types.ts";
 import { UNIDENTIFIED } from "./join.ts";
@@ -179,8 +179,9 @@ footer{margin-top:2em;color:var(--muted);font-size:.85rem}
 export function renderReportHtml(model: ReportModel, options: RenderOptions = {}): string {
   const title = options.title ?? "v1 → v2 migration report";
   const max = options.maxSitesShown ?? 5;
-  const mappingRef = options.mappingDocHref
-    ? `<a href="${h(options.mappingDocHref)}">mapping table</a>`
+  // Never emitted unless it passes the links' check (generateReport refuses such an href outright).
+  const mappingRef = isSafeHref(options.mappingDocHref)
+    ? `<a href="${safeHref(options.mappingDocHref)}">mapping table</a>`
     : `mapping table (<code>docs/mapping.md</code>, or <code>v2-bridge mappings</code>)`;
   const hasCode = Boolean(model.code.latest);
   const noUsage =

@@ -78,7 +78,7 @@ export function buildSandboxApp(options: SandboxOptions = {}): { app: FastifyIns
   } else {
     warn(
       "WARNING: v2-bridge sandbox is running WITHOUT a v2 OpenAPI document: request schema validation is OFF " +
-        "(pass --openapi PATH or set V2_BRIDGE_REFERENCE_DIR).",
+        "(pass --openapi PATH, set V2_BRIDGE_REFERENCE_DIR, or run `v2-bridge reference fetch`).",
     );
   }
 

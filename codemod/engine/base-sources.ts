@@ -10,7 +10,8 @@ import type { Category, Finding } from "../types.ts";
 import { addFinding, edit, fileOf, type Analysis, type Site } from "./state.ts";
 import { sourceLiteral, urlContext } from "./values.ts";
 import { todo } from "./todo-marks.ts";
-import { newPathFor, uniqueMatches } from "./call-site.ts";
+import { isDeclaredV1Base, v1Redirect } from "./v1-redirect.ts";
+import { newPathFor, uniqueMatches } from "./v1-match.ts";
 import { skipParens } from "./nodes.ts";
 
 const ENV = /^(process\.env|import\.meta\.env)(?:\.([A-Za-z_$][\w$]*)|\[\s*(["'])([^"']+)\3\s*\])$/;
@@ -47,6 +48,8 @@ function literal(a: Analysis, n: Node): void {
     a.current = undefined;
     todo(a, n, op ?? "base", category, reason, advice);
     site.finding = addFinding(a, n, { operation: op, v1, v2, category, reason, advice });
+    site.whole = true;
+    if (url) site.redirect = v1Redirect(url, parts);
     a.sites.push(site);
   };
   a.current = site;
@@ -73,6 +76,10 @@ function literal(a: Analysis, n: Node): void {
 function registerBase(a: Analysis, n: Node, value: string): void {
   const quote = n.getText()[0]!;
   const flip = [{ start: n.getStart(), end: n.getEnd(), text: `${quote}${v2BaseFor(value)}${quote}`, file: n.getSourceFile().getFilePath() }];
+  if (isDeclaredV1Base(n)) {
+    a.bases.set(n, { literal: n, file: fileOf(a, n), flip: [], pinned: true });
+    return;
+  }
   const parent = skipParens(n).getParent();
   let env: string | undefined;
   if (parent && Node.isBinaryExpression(parent) && parent.getRight() === skipParens(n) && ["??", "||"].includes(parent.getOperatorToken().getText())) {

@@ -5,7 +5,7 @@ import { Node } from "../ts-morph.ts";
 import { enclosingFunction } from "../scope.ts";
 import { unwrapExpression } from "../urls.ts";
 import type { Analysis } from "./state.ts";
-import type { HttpCall } from "./transports/index.ts";
+import type { HttpCall } from "./transports/transport.ts";
 import { referencesOf, skipParens } from "./nodes.ts";
 
 export type BodySite = { kind: "value" | "promise" | "binding"; node: Node };
@@ -18,7 +18,13 @@ function jsonParseAround(node: Node): Node | undefined {
   return undefined;
 }
 
-export function bodySites(_a: Analysis, http: HttpCall): BodySite[] {
+export function bodySites(a: Analysis, http: HttpCall): BodySite[] {
+  // A call by convention reads its answer the way the code around it does.
+  if (http.lib === "convention") {
+    if (http.style === "body") return bodySites(a, { ...http, lib: "helper", helper: { kind: "helper", base: "", pathIndex: 0, returnsBody: true, serialisesBody: true } });
+    if (!http.style) return [];
+    return bodySites(a, { ...http, lib: http.style === "data" ? "axios" : "fetch" });
+  }
   const sites: BodySite[] = [];
   const addPromise = (promise: Node, parsesText = false) => {
     let p = promise;

@@ -13,6 +13,7 @@ import type { HttpCall } from "./transports/index.ts";
 import { helperSignature } from "./helpers.ts";
 import { bind, sourceLiteral, urlContext, valueOf, type External } from "./values.ts";
 import { todo } from "./todo-marks.ts";
+import { axiosRedirect, helperRedirect, v1Redirect, type Redirect } from "./v1-redirect.ts";
 import { changeMethod } from "./rewrites/method.ts";
 import { addFixedBody, convertRequestBody } from "./rewrites/request-body.ts";
 import { unwrapList } from "./rewrites/list-unwrap.ts";
@@ -20,44 +21,12 @@ import { errorReads } from "./rewrites/error-fields.ts";
 import { recordReads } from "./rewrites/record-fields.ts";
 import { queryParams } from "./rewrites/query.ts";
 import { dynamicPathProblem } from "./dynamic-paths.ts";
+import { newPathFor, uniqueMatches, type Match } from "./v1-match.ts";
+
+export { newPathFor, uniqueMatches, type Match };
 import { splitQueryHole } from "./query-holes.ts";
 import type { Problems } from "./rewrites/problems.ts";
 import { errorBindingReads, renamePathParams, unwrapListBinding, v2TemplateNames } from "./rewrites/openapi-fetch.ts";
-
-export type Match = NonNullable<ReturnType<typeof matchV1>>;
-
-export function uniqueMatches(p: string): Match[] {
-  const seen = new Set<string>();
-  const out: Match[] = [];
-  for (const method of ["GET", "POST", "PATCH", "PUT", "DELETE"]) {
-    const m = matchV1(method, p);
-    if (m && !seen.has(m.operation.key)) {
-      seen.add(m.operation.key);
-      out.push(m);
-    }
-  }
-  return out;
-}
-
-/** The v2 path (relative to the base the URL uses) with the user's segments for path parameters. */
-export function newPathFor(match: Match, url: LocatedUrl): string | null {
-  const op = match.operation;
-  if (!op.v2) return null;
-  const actual = url.path.split("/").filter(Boolean);
-  const template = op.v1.path.split("/").filter(Boolean);
-  const raw: Record<string, string> = {};
-  template.forEach((seg, i) => {
-    const m = /^\{(\w+)\}$/.exec(seg);
-    if (m) raw[m[1]!] = actual[i]!;
-  });
-  const byV2: Record<string, string> = {};
-  for (const [v1Name, v2Name] of Object.entries(op.pathParams ?? {})) byV2[v2Name] = raw[v1Name]!;
-  let missing = false;
-  const v2 = op.v2.path.replace(/\{(\w+)\}/g, (_, n: string) => byV2[n] ?? ((missing = true), `{${n}}`));
-  if (missing) return null;
-  const rel = v2.replace(/^\/v2(?=\/|$)/, "");
-  return rel + (url.path.endsWith("/") && !rel.endsWith("/") ? "/" : "");
-}
 
 /** The URL of a call as parts, following `url.href`, `url.toString()` and `const url = new URL(…)`. */
 function urlOf(a: Analysis, http: HttpCall): { parts: Part[]; external?: External; branches?: Part[][] } | undefined {
@@ -123,6 +92,7 @@ export function processCall(a: Analysis, http: HttpCall): void {
     const source = url.anchor?.node ? sourceLiteral(a, url.anchor.node) : undefined;
     if (source) deps.add(source);
     const file = a.files.get(at.getSourceFile().getFilePath())!;
+    if (url.anchor?.node && parts[0]?.kind === "base" && parts[0].node === url.anchor.node && !a.helperAnchors.has(fn)) a.helperAnchors.set(fn, { node: parts[0].node, value: url.anchor.value });
     if (http.lib === "helper") return; // over another helper: that helper's call reads the body
     if (!url.anchor && url.inlineBase && parts[0]) {
       // The base is written in the helper's own URL: it flips with the helper's callers.
@@ -153,12 +123,15 @@ export function processCall(a: Analysis, http: HttpCall): void {
   const done = () => {
     a.current = undefined;
     if (problems.length && category === "auto") category = "review";
-    for (const p of problems) todo(a, at, opKey ?? "base", category, p.reason, p.advice);
+    // One mark per site, one line: each problem briefly; the finding keeps every detail.
+    if (problems.length) todo(a, at, opKey ?? "base", category, problems.map((p) => p.brief ?? p.reason).join("; "), problems.length > 1 ? "see each reason in docs/mapping.md (audit --format json has the details)" : problems[0]!.advice);
     const reason = problems.length ? problems.map((p) => p.reason).join("; ") : `v1 ${v1?.method ?? ""} ${v1?.path ?? ""} becomes v2 ${v2?.method ?? ""} ${v2?.path ?? ""}`.replace(/\s+/g, " ").trim();
     const advice = problems.length ? problems.map((p) => p.advice).join("; ") : "rewritten by `v2-bridge rewrite`";
     site.finding = addFinding(a, at, { operation: opKey, v1, v2, category, reason, advice });
     site.file = a.files.get(at.getSourceFile().getFilePath())!;
     site.complete = !problems.length;
+    site.whole = true;
+    site.redirect = redirectFor(a, http, url, parts);
     a.sites.push(site);
   };
   if (url.problem) {
@@ -239,7 +212,7 @@ function conditionalSite(a: Analysis, http: HttpCall, branches: Part[][], extern
   const advice = "write each v1 call as its own v2 call (docs/mapping.md)";
   todo(a, at, "base", "review", reason, advice);
   const finding = addFinding(a, at, { operation: null, v1: null, v2: null, category: "review", reason, advice });
-  a.sites.push({ call: at, file: a.files.get(at.getSourceFile().getFilePath())!, deps, edits: [], finding, complete: false });
+  a.sites.push({ call: at, file: a.files.get(at.getSourceFile().getFilePath())!, deps, edits: [], finding, complete: false, whole: true });
 }
 
 function planOperation(a: Analysis, http: HttpCall, url: LocatedUrl, match: Match, op: OperationMapping, problems: Problems): void {
@@ -256,10 +229,22 @@ function planOperation(a: Analysis, http: HttpCall, url: LocatedUrl, match: Matc
   queryParams(a, http, url, op, problems);
   if (op.v2!.method !== op.v1.method) changeMethod(a, http, op, problems);
   if (op.request?.fixedBody) addFixedBody(a, http, op.request.fixedBody, problems);
-  if (op.request?.lens) convertRequestBody(a, http, op.request.lens, problems);
+  if (op.request?.lens) convertRequestBody(a, http, op.request.lens, problems, op.key);
   if (op.response.kind === "list") (openapi ? unwrapListBinding : unwrapList)(a, http, op.response.wrapper, problems);
   if (openapi) errorBindingReads(a, http);
   errorReads(a, http);
   recordReads(a, http, op, problems);
 }
 
+
+/** How a marked call keeps a v1 base of its own: in its own URL, or through its helper's new base parameter. */
+function redirectFor(a: Analysis, http: HttpCall, url: LocatedUrl, parts: Part[]): Redirect | undefined {
+  if (http.lib === "axios" && http.external?.node && !parts.some((p) => p.node === http.external!.node)) {
+    const verb = http.method.kind === "verb" ? http.method.value : undefined;
+    return axiosRedirect(http.call, verb, http.external.value, http.options);
+  }
+  if (http.lib !== "helper") return v1Redirect(url, parts);
+  const fn = http.helper?.fn as Node | undefined;
+  const anchor = fn && a.helperAnchors.get(fn);
+  return anchor && !http.helper!.pathKey ? helperRedirect(fn!, anchor.node, anchor.value, http.call) : undefined;
+}

@@ -11,121 +11,12 @@ import { enclosingFunction, isFunctionLike } from "../scope.ts";
 import type { Analysis, BaseSource, Site } from "./state.ts";
 import { addFinding } from "./state.ts";
 import { todo } from "./todo-marks.ts";
-import { functionName, references } from "./references.ts";
+import { Follower } from "./follow-uses.ts";
+import { declarationEdit, V1_BASE_NAME } from "./v1-redirect.ts";
 import { bind } from "./values.ts";
 import { unwrapExpression } from "../urls.ts";
 
 type Verdict = { flips: boolean; unfollowed: Node[]; because?: string };
-
-const WRAPPERS = new Set([SyntaxKind.ParenthesizedExpression, SyntaxKind.AsExpression, SyntaxKind.NonNullExpression, SyntaxKind.SatisfiesExpression, SyntaxKind.TypeAssertionExpression, SyntaxKind.AwaitExpression]);
-
-class Follower {
-  private readonly helperMemo = new Map<Node, boolean>();
-  /** Expressions that take precedence over the followed value (`opts.baseUrl ?? BASE`). */
-  overrides = new Set<string>();
-  /** Values this base gives as an option to a client or function (`new Client({ baseUrl })`). */
-  passedOptions: { holder: Node; key: string; at: Node }[] = [];
-  /** Each URL part inside a request helper → the helpers it belongs to (indexed once: looked up per followed use). */
-  private readonly helperOf = new Map<Node, Node[]>();
-
-  constructor(private readonly a: Analysis) {
-    for (const [fn, parts] of a.helperParts) for (const part of parts) this.helperOf.set(part, [...(this.helperOf.get(part) ?? []), fn]);
-  }
-
-  accounted(node: Node): boolean {
-    if (this.a.accounted.has(node)) return true;
-    return (this.helperOf.get(node) ?? []).some((fn) => this.helperClosed(fn));
-  }
-
-  /** Every call of a helper was planned (its callers are the sites). */
-  helperClosed(fn: Node): boolean {
-    const memo = this.helperMemo.get(fn);
-    if (memo !== undefined) return memo;
-    this.helperMemo.set(fn, false);
-    const closed = this.helperUses(fn).length === 0;
-    this.helperMemo.set(fn, closed);
-    return closed;
-  }
-
-  /** The uses of a helper that are not planned calls. */
-  helperUses(fn: Node): Node[] {
-    const out: Node[] = [];
-    const named = (fn as any).getNameNode?.() as Node | undefined;
-    if ((Node.isFunctionDeclaration(fn) || Node.isMethodDeclaration(fn)) && named) {
-      for (const r of references(named)) this.follow(r, out, new Set(), 0);
-    } else this.follow(fn, out, new Set(), 0);
-    return out;
-  }
-
-  /** Collects the uses of a value that no planned site accounts for. */
-  follow(value: Node, out: Node[], seen: Set<Node>, depth: number): void {
-    if (seen.has(value)) return;
-    seen.add(value);
-    if (this.accounted(value)) return;
-    if (depth > 10) return void out.push(value);
-    let outer = value;
-    for (;;) {
-      const p = outer.getParent();
-      if (!p) break;
-      if (WRAPPERS.has(p.getKind())) outer = p;
-      else if (Node.isBinaryExpression(p) && ["??", "||"].includes(p.getOperatorToken().getText())) {
-        if (p.getRight() === outer) this.overrides.add(p.getLeft().getText().replace(/\s+/g, " "));
-        outer = p;
-      }
-      else if (Node.isConditionalExpression(p) && p.getCondition() !== outer) outer = p;
-      else break;
-      if (this.accounted(outer)) return;
-    }
-    const p = outer.getParent();
-    if (!p) return void out.push(value);
-    const each = (refs: Node[]) => refs.forEach((r) => this.follow(r, out, seen, depth + 1));
-    if (Node.isVariableDeclaration(p) && p.getInitializer() === outer) {
-      const name = p.getNameNode();
-      return Node.isIdentifier(name) ? each(references(name)) : void out.push(outer);
-    }
-    if ((Node.isPropertyDeclaration(p) || Node.isParameterDeclaration(p)) && p.getInitializer() === outer) return each(references(p.getNameNode()));
-    if (Node.isBinaryExpression(p) && p.getOperatorToken().getKind() === SyntaxKind.EqualsToken && p.getRight() === outer) {
-      const left = p.getLeft();
-      const nameNode = Node.isPropertyAccessExpression(left) ? left.getNameNode() : Node.isIdentifier(left) ? left : undefined;
-      const text = left.getText().replace(/\s/g, "");
-      if (/^(module\.)?exports(\.|$)/.test(text)) return void out.push(outer);
-      return nameNode ? each(references(nameNode)) : void out.push(outer);
-    }
-    if ((Node.isPropertyAssignment(p) && p.getInitializer() === outer) || (Node.isShorthandPropertyAssignment(p) && p.getNameNode() === outer)) {
-      // The object literal, through `as const` / `satisfies` / parentheses, to what holds it.
-      let obj: Node | undefined = p.getParent();
-      while (obj && obj.getParent() && WRAPPERS.has(obj.getParent()!.getKind())) obj = obj.getParent();
-      const holder = obj && obj.getParent();
-      if (holder && Node.isVariableDeclaration(holder) && holder.getInitializer() === obj) return each(references(p.getNameNode()));
-      // A library instance's config (`axios.create({ baseURL })`): the instance's uses.
-      if (holder && (Node.isCallExpression(holder) || Node.isNewExpression(holder)) && this.accounted(outer)) return this.follow(holder, out, seen, depth + 1);
-      // An option given to a client (`new Client({ baseUrl: "…/v1" })`): the client's own default
-      // for that option (`opts.baseUrl ?? DEFAULT`) must not flip while this value stays v1.
-      if (holder && (Node.isCallExpression(holder) || Node.isNewExpression(holder))) this.passedOptions.push({ holder, key: p.getName(), at: outer });
-      return void out.push(outer);
-    }
-    if (Node.isReturnStatement(p) || (Node.isArrowFunction(p) && p.getBody() === outer)) {
-      const fn = Node.isReturnStatement(p) ? enclosingFunction(p) : p;
-      return this.callers(fn, out, seen, depth);
-    }
-    if (Node.isExportAssignment(p)) return void out.push(outer);
-    out.push(outer);
-  }
-
-  /** The value a function returns goes to each of its call expressions. */
-  private callers(fn: Node, out: Node[], seen: Set<Node>, depth: number): void {
-    if (!isFunctionLike(fn)) return void out.push(fn);
-    const holder = fn.getParent();
-    if (holder && Node.isArrowFunction(holder) && holder.getBody() === fn) return this.callers(holder, out, seen, depth + 1);
-    const name = functionName(fn);
-    if (!name) return void out.push(fn);
-    for (const r of references(name)) {
-      const call = r.getParent();
-      if (call && Node.isCallExpression(call) && call.getExpression() === r) this.follow(call, out, seen, depth + 1);
-      else out.push(r);
-    }
-  }
-}
 
 /** Base literals a called class or function falls back to for an option (`opts.<key> ?? BASE`). */
 function defaultsFor(a: Analysis, holder: Node, key: string): Node[] {
@@ -173,13 +64,15 @@ export function resolveDoNoHarm(a: Analysis): void {
     follower.overrides = new Set();
     follower.passedOptions = [];
     if (base.helper) out.push(...follower.helperUses(base.helper));
-    else follower.follow(base.literal, out, new Set(), 0);
+    else follower.follow(base.literal, out, new Set<string>(), 0);
     // A base the run cannot write, or that files it could not read import, stays v1.
     const baseFile = base.literal.getSourceFile().getFilePath();
     if (a.frozen.has(baseFile)) out.push(base.literal);
     for (const by of a.blocked.get(baseFile) ?? []) unseen.set(base.literal, [...(unseen.get(base.literal) ?? []), by]);
     if (unseen.has(base.literal)) out.push(base.literal);
-    const overrides = [...follower.overrides].filter((o) => o !== base.env);
+    // What the evaluator saw can override the base at run time (an environment variable behind a schema default).
+    const evaluated = [...(a.overrides.get(base.literal) ?? [])].filter((o) => o.startsWith("the environment variable") && !(base.env && o.endsWith(` ${base.env.split(".").pop()}`)));
+    const overrides = [...follower.overrides, ...evaluated].filter((o) => o !== base.env);
     if (!base.override && overrides.length) base.override = overrides.join(", ");
     verdicts.set(base.literal, { flips: out.length === 0, unfollowed: out });
     passedOf.set(base.literal, follower.passedOptions);
@@ -195,35 +88,132 @@ export function resolveDoNoHarm(a: Analysis): void {
       }
     }
   }
-  // A site on a base that stays v1 stays v1 itself: its rewrite is dropped and it is marked.
-  for (const site of a.sites) {
-    const stuck = [...site.deps].filter((d) => verdicts.get(d)?.flips === false || !verdicts.has(d));
-    const frozenEdit = site.edits.find((e) => a.frozen.has(e.file!));
-    if (frozenEdit && site.finding) {
-      site.finding.category = site.finding.category === "no-equivalent" ? "no-equivalent" : "review";
-      site.finding.reason = `${site.finding.reason}; kept on v1: ${a.frozen.get(frozenEdit.file!)}`;
-      site.complete = false;
-      todo(a, site.call, site.finding.operation ?? "base", site.finding.category, `kept on v1: ${a.frozen.get(frozenEdit.file!)}`, "make the file writable or pass --force, then run rewrite again");
-      continue;
-    }
-    if (!stuck.length) {
-      for (const e of site.edits) a.files.get(e.file!)?.edits.push(e);
-      continue;
-    }
-    if (!site.finding) continue;
-    const names = stuck.map((d) => `${where(d)} ${(d as any).getText?.() ?? ""}`.trim()).join(", ");
-    const reason = `kept on v1: its base (${names}) stays v1 because some of its uses could not be followed`;
-    const advice = `migrate the base and every call that uses it together (see the mark on the base), then use the v2 base ${V2_BASE}`;
-    site.finding.category = site.finding.category === "no-equivalent" ? "no-equivalent" : "review";
-    site.finding.reason = site.complete ? reason : `${site.finding.reason}; ${reason}`;
-    site.finding.advice = site.complete ? advice : `${site.finding.advice}; ${advice}`;
-    site.complete = false;
-    todo(a, site.call, site.finding.operation ?? "base", site.finding.category, reason, advice);
-  }
+  for (const base of a.bases.values()) if (base.pinned) verdicts.set(base.literal, { flips: false, unfollowed: [], because: "the declared v1 base of marked calls" });
+  pinBasesOfMarkedCalls(a, verdicts);
+  for (const site of a.sites) settleSite(a, site, verdicts);
   for (const base of a.bases.values()) flipOrMark(a, base, verdicts.get(base.literal)!, unseen.get(base.literal), a.frozen.get(base.literal.getSourceFile().getFilePath()));
 }
 
+/**
+ * A marked call is left whole. When a base it shares flips, the call keeps v1 through its own
+ * declared v1 base; where that cannot be written (the base is an instance's or a helper's), the
+ * base stays v1 for every call on it. Repeated until nothing changes: a call kept on v1 that way
+ * is marked too, and pins its other bases.
+ */
+function pinBasesOfMarkedCalls(a: Analysis, verdicts: Map<Node, Verdict>): void {
+  for (let changed = true; changed; ) {
+    changed = false;
+    // A call that would rename a field of a type that a call staying v1 is typed through stays v1 too.
+    for (const site of a.sites) {
+      if (!site.finding || !site.complete || staysV1(site, verdicts)) continue;
+      const reason = sharedTypeConflict(a, site, verdicts);
+      if (!reason) continue;
+      site.complete = false;
+      site.finding.category = site.finding.category === "no-equivalent" ? "no-equivalent" : "review";
+      site.finding.reason = reason;
+      site.finding.advice = "migrate both calls together, or give each its own record type";
+      todo(a, site.call, site.finding.operation ?? "base", site.finding.category, reason, site.finding.advice);
+      changed = true;
+    }
+    for (const site of a.sites) {
+      // A site the run may not write (a read-only or conflicting file) stays v1 as it is: its bases too.
+      const frozen = a.frozen.has(site.file?.sf.getFilePath() ?? site.call.getSourceFile().getFilePath()) || site.edits.some((e) => a.frozen.has(e.file!));
+      if (!frozen && (!site.finding || site.redirect || !site.whole)) continue;
+      const stuck = [...site.deps].some((d) => verdicts.get(d)?.flips === false || !verdicts.has(d));
+      if (!frozen && site.complete && !stuck) continue;
+      for (const d of site.deps) {
+        if (verdicts.get(d)?.flips !== true) continue;
+        verdicts.set(d, { flips: false, unfollowed: [site.call], because: `a call on it that stays v1 (${where(site.call)}) cannot be given a base of its own` });
+        changed = true;
+      }
+    }
+  }
+}
+
+/** Why a site's type renames would retype the record of a call that stays v1, if they would. */
+function sharedTypeConflict(a: Analysis, site: Site, verdicts: Map<Node, Verdict>): string | undefined {
+  if (!site.typeRenames?.size) return undefined;
+  for (const other of a.sites) {
+    if (other === site || !other.finding || !other.typeUses?.size || !staysV1(other, verdicts)) continue;
+    const decl = [...site.typeRenames].find((d) => other.typeUses!.has(d));
+    if (decl) return `its record type's field ${(decl as any).getName?.() ?? decl.getText()} is shared with a call that stays v1 (${where(other.call)})`;
+  }
+  return undefined;
+}
+
+/** Whether a site stays v1: marked (left whole), or on a base that does not flip. */
+function staysV1(site: Site, verdicts: Map<Node, Verdict>): boolean {
+  if (!site.complete && site.whole) return true;
+  return [...site.deps].some((d) => verdicts.get(d)?.flips === false || !verdicts.has(d));
+}
+
+/** What happens to one site: its rewrite applies, or it stays whole on v1 (redirected or with its base), marked. */
+function settleSite(a: Analysis, site: Site, verdicts: Map<Node, Verdict>): void {
+  const stuck = [...site.deps].filter((d) => verdicts.get(d)?.flips === false || !verdicts.has(d));
+  const frozenEdit = site.edits.find((e) => a.frozen.has(e.file!));
+  if (frozenEdit && site.finding) {
+    site.finding.category = site.finding.category === "no-equivalent" ? "no-equivalent" : "review";
+    site.finding.reason = `${site.finding.reason}; kept on v1: ${a.frozen.get(frozenEdit.file!)}`;
+    site.complete = false;
+    todo(a, site.call, site.finding.operation ?? "base", site.finding.category, `kept on v1: ${a.frozen.get(frozenEdit.file!)}`, "make the file writable or pass --force, then run rewrite again");
+    return;
+  }
+  if (site.finding && !site.complete && site.whole) {
+    // Marked: left whole, on its own v1 base when the base it had flips (or is inline).
+    const flips = [...site.deps].some((d) => verdicts.get(d)?.flips === true);
+    if (site.redirect && (flips || site.deps.size === 0) && !a.frozen.has(site.file.sf.getFilePath())) applyRedirect(a, site);
+    return;
+  }
+  if (!stuck.length) {
+    for (const e of site.edits) a.files.get(e.file!)?.edits.push(e);
+    site.onApply?.();
+    return;
+  }
+  if (!site.finding) return;
+  const pinned = stuck.filter((d) => a.bases.get(d)?.pinned);
+  if (pinned.length === stuck.length) {
+    const shared = sharedTypeConflict(a, site, verdicts);
+    if (shared) return markKept(a, site, shared, "migrate both calls together, or give each its own record type");
+    const reason = `the call is on ${V1_BASE_NAME}, the base kept for calls in v1 shape, and needs nothing else`;
+    const advice = `replace ${V1_BASE_NAME} here with the v2 base ${V2_BASE} and run rewrite again`;
+    markKept(a, site, reason, advice);
+    return;
+  }
+  const names = stuck.map((d) => `${where(d)} ${(d as any).getText?.() ?? ""}`.trim()).join(", ");
+  const because = stuck.map((d) => verdicts.get(d)?.because).find((b) => b) ?? "some of its uses could not be followed";
+  const reason = `kept on v1: its base (${names}) stays v1 because ${because}`;
+  const advice = `migrate the base and every call that uses it together (see the mark on the base), then use the v2 base ${V2_BASE}`;
+  markKept(a, site, reason, advice);
+}
+
+function markKept(a: Analysis, site: Site, reason: string, advice: string): void {
+  const finding = site.finding!;
+  finding.category = finding.category === "no-equivalent" ? "no-equivalent" : "review";
+  finding.reason = site.complete ? reason : `${finding.reason}; ${reason}`;
+  finding.advice = site.complete ? advice : `${finding.advice}; ${advice}`;
+  site.complete = false;
+  todo(a, site.call, finding.operation ?? "base", finding.category, reason, advice);
+}
+
+function applyRedirect(a: Analysis, site: Site): void {
+  const file = site.file;
+  file.edits.push(...site.redirect!.edits);
+  const shared = site.redirect!.shared;
+  if (shared && !a.sharedRedirects.has(shared.key)) {
+    a.sharedRedirects.add(shared.key);
+    for (const e of shared.edits) a.files.get(e.file!)?.edits.push(e);
+  }
+  const ts = /\.[cm]?tsx?$/.test(file.sf.getFilePath());
+  for (const name of site.redirect!.names) {
+    if (file.declared.has(name)) continue;
+    file.declared.add(name);
+    const decl = declarationEdit(file.sf, name, ts);
+    if (decl) file.edits.push(decl);
+  }
+}
+
 function flipOrMark(a: Analysis, base: BaseSource, verdict: Verdict, unseenBy: string[] | undefined, frozen: string | undefined): void {
+  if (base.pinned) return;
   if (!verdict.flips && (unseenBy || frozen)) {
     const reason = frozen ? `v1 base kept: ${frozen}` : `v1 base kept: files the codemod could not analyse import this module (${unseenBy!.join(", ")})`;
     const advice = frozen ? "make the file writable or pass --force, then run rewrite again" : "make those files readable UTF-8 under --max-file-size (or migrate them by hand), then run again";

@@ -5,7 +5,7 @@ import { Node } from "../ts-morph.ts";
 import type { LocatedUrl } from "../urls.ts";
 import type { Analysis } from "./state.ts";
 import type { Problems } from "./rewrites/problems.ts";
-import { uniqueMatches } from "./call-site.ts";
+import { uniqueMatches } from "./v1-match.ts";
 
 /** String literal values an expression can take, when its type says so. */
 export function literalValues(node: Node): string[] | undefined {

@@ -8,7 +8,9 @@ import { enclosingFunction, isFunctionLike, type Binding } from "../scope.ts";
 import { isDynamicPath, literalText, locate, resolveParts, unwrapExpression } from "../urls.ts";
 import type { Analysis, WrapperSignature } from "./state.ts";
 import { bind, objectLiteral, prop, sourceLiteral, urlContext } from "./values.ts";
-import { httpCall, bodyOf, methodOf, type HttpCall } from "./transports/index.ts";
+import { bodyOf, methodOf } from "./transports/call-parts.ts";
+import type { HttpCall } from "./transports/transport.ts";
+import { readCall as httpCall } from "./call-reader.ts";
 import { bodySites } from "./body-sites.ts";
 
 const BODY_NAME = /body|data|payload|json/i;
@@ -168,7 +170,7 @@ export function wrapperSignature(a: Analysis, fn: Node): WrapperSignature | null
   for (const call of calls) {
     if (call === fn) continue;
     const http = httpCall(a, call);
-    if (!http || http.lib === "helper" || !http.urlNode) continue;
+    if (!http || http.lib === "helper" || http.lib === "convention" || !http.urlNode) continue;
     const ub = paramIndex(a, fn, http.urlNode);
     if (ub?.kind !== "param" || ub.path.length || !Node.isIdentifier(unwrapExpression(http.urlNode))) continue;
     const ob = http.options ? optionsParam(a, fn, http.options) : undefined;

@@ -38,8 +38,11 @@ export function openapiTypes(a: Analysis, sf: SourceFile): void {
     a.current = site;
     edit(a, spec, { start: spec.getStart() + 1, end: spec.getEnd() - 1, text: to });
     a.current = undefined;
-    todo(a, decl, "base", "review", reason, advice);
-    site.finding = addFinding(a, decl, { operation: null, v1: null, v2: null, category: "review", reason, advice });
+    // True only once the client's base flips: then the import moves and the mark says so.
+    site.onApply = () => {
+      todo(a, decl, "base", "review", reason, advice);
+      addFinding(a, decl, { operation: null, v1: null, v2: null, category: "review", reason, advice });
+    };
     a.sites.push(site);
   }
 }

@@ -4,6 +4,9 @@ import type { Category, Edit, Finding, HelperSignature } from "../types.ts";
 import { Node, type SourceFile } from "../ts-morph.ts";
 import type { ModuleResolver } from "../symbols.ts";
 import { redact } from "../redact.ts";
+import { Evaluator } from "./evaluate/evaluator.ts";
+import type { Redirect } from "./v1-redirect.ts";
+import type { AdapterOptions } from "../adapter/index.ts";
 
 export interface FileState {
   sf: SourceFile;
@@ -17,6 +20,8 @@ export interface FileState {
   findings: Finding[];
   /** Marks this run wrote or confirmed: `line|mark`, so the audit of old marks does not count them twice. */
   emittedTodos: Set<string>;
+  /** v1 base names this run declared in the file (`RUNPOD_V1_BASE`). */
+  declared: Set<string>;
   /** Marks of this run per statement, by their text without a count. */
   marks: Map<Node, Map<string, Mark>>;
 }
@@ -40,6 +45,16 @@ export interface Site {
   finding?: Finding;
   /** Whether every part of the site was rewritten (no mark). */
   complete: boolean;
+  /** A call (or URL) that is left whole when marked: its rewrite edits are dropped, it keeps a v1 base. */
+  whole?: boolean;
+  /** How a marked call keeps its own v1 base when the base it shares flips (absent: the base cannot flip). */
+  redirect?: Redirect;
+  /** Runs when the site's edits are applied (a mark that is only true once they are). */
+  onApply?: () => void;
+  /** Field declarations of the project's own types this site renames to v2 names. */
+  typeRenames?: Set<Node>;
+  /** Field declarations its v1 record is typed through where it leaves sight (they must keep v1 names while it stays v1). */
+  typeUses?: Set<Node>;
 }
 
 /** A v1 base string the run found: it flips to v2 only when all its uses are accounted for. */
@@ -52,6 +67,8 @@ export interface BaseSource {
   env?: string;
   /** The expression that overrides the base when set (`opts.baseUrl ?? DEFAULT`): its values are not seen. */
   override?: string;
+  /** The declared v1 base of marked calls (`RUNPOD_V1_BASE`): it never flips. */
+  pinned?: boolean;
   /** Set for a base written inline in a request helper's URL: its uses are the helper's callers. */
   helper?: Node;
 }
@@ -77,6 +94,16 @@ export interface Analysis {
   frozen: Map<string, string>;
   /** Files imported by files the run could not analyse: their bases may be used unseen. */
   blocked: Map<string, string[]>;
+  /** Which strings and objects an expression can hold (one evaluator per analysis, memoised). */
+  evaluator: Evaluator;
+  /** A request helper → the base expression in its own URL (`${BASE}${path}`), for redirecting its marked calls. */
+  helperAnchors: Map<Node, { node: Node; value: string }>;
+  /** Shared redirect edits already applied (a helper's new base parameter). */
+  sharedRedirects: Set<string>;
+  /** The boundary adapter: where the module goes, and which variants the run used (absent: --no-adapter). */
+  adapter?: { root: string; used: Map<string, AdapterOptions> };
+  /** Base literal → what can override it at run time, as the evaluator found (an env variable, a caller's option). */
+  overrides: Map<Node, Set<string>>;
 }
 
 /** A function that forwards its URL (and init) argument to a transport: `fetchWithRetry(url, init)`. */
@@ -105,6 +132,10 @@ export function newAnalysis(resolve: ModuleResolver | undefined): Analysis {
     consumed: new Set(),
     frozen: new Map(),
     blocked: new Map(),
+    evaluator: new Evaluator(resolve),
+    overrides: new Map(),
+    helperAnchors: new Map(),
+    sharedRedirects: new Set(),
   };
 }
 
@@ -115,11 +146,12 @@ export function addFile(a: Analysis, sf: SourceFile, display: string): FileState
     sf,
     display,
     text,
-    lines: text.split("\n"),
+    lines: text.split(/\r?\n/),
     quote: firstString ? firstString.getText()[0]! : '"',
     edits: [],
     findings: [],
     emittedTodos: new Set(),
+    declared: new Set(),
     marks: new Map(),
   };
   a.files.set(sf.getFilePath(), state);

@@ -19,7 +19,7 @@ export function markText(op: string, category: Category, reason: string, advice:
 /** How many sites the marks in a text stand for (a `×N` mark stands for N). */
 export function countMarks(text: string): number {
   let n = 0;
-  for (const line of text.split("\n")) {
+  for (const line of text.split(/\r?\n/)) {
     const m = TODO_LINE.exec(line);
     if (m) n += m[3] ? Number(m[3]) : 1;
   }
@@ -58,14 +58,16 @@ export function todo(a: Analysis, at: Node, op: string, category: Category, reas
   let pos = lineStart;
   while (pos > 0) {
     const prevStart = text.lastIndexOf("\n", pos - 2) + 1;
-    const prev = text.slice(prevStart, pos - 1).trim();
+    // The line's end, before its \r in a CRLF file (a mark rewritten in place keeps its ending).
+    const prevEnd = text[pos - 2] === "\r" ? pos - 2 : pos - 1;
+    const prev = text.slice(prevStart, prevEnd).trim();
     if (!prev.startsWith("//")) break;
     if (sameMark(prev, line)) {
-      const existing = { start: prevStart, end: pos - 1, text: prev };
+      const existing = { start: prevStart, end: prevEnd, text: prev };
       file.emittedTodos.add(`${file.sf.getLineAndColumnAtPos(start).line}|${prev}`);
       const mark: Mark = { times: 1, existing };
       if (countMarks(prev) !== 1) {
-        mark.edit = { start: prevStart, end: pos - 1, text: `${indent}${line}`, file: file.sf.getFilePath() };
+        mark.edit = { start: prevStart, end: prevEnd, text: `${indent}${line}`, file: file.sf.getFilePath() };
         file.edits.push(mark.edit);
       }
       remember(file, st, key, mark);

@@ -6,6 +6,7 @@ import { bindAcross, classOfMember, memberValues } from "../symbols.ts";
 import type { Binding } from "../scope.ts";
 import { resolveParts, unwrapExpression, type JoinMode, type UrlContext } from "../urls.ts";
 import type { Analysis } from "./state.ts";
+import { baseIn } from "./evaluate/bases.ts";
 
 export interface External {
   value: string;
@@ -61,6 +62,14 @@ export function baseOf(a: Analysis, node: Node): string | undefined {
     if (!found) {
       const cls = classOfMember(n);
       if (cls) for (const v of memberValues(cls, n.getName())) from(v);
+    }
+  }
+  if (!found && (Node.isIdentifier(n) || Node.isPropertyAccessExpression(n) || Node.isElementAccessExpression(n) || Node.isCallExpression(n))) {
+    // By value: destructured config returns, class getters, constructor options, schema defaults.
+    const b = baseIn(a.evaluator.evaluate(n));
+    if (b) {
+      found = { value: b.value, source: b.source };
+      if (b.overrides.length) a.overrides.set(b.source, new Set([...(a.overrides.get(b.source) ?? []), ...b.overrides]));
     }
   }
   if (found?.source) a.baseSource.set(n, found.source);

@@ -1,8 +1,8 @@
 // The record an update is about, read once per v1 call however many read-modify-write emulations
 // need it (v2 replaces some nested objects whole, v1 could send one field of them).
-import type { V1Call } from "../call.ts";
-import type { UpstreamResponse } from "../upstream.ts";
-import { upstreamError } from "../v1-errors.ts";
+import type { V1Call } from "../upstream/call.ts";
+import type { UpstreamResponse } from "../upstream/upstream.ts";
+import { upstreamError } from "../translation/v1-errors.ts";
 
 const reads = new WeakMap<V1Call, Promise<UpstreamResponse>>();
 

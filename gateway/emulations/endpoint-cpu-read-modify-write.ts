@@ -2,7 +2,7 @@
 // {id, vcpuCount}; v1 could send vcpuCount alone (which the lens cannot place without the flavours)
 // or cpuFlavorIds alone (which would reset vcpuCount to 2). The gateway reads the endpoint and
 // completes the pair from its current CPU selection. GPU endpoints are left to v2 to refuse.
-import { dropField } from "../drops.ts";
+import { dropField } from "../translation/drops.ts";
 import { currentRecord } from "./current-record.ts";
 import type { Emulation } from "./types.ts";
 

@@ -1,6 +1,6 @@
 // A v2 read an expansion needs, with its failure told as a v1 error naming the expansion.
-import type { V1Call } from "../call.ts";
-import { upstreamError } from "../v1-errors.ts";
+import type { V1Call } from "../upstream/call.ts";
+import { upstreamError } from "../translation/v1-errors.ts";
 
 export async function readForExpansion(call: V1Call, expansion: string, path: string, query?: URLSearchParams): Promise<Record<string, unknown>> {
   const res = await call.callUpstream({ method: "GET", path, query });

@@ -1,4 +1,5 @@
 // Every gateway emulation by the name mappings/data/emulations.ts gives it (a test checks the two agree).
+import { actionWaitsForBoot } from "./action-waits-for-boot.ts";
 import { catalogTemplates } from "./catalog-templates.ts";
 import { cpuFlavorPriority } from "./cpu-flavor-priority.ts";
 import { endpointWorkers } from "./endpoint-workers.ts";
@@ -17,13 +18,14 @@ import { listFilters } from "./list-filters.ts";
 import { lockOnCreate } from "./lock-on-create.ts";
 import { resetAsRestart } from "./reset-as-restart.ts";
 import { scalingReadModifyWrite } from "./scaling-read-modify-write.ts";
+import { templateMountsReadModifyWrite } from "./template-mounts-read-modify-write.ts";
 import { servePublishedDocument } from "./serve-published-document.ts";
 import type { Emulation } from "./types.ts";
 
 export type { Emulation } from "./types.ts";
 
 export const emulationImplementations: Record<string, Emulation> = Object.fromEntries(
-  [gpuTypePriority, lockOnCreate, gpuPoolsFromCatalog, scalingReadModifyWrite, listFilters, resetAsRestart, emptyUpdateAsRead, servePublishedDocument, hourlyRateFromCatalog, cpuFlavorPriority, endpointCpuReadModifyWrite, flashbootKeepsPriority, podMountsReadModifyWrite, catalogTemplates, endpointWorkers, podNetworkVolume, templateIdFromRequest, podBillingByGpuType, sumPerBucket].map(
+  [gpuTypePriority, lockOnCreate, gpuPoolsFromCatalog, scalingReadModifyWrite, listFilters, resetAsRestart, actionWaitsForBoot, emptyUpdateAsRead, servePublishedDocument, hourlyRateFromCatalog, cpuFlavorPriority, endpointCpuReadModifyWrite, flashbootKeepsPriority, podMountsReadModifyWrite, templateMountsReadModifyWrite, catalogTemplates, endpointWorkers, podNetworkVolume, templateIdFromRequest, podBillingByGpuType, sumPerBucket].map(
     (e) => [e.name, e],
   ),
 );

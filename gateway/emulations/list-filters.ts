@@ -1,6 +1,6 @@
 // listFilters: v2 lists take no filters; the gateway applies v1's filters (decision "emulate",
 // compared on the table's `filterField` of each translated v1 record) to the translated list.
-import { applyFilters } from "../translate-response.ts";
+import { applyFilters } from "../translation/translate-response.ts";
 import type { Emulation } from "./types.ts";
 
 export const listFilters: Emulation = {

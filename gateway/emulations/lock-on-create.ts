@@ -1,6 +1,6 @@
 // lockOnCreate: v2 pod create has no `locked`; after a successful create the gateway PATCHes the
 // new pod with {"locked": true}. Not atomic: a failed PATCH leaves an unlocked pod and says so.
-import { V1Error, upstreamError } from "../v1-errors.ts";
+import { V1Error, upstreamError } from "../translation/v1-errors.ts";
 import type { Emulation } from "./types.ts";
 
 export const lockOnCreate: Emulation = {

@@ -2,8 +2,8 @@
 // The v2 createPod guide: 400 covers both a broken rule and "no capacity" (capacity has no
 // machine-readable code, only a human detail), 403 means no access to that pool: both → next
 // candidate. A 404 about the type is treated the same. 402, 422, 429 and 5xx end the search.
-import type { V1Call } from "../call.ts";
-import type { UpstreamResponse } from "../upstream.ts";
+import type { V1Call } from "../upstream/call.ts";
+import type { UpstreamResponse } from "../upstream/upstream.ts";
 
 export function worthNextCandidate(status: number): boolean {
   return status === 400 || status === 403 || status === 404;

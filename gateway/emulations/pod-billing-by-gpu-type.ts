@@ -3,7 +3,7 @@
 // gateway reads the pods (GET /v2/pods) to learn each one's GPU type (CPU pods: their CPU flavour)
 // and sums each type's pods per bucket. Pods v2 no longer lists cannot be attributed: their amounts
 // form a group without gpuTypeId, and the V2-Bridge-Warning header says so.
-import { applyFilters } from "../translate-response.ts";
+import { applyFilters } from "../translation/translate-response.ts";
 import { isRecord, readForExpansion } from "./expansion-calls.ts";
 import { sumByKey } from "./sum-by-key.ts";
 import type { Emulation } from "./types.ts";

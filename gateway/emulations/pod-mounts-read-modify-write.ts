@@ -2,7 +2,7 @@
 // and its kind is fixed at create; v1 could send volumeMountPath or volumeInGb alone, and a pod on
 // a network volume keeps its path in `mounts.network`. The gateway reads the pod and sends the
 // complete mount of the kind the pod has.
-import { dropField } from "../drops.ts";
+import { dropField } from "../translation/drops.ts";
 import { currentRecord } from "./current-record.ts";
 import type { Emulation } from "./types.ts";
 

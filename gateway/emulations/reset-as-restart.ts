@@ -1,6 +1,6 @@
 // resetAsRestart: v1 reset has no v2 equivalent. Default: the table's decision (a v1 400 with the
 // advice). Opt-in `--reset-policy restart`: send the v2 restart action and say so in V2-Bridge-Warning.
-import { V1Error, upstreamError } from "../v1-errors.ts";
+import { V1Error, upstreamError } from "../translation/v1-errors.ts";
 import type { Emulation } from "./types.ts";
 
 export const resetAsRestart: Emulation = {

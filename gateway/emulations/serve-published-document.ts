@@ -1,6 +1,6 @@
 // servePublishedDocument: the gateway itself serves the published v1 OpenAPI document (from its
 // reference directory) and a small docs page; 404 in v1 format when it has no document.
-import { V1Error } from "../v1-errors.ts";
+import { V1Error } from "../translation/v1-errors.ts";
 import type { Emulation } from "./types.ts";
 import { V1_RETIREMENT } from "../../mappings/bases.ts";
 

@@ -1,7 +1,7 @@
 // The shape of a gateway emulation (one file per name in mappings/data/emulations.ts).
-import type { V1Call } from "../call.ts";
-import type { V1Answer } from "../translate-response.ts";
-import type { UpstreamResponse } from "../upstream.ts";
+import type { V1Call } from "../upstream/call.ts";
+import type { V1Answer } from "../translation/translate-response.ts";
+import type { UpstreamResponse } from "../upstream/upstream.ts";
 
 export type SendFn = (body: Record<string, unknown> | undefined) => Promise<UpstreamResponse>;
 

@@ -59,6 +59,13 @@ export const podMountsReadModifyWrite = spec({
   upstreamCalls: ["GET /v2/pods/{id}", "PATCH /v2/pods/{id}"],
 });
 
+export const templateMountsReadModifyWrite = spec({
+  name: "templateMountsReadModifyWrite",
+  summary: "v1 template update with `volumeMountPath` or `volumeInGb` alone: read the template and send its complete mount (`persistent` {size, path}), so a path alone moves the volume and a size alone keeps the template's own path.",
+  differences: "A concurrent change between the read and the PATCH can be overwritten; volumeMountPath alone on a template without a volume is ignored with a warning (v2 keeps no path without a size).",
+  upstreamCalls: ["GET /v2/templates/{id}", "PATCH /v2/templates/{id}"],
+});
+
 export const listFilters = spec({
   name: "listFilters",
   summary: "v1 list filters (`desiredStatus`, `gpuTypeId`, `name`, …) are applied by the gateway to the translated records.",
@@ -71,6 +78,13 @@ export const resetAsRestart = spec({
   summary: "Opt-in (`--reset-policy restart`): v1 reset is sent as the v2 `restart` action.",
   differences: "v1 reset also wiped the container disk; restart keeps it. Use only where the container disk holds nothing that reset was meant to clear.",
   upstreamCalls: ["POST /v2/pods/{id}/action {\"action\":\"restart\"}"],
+});
+
+export const actionWaitsForBoot = spec({
+  name: "actionWaitsForBoot",
+  summary: "v1 RestartPod / StopPod on a pod that is still booting (v1 shows `desiredStatus: RUNNING` at once; v2 answers 409 while the pod is PROVISIONING or STARTING and the action is not among its `actions`): poll the pod with backoff, within the request's deadline, and send the action once v2 allows it.",
+  differences: "The answer waits for the boot (up to --upstream-deadline, less a reserve for the action itself). Past that, a v1 409 says the pod is still starting and to retry. A 409 for another reason (a locked pod, a stopped one) is answered at once.",
+  upstreamCalls: ["POST /v2/pods/{id}/action", "GET /v2/pods/{id} (polled with backoff while the pod boots)", "POST /v2/pods/{id}/action (again, once allowed)"],
 });
 
 export const emptyUpdateAsRead = spec({
@@ -118,7 +132,7 @@ export const podNetworkVolume = spec({
 export const templateIdFromRequest = spec({
   name: "templateIdFromRequest",
   summary: "v1 CreatePod / CreateEndpoint answers name the `templateId` the client sent; v2 keeps no link to the template.",
-  differences: "Only the create answer: later reads of the pod or endpoint have no templateId (declared in the table).",
+  differences: "Only the create answer: later reads and update answers of the pod or endpoint have no templateId (declared lost in the table, and in a V2-Bridge-Warning on each such answer).",
   upstreamCalls: [],
 });
 
@@ -146,8 +160,10 @@ export const emulations: EmulationSpec[] = [
   endpointCpuReadModifyWrite,
   flashbootKeepsPriority,
   podMountsReadModifyWrite,
+  templateMountsReadModifyWrite,
   listFilters,
   resetAsRestart,
+  actionWaitsForBoot,
   emptyUpdateAsRead,
   servePublishedDocument,
   hourlyRateFromCatalog,

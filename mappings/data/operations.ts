@@ -1,7 +1,7 @@
 // One entry per v1 operation in v1-openapi.json (37, counting the POST …/update synonyms).
 // Read this file to answer "what does v1 X become in v2?".
 import type { OperationEntry, QueryMapping } from "../types.ts";
-import { uses, catalogTemplates, cpuFlavorPriority, emptyUpdateAsRead, endpointCpuReadModifyWrite, endpointWorkers, flashbootKeepsPriority, gpuPoolsFromCatalog, gpuTypePriority, hourlyRateFromCatalog, listFilters, lockOnCreate, podMountsReadModifyWrite, podNetworkVolume, resetAsRestart, scalingReadModifyWrite, servePublishedDocument, templateIdFromRequest } from "./emulations.ts";
+import { uses, actionWaitsForBoot, catalogTemplates, cpuFlavorPriority, emptyUpdateAsRead, endpointCpuReadModifyWrite, endpointWorkers, flashbootKeepsPriority, gpuPoolsFromCatalog, gpuTypePriority, hourlyRateFromCatalog, listFilters, lockOnCreate, podMountsReadModifyWrite, podNetworkVolume, resetAsRestart, scalingReadModifyWrite, servePublishedDocument, templateIdFromRequest, templateMountsReadModifyWrite } from "./emulations.ts";
 import { billingOperations } from "./operations-billing.ts";
 import { endpointCreate, endpointRecord, endpointUpdate, networkVolumeCreate, networkVolumeRecord, networkVolumeUpdate, podCreate, podRecord, podUpdate, registryCreate, registryRecord, templateCreate, templateRecord, templateUpdate } from "./lenses/index.ts";
 
@@ -151,6 +151,8 @@ export const operationEntries: OperationEntry[] = [
     pathParams: ID,
     request: { fixedBody: { action } },
     response: { kind: "empty" },
+    // start is refused on a booting pod because it is not stopped, not because it is booting.
+    ...(action === "start" ? {} : { emulations: uses(actionWaitsForBoot) }),
   })),
   {
     key: "ResetPod",
@@ -275,6 +277,7 @@ export const operationEntries: OperationEntry[] = [
     pathParams: { templateId: "id" },
     request: { lens: templateUpdate.name },
     response: { kind: "record", lens: templateRecord.name },
+    emulations: uses(templateMountsReadModifyWrite),
   }),
   {
     key: "DeleteTemplate",

@@ -10,6 +10,7 @@ import { audit } from "../../cli/audit-command.ts";
 import { rewrite } from "../../cli/rewrite-command.ts";
 import { runCodemod } from "../../codemod/project.ts";
 import { auditSarif } from "../../codemod/report.ts";
+import { VERSION } from "../../product/package-info.ts";
 
 const temps: string[] = [];
 afterAll(() => temps.forEach((t) => rmSync(t, { recursive: true, force: true })));
@@ -54,9 +55,10 @@ describe("audit", () => {
     const { code, stdout } = await capture(() => audit([dir], { format: "json", progress: false }));
     expect(code).toBe(1);
     const report = JSON.parse(stdout);
-    expect(Object.keys(report)).toEqual(["tool", "version", "generatedAt", "root", "summary", "findings"]);
+    expect(Object.keys(report)).toEqual(["tool", "version", "toolVersion", "generatedAt", "root", "summary", "findings"]);
     expect(report.tool).toBe("v2-bridge");
     expect(report.version).toBe(1);
+    expect(report.toolVersion).toBe(VERSION);
     expect(new Date(report.generatedAt).toISOString()).toBe(report.generatedAt);
     expect(report.root).toBe(dir);
     expect(report.summary).toEqual({ files: 2, filesWithFindings: 1, findings: 2, byCategory: { auto: 1, review: 0, "no-equivalent": 1 } });
@@ -127,7 +129,7 @@ describe("audit", () => {
     expect(JSON.parse(err.stdout).summary.findings).toBe(2);
   });
 
-  it("flags converter-based record field reads and table-decided query parameters; renames copy fields", async () => {
+  it("flags converter-based record field reads and table-decided query parameters; a marked call stays whole", async () => {
     const src = [
       'const API = "https://rest.runpod.io/v1";',
       "export async function f(id: string) {",
@@ -140,12 +142,15 @@ describe("audit", () => {
     const dir = project({ "a.ts": src });
     const result = await runCodemod({ paths: [dir], write: true });
     const review = result.findings.filter((f) => f.category === "review");
-    expect(review.map((f) => f.reason)).toEqual([
+    expect(review).toHaveLength(2);
+    expect(review.map((f) => f.reason)).toEqual(expect.arrayContaining([
       "query parameter desiredStatus (emulate): v2 lists take no filter parameters",
-      expect.stringContaining("v1 record field desiredStatus is status in v2"),
-    ]);
+      expect.stringContaining("reads v1 record field desiredStatus (a.ts:5), which is status in v2"),
+    ]));
     const out = readFileSync(path.join(dir, "a.ts"), "utf8");
-    expect(out).toContain("pod.disk");
+    // Both calls are marked, so both stay whole in v1 shape on the declared v1 base: nothing renamed.
+    expect(out).toContain("pod.containerDiskInGb");
+    expect(out).toContain("fetch(`${RUNPOD_V1_BASE}/pods/${id}`)");
     expect(out).toContain("p.desiredStatus;"); // origin unknown: untouched
     expect(out.match(/TODO\(v2-migration\)/g)).toHaveLength(2);
   });

@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCodemod } from "../../codemod/project.ts";
 import { countMarks } from "../../codemod/engine/todo-marks.ts";
-import { casePairs, cleanup, fixtureCases, isNegative, rewriteCase, FIXTURES } from "./fixture-helpers.ts";
+import { casePairs, cleanup, copyCase, fixtureCases, isNegative, rewriteCase, FIXTURES } from "./fixture-helpers.ts";
 
 const cases = fixtureCases();
 const temps: string[] = [];
@@ -15,7 +15,7 @@ afterAll(() => temps.forEach(cleanup));
 describe("codemod fixtures", () => {
   it("has a case for every call shape, grouped by concept", () => {
     const concepts = new Set(cases.map((c) => c.split("/")[0]));
-    for (const c of ["urls", "helpers", "classes", "factories", "wrappers", "openapi-fetch", "bodies", "lists", "errors", "records", "negatives"]) expect(concepts).toContain(c);
+    for (const c of ["urls", "helpers", "classes", "factories", "wrappers", "openapi-fetch", "bodies", "lists", "errors", "records", "response-branches", "negatives"]) expect(concepts).toContain(c);
     for (const name of [
       "factories/create-request-ts", "factories/options-object-js", "classes/private-call-method", "classes/default-base-url-constant",
       "classes/axios-instance", "classes/injected-fetch-js", "wrappers/fetch-with-retry", "wrappers/with-timeout",
@@ -54,6 +54,8 @@ describe("codemod fixtures", () => {
 describe("jscodeshift entry point", () => {
   const require = createRequire(import.meta.url);
   // jscodeshift sees one file at a time: cases whose rewrite needs another module are CLI-only.
+  // It also cannot write the boundary adapter module (a transform writes only its own file), so it
+  // is compared with the CLI engine run without the adapter (`rewrite --no-adapter`).
   const singleFile = cases.filter((c) => !existsSync(path.join(FIXTURES, c, "input")));
 
   it("gives the same output as the CLI engine for every single-file fixture", async () => {
@@ -62,10 +64,14 @@ describe("jscodeshift entry point", () => {
     temps.push(tmp);
     const expected = new Map<string, string>();
     for (const name of singleFile) {
+      const cli = copyCase(name);
+      temps.push(cli);
+      await runCodemod({ paths: [cli], write: true, adapter: false });
       for (const pair of casePairs(name)) {
         const target = path.join(tmp, name, pair.rel);
         cpSync(pair.input, target);
-        expected.set(target, readFileSync(pair.output, "utf8"));
+        const out = readFileSync(path.join(cli, pair.rel), "utf8");
+        expected.set(target, out);
       }
     }
     const stats = await run(path.resolve("codemod/jscodeshift.cjs"), [tmp], {
@@ -79,5 +85,6 @@ describe("jscodeshift entry point", () => {
     expect(stats.error).toBe(0);
     for (const [file, want] of expected) expect(readFileSync(file, "utf8"), file).toBe(want);
     rmSync(tmp, { recursive: true, force: true });
-  });
+    // Two engines over every single-file case: bounded work, more than the default 30 s on a loaded 2-core machine.
+  }, 180_000);
 });

@@ -57,7 +57,8 @@ describe("source-files", () => {
   });
 
   it("decodes only valid UTF-8 and reads within the size limit", async () => {
-    expect(decodeUtf8("a.ts", Buffer.from("café ✓"))).toEqual({ text: "café ✓" });
+    expect(decodeUtf8("a.ts", Buffer.from("café ✓"))).toEqual({ text: "café ✓", bom: false });
+    expect(decodeUtf8("a.ts", Buffer.from("\uFEFFcafé ✓"))).toEqual({ text: "café ✓", bom: true });
     expect("skip" in decodeUtf8("a.ts", Buffer.from([0x63, 0x61, 0x66, 0xe9]))).toBe(true);
     const dir = mkdtempSync(path.join(os.tmpdir(), "codemod-units-"));
     temps.push(dir);

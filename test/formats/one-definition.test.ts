@@ -8,8 +8,8 @@ import type { AuditJson } from "../../codemod/report.ts";
 import { Audit, AuditFinding } from "../../formats/audit.ts";
 import type { UsageSnapshot } from "../../formats/usage.ts";
 import { checkAudit, checkUsage } from "../../formats/validate.ts";
-import type { UsageSnapshot as GatewaySnapshot } from "../../gateway/usage.ts";
-import { UsageStore } from "../../gateway/usage.ts";
+import type { UsageSnapshot as GatewaySnapshot } from "../../gateway/usage/usage.ts";
+import { UsageStore } from "../../gateway/usage/usage.ts";
 import type { Audit as ReportAudit, Usage as ReportUsage } from "../../report/index.ts";
 import { REPO_ROOT } from "../../openapi/reference.ts";
 

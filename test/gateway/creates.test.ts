@@ -2,8 +2,8 @@
 // CPU flavours and GPU types tried in order on any refusal of the type, v1-template behaviour
 // (no SSH/Jupyter injection), and v2 refusals told in v1 field names.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { upstreamError } from "../../gateway/v1-errors.ts";
-import { inV1Terms } from "../../gateway/v2-errors-in-v1-terms.ts";
+import { upstreamError } from "../../gateway/translation/v1-errors.ts";
+import { inV1Terms } from "../../gateway/translation/v2-errors-in-v1-terms.ts";
 import { operationByKey } from "../../mappings/index.ts";
 import { missingReference, refSuite } from "../helpers/reference.ts";
 import { expectValidV2Requests, startRig, v1Client, type Rig } from "./helpers.ts";

@@ -1,4 +1,4 @@
-// The listener serves plain /v1 and /v2 requests ahead of Fastify (gateway/front-door.ts): those
+// The listener serves plain /v1 and /v2 requests ahead of Fastify (gateway/upstream/front-door.ts): those
 // never reach a Fastify route handler, the rest still do, and both doors give the same answer,
 // header for header, and the same log line and usage counts.
 import diagnostics from "node:diagnostics_channel";
@@ -6,7 +6,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { frontRouteOf, serveAheadOfFastify } from "../../gateway/front-door.ts";
+import { frontRouteOf, serveAheadOfFastify } from "../../gateway/upstream/front-door.ts";
 import { startGateway, type Gateway } from "../../gateway/server.ts";
 import { sendJson, startScriptedUpstream, type ScriptedUpstream } from "./scripted-upstream.ts";
 
@@ -190,8 +190,12 @@ describe("which requests the listener serves itself", () => {
 
 describe("the listener in front of Fastify", () => {
   it("calls Fastify's handler for the rest, and turns a handler that throws into the failure answer instead of a crash", async () => {
-    const server = http.createServer((_req, res) => res.end("fastify"));
-    serveAheadOfFastify(server, {
+    const fastify = (_req: http.IncomingMessage, res: http.ServerResponse) => void res.end("fastify");
+    const server = http.createServer(fastify);
+    // Another 'request' listener (as the drain's socket tracker) keeps seeing every request.
+    const seen: string[] = [];
+    server.on("request", (req: http.IncomingMessage) => seen.push(req.url!));
+    serveAheadOfFastify(server, fastify, {
       v1: () => {
         throw new Error("bug");
       },
@@ -207,6 +211,7 @@ describe("the listener in front of Fastify", () => {
       expect((await send(url, "GET", "/v2/pods")).text).toBe("front");
       expect(await send(url, "GET", "/v1/pods")).toMatchObject({ status: 500, text: "failed" });
       expect((await send(url, "GET", "/v2/pods")).text).toBe("front");
+      expect(seen).toEqual(["/_bridge/health", "/v2/pods", "/v1/pods", "/v2/pods"]);
     } finally {
       await new Promise((r) => server.close(r));
     }

@@ -1,6 +1,7 @@
 // Shared test rig for the gateway: a v2 sandbox, a gateway in front of it that records every
 // upstream request, and v1 calls whose answers are checked against the published v1 document.
 import http from "node:http";
+import { parseList } from "structured-headers";
 import { expect } from "vitest";
 import { matchV1 } from "../../mappings/index.ts";
 import { loadV1, loadV2 } from "../../openapi/reference.ts";
@@ -171,4 +172,33 @@ export function rawRequest(
     if (options.body !== undefined) req.write(options.body);
     req.end();
   });
+}
+
+/** V2-Bridge-Warning entries of an answer. */
+export function warningsOf(headers: Headers): string[] {
+  const header = headers.get("v2-bridge-warning");
+  return header ? parseList(header).map(([value]) => String(value)) : [];
+}
+
+const LOST_FIELDS = " not in this answer: ";
+
+/** The record fields v2 cannot supply that an answer's warning names (gateway/translation/lost-fields.ts). */
+export function lostFieldsNamed(headers: Headers): string[] {
+  const entry = warningsOf(headers).find((w) => w.includes(LOST_FIELDS));
+  return entry ? entry.slice(0, entry.indexOf(LOST_FIELDS)).split(", ") : [];
+}
+
+/** The warnings besides the one naming the record fields v2 cannot supply (every read has it). */
+export function warningsBesidesLostFields(headers: Headers): string[] {
+  return warningsOf(headers).filter((w) => !w.includes(LOST_FIELDS));
+}
+
+/** Usage drops of inputs a client sent (lost answer fields count as `answer.<field>`). */
+export function inputDrops<T extends Record<string, Record<string, number>>>(drops: T): T {
+  const out: Record<string, Record<string, number>> = {};
+  for (const [key, fields] of Object.entries(drops)) {
+    const inputs = Object.entries(fields).filter(([name]) => !name.startsWith("answer."));
+    if (inputs.length) out[key] = Object.fromEntries(inputs);
+  }
+  return out as T;
 }

@@ -5,7 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { ConfigError, optionsFromEnv, resolveConfig } from "../../gateway/config.ts";
-import { LIMIT_DEFAULTS, LIMIT_FIELDS } from "../../gateway/limits.ts";
+import { LIMIT_DEFAULTS, LIMIT_FIELDS } from "../../gateway/limits/limits.ts";
 import { REPO_ROOT } from "../../openapi/reference.ts";
 
 describe("limit settings", () => {

@@ -3,7 +3,7 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startGateway, type Gateway } from "../../gateway/server.ts";
-import { exceedsJsonDepth } from "../../gateway/json-depth.ts";
+import { exceedsJsonDepth } from "../../gateway/translation/json-depth.ts";
 import { rawRequest, startRig, type Rig } from "./helpers.ts";
 import { startScriptedUpstream, type ScriptedUpstream } from "./scripted-upstream.ts";
 

@@ -1,7 +1,7 @@
 // The checks that keep every request under /v2/ on the configured upstream, all from one module
-// (gateway/path-safety.ts): v1 path parameters, built v2 paths, /v2 pass-through targets.
+// (gateway/upstream/path-safety.ts): v1 path parameters, built v2 paths, /v2 pass-through targets.
 import { describe, expect, it } from "vitest";
-import { isSafeParam, isSafePassthroughUrl, isSafeV2Path, segmentsAreSafe } from "../../gateway/path-safety.ts";
+import { isSafeParam, isSafePassthroughUrl, isSafeV2Path, segmentsAreSafe } from "../../gateway/upstream/path-safety.ts";
 
 describe("upstream path safety", () => {
   it("accepts only /v2/ paths without dot-segments, encoded separators or backslashes", () => {

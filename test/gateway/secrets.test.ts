@@ -4,7 +4,7 @@
 // the usage audit, the metrics and the live report page. The upstream still gets Authorization as sent.
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { redactUrl, secretsOf } from "../../gateway/redact.ts";
+import { redactUrl, secretsOf } from "../../gateway/observability/redact.ts";
 import { rawRequest, startRig, type Rig } from "./helpers.ts";
 
 /** A key the sandbox accepts (shaped like one). */

@@ -7,9 +7,9 @@ import { describe, expect, it } from "vitest";
 import { emulations, operations } from "../../mappings/index.ts";
 import { emulationImplementations } from "../../gateway/emulations/index.ts";
 import { optionsFromEnv, resolveConfig, ConfigError } from "../../gateway/config.ts";
-import { createFingerprinter } from "../../gateway/fingerprint.ts";
-import { DEPRECATION_VALUE, SUNSET_VALUE, successorLink, warningHeader } from "../../gateway/headers.ts";
-import { UsageStore } from "../../gateway/usage.ts";
+import { createFingerprinter } from "../../gateway/usage/fingerprint.ts";
+import { DEPRECATION_VALUE, SUNSET_VALUE, successorLink, warningHeader } from "../../gateway/upstream/headers.ts";
+import { UsageStore } from "../../gateway/usage/usage.ts";
 import { REPO_ROOT } from "../../openapi/reference.ts";
 
 describe("emulations", () => {
@@ -38,6 +38,15 @@ describe("headers", () => {
   it("V2-Bridge-Warning is a structured list of ASCII strings", () => {
     expect(warningHeader([])).toBeNull();
     expect(warningHeader(['a "quoted"', "ünïcode", "a \"quoted\""])).toBe('"a \\"quoted\\"", "?n?code"');
+  });
+
+  it("V2-Bridge-Warning of a repeated warning list is remembered, and lists that join alike stay apart", () => {
+    expect(warningHeader(["a,b"])).toBe('"a,b"');
+    expect(warningHeader(["a,b"])).toBe('"a,b"');
+    expect(warningHeader(["a", "b"])).toBe('"a", "b"');
+    expect(warningHeader(["1:a", "b"])).toBe('"1:a", "b"');
+    expect(warningHeader(["1:a1:b"])).toBe('"1:a1:b"');
+    expect(warningHeader(["a\nb"])).toBe('"a?b"');
   });
 });
 
@@ -98,7 +107,7 @@ describe("config", () => {
 
 describe("catalog cache", () => {
   it("is keyed per API key and never serves one key's catalog to another", async () => {
-    const { CatalogCache } = await import("../../gateway/catalog-cache.ts");
+    const { CatalogCache } = await import("../../gateway/upstream/catalog-cache.ts");
     const calls: string[] = [];
     const fake = {
       request: async (req: { authorization?: string; path: string }) => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { missingReference, refSuite } from "../helpers/reference.ts";
 import { GPU_TYPES } from "../../sandbox/catalog.ts";
 import { expectValidV2Requests, KEY, startRig, v1Client, v1Validator, type Rig } from "./helpers.ts";
-import { v1GpuTypeIds } from "../../gateway/v1-gpu-types.ts";
+import { v1GpuTypeIds } from "../../gateway/translation/v1-gpu-types.ts";
 
 describe.skipIf(missingReference)(refSuite("gateway: v1 updates"), () => {
   let rig: Rig;

@@ -7,7 +7,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readUsageFromRedis } from "../../gateway/usage-redis.ts";
+import { readUsageFromRedis } from "../../gateway/usage/usage-redis.ts";
 import { checkUsage, generateReport, loadTraffic, ReportInputError } from "../../report/index.ts";
 import { startSandbox, type Sandbox } from "../../sandbox/server.ts";
 import { startGatewayProcess, type GatewayProcess } from "./gateway-process.ts";
@@ -16,6 +16,8 @@ import { startRig } from "./helpers.ts";
 const REDIS_SERVER = "/usr/bin/redis-server";
 const missing = existsSync(REDIS_SERVER) ? null : `${REDIS_SERVER} is not installed (CI installs it with .ci/install-services)`;
 const SALT = "fleet-salt-for-tests-0123456789";
+/** The gateway's Redis reader, handed to the report as the CLI does. */
+const redisReader = () => import("../../gateway/usage/usage-redis.ts");
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -147,7 +149,7 @@ describe.skipIf(missing)(`usage shared through Redis${missing ? ` (skipped: ${mi
       expect(page.operations).toEqual(usage.operations.map((o: any) => ({ ...o, lastSeen: expect.any(String) })));
 
       // What `v2-bridge report --traffic redis://…` renders (the CLI's generateReport, in process).
-      const report = await generateReport({ traffic: redis.url });
+      const report = await generateReport({ traffic: redis.url, redisReader });
       expect(report.model.totals).toMatchObject({ liveRequests: 12, liveClients: 3, operationsInTraffic: 2 });
       expect(report.model.traffic?.source).toBe(redis.url);
       expect(report.html).toContain("GetPod");
@@ -231,7 +233,7 @@ describe.skipIf(missing)(`usage shared through Redis${missing ? ` (skipped: ${mi
 
   it("report --traffic redis:// with nothing listening: an input error naming the store, not its password", async () => {
     const port = await freePort();
-    const failure = await loadTraffic(`redis://:hunter2secret@127.0.0.1:${port}`).then(() => null, (e: Error) => e);
+    const failure = await loadTraffic(`redis://:hunter2secret@127.0.0.1:${port}`, { redisReader }).then(() => null, (e: Error) => e);
     expect(failure).toBeInstanceOf(ReportInputError);
     expect(failure!.message).toMatch(/^cannot read gateway usage in redis:\/\/:\*\*\*@127\.0\.0\.1:\d+.*ECONNREFUSED/);
     expect(failure!.message).not.toContain("hunter2secret");

@@ -1,13 +1,16 @@
-// Each operation's version changes are computed from its table entry (mappings/data/change-rules.ts).
+// Each operation's version changes are computed from its table entry, by the rule each change
+// carries with it (mappings/data/changes.ts).
 import { describe, expect, it } from "vitest";
 import { operationByKey, operations, versionChanges } from "../../mappings/index.ts";
-import { changeApplies } from "../../mappings/data/change-rules.ts";
 
 describe("version changes computed from the table", () => {
-  it("every rule names a change, and every rule-based change touches some operation", () => {
-    const ids = new Set(versionChanges.map((c) => c.id));
-    for (const id of Object.keys(changeApplies)) expect(ids.has(id), id).toBe(true);
-    for (const id of Object.keys(changeApplies)) expect(operations.some((op) => op.changes.includes(id)), id).toBe(true);
+  it("each change is one unit holding its own applies-to rule; every rule-based change touches some operation", () => {
+    for (const c of versionChanges) expect(typeof c.appliesTo === "function" || c.appliesTo === "every operation", c.id).toBe(true);
+    expect(versionChanges.filter((c) => c.appliesTo === "every operation").map((c) => c.id)).toEqual(["problem-errors", "rate-limit-headers"]);
+    for (const c of versionChanges) {
+      if (c.appliesTo !== "every operation") expect(operations.some((op) => op.changes.includes(c.id)), c.id).toBe(true);
+    }
+    expect(new Set(versionChanges.map((c) => c.id)).size).toBe(versionChanges.length);
   });
 
   it("derives the changes from paths, methods, statuses, lenses and emulations", () => {

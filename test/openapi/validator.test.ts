@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { loadV1, loadV2, referenceMissingReason } from "../../openapi/reference.ts";
+import { loadV1, loadV2 } from "../../openapi/reference.ts";
 import { createV1Validator, createV2Validator } from "../../openapi/validator.ts";
+import { refDescribe } from "../helpers/reference.ts";
 
-const reason = referenceMissingReason();
-
-describe.skipIf(reason)(`openapi validator${reason ? ` (skipped: ${reason})` : ""}`, () => {
+refDescribe("openapi validator", () => {
   const v2 = createV2Validator(loadV2());
   const v1 = createV1Validator(loadV1());
 

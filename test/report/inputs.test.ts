@@ -127,6 +127,23 @@ describe("report inputs", () => {
     expect(r.stdout).toContain("k_3fa9c2e1b0d4");
   });
 
+  it("CLI: --mapping-href goes through the links' check: a javascript: or data: href exits 2 with one line and is never written; an https one is the link", async () => {
+    const code = ["--code", path.join(FIX, "audit-2026-11-10.json")];
+    const out = path.join(dir, "href-javascript.html");
+    const js = await cli(["report", ...code, "--mapping-href", " JavaScript:alert(document.domain)//", "--out", out]);
+    expect([js.code, js.stdout, js.stderr]).toEqual([2, "", "v2-bridge report: --mapping-href must be an http://, https:// or file:// URL; the one given is a javascript: URL, refused\n"]);
+    expect(() => readFileSync(out)).toThrow();
+    // To standard output: refused the same way, nothing printed.
+    const data = await cli(["report", ...code, "--mapping-href", "data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg=="]);
+    expect([data.code, data.stdout, data.stderr]).toEqual([2, "", "v2-bridge report: --mapping-href must be an http://, https:// or file:// URL; the one given is a data: URL, refused\n"]);
+    const linkBase = await cli(["report", ...code, "--link-base", "javascript:alert(1)//"]);
+    expect([linkBase.code, linkBase.stderr]).toEqual([2, "v2-bridge report: --link-base must be an http://, https:// or file:// URL; the one given is a javascript: URL, refused\n"]);
+
+    const ok = await cli(["report", ...code, "--mapping-href", "https://git.example/repo/blob/main/docs/mapping.md?a=1&b=2"]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain('<a href="https://git.example/repo/blob/main/docs/mapping.md?a=1&amp;b=2">mapping table</a>');
+  }, 120_000); // four CLI runs
+
   it("CLI: malformed input exits 2 with a clear message and writes nothing", async () => {
     const bad = path.join(dir, "bad-audit.json");
     const a = fixture("audit-2026-11-10.json");

@@ -59,6 +59,16 @@ describe("report HTML", () => {
     for (const label of [">auto<", ">review<", ">no equivalent<"]) expect(svg).toContain(label);
   });
 
+  it("a mapping href that fails the links' check is never emitted, even when rendering is called directly", () => {
+    const model = buildReport(smallTable, [], null, { now });
+    for (const href of ["javascript:alert(1)//", "data:text/html,<script>alert(1)</script>", "//evil.example/x"]) {
+      const page = renderReportHtml(model, { mappingDocHref: href });
+      expect(page, href).not.toContain(escapeHtml(href));
+      expect(page).toContain("mapping table (<code>docs/mapping.md</code>");
+    }
+    expect(renderReportHtml(model, { mappingDocHref: "https://git.example/m.md" })).toContain('<a href="https://git.example/m.md">mapping table</a>');
+  });
+
   it("with one audit there is no chart, but a hint; with no inputs the page says so", () => {
     const one = renderReportHtml(buildReport(smallTable, [audit("2026-11-10T00:00:00Z", [finding({ operation: "StartPod" })])], null, { now }));
     expect(one).not.toContain("<svg");

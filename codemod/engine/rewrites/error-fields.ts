@@ -10,29 +10,38 @@ import { bodySites } from "../body-sites.ts";
 import { referencesOf, skipParens } from "../nodes.ts";
 import { renameDeclaredField } from "../declared-types.ts";
 import { bind } from "../values.ts";
+import { describeRead, isHttpErrorBody } from "../response-branch.ts";
+import { unwrapExpression } from "../../urls.ts";
 
 export function errorReads(a: Analysis, http: HttpCall): void {
   for (const site of bodySites(a, http)) {
     if (site.kind !== "value") continue;
-    const outer = skipParens(site.node);
-    const parent = outer.getParent();
-    if (parent && Node.isPropertyAccessExpression(parent)) renameErrorField(a, parent);
-    if (parent && Node.isVariableDeclaration(parent)) {
-      const name = parent.getNameNode();
-      if (Node.isIdentifier(name)) {
-        for (const r of referencesOf(enclosingFunction(parent), name)) {
-          const rp = r.getParent();
-          if (rp && Node.isPropertyAccessExpression(rp) && rp.getExpression() === r) renameErrorField(a, rp);
-        }
-      } else if (Node.isObjectBindingPattern(name)) {
-        for (const el of name.getElements()) {
-          const propName = el.getPropertyNameNode();
-          const key = propName?.getText() ?? el.getName();
-          const to = (errorFieldMap as Record<string, string>)[key];
-          if (!to || key === "status") continue;
-          if (propName) edit(a, propName, { start: propName.getStart(), end: propName.getEnd(), text: to });
-          else edit(a, el, { start: el.getStart(), end: el.getStart(), text: `${to}: ` });
-        }
+    // No error status reaches this read: it is the record, with no v1 error field to rename.
+    if (!describeRead(site.node).errorReachable) continue;
+    errorBodyReads(a, site.node);
+  }
+}
+
+/** `.message` / `.error` reads of an error body value: directly, through a variable, destructured. */
+function errorBodyReads(a: Analysis, value: Node): void {
+  const outer = skipParens(value);
+  const parent = outer.getParent();
+  if (parent && Node.isPropertyAccessExpression(parent)) renameErrorField(a, parent);
+  if (parent && Node.isVariableDeclaration(parent)) {
+    const name = parent.getNameNode();
+    if (Node.isIdentifier(name)) {
+      for (const r of referencesOf(enclosingFunction(parent), name)) {
+        const rp = r.getParent();
+        if (rp && Node.isPropertyAccessExpression(rp) && rp.getExpression() === r) renameErrorField(a, rp);
+      }
+    } else if (Node.isObjectBindingPattern(name)) {
+      for (const el of name.getElements()) {
+        const propName = el.getPropertyNameNode();
+        const key = propName?.getText() ?? el.getName();
+        const to = (errorFieldMap as Record<string, string>)[key];
+        if (!to || key === "status") continue;
+        if (propName) edit(a, propName, { start: propName.getStart(), end: propName.getEnd(), text: to });
+        else edit(a, el, { start: el.getStart(), end: el.getStart(), text: `${to}: ` });
       }
     }
   }
@@ -48,15 +57,25 @@ function renameErrorField(a: Analysis, access: Node): void {
   renameDeclaredField(a, access.getExpression(), name, errorFieldMap[name], (n, text) => edit(a, n, { start: n.getStart(), end: n.getEnd(), text }));
 }
 
-/** axios / got errors: `err.response.data.message` → `.detail`, in a file that calls v1. */
+/** axios / got / ky errors: `err.response.data.message` → `.detail`, in a file that calls v1. */
 export function httpErrorReads(a: Analysis, sf: SourceFile): void {
   for (const n of sf.getDescendantsOfKind(SyntaxKind.PropertyAccessExpression)) {
     const name = n.getName();
     if (name !== "message" && name !== "error") continue;
     const inner = n.getExpression().getText().replace(/\?\./g, ".").replace(/\s/g, "");
-    if (!/\.response\.data$/.test(inner)) continue;
+    // got's parsed `error.response.body` only on a caught error (a got response has `.body` too).
+    if (!/\.response\.data$/.test(inner) && !(/\.response\.body$/.test(inner) && isHttpErrorBody(n.getExpression()))) continue;
     renameErrorField(a, n);
     errorTypeLiteral(a, n, name);
+  }
+  // A caught error's body kept in a variable (`const body = err.response?.data`), and ky / got
+  // `HTTPError` bodies: `await error.response.json()`, `JSON.parse(error.response.body)`.
+  for (const n of sf.getDescendants()) {
+    if (Node.isPropertyAccessExpression(n) && Node.isVariableDeclaration(skipParens(n).getParent()) && isHttpErrorBody(n)) errorBodyReads(a, n);
+    const call = Node.isAwaitExpression(n) ? unwrapExpression(n.getExpression()) : undefined;
+    if (call && Node.isCallExpression(call) && call.getExpression().getText().endsWith("json") && isHttpErrorBody(n)) errorBodyReads(a, n);
+    const [arg] = Node.isCallExpression(n) && n.getExpression().getText() === "JSON.parse" ? n.getArguments() : [];
+    if (arg && isHttpErrorBody(arg)) errorBodyReads(a, n);
   }
 }
 

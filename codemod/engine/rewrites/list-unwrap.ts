@@ -9,6 +9,7 @@ import type { HttpCall } from "../transports/index.ts";
 import { bodySites } from "../body-sites.ts";
 import { referencesOf, skipParens } from "../nodes.ts";
 import type { Problems } from "./problems.ts";
+import { classifyRead } from "../response-branch.ts";
 
 export function isErrorRead(ref: Node): boolean {
   const p = ref.getParent();
@@ -16,12 +17,17 @@ export function isErrorRead(ref: Node): boolean {
 }
 
 export function unwrapList(a: Analysis, http: HttpCall, wrapper: string, problems: Problems): void {
-  const sites = bodySites(a, http);
-  if (!sites.length && http.lib === "helper" && !http.helper!.returnsBody) {
+  const all = bodySites(a, http);
+  if (!all.length && http.lib === "helper" && !http.helper!.returnsBody) {
     problems.push({ reason: `v2 wraps the list in { ${wrapper}: [...] } and this helper's result is not followed to where it is read`, advice: `read .${wrapper} of the response body` });
   }
+  // An error body is a problem document in v2: the list key belongs to the success body only.
+  const sites = all.filter((site) => classifyRead(site.node) !== "error");
+  if (!sites.length && http.lib === "convention" && !http.style) {
+    problems.push({ reason: `v2 wraps the list in { ${wrapper}: [...] } and the codemod cannot tell how this client's answer is read`, advice: `read .${wrapper} of the response body` });
+  }
   // axios `get<Pod[]>(…)`: the response type follows the unwrap.
-  if (http.lib === "axios" && sites.length && http.call.getTypeArguments().length === 1) {
+  if ((http.lib === "axios" || http.lib === "convention") && sites.length && http.call.getTypeArguments().length === 1) {
     const t = http.call.getTypeArguments()[0]!;
     edit(a, t, { start: t.getStart(), end: t.getEnd(), text: `{ ${wrapper}: ${t.getText()} }` });
   }
@@ -47,12 +53,23 @@ export function unwrapList(a: Analysis, http: HttpCall, wrapper: string, problem
     const v = site.node;
     const outer = skipParens(v);
     const parent = outer.getParent();
+    // `(await res.json()) as Pod[]`: the asserted type follows the unwrap, read off the whole.
+    const asserted = assertionAround(v);
+    if (asserted) {
+      const t = asserted.getTypeNode()!;
+      edit(a, t, { start: t.getStart(), end: t.getEnd(), text: `{ ${wrapper}: ${t.getText()} }` });
+      edit(a, asserted, { start: asserted.getStart(), end: asserted.getStart(), text: "(" });
+      edit(a, asserted, { start: asserted.getEnd(), end: asserted.getEnd(), text: `).${wrapper}` });
+      continue;
+    }
     if (parent && Node.isVariableDeclaration(parent) && Node.isIdentifier(parent.getNameNode())) {
       const nameNode = parent.getNameNode();
       const refs = referencesOf(enclosingFunction(parent), nameNode);
-      if (refs.some((r) => isErrorRead(r))) {
+      // A body read before the status check serves both sides: unwrap it where the success side uses it.
+      const errorUse = (r: Node) => isErrorRead(r) || classifyRead(r, v) === "error";
+      if (refs.some(errorUse)) {
         for (const r of refs) {
-          if (isErrorRead(r)) continue;
+          if (errorUse(r)) continue;
           const rp = r.getParent();
           if (rp && Node.isShorthandPropertyAssignment(rp)) {
             problems.push({ reason: `the list body is also read for errors; unwrap .${wrapper} where it is used`, advice: `read ${nameNode.getText()}.${wrapper}` });
@@ -96,4 +113,14 @@ function retypeJson(a: Analysis, node: Node, wrapper: string): void {
   if (!typedBody && !returnsTypedBody(call)) return;
   const [t] = call.getTypeArguments();
   if (t && call.getTypeArguments().length === 1) edit(a, t, { start: t.getStart(), end: t.getEnd(), text: `{ ${wrapper}: ${t.getText()} }` });
+}
+
+/** The `as T[]` assertion a body read sits in (through parentheses), if any. */
+function assertionAround(v: Node): (Node & { getTypeNode(): Node | undefined }) | undefined {
+  let n: Node = v;
+  for (let p = n.getParent(); p && (Node.isParenthesizedExpression(p) || Node.isAsExpression(p)); p = n.getParent()) {
+    if (Node.isAsExpression(p)) return /\[\]$|^Array<.*>$/.test(p.getTypeNode()?.getText() ?? "") ? p : undefined;
+    n = p;
+  }
+  return undefined;
 }

@@ -22,6 +22,7 @@ function queryObject(a: Analysis, http: HttpCall): Node | undefined {
   const opts = http.options && objectLiteral(a, http.options);
   if (!opts) return undefined;
   if (http.lib === "axios") return prop(opts, "params");
+  if (http.lib === "convention") return prop(opts, "params") ?? prop(opts, "searchParams") ?? prop(opts, "query");
   if (http.lib === "got" || http.lib === "ky") return prop(opts, "searchParams");
   if (http.lib === "openapi-fetch") {
     const params = prop(opts, "params");

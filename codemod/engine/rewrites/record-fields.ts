@@ -15,10 +15,14 @@ import { todo } from "../todo-marks.ts";
 import { addFinding } from "../state.ts";
 import type { Problems } from "./problems.ts";
 import { declaredFields, renameDeclaredField } from "../declared-types.ts";
+import { wrapRecordInAdapter } from "../adapter-sites.ts";
 import { functionName, references } from "../references.ts";
 import { boundRefs } from "./openapi-fetch.ts";
+import { classifyRead } from "../response-branch.ts";
 
 type ByFirst = Map<string, { segs: string[]; lens: FieldLens }[]>;
+/** The lens's v1Lost fields by name: reads of them get a mark. */
+type Lost = Map<string, { v1: string; reason: string; advice: string }>;
 const ITERATORS = ["map", "filter", "find", "forEach", "some", "every", "flatMap", "findLast", "sort", "slice", "reduce"];
 
 function fieldIndex(fields: FieldLens[]): ByFirst {
@@ -36,9 +40,10 @@ function fieldIndex(fields: FieldLens[]): ByFirst {
   return byFirst;
 }
 
-/** The v1 record fields whose name or value differ in v2 (for the mark of a body that escapes). */
-export function differingFields(fields: FieldLens[]): string[] {
-  return fields.filter((f) => f.only !== "toV2" && (f.converter || f.v1.join() !== f.v2.join())).map((f) => `${f.v1.join("+")}→${f.v2.join("+") || "(none)"}`);
+/** The v1 record fields whose name or value differ in v2, and those v2 lacks (for the mark of a body that escapes). */
+export function differingFields(fields: FieldLens[], lost: { v1: string }[] = []): string[] {
+  const differ = fields.filter((f) => f.only !== "toV2" && (f.converter || f.v1.join() !== f.v2.join())).map((f) => `${f.v1.join("+")}→${f.v2.join("+") || "(none)"}`);
+  return [...differ, ...lost.map((l) => `${l.v1}→(none)`)];
 }
 
 export function recordReads(a: Analysis, http: HttpCall, op: OperationMapping, problems: Problems): void {
@@ -54,12 +59,20 @@ export function recordReads(a: Analysis, http: HttpCall, op: OperationMapping, p
     if (declared && !declared.some((f) => differing.has(f))) return;
     escapes.push(n);
     if (declared) for (const f of declared) if (differing.has(f)) named.add(f);
+    // The project's field declarations this v1 record is typed through: renaming them for
+    // another call would retype this one's record while it stays v1.
+    if (declared && a.current) for (const d of fieldDeclarations(n, viaReturn, declared.filter((f) => differing.has(f)))) (a.current.typeUses ??= new Set()).add(d);
   };
   const named = new Set<string>();
   const differing = new Set(lens.fields.filter((f) => f.only !== "toV2" && (f.converter || f.v1.join() !== f.v2.join())).flatMap((f) => f.v1.map((x) => x.split(".")[0]!)));
+  for (const l of lens.v1Lost ?? []) differing.add(l.v1);
   const seen = new Set<Node>();
+  /** The body read being followed: its uses on the error side of a status check are not the record. */
+  let read: Node | undefined;
+  let readIsPromise = false;
 
-  const field = (access: Node) => recordField(a, access, byFirst, op, problems);
+  const lost: Lost = new Map((lens.v1Lost ?? []).map((l) => [l.v1, l]));
+  const field = (access: Node) => recordField(a, access, byFirst, lost, op, problems);
   /** A reference to a record value: a field read, or somewhere the value goes on. */
   const recordUse = (ref: Node, depth: number) => {
     const outer = skipParens(ref);
@@ -116,8 +129,9 @@ export function recordReads(a: Analysis, http: HttpCall, op: OperationMapping, p
     if (isRecord && reads) return recordUse(outer, depth);
     if (Node.isVariableDeclaration(p) && p.getInitializer() === outer) {
       const name = p.getNameNode();
-      if (Node.isIdentifier(name)) for (const r of referencesOf(enclosingFunction(p), name)) use(r);
-      else if (Node.isObjectBindingPattern(name) && isRecord) {
+      if (Node.isIdentifier(name)) {
+        for (const r of referencesOf(enclosingFunction(p), name)) if (!(depth === 0 && read && classifyRead(r, read) === "error")) use(r);
+      } else if (Node.isObjectBindingPattern(name) && isRecord) {
         for (const el of name.getElements()) {
           const key = el.getPropertyNameNode()?.getText() ?? el.getName();
           if (el.getDotDotDotToken()) escape(el);
@@ -149,6 +163,10 @@ export function recordReads(a: Analysis, http: HttpCall, op: OperationMapping, p
   if (http.lib === "openapi-fetch") for (const r of boundRefs(http, "data")) (shape.kind === "record" ? recordUse : listUse)(r, 0);
   for (const site of bodySites(a, http)) {
     if (site.kind === "binding") continue;
+    // An error body is a problem document in v2, not the record.
+    if (classifyRead(site.node) === "error") continue;
+    read = site.node;
+    readIsPromise = site.kind === "promise";
     if (site.kind === "promise") {
       valueGoes(site.node, 0, shape.kind === "record");
       continue;
@@ -161,19 +179,22 @@ export function recordReads(a: Analysis, http: HttpCall, op: OperationMapping, p
     }
     // A list body is unwrapped where it is declared (`const { pods } = …`); follow the array.
     if (shape.kind === "list" && parent && Node.isVariableDeclaration(parent) && Node.isIdentifier(parent.getNameNode())) {
-      for (const r of referencesOf(enclosingFunction(parent), parent.getNameNode())) listUse(r, 0);
+      for (const r of referencesOf(enclosingFunction(parent), parent.getNameNode())) if (classifyRead(r, site.node) !== "error") listUse(r, 0);
       continue;
     }
     valueGoes(site.node, 0, shape.kind === "record");
   }
   if (escapes.length) {
-    const fields = differingFields(lens.fields).filter((f) => !named.size || f.split("→")[0]!.split("+").some((x) => named.has(x.split(".")[0]!)));
+    const fields = differingFields(lens.fields, lens.v1Lost).filter((f) => !named.size || f.split("→")[0]!.split("+").some((x) => named.has(x.split(".")[0]!)));
+    // The app keeps its v1 record: the adapter converts the v2 one back, the call migrates.
+    if (fields.length && shape.kind === "record" && read && wrapRecordInAdapter(a, read, readIsPromise, op)) return;
     if (fields.length) {
       const where = escapes[0]!;
       const line = where.getSourceFile().getLineAndColumnAtPos(where.getStart()).line;
       problems.push({
         reason: `the ${shape.kind === "list" ? "records of the list" : "response record"} ${shape.kind === "list" ? "are" : "is"} used where the codemod cannot follow it (${where.getSourceFile().getBaseName()}:${line}), and these v1 fields differ in v2: ${fields.join(", ")}`,
         advice: "check every read of the record against the v2 record (docs/mapping.md)",
+        brief: `the ${shape.kind === "list" ? "list's records leave" : "record leaves"} the codemod's sight (${where.getSourceFile().getBaseName()}:${line}) and ${fields.length} v1 field${fields.length > 1 ? "s differ" : " differs"} in v2 (audit --format json names them)`,
       });
     }
   }
@@ -216,8 +237,17 @@ function isExported(fn: Node): boolean {
   return false;
 }
 
-function recordField(a: Analysis, access: Node, byFirst: ByFirst, op: OperationMapping, problems: Problems): void {
+function recordField(a: Analysis, access: Node, byFirst: ByFirst, lost: Lost, op: OperationMapping, problems: Problems): void {
   if (!Node.isPropertyAccessExpression(access)) return;
+  const gone = lost.get(access.getName());
+  if (gone) {
+    // Left as it is the read would be undefined in v2 without a word: the human decides.
+    // The call stays whole on v1 (its mark names the read).
+    const line = access.getSourceFile().getLineAndColumnAtPos(access.getStart()).line;
+    const reason = `reads v1 record field ${gone.v1} (${access.getSourceFile().getBaseName()}:${line}), which has no v2 source: ${gone.reason}`;
+    if (!problems.some((p) => p.reason === reason)) problems.push({ reason, advice: gone.advice, brief: `reads v1 record field ${gone.v1} (${access.getSourceFile().getBaseName()}:${line}), which v2 does not have` });
+    return;
+  }
   for (const cand of byFirst.get(access.getName()) ?? []) {
     let last: Node = access;
     let ok = true;
@@ -234,17 +264,21 @@ function recordField(a: Analysis, access: Node, byFirst: ByFirst, op: OperationM
     const v1 = cand.segs.join(".");
     if (f.converter) {
       const conv = converterNamed(f.converter);
-      const reason = `v1 record field ${v1} is ${f.v2.join(" + ")} in v2 (converter ${f.converter}${conv ? `: ${conv.summary}` : ""})`;
-      const advice = `read ${f.v2.map((x) => "." + x).join(" / ")} and convert it the way docs/mapping.md describes for ${f.converter}`;
-      todo(a, access, op.key, "review", reason, advice);
-      addFinding(a, access, { operation: op.key, v1: { method: op.v1.method, path: op.v1.path }, v2: op.v2 ? { method: op.v2.method, path: op.v2.path } : null, category: "review", reason, advice });
+      // The read cannot be renamed: the call stays whole on v1, and its mark names the read.
+      const line = access.getSourceFile().getLineAndColumnAtPos(access.getStart()).line;
+      const reason = `reads v1 record field ${v1} (${access.getSourceFile().getBaseName()}:${line}), which is ${f.v2.join(" + ")} in v2 with other values (converter ${f.converter})`;
+      const advice = `read ${f.v2.map((x) => "." + x).join(" / ")} and convert it as docs/mapping.md describes for ${f.converter}${conv ? "" : ""}`;
+      if (!problems.some((p) => p.reason === reason)) problems.push({ reason, advice });
     } else if (f.v2.length === 1 && f.v2[0] !== v1) {
       const start = (access as any).getNameNode().getStart();
       // A nested v2 field may be absent where the v1 field was only empty: read it optionally.
       edit(a, access, { start, end: (last as any).getNameNode().getEnd(), text: f.v2[0]!.split(".").join("?.") });
       // The record's declared type (the project's own interface or type literal) follows the read.
       const object = Node.isPropertyAccessExpression(access) ? access.getExpression() : access;
-      const ok = cand.segs.length === 1 && renameDeclaredField(a, object, v1, f.v2[0]!, (n, text) => edit(a, n, { start: n.getStart(), end: n.getEnd(), text }));
+      const ok = cand.segs.length === 1 && renameDeclaredField(a, object, v1, f.v2[0]!, (n, text) => {
+        edit(a, n, { start: n.getStart(), end: n.getEnd(), text });
+        if (a.current) (a.current.typeRenames ??= new Set()).add(n.getParent()!);
+      });
       if (!ok || (cand.segs.length > 1 && declaresField(object, cand.segs[0]!))) {
         const reason = `v1 record field ${v1} is ${f.v2[0]} in v2, and the type this code reads it through declares ${v1}`;
         if (!problems.some((p) => p.reason === reason)) problems.push({ reason, advice: `change that type to the v2 record (${f.v2[0]})` });
@@ -254,3 +288,23 @@ function recordField(a: Analysis, access: Node, byFirst: ByFirst, op: OperationM
   }
 }
 
+
+/** The property declarations of `names` on the type a value (or its function's return) is declared with. */
+function fieldDeclarations(n: Node, viaReturn: boolean, names: string[]): Node[] {
+  try {
+    let type = n.getType();
+    if (viaReturn) {
+      const fn = enclosingFunction(n) as any;
+      const ret = fn.getReturnType?.();
+      if (ret) type = ret.getTypeArguments?.()[0] && /^Promise</.test(ret.getText()) ? ret.getTypeArguments()[0] : ret;
+    }
+    const out: Node[] = [];
+    for (const t of type.isUnion() ? type.getUnionTypes() : [type]) {
+      const target = t.isArray() ? t.getArrayElementTypeOrThrow() : t;
+      for (const name of names) for (const d of target.getProperty(name)?.getDeclarations() ?? []) out.push(d);
+    }
+    return out;
+  } catch {
+    return [];
+  }
+}

@@ -11,6 +11,7 @@ import type { HttpCall } from "../transports/index.ts";
 import { bind, objectLiteral, prop } from "../values.ts";
 import { oneLine } from "../nodes.ts";
 import type { Problems } from "./problems.ts";
+import { wrapBodyInAdapter } from "../adapter-sites.ts";
 
 export function addFixedBody(a: Analysis, http: HttpCall, body: Record<string, unknown>, problems: Problems): void {
   const value = renderValue(body, quoteOf(a, http.call));
@@ -101,7 +102,7 @@ export function addToOptions(a: Analysis, http: HttpCall, key: string, value: st
   problems.push({ reason: `v2 needs ${key} ${value} and the options are built elsewhere`, advice: `add ${key}: ${value}` });
 }
 
-export function convertRequestBody(a: Analysis, http: HttpCall, lens: string, problems: Problems): void {
+export function convertRequestBody(a: Analysis, http: HttpCall, lens: string, problems: Problems, opKey?: string): void {
   if (!http.body) return;
   let node = unwrapExpression(http.body.node);
   if (Node.isIdentifier(node)) {
@@ -110,6 +111,8 @@ export function convertRequestBody(a: Analysis, http: HttpCall, lens: string, pr
     if (init && Node.isObjectLiteralExpression(init) && countIdentifiers(enclosingFunction(node), node.getText()) === 2 && !(b!.decl as any).getTypeNode?.()) node = init;
   }
   if (!Node.isObjectLiteralExpression(node)) {
+    // A body from the app's own interface (a tool's input, a form): the adapter converts it at run time.
+    if (opKey && wrapBodyInAdapter(a, http.body.node, opKey)) return;
     problems.push({ reason: `the v1 body is built elsewhere (${oneLine(http.body.node.getText()).slice(0, 40)}); it must be converted with the ${lens} lens`, advice: "rewrite the flat v1 fields into the nested v2 body (see docs/mapping.md)" });
     return;
   }

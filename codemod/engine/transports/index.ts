@@ -15,13 +15,17 @@ import { undiciTransport } from "./undici.ts";
 import { axiosTransport } from "./axios.ts";
 import { gotTransport, kyTransport } from "./got-ky.ts";
 import { openapiFetchTransport } from "./openapi-fetch.ts";
+import { CONVENTION_VERBS, conventionCall, madeWithBase, urlFirstCall } from "./convention.ts";
+import { bodyOf, methodOf } from "./call-parts.ts";
+
+export { bodyOf, methodOf };
 
 export type { HttpCall, Lib, Root } from "./transport.ts";
 
 const TRANSPORTS: Transport[] = [fetchTransport, undiciTransport, axiosTransport, gotTransport, kyTransport, openapiFetchTransport];
 const BY_LIB = new Map<string, Transport>(TRANSPORTS.map((t) => [t.lib, t]));
 const GLOBALS = ["globalThis", "window", "global", "self"];
-const BODY_KEY: Record<Lib, HttpCall["bodyKey"]> = { fetch: "body", "undici-request": "body", axios: "data", got: "json", ky: "json", "openapi-fetch": "body" };
+const BODY_KEY: Record<Lib, HttpCall["bodyKey"]> = { fetch: "body", "undici-request": "body", axios: "data", got: "json", ky: "json", "openapi-fetch": "body", convention: "json" };
 
 function moduleRoot(module: string, name: string): Root | undefined {
   for (const t of TRANSPORTS) {
@@ -131,26 +135,6 @@ export function rootOf(a: Analysis, node: Node, trail: Node[] = [], depth = 0): 
   return undefined;
 }
 
-export function methodOf(m: Node | undefined): HttpCall["method"] | undefined {
-  if (!m) return undefined;
-  const lit = literalText(unwrapExpression(m));
-  return lit !== undefined ? { kind: "literal", value: lit.toUpperCase() as HttpMethod, node: unwrapExpression(m) } : { kind: "unknown", node: m };
-}
-
-function stringified(node: Node): Node | undefined {
-  const n = unwrapExpression(node);
-  if (Node.isCallExpression(n) && n.getExpression().getText() === "JSON.stringify" && n.getArguments()[0]) return n.getArguments()[0]!;
-  // `body ? JSON.stringify(body) : undefined`, `body && JSON.stringify(body)`
-  if (Node.isConditionalExpression(n)) return stringified(n.getWhenTrue()) ?? stringified(n.getWhenFalse());
-  if (Node.isBinaryExpression(n) && ["&&", "??", "||"].includes(n.getOperatorToken().getText())) return stringified(n.getRight());
-  return undefined;
-}
-
-export function bodyOf(node: Node, propNode?: Node): HttpCall["body"] {
-  const inner = stringified(node);
-  return inner ? { node: inner, stringify: true, prop: propNode } : { node, stringify: false, prop: propNode };
-}
-
 /** Reads an HTTP call's URL, method, body and options. */
 export function httpCall(a: Analysis, call: CallExpression): HttpCall | undefined {
   const callee = unwrapExpression(call.getExpression());
@@ -171,6 +155,16 @@ export function httpCall(a: Analysis, call: CallExpression): HttpCall | undefine
       if (verb) verbNode = callee.getNameNode();
     }
   }
+  if (!root && Node.isPropertyAccessExpression(callee) && CONVENTION_VERBS.has(callee.getName())) {
+    // A verb method of an object made by any factory from options carrying a v1 base.
+    const receiver = unwrapExpression(callee.getExpression());
+    const external = madeWithBase(a, receiver);
+    if (external) {
+      trail.push(receiver, callee);
+      return conventionCall(a, call, callee.getName(), external, trail);
+    }
+  }
+  if (!root && urlFirstCall(a, call)) return conventionCall(a, call, Node.isPropertyAccessExpression(callee) ? callee.getName() : undefined, undefined, trail);
   if (!root || root.lib === "undici-ns") return undefined;
   if (root.lib === "helper") return helperCall(a, call, root.sig, trail);
   const { lib, instance, wrapper } = root;

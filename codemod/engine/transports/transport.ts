@@ -7,7 +7,7 @@ import type { HelperSignature } from "../../types.ts";
 import type { Analysis, WrapperSignature } from "../state.ts";
 import type { External } from "../values.ts";
 
-export type Lib = "fetch" | "undici-request" | "axios" | "got" | "ky" | "openapi-fetch";
+export type Lib = "fetch" | "undici-request" | "axios" | "got" | "ky" | "openapi-fetch" | "convention";
 
 export type Root =
   | { lib: Lib; instance?: External; wrapper?: WrapperSignature }
@@ -30,6 +30,8 @@ export interface HttpCall {
   trail: Node[];
   /** Set when the callee is a project's wrapper around the library. */
   wrapper?: WrapperSignature;
+  /** A call by convention: how its answer is read (`.data`, `.json()`, the value itself; undefined: not known). */
+  style?: "data" | "json" | "body";
 }
 
 /** Where one call of a library keeps its parts. */

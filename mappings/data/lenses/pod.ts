@@ -137,7 +137,6 @@ export const podRecord: BodyLens = {
     convert(["cpuFlavorId", "vcpuCount", "memoryInGb"], "cpu", cpuDetails, "toV1"),
     convert(["costPerHr", "adjustedCostPerHr"], ["cost", "status", "gpu", "cpu", "cloud"], hourlyRate, "toV1"),
     field("locked", "locked"),
-    field("templateId", "template"),
     field("lastStartedAt", "startedAt"),
     field("machine.dataCenterId", "dataCenterId"),
     convert(["publicIp", "portMappings"], "runtime", runtimeAddresses, "toV1"),
@@ -147,7 +146,9 @@ export const podRecord: BodyLens = {
     toV1Only(field("machine.cpuTypeId", "cpu.id")),
     convert("computeType", ["gpu", "cpu"], computeKind, "toV1"),
   ],
+  // v2's `template` is documented but stays null: v2 applies a template once and keeps no link.
   v1Lost: [
+    { v1: "templateId", reason: "v2 applies a template once and keeps no link to it (a pod's `template` is null)", advice: "keep the template id with your own records; the create answer still carries it (templateIdFromRequest)" },
     { v1: "savingsPlans", reason: "v2 has no savings plans", advice: "none: costPerHr and adjustedCostPerHr are the list price" },
     { v1: "machineId", reason: "v2 pod records do not name the host machine", advice: "use dataCenterId" },
     { v1: "lastStatusChange", reason: "v2 reports status and startedAt, not a status-change text", advice: "read status and startedAt" },

@@ -1,0 +1,52 @@
+// Cold start of the `v2-bridge` CLI, the cost of every pre-commit hook and CI gate that calls it:
+// `audit` on a one-file project, against `node -e 0` in the same run. Rounds are interleaved
+// (every case once per round) so that other work on a shared machine hits all cases alike.
+// Compiled = dist/bin/v2-bridge.js, what the installed package runs; tsx = bin/v2-bridge.mjs,
+// the development entry (and what every command ran before the package was compiled).
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+type Case = { label: string; args: string[] };
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+function once(args: string[], cwd: string): { wallMs: number; cpuMs: number } {
+  const t0 = performance.now();
+  const r = spawnSync("/usr/bin/time", ["-f", "%U %S", process.execPath, ...args], { cwd, encoding: "utf8" });
+  const wallMs = performance.now() - t0;
+  if (r.status !== 0 && r.status !== 1) throw new Error(`${args.join(" ")} failed: ${r.stderr}`);
+  const [user, sys] = r.stderr.trim().split("\n").pop()!.split(" ").map(Number);
+  return { wallMs, cpuMs: (user! + sys!) * 1000 };
+}
+
+/** Markdown table rows (header included) and the audit/node figures, compiled, for the summary. */
+export function coldStart(root: string, rounds: number): { rows: string[]; auditMs: number; nodeMs: number } {
+  const compiled = path.join(root, "dist", "bin", "v2-bridge.js");
+  if (!existsSync(compiled)) throw new Error(`${compiled} is missing: run \`npm run build\` first`);
+  const dev = path.join(root, "bin", "v2-bridge.mjs");
+  const dir = mkdtempSync(path.join(os.tmpdir(), "v2b-cold-"));
+  const clean = path.join(dir, "clean");
+  const v1 = path.join(dir, "v1");
+  for (const d of [clean, v1]) mkdirSync(d);
+  writeFileSync(path.join(clean, "index.ts"), "export const answer = (n: number) => n * 42;\n");
+  writeFileSync(path.join(v1, "client.ts"), 'export const pods = () => fetch("https://rest.runpod.io/v1/pods", { headers: { Authorization: "Bearer k" } }).then((r) => r.json());\n');
+  const audit = (entry: string, project: string) => [entry, "audit", project, "--no-progress"];
+  const cases: Case[] = [
+    { label: "`node -e 0`", args: ["-e", "0"] },
+    { label: "`v2-bridge --version` (compiled)", args: [compiled, "--version"] },
+    { label: "`v2-bridge audit`, one file, no v1 usage (compiled)", args: audit(compiled, clean) },
+    { label: "`v2-bridge audit`, one file with a v1 call (compiled)", args: audit(compiled, v1) },
+    { label: "`v2-bridge audit`, one file, no v1 usage (tsx, before)", args: audit(dev, clean) },
+    { label: "`v2-bridge audit`, one file with a v1 call (tsx, before)", args: audit(dev, v1) },
+  ];
+  for (const c of cases) once(c.args, dir); // warm the page cache (and tsx's transform cache)
+  const samples = cases.map(() => [] as { wallMs: number; cpuMs: number }[]);
+  for (let r = 0; r < rounds; r++) cases.forEach((c, i) => samples[i]!.push(once(c.args, dir)));
+  rmSync(dir, { recursive: true, force: true });
+  const wall = samples.map((s) => median(s.map((x) => x.wallMs)));
+  const rows = ["| command | wall ms (median) | over `node -e 0` ms | CPU ms (median) |", "|---|---:|---:|---:|"];
+  cases.forEach((c, i) => rows.push(`| ${c.label} | ${wall[i]!.toFixed(0)} | ${i === 0 ? "–" : (wall[i]! - wall[0]!).toFixed(0)} | ${median(samples[i]!.map((x) => x.cpuMs)).toFixed(0)} |`));
+  return { rows, auditMs: wall[2]!, nodeMs: wall[0]! };
+}

@@ -1,0 +1,63 @@
+// One lens as a function of the generated module: a v1 body → v2 body (`toV2`) or a v2 record →
+// v1 record (`toV1`), doing what mappings/compiled-lens.ts does at the gateway: v1 defaults,
+// refused inputs, each field's copy or converter, v2 defaults. Or the reasons it cannot.
+import type { BodyLens } from "../../mappings/types.ts";
+import type { AdapterTable } from "./table.ts";
+import { stepSource, type Direction } from "./step-source.ts";
+import { camel, indent, literal, type Annotate } from "./source-text.ts";
+
+export type LensSource = { ok: true; name: string; code: string } | { ok: false; reasons: string[] };
+
+export function lensFunctionName(lens: BodyLens, direction: Direction): string {
+  const base = camel(lens.name.replace(/-record$/, ""));
+  return `${direction === "toV2" ? "body" : "record"}${base[0]!.toUpperCase()}${base.slice(1)}`;
+}
+
+/** v1 defaults as the lens engine applies them (withV1Defaults), or no statement when the lens has none. */
+function defaultsSource(lens: BodyLens): string[] {
+  if (!lens.v1Defaults) return [];
+  const except = (lens.v1DefaultsExcept ?? []).map((e) => ({ field: e.field, when: e.when }));
+  return [`v1 = withV1Defaults(v1, ${literal(lens.v1Defaults)}, ${literal(lens.v1DefaultsUnless)}, ${literal(except)});`];
+}
+
+/** Inputs v2 cannot take: the gateway answers 400 with these messages, the adapter throws them. */
+function refusalsSource(lens: BodyLens): string[] {
+  const rules = (lens.unmapped ?? [])
+    .filter((u) => u.decision === "reject")
+    .map((u) => [u.v1, u.harmlessValue === undefined ? undefined : JSON.stringify(u.harmlessValue), `${u.v1}: ${u.reason}; ${u.advice}`]);
+  return rules.length ? [`refuse(v1, ${literal(rules)});`] : [];
+}
+
+export function lensSource(lens: BodyLens, direction: Direction, table: AdapterTable, t: Annotate): LensSource {
+  const reasons: string[] = [];
+  if (direction === "toV2") {
+    for (const u of lens.unmapped ?? []) {
+      if (u.decision === "emulate") reasons.push(`${u.v1}: ${u.reason}`);
+    }
+  }
+  const steps: string[] = [];
+  const src = direction === "toV2" ? "v1" : "v2";
+  for (const f of lens.fields) {
+    if (f.only && f.only !== direction) continue;
+    const step = stepSource(f, direction, table.converters, src, t);
+    if (!step.ok) reasons.push(step.reason);
+    else if (step.code) steps.push(step.code);
+  }
+  if (reasons.length) return { ok: false, reasons };
+
+  const name = lensFunctionName(lens, direction);
+  const lines =
+    direction === "toV2"
+      ? [
+          `${lens.v1Defaults ? "let" : "const"} v1${t(": Obj")} = objectOf(input, ${literal(`a v1 ${lens.v1Schema} object`)}, true);`,
+          ...defaultsSource(lens),
+          ...refusalsSource(lens),
+          `const out${t(": Obj")} = {};`,
+          ...steps,
+          ...Object.entries(lens.v2Defaults ?? {}).map(([path, value]) => `if (get(out, ${literal(path)}) === undefined) put(out, ${literal(path)}, ${literal(value)});`),
+          "return out;",
+        ]
+      : [`const v2${t(": Obj")} = objectOf(input, ${literal(`a v2 ${lens.v2Schema} object`)}, false);`, `const out${t(": Obj")} = {};`, ...steps, "return out;"];
+  const code = `function ${name}(input${t(": unknown")})${t(": any")} {\n${indent(lines.join("\n"))}\n}`;
+  return { ok: true, name, code };
+}

@@ -1,0 +1,106 @@
+// What the generated module holds, worked out from the table once: a function per lens the adapter
+// can write, the operations and resources that use each, the list wrappers, and for everything
+// else the reason it is left out (the engine keeps those sites marked with it).
+import type { BodyLens, OperationMapping } from "../../mappings/types.ts";
+import type { AdapterTable } from "./table.ts";
+import { emulationsOn, type EmulationSide } from "./emulation-sides.ts";
+import { lensSource, type LensSource } from "./lens-source.ts";
+import { camel, type Annotate } from "./source-text.ts";
+
+export type AdapterKind = "requestBody" | "record" | "list" | "recordList" | "problem";
+
+export interface AdapterPlan {
+  /** Function source per lens, in table order. */
+  functions: { name: string; code: string }[];
+  toV2Body: [operation: string, fn: string][];
+  toV1Record: [resource: string, fn: string][];
+  lists: [operation: string, wrapper: string, v2Operation: string][];
+  recordLists: [operation: string, fn: string][];
+  /** `kind:key` → why the adapter does not hold it, each reason one line; empty when it does. */
+  coverage: Map<string, string[]>;
+}
+
+/** `UpdatePod#post-update` is `UpdatePod` sent another way: one entry serves both. */
+export function canonicalKey(table: AdapterTable, key: string): string {
+  const base = key.split("#")[0]!;
+  return base !== key && table.operations.some((o) => o.key === base) ? base : key;
+}
+
+export function resourceName(lensName: string): string {
+  return camel(lensName.replace(/-record$/, ""));
+}
+
+function blockedBy(op: OperationMapping, sides: EmulationSide[]): string[] {
+  const names = [...new Set(sides.flatMap((side) => emulationsOn(op.emulations, side)))];
+  return names.length ? [`needs the gateway's extra calls or lookups (${names.join(", ")})`] : [];
+}
+
+const why = (s: LensSource): string[] => (s.ok ? [] : s.reasons);
+
+export function buildPlan(table: AdapterTable, t: Annotate): AdapterPlan {
+  const plan: AdapterPlan = { functions: [], toV2Body: [], toV1Record: [], lists: [], recordLists: [], coverage: new Map() };
+  const sources = new Map<string, LensSource>();
+  const lensFn = (lens: BodyLens, direction: "toV2" | "toV1"): LensSource => {
+    const id = `${direction}:${lens.name}`;
+    let s = sources.get(id);
+    if (!s) {
+      s = lensSource(lens, direction, table, t);
+      sources.set(id, s);
+      if (s.ok) plan.functions.push({ name: s.name, code: s.code });
+    }
+    return s;
+  };
+  const lensOf = (name: string): BodyLens => {
+    const lens = table.lenses[name];
+    if (!lens) throw new Error(`the table names an unknown lens "${name}"`);
+    return lens;
+  };
+
+  // Records per resource (each lens an operation answers with).
+  for (const op of table.operations) {
+    if (op.response.kind !== "record" && op.response.kind !== "list") continue;
+    const resource = resourceName(op.response.lens);
+    if (plan.coverage.has(`record:${resource}`)) continue;
+    const s = lensFn(lensOf(op.response.lens), "toV1");
+    plan.coverage.set(`record:${resource}`, why(s));
+    if (s.ok) plan.toV1Record.push([resource, s.name]);
+  }
+
+  for (const op of table.operations) {
+    const key = canonicalKey(table, op.key);
+    if (key !== op.key) continue;
+    const missing = !op.v2 || op.status === "no-equivalent" ? [`${key} has no v2 operation`] : [];
+
+    let body: string[];
+    if (op.request?.lens) {
+      const s = lensFn(lensOf(op.request.lens), "toV2");
+      body = [...missing, ...blockedBy(op, ["request", "operation"]), ...why(s)];
+      if (!body.length && s.ok) plan.toV2Body.push([key, s.name]);
+    } else body = [op.request?.fixedBody ? `${key} takes no v1 body (v2's is fixed: ${JSON.stringify(op.request.fixedBody)})` : `${key} takes no request body`];
+    plan.coverage.set(`requestBody:${key}`, body);
+
+    const shape = op.response;
+    if (shape.kind !== "record" && shape.kind !== "list") {
+      const none = [`${key} answers no ${shape.kind === "empty" ? "record" : "JSON records"}`];
+      for (const kind of ["record", "list", "recordList"]) plan.coverage.set(`${kind}:${key}`, none);
+      continue;
+    }
+    const resource = plan.coverage.get(`record:${resourceName(shape.lens)}`)!;
+    const record = [...missing, ...blockedBy(op, ["record", "operation"]), ...resource];
+    plan.coverage.set(`record:${key}`, record);
+    if (shape.kind === "record") {
+      for (const kind of ["list", "recordList"]) plan.coverage.set(`${kind}:${key}`, [`${key} answers one record, not a list`]);
+      continue;
+    }
+    const list = [...missing, ...blockedBy(op, ["list", "operation"])];
+    plan.coverage.set(`list:${key}`, list);
+    if (!list.length) plan.lists.push([key, shape.wrapper, op.v2!.operationId]);
+    const recordList = [...new Set([...list, ...record])];
+    plan.coverage.set(`recordList:${key}`, recordList);
+    if (!recordList.length) plan.recordLists.push([key, plan.toV1Record.find(([r]) => r === resourceName(shape.lens))![1]]);
+  }
+  // A lens function no operation or resource uses would be dead code (and a noUnusedLocals error).
+  const used = new Set([...plan.toV2Body, ...plan.toV1Record].map(([, fn]) => fn));
+  plan.functions = plan.functions.filter((f) => used.has(f.name));
+  return plan;
+}

@@ -1,0 +1,134 @@
+// The fixed helpers of the generated module, in the generated module's language. Each mirrors the
+// gateway code named beside it; the differential test holds them to it. Only the helpers the
+// module's functions use are written (a client's `noUnusedLocals` would refuse the others).
+import type { Annotate } from "./source-text.ts";
+
+interface Helper {
+  uses: string[];
+  code(t: Annotate): string;
+}
+
+export const helpers: Readonly<Record<string, Helper>> = {
+  // A record in the sense of gateway/translation/translate-response.ts (isRecord).
+  isRecord: {
+    uses: [],
+    code: (t) => `function isRecord(value${t(": unknown")})${t(": value is Obj")} {
+  return !!value && typeof value === "object" && !Array.isArray(value);
+}`,
+  },
+  objectOf: {
+    uses: ["isRecord"],
+    code: (t) => `function objectOf(value${t(": unknown")}, what${t(": string")}, absentIsEmpty${t(": boolean")})${t(": Obj")} {
+  if (value === undefined && absentIsEmpty) return {};
+  if (!isRecord(value)) throw new TypeError("v2-bridge adapter: expected " + what);
+  return value;
+}`,
+  },
+  // mappings/object-paths.ts: dotted paths, numeric segments index arrays.
+  get: {
+    uses: [],
+    code: (t) => `function get(source${t(": unknown")}, path${t(": string")})${t(": unknown")} {
+  let node${t(": any")} = source;
+  for (const segment of path.split(".")) {
+    if (node === null || typeof node !== "object") return undefined;
+    node = node[segment];
+  }
+  return node;
+}`,
+  },
+  put: {
+    uses: [],
+    code: (t) => `function put(target${t(": Obj")}, path${t(": string")}, value${t(": unknown")})${t(": void")} {
+  if (value === undefined) return;
+  const segments = path.split(".");
+  let node${t(": any")} = target;
+  for (let i = 0; i < segments.length - 1; i++) {
+    const segment = segments[i]${t(" as string")};
+    const next = node[segment];
+    if (next === undefined || next === null || typeof next !== "object") node[segment] = /^\\d+$/.test(segments[i + 1]${t(" as string")}) ? [] : {};
+    node = node[segment];
+  }
+  node[segments[segments.length - 1]${t(" as string")}] = value;
+}`,
+  },
+  // v1 records never carry null where v2 does: the field is left out (compiled-lens.ts toV1).
+  putV1: {
+    uses: ["put"],
+    code: (t) => `function putV1(target${t(": Obj")}, path${t(": string")}, value${t(": unknown")})${t(": void")} {
+  if (value !== null) put(target, path, value);
+}`,
+  },
+  // mappings/compiled-lens.ts applicableV1Defaults + withV1Defaults.
+  withV1Defaults: {
+    uses: [],
+    code: (t) => `function withV1Defaults(v1${t(": Obj")}, defaults${t(": Obj")}, unless${t(": string | undefined")}, except${t(": { field: string; when: Obj }[]")})${t(": Obj")} {
+  if (unless && v1[unless] !== undefined) return { ...v1 };
+  const applied${t(": Obj")} = { ...defaults };
+  for (const e of except) {
+    const valueOf = (k${t(": string")}) => (v1[k] !== undefined ? v1[k] : applied[k]);
+    if (Object.entries(e.when).every(([k, value]) => valueOf(k) === value)) delete applied[e.field];
+  }
+  return { ...applied, ...v1 };
+}`,
+  },
+  // The table's "reject" inputs: the gateway answers a v1 400 with these messages joined.
+  refuse: {
+    uses: [],
+    code: (t) => `function refuse(v1${t(": Obj")}, rules${t(": [string, string | undefined, string][]")})${t(": void")} {
+  const refused${t(": string[]")} = [];
+  for (const [field, harmless, message] of rules) {
+    const value = v1[field];
+    if (value === undefined || (harmless !== undefined && JSON.stringify(value) === harmless)) continue;
+    refused.push(message);
+  }
+  if (refused.length) throw new Error(refused.join("; "));
+}`,
+  },
+};
+
+/** The helpers named in `body` (a call `name(`), with what they use, in a fixed order. */
+export function helpersFor(body: string): string[] {
+  const wanted = new Set<string>();
+  const add = (name: string): void => {
+    if (wanted.has(name)) return;
+    wanted.add(name);
+    for (const dep of helpers[name]!.uses) add(dep);
+  };
+  for (const name of Object.keys(helpers)) if (new RegExp(`\\b${name}\\(`).test(body)) add(name);
+  return Object.keys(helpers).filter((name) => wanted.has(name));
+}
+
+/** The public functions every module has: lists unwrapped (translate-response.ts v2RecordsOf) and problems told as v1 messages (mappings/errors.ts). */
+export function publicFunctions(t: Annotate): string {
+  return `/** The records of a v2 list answer (\`{ pods: [...] }\` → \`[...]\`), as v1 answered them. */
+function unwrapList(v2Answer${t(": unknown")}, operation${t(": string")})${t(": any[]")} {
+  const list = lists[operation];
+  if (!list) throw new Error("v2-bridge adapter: " + operation + " is not a list operation it holds");
+  const items = isRecord(v2Answer) ? v2Answer[list[0]] : undefined;
+  if (!Array.isArray(items) || !items.every(isRecord)) throw new Error("v2 answer for " + list[1] + " has no \\"" + list[0] + "\\" list");
+  return items;
+}
+
+/** A v2 list answer as the v1 records v1 answered: unwrapped, each record translated. */
+function toV1List(v2Answer${t(": unknown")}, operation${t(": string")})${t(": any[]")} {
+  const toV1 = recordLists[operation];
+  if (!toV1) throw new Error("v2-bridge adapter: " + operation + " is not a record list it holds");
+  return unwrapList(v2Answer, operation).map((record) => toV1(record));
+}
+
+/** A v2 error answer (RFC 9457 problem) as v1's \`{ message }\`: detail, then each validation error. */
+function v1Message(problem${t(": unknown")}, status${t("?: number")})${t(": { message: string }")} {
+  if (isRecord(problem) && ("detail" in problem || "title" in problem)) {
+    const p${t(": any")} = problem;
+    const head = p.detail || p.title || upstreamError(p.status ?? status);
+    const errors = Array.isArray(p.errors) ? p.errors.filter((e${t(": unknown")}) => typeof e === "string") : [];
+    return { message: errors.length ? head + ": " + errors.join("; ") : head };
+  }
+  if (isRecord(problem) && typeof problem["message"] === "string") return { message: problem["message"] };
+  return { message: upstreamError(status) };
+}
+
+function upstreamError(status${t(": unknown")})${t(": string")} {
+  return status === undefined ? "upstream error" : "upstream error " + status;
+}`;
+}

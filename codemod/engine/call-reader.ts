@@ -1,0 +1,19 @@
+// The one HTTP-call reader, given to the passes that need it by the orchestrator (engine/index.ts):
+// request helpers are found by reading the calls inside them, and calls are read through helpers,
+// so the two modules meet here instead of importing each other.
+import type { CallExpression } from "../ts-morph.ts";
+import type { Analysis } from "./state.ts";
+import type { HttpCall } from "./transports/transport.ts";
+
+export type CallReader = (a: Analysis, call: CallExpression) => HttpCall | undefined;
+
+let reader: CallReader | undefined;
+
+export function setCallReader(r: CallReader): void {
+  reader = r;
+}
+
+export function readCall(a: Analysis, call: CallExpression): HttpCall | undefined {
+  if (!reader) throw new Error("internal: the call reader is not set (engine/index.ts sets it)");
+  return reader(a, call);
+}

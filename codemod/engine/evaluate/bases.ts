@@ -1,0 +1,37 @@
+// Bases found by their value: an expression holds a v1 base when one of the strings it can hold
+// is a v1 base literal. The literal is where the flip to v2 happens; the other options (an
+// environment variable, a caller's argument) are what can override it at run time.
+import type { Node } from "../../ts-morph.ts";
+import { isBaseOnly } from "../../urls.ts";
+import { optionsOf, type Value } from "./value.ts";
+
+export interface FoundBase {
+  value: string;
+  /** The literal the base comes from. */
+  source: Node;
+  /** What else the expression can hold at run time, described (`process.env.X`, a parameter). */
+  overrides: string[];
+}
+
+export function baseIn(v: Value): FoundBase | undefined {
+  const options = optionsOf(v);
+  const found = options.find((o) => o.kind === "string" && isBaseOnly(o.text)) as (Value & { kind: "string" }) | undefined;
+  if (!found) return undefined;
+  // Another v1 literal among the options (two different defaults) still leaves one source to flip:
+  // the first; the rest stay visible as overrides.
+  const overrides = options.filter((o) => o !== found).map(describe);
+  return { value: found.text, source: found.node, overrides };
+}
+
+function describe(v: Value): string {
+  switch (v.kind) {
+    case "env":
+      return `the environment variable ${v.name}`;
+    case "string":
+      return JSON.stringify(v.text);
+    case "dynamic":
+      return v.node.getText().replace(/\s+/g, " ").slice(0, 40);
+    default:
+      return v.kind;
+  }
+}

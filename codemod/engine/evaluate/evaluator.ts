@@ -1,0 +1,319 @@
+// One visitor over expressions: which strings and objects an expression can hold. It sees through
+// variables and destructuring, returns of functions in any module (parameters bound per call),
+// object properties and spreads, class fields, getters and constructor options, default
+// parameters, `??` / `||` / conditionals, and environment defaults (schema libraries'
+// `.default(…)`, `{ default: … }`). Where knowledge stops it answers a dynamic value saying where
+// and why. Bases are found by their value wherever they flow, not by the shape of the code.
+import { Node, SyntaxKind } from "../../ts-morph.ts";
+import { bindAcross, classOfThis, type ModuleResolver } from "../../symbols.ts";
+import { isFunctionLike, type Binding } from "../../scope.ts";
+import { unwrapExpression } from "../../urls.ts";
+import { references } from "../references.ts";
+import { dynamic, union, type Frame, type Value } from "./value.ts";
+import { HELPER_BASE_PARAM } from "../v1-redirect.ts";
+
+const MAX_DEPTH = 24;
+const MAX_CALLERS = 12;
+const ENV_ROOTS = new Set(["process.env", "import.meta.env", "Deno.env"]);
+
+export class Evaluator {
+  private readonly memo = new Map<Node, Value>();
+  private readonly active = new Set<Node>();
+  private depth = 0;
+
+  constructor(private readonly resolve: ModuleResolver | undefined) {}
+
+  /** What `node` can hold, in `frame` (the arguments of the call being evaluated, if any). */
+  evaluate(input: Node, frame?: Frame): Value {
+    const node = unwrapExpression(input);
+    if (!frame && this.memo.has(node)) return this.memo.get(node)!;
+    if (this.active.has(node) || this.depth > MAX_DEPTH) return dynamic(node, "the value depends on itself or is too deep to follow");
+    this.active.add(node);
+    this.depth++;
+    let v: Value;
+    try {
+      v = this.visit(node, frame);
+    } finally {
+      this.depth--;
+      this.active.delete(node);
+    }
+    if (!frame) this.memo.set(node, v);
+    return v;
+  }
+
+  private visit(node: Node, frame: Frame | undefined): Value {
+    if (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node)) return { kind: "string", text: node.getLiteralValue(), node };
+    if (Node.isAwaitExpression(node)) return this.evaluate(node.getExpression(), frame);
+    if (Node.isObjectLiteralExpression(node)) return { kind: "object", node, frame };
+    if (isFunctionLike(node) || Node.isClassExpression(node)) return { kind: "function", node };
+    if (Node.isConditionalExpression(node)) return union(node, [this.evaluate(node.getWhenTrue(), frame), this.evaluate(node.getWhenFalse(), frame)]);
+    if (Node.isBinaryExpression(node)) {
+      const op = node.getOperatorToken().getKind();
+      if (op === SyntaxKind.QuestionQuestionToken || op === SyntaxKind.BarBarToken) return union(node, [this.evaluate(node.getLeft(), frame), this.evaluate(node.getRight(), frame)]);
+      return dynamic(node, `the result of ${node.getOperatorToken().getText()} is computed at run time`);
+    }
+    if (Node.isIdentifier(node)) return this.identifier(node, frame);
+    if (Node.isPropertyAccessExpression(node)) return this.member(node, node.getName(), node.getExpression(), frame);
+    if (Node.isElementAccessExpression(node)) {
+      const key = node.getArgumentExpression();
+      const k = key && unwrapExpression(key);
+      if (k && (Node.isStringLiteral(k) || Node.isNoSubstitutionTemplateLiteral(k))) return this.member(node, k.getLiteralValue(), node.getExpression(), frame);
+      return dynamic(node, "a computed member");
+    }
+    if (Node.isCallExpression(node)) return this.call(node, frame);
+    if (Node.isNewExpression(node)) {
+      const callee = this.evaluate(node.getExpression(), frame);
+      if (callee.kind === "function" && (Node.isClassDeclaration(callee.node) || Node.isClassExpression(callee.node))) return { kind: "instance", cls: callee.node, call: node, frame };
+      return { kind: "made", call: node, frame };
+    }
+    return dynamic(node, `a ${node.getKindName()} is not followed`);
+  }
+
+  private identifier(id: Node, frame: Frame | undefined): Value {
+    if (id.getText() === "undefined") return dynamic(id, "undefined");
+    const b = bindAcross(id, this.resolve);
+    if (!b) return dynamic(id, `${id.getText()} is a global`);
+    return this.binding(id, b, frame);
+  }
+
+  private binding(id: Node, b: Binding, frame: Frame | undefined): Value {
+    switch (b.kind) {
+      case "function":
+        return { kind: "function", node: b.decl };
+      case "import":
+        return { kind: "module", module: b.module, name: b.name, node: id };
+      case "catch":
+        return dynamic(id, "a caught error");
+      case "var": {
+        if (!b.init) return dynamic(id, `${id.getText()} has no initializer`);
+        // `const { restBaseUrl = DEFAULT } = getConfig()`: the property path, then the element's default.
+        const whole = Node.isVariableDeclaration(b.decl) && !Node.isIdentifier(b.decl.getNameNode()) ? this.evaluate(b.init, frame) : undefined;
+        if (!whole) return this.evaluate(b.init, frame);
+        return this.withDefault(id, this.path(b.decl, whole, b.path), frame);
+      }
+      case "param":
+        return this.parameter(id, b, frame);
+    }
+  }
+
+  /** A destructured name's element default (`{ base = DEFAULT }`), added as an option. */
+  private withDefault(id: Node, v: Value, frame: Frame | undefined): Value {
+    const el = id.getFirstAncestorByKind(SyntaxKind.BindingElement);
+    const def = el && el.getNameNode() === id ? el.getInitializer() : undefined;
+    return def ? union(id, [v, this.evaluate(def, frame)]) : v;
+  }
+
+  private path(at: Node, v: Value, path: string[]): Value {
+    let cur = v;
+    for (const key of path) {
+      if (key === "..." || key === "[computed]") return dynamic(at, "a rest or computed element");
+      cur = /^\d+$/.test(key) ? dynamic(at, "an array element") : this.property(at, cur, key);
+    }
+    return cur;
+  }
+
+  /** A parameter: the argument of the call being evaluated, else the arguments of every caller, plus its default. */
+  private parameter(id: Node, b: Binding & { kind: "param" }, frame: Frame | undefined): Value {
+    const def = (b.decl as any).getInitializer?.() as Node | undefined;
+    for (let f = frame; f; f = f.parent) {
+      const bound = f.args.get(b.decl);
+      if (!bound) continue;
+      const given = bound.arg ? this.path(id, this.evaluate(bound.arg, bound.frame), b.path) : undefined;
+      const options = [given, def ? this.evaluate(def, frame) : undefined].filter((x): x is Value => !!x);
+      return options.length ? this.withDefault(id, union(id, options), frame) : dynamic(id, `no argument for ${id.getText()}`);
+    }
+    // The base parameter the codemod gave a helper for its marked calls: the helper's own base is its default.
+    if (def && id.getText() === HELPER_BASE_PARAM) return this.evaluate(def, frame);
+    const options: Value[] = [];
+    const callers = this.callers(b.fn);
+    if (callers) {
+      for (const call of callers) {
+        const arg = (call as any).getArguments()[b.index] as Node | undefined;
+        if (arg) options.push(this.path(id, this.evaluate(arg), b.path));
+        else if (!def) options.push(dynamic(call, `${id.getText()} is not given here`));
+      }
+    } else options.push(dynamic(id, `${id.getText()} is a parameter whose callers are not all seen`));
+    if (def) options.push(this.evaluate(def, frame));
+    return this.withDefault(id, union(id, options.length ? options : [dynamic(id, `${id.getText()} is never given`)]), frame);
+  }
+
+  /** The call and `new` expressions of a function or class, when all of its uses are calls (else undefined). */
+  callers(fn: Node): Node[] | undefined {
+    const owner = Node.isConstructorDeclaration(fn) ? fn.getParent()! : fn;
+    let name = (owner as any).getNameNode?.() as Node | undefined;
+    const holder = owner.getParent();
+    if (!name && holder && Node.isVariableDeclaration(holder)) name = holder.getNameNode();
+    if (!name || !Node.isIdentifier(name)) return undefined;
+    const out: Node[] = [];
+    for (const r of references(name)) {
+      const p = r.getParent();
+      if (p && (Node.isCallExpression(p) || Node.isNewExpression(p)) && p.getExpression() === r) out.push(p);
+      else if (p && Node.isClassDeclaration(p)) continue;
+      else return undefined;
+      if (out.length > MAX_CALLERS) return undefined;
+    }
+    return out;
+  }
+
+  private member(node: Node, key: string, objExpr: Node, frame: Frame | undefined): Value {
+    const objText = objExpr.getText().replace(/\s/g, "");
+    if (ENV_ROOTS.has(objText)) return { kind: "env", name: key, node };
+    if (objExpr.getKind() === SyntaxKind.ThisKeyword) {
+      const cls = classOfThis(node);
+      return cls ? this.classMember(node, cls, key, frame) : dynamic(node, "`this` outside a class");
+    }
+    return this.property(node, this.evaluate(objExpr, frame), key);
+  }
+
+  /** Reads `key` of a value. */
+  property(at: Node, v: Value, key: string): Value {
+    switch (v.kind) {
+      case "object":
+        return this.objectProperty(at, v.node, key, v.frame);
+      case "union":
+        return union(at, v.options.map((o) => this.property(at, o, key)));
+      case "instance":
+        return this.classMember(at, v.cls, key, this.frameOf(v));
+      case "made":
+        return this.madeProperty(at, v, key);
+      case "dynamic":
+        return dynamic(at, `.${key} of an unknown value`, v);
+      default:
+        return dynamic(at, `.${key} of a ${v.kind}`);
+    }
+  }
+
+  private objectProperty(at: Node, obj: Node, key: string, frame: Frame | undefined): Value {
+    if (!Node.isObjectLiteralExpression(obj)) return dynamic(at, "not an object literal");
+    let found: Value | undefined;
+    for (const p of obj.getProperties()) {
+      if (Node.isSpreadAssignment(p)) {
+        const spread = this.property(at, this.evaluate(p.getExpression(), frame), key);
+        if (spread.kind !== "dynamic") found = spread;
+        else if (!found) found = spread;
+        continue;
+      }
+      const name = (p as any).getName?.() as string | undefined;
+      if (name !== key) continue;
+      if (Node.isPropertyAssignment(p)) found = this.evaluate(p.getInitializer()!, frame);
+      else if (Node.isShorthandPropertyAssignment(p)) found = this.evaluate(p.getNameNode(), frame);
+      else if (Node.isGetAccessorDeclaration(p)) found = this.returns(p, frame);
+      else found = { kind: "function", node: p };
+    }
+    return found ?? dynamic(at, `the object has no ${key}`);
+  }
+
+  /** A member of a project class: field initializers, parameter properties, `this.key = …` anywhere in the class, getters, methods. */
+  private classMember(at: Node, cls: Node, key: string, frame: Frame | undefined): Value {
+    const options: Value[] = [];
+    for (const m of (cls as any).getMembers?.() ?? ([] as Node[])) {
+      const name = (m as any).getName?.();
+      if (Node.isPropertyDeclaration(m) && name === key && m.getInitializer()) options.push(this.evaluate(m.getInitializer()!, frame));
+      if (Node.isGetAccessorDeclaration(m) && name === key) options.push(this.returns(m, frame));
+      if (Node.isMethodDeclaration(m) && name === key) options.push({ kind: "function", node: m });
+      if (Node.isConstructorDeclaration(m)) {
+        for (const p of m.getParameters()) if (p.isParameterProperty() && p.getName() === key) options.push(this.evaluate(p.getNameNode(), frame));
+      }
+    }
+    for (const bin of cls.getDescendantsOfKind(SyntaxKind.BinaryExpression)) {
+      if (bin.getOperatorToken().getKind() !== SyntaxKind.EqualsToken) continue;
+      const left = unwrapExpression(bin.getLeft());
+      if (Node.isPropertyAccessExpression(left) && left.getName() === key && left.getExpression().getKind() === SyntaxKind.ThisKeyword && classOfThis(left) === cls) options.push(this.evaluate(bin.getRight(), frame));
+    }
+    return options.length ? union(at, options) : dynamic(at, `the class has no ${key} the codemod can see`);
+  }
+
+  /** The frame of a `new C(args)`: the constructor's parameters bound to its arguments. */
+  private frameOf(v: Value & { kind: "instance" }): Frame | undefined {
+    const ctor = (v.cls as any).getConstructors?.()[0] as Node | undefined;
+    if (!ctor) return v.frame;
+    return this.bindArgs(ctor, (v.call as any).getArguments() as Node[], v.frame);
+  }
+
+  private bindArgs(fn: Node, args: Node[], caller: Frame | undefined): Frame {
+    const map = new Map<Node, { arg: Node | undefined; frame: Frame | undefined }>();
+    ((fn as any).getParameters?.() as Node[] | undefined)?.forEach((p, i) => map.set(p, { arg: args[i], frame: caller }));
+    return { args: map, parent: undefined };
+  }
+
+  /**
+   * `.key` of an object made by a call the evaluator cannot see into: an option of that name given
+   * to the call (`createClient({ baseUrl })`), or a schema entry (`z.object({ KEY: z.string().default(…) })`,
+   * `cleanEnv(env, { KEY: str({ default: … }) })`, `createEnv({ server: { KEY: … } })`), through
+   * method calls on the made object (`Schema.parse(process.env)`).
+   */
+  private madeProperty(at: Node, v: Value & { kind: "made" }, key: string): Value {
+    const call = v.call as any;
+    for (const arg of (call.getArguments?.() ?? []) as Node[]) {
+      const found = this.optionIn(at, unwrapExpression(arg), key, v.frame, 0);
+      if (found) return found;
+    }
+    const callee = unwrapExpression(call.getExpression());
+    if (Node.isPropertyAccessExpression(callee)) {
+      const receiver = this.evaluate(callee.getExpression(), v.frame);
+      if (receiver.kind === "made" || receiver.kind === "object") return this.property(at, receiver, key);
+    }
+    return dynamic(at, `.${key} of what ${callee.getText().slice(0, 40)}(…) returns`);
+  }
+
+  private optionIn(at: Node, arg: Node, key: string, frame: Frame | undefined, depth: number): Value | undefined {
+    if (!Node.isObjectLiteralExpression(arg)) {
+      if (Node.isIdentifier(arg) && depth === 0) {
+        const v = this.evaluate(arg, frame);
+        if (v.kind === "object") return this.optionIn(at, unwrapExpression(v.node), key, v.frame, depth);
+      }
+      return undefined;
+    }
+    const p = arg.getProperty(key);
+    if (p && Node.isPropertyAssignment(p)) return this.schemaEntry(at, p.getInitializer()!, key, frame);
+    if (p && Node.isShorthandPropertyAssignment(p)) return this.evaluate(p.getNameNode(), frame);
+    if (depth > 0) return undefined;
+    // One level down: `createEnv({ server: { KEY: … } })`, `{ env: { … } }`.
+    for (const inner of arg.getProperties()) {
+      if (!Node.isPropertyAssignment(inner)) continue;
+      const init = unwrapExpression(inner.getInitializer()!);
+      const found = Node.isObjectLiteralExpression(init) ? this.optionIn(at, init, key, frame, depth + 1) : undefined;
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  /** A schema entry's default (`.default(x)` in its chain, or `{ default: x }`), else the entry's own value. */
+  private schemaEntry(at: Node, entry: Node, key: string, frame: Frame | undefined): Value {
+    const env: Value = { kind: "env", name: key, node: at };
+    for (let n: Node = unwrapExpression(entry); Node.isCallExpression(n); ) {
+      const callee = unwrapExpression(n.getExpression());
+      const args = n.getArguments();
+      if (Node.isPropertyAccessExpression(callee) && callee.getName() === "default" && args[0]) return union(at, [env, this.evaluate(args[0], frame)]);
+      const opts = args.map((x) => unwrapExpression(x)).find((x) => Node.isObjectLiteralExpression(x));
+      const def = opts && Node.isObjectLiteralExpression(opts) ? opts.getProperty("default") : undefined;
+      if (def && Node.isPropertyAssignment(def)) return union(at, [env, this.evaluate(def.getInitializer()!, frame)]);
+      if (!Node.isPropertyAccessExpression(callee)) break;
+      n = unwrapExpression(callee.getExpression());
+    }
+    return this.evaluate(entry, frame);
+  }
+
+  private call(node: Node & { getExpression(): Node; getArguments(): Node[] }, frame: Frame | undefined): Value {
+    const callee = this.evaluate(node.getExpression(), frame);
+    if (callee.kind === "function" && isFunctionLike(callee.node) && !Node.isClassDeclaration(callee.node)) {
+      const bound = this.bindArgs(callee.node, node.getArguments(), frame);
+      return this.returns(callee.node, bound);
+    }
+    return { kind: "made", call: node, frame };
+  }
+
+  /** What a function returns: its expression body, or every `return` of its own body. */
+  returns(fn: Node, frame: Frame | undefined): Value {
+    if (Node.isArrowFunction(fn) && !Node.isBlock(fn.getBody())) return this.evaluate(fn.getBody() as Node, frame);
+    const options: Value[] = [];
+    for (const r of fn.getDescendantsOfKind(SyntaxKind.ReturnStatement)) {
+      let owner: Node | undefined = r.getParent();
+      while (owner && !isFunctionLike(owner)) owner = owner.getParent();
+      if (owner !== fn) continue;
+      const e = r.getExpression();
+      if (e) options.push(this.evaluate(e, frame));
+    }
+    return options.length ? union(fn, options) : dynamic(fn, "the function returns nothing the codemod can see");
+  }
+}

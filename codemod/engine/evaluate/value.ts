@@ -1,0 +1,57 @@
+// What the evaluator knows an expression holds. Modelled on a partial evaluator: every answer is
+// either a resolved value (a string with the literal it comes from, an object, a function, an
+// instance of a project class, an object made by a call the evaluator cannot see into, an
+// environment variable, a choice between values) or a dynamic value that carries the node where
+// knowledge stopped and why, chained back towards the expression that was asked about.
+import type { Node } from "../../ts-morph.ts";
+
+/** Parameters bound to the arguments of one call (a scope per call), and the frame of that call. */
+export interface Frame {
+  args: Map<Node, { arg: Node | undefined; frame: Frame | undefined }>;
+  parent: Frame | undefined;
+}
+
+export type Value =
+  /** A string whose text is known; `node` is the literal it comes from (its flip is an edit there). */
+  | { kind: "string"; text: string; node: Node }
+  /** An object literal (spreads included), read lazily key by key. */
+  | { kind: "object"; node: Node; frame: Frame | undefined }
+  /** A function or class declared in the project. */
+  | { kind: "function"; node: Node }
+  /** `new C(…)` of a project class: its fields are read through the class, with the constructor's arguments bound. */
+  | { kind: "instance"; cls: Node; call: Node; frame: Frame | undefined }
+  /** The result of calling something the evaluator cannot see into (a library factory, a schema): options it was given stay readable. */
+  | { kind: "made"; call: Node; frame: Frame | undefined }
+  /** `process.env.X`, `import.meta.env.X`, or a schema entry read from the environment. */
+  | { kind: "env"; name: string; node: Node }
+  /** `a ?? b`, `a || b`, `c ? a : b`, a parameter with a default, a member with several assignments. */
+  | { kind: "union"; options: Value[]; node: Node }
+  /** An import from a package outside the project. */
+  | { kind: "module"; module: string; name: string; node: Node }
+  /** Knowledge stopped at `node`, for `why`; `cause` is the deeper stop, if any. */
+  | { kind: "dynamic"; node: Node; why: string; cause?: Value };
+
+export function dynamic(node: Node, why: string, cause?: Value): Value {
+  return { kind: "dynamic", node, why, cause };
+}
+
+export function union(node: Node, options: Value[]): Value {
+  const flat: Value[] = [];
+  for (const o of options) {
+    if (o.kind === "union") flat.push(...o.options);
+    else flat.push(o);
+  }
+  return flat.length === 1 ? flat[0]! : { kind: "union", options: flat, node };
+}
+
+/** Every option of a value (a union's options, or the value itself). */
+export function optionsOf(v: Value): Value[] {
+  return v.kind === "union" ? v.options : [v];
+}
+
+/** The chain of reasons why a value is not known, outermost first (for a mark's one line). */
+export function whyUnknown(v: Value): string {
+  const out: string[] = [];
+  for (let d: Value | undefined = v; d && d.kind === "dynamic"; d = d.cause) out.push(d.why);
+  return out.join(", because ");
+}

@@ -1,0 +1,190 @@
+// Following a base's uses forward, for the do-no-harm check: from the literal through variables,
+// `??`/`||`, class fields, constructor assignments, config-object properties (with the property
+// path the value sits under, so `return { base }` reaches `const { base } = getConfig()` and a
+// schema entry's `.default(…)` reaches `env.KEY`), library instances, exports/imports and request
+// helpers. A use is followed when it reaches a node a planned site accounts for.
+import { Node, SyntaxKind } from "../ts-morph.ts";
+import { enclosingFunction, isFunctionLike } from "../scope.ts";
+import type { Analysis } from "./state.ts";
+import { functionName, references } from "./references.ts";
+import { referencesOf } from "./nodes.ts";
+
+const REQUEST_METHODS = /^(get|post|put|patch|delete|del|head|options|request|fetch|send|call)$/i;
+
+const WRAPPERS = new Set([SyntaxKind.ParenthesizedExpression, SyntaxKind.AsExpression, SyntaxKind.NonNullExpression, SyntaxKind.SatisfiesExpression, SyntaxKind.TypeAssertionExpression, SyntaxKind.AwaitExpression]);
+
+export class Follower {
+  private readonly helperMemo = new Map<Node, boolean>();
+  /** Expressions that take precedence over the followed value (`opts.baseUrl ?? BASE`). */
+  overrides = new Set<string>();
+  /** Values this base gives as an option to a client or function (`new Client({ baseUrl })`). */
+  passedOptions: { holder: Node; key: string; at: Node }[] = [];
+  /** Each URL part inside a request helper → the helpers it belongs to (indexed once: looked up per followed use). */
+  private readonly helperOf = new Map<Node, Node[]>();
+
+  constructor(private readonly a: Analysis) {
+    for (const [fn, parts] of a.helperParts) for (const part of parts) this.helperOf.set(part, [...(this.helperOf.get(part) ?? []), fn]);
+  }
+
+  accounted(node: Node): boolean {
+    if (this.a.accounted.has(node)) return true;
+    return (this.helperOf.get(node) ?? []).some((fn) => this.helperClosed(fn));
+  }
+
+  /** Every call of a helper was planned (its callers are the sites). */
+  helperClosed(fn: Node): boolean {
+    const memo = this.helperMemo.get(fn);
+    if (memo !== undefined) return memo;
+    this.helperMemo.set(fn, false);
+    const closed = this.helperUses(fn).length === 0;
+    this.helperMemo.set(fn, closed);
+    return closed;
+  }
+
+  /** The uses of a helper that are not planned calls. */
+  helperUses(fn: Node): Node[] {
+    const out: Node[] = [];
+    const named = (fn as any).getNameNode?.() as Node | undefined;
+    if ((Node.isFunctionDeclaration(fn) || Node.isMethodDeclaration(fn)) && named) {
+      for (const r of references(named)) this.follow(r, out, new Set<string>(), 0);
+    } else this.follow(fn, out, new Set<string>(), 0);
+    return out;
+  }
+
+  /**
+   * Collects the uses of a value that no planned site accounts for. `path` is the property path
+   * the followed value sits under inside the current expression (innermost key last).
+   */
+  follow(value: Node, out: Node[], seen: Set<string>, depth: number, path: string[] = []): void {
+    const key = `${value.getSourceFile().getFilePath()}:${value.getStart()}:${value.getKind()}:${path.join(".")}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    if (this.accounted(value)) return;
+    if (depth > 14) return void out.push(value);
+    let outer = value;
+    for (;;) {
+      const p = outer.getParent();
+      if (!p) break;
+      if (WRAPPERS.has(p.getKind())) outer = p;
+      else if (Node.isBinaryExpression(p) && ["??", "||"].includes(p.getOperatorToken().getText())) {
+        if (p.getRight() === outer) this.overrides.add(p.getLeft().getText().replace(/\s+/g, " "));
+        outer = p;
+      }
+      else if (Node.isConditionalExpression(p) && p.getCondition() !== outer) outer = p;
+      else break;
+      if (this.accounted(outer)) return;
+    }
+    const p = outer.getParent();
+    if (!p) return void out.push(value);
+    const each = (refs: Node[], at = path) => refs.forEach((r) => this.follow(r, out, seen, depth + 1, at));
+    if (path.length && this.alongPath(outer, p, out, seen, depth, path)) return;
+    if (Node.isVariableDeclaration(p) && p.getInitializer() === outer) {
+      const name = p.getNameNode();
+      if (Node.isIdentifier(name)) return each(references(name));
+      return this.destructured(name, out, seen, depth, path);
+    }
+    if ((Node.isPropertyDeclaration(p) || Node.isParameterDeclaration(p)) && p.getInitializer() === outer) return each(references(p.getNameNode()));
+    if (Node.isBinaryExpression(p) && p.getOperatorToken().getKind() === SyntaxKind.EqualsToken && p.getRight() === outer) {
+      const left = p.getLeft();
+      const nameNode = Node.isPropertyAccessExpression(left) ? left.getNameNode() : Node.isIdentifier(left) ? left : undefined;
+      const text = left.getText().replace(/\s/g, "");
+      if (/^(module\.)?exports(\.|$)/.test(text)) return void out.push(outer);
+      return nameNode ? each(references(nameNode)) : void out.push(outer);
+    }
+    // A schema entry's default (`z.string().default(BASE)`): the entry stands for the value.
+    if (Node.isCallExpression(p) && p.getArguments().includes(outer as any) && Node.isPropertyAccessExpression(p.getExpression()) && (p.getExpression() as any).getName() === "default") {
+      return this.follow(chainTop(p), out, seen, depth + 1, path);
+    }
+    if ((Node.isPropertyAssignment(p) && p.getInitializer() === outer) || (Node.isShorthandPropertyAssignment(p) && p.getNameNode() === outer)) {
+      // The object literal, through `as const` / `satisfies` / parentheses, to what holds it.
+      let obj: Node | undefined = p.getParent();
+      while (obj && obj.getParent() && WRAPPERS.has(obj.getParent()!.getKind())) obj = obj.getParent();
+      const holder = obj && obj.getParent();
+      const name = p.getName();
+      if (holder && Node.isVariableDeclaration(holder) && holder.getInitializer() === obj) {
+        const refs = references(p.getNameNode());
+        return refs.length ? each(refs) : this.follow(obj!, out, seen, depth + 1, [...path, name]);
+      }
+      // A library instance's config (`axios.create({ baseURL })`): the instance's uses.
+      if (holder && (Node.isCallExpression(holder) || Node.isNewExpression(holder)) && this.accounted(outer)) return this.follow(holder, out, seen, depth + 1);
+      // `{ default: BASE }` given to a schema entry (`str({ default })`): the entry stands for it.
+      if (holder && Node.isCallExpression(holder) && name === "default") return this.follow(chainTop(holder), out, seen, depth + 1, path);
+      if (holder && (Node.isCallExpression(holder) || Node.isNewExpression(holder))) {
+        // An option given to a client (`new Client({ baseUrl: "…/v1" })`): the client's own default
+        // for that option (`opts.baseUrl ?? DEFAULT`) must not flip while this value stays v1.
+        this.passedOptions.push({ holder, key: name, at: outer });
+        // An object made from options (a schema, a config factory) still exposes them by name.
+        return this.follow(holder, out, seen, depth + 1, [...path, name]);
+      }
+      if (obj && (Node.isReturnStatement(holder!) || (holder && Node.isArrowFunction(holder)) || (holder && Node.isPropertyAssignment(holder)))) return this.follow(obj, out, seen, depth + 1, [...path, name]);
+      return void out.push(outer);
+    }
+    if (Node.isReturnStatement(p) || (Node.isArrowFunction(p) && p.getBody() === outer)) {
+      const fn = Node.isReturnStatement(p) ? enclosingFunction(p) : p;
+      return this.callers(fn, out, seen, depth, path);
+    }
+    if (Node.isExportAssignment(p)) return void out.push(outer);
+    out.push(outer);
+  }
+
+  /** With a path: `x.key` reads the value, `x.method(…)` of a made object keeps exposing it. True when handled. */
+  private alongPath(outer: Node, p: Node, out: Node[], seen: Set<string>, depth: number, path: string[]): boolean {
+    const want = path[path.length - 1]!;
+    if (Node.isPropertyAccessExpression(p) && p.getExpression() === outer) {
+      if (p.getName() === want) return this.follow(p, out, seen, depth + 1, path.slice(0, -1)), true;
+      const call = p.getParent();
+      if (call && Node.isCallExpression(call) && call.getExpression() === p) {
+        // A request method of an object made with the base (`client.get(…)`) is a use: only a
+        // planned site accounts for it. Other methods (`Schema.parse(env)`) keep exposing the option.
+        if (REQUEST_METHODS.test(p.getName())) return out.push(call), true;
+        return this.follow(call, out, seen, depth + 1, path), true;
+      }
+      // Another key of the same object is not a use of this value.
+      return true;
+    }
+    if (Node.isElementAccessExpression(p) && p.getExpression() === outer) {
+      const arg = p.getArgumentExpression();
+      if (arg && Node.isStringLiteral(arg) && arg.getLiteralValue() === want) return this.follow(p, out, seen, depth + 1, path.slice(0, -1)), true;
+    }
+    return false;
+  }
+
+  /** `const { base, key } = getConfig()`: the element that takes the path's key. */
+  private destructured(name: Node, out: Node[], seen: Set<string>, depth: number, path: string[]): void {
+    if (!path.length || !Node.isObjectBindingPattern(name)) return void out.push(name);
+    const want = path[path.length - 1]!;
+    for (const el of name.getElements()) {
+      if (el.getDotDotDotToken()) return void out.push(el);
+      const key = el.getPropertyNameNode()?.getText() ?? el.getName();
+      if (key !== want) continue;
+      const local = el.getNameNode();
+      if (Node.isIdentifier(local)) referencesOf(enclosingFunction(el), local).forEach((r) => this.follow(r, out, seen, depth + 1, path.slice(0, -1)));
+      else this.destructured(local, out, seen, depth + 1, path.slice(0, -1));
+    }
+  }
+
+  /** The value a function returns goes to each of its call expressions. */
+  private callers(fn: Node, out: Node[], seen: Set<string>, depth: number, path: string[] = []): void {
+    if (!isFunctionLike(fn)) return void out.push(fn);
+    const holder = fn.getParent();
+    if (holder && Node.isArrowFunction(holder) && holder.getBody() === fn) return this.callers(holder, out, seen, depth + 1, path);
+    const name = functionName(fn);
+    if (!name) return void out.push(fn);
+    for (const r of references(name)) {
+      const call = r.getParent();
+      if (call && Node.isCallExpression(call) && call.getExpression() === r) this.follow(call, out, seen, depth + 1, path);
+      else out.push(r);
+    }
+  }
+}
+
+/** The outermost call of a method chain a call sits in (`z.string().default(x).describe(…)`). */
+function chainTop(call: Node): Node {
+  let top = call;
+  for (;;) {
+    const access = top.getParent();
+    const next = access?.getParent();
+    if (access && Node.isPropertyAccessExpression(access) && access.getExpression() === top && next && Node.isCallExpression(next) && next.getExpression() === access) top = next;
+    else return top;
+  }
+}

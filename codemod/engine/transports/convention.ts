@@ -1,0 +1,137 @@
+// HTTP calls by convention, for clients the engine has no module for: a verb method (`get`, `post`,
+// `put`, `patch`, `delete`, `request`) of an object made, by any factory, from options carrying a
+// v1 base under a base-like key (`createAxios({ baseURL })`, `createRunpodHttpClient({ baseUrl })`),
+// or any call of a package function whose first argument is a URL on a v1 base (`$fetch(url, …)`).
+// Method: the verb, or a `method` option. Body: the `body` / `data` / `json` option, or the verb's
+// positional data. How the answer is read (`.data`, `.json()`, or the awaited value itself) is
+// taken from the code that reads it.
+import { Node, SyntaxKind, type CallExpression } from "../../ts-morph.ts";
+import type { HttpMethod } from "../../../mappings/index.ts";
+import { locate, resolveParts, unwrapExpression } from "../../urls.ts";
+import type { Analysis } from "../state.ts";
+import { objectLiteral, prop, urlContext, type External } from "../values.ts";
+import { baseIn } from "../evaluate/bases.ts";
+import { optionsOf, type Value } from "../evaluate/value.ts";
+import { referencesOf, skipParens } from "../nodes.ts";
+import { enclosingFunction } from "../../scope.ts";
+import type { HttpCall } from "./transport.ts";
+
+export const BASE_KEYS = ["baseURL", "baseUrl", "prefixUrl", "prefix", "base", "baseUri", "baseURI"];
+const VERBS = new Set(["get", "post", "put", "patch", "delete", "del", "head", "request", "fetch"]);
+const DATA_VERBS = new Set(["post", "put", "patch"]);
+const BODY_KEYS = ["json", "data", "body"];
+
+/** The option node of a made object's config (`baseURL: …` in `createX({ baseURL: … })`). */
+function optionNode(a: Analysis, made: Value & { kind: "made" }, key: string): Node | undefined {
+  for (const arg of (made.call as any).getArguments() as Node[]) {
+    const obj = objectLiteral(a, arg);
+    const v = obj && prop(obj, key);
+    if (v) return v;
+  }
+  return undefined;
+}
+
+/** An object made from options with a v1 base under a base-like key: the base, as an instance's external base. */
+export function madeWithBase(a: Analysis, receiver: Node): External | undefined {
+  for (const option of optionsOf(a.evaluator.evaluate(receiver))) {
+    if (option.kind !== "made") continue;
+    for (const key of BASE_KEYS) {
+      const node = optionNode(a, option, key);
+      if (!node) continue;
+      const found = baseIn(a.evaluator.evaluate(node));
+      if (found) {
+        a.baseSource.set(unwrapExpression(node), found.source);
+        return { value: found.value, node, join: "slash" };
+      }
+    }
+  }
+  return undefined;
+}
+
+function verbMethod(verb: string): HttpMethod | undefined {
+  const v = verb.toLowerCase();
+  if (v === "del") return "DELETE";
+  return ["get", "post", "put", "patch", "delete"].includes(v) ? (v.toUpperCase() as HttpMethod) : undefined;
+}
+
+/** `.data`, `.json()` or the value itself: how the code reads this call's answer. */
+function answerStyle(call: Node): HttpCall["style"] {
+  const outer = skipParens(call);
+  const awaited = outer.getParent() && Node.isAwaitExpression(outer.getParent()!) ? skipParens(outer.getParent()!) : outer;
+  const reads: string[] = [];
+  const up = awaited.getParent();
+  if (up && Node.isPropertyAccessExpression(up)) reads.push(up.getName());
+  if (up && Node.isVariableDeclaration(up)) {
+    const name = up.getNameNode();
+    if (Node.isIdentifier(name)) {
+      for (const r of referencesOf(enclosingFunction(up), name)) {
+        const p = r.getParent();
+        if (p && Node.isPropertyAccessExpression(p) && p.getExpression() === r) reads.push(p.getName());
+      }
+    } else if (Node.isObjectBindingPattern(name)) reads.push(...name.getElements().map((e) => e.getPropertyNameNode()?.getText() ?? e.getName()));
+  }
+  // Nothing reads it here (returned, passed on): how it is read is not known.
+  if (!reads.length) return undefined;
+  if (reads.includes("data")) return "data";
+  if (reads.includes("json")) return "json";
+  if (reads.some((r) => ["ok", "status", "statusCode", "headers", "body", "text"].includes(r))) return undefined;
+  return "body";
+}
+
+/** Reads a call made by convention: URL, method, options and body. */
+export function conventionCall(a: Analysis, call: CallExpression, verb: string | undefined, external: External | undefined, trail: Node[]): HttpCall | undefined {
+  const args = call.getArguments();
+  const urlNode = args[0];
+  if (!urlNode || Node.isSpreadElement(urlNode)) return undefined;
+  const style = answerStyle(call);
+  const out: HttpCall = { call, lib: "convention", urlNode, external, method: { kind: "default", value: "GET" }, bodyKey: "arg", trail, style };
+  const m = verb ? verbMethod(verb) : undefined;
+  if (m) out.method = { kind: "verb", value: m, node: (call.getExpression() as any).getNameNode?.() };
+  let options = args[1];
+  if (m && DATA_VERBS.has(verb!.toLowerCase()) && args[1]) {
+    const obj = objectLiteral(a, args[1]);
+    const keyed = obj && BODY_KEYS.some((k) => prop(obj, k));
+    // `post(url, data, config)` or `post(url, { json: data })`: which one is read off the argument.
+    if (!keyed) {
+      out.body = { node: args[1], stringify: false };
+      options = args[2];
+    }
+  }
+  const opts = objectLiteral(a, options);
+  out.options = opts ?? options;
+  if (!m) {
+    const method = prop(opts, "method");
+    const lit = method && unwrapExpression(method);
+    if (lit && (Node.isStringLiteral(lit) || Node.isNoSubstitutionTemplateLiteral(lit))) out.method = { kind: "literal", value: lit.getLiteralValue().toUpperCase() as HttpMethod, node: lit };
+    else if (method || (options && !opts)) out.method = { kind: "unknown", node: method };
+  }
+  if (!out.body && opts) {
+    const key = BODY_KEYS.find((k) => prop(opts, k));
+    if (key) {
+      out.bodyKey = key as HttpCall["bodyKey"];
+      const b = prop(opts, key)!;
+      const inner = unwrapExpression(b);
+      const stringified = Node.isCallExpression(inner) && inner.getExpression().getText() === "JSON.stringify";
+      out.body = { node: stringified ? inner.getArguments()[0]! : b, stringify: stringified, prop: (opts as any).getProperty(key) };
+    } else if (!m || DATA_VERBS.has(verb!.toLowerCase())) out.bodyKey = m ? "arg" : "json";
+  }
+  if (!opts && options && !out.body && m && DATA_VERBS.has(verb!.toLowerCase())) out.bodyKey = "arg";
+  return out;
+}
+
+/** A call of a package function (not the project's own code) whose first argument is a URL on a v1 base. */
+export function urlFirstCall(a: Analysis, call: CallExpression): boolean {
+  const first = call.getArguments()[0];
+  if (!first || call.getFirstAncestorByKind(SyntaxKind.ImportDeclaration)) return false;
+  const callee = unwrapExpression(call.getExpression());
+  const root = Node.isPropertyAccessExpression(callee) ? unwrapExpression(callee.getExpression()) : callee;
+  const v = a.evaluator.evaluate(root);
+  if (!optionsOf(v).every((o) => o.kind === "module" || o.kind === "made" || (o.kind === "dynamic" && /global/.test(o.why)))) return false;
+  const name = Node.isPropertyAccessExpression(callee) ? callee.getName() : callee.getText();
+  // Loggers, test helpers and schema defaults take URLs too; they are not requests.
+  if (/^(log|info|warn|error|debug|trace|assert|expect|describe|it|test|default|url|string|parse|describe|env)$/i.test(name)) return false;
+  const url = locate(resolveParts(first, urlContext(a)), undefined);
+  return !!url && url.path !== "" && !url.problem;
+}
+
+export { VERBS as CONVENTION_VERBS };

@@ -1,0 +1,156 @@
+// Every intermediate state runs: a call the codemod marks instead of migrating is left whole (v1
+// base, v1 path, v1 body), and its base becomes a name of its own, `RUNPOD_V1_BASE`, read from the
+// environment, which the user points at the v2-bridge gateway. Migrated calls of the same client
+// use the v2 base; each human fix moves one call across.
+import { Node, SyntaxKind } from "../ts-morph.ts";
+import type { Edit } from "../types.ts";
+import { escapeFor, type LocatedUrl, type Part } from "../urls.ts";
+import { V1_HOST } from "../../mappings/bases.ts";
+
+export const V1_BASE_NAME = "RUNPOD_V1_BASE";
+export const V1_ORIGIN_NAME = "RUNPOD_V1_ORIGIN";
+const V1_BASE_VALUE = `https://${V1_HOST}/v1`;
+const V1_ORIGIN_VALUE = `https://${V1_HOST}`;
+
+/** The edits that move a marked call onto the declared v1 base, and the names it needs. */
+export interface Redirect {
+  edits: Edit[];
+  names: string[];
+  /** Edits shared by every redirected call of one helper (its new base parameter), applied once. */
+  shared?: { key: string; edits: Edit[] };
+}
+
+/** The name (and any suffix) that stands for a v1 base value. */
+function nameFor(value: string): { name: string; slash: boolean } | undefined {
+  const m = /^(?:https?:)?\/\/[^/]+(\/v1)?(\/)?$/.exec(value);
+  if (!m) return undefined;
+  return { name: m[1] ? V1_BASE_NAME : V1_ORIGIN_NAME, slash: !!m[2] };
+}
+
+/**
+ * How to keep this call on the declared v1 base: replace the base expression in its own URL
+ * (`${BASE}/pods` → `${RUNPOD_V1_BASE}/pods`) or the inline base of its literal. Undefined when
+ * the base is not in the call's own URL (an instance's `baseURL`, a helper's base): such a base
+ * cannot flip while the call stays v1.
+ */
+export function v1Redirect(url: LocatedUrl, parts: Part[]): Redirect | undefined {
+  const first = parts[0];
+  if (!first) return undefined;
+  if (url.anchor) {
+    if (first.kind !== "base" || first.node !== url.anchor.node) return undefined;
+    const target = nameFor(url.anchor.value);
+    if (!target) return undefined;
+    const node = first.node;
+    if (Node.isIdentifier(node) && node.getText() === target.name && !target.slash) return { edits: [], names: [target.name] };
+    const text = target.slash ? `(${target.name} + "/")` : target.name;
+    const file = node.getSourceFile().getFilePath();
+    if (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node)) {
+      return { edits: [{ start: node.getStart(), end: node.getEnd(), text, file }], names: [target.name] };
+    }
+    return { edits: [{ start: node.getStart(), end: node.getEnd(), text, file }], names: [target.name] };
+  }
+  if (!url.inlineBase || first.kind !== "text" || !first.text.startsWith(url.inlineBase)) return undefined;
+  const target = nameFor(url.inlineBase);
+  if (!target) return undefined;
+  const node = first.node;
+  const file = node.getSourceFile().getFilePath();
+  const rest = first.text.slice(url.inlineBase.length);
+  if (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node)) {
+    return { edits: [{ start: node.getStart(), end: node.getEnd(), text: `\`\${${target.name}}${escapeFor(rest, true)}\``, file }], names: [target.name] };
+  }
+  if (node.getKind() === SyntaxKind.TemplateHead) {
+    const start = node.getStart() + 1;
+    const raw = node.getText().slice(1, -2);
+    if (!raw.startsWith(url.inlineBase)) return undefined;
+    return { edits: [{ start, end: start + url.inlineBase.length, text: `\${${target.name}}`, file }], names: [target.name] };
+  }
+  return undefined;
+}
+
+/** Whether a literal is the value of a declared v1 base (it never flips: marked calls depend on it). */
+export function isDeclaredV1Base(literal: Node): boolean {
+  const decl = literal.getFirstAncestorByKind(SyntaxKind.VariableDeclaration);
+  return !!decl && [V1_BASE_NAME, V1_ORIGIN_NAME].includes(decl.getName());
+}
+
+/** The declaration of a v1 base name, inserted after a file's imports (once per file). */
+export function declarationEdit(sf: Node & { getStatements(): Node[]; getFilePath(): string; getFullText(): string }, name: string, typescript: boolean): Edit | undefined {
+  const text = sf.getFullText();
+  if (new RegExp(`\\b(const|let|var)\\s+${name}\\b`).test(text)) return undefined;
+  const statements = sf.getStatements();
+  let at = 0;
+  for (const st of statements) {
+    const directive = Node.isExpressionStatement(st) && Node.isStringLiteral(st.getExpression());
+    const isRequire = Node.isVariableStatement(st) && /\brequire\(/.test(st.getText()) && !st.getText().includes(V1_HOST);
+    if (Node.isImportDeclaration(st) || Node.isImportEqualsDeclaration(st) || directive || isRequire) at = st.getEnd();
+    else break;
+  }
+  if (at === 0 && text.startsWith("#!")) at = text.indexOf("\n") + 1;
+  const value = name === V1_BASE_NAME ? V1_BASE_VALUE : V1_ORIGIN_VALUE;
+  const env = /\bprocess\.env\b/.test(text) ? `process.env.${name}` : typescript ? `(globalThis as any).process?.env?.${name}` : `globalThis.process?.env?.${name}`;
+  const where = name === V1_BASE_NAME ? "its /v1" : "its root";
+  const line = `// Calls still in v1 shape (each with a v2-migration mark) use this base: point ${name} at the v2-bridge gateway (${where}).\nconst ${name} = ${env} ?? "${value}";\n`;
+  const afterStatement = at > 0 && !text.slice(0, at).endsWith("\n");
+  return { start: at, end: at, text: afterStatement ? `\n${line.slice(0, -1)}` : line, file: sf.getFilePath() };
+}
+
+export const HELPER_BASE_PARAM = "runpodBase";
+
+/**
+ * A marked call through a project's request helper whose URL is `${BASE}${path}`: the helper
+ * gets a trailing parameter defaulting to its base (`runpodBase = BASE`), used in its URL, and the
+ * marked call passes the declared v1 base there. The helper's other callers are unchanged.
+ */
+export function helperRedirect(fn: Node, anchor: Node, anchorValue: string, call: Node & { getArguments(): Node[] }): Redirect | undefined {
+  const target = nameFor(anchorValue);
+  if (!target || target.slash) return undefined;
+  const params = ((fn as any).getParameters?.() ?? []) as Node[];
+  if (params.some((p) => (p as any).isRestParameter?.())) return undefined;
+  const args = call.getArguments();
+  if (args.length > params.length || args.some((x) => Node.isSpreadElement(x))) return undefined;
+  const file = fn.getSourceFile().getFilePath();
+  const open = fn.getFirstChildByKind(SyntaxKind.OpenParenToken);
+  const close = fn.getFirstChildByKind(SyntaxKind.CloseParenToken);
+  if (!open || !close) return undefined;
+  const param = `${HELPER_BASE_PARAM} = ${anchor.getText()}`;
+  const last = params.at(-1);
+  const shared: Edit[] = [
+    last ? { start: last.getEnd(), end: last.getEnd(), text: `, ${param}`, file } : { start: close.getStart(), end: close.getStart(), text: param, file },
+    { start: anchor.getStart(), end: anchor.getEnd(), text: HELPER_BASE_PARAM, file },
+  ];
+  const fill = Array.from({ length: params.length - args.length }, () => "undefined");
+  const callFile = call.getSourceFile().getFilePath();
+  const tail = [...fill, target.name].join(", ");
+  const closeParen = call.getLastChildByKind(SyntaxKind.CloseParenToken);
+  if (!closeParen) return undefined;
+  const at = args.length ? args.at(-1)!.getEnd() : closeParen.getStart();
+  const text = args.length ? `, ${tail}` : tail;
+  return { edits: [{ start: at, end: at, text, file: callFile }], names: [target.name], shared: { key: `${file}:${fn.getStart()}`, edits: shared } };
+}
+
+/**
+ * A marked call on an axios instance (`api.post("/pods", data)`): axios takes a base per request,
+ * so the call keeps v1 with `{ baseURL: RUNPOD_V1_BASE }` in its config.
+ */
+export function axiosRedirect(call: Node & { getArguments(): Node[] }, verb: string | undefined, baseValue: string, config: Node | undefined): Redirect | undefined {
+  const target = nameFor(baseValue);
+  if (!target || target.slash) return undefined;
+  const file = call.getSourceFile().getFilePath();
+  const option = `baseURL: ${target.name}`;
+  const args = call.getArguments();
+  if (config) {
+    const u = config;
+    if (Node.isObjectLiteralExpression(u)) {
+      const open = u.getStart() + 1;
+      const empty = u.getProperties().length === 0;
+      return { edits: [{ start: open, end: empty ? u.getEnd() - 1 : open, text: empty ? ` ${option} ` : ` ${option},`, file }], names: [target.name] };
+    }
+    return { edits: [{ start: u.getStart(), end: u.getEnd(), text: `{ ...${u.getText()}, ${option} }`, file }], names: [target.name] };
+  }
+  const dataVerb = verb !== undefined && ["post", "put", "patch"].includes(verb.toLowerCase());
+  const want = verb === undefined ? 2 : dataVerb ? 3 : 2;
+  if (args.length >= want || args.length === 0) return undefined;
+  const fill = Array.from({ length: want - 1 - args.length }, () => "undefined");
+  const at = args.at(-1)!.getEnd();
+  return { edits: [{ start: at, end: at, text: `, ${[...fill, `{ ${option} }`].join(", ")}`, file }], names: [target.name] };
+}

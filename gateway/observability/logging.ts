@@ -1,0 +1,82 @@
+// Gateway logging (pino via Fastify): what is logged, where it goes, and what never is.
+// One line per request instead of Fastify's two (docs/performance.md has the costs). Lines go to
+// pino's default stdout destination (SonicBoom, asynchronous writes; pino flushes it on exit):
+// a synchronous destination measured the same CPU per request, so the default stays.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from "fastify";
+import { LogController } from "fastify";
+import pino from "pino";
+import type { GatewayConfig } from "../config.ts";
+import { redactText, serializeRequestForLog } from "./redact.ts";
+
+/** Secrets never reach the logs: these header paths are censored, and URLs and error texts are scrubbed by the serializers below. */
+export const LOG_REDACT = [
+  "req.headers.authorization",
+  "req.headers.cookie",
+  "req.headers[\"proxy-authorization\"]",
+  "req.headers[\"x-api-key\"]",
+  "headers.authorization",
+  "authorization",
+];
+
+/** Errors as logged: message and stack with key-shaped strings cut (a Fastify URL error quotes the path). */
+function serializeError(err: unknown): unknown {
+  if (!(err instanceof Error)) return err;
+  const e = err as Error & { code?: unknown; statusCode?: unknown };
+  return { type: e.name, message: redactText(e.message), stack: redactText(e.stack ?? ""), code: e.code, statusCode: e.statusCode };
+}
+
+/**
+ * stdout for `logger: true` (the CLI's --log), one per process (the public and admin listeners
+ * share it): lines are written in batches of about 4 KB, and at least every 250 ms, instead of one
+ * write per line, which cost a request as much CPU as building its line (docs/performance.md).
+ * pino writes what is left when the process exits.
+ */
+let stdoutDestination: ReturnType<typeof pino.destination> | undefined;
+const LOG_BATCH_BYTES = 4_096;
+const LOG_FLUSH_MS = 250;
+
+/** Fastify `logger` option: `true` is info level to stdout; an options object is used as given (plus redaction). */
+export function loggerOption(logger: GatewayConfig["logger"]): boolean | Record<string, unknown> {
+  if (logger === false) return false;
+  const base = logger === true ? { level: "info", stream: (stdoutDestination ??= pino.destination({ dest: 1, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS })) } : logger;
+  const own = (base as { serializers?: Record<string, unknown> }).serializers ?? {};
+  const serializers = { req: serializeRequestForLog, err: serializeError, ...own };
+  // Our `req` serializer writes no headers, so the req.headers paths can never match; left out they
+  // spare every request line a redaction pass (a third of its cost). Kept for a serializer of the caller's.
+  const paths = own.req ? LOG_REDACT : LOG_REDACT.filter((p) => !p.startsWith("req."));
+  return { ...base, serializers, redact: { paths, censor: "[redacted]" } };
+}
+
+/** The completion line carries the request too, so the "incoming request" line adds no facts. Other Fastify logs (errors, 404s) are unchanged. */
+export class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (this.isLogDisabled(request)) return;
+    if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, "request errored");
+    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, "request completed");
+  }
+}
+
+/**
+ * For requests served ahead of Fastify (gateway/upstream/front-door.ts): calls `done` once, when the answer
+ * has been handed to the socket ('finish') or the response failed ('error'), as Fastify's onResponse
+ * does. The 'error' listener also keeps a failed response from becoming an uncaught exception.
+ */
+export function whenAnswered(res: ServerResponse, done: (err?: Error) => void): void {
+  const once = (err?: Error) => {
+    res.removeListener("finish", once);
+    res.removeListener("error", once);
+    done(err);
+  };
+  res.on("finish", once);
+  res.on("error", once);
+}
+
+/** The request's one line, with the same fields OneLinePerRequest writes for Fastify's routes. */
+export function logAnswered(log: FastifyBaseLogger, reqId: string, req: IncomingMessage, statusCode: number, responseTime: number, err?: Error): void {
+  const request = { method: req.method, url: req.url, headers: req.headers, host: req.headers.host, ip: req.socket.remoteAddress, socket: req.socket };
+  if (err) log.error({ reqId, req: request, res: { statusCode }, err, responseTime }, "request errored");
+  else log.info({ reqId, req: request, res: { statusCode }, responseTime }, "request completed");
+}

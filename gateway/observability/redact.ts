@@ -1,0 +1,106 @@
+// Keeps API keys out of everything the gateway records or echoes: log lines, error messages and
+// headers built from the request. Keys pass to the upstream untouched; only copies are scrubbed.
+// Three nets, because a client can put its key almost anywhere:
+//   1. query parameters whose name says "credential" (`?api_key=`, `?token=`, `?Password=` …) lose their value;
+//   2. the request's own credentials (bearer token, x-api-key, credential query values) are cut
+//      from any text recorded about that request, wherever they appear (a path segment, a message);
+//   3. strings shaped like an API key (`rpa_…`, `sandbox_…`) are cut even when nothing said they were one.
+import type { IncomingHttpHeaders } from "node:http";
+import { tokenOf } from "../usage/fingerprint.ts";
+
+export const REDACTED = "[redacted]";
+
+/** Query parameter names that carry credentials (case-insensitive; `api_key`, `apiKey`, `access_token`, `client_secret` …). */
+const CREDENTIAL_NAME = /key|token|secret|passw|pwd|auth|credential|signature|^sig$|session/i;
+
+/** API-key shapes: RunPod keys (`rpa_…`) and the sandbox's keys (`sandbox_…`). */
+const KEY_SHAPE = /\b(?:rpa|sandbox)_[A-Za-z0-9_\-]{4,}/g;
+
+/** Headers a client may carry a key in (besides Authorization, whose bearer token is taken). */
+const KEY_HEADERS = ["x-api-key", "api-key", "x-auth-token", "proxy-authorization"] as const;
+
+/** Shorter values are not cut from text (a `?key=1` would otherwise blank every "1"). */
+const MIN_SECRET_LENGTH = 6;
+
+export function isCredentialParam(name: string): boolean {
+  return CREDENTIAL_NAME.test(name);
+}
+
+function addSecret(found: Set<string>, value: string | undefined): void {
+  if (!value || value.length < MIN_SECRET_LENGTH) return;
+  found.add(value);
+  const encoded = encodeURIComponent(value);
+  if (encoded !== value) found.add(encoded);
+}
+
+/** One request's secrets, kept while its headers object lives: the handler, its error answers and its log line all ask. */
+const perRequest = new WeakMap<IncomingHttpHeaders, { url: string | undefined; secrets: string[] }>();
+
+/** The credentials one request carries, in every form they can appear in recorded text (do not modify the list). */
+export function secretsOf(headers: IncomingHttpHeaders, url: string | undefined): string[] {
+  const known = perRequest.get(headers);
+  if (known && known.url === url) return known.secrets;
+  const found = new Set<string>();
+  const auth = headers.authorization;
+  addSecret(found, tokenOf(typeof auth === "string" ? auth : undefined));
+  for (const name of KEY_HEADERS) {
+    const v = headers[name];
+    if (v !== undefined) addSecret(found, name === "proxy-authorization" ? tokenOf(typeof v === "string" ? v : undefined) : typeof v === "string" ? v.trim() : undefined);
+  }
+  const q = url?.indexOf("?") ?? -1;
+  if (url && q !== -1) {
+    for (const [name, value] of new URLSearchParams(url.slice(q + 1))) if (isCredentialParam(name)) addSecret(found, value);
+  }
+  // Longest first, so a secret that contains another is cut whole.
+  const secrets = found.size > 1 ? [...found].sort((a, b) => b.length - a.length) : [...found];
+  perRequest.set(headers, { url, secrets });
+  return secrets;
+}
+
+/** `text` with every given secret and every key-shaped string replaced by [redacted]. */
+export function redactText(text: string, secrets: readonly string[] = []): string {
+  let out = text;
+  for (const s of secrets) if (out.includes(s)) out = out.split(s).join(REDACTED);
+  return out.replace(KEY_SHAPE, REDACTED);
+}
+
+/** A request target safe to record: credential query values blanked, secrets and key shapes cut. */
+export function redactUrl(url: string, secrets: readonly string[] = []): string {
+  const q = url.indexOf("?");
+  if (q === -1) return redactText(url, secrets);
+  const query = url
+    .slice(q + 1)
+    .split("&")
+    .map((pair) => {
+      const eq = pair.indexOf("=");
+      const rawName = eq === -1 ? pair : pair.slice(0, eq);
+      let name = rawName;
+      try {
+        name = decodeURIComponent(rawName.replace(/\+/g, " "));
+      } catch {
+        // an undecodable name is judged as written
+      }
+      return eq !== -1 && isCredentialParam(name) ? `${rawName}=${REDACTED}` : pair;
+    })
+    .join("&");
+  return redactText(url.slice(0, q) + "?" + query, secrets);
+}
+
+/** The request as a log line shows it (replaces pino's default `req` serializer, which logs the raw URL). */
+export function serializeRequestForLog(req: {
+  method?: string;
+  url?: string;
+  headers?: IncomingHttpHeaders;
+  host?: string;
+  ip?: string;
+  socket?: { remotePort?: number };
+}): Record<string, unknown> {
+  const url = req.url ?? "";
+  return {
+    method: req.method,
+    url: redactUrl(url, secretsOf(req.headers ?? {}, url)),
+    host: req.host,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  };
+}

@@ -1,0 +1,54 @@
+// The recall net: v1 route literals in modules of a v1 client that no followed call consumed are
+// still sites (one finding each, a mark after the rewrite); the project's own routes, the
+// serverless runtime host, GraphQL and modules that reach no v1 base are not.
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCodemod } from "../../codemod/project.ts";
+
+const temps: string[] = [];
+afterAll(() => temps.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+function tree(files: Record<string, string>): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "recall-net-"));
+  temps.push(dir);
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    writeFileSync(path.join(dir, name), text);
+  }
+  return dir;
+}
+
+const SDK_CLIENT = [
+  'import { RestClient } from "some-unknown-sdk";',
+  'const client = new RestClient("https://rest.runpod.io/v1", process.env.KEY);',
+  "export const stop = (id: string) => client.call(\"POST\", `/pods/${id}/stop`);",
+  'export const templates = () => client.call("GET", "/templates");',
+  'export const ours = () => fetch("/api/pods");',
+  'export const run = (id: string) => fetch(`https://api.runpod.ai/v2/${id}/runsync`, { method: "POST" });',
+  'export const gql = () => fetch("https://api.runpod.io/graphql", { method: "POST", body: "{ myself { id } }" });',
+].join("\n");
+
+describe("recall net", () => {
+  it("counts the v1 route literals an unknown client sends, and nothing else", async () => {
+    const dir = tree({ "src/runpod.ts": SDK_CLIENT, "src/page.ts": 'export const go = (router: { push(p: string): void }) => router.push("/pods");\n' });
+    const before = await runCodemod({ paths: [dir] });
+    const net = before.findings.filter((f) => f.reason.startsWith("a v1 route path"));
+    expect(net.map((f) => [f.file, f.line, f.operation])).toEqual([
+      ["src/runpod.ts", 3, "StopPod"],
+      ["src/runpod.ts", 4, null],
+    ]);
+    // The base stays v1 (its use by the unknown SDK is not followed) and is reported once.
+    expect(before.findings.filter((f) => f.operation === null && f.reason.includes("v1 base kept"))).toHaveLength(1);
+
+    const written = await runCodemod({ paths: [dir], write: true });
+    const text = readFileSync(path.join(dir, "src/runpod.ts"), "utf8");
+    expect(text).toContain('new RestClient("https://rest.runpod.io/v1"');
+    expect(text.match(/TODO\(v2-migration\) \S+ \(review\): a v1 route path/g)).toHaveLength(2);
+    expect(readFileSync(path.join(dir, "src/page.ts"), "utf8")).not.toContain("TODO");
+    // After the rewrite the audit reports the same sites, one finding each (their marks).
+    const after = await runCodemod({ paths: [dir] });
+    expect(after.findings.length).toBe(written.findings.length);
+  });
+});
