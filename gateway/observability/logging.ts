@@ -64,11 +64,16 @@ export class OneLinePerRequest extends LogController {
  * has been handed to the socket ('finish') or the response failed ('error'), as Fastify's onResponse
  * does. The 'error' listener also keeps a failed response from becoming an uncaught exception.
  */
-export function whenAnswered(res: ServerResponse, done: (err?: Error) => void): void {
+export function whenAnswered(res: ServerResponse, log: FastifyBaseLogger, done: (err?: Error) => void): void {
   const once = (err?: Error) => {
     res.removeListener("finish", once);
     res.removeListener("error", once);
-    done(err);
+    // As Fastify treats a throwing onResponse hook: logged, never an uncaught exception.
+    try {
+      done(err);
+    } catch (failure) {
+      log.error({ err: failure }, "gateway error");
+    }
   };
   res.on("finish", once);
   res.on("error", once);

@@ -85,13 +85,26 @@ export function createV1Fast(routes: V1Routes, log: FastifyBaseLogger, drain: { 
   }
 
   function handle(res: ServerResponse, ex: RawExchange): void {
-    routes.handle(ex).then(
-      (answer) => {
-        const { contentType, payload } = answerPayload(answer);
-        send(res, ex, answer.status, contentType, payload);
-      },
-      (error) => fail(res, ex, error),
-    );
+    routes
+      .handle(ex)
+      .then(
+        (answer) => {
+          const { contentType, payload } = answerPayload(answer);
+          send(res, ex, answer.status, contentType, payload);
+        },
+        (error) => fail(res, ex, error),
+      )
+      // Sending the answer threw (a bug): the failure answer, as Fastify's error handler gives it; a
+      // rejection left unhandled here would end the process.
+      .catch((error) => {
+        if (res.headersSent) return void res.destroy(error);
+        try {
+          fail(res, ex, error);
+        } catch (last) {
+          log.error({ reqId: ex.id, err: last }, "gateway error");
+          res.destroy();
+        }
+      });
   }
 
   return (req, res) => {
@@ -100,7 +113,7 @@ export function createV1Fast(routes: V1Routes, log: FastifyBaseLogger, drain: { 
     const answerHeaders: Record<string, string> = { "x-request-id": id };
     for (const [name, value] of fixed) answerHeaders[name] = value;
     const ex = new RawExchange(req, id, answerHeaders, log);
-    whenAnswered(res, (err) => {
+    whenAnswered(res, log, (err) => {
       routes.answered(ex, res.statusCode);
       logAnswered(log, id, req, res.statusCode, performance.now() - started, err);
     });

@@ -107,7 +107,7 @@ export function passthroughAheadOfFastify(passthrough: Passthrough, log: Fastify
   return (req, res) => {
     const started = performance.now();
     const id = requestIdOf(req);
-    whenAnswered(res, (err) => logAnswered(log, id, req, res.statusCode, performance.now() - started, err));
+    whenAnswered(res, log, (err) => logAnswered(log, id, req, res.statusCode, performance.now() - started, err));
     passthrough.serve(req, res, id, (fields, message) => log.warn({ reqId: id, ...fields }, message));
   };
 }

@@ -8,6 +8,9 @@ import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { frontRouteOf, serveAheadOfFastify } from "../../gateway/upstream/front-door.ts";
 import { startGateway, type Gateway } from "../../gateway/server.ts";
+import { createV1Fast } from "../../gateway/translation/v1-fast.ts";
+import type { V1Routes } from "../../gateway/translation/v1-route.ts";
+import { failureAnswer } from "../../gateway/translation/v1-exchange.ts";
 import { sendJson, startScriptedUpstream, type ScriptedUpstream } from "./scripted-upstream.ts";
 
 const POD = { id: "pod_a", name: "a", status: "RUNNING", image: "img", disk: 10, env: {}, ports: ["8888/http"], gpu: { id: "NVIDIA RTX A5000", count: 1 }, cloud: "SECURE", dataCenterId: "EU-RO-1", cost: 0.44, locked: false };
@@ -120,6 +123,11 @@ describe("requests served ahead of Fastify", () => {
     ["POST", "/v1/pods/pod_a/start", {}],
     ["POST", "/v1/pods/pod_a/stop", json, "{}"],
     ["DELETE", "/v1/pods/pod_a", {}],
+    ["GET", "/v1/pods/", {}],
+    ["PUT", "/v1/pods/pod_a/start", json, "{}"],
+    ["GET", "/v1/pods?desiredStatus=%52UNNING&x=%zz", {}],
+    ["POST", "/v1/pods", { "content-type": "text/plain" }, JSON.stringify({ name: "t", imageName: "img", gpuTypeIds: ["NVIDIA RTX A5000"] })],
+    ["DELETE", "/v1/pods/pod_a", json, "{}"],
     ["GET", "/v2/pods", { authorization: `Bearer ${key}` }],
     ["POST", "/v2/pods", json, JSON.stringify({ name: "n" })],
     ["GET", "/v2/nowhere", {}],
@@ -212,6 +220,36 @@ describe("the listener in front of Fastify", () => {
       expect(await send(url, "GET", "/v1/pods")).toMatchObject({ status: 500, text: "failed" });
       expect((await send(url, "GET", "/v2/pods")).text).toBe("front");
       expect(seen).toEqual(["/_bridge/health", "/v2/pods", "/v1/pods", "/v2/pods"]);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
+
+describe("the v1 handler ahead of Fastify when its own code throws", () => {
+  it("an answer that cannot be sent becomes a v1 500, and a throwing count is logged: no unhandled rejection, no crash", async () => {
+    const logged: string[] = [];
+    const log = { info() {}, warn() {}, error: (fields: { err?: Error }, message: string) => logged.push(`${message}: ${fields.err?.message}`) } as any;
+    let calls = 0;
+    const routes: V1Routes = {
+      fixedHeaders: { deprecation: "true" },
+      // The first answer holds a BigInt (JSON.stringify throws while sending it); the second is fine.
+      handle: async () => (calls++ === 0 ? { status: 200, json: { n: 1n } } : { status: 200, json: { ok: true } }),
+      answered() {
+        throw new Error("count failed");
+      },
+      failure: (error, ex) => failureAnswer(error, ex, 1_000, () => {}),
+    };
+    const server = http.createServer(createV1Fast(routes, log, { active: false }));
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const broken = await send(url, "GET", "/v1/pods", { "x-request-id": "throws-1" });
+      expect(broken.status).toBe(500);
+      expect(JSON.parse(broken.text)).toEqual({ message: "internal gateway error (request id throws-1)" });
+      expect((await send(url, "GET", "/v1/pods")).text).toBe('{"ok":true}');
+      expect(logged).toContain("v1 translation failed: Do not know how to serialize a BigInt");
+      expect(logged.filter((l) => l === "gateway error: count failed")).toHaveLength(2);
     } finally {
       await new Promise((r) => server.close(r));
     }
