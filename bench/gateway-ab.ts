@@ -1,6 +1,8 @@
-// `tsx bench/gateway-ab.ts <other-checkout> [rounds]`: gateway CPU time per request and req/s, this
-// checkout against another one (e.g. `git archive <commit> | tar -x -C /tmp/before`, node_modules
-// linked), with a plain http-proxy for reference, for the translated routes and the /v2 pass-through.
+// `tsx bench/gateway-ab.ts <A> [rounds] [B]`: gateway CPU time per request and req/s, two gateway
+// versions against each other, with a plain http-proxy for reference, for the translated routes and
+// the /v2 pass-through. A and B are checkouts (e.g. `git archive <commit> | tar -x -C /tmp/before`,
+// node_modules linked); B defaults to this one. `<checkout>#dist` runs that checkout's compiled
+// build (`npm run build`) instead of its sources through tsx.
 // Short runs interleaved A, B, proxy, A, B, proxy, … so that load from other work on a shared
 // machine hits all three alike; min and median per target.
 import fs from "node:fs";
@@ -10,8 +12,9 @@ import { fileURLToPath } from "node:url";
 import { CASES, median, saturate, startRole, type Request, type Role } from "./harness.ts";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const [other, roundsArg = "6"] = process.argv.slice(2);
-if (!other) throw new Error("usage: tsx bench/gateway-ab.ts <other-checkout> [rounds]");
+const self = path.resolve(HERE, "..");
+const [specA, roundsArg = "6", specB = self] = process.argv.slice(2);
+if (!specA) throw new Error("usage: tsx bench/gateway-ab.ts <checkout>[#dist] [rounds] [<checkout>[#dist]]");
 const ROUNDS = Number(roundsArg);
 const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "v2-bridge-ab-"));
 const roles: Role[] = [];
@@ -20,14 +23,17 @@ const start = async (root: string, role: string, upstream?: string) => {
   roles.push(r);
   return r;
 };
+const gateway = (spec: string, upstream: string) => {
+  const [root, build] = spec.split("#");
+  return start(path.resolve(root!), build === "dist" ? "gateway-dist" : "gateway", upstream);
+};
 
 try {
-  const self = path.resolve(HERE, "..");
   const upstream = await start(self, "upstream");
   const proxy = await start(self, "proxy", upstream.url);
-  const a = await start(path.resolve(other), "gateway", upstream.url);
-  const b = await start(self, "gateway", upstream.url);
-  console.log(`CPU µs per request (min / median of ${ROUNDS} interleaved 1.5 s runs) and req/s (median); A = ${other}, B = this checkout; load average ${os.loadavg()[0]!.toFixed(1)}`);
+  const a = await gateway(specA, upstream.url);
+  const b = await gateway(specB, upstream.url);
+  console.log(`CPU µs per request (min / median of ${ROUNDS} interleaved 1.5 s runs) and req/s (median); A = ${specA}, B = ${specB}; load average ${os.loadavg()[0]!.toFixed(1)}`);
   // V8 optimises the gateways' code for several seconds under load (background threads): warm every path first.
   for (const c of CASES) for (const [t, req] of [[a, c.v1], [b, c.v1], [a, c.v2], [b, c.v2], [proxy, c.v2]] as const) await saturate(t, req, 3);
   const rows = CASES.flatMap((c) => [

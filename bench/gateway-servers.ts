@@ -6,8 +6,11 @@
 import { writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import httpProxy from "http-proxy";
-import { startGateway } from "../gateway/server.ts";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 const POD = {
   id: "pod_bench1", name: "bench", status: "RUNNING", actions: ["stop", "restart", "terminate"], image: "runpod/pytorch:2", args: "", disk: 50,
@@ -42,7 +45,11 @@ if (role === "upstream") {
   const proxy = httpProxy.createProxyServer({ target: upstreamUrl, agent: new http.Agent({ keepAlive: true, maxSockets: 64 }) });
   proxy.on("error", () => {});
   url = await listen(http.createServer((req, res) => proxy.web(req, res)));
-} else if (role === "gateway") {
+} else if (role === "gateway" || role === "gateway-dist") {
+  // gateway-dist: the compiled package (`npm run build`), which is what an installed gateway runs;
+  // `gateway` runs the sources through tsx (as `npm start` does), whose transform adds a
+  // `__name(fn, …)` call to every function created per request.
+  const { startGateway }: typeof import("../gateway/server.ts") = await import(role === "gateway" ? "../gateway/server.ts" : path.join(ROOT, "dist/gateway/server.js"));
   url = (await startGateway({ upstream: upstreamUrl!, port: 0, logger: process.env.BENCH_GATEWAY_LOG !== "off" })).url;
 } else {
   throw new Error(`unknown role ${role}`);

@@ -1,6 +1,6 @@
-// `tsx bench/profile-gateway.ts [list|create|action|passthrough[-create|-action]] [seconds] [gateway|proxy]`: CPU
-// profile of one server process under load (the gateway by default; `proxy` profiles the plain
-// http-proxy with the case's v2 request, for comparison). Upstream and server run in their own
+// `tsx bench/profile-gateway.ts [list|create|action|passthrough[-create|-action]] [seconds] [gateway|gateway-dist|proxy]`:
+// CPU profile of one server process under load (the gateway by default, `gateway-dist` its compiled
+// build; `proxy` profiles the plain http-proxy with the case's v2 request, for comparison). Upstream and server run in their own
 // processes; the server profiles itself over the inspector between "profile-start" and
 // "profile-stop" (bench/gateway-servers.ts), so start-up and warm-up stay out of the profile.
 // Writes the .cpuprofile under $PROFILE_DIR (default ./profiles) and prints CPU time per request,
@@ -53,7 +53,7 @@ function ask(target: Role, message: string, answer: string): Promise<void> {
 try {
   const upstream = await startRole("upstream", { logFile: path.join(OUT, "upstream.log") });
   roles.push(upstream);
-  const target = await startRole(targetArg === "proxy" ? "proxy" : "gateway", { upstream: upstream.url, logFile: path.join(OUT, `${targetArg}.log`) });
+  const target = await startRole(targetArg, { upstream: upstream.url, logFile: path.join(OUT, `${targetArg}.log`) });
   roles.push(target);
   // Past V8's optimising of the hot code (seconds of background compiling): the steady state.
   await saturate(target, request, Number(process.env.WARMUP_SECONDS ?? 8));

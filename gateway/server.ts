@@ -89,13 +89,13 @@ export function buildGateway(config: GatewayConfig): Omit<Gateway, "url" | "port
     catalog,
     v1Document,
     async upstream(req, operation) {
-      const end = metrics.upstreamLatency.startTimer({ operation });
+      const started = performance.now();
       try {
         const res = await upstream.request(req);
-        end({ status: String(res.status) });
+        metrics.observeUpstream(operation, res.status, (performance.now() - started) / 1e3);
         return res;
       } catch (err) {
-        end({ status: "error" });
+        metrics.observeUpstream(operation, "error", (performance.now() - started) / 1e3);
         throw err;
       }
     },

@@ -4,7 +4,7 @@
 // gateway's per-record cost no longer includes splitting strings and looking names up.
 import type { BodyLens, ConvertContext, Converter } from "./types.ts";
 import { converterNamed, converters } from "./data/converters.ts";
-import { compilePath, type CompiledPath } from "./object-paths.ts";
+import { compilePath, readPathCode, writePathCode, type CompiledPath } from "./object-paths.ts";
 
 export interface ToV2Result {
   body: Record<string, unknown>;
@@ -96,6 +96,39 @@ function inputsOf(step: Step, source: Record<string, unknown>): unknown[] | null
   return any ? values : null;
 }
 
+type ToV1Step = (source: Record<string, unknown>, out: Record<string, unknown>, ctx: ConvertContext) => void;
+
+/** One toV1 step in general form: its inputs through its converter, every non-null output set. */
+function toV1Step(step: Step): ToV1Step {
+  return (source, out, ctx) => {
+    const inputs = inputsOf(step, source);
+    if (!inputs) return;
+    const outputs = step.convert ? step.convert(inputs, ctx) : inputs;
+    for (let i = 0; i < step.to.length; i++) {
+      // v1 records never carried null where v2 does; leave the field out instead.
+      if (outputs[i] !== null) step.to[i]!.set(out, outputs[i]);
+    }
+  };
+}
+
+/**
+ * A lens's toV1 as one function (the gateway runs it for every record it answers): plain copies
+ * written out as property reads and writes (see object-paths.ts for why), the other steps called.
+ */
+function toV1Function(toV1Steps: Step[]): (source: Record<string, unknown>, ctx: ConvertContext) => Record<string, unknown> {
+  const general: ToV1Step[] = [];
+  let code = "const out = {}; let v;\n";
+  for (const step of toV1Steps) {
+    if (step.from.length === 1 && step.to.length === 1 && !step.convert) {
+      code += `${readPathCode("s", step.from[0]!.segments, "v")} if (v !== undefined && v !== null) ${writePathCode("out", step.to[0]!.segments, "v")}\n`;
+    } else {
+      code += `general[${general.length}](s, out, ctx);\n`;
+      general.push(toV1Step(step));
+    }
+  }
+  return new Function("general", `return function toV1(s, ctx) {\n${code}return out;\n}`)(general);
+}
+
 function compile(lens: BodyLens): CompiledLens {
   const toV2Steps = steps(lens, "toV2");
   const toV1Steps = steps(lens, "toV1");
@@ -146,19 +179,7 @@ function compile(lens: BodyLens): CompiledLens {
       return result;
     },
 
-    toV1(v2, ctx) {
-      const out: Record<string, unknown> = {};
-      for (const step of toV1Steps) {
-        const inputs = inputsOf(step, v2);
-        if (!inputs) continue;
-        const outputs = step.convert ? step.convert(inputs, ctx) : inputs;
-        for (let i = 0; i < step.to.length; i++) {
-          // v1 records never carried null where v2 does; leave the field out instead.
-          if (outputs[i] !== null) step.to[i]!.set(out, outputs[i]);
-        }
-      }
-      return out;
-    },
+    toV1: toV1Function(toV1Steps),
   };
 }
 

@@ -86,7 +86,7 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): V1
     fixedHeaders,
     answered(ex, status) {
       const op = ex?.operation;
-      metrics.requests.inc({ operation: op?.key ?? "unmatched", status: String(status) });
+      metrics.countRequest(op?.key ?? "unmatched", status);
       if (op) usage.record(op, fingerprints.short(ex.headers.authorization), ex.headers["user-agent"], status, ex.dropped);
     },
     failure: (error, ex) => failureAnswer(error, ex, deps.config.bodyLimit, countError),

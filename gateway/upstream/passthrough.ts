@@ -66,7 +66,7 @@ export function createPassthrough(config: GatewayConfig, metrics: GatewayMetrics
     serve(req, res, id, warn) {
       const started = Date.now();
       res.setHeader("x-request-id", id);
-      res.on("finish", () => metrics.passthrough.inc({ status: String(res.statusCode) }));
+      res.on("finish", () => metrics.countPassthrough(res.statusCode));
       proxy.web(req, res, { headers: { "x-request-id": id } }, (err) => {
         const timedOut = Date.now() - started >= config.timeoutMs - 5;
         warn({ err: (err as Error)?.message }, "v2 pass-through failed");
@@ -91,7 +91,7 @@ export function registerPassthrough(app: FastifyInstance, passthrough: Passthrou
       const url = req.raw.url ?? "/";
       if (!isSafePassthroughUrl(url)) {
         reply.code(400).type(PROBLEM);
-        metrics.passthrough.inc({ status: "400" });
+        metrics.countPassthrough(400);
         return reply.send(JSON.stringify({ title: "Bad Request", status: 400, detail: "path must stay under /v2/ (no dot-segments, encoded slashes or backslashes)" }));
       }
       reply.hijack();

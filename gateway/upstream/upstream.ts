@@ -1,12 +1,12 @@
 // How the gateway talks to its upstream for translated calls: one undici Pool bound to the
 // configured origin. Paths are built by the gateway (always `/v2/...`, parameters re-encoded) and
 // checked again here, so no v1 input can steer a request anywhere else.
-import type { Readable } from "node:stream";
 import { Pool, errors as undiciErrors } from "undici";
 import type { GatewayConfig } from "../config.ts";
 import type { Deadline } from "./deadline.ts";
 import { V1Error } from "../translation/v1-errors.ts";
 import { isSafeV2Path } from "./path-safety.ts";
+import { exchange, TooLarge } from "./exchange.ts";
 
 export interface UpstreamRequest {
   method: "GET" | "POST" | "PATCH" | "DELETE" | "PUT";
@@ -66,8 +66,8 @@ export class Upstream {
     const started = performance.now();
     try {
       // Timeouts: connect, headers and body inactivity are each bounded by the configured timeout (Pool options).
-      const res = await this.pool.request({ method: req.method, path: req.path + qs, headers, body: payload, signal: req.deadline?.upstreamSignal });
-      const text = await readBounded(res.body, res.headers["content-length"], this.config.maxResponseBytes);
+      const res = await exchange(this.pool, { method: req.method, path: req.path + qs, headers, body: payload }, this.config.maxResponseBytes, req.deadline?.upstreamSignal);
+      const text = res.text;
       const contentType = String(res.headers["content-type"] ?? "");
       let json: unknown;
       if (text.length) {
@@ -75,12 +75,12 @@ export class Upstream {
           json = JSON.parse(text);
         } catch {
           json = undefined;
-          if (res.statusCode < 400 || /json/i.test(contentType)) {
-            throw new V1Error(502, `upstream v2 API answered ${res.statusCode} with a body that is not JSON`, "upstream");
+          if (res.status < 400 || /json/i.test(contentType)) {
+            throw new V1Error(502, `upstream v2 API answered ${res.status} with a body that is not JSON`, "upstream");
           }
         }
       }
-      return { status: res.statusCode, headers: res.headers, json, text, contentType, durationMs: performance.now() - started };
+      return { status: res.status, headers: res.headers, json, text, contentType, durationMs: performance.now() - started };
     } catch (err) {
       if (req.deadline?.passed) throw req.deadline.error();
       throw toV1Error(err, this.config.timeoutMs, this.config.maxResponseBytes);
@@ -97,33 +97,6 @@ function tooLarge(limit: number): V1Error {
 }
 
 /**
- * The body as text, counting bytes as they arrive: a declared or actual size above `limit` destroys
- * the body (undici then drops the connection) instead of buffering it.
- */
-function readBounded(body: Readable, contentLength: unknown, limit: number): Promise<string> {
-  if (Number(contentLength ?? 0) > limit) {
-    body.destroy();
-    return Promise.reject(tooLarge(limit));
-  }
-  // Listeners rather than `for await`: an async iterator costs a promise per chunk.
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let bytes = 0;
-    body.on("data", (chunk: Buffer) => {
-      bytes += chunk.length;
-      if (bytes > limit) {
-        body.destroy();
-        reject(tooLarge(limit));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    body.on("end", () => resolve((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, bytes)).toString("utf8")));
-    body.on("error", reject);
-  });
-}
-
-/**
  * A failure before the request left the gateway (no connection): the upstream cannot have acted on
  * it. Every other failure of a sent request leaves its outcome unknown (see gateway/limits/lost-write.ts).
  */
@@ -134,6 +107,7 @@ const NOT_SENT_CODES = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNRE
 
 function toV1Error(err: unknown, timeoutMs: number, maxResponseBytes: number): V1Error {
   if (err instanceof V1Error) return err;
+  if (err instanceof TooLarge) return tooLarge(maxResponseBytes);
   const e = err as { name?: string; code?: string; message?: string };
   if (err instanceof undiciErrors.ResponseExceededMaxSizeError || e?.code === "UND_ERR_RES_EXCEEDED_MAX_SIZE") {
     return tooLarge(maxResponseBytes);
