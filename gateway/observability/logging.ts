@@ -1,11 +1,10 @@
 // Gateway logging (pino via Fastify): what is logged, where it goes, and what never is.
-// One line per request instead of Fastify's two (docs/performance.md has the costs). Lines go to
-// pino's default stdout destination (SonicBoom, asynchronous writes; pino flushes it on exit):
-// a synchronous destination measured the same CPU per request, so the default stays.
+// One line per request instead of Fastify's two (docs/performance.md has the costs). With --log,
+// lines go to stdout in batches (log-stdout.ts).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from "fastify";
 import { LogController } from "fastify";
-import pino from "pino";
+import { BatchedStdout } from "./log-stdout.ts";
 import type { GatewayConfig } from "../config.ts";
 import { redactText, serializeRequestForLog } from "./redact.ts";
 
@@ -26,20 +25,13 @@ function serializeError(err: unknown): unknown {
   return { type: e.name, message: redactText(e.message), stack: redactText(e.stack ?? ""), code: e.code, statusCode: e.statusCode };
 }
 
-/**
- * stdout for `logger: true` (the CLI's --log), one per process (the public and admin listeners
- * share it): lines are written in batches of about 4 KB, and at least every 250 ms, instead of one
- * write per line, which cost a request as much CPU as building its line (docs/performance.md).
- * pino writes what is left when the process exits.
- */
-let stdoutDestination: ReturnType<typeof pino.destination> | undefined;
-const LOG_BATCH_BYTES = 4_096;
-const LOG_FLUSH_MS = 250;
+/** stdout for `logger: true` (the CLI's --log), one per process: the public and admin listeners share it. */
+let stdout: BatchedStdout | undefined;
 
 /** Fastify `logger` option: `true` is info level to stdout; an options object is used as given (plus redaction). */
 export function loggerOption(logger: GatewayConfig["logger"]): boolean | Record<string, unknown> {
   if (logger === false) return false;
-  const base = logger === true ? { level: "info", stream: (stdoutDestination ??= pino.destination({ dest: 1, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS })) } : logger;
+  const base = logger === true ? { level: "info", stream: (stdout ??= new BatchedStdout()) } : logger;
   const own = (base as { serializers?: Record<string, unknown> }).serializers ?? {};
   const serializers = { req: serializeRequestForLog, err: serializeError, ...own };
   // Our `req` serializer writes no headers, so the req.headers paths can never match; left out they
