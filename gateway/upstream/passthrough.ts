@@ -16,6 +16,12 @@ import { requestIdOf } from "../observability/request-id.ts";
 
 const PROBLEM = "application/problem+json";
 
+/** The request id a pass-through request carries upstream. */
+const REQUEST_ID = Symbol("v2-bridge request id");
+type IdentifiedRequest = http.IncomingMessage & { [REQUEST_ID]?: string };
+/** http-proxy's `web(req, res, callback)` form, which its types leave out. */
+type ProxyWithCallback = { web(req: http.IncomingMessage, res: http.ServerResponse, callback: (err: Error) => void): void };
+
 function problem(res: http.ServerResponse, status: number, detail: string): void {
   if (res.headersSent) {
     res.destroy();
@@ -56,6 +62,7 @@ export function createPassthrough(config: GatewayConfig, metrics: GatewayMetrics
   proxy.on("proxyReq", (proxyReq, req) => {
     // http-proxy copied the client's headers: only those can be there to remove.
     for (const name of hopByHopHeaders(req.headers)) if (req.headers[name] !== undefined) proxyReq.removeHeader(name);
+    proxyReq.setHeader("x-request-id", (req as IdentifiedRequest)[REQUEST_ID]!);
   });
   proxy.on("proxyRes", (proxyRes, req) => {
     for (const name of hopByHopHeaders(proxyRes.headers)) delete proxyRes.headers[name];
@@ -67,7 +74,10 @@ export function createPassthrough(config: GatewayConfig, metrics: GatewayMetrics
       const started = Date.now();
       res.setHeader("x-request-id", id);
       res.on("finish", () => metrics.countPassthrough(res.statusCode));
-      proxy.web(req, res, { headers: { "x-request-id": id } }, (err) => {
+      (req as IdentifiedRequest)[REQUEST_ID] = id;
+      // No per-request options: with them http-proxy copies its options and parses the target URL
+      // again on every request; the request id goes on in the proxyReq listener instead.
+      (proxy as unknown as ProxyWithCallback).web(req, res, (err) => {
         const timedOut = Date.now() - started >= config.timeoutMs - 5;
         warn({ err: (err as Error)?.message }, "v2 pass-through failed");
         problem(res, timedOut ? 504 : 502, timedOut ? `upstream did not answer within ${config.timeoutMs} ms` : "upstream v2 API is unreachable or closed the connection");
