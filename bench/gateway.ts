@@ -2,8 +2,9 @@
 // minimal fast upstream (canned v2 JSON), each figure set against a plain http-proxy in the same run.
 // Upstream, plain proxy and gateway each run in their own process; this one drives the load.
 // Runs are interleaved (proxy, gateway /v2, gateway /v1, proxy, …) so that other work on a shared
-// machine hits all of them alike; medians over the rounds are reported, and the proxy's own spread
-// shows how noisy the machine was.
+// machine hits all of them alike; medians over the rounds are reported, the ratios against the
+// proxy are medians of per-round ratios (runs next to each other share the moment's load), and the
+// proxy's own spread shows how noisy the machine was. The gateway is the compiled build.
 // - saturation: autocannon, 10 connections, each sending its next request when an answer arrives;
 // - moderate: evenly paced requests (paced-load.ts) at 50% of the saturated req/s of the slower of
 //   plain proxy and gateway v1→v2, proxy and gateway interleaved;
@@ -14,7 +15,7 @@
 // work counted as CPU per request would swamp the steady-state figures.
 // Bounded: about three minutes by default. Env: BENCH_SECONDS (per run, default 2), BENCH_WARMUP_SECONDS (4),
 // BENCH_ROUNDS (saturation rounds, 3), BENCH_MODERATE_ROUNDS (2), BENCH_CONNECTIONS (10),
-// BENCH_GATEWAY_LOG=off (default: info, as with `--log`).
+// BENCH_GATEWAY_LOG=off (default: info, as with `--log`), BENCH_GATEWAY_BUILD=tsx (the sources).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -27,6 +28,9 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const MODERATE_ROUNDS = Number(process.env.BENCH_MODERATE_ROUNDS ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const MODERATE = 0.5;
+// The compiled package by default (what an installed gateway runs; npm run bench:gateway builds it
+// first); BENCH_GATEWAY_BUILD=tsx runs the sources through tsx instead, as `npm start` does.
+const GATEWAY_ROLE = process.env.BENCH_GATEWAY_BUILD === "tsx" ? "gateway" : "gateway-dist";
 const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "v2-bridge-bench-"));
 const roles: Role[] = [];
 
@@ -92,7 +96,7 @@ async function main() {
   const loadBefore = os.loadavg()[0]!;
   const upstream = await role("upstream");
   const proxy = await role("proxy", upstream.url);
-  const gateway = await role("gateway", upstream.url);
+  const gateway = await role(GATEWAY_ROLE, upstream.url);
   const results = [];
   for (const c of CASES) for (const [t, req] of [[proxy, c.v2], [gateway, c.v2], [gateway, c.v1]] as const) await saturate(t, req, WARMUP, CONNECTIONS);
   for (const c of CASES) {
@@ -112,7 +116,14 @@ async function main() {
       moderate.proxy.push(await paced(proxy, c.v2, rate));
       moderate.gateway.push(await paced(gateway, c.v1, rate));
     }
-    results.push({ label: c.label, direct, sat, rate, moderate: { proxy: summary(moderate.proxy), gateway: summary(moderate.gateway) }, json: await jsonFloor(upstream, gateway, c) });
+    // Ratios of runs next to each other in a round (the same moment's load on the machine), then their median.
+    const perRound = (f: (i: number) => number) => median(runs.proxy.map((_, i) => f(i)));
+    const ratios = {
+      v2: perRound((i) => runs.gatewayV2[i]!.rps / runs.proxy[i]!.rps),
+      v1: perRound((i) => runs.gateway[i]!.rps / runs.proxy[i]!.rps),
+      extraCpu: perRound((i) => runs.gateway[i]!.cpuPerRequest - runs.proxy[i]!.cpuPerRequest),
+    };
+    results.push({ label: c.label, direct, sat, rate, ratios, moderate: { proxy: summary(moderate.proxy), gateway: summary(moderate.gateway) }, json: await jsonFloor(upstream, gateway, c) });
   }
 
   const cpu = os.cpus();
@@ -121,7 +132,7 @@ async function main() {
   const mark = (ok: boolean) => (ok ? "✓" : "✗");
   console.log(
     `\nGateway benchmark: Node ${process.version}, ${cpu.length} cores (${cpu[0]?.model ?? "?"}), load average ${loadBefore.toFixed(1)} before, ${os.loadavg()[0]!.toFixed(1)} after; ` +
-      `${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${DURATION} s (medians) after ${WARMUP} s warm-up; loopback, one process per server; gateway log: ${process.env.BENCH_GATEWAY_LOG === "off" ? "off" : "info"}\n`,
+      `${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${DURATION} s (medians) after ${WARMUP} s warm-up; loopback, one process per server; gateway ${GATEWAY_ROLE === "gateway" ? "sources through tsx" : "compiled build"}, log: ${process.env.BENCH_GATEWAY_LOG === "off" ? "off" : "info"}\n`,
   );
   console.log("Saturation:\n\n| case | target | req/s (min–max) | p50 ms | p99 ms | server CPU µs/req (min) | errors |");
   console.log("|---|---|---:|---:|---:|---:|---:|");
@@ -139,14 +150,13 @@ async function main() {
     const { proxy: p, gateway: g } = r.moderate;
     console.log(`| ${r.label} | ${r.rate} | ${ms(p.p50)} / ${ms(p.p99)} | ${ms(g.p50)} / ${ms(g.p99)} | ${ms(g.p50 - p.p50)} / ${ms(g.p99 - p.p99)} | ${p.bad + g.bad} |`);
   }
-  console.log("\nAgainst the plain http-proxy (goals: pass-through ≥ 90% of its req/s; v1→v2 ≥ 85%, CPU ≤ proxy + JSON + 20 µs, added p99 at moderate load ≤ 2 ms):\n");
+  console.log("\nAgainst the plain http-proxy, medians of the per-round ratios (goals: pass-through ≥ 90% of its req/s; v1→v2 ≥ 85%, CPU ≤ proxy + JSON + 20 µs, added p99 at moderate load ≤ 2 ms):\n");
   console.log("| case | /v2 pass-through req/s | v1→v2 req/s | JSON floor µs | v1→v2 CPU − (proxy + JSON) µs | added p99, moderate (ms) |");
   console.log("|---|---:|---:|---:|---:|---:|");
   for (const r of results) {
-    const { proxy: p, gatewayV2: v2, gateway: g } = r.sat;
-    const v2Share = v2.rps / p.rps;
-    const v1Share = g.rps / p.rps;
-    const extraCpu = g.cpuPerRequest - (p.cpuPerRequest + r.json);
+    const v2Share = r.ratios.v2;
+    const v1Share = r.ratios.v1;
+    const extraCpu = r.ratios.extraCpu - r.json;
     const addedP99 = r.moderate.gateway.p99 - r.moderate.proxy.p99;
     console.log(`| ${r.label} | ${pct(v2Share)} ${mark(v2Share >= 0.9)} | ${pct(v1Share)} ${mark(v1Share >= 0.85)} | ${r.json.toFixed(1)} | ${extraCpu.toFixed(0)} ${mark(extraCpu <= 20)} | ${ms(addedP99)} ${mark(addedP99 <= 2)} |`);
   }
