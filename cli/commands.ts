@@ -14,6 +14,7 @@ export const COMMANDS: { name: string; summary: string; load: () => Promise<Regi
   { name: "report", summary: "Write an HTML migration report (code call sites + live gateway traffic)", load: async () => (await import("./report-command.ts")).registerReportCommand },
   { name: "rewrite", summary: "Rewrite v1 client code to call v2 (dry run unless --write)", load: async () => (await import("./rewrite-command.ts")).registerRewriteCommand },
   { name: "sandbox", summary: "Run a local, strict, stateful v2 API (in-memory)", load: async () => (await import("./sandbox-command.ts")).registerSandboxCommand },
+  { name: "verify", summary: "Run the client's own command before and after the rewrite against local servers and compare (exit 0: equivalent, 1: different, 2: error)", load: async () => (await import("./verify-command.ts")).registerVerifyCommand },
 ];
 
 /** The subcommand an argv (`node script …args`) runs: the first operand, or the one after `help`. */

@@ -1,10 +1,9 @@
 // `v2-bridge gateway`: the translating v1 gateway. Without --upstream it starts the embedded v2
 // sandbox and fronts that; with --upstream https://api.runpod.io it fronts the real v2.
 // Every setting also comes from a V2_BRIDGE_* environment variable (flags win).
-import { Command, Option } from "commander";
+import type { Command } from "commander";
 import path from "node:path";
-import { CONFIG_FIELDS, ConfigError, DEFAULTS, optionsFromEnv, resolveConfig, type GatewayOptions } from "../gateway/config.ts";
-import { LIMIT_KEYS } from "../gateway/limits/limits.ts";
+import { CONFIG_FIELDS, ConfigError, DEFAULTS, resolveConfig } from "../gateway/config.ts";
 import { displayRedisUrl } from "../gateway/usage/usage-redis.ts";
 import { startGateway } from "../gateway/server.ts";
 import { DEFAULT_BOOT_MS } from "../sandbox/pod-lifecycle.ts";
@@ -13,8 +12,7 @@ import { parseBootMs } from "./sandbox-command.ts";
 import { closeOnSignal } from "./close-on-signal.ts";
 import { requireReference } from "./require-reference.ts";
 import { referenceFile } from "../openapi/reference.ts";
-
-const NUMERIC_KEYS = new Set(["port", "timeoutMs", "bodyLimit", "maxClients", "maxOperationsPerClient", "catalogMaxKeys", "catalogTtlMs", "connections", "adminPort", "usageFlushMs"]);
+import { addGatewayOptions, gatewayOptionsOf, LOG_ENV } from "./gateway-options.ts";
 
 export function registerGatewayCommand(program: Command): void {
   const command = program
@@ -24,33 +22,21 @@ export function registerGatewayCommand(program: Command): void {
         "/v2/* passes through unchanged; /_bridge/health answers on the public port, and the operator pages " +
         "(/_bridge/usage, /_bridge/metrics, /_bridge/ live report) on the admin port (loopback by default).",
     );
-  const attribute = new Map<string, string>();
-  for (const f of CONFIG_FIELDS) {
-    const option = new Option(f.flag, `${f.help} [env ${f.env}]`);
-    attribute.set(f.key, option.attributeName());
-    command.addOption(option);
-  }
+  addGatewayOptions(command);
   command
-    .option("--log", "log every request (pino, API keys redacted) [env V2_BRIDGE_LOG=1]")
     .option("--no-validation", "start without the reference documents: v1 requests (and the embedded sandbox's v2 requests) are not schema-checked")
     .option("--fetch-reference", "download missing reference documents into the user cache before starting (npm start does)")
     .option("--boot-ms <ms>", "embedded sandbox only: pod boot time, create → PROVISIONING → STARTING → RUNNING (0 = instant)", (v) => parseBootMs(v), DEFAULT_BOOT_MS)
     .addHelpText(
       "after",
-      "\nEnvironment variables:\n" + [...CONFIG_FIELDS.map((f) => `  ${f.env}`), "  V2_BRIDGE_LOG"].join("\n") +
+      "\nEnvironment variables:\n" + [...CONFIG_FIELDS.map((f) => `  ${f.env}`), `  ${LOG_ENV}`].join("\n") +
+        "\n(a flag wins over its variable; a switch's variable is on for 1 or true)" +
         "\n\nWithout --upstream an embedded v2 sandbox is started (keys: any sandbox_* token; sandbox_ro_* is read-only).",
     )
     .action(async (flags: Record<string, string | boolean | undefined>) => {
-      const fromFlags: Record<string, unknown> = {};
-      for (const f of CONFIG_FIELDS) {
-        const v = flags[attribute.get(f.key)!];
-        if (v === undefined) continue;
-        fromFlags[f.key] = NUMERIC_KEYS.has(f.key) || LIMIT_KEYS.has(f.key) ? Number(v) : v;
-      }
-      const options: GatewayOptions = { ...optionsFromEnv(), ...fromFlags };
+      const { log, ...options } = gatewayOptionsOf(command);
       // The command keeps state by default (salt, local usage store); startGateway in code does not.
       options.stateDir ??= path.resolve(DEFAULTS.stateDir);
-      const log = flags.log === true || process.env.V2_BRIDGE_LOG === "1";
       // v1 requests are checked against the v1 document; the embedded sandbox needs the v2 one.
       const names = options.upstream ? (["v1-openapi.json"] as const) : (["v1-openapi.json", "v2-openapi.json"] as const);
       const validation = await requireReference({ command: "gateway", names, dir: options.referenceDir || undefined, validation: flags.validation !== false, fetch: flags.fetchReference === true });

@@ -36,10 +36,11 @@ export function registerSandboxCommand(program: Command): void {
     )
     .option("--no-rate-limit", "disable rate limiting (no RateLimit headers, no 429s)")
     .option("--boot-ms <ms>", "pod boot time: create → PROVISIONING → STARTING → RUNNING over <ms> (start/restart take half); 0 = instant", (v) => parseBootMs(v), DEFAULT_BOOT_MS)
+    .option("--seed <seed>", "reproducible ids, times and boot timing: the clock starts at 2026-01-01T00:00:00Z and moves 1 s per client call (requests sharing an x-request-id count once)")
     .option("--log", "log every request (Fastify logger)", false)
     .option("--no-validation", "start without the v2 document: request bodies are not schema-checked")
     .option("--fetch-reference", "download missing reference documents into the user cache before starting")
-    .action(async (opts: { port: number; host: string; openapi?: string; key?: string[]; rateLimit?: string | boolean; bootMs: number; log: boolean; validation: boolean; fetchReference?: boolean }) => {
+    .action(async (opts: { port: number; host: string; openapi?: string; key?: string[]; rateLimit?: string | boolean; bootMs: number; seed?: string; log: boolean; validation: boolean; fetchReference?: boolean }) => {
       if (opts.openapi && opts.validation && !existsSync(opts.openapi)) {
         console.error(`v2-bridge sandbox: not starting: --openapi ${opts.openapi} not found; or start with --no-validation to run without schema validation`);
         process.exit(2);
@@ -53,11 +54,13 @@ export function registerSandboxCommand(program: Command): void {
         keys: opts.key,
         rateLimit,
         bootMs: opts.bootMs,
+        seed: opts.seed,
         logger: opts.log,
       });
       const token = opts.key?.[0]?.replace(/:(ro|rw)$/, "") ?? "sandbox_demo";
       console.log(`v2 sandbox listening on ${sandbox.url}`);
       console.log(`  schema validation: ${sandbox.openapiPath ?? "OFF (--no-validation)"}`);
+      if (opts.seed !== undefined) console.log(`  seeded (${JSON.stringify(opts.seed)}): the same calls make the same ids, times and boot progress on every run`);
       console.log(`  try: curl -H "Authorization: Bearer ${token}" ${sandbox.url}/v2/pods`);
       closeOnSignal("the sandbox", () => sandbox.close());
     });

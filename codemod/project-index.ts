@@ -1,27 +1,17 @@
-// The project index: which files the analysis must parse, and the one ts-morph project that
-// holds them. A file is parsed only when it can reach a v1 base through imports: the files that
-// name the v1 host (or carry a TODO mark of an earlier run), every file that imports them
-// (transitively: their helpers' callers), and every file those import (their wrappers, aliases,
-// constants). Module resolution is the compiler's own, so relative paths, index files,
-// re-exports, NodeNext `.js` specifiers and tsconfig `paths` all resolve.
+// The project index: which files the analysis must parse (only those that can reach a v1 base
+// through imports: codemod/import-closure.ts), and the one ts-morph project that holds them.
+// Module resolution is the compiler's own, so relative paths, index files, re-exports, NodeNext
+// `.js` specifiers and tsconfig `paths` all resolve.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 import type * as TsMorph from "ts-morph";
 import { Project, ScriptKind, type SourceFile } from "./ts-morph.ts";
 export { specifiersOf } from "./import-specifiers.ts";
+export { closure } from "./import-closure.ts";
+export type { ClosureInput as IndexInput } from "./import-closure.ts";
 
 const ts = (createRequire(import.meta.url)("ts-morph") as typeof TsMorph).ts;
-
-/** The raw text of each file the index may need, and how to tell which ones mention v1. */
-export interface IndexInput {
-  /** Absolute path → the module specifiers it imports, for every source file that imports any. */
-  specifiers: Map<string, string[]>;
-  /** Files that name the v1 host or carry a TODO mark (the seeds). */
-  seeds: Set<string>;
-  /** Directory to look for tsconfig.json / jsconfig.json in (the run's root). */
-  root: string;
-}
 
 export interface ProjectIndex {
   project: Project;
@@ -51,15 +41,20 @@ export function readPathsConfig(root: string): PathsConfig | undefined {
 
 const EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
 
-/** A text-level resolver (for the closure, before anything is parsed): relative and `paths` specifiers. */
+/**
+ * A text-level resolver (for the closure, before anything is parsed): relative and `paths`
+ * specifiers. Answers are cached (a bare specifier resolves the same from every file, a relative
+ * one from every file of a directory): the closure resolves every import of the tree.
+ */
 export function textResolver(known: Set<string>, config: PathsConfig | undefined): (from: string, spec: string) => string | undefined {
   const tryBase = (base: string): string | undefined => {
+    if (known.has(base)) return base;
     const stem = base.replace(/\.(m|c)?(j|t)sx?$/, "");
-    const candidates = [base, ...EXTENSIONS.map((e) => stem + e), ...EXTENSIONS.map((e) => path.join(base, "index" + e))];
-    return candidates.find((c) => known.has(c));
+    for (const e of EXTENSIONS) if (known.has(stem + e)) return stem + e;
+    for (const e of EXTENSIONS) if (known.has(path.join(base, "index" + e))) return path.join(base, "index" + e);
+    return undefined;
   };
-  return (from, spec) => {
-    if (spec.startsWith(".")) return tryBase(path.resolve(path.dirname(from), spec));
+  const bare = (spec: string): string | undefined => {
     if (!config) return undefined;
     for (const [pattern, targets] of Object.entries(config.paths)) {
       const star = pattern.indexOf("*");
@@ -73,34 +68,14 @@ export function textResolver(known: Set<string>, config: PathsConfig | undefined
     }
     return tryBase(path.resolve(config.baseUrl, spec));
   };
-}
-
-/** The files to parse: seeds, their importers (transitively), and everything those import. */
-export function closure(input: IndexInput, resolve: (from: string, spec: string) => string | undefined): string[] {
-  const imports = new Map<string, string[]>();
-  const importers = new Map<string, string[]>();
-  for (const [file, specs] of input.specifiers) {
-    const deps = specs.map((s) => resolve(file, s)).filter((d): d is string => !!d && d !== file);
-    imports.set(file, deps);
-    for (const d of deps) importers.set(d, [...(importers.get(d) ?? []), file]);
-  }
-  const up = new Set<string>();
-  const stack = [...input.seeds];
-  while (stack.length) {
-    const f = stack.pop()!;
-    if (up.has(f)) continue;
-    up.add(f);
-    stack.push(...(importers.get(f) ?? []));
-  }
-  const all = new Set<string>();
-  const down = [...up];
-  while (down.length) {
-    const f = down.pop()!;
-    if (all.has(f)) continue;
-    all.add(f);
-    down.push(...(imports.get(f) ?? []));
-  }
-  return [...all].sort();
+  const cache = new Map<string, string | undefined>();
+  return (from, spec) => {
+    const key = spec.startsWith(".") ? `${path.dirname(from)}\0${spec}` : spec;
+    if (cache.has(key)) return cache.get(key);
+    const hit = spec.startsWith(".") ? tryBase(path.resolve(path.dirname(from), spec)) : bare(spec);
+    cache.set(key, hit);
+    return hit;
+  };
 }
 
 function scriptKindFor(file: string): TsMorph.ScriptKind {

@@ -1,13 +1,15 @@
 // Runs the engine over a set of paths: enumerate files (respecting .gitignore and node_modules),
 // pre-filter by text, parse the files that can reach a v1 base through imports as one project,
 // analyse it, and (with write) replace files atomically.
-import { chmod, open, rename, stat, unlink } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { mightUseV1Buffer } from "./prefilter.ts";
 import { BOM, DEFAULT_MAX_FILE_BYTES, decodeUtf8, readBounded, skipFinding, writable, type Skipped } from "./source-files.ts";
 import { specifiersOf } from "./import-specifiers.ts";
-import { pool, walkSources } from "./walk.ts";
+import pLimit from "p-limit";
+import { TreeListing, walkSources } from "./walk.ts";
+import { writeFileAtomic } from "../product/atomic-write.ts";
 import type { Category, FileAnalysis, Finding } from "./types.ts";
 
 /** A file that imports, requires or re-exports anything (it may reach a v1 base through it). */
@@ -65,7 +67,7 @@ export interface RunResult {
   summary: RunSummary;
 }
 
-export async function collectFiles(paths: string[], cwd = process.cwd()): Promise<string[]> {
+export async function collectFiles(paths: string[], cwd = process.cwd(), listing?: TreeListing): Promise<string[]> {
   const out = new Set<string>();
   for (const p of paths.length ? paths : ["."]) {
     const abs = path.resolve(cwd, p);
@@ -74,7 +76,7 @@ export async function collectFiles(paths: string[], cwd = process.cwd()): Promis
       if (SOURCE_RE.test(abs) && !abs.endsWith(".d.ts")) out.add(abs);
       continue;
     }
-    const found = await walkSources(abs, (name) => SOURCE_RE.test(name) && !name.endsWith(".d.ts"));
+    const found = await walkSources(abs, (name) => SOURCE_RE.test(name) && !name.endsWith(".d.ts"), listing);
     for (const f of found) out.add(f);
   }
   return [...out].sort();
@@ -85,7 +87,9 @@ const READ_CONCURRENCY = 32;
 
 export async function runCodemod(options: RunOptions): Promise<RunResult> {
   const cwd = process.cwd();
-  const files = await collectFiles(options.paths, cwd);
+  // One walk of the tree serves the sources and (audit) the text files.
+  const listing = new TreeListing();
+  const files = await collectFiles(options.paths, cwd, listing);
   const single = options.paths.length === 1 ? path.resolve(cwd, options.paths[0]!) : undefined;
   const singleKind = single && existsSync(single) ? (statSync(single).isDirectory() ? "dir" : "file") : undefined;
   const root = path.resolve(options.root ?? (singleKind === "dir" ? single! : singleKind === "file" ? path.dirname(single!) : cwd));
@@ -100,7 +104,7 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
   /** Skipped files whose imports are still known: what they import may be used unseen. */
   const opaque = new Map<string, string[]>();
   let done = 0;
-  await pool(files, READ_CONCURRENCY, async (file) => {
+  await pLimit(READ_CONCURRENCY).map(files, async (file) => {
     const read = await readBounded(file, maxBytes);
     if (++done % 64 === 0 || done === total) options.onProgress?.(done, total * 2);
     if (!read.ok) {
@@ -108,7 +112,8 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
       return;
     }
     const buf = read.buf;
-    const specs = MAY_IMPORT.test(buf.toString("latin1")) ? specifiersOf(buf.toString("latin1")) : [];
+    const latin1 = buf.toString("latin1");
+    const specs = MAY_IMPORT.test(latin1) ? specifiersOf(latin1) : [];
     if (mightUseV1Buffer(buf)) {
       const decoded = decodeUtf8(file, buf);
       if ("skip" in decoded) {
@@ -136,7 +141,7 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
     const config = readPathsConfig(root);
     const resolve = textResolver(new Set(files), config);
     relevant = closure({ specifiers, seeds, root }, resolve);
-    await pool(relevant, READ_CONCURRENCY, async (f) => {
+    await pLimit(READ_CONCURRENCY).map(relevant, async (f) => {
       const read = await readBounded(f, maxBytes);
       const decoded = read.ok ? decodeUtf8(f, read.buf) : { skip: read.skip };
       if ("skip" in decoded) {
@@ -155,7 +160,7 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
     }
     const frozen = new Map<string, string>();
     if (options.write && !options.force) {
-      await pool(relevant, READ_CONCURRENCY, async (f) => {
+      await pLimit(READ_CONCURRENCY).map(relevant, async (f) => {
         if (!(await writable(f))) frozen.set(f, `${displayName(f)} is read-only (pass --force to write it)`);
       });
     }
@@ -201,7 +206,8 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
     if (changed && createTwoFilesPatch) outcome.diff = createTwoFilesPatch(`a/${rel}`, `b/${rel}`, text, a.output, undefined, undefined, { context: 3 });
     if (changed && options.write) {
       try {
-        await writeAtomic(file, boms.has(file) ? BOM + a.output : a.output);
+        // The file's own mode is kept; a file deleted since it was read is not brought back (stat fails).
+        await writeFileAtomic(file, boms.has(file) ? BOM + a.output : a.output, { mode: (await stat(file)).mode & 0o7777 });
       } catch (error) {
         skips.push({ file, why: "unreadable", detail: `could not be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` });
         outcome.changed = false;
@@ -237,7 +243,7 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
     summary.byCategory.review++;
     if (!outcomes.some((o) => o.file === f.file)) summary.filesWithFindings++;
   }
-  const textSkipped = options.textFiles ? await addTextFindings(options.paths, cwd, root, outcomes, findings, summary) : undefined;
+  const textSkipped = options.textFiles ? await addTextFindings(options.paths, cwd, root, outcomes, findings, summary, listing) : undefined;
   const skipped = [...skips.map((s) => ({ file: displayName(s.file), why: s.why })), ...(textSkipped ?? [])];
   summary.findings = findings.length;
   summary.leftForReview = summary.byCategory.review + summary.byCategory["no-equivalent"];
@@ -245,9 +251,9 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
 }
 
 /** The text-file audit's findings, merged in file order (a stable sort keeps each file's own order). */
-async function addTextFindings(paths: string[], cwd: string, root: string, outcomes: FileOutcome[], findings: Finding[], summary: RunSummary): Promise<{ file: string; why: string }[]> {
+async function addTextFindings(paths: string[], cwd: string, root: string, outcomes: FileOutcome[], findings: Finding[], summary: RunSummary, listing: TreeListing): Promise<{ file: string; why: string }[]> {
   const { auditTextFiles, collectTextFiles } = await import("./text-files.ts");
-  const text = await auditTextFiles(await collectTextFiles(paths, cwd), root);
+  const text = await auditTextFiles(await collectTextFiles(paths, cwd, listing), root);
   summary.files += text.scanned;
   summary.filesWithFindings += text.filesWithFindings.length;
   for (const file of text.filesWithFindings) outcomes.push({ file, changed: false, findings: text.findings.filter((f) => f.file === file).length });
@@ -255,24 +261,4 @@ async function addTextFindings(paths: string[], cwd: string, root: string, outco
   findings.push(...text.findings);
   findings.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   return text.skipped;
-}
-
-/** Writes via a temporary file in the same directory and a rename, keeping the file mode. */
-export async function writeAtomic(file: string, content: string): Promise<void> {
-  const { mode } = await stat(file);
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.v2-bridge-${process.pid}-${Math.random().toString(36).slice(2)}.tmp`);
-  const handle = await open(tmp, "wx", mode & 0o7777);
-  try {
-    await handle.writeFile(content, "utf8");
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await chmod(tmp, mode & 0o7777);
-    await rename(tmp, file);
-  } catch (error) {
-    await unlink(tmp).catch(() => {});
-    throw error;
-  }
 }

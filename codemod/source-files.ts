@@ -3,8 +3,8 @@
 // processed. Bytes are decoded only when they are valid UTF-8, so what is written back is the
 // same bytes everywhere but the edits (a byte-order mark is taken off for the analysis and put
 // back on write: see `bom`).
-import { access, readFile, stat } from "node:fs/promises";
-import { constants } from "node:fs";
+import { access, stat } from "node:fs/promises";
+import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
 import type { Finding } from "./types.ts";
 
 /** Files over this size are skipped unless --max-file-size says otherwise (2 MiB: hand-written code is far smaller). */
@@ -31,14 +31,22 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
 export type ReadResult = { ok: true; buf: Buffer } | { ok: false; skip: Skipped };
 
-/** Reads a file within the size limit; never throws. */
+/**
+ * Reads a file within the size limit (checked on the open handle, before reading); never throws.
+ * Synchronous underneath: on a tree of tens of thousands of small files, promise-based calls (a
+ * thread-pool round trip for each of open, stat, read and close) cost several times more.
+ */
 export async function readBounded(file: string, maxBytes: number): Promise<ReadResult> {
+  let fd: number | undefined;
   try {
-    const { size } = await stat(file);
+    fd = openSync(file, "r");
+    const { size } = fstatSync(fd);
     if (size > maxBytes) return { ok: false, skip: { file, why: "too-large", detail: `${size} bytes, over the ${maxBytes}-byte limit (--max-file-size); generated bundles are not rewritten` } };
-    return { ok: true, buf: await readFile(file) };
+    return { ok: true, buf: readFileSync(fd) };
   } catch (error) {
     return { ok: false, skip: { file, why: "unreadable", detail: (error as NodeJS.ErrnoException).code ?? (error as Error).message } };
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

@@ -1,15 +1,15 @@
 // The audit of files the engine does not parse (Python, shell, YAML, .env, Markdown, Terraform,
 // Dockerfiles, JSON, …): every v1 address in them is a finding for review, with the v1
 // operation when the URL and the command around it name one. Read-only: rewrite never edits them.
-import { existsSync, statSync } from "node:fs";
-import { open, readFile } from "node:fs/promises";
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { matchV1, V2_BASE, V2_ORIGIN, type OperationMapping } from "../mappings/index.ts";
 import { mightUseV1Buffer } from "./prefilter.ts";
-import { redact } from "./redact.ts";
+import { redact, REDACTED } from "./redact.ts";
 import { findV1Urls, methodInBlock, methodOnLine, type TextUrl } from "./text-urls.ts";
 import type { Category, Finding } from "./types.ts";
-import { pool, walkSources } from "./walk.ts";
+import pLimit from "p-limit";
+import { walkSources, type TreeListing } from "./walk.ts";
 
 /** Larger files (data dumps, bundles) are skipped: they are not where a client's API calls live. */
 export const TEXT_FILE_MAX_BYTES = 2 * 1024 * 1024;
@@ -54,7 +54,7 @@ export function textFileKind(name: string): string | undefined {
 }
 
 /** Text files (by name) under the given paths; an explicitly named file is read whatever its name, unless it is the engine's. */
-export async function collectTextFiles(paths: string[], cwd = process.cwd()): Promise<string[]> {
+export async function collectTextFiles(paths: string[], cwd = process.cwd(), listing?: TreeListing): Promise<string[]> {
   const out = new Set<string>();
   for (const p of paths.length ? paths : ["."]) {
     const abs = path.resolve(cwd, p);
@@ -63,7 +63,7 @@ export async function collectTextFiles(paths: string[], cwd = process.cwd()): Pr
       if (!ENGINE_SOURCE.test(abs)) out.add(abs);
       continue;
     }
-    for (const f of await walkSources(abs, (name) => textFileKind(name) !== undefined)) out.add(f);
+    for (const f of await walkSources(abs, (name) => textFileKind(name) !== undefined, listing)) out.add(f);
   }
   return [...out].sort();
 }
@@ -82,7 +82,7 @@ export interface TextAudit {
 export async function auditTextFiles(files: readonly string[], root: string): Promise<TextAudit> {
   const rel = (f: string) => path.relative(root, f).split(path.sep).join("/");
   const audit: TextAudit = { scanned: 0, skipped: [], findings: [], filesWithFindings: [] };
-  const perFile = await pool(files, READ_CONCURRENCY, async (file) => {
+  const perFile = await pLimit(READ_CONCURRENCY).map(files, async (file) => {
     const buf = await readSmallFile(file);
     if (buf === "too large") return audit.skipped.push({ file: rel(file), why: `larger than ${TEXT_FILE_MAX_BYTES / 1024 / 1024} MB` }), [];
     if (buf === undefined) return [];
@@ -99,18 +99,17 @@ export async function auditTextFiles(files: readonly string[], root: string): Pr
   return audit;
 }
 
-/** The file's bytes; "too large" past the limit (checked on the open handle, before reading); undefined when unreadable. */
+/** The file's bytes; "too large" past the limit (checked on the open handle, before reading); undefined when unreadable. Synchronous underneath (see readBounded). */
 async function readSmallFile(file: string): Promise<Buffer | "too large" | undefined> {
-  const handle = await open(file, "r").catch(() => undefined);
-  if (!handle) return undefined;
+  let fd: number | undefined;
   try {
-    const { size } = await handle.stat();
-    if (size > TEXT_FILE_MAX_BYTES) return "too large";
-    return await handle.readFile();
+    fd = openSync(file, "r");
+    if (fstatSync(fd).size > TEXT_FILE_MAX_BYTES) return "too large";
+    return readFileSync(fd);
   } catch {
     return undefined;
   } finally {
-    await handle.close();
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
@@ -217,6 +216,6 @@ function snippetOf(line: string, url: TextUrl): string {
  */
 export function redactText(text: string): string {
   return redact(text)
-    .replace(/(\b[\w-]*(?:api[_-]?key|apikey|token|secret|password)[\w-]*\s*[=:]\s*)(?!["'`<$])[^\s&"'`,;]{4,}/gi, "$1<redacted>")
-    .replace(/(--?(?:api[_-]?key|token|secret|password)\s+)(?!["'`<$-])\S{4,}/gi, "$1<redacted>");
+    .replace(/(\b[\w-]*(?:api[_-]?key|apikey|token|secret|password)[\w-]*\s*[=:]\s*)(?!["'`<$])[^\s&"'`,;]{4,}/gi, `$1${REDACTED}`)
+    .replace(/(--?(?:api[_-]?key|token|secret|password)\s+)(?!["'`<$-])\S{4,}/gi, `$1${REDACTED}`);
 }

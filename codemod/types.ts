@@ -37,6 +37,8 @@ export interface HelperSignature {
   /** Keys of the method and body in the options argument (default `method` / `body`). */
   methodKey?: string;
   bodyKey?: string;
+  /** Option keys the helper builds its body from (`json` it serialises, `body` it passes on). */
+  bodyKeys?: { key: string; serialised: boolean }[];
   /** Set when the helper sends no request body at all (a v2 body cannot be passed through it). */
   dropsBody?: boolean;
   /** Literal text the helper puts between its base and the path argument (`${BASE}/${kind}` → "/"). */
@@ -49,6 +51,8 @@ export interface HelperSignature {
   fixedMethod?: boolean;
   /** Whether a call's awaited value is the parsed response body (the helper returns `res.json()` / `res.data`). */
   returnsBody: boolean;
+  /** Whether a call's awaited value is the fetch Response itself (callers read `.json()`). */
+  returnsResponse?: boolean;
   /** Whether the helper serialises the body itself (call sites pass plain objects). */
   serialisesBody: boolean;
   /** The helper function itself (its callers are the sites; its base flips only when all are followed). */

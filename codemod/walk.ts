@@ -2,32 +2,44 @@
 // file), `.gitignore` files applied as they are met (plus those of parent directories up to the
 // git root), `node_modules` and `.git` always skipped, symbolic links never followed or listed
 // (a rewrite must not replace a link with a file).
-import { existsSync } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { existsSync, readdirSync, readFileSync, type Dirent } from "node:fs";
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
 
 interface Rules {
   dir: string;
   ig: Ignore;
+  /** No pattern has a slash but a trailing one: a name matches the same at any depth, so it is tested alone (cheaper, and cached across directories). */
+  byName: boolean;
 }
 
-async function rulesIn(dir: string): Promise<Rules | undefined> {
-  const text = await readFile(path.join(dir, ".gitignore"), "utf8").catch(() => undefined);
-  return text === undefined ? undefined : { dir, ig: ignore().add(text) };
+/** A rule set, with the path of the directory being listed relative to the rules' directory. */
+interface Active extends Rules {
+  prefix: string;
 }
 
-function ignored(rules: Rules[], abs: string, isDir: boolean): boolean {
+function rulesIn(dir: string): Rules | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path.join(dir, ".gitignore"), "utf8");
+  } catch {
+    return undefined;
+  }
+  const patterns = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
+  return { dir, ig: ignore().add(text), byName: patterns.every((p) => !p.replace(/^!/, "").replace(/\/+$/, "").includes("/")) };
+}
+
+function ignored(rules: Active[], name: string, isDir: boolean): boolean {
   for (const r of rules) {
-    const rel = path.relative(r.dir, abs).split(path.sep).join("/");
-    if (!rel || rel.startsWith("..")) continue;
+    const rel = r.prefix && !r.byName ? `${r.prefix}/${name}` : name;
+    if (rel.startsWith("..")) continue;
     if (r.ig.ignores(isDir ? rel + "/" : rel)) return true;
   }
   return false;
 }
 
 /** `.gitignore` rules of the directories above `dir`, up to the enclosing git repository's root. */
-async function parentRules(dir: string): Promise<Rules[]> {
+function parentRules(dir: string): Active[] {
   const chain: string[] = [];
   for (let d = path.dirname(dir); ; d = path.dirname(d)) {
     chain.push(d);
@@ -37,44 +49,60 @@ async function parentRules(dir: string): Promise<Rules[]> {
     // Not inside a repository: like git, only the directory's own rules apply.
     return [];
   }
-  const rules = await Promise.all(chain.reverse().map(rulesIn));
-  return rules.filter((r): r is Rules => !!r);
+  const rules = chain.reverse().map(rulesIn);
+  return rules.filter((r): r is Rules => !!r).map((r) => ({ ...r, prefix: path.relative(r.dir, dir).split(path.sep).join("/") }));
 }
 
-/** Files under `root` whose names pass `accept`, sorted. */
-export async function walkSources(root: string, accept: (name: string) => boolean): Promise<string[]> {
-  const out: string[] = [];
-  const visit = async (dir: string, rules: Rules[]): Promise<void> => {
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-    const own = entries.some((e) => e.name === ".gitignore" && e.isFile()) ? await rulesIn(dir) : undefined;
-    const active = own ? [...rules, own] : rules;
-    const subdirs: string[] = [];
-    for (const e of entries) {
-      const abs = path.join(dir, e.name);
-      if (e.isDirectory()) {
-        if (e.name === "node_modules" || e.name === ".git") continue;
-        if (!ignored(active, abs, true)) subdirs.push(abs);
-      } else if (e.isFile() && accept(e.name) && !ignored(active, abs, false)) out.push(abs);
+/** A directory's regular files (names), with the ignore rules that apply in it. */
+interface Listed {
+  dir: string;
+  rules: Active[];
+  names: string[];
+}
+
+/** Reads every directory under `root` once: one readdir each (no stat per file, no thread-pool round trip). */
+function readTree(root: string): Listed[] {
+  const out: Listed[] = [];
+  const visit = (dir: string, rules: Active[]): void => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
     }
-    await Promise.all(subdirs.map((d) => visit(d, active)));
+    const own = entries.some((e) => e.name === ".gitignore" && e.isFile()) ? rulesIn(dir) : undefined;
+    const active = own ? [...rules, { ...own, prefix: "" }] : rules;
+    const listed: Listed = { dir, rules: active, names: [] };
+    out.push(listed);
+    for (const e of entries) {
+      if (e.isDirectory()) {
+        if (e.name === "node_modules" || e.name === ".git" || ignored(active, e.name, true)) continue;
+        visit(path.join(dir, e.name), active.map((r) => ({ ...r, prefix: r.prefix ? `${r.prefix}/${e.name}` : e.name })));
+      } else if (e.isFile()) listed.names.push(e.name);
+    }
   };
-  await visit(root, await parentRules(root));
-  return out.sort();
+  visit(root, parentRules(root));
+  return out;
 }
 
 /**
- * Maps `fn` over `items` with at most `limit` calls in flight; results in input order. Keeps the
- * number of file buffers alive at once bounded however large the corpus is.
+ * The trees a run walks, each read once and shared by the listings that need it (the engine's
+ * sources, then the audit's text files); a file's ignore rules are checked only when its name is
+ * accepted. A listing lives for one run: files added later are not seen.
  */
-export async function pool<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]!, i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
+export class TreeListing {
+  private readonly trees = new Map<string, Listed[]>();
+
+  files(root: string, accept: (name: string) => boolean): string[] {
+    let tree = this.trees.get(root);
+    if (!tree) this.trees.set(root, (tree = readTree(root)));
+    const out: string[] = [];
+    for (const d of tree) for (const name of d.names) if (accept(name) && !ignored(d.rules, name, false)) out.push(path.join(d.dir, name));
+    return out.sort();
+  }
+}
+
+/** Files under `root` whose names pass `accept`, sorted (read through `listing` when given). */
+export async function walkSources(root: string, accept: (name: string) => boolean, listing = new TreeListing()): Promise<string[]> {
+  return listing.files(root, accept);
 }

@@ -1,5 +1,6 @@
-// Gateway configuration: defaults, environment variables (V2_BRIDGE_*), validation.
-// One place answers "what can be configured and how?"; the CLI's --help is built from CONFIG_FIELDS.
+// Gateway configuration: defaults, flags and environment variables (V2_BRIDGE_*), validation.
+// One place answers "what can be configured and how?"; the CLI's options (flags, variables, --help)
+// are built from CONFIG_FIELDS by cli/gateway-options.ts.
 
 import { V2_ORIGIN } from "../mappings/bases.ts";
 import { LIMIT_FIELDS, LIMIT_KEYS, resolveLimits, type LimitOptions, type Limits } from "./limits/limits.ts";
@@ -135,20 +136,10 @@ export const CONFIG_FIELDS: { key: keyof GatewayOptions; flag: string; env: stri
   ...LIMIT_FIELDS,
 ];
 
-const NUMERIC = new Set<keyof GatewayOptions>(["port", "timeoutMs", "bodyLimit", "maxClients", "maxOperationsPerClient", "catalogMaxKeys", "catalogTtlMs", "connections", "adminPort", "usageFlushMs", ...(LIMIT_KEYS as Set<keyof GatewayOptions>)]);
+/** Numbers: converted from the flag or variable by the CLI (cli/gateway-options.ts), checked by resolveConfig. */
+export const NUMERIC = new Set<keyof GatewayOptions>(["port", "timeoutMs", "bodyLimit", "maxClients", "maxOperationsPerClient", "catalogMaxKeys", "catalogTtlMs", "connections", "adminPort", "usageFlushMs", ...(LIMIT_KEYS as Set<keyof GatewayOptions>)]);
 /** Switches: set by `1`/`true` in the environment, by the bare flag on the command line. */
 export const BOOLEAN = new Set<keyof GatewayOptions>(["adminOnPublic", "strict"]);
-
-/** Options from V2_BRIDGE_* environment variables (strings converted, nothing validated yet). */
-export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayOptions {
-  const out: Record<string, unknown> = {};
-  for (const f of CONFIG_FIELDS) {
-    const raw = env[f.env];
-    if (raw === undefined || raw === "") continue;
-    out[f.key] = NUMERIC.has(f.key) ? Number(raw) : BOOLEAN.has(f.key) ? raw === "1" || raw.toLowerCase() === "true" : raw;
-  }
-  return out as GatewayOptions;
-}
 
 export class ConfigError extends Error {}
 

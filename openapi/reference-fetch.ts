@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { writeFileAtomic } from "../gateway/usage/state-dir.ts";
+import { writeFileAtomic } from "../product/atomic-write.ts";
 import { referenceCacheDir } from "./cache-dir.ts";
 import { documentUrl, FETCH_TIMEOUT_MS, MAX_DOCUMENT_BYTES, PINS, type Pin } from "./reference-pins.ts";
 import { REFERENCE_NAMES, type ReferenceName } from "./reference.ts";
@@ -106,8 +106,8 @@ export async function fetchReference(options: FetchOptions & { dir?: string; nam
   const written: (Fetched & { file: string })[] = [];
   for (const { data, ...fetched } of downloads) {
     const file = path.join(dir, fetched.name);
-    // Bytes checked above are valid UTF-8 JSON (pinned or parsed), so the text round-trips exactly.
-    await writeFileAtomic(file, data.toString("utf8"));
+    // The very bytes whose hash was checked; owner-only, as the cache has always been written.
+    await writeFileAtomic(file, data, { mode: 0o600 });
     written.push({ ...fetched, file });
   }
   return written;

@@ -1,5 +1,6 @@
 // What every route module receives: the state, and the validator when a v2 document is loaded.
 import type { OpenApiValidator } from "../openapi/validator.ts";
+import type { SandboxClock } from "./clock.ts";
 import type { PodLifecycle } from "./pod-lifecycle.ts";
 import type { SandboxStore } from "./store.ts";
 
@@ -8,6 +9,8 @@ export type SandboxContext = {
   /** Pod boot timing (PROVISIONING → STARTING → RUNNING). */
   lifecycle: PodLifecycle;
   validator: OpenApiValidator | null;
+  /** Ids, times and randomness: the wall clock, or a seeded one (`--seed`). */
+  clock: SandboxClock;
 };
 
 /** The request body as a plain object ({} for anything else; validation has already run). */

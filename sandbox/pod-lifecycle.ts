@@ -27,7 +27,7 @@ export class PodLifecycle {
 
   constructor(
     readonly bootMs: number = DEFAULT_BOOT_MS,
-    private readonly now: () => number = Date.now,
+    readonly now: () => number = Date.now,
   ) {}
 
   /** A new pod: PROVISIONING → STARTING → RUNNING. */

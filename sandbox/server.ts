@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastif
 import { loadDocument, referenceFile } from "../openapi/reference.ts";
 import { createV2Validator, type OpenApiValidator } from "../openapi/validator.ts";
 import { createAuthenticator, isReadMethod, type ApiKey } from "./auth.ts";
+import { seededClock, wallClock } from "./clock.ts";
 import type { SandboxContext } from "./context.ts";
 import { DEFAULT_BOOT_MS, PodLifecycle } from "./pod-lifecycle.ts";
 import { ProblemError, sendProblem } from "./problem.ts";
@@ -46,6 +47,8 @@ export type SandboxOptions = {
   bootMs?: number;
   /** Where warnings go (default console.warn). */
   warn?: (message: string) => void;
+  /** Reproducible ids, times and boot timing (sandbox/clock.ts); default: the wall clock. */
+  seed?: string;
 };
 
 export type Sandbox = {
@@ -83,7 +86,8 @@ export function buildSandboxApp(options: SandboxOptions = {}): { app: FastifyIns
   }
 
   const store = new SandboxStore();
-  const ctx: SandboxContext = { store, validator, lifecycle: new PodLifecycle(options.bootMs ?? DEFAULT_BOOT_MS) };
+  const clock = options.seed === undefined ? wallClock : seededClock(options.seed);
+  const ctx: SandboxContext = { store, validator, clock, lifecycle: new PodLifecycle(options.bootMs ?? DEFAULT_BOOT_MS, clock.now) };
   const authenticate = createAuthenticator(options.keys);
   const limiter =
     options.rateLimit === false ? null : new RateLimiter({ ...DEFAULT_RATE_LIMIT, ...(options.rateLimit ?? {}) });
@@ -129,6 +133,8 @@ export function buildSandboxApp(options: SandboxOptions = {}): { app: FastifyIns
 
   // Authentication, per-key rate limits and read-only keys, before anything else.
   app.addHook("onRequest", async (request, reply) => {
+    const requestId = request.headers["x-request-id"];
+    clock.tick(typeof requestId === "string" ? requestId : undefined);
     const urlPath = request.url.split("?")[0];
     if (PUBLIC_PATHS.has(urlPath)) return;
     const auth = authenticate(request.headers.authorization);

@@ -6,12 +6,12 @@ import type { FastifyReply } from "fastify";
 
 export type LogLine = { source: "container" | "system"; line: string };
 
-export function sendLogStream(reply: FastifyReply, lines: LogLine[], query: { source?: unknown; tail?: unknown }): FastifyReply {
+export function sendLogStream(reply: FastifyReply, lines: LogLine[], query: { source?: unknown; tail?: unknown }, now = Date.now()): FastifyReply {
   const source = typeof query.source === "string" ? query.source : undefined;
   const tail = query.tail === undefined ? 100 : Number(query.tail);
   let selected = lines.filter((l) => !source || l.source === source);
   selected = Number.isFinite(tail) ? (tail <= 0 ? [] : selected.slice(-tail)) : selected;
-  const base = Date.now() - selected.length * 1000;
+  const base = now - selected.length * 1000;
   const events = selected.map((l, i) => {
     const ts = new Date(base + i * 1000).toISOString();
     return `id: ${ts}\ndata: ${JSON.stringify({ source: l.source, line: l.line, ts })}\n\n`;

@@ -8,49 +8,49 @@ import path from "node:path";
 import { Node } from "../ts-morph.ts";
 import type { OperationMapping } from "../../mappings/index.ts";
 import { adapterCall, adapterCovers, adapterFileName, adapterImport, ADAPTER_BINDING, type AdapterOptions } from "../adapter/index.ts";
-import { edit, type Analysis, type FileState } from "./state.ts";
+import { edit, type Plan, type FileState } from "./state.ts";
 import { statementOf } from "./nodes.ts";
 
 /** Wraps the record read in the adapter when it holds this operation's record; false when it does not. */
-export function wrapRecordInAdapter(a: Analysis, read: Node, promise: boolean, op: OperationMapping): boolean {
-  if (!a.adapter || adapterCovers("record", op.key) !== true || !a.current) return false;
+export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean, op: OperationMapping): boolean {
+  if (!plan.a.adapter || adapterCovers("record", op.key) !== true) return false;
   // Insertions around the read (its own path and body edits stay inside); a promise gets `.then`.
   const [open, close] = promise ? ["", `.then((record) => ${adapterCall("record", op.key, "record")})`] : adapterCall("record", op.key, "\0").split("\0");
-  if (open) edit(a, read, { start: read.getStart(), end: read.getStart(), text: open });
-  edit(a, read, { start: read.getEnd(), end: read.getEnd(), text: close! });
-  note(a, read, `the v2 ${op.key.split("#")[0]} record is converted back to v1 by ${ADAPTER_BINDING}`);
-  const site = a.current;
+  if (open) edit(plan, read, { start: read.getStart(), end: read.getStart(), text: open });
+  edit(plan, read, { start: read.getEnd(), end: read.getEnd(), text: close! });
+  note(plan, read, `the v2 ${op.key.split("#")[0]} record is converted back to v1 by ${ADAPTER_BINDING}`);
+  const site = plan.site;
   const before = site.onApply;
   site.onApply = () => {
     before?.();
-    useAdapter(a, site.file ?? a.files.get(read.getSourceFile().getFilePath())!);
+    useAdapter(plan, site.file ?? plan.a.files.get(read.getSourceFile().getFilePath())!);
   };
   return true;
 }
 
 /** Wraps a request body the app builds elsewhere in the adapter's `toV2Body` when it holds the operation's body. */
-export function wrapBodyInAdapter(a: Analysis, body: Node, opKey: string): boolean {
-  if (!a.adapter || adapterCovers("requestBody", opKey) !== true || !a.current) return false;
+export function wrapBodyInAdapter(plan: Plan, body: Node, opKey: string): boolean {
+  if (!plan.a.adapter || adapterCovers("requestBody", opKey) !== true) return false;
   const [open, close] = adapterCall("requestBody", opKey, "\0").split("\0");
-  edit(a, body, { start: body.getStart(), end: body.getStart(), text: open! });
-  edit(a, body, { start: body.getEnd(), end: body.getEnd(), text: close! });
-  note(a, body, `the v1 ${opKey.split("#")[0]} body is converted to v2 by ${ADAPTER_BINDING}`);
-  const site = a.current;
+  edit(plan, body, { start: body.getStart(), end: body.getStart(), text: open! });
+  edit(plan, body, { start: body.getEnd(), end: body.getEnd(), text: close! });
+  note(plan, body, `the v1 ${opKey.split("#")[0]} body is converted to v2 by ${ADAPTER_BINDING}`);
+  const site = plan.site;
   const before = site.onApply;
   site.onApply = () => {
     before?.();
-    useAdapter(a, a.files.get(body.getSourceFile().getFilePath())!);
+    useAdapter(plan, plan.a.files.get(body.getSourceFile().getFilePath())!);
   };
   return true;
 }
 
 /** The info note above the statement: not a mark (the call is migrated), a pointer for whoever adopts v2 shapes. */
-function note(a: Analysis, at: Node, what: string): void {
-  const file = a.files.get(at.getSourceFile().getFilePath())!;
+function note(plan: Plan, at: Node, what: string): void {
+  const file = plan.a.files.get(at.getSourceFile().getFilePath())!;
   const st = statementOf(at);
   const lineStart = file.text.lastIndexOf("\n", st.getStart() - 1) + 1;
   const indent = /^[ \t]*/.exec(file.text.slice(lineStart))![0];
-  edit(a, st, { start: lineStart, end: lineStart, text: `${indent}// v2-bridge: ${what}; adopt v2 shapes when ready\n` });
+  edit(plan, st, { start: lineStart, end: lineStart, text: `${indent}// v2-bridge: ${what}; adopt v2 shapes when ready\n` });
 }
 
 function optionsFor(file: FileState): AdapterOptions {
@@ -61,12 +61,12 @@ function optionsFor(file: FileState): AdapterOptions {
 }
 
 /** The import line at the top of a file that uses the adapter (once), and the module to write. */
-function useAdapter(a: Analysis, file: FileState): void {
+function useAdapter(plan: Plan, file: FileState): void {
   if (file.declared.has(ADAPTER_BINDING)) return;
   file.declared.add(ADAPTER_BINDING);
   const options = optionsFor(file);
-  const adapterPath = path.join(a.adapter!.root, adapterFileName(options));
-  a.adapter!.used.set(adapterPath, options);
+  const adapterPath = path.join(plan.a.adapter!.root, adapterFileName(options));
+  plan.a.adapter!.used.set(adapterPath, options);
   if (new RegExp(`\\b${ADAPTER_BINDING}\\b`).test(file.text.replace(/\/\/.*$/gm, ""))) return;
   const explicit = /from\s+["']\.{1,2}\/[^"']+\.js["']/.test(file.text);
   const line = adapterImport(file.sf.getFilePath(), adapterPath, options.moduleKind, { explicitExtension: explicit });

@@ -5,9 +5,9 @@
 // and marked either way (the codemod cannot see how it is sent).
 import { Node, SyntaxKind, type SourceFile } from "../ts-morph.ts";
 import { V1_HOST, V2_BASE } from "../../mappings/bases.ts";
-import { isBaseOnly, isDynamicPath, locate, resolveParts, rewriteUrl, v2BaseFor } from "../urls.ts";
+import { isBaseOnly, isDynamicPath, locate, resolveParts, rewriteUrl, v2BaseFor } from "./urls.ts";
 import type { Category, Finding } from "../types.ts";
-import { addFinding, edit, fileOf, type Analysis, type Site } from "./state.ts";
+import { addFinding, edit, planFor, fileOf, type Analysis, type Site } from "./state.ts";
 import { sourceLiteral, urlContext } from "./values.ts";
 import { todo } from "./todo-marks.ts";
 import { isDeclaredV1Base, v1Redirect } from "./v1-redirect.ts";
@@ -45,14 +45,13 @@ function literal(a: Analysis, n: Node): void {
   if (anchor) deps.add(anchor);
   const site: Site = { call: n, file: fileOf(a, n), deps, edits: [], complete: false };
   const finish = (op: string | null, category: Category, reason: string, advice: string, v1: Finding["v1"] = null, v2: Finding["v2"] = null) => {
-    a.current = undefined;
     todo(a, n, op ?? "base", category, reason, advice);
     site.finding = addFinding(a, n, { operation: op, v1, v2, category, reason, advice });
     site.whole = true;
     if (url) site.redirect = v1Redirect(url, parts);
     a.sites.push(site);
   };
-  a.current = site;
+  const plan = planFor(a, site);
   if (!url || url.problem || isDynamicPath(url) || url.path === "") {
     const reason = url?.problem ?? (url ? "a v1 URL built at run time, not passed to a recognised HTTP call" : "string mentions the v1 host");
     return finish(null, "review", reason, `check whether it is a v1 API address and use the v2 base ${V2_BASE}`);
@@ -64,7 +63,7 @@ function literal(a: Analysis, n: Node): void {
   const reason = cands.length ? `v1 URL not passed to a recognised HTTP call (v1 ${keys})` : `${url.path.replace(/\0/g, "{…}")} is not a v1 operation path`;
   const v1 = single ? { method: single.v1.method, path: single.v1.path } : null;
   if (cands.length && paths.size === 1 && [...paths][0] !== null && cands.every((c) => c.operation.v2)) {
-    rewriteUrl(url, [...paths][0]!)?.forEach((x) => edit(a, n, x));
+    rewriteUrl(url, [...paths][0]!)?.forEach((x) => edit(plan, n, x));
     const v2 = single?.v2 ? { method: single.v2.method, path: single.v2.path } : null;
     return finish(single?.key ?? cands[0]!.operation.key, "review", reason, "check the HTTP method, request body and response shape against v2 (docs/mapping.md)", v1, v2);
   }

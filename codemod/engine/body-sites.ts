@@ -2,8 +2,8 @@
 // res.text())`, axios `res.data`, got/ky `.json()`, undici `body.json()`, `.then(r => r.json())`,
 // and the awaited result of a helper that returns the body.
 import { Node } from "../ts-morph.ts";
-import { enclosingFunction } from "../scope.ts";
-import { unwrapExpression } from "../urls.ts";
+import { enclosingFunction } from "./scope.ts";
+import { unwrapExpression } from "./urls.ts";
 import type { Analysis } from "./state.ts";
 import type { HttpCall } from "./transports/transport.ts";
 import { referencesOf, skipParens } from "./nodes.ts";
@@ -36,12 +36,22 @@ export function bodySites(a: Analysis, http: HttpCall): BodySite[] {
       if (parsesText) {
         const parse = jsonParseAround(parent);
         if (parse) sites.push({ kind: "value", node: parse });
+        // `const raw = await res.text(); … JSON.parse(raw)`: each parse of the text is the body.
+        const decl = skipParens(parent).getParent();
+        if (!parse && decl && Node.isVariableDeclaration(decl) && Node.isIdentifier(decl.getNameNode())) {
+          for (const ref of referencesOf(enclosingFunction(decl), decl.getNameNode())) {
+            const p = jsonParseAround(ref);
+            if (p) sites.push({ kind: "value", node: p });
+          }
+        }
         return;
       }
       sites.push({ kind: "value", node: parent });
     } else if (!parsesText) sites.push({ kind: "promise", node: p });
   };
   const call = http.call;
+  // A helper that returns the fetch Response: its callers read the body as fetch's do.
+  if (http.lib === "helper" && http.helper?.returnsResponse) return bodySites(a, { ...http, lib: "fetch", helper: undefined });
   if (http.lib === "helper" || http.wrapper?.returnsBody) {
     if (http.helper?.returnsBody || http.wrapper?.returnsBody) addPromise(call);
     return sites;

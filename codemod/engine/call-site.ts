@@ -5,15 +5,15 @@
 import { Node } from "../ts-morph.ts";
 import { matchV1, type OperationMapping } from "../../mappings/index.ts";
 import { V2_BASE, V2_OPENAPI_URL } from "../../mappings/bases.ts";
-import { enclosingFunction, isFunctionLike } from "../scope.ts";
-import { isDynamicPath, locate, resolveParts, rewriteUrl, unwrapExpression, type LocatedUrl, type Part } from "../urls.ts";
+import { enclosingFunction, isFunctionLike } from "./scope.ts";
+import { isDynamicPath, locate, resolveParts, rewriteUrl, unwrapExpression, type LocatedUrl, type Part } from "./urls.ts";
 import type { Category, Finding } from "../types.ts";
-import { addFinding, edit, type Analysis, type Site } from "./state.ts";
+import { addFinding, edit, planFor, type Analysis, type Plan, type Site } from "./state.ts";
 import type { HttpCall } from "./transports/index.ts";
 import { helperSignature } from "./helpers.ts";
 import { bind, sourceLiteral, urlContext, valueOf, type External } from "./values.ts";
 import { todo } from "./todo-marks.ts";
-import { axiosRedirect, helperRedirect, v1Redirect, type Redirect } from "./v1-redirect.ts";
+import { axiosRedirect, openapiFetchRedirect, helperRedirect, v1Redirect, type Redirect } from "./v1-redirect.ts";
 import { changeMethod } from "./rewrites/method.ts";
 import { addFixedBody, convertRequestBody } from "./rewrites/request-body.ts";
 import { unwrapList } from "./rewrites/list-unwrap.ts";
@@ -101,9 +101,7 @@ export function processCall(a: Analysis, http: HttpCall): void {
       deps.add(parts[0].node);
     }
     const helperSite: Site = { call: at, file, deps, edits: [], complete: true };
-    a.current = helperSite;
-    errorReads(a, http);
-    a.current = undefined;
+    errorReads(planFor(a, helperSite), http);
     a.sites.push(helperSite);
     return;
   }
@@ -114,18 +112,17 @@ export function processCall(a: Analysis, http: HttpCall): void {
   if (http.lib === "helper" && http.helper?.baseSource) deps.add(http.helper.baseSource as Node);
   const site: Site = { call: at, file: undefined as never, deps, edits: [], complete: false };
   for (const n of [...used, ...http.trail, at.getExpression()]) a.accounted.add(n);
-  a.current = site;
-  const problems: Problems = [];
+  const plan = planFor(a, site);
+  const problems = plan.problems;
   let opKey: string | null = null;
   let category: Category = "auto";
   let v1: Finding["v1"] = null;
   let v2: Finding["v2"] = null;
   const done = () => {
-    a.current = undefined;
     if (problems.length && category === "auto") category = "review";
     // One mark per site, one line: each problem briefly; the finding keeps every detail.
     if (problems.length) todo(a, at, opKey ?? "base", category, problems.map((p) => p.brief ?? p.reason).join("; "), problems.length > 1 ? "see each reason in docs/mapping.md (audit --format json has the details)" : problems[0]!.advice);
-    const reason = problems.length ? problems.map((p) => p.reason).join("; ") : `v1 ${v1?.method ?? ""} ${v1?.path ?? ""} becomes v2 ${v2?.method ?? ""} ${v2?.path ?? ""}`.replace(/\s+/g, " ").trim();
+    const reason = problems.length ? problems.map((p) => p.reason).join("; ") : [`v1 ${v1?.method ?? ""} ${v1?.path ?? ""} becomes v2 ${v2?.method ?? ""} ${v2?.path ?? ""}`.replace(/\s+/g, " ").trim(), ...(site.notes ?? [])].join("; ");
     const advice = problems.length ? problems.map((p) => p.advice).join("; ") : "rewritten by `v2-bridge rewrite`";
     site.finding = addFinding(a, at, { operation: opKey, v1, v2, category, reason, advice });
     site.file = a.files.get(at.getSourceFile().getFilePath())!;
@@ -171,9 +168,9 @@ export function processCall(a: Analysis, http: HttpCall): void {
     const paths = new Set(candidates.map((c) => newPathFor(c, url)));
     const simple = candidates.every((c) => c.operation.v2 && c.operation.v2.method === c.operation.v1.method && !c.operation.request && c.operation.response.kind !== "list");
     if (paths.size === 1 && [...paths][0] !== null) {
-      rewriteUrl(url, [...paths][0]!)?.forEach((x) => edit(a, at, x));
+      rewriteUrl(url, [...paths][0]!)?.forEach((x) => edit(plan, at, x));
       if (!simple) problems.push({ reason: `HTTP method not known statically (v1 ${candidates.map((c) => c.operation.key).join(" / ")})`, advice: "check the method, request body and response shape against v2" });
-      errorReads(a, http);
+      errorReads(plan, http);
     } else {
       problems.push({ reason: `HTTP method not known statically (v1 ${candidates.map((c) => c.operation.key).join(" / ")})`, advice: "pass the method as a literal or rewrite the call by hand" });
     }
@@ -188,7 +185,7 @@ export function processCall(a: Analysis, http: HttpCall): void {
     problems.push({ reason: `${op.key} has no v2 operation (${op.summary})`, advice: op.decision?.advice ?? `use the v2 OpenAPI document at ${V2_OPENAPI_URL}` });
     return done();
   }
-  planOperation(a, http, url, first, op, problems);
+  planOperation(plan, http, url, first, op);
   if (runtimeQuery && (!op.query || op.query.some((q) => q.decision))) {
     const names = (op.query ?? []).filter((q) => q.decision).map((q) => q.v1);
     problems.push({ reason: `the query string is built at run time, and ${names.length ? `v2 does not take these v1 parameters of ${op.key} as they are: ${names.join(", ")}` : `${op.key} takes no query parameters`}`, advice: "see docs/mapping.md for each parameter (v2 lists take no filters: filter the v2 list on the client)" });
@@ -215,25 +212,25 @@ function conditionalSite(a: Analysis, http: HttpCall, branches: Part[][], extern
   a.sites.push({ call: at, file: a.files.get(at.getSourceFile().getFilePath())!, deps, edits: [], finding, complete: false, whole: true });
 }
 
-function planOperation(a: Analysis, http: HttpCall, url: LocatedUrl, match: Match, op: OperationMapping, problems: Problems): void {
+function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match, op: OperationMapping): void {
   const openapi = http.lib === "openapi-fetch";
   const computed = newPathFor(match, url);
   const newPath = openapi && computed !== null ? v2TemplateNames(computed, op) : computed;
   const urlEdits = newPath === null ? null : rewriteUrl(url, newPath);
   if (!urlEdits) {
-    problems.push({ reason: "the v2 path cannot be written into this URL expression", advice: `use ${op.v2!.method} ${op.v2!.path}` });
+    plan.problems.push({ reason: "the v2 path cannot be written into this URL expression", advice: `use ${op.v2!.method} ${op.v2!.path}` });
     return;
   }
-  urlEdits.forEach((x) => edit(a, http.call, x));
-  if (openapi) renamePathParams(a, http, op, problems);
-  queryParams(a, http, url, op, problems);
-  if (op.v2!.method !== op.v1.method) changeMethod(a, http, op, problems);
-  if (op.request?.fixedBody) addFixedBody(a, http, op.request.fixedBody, problems);
-  if (op.request?.lens) convertRequestBody(a, http, op.request.lens, problems, op.key);
-  if (op.response.kind === "list") (openapi ? unwrapListBinding : unwrapList)(a, http, op.response.wrapper, problems);
-  if (openapi) errorBindingReads(a, http);
-  errorReads(a, http);
-  recordReads(a, http, op, problems);
+  urlEdits.forEach((x) => edit(plan, http.call, x));
+  if (openapi) renamePathParams(plan, http, op);
+  queryParams(plan, http, url, op);
+  if (op.v2!.method !== op.v1.method) changeMethod(plan, http, op);
+  if (op.request?.fixedBody) addFixedBody(plan, http, op.request.fixedBody);
+  if (op.request?.lens) convertRequestBody(plan, http, op.request.lens, op.key);
+  if (op.response.kind === "list") (openapi ? unwrapListBinding : unwrapList)(plan, http, op.response.wrapper);
+  if (openapi) errorBindingReads(plan, http);
+  errorReads(plan, http);
+  recordReads(plan, http, op);
 }
 
 
@@ -243,6 +240,7 @@ function redirectFor(a: Analysis, http: HttpCall, url: LocatedUrl, parts: Part[]
     const verb = http.method.kind === "verb" ? http.method.value : undefined;
     return axiosRedirect(http.call, verb, http.external.value, http.options);
   }
+  if (http.lib === "openapi-fetch" && http.external?.node && !parts.some((p) => p.node === http.external!.node)) return openapiFetchRedirect(http.call, http.external.value, http.options);
   if (http.lib !== "helper") return v1Redirect(url, parts);
   const fn = http.helper?.fn as Node | undefined;
   const anchor = fn && a.helperAnchors.get(fn);

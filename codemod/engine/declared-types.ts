@@ -2,7 +2,7 @@
 // `post<{ id: string }>(…)`, an `as Pod`, a variable's or function's annotation). A record that
 // leaves the codemod's sight under a type naming no field that differs in v2 is safe to pass on.
 import { Node } from "../ts-morph.ts";
-import { enclosingFunction, isFunctionLike } from "../scope.ts";
+import { enclosingFunction, isFunctionLike } from "./scope.ts";
 import { bind } from "./values.ts";
 import type { Analysis } from "./state.ts";
 
@@ -29,6 +29,9 @@ function fieldsOf(type: Node | undefined): string[] | undefined {
   if (!t) return undefined;
   if (Node.isTypeLiteral(t)) return t.getMembers().map((m) => (m as any).getName?.() as string).filter(Boolean);
   if (/^(any|unknown|object|Record<.*>)$/.test(t.getText())) return undefined;
+  // Built from a type the analysis cannot resolve (`Omit<components["schemas"]["Pod"], "id">` with
+  // the generated types outside the run): its known fields are not all of the record's.
+  if (involvesUnresolved(t, 0)) return undefined;
   try {
     const props = t.getType().getProperties();
     if (!props.length) return undefined;
@@ -36,6 +39,24 @@ function fieldsOf(type: Node | undefined): string[] | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Whether a type node, or a project alias it names, refers to a type that resolves to `any`. */
+function involvesUnresolved(t: Node, depth: number): boolean {
+  if (depth > 4) return false;
+  const refs = [t, ...t.getDescendants()].filter((n) => Node.isTypeReference(n) || Node.isIndexedAccessTypeNode(n));
+  for (const r of refs) {
+    try {
+      if (r.getType().isAny()) return true;
+    } catch {
+      return true;
+    }
+    if (!Node.isTypeReference(r)) continue;
+    const alias = r.getTypeName().getSymbol()?.getDeclarations().find((d) => Node.isTypeAliasDeclaration(d));
+    const aliased = alias && Node.isTypeAliasDeclaration(alias) ? alias.getTypeNode() : undefined;
+    if (aliased && involvesUnresolved(aliased, depth + 1)) return true;
+  }
+  return false;
 }
 
 /** The declared fields the value at `node` is read through, if the code declares them. */

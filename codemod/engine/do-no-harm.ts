@@ -7,14 +7,14 @@
 // marked, so nothing sends v1 paths to v2 or v2 paths to v1.
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import { V2_BASE } from "../../mappings/bases.ts";
-import { enclosingFunction, isFunctionLike } from "../scope.ts";
+import { enclosingFunction, isFunctionLike } from "./scope.ts";
 import type { Analysis, BaseSource, Site } from "./state.ts";
 import { addFinding } from "./state.ts";
 import { todo } from "./todo-marks.ts";
 import { Follower } from "./follow-uses.ts";
 import { declarationEdit, V1_BASE_NAME } from "./v1-redirect.ts";
 import { bind } from "./values.ts";
-import { unwrapExpression } from "../urls.ts";
+import { unwrapExpression } from "./urls.ts";
 
 type Verdict = { flips: boolean; unfollowed: Node[]; because?: string };
 

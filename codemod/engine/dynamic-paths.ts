@@ -2,7 +2,7 @@
 // union of string literals), the mark names the operations each value calls and their v2 paths;
 // otherwise it says the path is computed at run time.
 import { Node } from "../ts-morph.ts";
-import type { LocatedUrl } from "../urls.ts";
+import type { LocatedUrl } from "./urls.ts";
 import type { Analysis } from "./state.ts";
 import type { Problems } from "./rewrites/problems.ts";
 import { uniqueMatches } from "./v1-match.ts";

@@ -3,8 +3,9 @@
 // path the value sits under, so `return { base }` reaches `const { base } = getConfig()` and a
 // schema entry's `.default(…)` reaches `env.KEY`), library instances, exports/imports and request
 // helpers. A use is followed when it reaches a node a planned site accounts for.
+import { tidiedReceiver } from "./evaluate/tidy.ts";
 import { Node, SyntaxKind } from "../ts-morph.ts";
-import { enclosingFunction, isFunctionLike } from "../scope.ts";
+import { enclosingFunction, isFunctionLike } from "./scope.ts";
 import type { Analysis } from "./state.ts";
 import { functionName, references } from "./references.ts";
 import { referencesOf } from "./nodes.ts";
@@ -71,6 +72,7 @@ export class Follower {
         outer = p;
       }
       else if (Node.isConditionalExpression(p) && p.getCondition() !== outer) outer = p;
+      else if (Node.isPropertyAccessExpression(p) && p.getParent() && tidiedReceiver(p.getParent()!) === outer) outer = p.getParent()!;
       else break;
       if (this.accounted(outer)) return;
     }

@@ -4,14 +4,15 @@
 // where the v1 operations are, so that is where the rewrite happens.
 import { Node, SyntaxKind, type CallExpression } from "../ts-morph.ts";
 import type { HelperSignature } from "../types.ts";
-import { enclosingFunction, isFunctionLike, type Binding } from "../scope.ts";
-import { isDynamicPath, literalText, locate, resolveParts, unwrapExpression } from "../urls.ts";
+import { enclosingFunction, isFunctionLike, type Binding } from "./scope.ts";
+import { isDynamicPath, literalText, locate, resolveParts, unwrapExpression } from "./urls.ts";
 import type { Analysis, WrapperSignature } from "./state.ts";
 import { bind, objectLiteral, prop, sourceLiteral, urlContext } from "./values.ts";
 import { bodyOf, methodOf } from "./transports/call-parts.ts";
 import type { HttpCall } from "./transports/transport.ts";
 import { readCall as httpCall } from "./call-reader.ts";
 import { bodySites } from "./body-sites.ts";
+import { bodyOptionKeys } from "./helper-body-keys.ts";
 
 const BODY_NAME = /body|data|payload|json/i;
 
@@ -129,8 +130,12 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
       const ob = mb ?? bb ?? optionsParam(a, fn, http.options) ?? (other >= 0 ? ({ kind: "param", index: other } as Binding) : undefined);
       if (ob?.kind === "param") sig.optionsIndex = ob.index;
       sig.serialisesBody = !!http.body?.stringify && bb?.kind === "param";
+      // The body built from option keys (`json`, `body`, `data`): calls are read under each of them.
+      const keys = ob?.kind === "param" && http.body ? bodyOptionKeys(a, fn, ob.index, http.body.prop ?? http.body.node) : [];
+      if (keys.length) sig.bodyKeys = keys;
     }
     sig.returnsBody = returnsBody(a, http, fn);
+    if (!sig.returnsBody && http.lib === "fetch" && returnsValueOf(fn, call)) sig.returnsResponse = true;
     break;
   }
   a.helperCache.set(fn, sig);
@@ -159,6 +164,17 @@ function returnsBody(a: Analysis, http: HttpCall, fn: Node): boolean {
     }
   }
   return false;
+}
+
+/** `return fetch(…)`, `return await fetch(…)`, or `const res = await fetch(…); …; return res`. */
+function returnsValueOf(fn: Node, call: Node): boolean {
+  let up = call.getParent();
+  while (up && (Node.isParenthesizedExpression(up) || Node.isAwaitExpression(up) || Node.isAsExpression(up))) up = up.getParent();
+  if (up && (Node.isReturnStatement(up) || (Node.isArrowFunction(up) && up === fn))) return true;
+  if (!up || !Node.isVariableDeclaration(up) || !Node.isIdentifier(up.getNameNode())) return false;
+  const name = up.getName();
+  const returns = fn.getDescendantsOfKind(SyntaxKind.ReturnStatement).filter((r) => enclosingFunction(r) === fn && r.getExpression());
+  return returns.some((r) => unwrapExpression(r.getExpression()!).getText() === name);
 }
 
 /** A function that passes one of its parameters, unchanged, as the URL of a transport call. */
@@ -231,9 +247,10 @@ export function helperCall(a: Analysis, call: CallExpression, sig: HelperSignatu
     out.bodyKey = "body";
     if (raw && !opts) out.method = { kind: "unknown" };
     out.method = methodOf(prop(opts, sig.methodKey ?? "method")) ?? out.method;
-    const key = sig.bodyKey ?? "body";
+    const key = sig.bodyKey ?? sig.bodyKeys?.find((k) => prop(opts, k.key))?.key ?? "body";
     const b = prop(opts, key);
     if (b) out.body = bodyOf(b, (opts as any).getProperty(key));
+    if (b && sig.bodyKeys?.find((k) => k.key === key)?.serialised) out.body!.stringify = true;
   }
   return out;
 }

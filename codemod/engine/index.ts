@@ -10,7 +10,7 @@
 import { SyntaxKind, type SourceFile } from "../ts-morph.ts";
 import type { FileAnalysis, Finding } from "../types.ts";
 import { parseErrorOf, type ProjectIndex } from "../project-index.ts";
-import { addFile, newAnalysis, type Analysis } from "./state.ts";
+import { addFile, newAnalysis, planFor, type Analysis, type Site } from "./state.ts";
 import { httpCall } from "./transports/index.ts";
 import { setCallReader } from "./call-reader.ts";
 
@@ -41,10 +41,9 @@ function callSites(a: Analysis, sf: SourceFile): void {
   const mine = a.sites.slice(before).filter((s) => s.finding);
   if (mine.length) {
     // axios/got `err.response.data.message` in a file that calls v1: tied to that file's sites.
-    a.current = { call: sf, file: mine[0]!.file, deps: new Set(mine.flatMap((s) => [...s.deps])), edits: [], complete: true };
-    httpErrorReads(a, sf);
-    const pseudo = a.current;
-    a.current = undefined;
+    // Planned as one pseudo-site over the file's bases; its edits join the file's first site.
+    const pseudo: Site = { call: sf, file: mine[0]!.file, deps: new Set(mine.flatMap((s) => [...s.deps])), edits: [], complete: true };
+    httpErrorReads(planFor(a, pseudo), sf);
     if (pseudo.edits.length) mine[0]!.edits.push(...pseudo.edits), pseudo.deps.forEach((d) => mine[0]!.deps.add(d));
   }
 }
@@ -98,7 +97,6 @@ function analyzeOnce(index: ProjectIndex, displayName: (file: string) => string,
       try {
         pass(a, sf);
       } catch (error) {
-        a.current = undefined;
         const why = `the codemod failed on ${displayName(sf.getFilePath())} (${(error as Error).message.split("\n")[0]}); it is left as it is`;
         failed.set(sf.getFilePath(), why);
         a.frozen.set(sf.getFilePath(), why);

@@ -1,6 +1,6 @@
 // Small syntax-tree utilities shared by the passes.
 import { Node, SyntaxKind } from "../ts-morph.ts";
-import { resolveIdentifier } from "../scope.ts";
+import { resolveIdentifier } from "./scope.ts";
 
 /** The outermost node around `node` that only wraps it (parentheses, `as`, `!`, `satisfies`). */
 export function skipParens(node: Node): Node {
@@ -28,14 +28,25 @@ export function referencesOf(scope: Node, nameNode: Node): Node[] {
   return refs;
 }
 
-/** The statement a node belongs to (where a TODO mark goes). */
+/**
+ * Where a TODO mark for a node goes: the statement it belongs to, or the member of an object
+ * literal that starts its own line (`getPod: (id) => rest(…),` in `export const api = { … }`),
+ * so each site of such an object gets its own mark.
+ */
 export function statementOf(node: Node): Node {
   let n: Node = node;
   for (;;) {
     const p = n.getParent();
     if (!p || Node.isSourceFile(p) || Node.isBlock(p) || Node.isCaseClause(p) || Node.isDefaultClause(p) || Node.isModuleBlock(p) || Node.isClassDeclaration(p) || Node.isClassExpression(p)) return n;
+    if (Node.isObjectLiteralExpression(p) && startsOwnLine(n)) return n;
     n = p;
   }
+}
+
+function startsOwnLine(n: Node): boolean {
+  const text = n.getSourceFile().getFullText();
+  const lineStart = text.lastIndexOf("\n", n.getStart() - 1) + 1;
+  return /^[ \t]*$/.test(text.slice(lineStart, n.getStart()));
 }
 
 export function oneLine(s: string): string {

@@ -3,10 +3,10 @@
 // and marked with the exact command that generates it (it does not exist until someone runs it).
 import { Node, SyntaxKind, type SourceFile } from "../ts-morph.ts";
 import { V2_OPENAPI_URL } from "../../mappings/bases.ts";
-import { resolveIdentifier } from "../scope.ts";
-import { unwrapExpression } from "../urls.ts";
+import { resolveIdentifier } from "./scope.ts";
+import { unwrapExpression } from "./urls.ts";
 import type { Analysis, Site } from "./state.ts";
-import { addFinding, edit } from "./state.ts";
+import { addFinding, edit, planFor } from "./state.ts";
 import { rootOf } from "./transports/index.ts";
 import { sourceLiteral } from "./values.ts";
 import { todo } from "./todo-marks.ts";
@@ -35,9 +35,7 @@ export function openapiTypes(a: Analysis, sf: SourceFile): void {
     const reason = `the client's \`paths\` types must come from the v2 document: ${to} is imported instead of ${from} and does not exist until it is generated`;
     const advice = `run \`npx openapi-typescript ${V2_OPENAPI_URL} -o ${file}\` next to this file, then remove this mark`;
     const site: Site = { call: decl, file: a.files.get(sf.getFilePath())!, deps, edits: [], complete: false };
-    a.current = site;
-    edit(a, spec, { start: spec.getStart() + 1, end: spec.getEnd() - 1, text: to });
-    a.current = undefined;
+    edit(planFor(a, site), spec, { start: spec.getStart() + 1, end: spec.getEnd() - 1, text: to });
     // True only once the client's base flips: then the import moves and the mark says so.
     site.onApply = () => {
       todo(a, decl, "base", "review", reason, advice);

@@ -2,7 +2,7 @@
 // `queryString = params.size ? \`?${params}\` : ""`): the path is still known, so the hole is
 // taken as the URL's query, not as part of the path. The query itself is left for review.
 import { Node } from "../ts-morph.ts";
-import { unwrapExpression, type LocatedUrl } from "../urls.ts";
+import { unwrapExpression, type LocatedUrl } from "./urls.ts";
 import type { Analysis } from "./state.ts";
 import { valueOf } from "./values.ts";
 

@@ -9,8 +9,8 @@
 // the response somewhere that does not lead to it (`const d = await res.json(); if (!res.ok) …`):
 // then the body serves both sides and the read is `unknown` (its uses decide, one by one).
 import { Node, SyntaxKind } from "../ts-morph.ts";
-import { isFunctionLike, resolveIdentifier } from "../scope.ts";
-import { unwrapExpression } from "../urls.ts";
+import { isFunctionLike, resolveIdentifier } from "./scope.ts";
+import { unwrapExpression } from "./urls.ts";
 
 export type ReadSide = "success" | "error" | "unknown";
 

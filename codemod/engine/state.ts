@@ -2,11 +2,12 @@
 // facts the do-no-harm check needs (which bases each site depends on, which uses were followed).
 import type { Category, Edit, Finding, HelperSignature } from "../types.ts";
 import { Node, type SourceFile } from "../ts-morph.ts";
-import type { ModuleResolver } from "../symbols.ts";
+import type { ModuleResolver } from "./symbols.ts";
 import { redact } from "../redact.ts";
 import { Evaluator } from "./evaluate/evaluator.ts";
 import type { Redirect } from "./v1-redirect.ts";
 import type { AdapterOptions } from "../adapter/index.ts";
+import type { Problems } from "./rewrites/problems.ts";
 
 export interface FileState {
   sf: SourceFile;
@@ -51,6 +52,8 @@ export interface Site {
   redirect?: Redirect;
   /** Runs when the site's edits are applied (a mark that is only true once they are). */
   onApply?: () => void;
+  /** What a reader of the migrated site should know (a record now shown with v2 fields): in the finding's reason. */
+  notes?: string[];
   /** Field declarations of the project's own types this site renames to v2 names. */
   typeRenames?: Set<Node>;
   /** Field declarations its v1 record is typed through where it leaves sight (they must keep v1 names while it stays v1). */
@@ -78,8 +81,6 @@ export interface Analysis {
   resolve: ModuleResolver | undefined;
   sites: Site[];
   bases: Map<Node, BaseSource>;
-  /** The site being planned: edits go to it, and its base dependencies are collected. */
-  current: Site | undefined;
   /** Reference nodes consumed by a planned site (URL parts, callees): followed uses. */
   accounted: Set<Node>;
   /** URL parts inside request helpers: followed only when every call of the helper is. */
@@ -122,7 +123,6 @@ export function newAnalysis(resolve: ModuleResolver | undefined): Analysis {
     resolve,
     sites: [],
     bases: new Map(),
-    current: undefined,
     accounted: new Set(),
     helperParts: new Map(),
     baseSource: new Map(),
@@ -164,12 +164,23 @@ export function fileOf(a: Analysis, node: Node): FileState {
   return f;
 }
 
-/** Records an edit: part of the site being planned, or unconditional (marks, outside any site). */
-export function edit(a: Analysis, at: Node, e: Edit): void {
-  const file = e.file ?? at.getSourceFile().getFilePath();
-  const withFile = { ...e, file };
-  if (a.current) a.current.edits.push(withFile);
-  else a.files.get(file)?.edits.push(withFile);
+/**
+ * One site being planned, handed explicitly to every rewrite: its edits (applied only if its bases
+ * flip), the facts it depends on, and the problems that become its one mark.
+ */
+export interface Plan {
+  readonly a: Analysis;
+  readonly site: Site;
+  readonly problems: Problems;
+}
+
+export function planFor(a: Analysis, site: Site, problems: Problems = []): Plan {
+  return { a, site, problems };
+}
+
+/** An edit of the site being planned: applied only when the do-no-harm check lets the site flip. */
+export function edit(p: Plan, at: Node, e: Edit): void {
+  p.site.edits.push({ ...e, file: e.file ?? at.getSourceFile().getFilePath() });
 }
 
 export function quoteOf(a: Analysis, at: Node): string {

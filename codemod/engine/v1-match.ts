@@ -1,7 +1,7 @@
 // A v1 path against the table: every operation it can be (per method), and the v2 path for one
 // with the user's own segments in place of the path parameters.
 import { matchV1 } from "../../mappings/index.ts";
-import type { LocatedUrl } from "../urls.ts";
+import type { LocatedUrl } from "./urls.ts";
 
 export type Match = NonNullable<ReturnType<typeof matchV1>>;
 

@@ -4,7 +4,7 @@
 // use the v2 base; each human fix moves one call across.
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import type { Edit } from "../types.ts";
-import { escapeFor, type LocatedUrl, type Part } from "../urls.ts";
+import { escapeFor, type LocatedUrl, type Part } from "./urls.ts";
 import { V1_HOST } from "../../mappings/bases.ts";
 
 export const V1_BASE_NAME = "RUNPOD_V1_BASE";
@@ -133,10 +133,19 @@ export function helperRedirect(fn: Node, anchor: Node, anchorValue: string, call
  * so the call keeps v1 with `{ baseURL: RUNPOD_V1_BASE }` in its config.
  */
 export function axiosRedirect(call: Node & { getArguments(): Node[] }, verb: string | undefined, baseValue: string, config: Node | undefined): Redirect | undefined {
+  return optionRedirect(call, "baseURL", verb, baseValue, config);
+}
+
+/** openapi-fetch: `client.GET(path, { …, baseUrl: RUNPOD_V1_BASE })` (a per-request base). */
+export function openapiFetchRedirect(call: Node & { getArguments(): Node[] }, baseValue: string, init: Node | undefined): Redirect | undefined {
+  return optionRedirect(call, "baseUrl", undefined, baseValue, init);
+}
+
+function optionRedirect(call: Node & { getArguments(): Node[] }, key: string, verb: string | undefined, baseValue: string, config: Node | undefined): Redirect | undefined {
   const target = nameFor(baseValue);
   if (!target || target.slash) return undefined;
   const file = call.getSourceFile().getFilePath();
-  const option = `baseURL: ${target.name}`;
+  const option = `${key}: ${target.name}`;
   const args = call.getArguments();
   if (config) {
     const u = config;

@@ -2,9 +2,9 @@
 // imported one), a const object's property, a class member's assigned values, and above all
 // which v1 base a URL part carries and which literal that base comes from.
 import { Node, SyntaxKind } from "../ts-morph.ts";
-import { bindAcross, classOfMember, memberValues } from "../symbols.ts";
-import type { Binding } from "../scope.ts";
-import { resolveParts, unwrapExpression, type JoinMode, type UrlContext } from "../urls.ts";
+import { bindAcross } from "./symbols.ts";
+import type { Binding } from "./scope.ts";
+import { resolveParts, unwrapExpression, type JoinMode, type UrlContext } from "./urls.ts";
 import type { Analysis } from "./state.ts";
 import { baseIn } from "./evaluate/bases.ts";
 
@@ -36,36 +36,8 @@ export function baseOf(a: Analysis, node: Node): string | undefined {
   if (a.baseCache.has(n)) return a.baseCache.get(n) ?? undefined;
   a.baseCache.set(n, null);
   let found: { value: string; source?: Node } | undefined;
-  const from = (expr: Node | undefined) => {
-    if (!expr || found) return;
-    const parts = resolveParts(expr, urlContext(a));
-    if (parts.length === 1 && parts[0]!.kind === "base") found = { value: parts[0]!.value, source: sourceLiteral(a, parts[0]!.node) };
-  };
-  if (Node.isIdentifier(n)) {
-    const b = bind(a, n);
-    if (b?.kind === "var" && b.init && b.path.length === 0) from(b.init);
-    else if (b?.kind === "param" && b.path.length === 0) from((b.decl as any).getInitializer?.());
-    else if (b?.kind === "import" && b.name === "*") {
-      /* a namespace: only its members can be bases */
-    }
-  } else if (Node.isPropertyAccessExpression(n)) {
-    const obj = unwrapExpression(n.getExpression());
-    if (Node.isIdentifier(obj)) {
-      const b = bind(a, obj);
-      if (b?.kind === "import" && b.name === "*") {
-        const target = a.resolve?.(obj.getSourceFile().getFilePath(), b.module);
-        const decl = target?.getVariableDeclaration(n.getName());
-        if (decl) from(decl.getInitializer());
-      }
-    }
-    if (!found) from(valueOf(a, n));
-    if (!found) {
-      const cls = classOfMember(n);
-      if (cls) for (const v of memberValues(cls, n.getName())) from(v);
-    }
-  }
-  if (!found && (Node.isIdentifier(n) || Node.isPropertyAccessExpression(n) || Node.isElementAccessExpression(n) || Node.isCallExpression(n))) {
-    // By value: destructured config returns, class getters, constructor options, schema defaults.
+  if (Node.isIdentifier(n) || Node.isPropertyAccessExpression(n) || Node.isElementAccessExpression(n) || Node.isCallExpression(n)) {
+    // By value, wherever it flows: variables, imports, config returns, class members, constructor options, schema defaults.
     const b = baseIn(a.evaluator.evaluate(n));
     if (b) {
       found = { value: b.value, source: b.source };

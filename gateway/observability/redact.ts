@@ -4,17 +4,16 @@
 //   1. query parameters whose name says "credential" (`?api_key=`, `?token=`, `?Password=` …) lose their value;
 //   2. the request's own credentials (bearer token, x-api-key, credential query values) are cut
 //      from any text recorded about that request, wherever they appear (a path segment, a message);
-//   3. strings shaped like an API key (`rpa_…`, `sandbox_…`) are cut even when nothing said they were one.
+//   3. strings shaped like an API key are cut even when nothing said they were one: the shapes of
+//      product/redact.ts (`rpa_…`, `sandbox_…`, bearer tokens, long quoted tokens), which the codemod's reports hide too.
 import type { IncomingHttpHeaders } from "node:http";
+import { redactKeys } from "../../product/redact.ts";
 import { tokenOf } from "../usage/fingerprint.ts";
 
 export const REDACTED = "[redacted]";
 
 /** Query parameter names that carry credentials (case-insensitive; `api_key`, `apiKey`, `access_token`, `client_secret` …). */
 const CREDENTIAL_NAME = /key|token|secret|passw|pwd|auth|credential|signature|^sig$|session/i;
-
-/** API-key shapes: RunPod keys (`rpa_…`) and the sandbox's keys (`sandbox_…`). */
-const KEY_SHAPE = /\b(?:rpa|sandbox)_[A-Za-z0-9_\-]{4,}/g;
 
 /** Headers a client may carry a key in (besides Authorization, whose bearer token is taken). */
 const KEY_HEADERS = ["x-api-key", "api-key", "x-auth-token", "proxy-authorization"] as const;
@@ -61,7 +60,7 @@ export function secretsOf(headers: IncomingHttpHeaders, url: string | undefined)
 export function redactText(text: string, secrets: readonly string[] = []): string {
   let out = text;
   for (const s of secrets) if (out.includes(s)) out = out.split(s).join(REDACTED);
-  return out.replace(KEY_SHAPE, REDACTED);
+  return redactKeys(out, REDACTED);
 }
 
 /** A request target safe to record: credential query values blanked, secrets and key shapes cut. */

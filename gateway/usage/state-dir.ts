@@ -1,7 +1,7 @@
 // The gateway's state directory (--state-dir): what must outlive a process. Today the
 // fingerprint salt (so a client keeps its name across restarts) and the local usage store.
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 
 export const SALT_FILE = "fingerprint-salt";
@@ -29,11 +29,4 @@ export async function loadOrCreateSalt(dir: string): Promise<string> {
   const salt = (await readFile(file, "utf8")).trim();
   if (salt.length < 16) throw new Error(`${file} holds no usable salt (delete it to make a new one; client fingerprints then change)`);
   return salt;
-}
-
-/** Writes `file` whole or not at all: a temporary file beside it, then rename (atomic on one filesystem). */
-export async function writeFileAtomic(file: string, data: string): Promise<void> {
-  const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-  await writeFile(tmp, data, { mode: 0o600 });
-  await rename(tmp, file);
 }

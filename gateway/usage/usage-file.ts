@@ -4,7 +4,8 @@ import { readFile, rename } from "node:fs/promises";
 import path from "node:path";
 import type { FastifyBaseLogger } from "fastify";
 import { parseUsage } from "../../formats/read-inputs.ts";
-import { USAGE_FILE, ensureStateDir, writeFileAtomic } from "./state-dir.ts";
+import { writeFileAtomic } from "../../product/atomic-write.ts";
+import { USAGE_FILE, ensureStateDir } from "./state-dir.ts";
 import type { UsageSnapshot, UsageStore } from "./usage.ts";
 
 export class UsageFile {
@@ -49,7 +50,7 @@ export class UsageFile {
     if (this.usage.revision === this.savedRevision) return Promise.resolve();
     const revision = this.usage.revision;
     const data = JSON.stringify(this.usage.snapshot());
-    this.saving = writeFileAtomic(this.file, data)
+    this.saving = writeFileAtomic(this.file, data, { mode: 0o600 }) // owner-only, like the state directory
       .then(() => {
         this.savedRevision = revision;
       })

@@ -88,6 +88,8 @@ function persistentToV2(size: unknown, mountPath: unknown): unknown[] {
  * run time is sent whenever it is there, so a 0 or a size under the floor reaches v2, which
  * refuses it as the gateway does.
  */
+const ALONE = "v2 replaces the whole mount, so volumeInGb or volumeMountPath alone needs the current mount first (GET, then PATCH both halves); the gateway does that read";
+
 function volumeUpdate(name: string, summary: string, removal: string, nullable: boolean): Converter {
   return define({
     name,
@@ -99,8 +101,13 @@ function volumeUpdate(name: string, summary: string, removal: string, nullable: 
       return persistentToV2(size, mountPath);
     },
     toV1: persistentToV1,
+    // v2 replaces the whole mount: a size or a path alone (or either only perhaps there at run
+    // time) needs the current mount, which the gateway reads first; the codemod cannot.
+    codemodReason: ALONE,
+    codemodReview: ([size, mountPath]) => ((size === undefined) !== (mountPath === undefined) ? ALONE : null),
     codemod: ([size, mountPath]) => {
-      if (!size) return [undefined];
+      if (!size && !mountPath) return [undefined];
+      if (!size || !mountPath || size.optional || mountPath.optional) return null;
       const known = knownValue(size);
       if (known?.value === 0) return null;
       const mount = `{ persistent: { size: ${size.source}, path: ${orElse(mountPath, `"/workspace"`)} } }`;

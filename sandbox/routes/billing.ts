@@ -40,7 +40,7 @@ export function registerBillingRoutes(app: FastifyInstance, ctx: SandboxContext)
   const { store } = ctx;
 
   const podSources = (): Source[] => {
-    const now = Date.now();
+    const now = ctx.clock.now();
     const [from, to] = seedInterval(now);
     const gpuPod = (h: number) => ({ totalAmount: (RATES.podGpu + RATES.podDisk) * h, gpuAmount: RATES.podGpu * h, cpuAmount: 0, diskAmount: RATES.podDisk * h });
     const cpuPod = (h: number) => ({ totalAmount: (RATES.podCpu + RATES.podDisk) * h, gpuAmount: 0, cpuAmount: RATES.podCpu * h, diskAmount: RATES.podDisk * h });
@@ -51,7 +51,7 @@ export function registerBillingRoutes(app: FastifyInstance, ctx: SandboxContext)
     ];
   };
   const serverlessSources = (): Source[] => {
-    const now = Date.now();
+    const now = ctx.clock.now();
     const [from, to] = seedInterval(now);
     const amounts = (h: number) => ({
       totalAmount: (RATES.serverlessGpu + RATES.serverlessFee) * h,
@@ -66,7 +66,7 @@ export function registerBillingRoutes(app: FastifyInstance, ctx: SandboxContext)
     ];
   };
   const volumeSources = (): Source[] => {
-    const now = Date.now();
+    const now = ctx.clock.now();
     const [from, to] = seedInterval(now);
     const amounts = (size: number, type: string) => (h: number) => {
       const standard = type === "STANDARD" ? (RATES.storageStandard * size * h) / 100 : 0;
@@ -84,7 +84,7 @@ export function registerBillingRoutes(app: FastifyInstance, ctx: SandboxContext)
     ];
   };
   const publicEndpointSource = (): Source[] => {
-    const now = Date.now();
+    const now = ctx.clock.now();
     return [{ id: "public", from: seedInterval(now)[0], to: now, amounts: (h) => ({ totalAmount: RATES.publicEndpoint * h }) }];
   };
 
@@ -94,14 +94,14 @@ export function registerBillingRoutes(app: FastifyInstance, ctx: SandboxContext)
   const CL_KEYS = ["totalAmount", "gpuAmount", "diskAmount", "networkingAmount"];
 
   app.get<{ Querystring: Q }>("/v2/billing/pods", async (req) => {
-    const window = resolveWindow(req.query);
+    const window = resolveWindow(req.query, new Date(ctx.clock.now()));
     const podId = filterValue(req.query.podId);
     const r = build(window, podSources().filter((s) => !podId || s.id === podId), "podId", POD_KEYS);
     return { records: r.records, metadata: { query: query(window, { podId }), recordCount: r.records.length, uniquePodCount: r.ids.size, totals: r.totals } };
   });
 
   app.get<{ Querystring: Q }>("/v2/billing/serverless", async (req) => {
-    const window = resolveWindow(req.query);
+    const window = resolveWindow(req.query, new Date(ctx.clock.now()));
     const serverlessId = filterValue(req.query.serverlessId);
     const r = build(window, serverlessSources().filter((s) => !serverlessId || s.id === serverlessId), "serverlessId", SLS_KEYS);
     return {
@@ -111,7 +111,7 @@ export function registerBillingRoutes(app: FastifyInstance, ctx: SandboxContext)
   });
 
   app.get<{ Querystring: Q }>("/v2/billing/network-volumes", async (req) => {
-    const window = resolveWindow(req.query);
+    const window = resolveWindow(req.query, new Date(ctx.clock.now()));
     const networkVolumeId = filterValue(req.query.networkVolumeId);
     const r = build(window, volumeSources().filter((s) => !networkVolumeId || s.id === networkVolumeId), "networkVolumeId", NV_KEYS);
     return {
@@ -121,7 +121,7 @@ export function registerBillingRoutes(app: FastifyInstance, ctx: SandboxContext)
   });
 
   app.get<{ Querystring: Q }>("/v2/billing/clusters", async (req) => {
-    const window = resolveWindow(req.query);
+    const window = resolveWindow(req.query, new Date(ctx.clock.now()));
     const clusterId = filterValue(req.query.clusterId);
     return {
       records: [],
@@ -130,14 +130,14 @@ export function registerBillingRoutes(app: FastifyInstance, ctx: SandboxContext)
   });
 
   app.get<{ Querystring: Q }>("/v2/billing/endpoints", async (req) => {
-    const window = resolveWindow(req.query);
+    const window = resolveWindow(req.query, new Date(ctx.clock.now()));
     const r = build(window, publicEndpointSource(), "_", ["totalAmount"]);
     const records = r.records.map(({ _: _id, ...rest }) => rest);
     return { records, metadata: { query: query(window), recordCount: records.length, totals: r.totals } };
   });
 
   app.get<{ Querystring: Q }>("/v2/billing", async (req) => {
-    const window = resolveWindow(req.query);
+    const window = resolveWindow(req.query, new Date(ctx.clock.now()));
     const pods = podSources();
     const sls = serverlessSources();
     const vols = volumeSources();

@@ -3,7 +3,6 @@
 // the document is the field-level truth, so the records use its names.
 import type { FastifyInstance } from "fastify";
 import { bodyObject, type SandboxContext } from "../context.ts";
-import { newId, nowIso } from "../ids.ts";
 import { badRequest, notFound } from "../problem.ts";
 
 const ARN = /^arn:aws:ecr:([a-z0-9-]+):(\d{12}):repository\/([a-z0-9][a-z0-9._\/-]*?)(?::([A-Za-z0-9_.-]+))?$/;
@@ -21,7 +20,7 @@ export function registerDelegationRoutes(app: FastifyInstance, ctx: SandboxConte
     }
     const [, region, account, repository, tag = "latest"] = m;
     const delegation = {
-      id: newId(),
+      id: ctx.clock.id(),
       name: typeof b.name === "string" ? b.name : null,
       delegatorUserId: "user_sandbox",
       awsUser: `arn:aws:iam::${account}:role/v2-sandbox-image-puller`,
@@ -29,7 +28,7 @@ export function registerDelegationRoutes(app: FastifyInstance, ctx: SandboxConte
       tag,
       awsRegion: region,
       dockerRegistryUri: `${account}.dkr.ecr.${region}.amazonaws.com/${repository}:${tag}`,
-      createdAt: nowIso(),
+      createdAt: ctx.clock.iso(),
     };
     store.delegations.set(delegation.id, delegation);
     return reply.code(201).send(delegation);

@@ -2,7 +2,6 @@
 import type { FastifyInstance } from "fastify";
 import { findDataCenter } from "../catalog.ts";
 import { bodyObject, type SandboxContext } from "../context.ts";
-import { newId, nowIso } from "../ids.ts";
 import { badRequest, notFound } from "../problem.ts";
 
 export function registerNetworkVolumeRoutes(app: FastifyInstance, ctx: SandboxContext): void {
@@ -23,9 +22,9 @@ export function registerNetworkVolumeRoutes(app: FastifyInstance, ctx: SandboxCo
     if (!dc.networkVolumeTypes.includes(type as any)) {
       throw badRequest(`data center ${dc.id} does not offer ${type} network volumes`);
     }
-    const volume = { id: newId(10), name: String(b.name ?? ""), size: Number(b.size ?? 10), dataCenter: dc.id, type };
+    const volume = { id: ctx.clock.id(10), name: String(b.name ?? ""), size: Number(b.size ?? 10), dataCenter: dc.id, type };
     store.networkVolumes.set(volume.id, volume);
-    store.volumeCreatedAt.set(volume.id, nowIso());
+    store.volumeCreatedAt.set(volume.id, ctx.clock.iso());
     return reply.code(201).send(volume);
   });
 

@@ -2,7 +2,6 @@
 import type { FastifyInstance } from "fastify";
 import { DATA_CENTERS, findCpuType, findDataCenter, findGpuType, GPU_TYPES } from "../catalog.ts";
 import { bodyObject, isObject, strArray, strRecord, type SandboxContext } from "../context.ts";
-import { newId, nowIso } from "../ids.ts";
 import type { PodLifecycle } from "../pod-lifecycle.ts";
 import { badRequest, conflict, notFound, unprocessable } from "../problem.ts";
 import { podRules } from "../rules/pods.ts";
@@ -38,7 +37,7 @@ export function refreshPod(pod: Json, lifecycle?: PodLifecycle): Json {
   };
   pod.runtime = running
     ? {
-        uptime: Math.max(0, Math.floor((Date.now() - Date.parse(pod.startedAt ?? pod.createdAt)) / 1000)),
+        uptime: Math.max(0, Math.floor(((lifecycle?.now() ?? Date.now()) - Date.parse(pod.startedAt ?? pod.createdAt)) / 1000)),
         gpus: pod.gpu ? Array.from({ length: pod.gpu.count ?? 1 }, () => ({ util: 0, memoryUtil: 0 })) : [],
         cpu: { util: 1 },
         memory: { util: 4 },
@@ -155,10 +154,10 @@ function createPod(ctx: SandboxContext, body: unknown): Json {
   const startSsh = typeof b.startSsh === "boolean" ? b.startSsh : tpl?.startSsh === true;
   const startJupyter = typeof b.startJupyter === "boolean" ? b.startJupyter : tpl?.startJupyter === true;
   if (startSsh && ctx.store.sshKeys.length && env.PUBLIC_KEY === undefined) env.PUBLIC_KEY = ctx.store.sshKeys.join("\n");
-  if (startJupyter && env.JUPYTER_PASSWORD === undefined) env.JUPYTER_PASSWORD = newId(20);
+  if (startJupyter && env.JUPYTER_PASSWORD === undefined) env.JUPYTER_PASSWORD = ctx.clock.id(20);
 
-  const now = nowIso();
-  const id = newId();
+  const now = ctx.clock.iso();
+  const id = ctx.clock.id();
   const pod: Json = {
     id,
     name: String(b.name ?? ""),
@@ -181,7 +180,7 @@ function createPod(ctx: SandboxContext, body: unknown): Json {
     runtime: null,
     createdAt: now,
     startedAt: null,
-    globalNetworking: globalNetworking ? { enabled: true, ip: `10.64.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 2}`, internalDns: `${id}.runpod.internal` } : { enabled: false },
+    globalNetworking: globalNetworking ? { enabled: true, ip: `10.64.${Math.floor(ctx.clock.random() * 250)}.${Math.floor(ctx.clock.random() * 250) + 2}`, internalDns: `${id}.runpod.internal` } : { enabled: false },
   };
   if (gpu) pod.gpu = gpu;
   if (cpu) pod.cpu = cpu;
@@ -244,7 +243,7 @@ export function registerPodRoutes(app: FastifyInstance, ctx: SandboxContext): vo
     // pod's next start/restart": the new setting waits for the next start or restart action.
     if (typeof b.globalNetworking === "boolean") pendingNetworking.set(pod.id, b.globalNetworking);
     // A container change recreates the container of a running pod.
-    if (touchesContainer && pod.status === "RUNNING") pod.startedAt = nowIso();
+    if (touchesContainer && pod.status === "RUNNING") pod.startedAt = ctx.clock.iso();
     return refreshPod(pod, lifecycle);
   });
 
@@ -299,6 +298,7 @@ export function registerPodRoutes(app: FastifyInstance, ctx: SandboxContext): vo
         { source: "system", line: `pod ${pod.id} is ${pod.status}` },
       ],
       req.query,
+      ctx.clock.now(),
     );
   });
 }

@@ -1,7 +1,6 @@
 // /v2/registries: container registry credentials. The password is kept but never returned.
 import type { FastifyInstance } from "fastify";
 import { bodyObject, type SandboxContext } from "../context.ts";
-import { newId } from "../ids.ts";
 import { badRequest, notFound } from "../problem.ts";
 import { registryRules } from "../rules/templates.ts";
 
@@ -22,7 +21,7 @@ export function registerRegistryRoutes(app: FastifyInstance, ctx: SandboxContext
     if ([...store.registries.values()].some((r) => r.name === name)) {
       throw badRequest(`a registry credential named '${name}' already exists`);
     }
-    const record = { id: newId(), name, username: String(b.username ?? ""), password: String(b.password ?? "") };
+    const record = { id: ctx.clock.id(), name, username: String(b.username ?? ""), password: String(b.password ?? "") };
     store.registries.set(record.id, record);
     return reply.code(201).send(view(record));
   });

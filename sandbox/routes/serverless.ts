@@ -3,11 +3,11 @@
 import type { FastifyInstance } from "fastify";
 import { findCpuType, findDataCenter, GPU_POOLS, GPU_TYPES } from "../catalog.ts";
 import { bodyObject, isObject, strArray, strRecord, type SandboxContext } from "../context.ts";
-import { newId, nowIso } from "../ids.ts";
 import { badRequest, notFound, unprocessable } from "../problem.ts";
 import { podRules } from "../rules/pods.ts";
 import { serverlessRules } from "../rules/serverless.ts";
 import { sendLogStream } from "../sse.ts";
+import type { SandboxClock } from "../clock.ts";
 import type { EndpointState, Json } from "../store.ts";
 import { assertRegistry } from "./registries.ts";
 import { findTemplate } from "./templates.ts";
@@ -69,13 +69,13 @@ function checkDataCenters(ids: string[]): void {
   for (const id of ids) if (!findDataCenter(id)) throw badRequest(`unknown data center ${id}`);
 }
 
-function workersFor(state: EndpointState): Json[] {
+function workersFor(state: EndpointState, clock: SandboxClock): Json[] {
   const e = state.endpoint;
   const count = Math.min(Number(e.workers?.min ?? 0), 10);
   const gpuType = e.gpu ? GPU_TYPES.find((g) => e.gpu.pools.includes(g.pool) && !(e.gpu.excludedTypes ?? []).includes(g.id)) : undefined;
   const existing = state.workers.slice(0, count);
   while (existing.length < count) {
-    existing.push({ id: newId(), startedAt: nowIso() });
+    existing.push({ id: clock.id(), startedAt: clock.iso() });
   }
   state.workers = existing;
   return existing.map((w) => ({
@@ -85,7 +85,7 @@ function workersFor(state: EndpointState): Json[] {
     version: state.version,
     gpuCount: e.gpu ? e.gpu.count : 0,
     image: e.image ?? null,
-    uptimeSeconds: Math.max(0, Math.floor((Date.now() - Date.parse(w.startedAt)) / 1000)),
+    uptimeSeconds: Math.max(0, Math.floor((clock.now() - Date.parse(w.startedAt)) / 1000)),
     gpuTypeId: gpuType?.id ?? null,
     dataCenterId: e.dataCenterIds[0] ?? "EU-RO-1",
     startedAt: w.startedAt,
@@ -125,7 +125,7 @@ export function registerServerlessRoutes(app: FastifyInstance, ctx: SandboxConte
     checkVolumes(ctx, networkVolumes);
     const registry = b.registry !== undefined ? (typeof b.registry === "string" ? b.registry : null) : (tpl?.registry ?? null);
     assertRegistry(ctx, registry);
-    const id = newId();
+    const id = ctx.clock.id();
     const endpoint: Json = {
       id,
       name: String(b.name ?? ""),
@@ -143,7 +143,7 @@ export function registerServerlessRoutes(app: FastifyInstance, ctx: SandboxConte
       networkVolumes,
       timeout: typeof b.timeout === "number" ? b.timeout : 300000,
       flashboot: typeof b.flashboot === "string" ? b.flashboot : "OFF",
-      createdAt: nowIso(),
+      createdAt: ctx.clock.iso(),
     };
     if (b.cpu !== undefined) endpoint.cpu = cpuConfigs(b.cpu);
     else {
@@ -156,7 +156,7 @@ export function registerServerlessRoutes(app: FastifyInstance, ctx: SandboxConte
       endpoint,
       version: 1,
       workers: [],
-      releases: [{ id: newId(), version: 1, source: "MANUAL", buildId: null, createdByUserId: "user_sandbox", workerCount: 0, createdAt: endpoint.createdAt, diff: [] }],
+      releases: [{ id: ctx.clock.id(), version: 1, source: "MANUAL", buildId: null, createdByUserId: "user_sandbox", workerCount: 0, createdAt: endpoint.createdAt, diff: [] }],
     };
     store.endpoints.set(id, state);
     return reply.code(201).send(endpoint);
@@ -202,7 +202,7 @@ export function registerServerlessRoutes(app: FastifyInstance, ctx: SandboxConte
       .map((field) => ({ field, old: before[field] ?? null, new: e[field] ?? null }));
     if (diff.length) {
       state.version += 1;
-      state.releases.unshift({ id: newId(), version: state.version, source: "MANUAL", buildId: null, createdByUserId: "user_sandbox", workerCount: 0, createdAt: nowIso(), diff });
+      state.releases.unshift({ id: ctx.clock.id(), version: state.version, source: "MANUAL", buildId: null, createdByUserId: "user_sandbox", workerCount: 0, createdAt: ctx.clock.iso(), diff });
     }
     return e;
   });
@@ -215,7 +215,7 @@ export function registerServerlessRoutes(app: FastifyInstance, ctx: SandboxConte
 
   app.get<{ Params: { id: string } }>("/v2/serverless/:id/workers", async (req) => {
     const state = get(req.params.id);
-    const workers = workersFor(state);
+    const workers = workersFor(state, ctx.clock);
     return {
       workers,
       summary: { running: 0, idle: workers.length, initializing: 0, throttled: 0, unhealthy: 0, total: workers.length },
@@ -225,7 +225,7 @@ export function registerServerlessRoutes(app: FastifyInstance, ctx: SandboxConte
 
   app.get<{ Params: { id: string } }>("/v2/serverless/:id/releases", async (req) => {
     const state = get(req.params.id);
-    const workers = workersFor(state);
+    const workers = workersFor(state, ctx.clock);
     const releases = state.releases.map((r) => ({ ...r, workerCount: r.version === state.version ? workers.length : 0 }));
     return {
       endpointVersion: state.version,
@@ -238,7 +238,7 @@ export function registerServerlessRoutes(app: FastifyInstance, ctx: SandboxConte
     "/v2/serverless/:id/workers/:workerId/logs",
     async (req, reply) => {
       const state = get(req.params.id);
-      const worker = workersFor(state).find((w) => w.id === req.params.workerId);
+      const worker = workersFor(state, ctx.clock).find((w) => w.id === req.params.workerId);
       if (!worker) throw notFound(`worker ${req.params.workerId} not found on endpoint ${state.endpoint.id}`);
       return sendLogStream(
         reply,
@@ -248,6 +248,7 @@ export function registerServerlessRoutes(app: FastifyInstance, ctx: SandboxConte
           { source: "container", line: "waiting for jobs" },
         ],
         req.query,
+        ctx.clock.now(),
       );
     },
   );

@@ -2,7 +2,6 @@
 import type { FastifyInstance } from "fastify";
 import { PUBLIC_TEMPLATES } from "../catalog.ts";
 import { bodyObject, strArray, strRecord, type SandboxContext } from "../context.ts";
-import { newId } from "../ids.ts";
 import { notFound } from "../problem.ts";
 import { templateRules } from "../rules/templates.ts";
 import type { Json } from "../store.ts";
@@ -37,7 +36,7 @@ export function registerTemplateRoutes(app: FastifyInstance, ctx: SandboxContext
     const registry = typeof b.registry === "string" ? b.registry : null;
     assertRegistry(ctx, registry);
     const template: Json = {
-      id: newId(),
+      id: ctx.clock.id(),
       name: String(b.name ?? ""),
       image: String(b.image ?? ""),
       args: typeof b.args === "string" ? b.args : "",

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { Node, Project, SyntaxKind, type SourceFile } from "../../codemod/ts-morph.ts";
 import { classifyRead, type ReadSide } from "../../codemod/engine/response-branch.ts";
 import { referencesOf, skipParens } from "../../codemod/engine/nodes.ts";
-import { enclosingFunction } from "../../codemod/scope.ts";
+import { enclosingFunction } from "../../codemod/engine/scope.ts";
 import { operations } from "../../mappings/index.ts";
 import { casePairs, cleanup, fixtureCases, rewriteCase } from "./fixture-helpers.ts";
 

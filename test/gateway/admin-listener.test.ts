@@ -7,7 +7,8 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigError, optionsFromEnv, resolveConfig } from "../../gateway/config.ts";
+import { ConfigError, resolveConfig } from "../../gateway/config.ts";
+import { envOptions } from "../helpers/gateway-flags.ts";
 import { REPO_ROOT } from "../../openapi/reference.ts";
 import { fetchUsage } from "../../report/index.ts";
 import { rawRequest, startRig, type Rig } from "./helpers.ts";
@@ -106,7 +107,7 @@ describe("admin configuration", () => {
   });
 
   it("reads the switches from the environment", () => {
-    expect(optionsFromEnv({ V2_BRIDGE_ADMIN_ON_PUBLIC: "1", V2_BRIDGE_ADMIN_TOKEN: TOKEN, V2_BRIDGE_ADMIN_PORT: "9100" })).toEqual({ adminOnPublic: true, adminToken: TOKEN, adminPort: 9100 });
-    expect(optionsFromEnv({ V2_BRIDGE_ADMIN_ON_PUBLIC: "0" })).toEqual({ adminOnPublic: false });
+    expect(envOptions({ V2_BRIDGE_ADMIN_ON_PUBLIC: "1", V2_BRIDGE_ADMIN_TOKEN: TOKEN, V2_BRIDGE_ADMIN_PORT: "9100" })).toEqual({ adminOnPublic: true, adminToken: TOKEN, adminPort: 9100 });
+    expect(envOptions({ V2_BRIDGE_ADMIN_ON_PUBLIC: "0" })).toEqual({ adminOnPublic: false });
   });
 });

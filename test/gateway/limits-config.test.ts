@@ -4,14 +4,15 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { ConfigError, optionsFromEnv, resolveConfig } from "../../gateway/config.ts";
+import { ConfigError, resolveConfig } from "../../gateway/config.ts";
+import { envOptions } from "../helpers/gateway-flags.ts";
 import { LIMIT_DEFAULTS, LIMIT_FIELDS } from "../../gateway/limits/limits.ts";
 import { REPO_ROOT } from "../../openapi/reference.ts";
 
 describe("limit settings", () => {
   it("defaults, and numbers from V2_BRIDGE_* variables", () => {
     expect(resolveConfig({ upstream: "http://x" })).toMatchObject(LIMIT_DEFAULTS);
-    const config = resolveConfig(optionsFromEnv({ V2_BRIDGE_UPSTREAM: "http://x", V2_BRIDGE_MAX_RESPONSE_BYTES: "2048", V2_BRIDGE_HEADERS_TIMEOUT_MS: "500", V2_BRIDGE_UPSTREAM_DEADLINE_MS: "900", V2_BRIDGE_MAX_JSON_DEPTH: "8", V2_BRIDGE_DRAIN_TIMEOUT_MS: "0" }));
+    const config = resolveConfig(envOptions({ V2_BRIDGE_UPSTREAM: "http://x", V2_BRIDGE_MAX_RESPONSE_BYTES: "2048", V2_BRIDGE_HEADERS_TIMEOUT_MS: "500", V2_BRIDGE_UPSTREAM_DEADLINE_MS: "900", V2_BRIDGE_MAX_JSON_DEPTH: "8", V2_BRIDGE_DRAIN_TIMEOUT_MS: "0" }));
     expect(config).toMatchObject({ maxResponseBytes: 2048, headersTimeoutMs: 500, upstreamDeadlineMs: 900, maxJsonDepth: 8, drainTimeoutMs: 0 });
   });
 

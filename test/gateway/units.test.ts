@@ -6,7 +6,8 @@ import { parseItem } from "structured-headers";
 import { describe, expect, it } from "vitest";
 import { emulations, operations } from "../../mappings/index.ts";
 import { emulationImplementations } from "../../gateway/emulations/index.ts";
-import { optionsFromEnv, resolveConfig, ConfigError } from "../../gateway/config.ts";
+import { resolveConfig, ConfigError } from "../../gateway/config.ts";
+import { envOptions } from "../helpers/gateway-flags.ts";
 import { createFingerprinter } from "../../gateway/usage/fingerprint.ts";
 import { DEPRECATION_VALUE, SUNSET_VALUE, successorLink, warningHeader } from "../../gateway/upstream/headers.ts";
 import { UsageStore } from "../../gateway/usage/usage.ts";
@@ -94,7 +95,7 @@ describe("fingerprints", () => {
 describe("config", () => {
   it("reads V2_BRIDGE_* variables and validates", () => {
     const env = { V2_BRIDGE_PORT: "9090", V2_BRIDGE_UPSTREAM: "https://api.runpod.io/some/path", V2_BRIDGE_RESET_POLICY: "restart", V2_BRIDGE_TIMEOUT_MS: "1500" };
-    const config = resolveConfig(optionsFromEnv(env));
+    const config = resolveConfig(envOptions(env));
     expect(config).toMatchObject({ port: 9090, resetPolicy: "restart", timeoutMs: 1500 });
     expect(config.upstream.href).toBe("https://api.runpod.io/");
     expect(() => resolveConfig({ upstream: "ftp://x" })).toThrow(ConfigError);

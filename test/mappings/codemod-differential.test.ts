@@ -2,7 +2,7 @@
 // For each operation whose request body goes through a converter, bodies are generated from the
 // operation's v1 request schema and written in the client's source as real clients write them
 // (literals, typed, untyped, `as const`-typed and computed expressions); the codemod converts that
-// object literal (codemod/body.ts, as `rewrite` does) and the written v2 body is evaluated with the
+// object literal (codemod/engine/body.ts, as `rewrite` does) and the written v2 body is evaluated with the
 // values the client holds at run time. It must send what the gateway sends for the same v1 JSON,
 // or the site must be marked. Where the gateway refuses the v1 body, v2 must refuse the written
 // one too. A computed value is computed once, and the written TypeScript type-checks (strict).
@@ -11,13 +11,13 @@ import fc from "fast-check";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { convertBody } from "../../codemod/body.ts";
+import { convertBody } from "../../codemod/engine/body.ts";
 import { newProject } from "../../codemod/project-index.ts";
 import type { ObjectLiteralExpression } from "../../codemod/ts-morph.ts";
 import { converterNamed, lenses, operations, toV2, type BodyLens, type Converter, type FieldLens, type OperationMapping, type V1Kind } from "../../mappings/index.ts";
 import { loadV1, loadV2 } from "../../openapi/reference.ts";
 import { createV2Validator } from "../../openapi/validator.ts";
-import { missingReference, refSuite } from "../helpers/reference.ts";
+import { refDescribe } from "../helpers/reference.ts";
 import { clientSource, deref, fieldCase, runtimeScope, sentBody, type FieldCase } from "../helpers/v1-field-cases.ts";
 
 const RUNS = { numRuns: Number(process.env.FC_RUNS ?? 80), ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}) };
@@ -72,7 +72,7 @@ function diagnostics(text: string): string[] {
   });
 }
 
-describe.skipIf(missingReference)(refSuite("every converter's written form sends what the gateway sends"), () => {
+refDescribe("every converter's written form sends what the gateway sends", () => {
   const v1 = loadV1();
   const v2Validator = createV2Validator(loadV2());
   const project = newProject();

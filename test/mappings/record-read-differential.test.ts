@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { analyzeSource } from "../../codemod/single-file.ts";
 import { lenses, operations, toV1, type BodyLens, type FieldLens, type OperationMapping } from "../../mappings/index.ts";
 import { loadV2, type OpenApiDocument } from "../../openapi/reference.ts";
-import { missingReference, refSuite } from "../helpers/reference.ts";
+import { refDescribe } from "../helpers/reference.ts";
 import { componentSchema, schemaAt } from "../helpers/schema-walk.ts";
 import { deref } from "../helpers/v1-field-cases.ts";
 
@@ -61,7 +61,7 @@ const setAt = (obj: Record<string, any>, dotted: string, value: unknown) => {
 /** v1 records never carry null where v2 does (toV1 leaves it out): a read sees absent either way. */
 const read = (expr: string, rec: unknown) => new Function("rec", `return ${expr};`)(rec) ?? undefined;
 
-describe.skipIf(missingReference)(refSuite("v1 record reads the codemod rewrites read what the gateway gives"), () => {
+refDescribe("v1 record reads the codemod rewrites read what the gateway gives", () => {
   const v2 = loadV2();
   const reads = recordReads();
 

@@ -34,7 +34,8 @@ describe("docs/migration-guide.md", () => {
     const shell = GUIDE.replace(/\\\n\s*/g, " ");
     for (const m of shell.matchAll(/npx v2-bridge ([a-z]+)([^\n`]*)/g)) {
       const flags = used.get(m[1]!) ?? new Set<string>();
-      for (const f of m[2]!.split("#")[0]!.matchAll(/(?:^|\s)(--[a-z][a-z-]*)/g)) flags.add(f[1]!);
+      // Flags after a lone `--` belong to the command verify runs, not to v2-bridge.
+      for (const f of m[2]!.split("#")[0]!.split(/\s--(?:\s|$)/)[0]!.matchAll(/(?:^|\s)(--[a-z][a-z-]*)/g)) flags.add(f[1]!);
       used.set(m[1]!, flags);
     }
     expect([...used.keys()].sort()).toEqual(expect.arrayContaining(["audit", "gateway", "report", "rewrite"]));

@@ -2,7 +2,7 @@
 // is a v1 base literal. The literal is where the flip to v2 happens; the other options (an
 // environment variable, a caller's argument) are what can override it at run time.
 import type { Node } from "../../ts-morph.ts";
-import { isBaseOnly } from "../../urls.ts";
+import { isBaseOnly } from "../urls.ts";
 import { optionsOf, type Value } from "./value.ts";
 
 export interface FoundBase {

@@ -5,12 +5,13 @@
 // `.default(…)`, `{ default: … }`). Where knowledge stops it answers a dynamic value saying where
 // and why. Bases are found by their value wherever they flow, not by the shape of the code.
 import { Node, SyntaxKind } from "../../ts-morph.ts";
-import { bindAcross, classOfThis, type ModuleResolver } from "../../symbols.ts";
-import { isFunctionLike, type Binding } from "../../scope.ts";
-import { unwrapExpression } from "../../urls.ts";
+import { bindAcross, classOfThis, type ModuleResolver } from "../symbols.ts";
+import { isFunctionLike, type Binding } from "../scope.ts";
+import { unwrapExpression } from "../urls.ts";
 import { references } from "../references.ts";
-import { dynamic, union, type Frame, type Value } from "./value.ts";
+import { dynamic, optionsOf, union, type Frame, type Value } from "./value.ts";
 import { HELPER_BASE_PARAM } from "../v1-redirect.ts";
+import { tidiedReceiver } from "./tidy.ts";
 
 const MAX_DEPTH = 24;
 const MAX_CALLERS = 12;
@@ -148,7 +149,8 @@ export class Evaluator {
     for (const r of references(name)) {
       const p = r.getParent();
       if (p && (Node.isCallExpression(p) || Node.isNewExpression(p)) && p.getExpression() === r) out.push(p);
-      else if (p && Node.isClassDeclaration(p)) continue;
+      // The declaration itself, imports and re-exports of the name, and types written with it are not uses.
+      else if (p && (Node.isClassDeclaration(p) || Node.isImportSpecifier(p) || Node.isExportSpecifier(p) || Node.isImportClause(p) || r.getFirstAncestor((x) => Node.isTypeNode(x)))) continue;
       else return undefined;
       if (out.length > MAX_CALLERS) return undefined;
     }
@@ -295,6 +297,12 @@ export class Evaluator {
   }
 
   private call(node: Node & { getExpression(): Node; getArguments(): Node[] }, frame: Frame | undefined): Value {
+    // `base.replace(/\/$/, "")`, `base.trim()`: a base without a trailing slash or spaces is itself.
+    const tidied = tidiedReceiver(node);
+    if (tidied) {
+      const receiver = this.evaluate(tidied, frame);
+      if (optionsOf(receiver).some((o) => o.kind === "string" && !/[\s/]$/.test(o.text))) return receiver;
+    }
     const callee = this.evaluate(node.getExpression(), frame);
     if (callee.kind === "function" && isFunctionLike(callee.node) && !Node.isClassDeclaration(callee.node)) {
       const bound = this.bindArgs(callee.node, node.getArguments(), frame);

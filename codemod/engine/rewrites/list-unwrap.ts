@@ -2,9 +2,9 @@
 // unwrapped where the call's result is consumed: `const { pods } = await res.json()`,
 // `(await res.json()).pods`, `res.data.pods`, `.then((body) => body.pods)`, `.json<{ pods: T }>()`.
 import { Node } from "../../ts-morph.ts";
-import { enclosingFunction, isAsyncFunction } from "../../scope.ts";
-import { unwrapExpression } from "../../urls.ts";
-import { edit, type Analysis } from "../state.ts";
+import { enclosingFunction, isAsyncFunction } from "../scope.ts";
+import { unwrapExpression } from "../urls.ts";
+import { edit, type Analysis, type Plan } from "../state.ts";
 import type { HttpCall } from "../transports/index.ts";
 import { bodySites } from "../body-sites.ts";
 import { referencesOf, skipParens } from "../nodes.ts";
@@ -16,37 +16,37 @@ export function isErrorRead(ref: Node): boolean {
   return !!p && Node.isPropertyAccessExpression(p) && p.getExpression() === ref && ["message", "error", "detail", "title", "status"].includes(p.getName());
 }
 
-export function unwrapList(a: Analysis, http: HttpCall, wrapper: string, problems: Problems): void {
-  const all = bodySites(a, http);
+export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
+  const all = bodySites(plan.a, http);
   if (!all.length && http.lib === "helper" && !http.helper!.returnsBody) {
-    problems.push({ reason: `v2 wraps the list in { ${wrapper}: [...] } and this helper's result is not followed to where it is read`, advice: `read .${wrapper} of the response body` });
+    plan.problems.push({ reason: `v2 wraps the list in { ${wrapper}: [...] } and this helper's result is not followed to where it is read`, advice: `read .${wrapper} of the response body` });
   }
   // An error body is a problem document in v2: the list key belongs to the success body only.
   const sites = all.filter((site) => classifyRead(site.node) !== "error");
   if (!sites.length && http.lib === "convention" && !http.style) {
-    problems.push({ reason: `v2 wraps the list in { ${wrapper}: [...] } and the codemod cannot tell how this client's answer is read`, advice: `read .${wrapper} of the response body` });
+    plan.problems.push({ reason: `v2 wraps the list in { ${wrapper}: [...] } and the codemod cannot tell how this client's answer is read`, advice: `read .${wrapper} of the response body` });
   }
   // axios `get<Pod[]>(…)`: the response type follows the unwrap.
   if ((http.lib === "axios" || http.lib === "convention") && sites.length && http.call.getTypeArguments().length === 1) {
     const t = http.call.getTypeArguments()[0]!;
-    edit(a, t, { start: t.getStart(), end: t.getEnd(), text: `{ ${wrapper}: ${t.getText()} }` });
+    edit(plan, t, { start: t.getStart(), end: t.getEnd(), text: `{ ${wrapper}: ${t.getText()} }` });
   }
   for (const site of sites) {
     if (site.kind === "binding") {
       const el = site.node as any;
       const local = el.getNameNode().getText();
-      edit(a, site.node, { start: el.getStart(), end: el.getEnd(), text: `data: { ${wrapper}: ${local} }` });
+      edit(plan, site.node, { start: el.getStart(), end: el.getEnd(), text: `data: { ${wrapper}: ${local} }` });
       continue;
     }
-    retypeJson(a, site.node, wrapper);
+    retypeJson(plan, site.node, wrapper, http.lib === "got" || http.lib === "ky");
     if (site.kind === "promise") {
       const fn = enclosingFunction(site.node);
       const parent = skipParens(site.node).getParent();
       if (parent && Node.isReturnStatement(parent) && isAsyncFunction(fn)) {
-        edit(a, site.node, { start: site.node.getStart(), end: site.node.getStart(), text: "(await " });
-        edit(a, site.node, { start: site.node.getEnd(), end: site.node.getEnd(), text: `).${wrapper}` });
+        edit(plan, site.node, { start: site.node.getStart(), end: site.node.getStart(), text: "(await " });
+        edit(plan, site.node, { start: site.node.getEnd(), end: site.node.getEnd(), text: `).${wrapper}` });
       } else {
-        edit(a, site.node, { start: site.node.getEnd(), end: site.node.getEnd(), text: `.then((body) => body.${wrapper})` });
+        edit(plan, site.node, { start: site.node.getEnd(), end: site.node.getEnd(), text: `.then((body) => body.${wrapper})` });
       }
       continue;
     }
@@ -57,9 +57,9 @@ export function unwrapList(a: Analysis, http: HttpCall, wrapper: string, problem
     const asserted = assertionAround(v);
     if (asserted) {
       const t = asserted.getTypeNode()!;
-      edit(a, t, { start: t.getStart(), end: t.getEnd(), text: `{ ${wrapper}: ${t.getText()} }` });
-      edit(a, asserted, { start: asserted.getStart(), end: asserted.getStart(), text: "(" });
-      edit(a, asserted, { start: asserted.getEnd(), end: asserted.getEnd(), text: `).${wrapper}` });
+      edit(plan, t, { start: t.getStart(), end: t.getEnd(), text: `{ ${wrapper}: ${t.getText()} }` });
+      edit(plan, asserted, { start: asserted.getStart(), end: asserted.getStart(), text: "(" });
+      edit(plan, asserted, { start: asserted.getEnd(), end: asserted.getEnd(), text: `).${wrapper}` });
       continue;
     }
     if (parent && Node.isVariableDeclaration(parent) && Node.isIdentifier(parent.getNameNode())) {
@@ -72,28 +72,28 @@ export function unwrapList(a: Analysis, http: HttpCall, wrapper: string, problem
           if (errorUse(r)) continue;
           const rp = r.getParent();
           if (rp && Node.isShorthandPropertyAssignment(rp)) {
-            problems.push({ reason: `the list body is also read for errors; unwrap .${wrapper} where it is used`, advice: `read ${nameNode.getText()}.${wrapper}` });
+            plan.problems.push({ reason: `the list body is also read for errors; unwrap .${wrapper} where it is used`, advice: `read ${nameNode.getText()}.${wrapper}` });
             continue;
           }
-          edit(a, r, { start: r.getEnd(), end: r.getEnd(), text: `.${wrapper}` });
+          edit(plan, r, { start: r.getEnd(), end: r.getEnd(), text: `.${wrapper}` });
         }
         continue;
       }
       if (nameNode.getText() === wrapper && !(parent as any).getTypeNode?.()) {
-        edit(a, nameNode, { start: nameNode.getStart(), end: nameNode.getEnd(), text: `{ ${wrapper} }` });
+        edit(plan, nameNode, { start: nameNode.getStart(), end: nameNode.getEnd(), text: `{ ${wrapper} }` });
         continue;
       }
     }
     if (outer !== v && (Node.isAwaitExpression(v) || Node.isCallExpression(v))) {
-      edit(a, outer, { start: outer.getEnd(), end: outer.getEnd(), text: `.${wrapper}` });
+      edit(plan, outer, { start: outer.getEnd(), end: outer.getEnd(), text: `.${wrapper}` });
     } else if (Node.isAwaitExpression(v)) {
-      edit(a, v, { start: v.getStart(), end: v.getStart(), text: "(" });
-      edit(a, v, { start: v.getEnd(), end: v.getEnd(), text: `).${wrapper}` });
+      edit(plan, v, { start: v.getStart(), end: v.getStart(), text: "(" });
+      edit(plan, v, { start: v.getEnd(), end: v.getEnd(), text: `).${wrapper}` });
     } else if (Node.isCallExpression(v) && parent && Node.isAsExpression(parent)) {
-      edit(a, parent, { start: parent.getStart(), end: parent.getStart(), text: "(" });
-      edit(a, parent, { start: parent.getEnd(), end: parent.getEnd(), text: `).${wrapper}` });
+      edit(plan, parent, { start: parent.getStart(), end: parent.getStart(), text: "(" });
+      edit(plan, parent, { start: parent.getEnd(), end: parent.getEnd(), text: `).${wrapper}` });
     } else {
-      edit(a, v, { start: v.getEnd(), end: v.getEnd(), text: `.${wrapper}` });
+      edit(plan, v, { start: v.getEnd(), end: v.getEnd(), text: `.${wrapper}` });
     }
   }
 }
@@ -103,7 +103,7 @@ function returnsTypedBody(call: Node): boolean {
 }
 
 /** `got(url).json<Pod[]>()` → `.json<{ pods: Pod[] }>()`: the type argument follows the unwrap. */
-function retypeJson(a: Analysis, node: Node, wrapper: string): void {
+function retypeJson(plan: Plan, node: Node, wrapper: string, genericJson: boolean): void {
   let call: Node | undefined = node;
   if (call && Node.isAwaitExpression(call)) call = unwrapExpression(call.getExpression());
   if (!call || !Node.isCallExpression(call)) return;
@@ -112,7 +112,13 @@ function retypeJson(a: Analysis, node: Node, wrapper: string): void {
   const typedBody = Node.isPropertyAccessExpression(callee) && callee.getName() === "json";
   if (!typedBody && !returnsTypedBody(call)) return;
   const [t] = call.getTypeArguments();
-  if (t && call.getTypeArguments().length === 1) edit(a, t, { start: t.getStart(), end: t.getEnd(), text: `{ ${wrapper}: ${t.getText()} }` });
+  if (t && call.getTypeArguments().length === 1) edit(plan, t, { start: t.getStart(), end: t.getEnd(), text: `{ ${wrapper}: ${t.getText()} }` });
+  // got / ky infer `.json<T>()` from the variable's declared type; once unwrapped, T must be written.
+  if (!t && typedBody && genericJson) {
+    const decl = skipParens(node).getParent();
+    const declared = decl && Node.isVariableDeclaration(decl) ? decl.getTypeNode() : undefined;
+    if (declared) edit(plan, callee, { start: callee.getEnd(), end: callee.getEnd(), text: `<{ ${wrapper}: ${declared.getText()} }>` });
+  }
 }
 
 /** The `as T[]` assertion a body read sits in (through parentheses), if any. */

@@ -1,32 +1,32 @@
 // Rewrite: the HTTP method v2 uses (`POST …/update` → `PATCH`), as a verb (`axios.post` →
 // `axios.patch`) or a method literal (keeping its case).
 import type { OperationMapping } from "../../../mappings/index.ts";
-import { literalText } from "../../urls.ts";
-import { edit, quoteOf, type Analysis } from "../state.ts";
+import { literalText } from "../urls.ts";
+import { edit, quoteOf, type Analysis, type Plan } from "../state.ts";
 
 const quote = (a: Analysis, at: import("../../ts-morph.ts").Node) => quoteOf(a, at);
 import type { HttpCall } from "../transports/index.ts";
 import type { Problems } from "./problems.ts";
 
-export function changeMethod(a: Analysis, http: HttpCall, op: OperationMapping, problems: Problems): void {
+export function changeMethod(plan: Plan, http: HttpCall, op: OperationMapping): void {
   const to = op.v2!.method;
   const node = http.method.node;
   if (http.method.kind === "verb" && node) {
     const upper = node.getText() === node.getText().toUpperCase();
-    edit(a, node, { start: node.getStart(), end: node.getEnd(), text: upper ? to : to.toLowerCase() });
+    edit(plan, node, { start: node.getStart(), end: node.getEnd(), text: upper ? to : to.toLowerCase() });
   } else if (http.method.kind === "literal" && node) {
     const old = literalText(node)!;
     const text = old === old.toLowerCase() ? to.toLowerCase() : to;
     const quote = node.getText()[0]!;
-    edit(a, node, { start: node.getStart(), end: node.getEnd(), text: `${quote}${text}${quote === "`" ? "`" : quote}` });
+    edit(plan, node, { start: node.getStart(), end: node.getEnd(), text: `${quote}${text}${quote === "`" ? "`" : quote}` });
   } else if (http.method.kind === "default" && http.lib === "helper" && !http.helper!.fixedMethod && http.helper!.methodIndex !== undefined && http.call.getArguments().length === http.helper!.methodIndex) {
     // The helper's method parameter is left to its default: pass the v2 method.
     const last = http.call.getArguments().at(-1)!;
-    edit(a, last, { start: last.getEnd(), end: last.getEnd(), text: `, ${quote(a, last)}${to}${quote(a, last)}` });
+    edit(plan, last, { start: last.getEnd(), end: last.getEnd(), text: `, ${quote(plan.a, last)}${to}${quote(plan.a, last)}` });
   } else if (http.lib === "helper" && http.helper!.fixedMethod) {
     const name = http.call.getExpression().getText();
-    problems.push({ reason: `v2 uses ${to} instead of ${op.v1.method}, and ${name} always sends ${http.helper!.defaultMethod ?? op.v1.method}`, advice: `call a helper that sends ${to} (or the transport) for ${op.v2!.method} ${op.v2!.path}` });
+    plan.problems.push({ reason: `v2 uses ${to} instead of ${op.v1.method}, and ${name} always sends ${http.helper!.defaultMethod ?? op.v1.method}`, advice: `call a helper that sends ${to} (or the transport) for ${op.v2!.method} ${op.v2!.path}` });
   } else {
-    problems.push({ reason: `v2 uses ${to} instead of ${op.v1.method}, and the method here is not a literal`, advice: `send ${to} ${op.v2!.path}` });
+    plan.problems.push({ reason: `v2 uses ${to} instead of ${op.v1.method}, and the method here is not a literal`, advice: `send ${to} ${op.v2!.path}` });
   }
 }

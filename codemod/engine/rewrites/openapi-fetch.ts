@@ -4,9 +4,9 @@
 // errors); `error.message` reads become `error.detail`; record reads on `data` go through the lens.
 import { Node } from "../../ts-morph.ts";
 import { errorFieldMap, type OperationMapping } from "../../../mappings/index.ts";
-import { enclosingFunction } from "../../scope.ts";
-import { unwrapExpression } from "../../urls.ts";
-import { edit, type Analysis } from "../state.ts";
+import { enclosingFunction } from "../scope.ts";
+import { unwrapExpression } from "../urls.ts";
+import { edit, type Analysis, type Plan } from "../state.ts";
 import type { HttpCall } from "../transports/index.ts";
 import { prop } from "../values.ts";
 import { referencesOf, skipParens } from "../nodes.ts";
@@ -20,7 +20,7 @@ export function v2TemplateNames(path: string, op: OperationMapping): string {
 }
 
 /** `params: { path: { podId } }` → `{ id: podId }`. */
-export function renamePathParams(a: Analysis, http: HttpCall, op: OperationMapping, problems: Problems): void {
+export function renamePathParams(plan: Plan, http: HttpCall, op: OperationMapping): void {
   const renames = Object.entries(op.pathParams ?? {}).filter(([v1, v2]) => v1 !== v2);
   if (!renames.length) return;
   const opts = http.options && unwrapExpression(http.options);
@@ -28,15 +28,15 @@ export function renamePathParams(a: Analysis, http: HttpCall, op: OperationMappi
   const pathObj = params && Node.isObjectLiteralExpression(unwrapExpression(params)) ? prop(unwrapExpression(params), "path") : undefined;
   const obj = pathObj && unwrapExpression(pathObj);
   if (!obj || !Node.isObjectLiteralExpression(obj)) {
-    problems.push({ reason: "the path parameters are passed in an object built elsewhere", advice: `rename ${renames.map(([x, y]) => `${x} → ${y}`).join(", ")} in params.path` });
+    plan.problems.push({ reason: "the path parameters are passed in an object built elsewhere", advice: `rename ${renames.map(([x, y]) => `${x} → ${y}`).join(", ")} in params.path` });
     return;
   }
   for (const [v1, v2] of renames) {
     const p = obj.getProperty(v1);
     if (!p) continue;
-    if (Node.isShorthandPropertyAssignment(p)) edit(a, p, { start: p.getStart(), end: p.getStart(), text: `${v2}: ` });
-    else if (Node.isPropertyAssignment(p)) edit(a, p.getNameNode(), { start: p.getNameNode().getStart(), end: p.getNameNode().getEnd(), text: v2 });
-    else problems.push({ reason: `params.path.${v1} is written in a form the codemod does not rewrite`, advice: `rename it to ${v2}` });
+    if (Node.isShorthandPropertyAssignment(p)) edit(plan, p, { start: p.getStart(), end: p.getStart(), text: `${v2}: ` });
+    else if (Node.isPropertyAssignment(p)) edit(plan, p.getNameNode(), { start: p.getNameNode().getStart(), end: p.getNameNode().getEnd(), text: v2 });
+    else plan.problems.push({ reason: `params.path.${v1} is written in a form the codemod does not rewrite`, advice: `rename it to ${v2}` });
   }
 }
 
@@ -64,24 +64,24 @@ export function boundRefs(http: HttpCall, key: "data" | "error"): Node[] {
 }
 
 /** `const { data = [] } = await client.GET("/endpoints")` → `const { data: { endpoints: data = [] } = {} } = …`. */
-export function unwrapListBinding(a: Analysis, http: HttpCall, wrapper: string, problems: Problems): void {
+export function unwrapListBinding(plan: Plan, http: HttpCall, wrapper: string): void {
   const binding = resultBinding(http);
   const el = binding && element(binding, "data");
   if (!el || !Node.isBindingElement(el)) {
-    problems.push({ reason: `v2 wraps the list in { ${wrapper}: [...] } and the result is not read as { data }`, advice: `read data.${wrapper}` });
+    plan.problems.push({ reason: `v2 wraps the list in { ${wrapper}: [...] } and the result is not read as { data }`, advice: `read data.${wrapper}` });
     return;
   }
   const local = el.getNameNode().getText();
   const init = el.getInitializer();
-  edit(a, el, { start: el.getStart(), end: el.getEnd(), text: `data: { ${wrapper}: ${local}${init ? ` = ${init.getText()}` : ""} } = {}` });
+  edit(plan, el, { start: el.getStart(), end: el.getEnd(), text: `data: { ${wrapper}: ${local}${init ? ` = ${init.getText()}` : ""} } = {}` });
 }
 
-export function errorBindingReads(a: Analysis, http: HttpCall): void {
+export function errorBindingReads(plan: Plan, http: HttpCall): void {
   for (const r of boundRefs(http, "error")) {
     const p = r.getParent();
     if (p && Node.isPropertyAccessExpression(p) && p.getExpression() === r && (p.getName() === "message" || p.getName() === "error")) {
       const nn = p.getNameNode();
-      edit(a, nn, { start: nn.getStart(), end: nn.getEnd(), text: errorFieldMap[p.getName() as "message" | "error"] });
+      edit(plan, nn, { start: nn.getStart(), end: nn.getEnd(), text: errorFieldMap[p.getName() as "message" | "error"] });
     }
   }
 }

@@ -3,11 +3,11 @@
 // `params.query`). The parameters stay as written; the site is marked with the table's decision.
 import { Node } from "../../ts-morph.ts";
 import type { OperationMapping } from "../../../mappings/index.ts";
-import { unwrapExpression, type LocatedUrl } from "../../urls.ts";
-import type { Analysis } from "../state.ts";
+import { unwrapExpression, type LocatedUrl } from "../urls.ts";
+import type { Analysis, Plan } from "../state.ts";
+import type { Problems } from "./problems.ts";
 import type { HttpCall } from "../transports/index.ts";
 import { objectLiteral, prop } from "../values.ts";
-import type { Problems } from "./problems.ts";
 
 function check(name: string, op: OperationMapping, seen: Set<string>, problems: Problems): void {
   if (!name || name.includes("\0") || seen.has(name)) return;
@@ -31,18 +31,18 @@ function queryObject(a: Analysis, http: HttpCall): Node | undefined {
   return undefined;
 }
 
-export function queryParams(a: Analysis, http: HttpCall, url: LocatedUrl, op: OperationMapping, problems: Problems): void {
+export function queryParams(plan: Plan, http: HttpCall, url: LocatedUrl, op: OperationMapping): void {
   const seen = new Set<string>();
-  if (url.query) for (const pair of url.query.split("#")[0]!.replace(/^\?/, "").split("&")) check(pair.split("=")[0]!, op, seen, problems);
-  const q = queryObject(a, http);
+  if (url.query) for (const pair of url.query.split("#")[0]!.replace(/^\?/, "").split("&")) check(pair.split("=")[0]!, op, seen, plan.problems);
+  const q = queryObject(plan.a, http);
   if (!q) return;
-  const obj = objectLiteral(a, q);
+  const obj = objectLiteral(plan.a, q);
   if (!obj || !Node.isObjectLiteralExpression(obj)) {
-    if (op.query?.some((x) => x.decision)) problems.push({ reason: `the query parameters are built elsewhere (${q.getText().slice(0, 40)}), and v2 does not take all of ${op.key}'s v1 parameters as they are`, advice: "check each parameter against docs/mapping.md" });
+    if (op.query?.some((x) => x.decision)) plan.problems.push({ reason: `the query parameters are built elsewhere (${q.getText().slice(0, 40)}), and v2 does not take all of ${op.key}'s v1 parameters as they are`, advice: "check each parameter against docs/mapping.md" });
     return;
   }
   for (const p of obj.getProperties()) {
-    if (Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p)) check(p.getName().replace(/^["']|["']$/g, ""), op, seen, problems);
-    else if (op.query?.some((x) => x.decision)) problems.push({ reason: `query parameters spread from elsewhere (${p.getText().slice(0, 40)})`, advice: "check each parameter against docs/mapping.md" });
+    if (Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p)) check(p.getName().replace(/^["']|["']$/g, ""), op, seen, plan.problems);
+    else if (op.query?.some((x) => x.decision)) plan.problems.push({ reason: `query parameters spread from elsewhere (${p.getText().slice(0, 40)})`, advice: "check each parameter against docs/mapping.md" });
   }
 }

@@ -6,11 +6,12 @@
 // gets a mark listing the record fields that differ in v2.
 import { Node, SyntaxKind } from "../../ts-morph.ts";
 import { converterNamed, lensNamed, type FieldLens, type OperationMapping } from "../../../mappings/index.ts";
-import { enclosingFunction, isFunctionLike } from "../../scope.ts";
-import { edit, type Analysis } from "../state.ts";
+import { enclosingFunction, isFunctionLike } from "../scope.ts";
+import { edit, type Analysis, type Plan } from "../state.ts";
 import type { HttpCall } from "../transports/index.ts";
 import { bodySites } from "../body-sites.ts";
 import { referencesOf, skipParens } from "../nodes.ts";
+import { shownAsText } from "../display-sinks.ts";
 import { todo } from "../todo-marks.ts";
 import { addFinding } from "../state.ts";
 import type { Problems } from "./problems.ts";
@@ -46,7 +47,7 @@ export function differingFields(fields: FieldLens[], lost: { v1: string }[] = []
   return [...differ, ...lost.map((l) => `${l.v1}→(none)`)];
 }
 
-export function recordReads(a: Analysis, http: HttpCall, op: OperationMapping, problems: Problems): void {
+export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping): void {
   const shape = op.response;
   if (shape.kind !== "record" && shape.kind !== "list") return;
   const lens = lensNamed(shape.lens);
@@ -55,24 +56,35 @@ export function recordReads(a: Analysis, http: HttpCall, op: OperationMapping, p
   const escapes: Node[] = [];
   /** A value leaves the codemod's sight: harmless when its declared type names no differing field. */
   const escape = (n: Node, viaReturn = false) => {
-    const declared = declaredFields(a, n, viaReturn);
+    const declared = declaredFields(plan.a, n, viaReturn);
     if (declared && !declared.some((f) => differing.has(f))) return;
     escapes.push(n);
     if (declared) for (const f of declared) if (differing.has(f)) named.add(f);
     // The project's field declarations this v1 record is typed through: renaming them for
     // another call would retype this one's record while it stays v1.
-    if (declared && a.current) for (const d of fieldDeclarations(n, viaReturn, declared.filter((f) => differing.has(f)))) (a.current.typeUses ??= new Set()).add(d);
+    if (declared) for (const d of fieldDeclarations(n, viaReturn, declared.filter((f) => differing.has(f)))) (plan.site.typeUses ??= new Set()).add(d);
   };
   const named = new Set<string>();
+  const shown: Node[] = [];
   const differing = new Set(lens.fields.filter((f) => f.only !== "toV2" && (f.converter || f.v1.join() !== f.v2.join())).flatMap((f) => f.v1.map((x) => x.split(".")[0]!)));
   for (const l of lens.v1Lost ?? []) differing.add(l.v1);
   const seen = new Set<Node>();
+  // A helper whose result is neither the body nor the Response (`{ ok, detail, corps }`): where the
+  // record is read cannot be followed, so the call stays whole unless nothing but its status is used.
+  if (shape.kind === "record" && http.lib === "helper" && !http.helper!.returnsBody && !http.helper!.returnsResponse && differing.size && resultBeyondStatus(http.call)) {
+    plan.problems.push({
+      reason: `${http.call.getExpression().getText()} returns the response in its own form (not the body or the Response), so the record's reads cannot be followed, and these v1 fields differ in v2: ${differingFields(lens.fields, lens.v1Lost).join(", ")}`,
+      advice: "read the v2 record where the helper's result is used (docs/mapping.md), or make the helper return the parsed body",
+      brief: `${http.call.getExpression().getText()}'s result is not followed to where the record is read (${differing.size} v1 fields differ in v2)`,
+    });
+    return;
+  }
   /** The body read being followed: its uses on the error side of a status check are not the record. */
   let read: Node | undefined;
   let readIsPromise = false;
 
   const lost: Lost = new Map((lens.v1Lost ?? []).map((l) => [l.v1, l]));
-  const field = (access: Node) => recordField(a, access, byFirst, lost, op, problems);
+  const field = (access: Node) => recordField(plan, access, byFirst, lost, op);
   /** A reference to a record value: a field read, or somewhere the value goes on. */
   const recordUse = (ref: Node, depth: number) => {
     const outer = skipParens(ref);
@@ -147,7 +159,11 @@ export function recordReads(a: Analysis, http: HttpCall, op: OperationMapping, p
       for (const c of callers) valueGoes(c, depth + 1, isRecord);
       return;
     }
+    // `pods.find(…) || null`, `cached ?? record`: the logical expression's value is the record (unless it is only tested).
+    if (Node.isBinaryExpression(p) && ["||", "??", "&&"].includes(p.getOperatorToken().getText()) && (p.getOperatorToken().getText() !== "&&" || p.getRight() === outer) && !onlyTested(p)) return valueGoes(p, depth, isRecord);
     if (Node.isIfStatement(p) || Node.isPrefixUnaryExpression(p) || (Node.isBinaryExpression(p) && ["===", "!==", "==", "!=", "&&", "||"].includes(p.getOperatorToken().getText()))) return;
+    // Printed, logged or answered as an MCP tool's text: read by a person or a model, not by code.
+    if (shownAsText(outer)) return void shown.push(outer);
     escape(outer);
   };
 
@@ -156,12 +172,12 @@ export function recordReads(a: Analysis, http: HttpCall, op: OperationMapping, p
     const f = lens.fields.find((x) => x.only !== "toV2" && x.v1.length === 1 && x.v1[0] === key);
     if (!f || f.converter || f.v2.length !== 1 || f.v2[0]!.includes(".") || !Node.isBindingElement(el)) return void escape(el);
     const propName = el.getPropertyNameNode();
-    if (propName) edit(a, propName, { start: propName.getStart(), end: propName.getEnd(), text: f.v2[0]! });
-    else edit(a, el, { start: el.getStart(), end: el.getStart(), text: `${f.v2[0]}: ` });
+    if (propName) edit(plan, propName, { start: propName.getStart(), end: propName.getEnd(), text: f.v2[0]! });
+    else edit(plan, el, { start: el.getStart(), end: el.getStart(), text: `${f.v2[0]}: ` });
   };
   // openapi-fetch: `const { data } = await client.GET(…)`, data being the record (or the unwrapped list).
   if (http.lib === "openapi-fetch") for (const r of boundRefs(http, "data")) (shape.kind === "record" ? recordUse : listUse)(r, 0);
-  for (const site of bodySites(a, http)) {
+  for (const site of bodySites(plan.a, http)) {
     if (site.kind === "binding") continue;
     // An error body is a problem document in v2, not the record.
     if (classifyRead(site.node) === "error") continue;
@@ -184,20 +200,51 @@ export function recordReads(a: Analysis, http: HttpCall, op: OperationMapping, p
     }
     valueGoes(site.node, 0, shape.kind === "record");
   }
+  if (shown.length) {
+    const where = shown[0]!;
+    const line = where.getSourceFile().getLineAndColumnAtPos(where.getStart()).line;
+    (plan.site.notes ??= []).push(`the ${shape.kind === "list" ? "list" : "record"} is shown as text (${where.getSourceFile().getBaseName()}:${line}), which now shows v2 fields`);
+  }
   if (escapes.length) {
     const fields = differingFields(lens.fields, lens.v1Lost).filter((f) => !named.size || f.split("→")[0]!.split("+").some((x) => named.has(x.split(".")[0]!)));
     // The app keeps its v1 record: the adapter converts the v2 one back, the call migrates.
-    if (fields.length && shape.kind === "record" && read && wrapRecordInAdapter(a, read, readIsPromise, op)) return;
+    if (fields.length && shape.kind === "record" && read && wrapRecordInAdapter(plan, read, readIsPromise, op)) return;
     if (fields.length) {
       const where = escapes[0]!;
       const line = where.getSourceFile().getLineAndColumnAtPos(where.getStart()).line;
-      problems.push({
+      plan.problems.push({
         reason: `the ${shape.kind === "list" ? "records of the list" : "response record"} ${shape.kind === "list" ? "are" : "is"} used where the codemod cannot follow it (${where.getSourceFile().getBaseName()}:${line}), and these v1 fields differ in v2: ${fields.join(", ")}`,
         advice: "check every read of the record against the v2 record (docs/mapping.md)",
         brief: `the ${shape.kind === "list" ? "list's records leave" : "record leaves"} the codemod's sight (${where.getSourceFile().getBaseName()}:${line}) and ${fields.length} v1 field${fields.length > 1 ? "s differ" : " differs"} in v2 (audit --format json names them)`,
       });
     }
   }
+}
+
+/** A logical expression whose value is only tested (`if (a || b)`, `!(a ?? b)`, `while (…)`), never kept. */
+function onlyTested(expr: Node): boolean {
+  const outer = skipParens(expr);
+  const p = outer.getParent();
+  if (!p) return false;
+  if ((Node.isIfStatement(p) || Node.isWhileStatement(p) || Node.isDoStatement(p)) && p.getExpression() === outer) return true;
+  if (Node.isConditionalExpression(p) && p.getCondition() === outer) return true;
+  if (Node.isPrefixUnaryExpression(p) || Node.isExpressionStatement(p)) return true;
+  if (Node.isBinaryExpression(p) && ["&&", "||", "??"].includes(p.getOperatorToken().getText())) return onlyTested(p);
+  return false;
+}
+
+/** The awaited result is used for more than its status (`r.ok`, `r.status`), or is passed on. */
+function resultBeyondStatus(call: Node): boolean {
+  let outer = skipParens(call);
+  if (Node.isAwaitExpression(outer.getParent())) outer = skipParens(outer.getParent()!);
+  const p = outer.getParent();
+  if (!p || Node.isExpressionStatement(p)) return false;
+  const statusOnly = (n: Node) => {
+    const up = skipParens(n).getParent();
+    return !!up && Node.isPropertyAccessExpression(up) && ["ok", "status", "statusText"].includes(up.getName());
+  };
+  if (Node.isVariableDeclaration(p) && Node.isIdentifier(p.getNameNode())) return referencesOf(enclosingFunction(p), p.getNameNode()).some((r) => !statusOnly(r));
+  return !statusOnly(outer);
 }
 
 /** The call expressions of a named function or method (same project), or undefined when it escapes. */
@@ -237,7 +284,7 @@ function isExported(fn: Node): boolean {
   return false;
 }
 
-function recordField(a: Analysis, access: Node, byFirst: ByFirst, lost: Lost, op: OperationMapping, problems: Problems): void {
+function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lost, op: OperationMapping): void {
   if (!Node.isPropertyAccessExpression(access)) return;
   const gone = lost.get(access.getName());
   if (gone) {
@@ -245,7 +292,7 @@ function recordField(a: Analysis, access: Node, byFirst: ByFirst, lost: Lost, op
     // The call stays whole on v1 (its mark names the read).
     const line = access.getSourceFile().getLineAndColumnAtPos(access.getStart()).line;
     const reason = `reads v1 record field ${gone.v1} (${access.getSourceFile().getBaseName()}:${line}), which has no v2 source: ${gone.reason}`;
-    if (!problems.some((p) => p.reason === reason)) problems.push({ reason, advice: gone.advice, brief: `reads v1 record field ${gone.v1} (${access.getSourceFile().getBaseName()}:${line}), which v2 does not have` });
+    if (!plan.problems.some((p) => p.reason === reason)) plan.problems.push({ reason, advice: gone.advice, brief: `reads v1 record field ${gone.v1} (${access.getSourceFile().getBaseName()}:${line}), which v2 does not have` });
     return;
   }
   for (const cand of byFirst.get(access.getName()) ?? []) {
@@ -268,20 +315,20 @@ function recordField(a: Analysis, access: Node, byFirst: ByFirst, lost: Lost, op
       const line = access.getSourceFile().getLineAndColumnAtPos(access.getStart()).line;
       const reason = `reads v1 record field ${v1} (${access.getSourceFile().getBaseName()}:${line}), which is ${f.v2.join(" + ")} in v2 with other values (converter ${f.converter})`;
       const advice = `read ${f.v2.map((x) => "." + x).join(" / ")} and convert it as docs/mapping.md describes for ${f.converter}${conv ? "" : ""}`;
-      if (!problems.some((p) => p.reason === reason)) problems.push({ reason, advice });
+      if (!plan.problems.some((p) => p.reason === reason)) plan.problems.push({ reason, advice });
     } else if (f.v2.length === 1 && f.v2[0] !== v1) {
       const start = (access as any).getNameNode().getStart();
       // A nested v2 field may be absent where the v1 field was only empty: read it optionally.
-      edit(a, access, { start, end: (last as any).getNameNode().getEnd(), text: f.v2[0]!.split(".").join("?.") });
+      edit(plan, access, { start, end: (last as any).getNameNode().getEnd(), text: f.v2[0]!.split(".").join("?.") });
       // The record's declared type (the project's own interface or type literal) follows the read.
       const object = Node.isPropertyAccessExpression(access) ? access.getExpression() : access;
-      const ok = cand.segs.length === 1 && renameDeclaredField(a, object, v1, f.v2[0]!, (n, text) => {
-        edit(a, n, { start: n.getStart(), end: n.getEnd(), text });
-        if (a.current) (a.current.typeRenames ??= new Set()).add(n.getParent()!);
+      const ok = cand.segs.length === 1 && renameDeclaredField(plan.a, object, v1, f.v2[0]!, (n, text) => {
+        edit(plan, n, { start: n.getStart(), end: n.getEnd(), text });
+        (plan.site.typeRenames ??= new Set()).add(n.getParent()!);
       });
       if (!ok || (cand.segs.length > 1 && declaresField(object, cand.segs[0]!))) {
         const reason = `v1 record field ${v1} is ${f.v2[0]} in v2, and the type this code reads it through declares ${v1}`;
-        if (!problems.some((p) => p.reason === reason)) problems.push({ reason, advice: `change that type to the v2 record (${f.v2[0]})` });
+        if (!plan.problems.some((p) => p.reason === reason)) plan.problems.push({ reason, advice: `change that type to the v2 record (${f.v2[0]})` });
       }
     }
     return;

@@ -3,20 +3,22 @@
 // body argument or options); and flat v1 create/update bodies converted to nested v2 bodies
 // through the mapping table's lenses.
 import { Node } from "../../ts-morph.ts";
-import { convertBody, evaluateLiteral, renderValue } from "../../body.ts";
-import { countIdentifiers, enclosingFunction } from "../../scope.ts";
-import { unwrapExpression } from "../../urls.ts";
-import { edit, fileOf, q, quoteOf, type Analysis } from "../state.ts";
+import { convertBody, evaluateLiteral, renderValue } from "../body.ts";
+import { countIdentifiers, enclosingFunction } from "../scope.ts";
+import { unwrapExpression } from "../urls.ts";
+import { edit, fileOf, q, quoteOf, type Analysis, type Plan } from "../state.ts";
 import type { HttpCall } from "../transports/index.ts";
 import { bind, objectLiteral, prop } from "../values.ts";
 import { oneLine } from "../nodes.ts";
 import type { Problems } from "./problems.ts";
 import { wrapBodyInAdapter } from "../adapter-sites.ts";
+import { declaredShape } from "../declared-shapes.ts";
+import { convertDeclared } from "../declared-body.ts";
 
-export function addFixedBody(a: Analysis, http: HttpCall, body: Record<string, unknown>, problems: Problems): void {
-  const value = renderValue(body, quoteOf(a, http.call));
+export function addFixedBody(plan: Plan, http: HttpCall, body: Record<string, unknown>): void {
+  const value = renderValue(body, quoteOf(plan.a, http.call));
   if (http.lib === "helper" && http.helper!.dropsBody) {
-    problems.push({ reason: `v2 expects the body ${JSON.stringify(body)} and this helper sends no request body`, advice: `let the helper pass a body through, then send ${JSON.stringify(body)}` });
+    plan.problems.push({ reason: `v2 expects the body ${JSON.stringify(body)} and this helper sends no request body`, advice: `let the helper pass a body through, then send ${JSON.stringify(body)}` });
     return;
   }
   const existing = http.body?.node;
@@ -24,11 +26,11 @@ export function addFixedBody(a: Analysis, http: HttpCall, body: Record<string, u
     const lit = evaluateLiteral(unwrapExpression(existing));
     if (lit && JSON.stringify(lit.value) === JSON.stringify(body)) return;
     if (!(lit && typeof lit.value === "object" && lit.value && !Array.isArray(lit.value) && Object.keys(lit.value).length === 0)) {
-      problems.push({ reason: `v2 expects the body ${JSON.stringify(body)} here and the call already sends one`, advice: `send ${JSON.stringify(body)}` });
+      plan.problems.push({ reason: `v2 expects the body ${JSON.stringify(body)} here and the call already sends one`, advice: `send ${JSON.stringify(body)}` });
       return;
     }
     const u = unwrapExpression(existing);
-    edit(a, u, { start: u.getStart(), end: u.getEnd(), text: value });
+    edit(plan, u, { start: u.getStart(), end: u.getEnd(), text: value });
     return;
   }
   const args = http.call.getArguments();
@@ -37,57 +39,60 @@ export function addFixedBody(a: Analysis, http: HttpCall, body: Record<string, u
       const sig = http.helper!;
       if (sig.bodyIndex !== undefined && args.length === sig.bodyIndex && args.length > 0) {
         const last = args[args.length - 1]!;
-        return void edit(a, last, { start: last.getEnd(), end: last.getEnd(), text: `, ${value}` });
+        return void edit(plan, last, { start: last.getEnd(), end: last.getEnd(), text: `, ${value}` });
       }
-      if (sig.optionsIndex !== undefined) return addToOptions(a, http, "body", sig.serialisesBody ? value : `JSON.stringify(${value})`, problems);
-      problems.push({ reason: `v2 expects the body ${JSON.stringify(body)} and the helper call has no body argument in that position`, advice: `send ${JSON.stringify(body)}` });
+      if (sig.optionsIndex !== undefined) return addToOptions(plan, http, "body", sig.serialisesBody ? value : `JSON.stringify(${value})`);
+      plan.problems.push({ reason: `v2 expects the body ${JSON.stringify(body)} and the helper call has no body argument in that position`, advice: `send ${JSON.stringify(body)}` });
       return;
     }
     const urlArg = args[0]!;
-    if (args.length === 1) return void edit(a, urlArg, { start: urlArg.getEnd(), end: urlArg.getEnd(), text: `, ${value}` });
-    problems.push({ reason: `v2 expects the body ${JSON.stringify(body)}`, advice: `pass ${JSON.stringify(body)} as the request data` });
+    if (args.length === 1) return void edit(plan, urlArg, { start: urlArg.getEnd(), end: urlArg.getEnd(), text: `, ${value}` });
+    plan.problems.push({ reason: `v2 expects the body ${JSON.stringify(body)}`, advice: `pass ${JSON.stringify(body)} as the request data` });
     return;
   }
+  // A helper that serialises one option key itself (`json`) gets the plain object there.
+  const serialisedKey = http.lib === "helper" ? http.helper!.bodyKeys?.find((k) => k.serialised)?.key : undefined;
+  if (serialisedKey) return addToOptions(plan, http, serialisedKey, value);
   const serialised = (http.lib === "helper" && http.helper!.serialisesBody) || http.lib === "openapi-fetch";
   const json = http.bodyKey === "body" && !serialised ? `JSON.stringify(${value})` : value;
   const key = http.lib === "helper" && http.helper!.bodyKey ? http.helper!.bodyKey : http.bodyKey;
-  addToOptions(a, http, key, json, problems, http.bodyKey === "body" && http.lib !== "helper" && http.lib !== "openapi-fetch");
+  addToOptions(plan, http, key, json, http.bodyKey === "body" && http.lib !== "helper" && http.lib !== "openapi-fetch");
 }
 
-export function addToOptions(a: Analysis, http: HttpCall, key: string, value: string, problems: Problems, jsonHeader = false): void {
+export function addToOptions(plan: Plan, http: HttpCall, key: string, value: string, jsonHeader = false): void {
   const opts = http.options && unwrapExpression(http.options);
   const args = http.call.getArguments();
   const at = http.call;
-  const contentType = `${q(a, at, "Content-Type")}: ${q(a, at, "application/json")}`;
+  const contentType = `${q(plan.a, at, "Content-Type")}: ${q(plan.a, at, "application/json")}`;
   if (opts && Node.isObjectLiteralExpression(opts)) {
     const props = opts.getProperties();
     let add = `${key}: ${value}`;
     if (jsonHeader) {
       const headers = prop(opts, "headers");
-      const h = headers && (objectLiteral(a, headers) ?? unwrapExpression(headers));
+      const h = headers && (objectLiteral(plan.a, headers) ?? unwrapExpression(headers));
       const shared = !!headers && !Node.isObjectLiteralExpression(unwrapExpression(headers));
       if (!headers) add += `, headers: { ${contentType} }`;
       else if (h && Node.isObjectLiteralExpression(h) && h.getProperties().some((p) => /content-type/i.test((p as any).getName?.() ?? p.getText()))) {
         // already JSON
       } else if (h && Node.isObjectLiteralExpression(h) && !shared) {
         const last = h.getProperties().at(-1);
-        if (last) edit(a, last, { start: last.getEnd(), end: last.getEnd(), text: `, ${contentType}` });
-        else edit(a, h, { start: h.getStart(), end: h.getEnd(), text: `{ ${contentType} }` });
+        if (last) edit(plan, last, { start: last.getEnd(), end: last.getEnd(), text: `, ${contentType}` });
+        else edit(plan, h, { start: h.getStart(), end: h.getEnd(), text: `{ ${contentType} }` });
       } else {
-        problems.push({ reason: "v2 reads the action from a JSON body; the headers here are built elsewhere", advice: "make sure they include Content-Type: application/json" });
+        plan.problems.push({ reason: "v2 reads the action from a JSON body; the headers here are built elsewhere", advice: "make sure they include Content-Type: application/json" });
       }
     }
     const last = props.at(-1);
     if (last) {
-      const text = fileOf(a, opts).text;
+      const text = fileOf(plan.a, opts).text;
       if (opts.getText().includes("\n")) {
         const lineStart = text.lastIndexOf("\n", last.getStart() - 1) + 1;
         const indent = /^[ \t]*/.exec(text.slice(lineStart))![0];
         const trailingComma = text.slice(last.getEnd(), opts.getEnd()).trimStart().startsWith(",");
         const insertAt = trailingComma ? text.indexOf(",", last.getEnd()) + 1 : last.getEnd();
-        edit(a, opts, { start: insertAt, end: insertAt, text: `${trailingComma ? "" : ","}\n${indent}${add}${trailingComma ? "," : ""}` });
-      } else edit(a, opts, { start: last.getEnd(), end: last.getEnd(), text: `, ${add}` });
-    } else edit(a, opts, { start: opts.getStart(), end: opts.getEnd(), text: `{ ${add} }` });
+        edit(plan, opts, { start: insertAt, end: insertAt, text: `${trailingComma ? "" : ","}\n${indent}${add}${trailingComma ? "," : ""}` });
+      } else edit(plan, opts, { start: last.getEnd(), end: last.getEnd(), text: `, ${add}` });
+    } else edit(plan, opts, { start: opts.getStart(), end: opts.getEnd(), text: `{ ${add} }` });
     return;
   }
   if (!http.options) {
@@ -96,27 +101,35 @@ export function addToOptions(a: Analysis, http: HttpCall, key: string, value: st
     let add = `${key}: ${value}`;
     if (jsonHeader) add += `, headers: { ${contentType} }`;
     const anchor = http.lib === "helper" ? args[args.length - 1]! : http.urlNode ?? urlArg;
-    edit(a, anchor, { start: anchor.getEnd(), end: anchor.getEnd(), text: `, { ${add} }` });
+    edit(plan, anchor, { start: anchor.getEnd(), end: anchor.getEnd(), text: `, { ${add} }` });
     return;
   }
-  problems.push({ reason: `v2 needs ${key} ${value} and the options are built elsewhere`, advice: `add ${key}: ${value}` });
+  plan.problems.push({ reason: `v2 needs ${key} ${value} and the options are built elsewhere`, advice: `add ${key}: ${value}` });
 }
 
-export function convertRequestBody(a: Analysis, http: HttpCall, lens: string, problems: Problems, opKey?: string): void {
+export function convertRequestBody(plan: Plan, http: HttpCall, lens: string, opKey?: string): void {
   if (!http.body) return;
   let node = unwrapExpression(http.body.node);
   if (Node.isIdentifier(node)) {
-    const b = bind(a, node);
+    const b = bind(plan.a, node);
     const init = b?.kind === "var" && b.path.length === 0 && b.init ? unwrapExpression(b.init) : undefined;
     if (init && Node.isObjectLiteralExpression(init) && countIdentifiers(enclosingFunction(node), node.getText()) === 2 && !(b!.decl as any).getTypeNode?.()) node = init;
   }
   if (!Node.isObjectLiteralExpression(node)) {
+    // Fields declared where the value comes from (a tool's input schema, a typed parameter): converted one by one.
+    const shape = declaredShape(plan.a, node);
+    if (shape) {
+      const result = convertDeclared(node, shape, lens, quoteOf(plan.a, node));
+      if (result.text !== null) edit(plan, node, { start: node.getStart(), end: node.getEnd(), text: result.text });
+      for (const p of result.problems) plan.problems.push({ reason: p.reason, advice: p.advice });
+      return;
+    }
     // A body from the app's own interface (a tool's input, a form): the adapter converts it at run time.
-    if (opKey && wrapBodyInAdapter(a, http.body.node, opKey)) return;
-    problems.push({ reason: `the v1 body is built elsewhere (${oneLine(http.body.node.getText()).slice(0, 40)}); it must be converted with the ${lens} lens`, advice: "rewrite the flat v1 fields into the nested v2 body (see docs/mapping.md)" });
+    if (opKey && wrapBodyInAdapter(plan, http.body.node, opKey)) return;
+    plan.problems.push({ reason: `the v1 body is built elsewhere (${oneLine(http.body.node.getText()).slice(0, 40)}); it must be converted with the ${lens} lens`, advice: "rewrite the flat v1 fields into the nested v2 body (see docs/mapping.md)" });
     return;
   }
-  const result = convertBody(node, lens, quoteOf(a, node));
-  if (result.text !== null) edit(a, node, { start: node.getStart(), end: node.getEnd(), text: result.text });
-  for (const p of result.problems) problems.push({ reason: p.reason, advice: p.advice });
+  const result = convertBody(node, lens, quoteOf(plan.a, node));
+  if (result.text !== null) edit(plan, node, { start: node.getStart(), end: node.getEnd(), text: result.text });
+  for (const p of result.problems) plan.problems.push({ reason: p.reason, advice: p.advice });
 }

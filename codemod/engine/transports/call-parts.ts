@@ -2,7 +2,7 @@
 // serialised (`JSON.stringify(body)`, `body ? JSON.stringify(body) : undefined`).
 import { Node } from "../../ts-morph.ts";
 import type { HttpMethod } from "../../../mappings/index.ts";
-import { literalText, unwrapExpression } from "../../urls.ts";
+import { literalText, unwrapExpression } from "../urls.ts";
 import type { HttpCall } from "./transport.ts";
 
 export function methodOf(m: Node | undefined): HttpCall["method"] | undefined {

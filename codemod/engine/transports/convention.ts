@@ -7,13 +7,13 @@
 // taken from the code that reads it.
 import { Node, SyntaxKind, type CallExpression } from "../../ts-morph.ts";
 import type { HttpMethod } from "../../../mappings/index.ts";
-import { locate, resolveParts, unwrapExpression } from "../../urls.ts";
+import { locate, resolveParts, unwrapExpression } from "../urls.ts";
 import type { Analysis } from "../state.ts";
 import { objectLiteral, prop, urlContext, type External } from "../values.ts";
 import { baseIn } from "../evaluate/bases.ts";
 import { optionsOf, type Value } from "../evaluate/value.ts";
 import { referencesOf, skipParens } from "../nodes.ts";
-import { enclosingFunction } from "../../scope.ts";
+import { enclosingFunction } from "../scope.ts";
 import type { HttpCall } from "./transport.ts";
 
 export const BASE_KEYS = ["baseURL", "baseUrl", "prefixUrl", "prefix", "base", "baseUri", "baseURI"];

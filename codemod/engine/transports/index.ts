@@ -3,9 +3,9 @@
 // options, read through the library's own module.
 import { Node, type CallExpression } from "../../ts-morph.ts";
 import type { HttpMethod } from "../../../mappings/index.ts";
-import { isFunctionLike } from "../../scope.ts";
-import { memberMethod, classOfMember, memberValues } from "../../symbols.ts";
-import { literalText, unwrapExpression } from "../../urls.ts";
+import { isFunctionLike } from "../scope.ts";
+import { memberMethod, classOfMember, memberValues } from "../symbols.ts";
+import { literalText, unwrapExpression } from "../urls.ts";
 import type { Analysis } from "../state.ts";
 import { bind, external, objectLiteral, prop } from "../values.ts";
 import { helperSignature, helperCall, wrapperSignature, factoryResult } from "../helpers.ts";
@@ -110,7 +110,8 @@ export function rootOf(a: Analysis, node: Node, trail: Node[] = [], depth = 0): 
     if (b?.kind === "import" && b.name === "*") {
       const lib = moduleRoot(b.module, "*");
       if (lib?.lib === "undici-ns") return name === "fetch" ? { lib: "fetch" } : name === "request" ? { lib: "undici-request" } : undefined;
-      if (lib) return lib;
+      // `axios.default(…)` is the library itself; `axios.patch(…)` is a verb of it (read below, with its data).
+      if (lib) return name === "default" ? lib : undefined;
       const target = a.resolve?.(obj.getSourceFile().getFilePath(), b.module);
       const fn = target?.getFunction(name);
       if (fn) return functionRoot(a, fn, n.getText());

@@ -1,6 +1,6 @@
 // Name resolution without a type checker: walks enclosing scopes of an identifier to its
 // declaration (variables, parameters, functions, imports, requires). Cheap and per file.
-import { Node, SyntaxKind, type SourceFile } from "./ts-morph.ts";
+import { Node, SyntaxKind, type SourceFile } from "../ts-morph.ts";
 
 export type Binding =
   | { kind: "var"; decl: Node; /** initializer of the whole declaration */ init: Node | undefined; /** property path inside a destructuring pattern */ path: string[]; isConst: boolean }

@@ -3,8 +3,8 @@
 // undefined at run time. The analysis project does not check strict null types, so "always there"
 // is read from declarations: a declared type without `?`, `undefined` or `null`, or an
 // initialiser that is itself always there. Anything unproven may be undefined.
-import { Node, SyntaxKind } from "./ts-morph.ts";
-import type { SourceInput } from "../mappings/index.ts";
+import { Node, SyntaxKind } from "../ts-morph.ts";
+import type { SourceInput } from "../../mappings/index.ts";
 
 /** What a declared type must not mention for the value to be always there / never null. */
 interface Rule {

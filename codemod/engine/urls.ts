@@ -1,8 +1,8 @@
 // URL expressions as sequences of parts (literal text, holes, v1 base anchors), where the v1
 // path sits in them, and how to spread a rewritten path back over the user's own literals.
-import { Node, SyntaxKind } from "./ts-morph.ts";
-import type { Edit } from "./types.ts";
-import { V1_HOST, V2_BASE, V2_ORIGIN } from "../mappings/bases.ts";
+import { Node, SyntaxKind } from "../ts-morph.ts";
+import type { Edit } from "../types.ts";
+import { V1_HOST, V2_BASE, V2_ORIGIN } from "../../mappings/bases.ts";
 
 const HOST_PATTERN = V1_HOST.replace(/\./g, "\\.");
 /** A v1 base on its own: origin, optionally `/v1`, optionally a trailing slash. */

@@ -1,9 +1,9 @@
 // Flat v1 request bodies (object literals in source) → nested v2 bodies, driven by the mapping
 // table's lenses and converters. Keeps the user's expressions and comments; anything that cannot
 // be converted safely stays as written and is reported (the caller leaves a TODO mark).
-import { Node, type ObjectLiteralExpression } from "./ts-morph.ts";
-import { applicableV1Defaults, converterNamed, knownV1Fields, lensNamed, type BodyLens } from "../mappings/index.ts";
-import { operand } from "../mappings/data/source-forms.ts";
+import { Node, type ObjectLiteralExpression } from "../ts-morph.ts";
+import { applicableV1Defaults, converterNamed, knownV1Fields, lensNamed, type BodyLens } from "../../mappings/index.ts";
+import { operand } from "../../mappings/data/source-forms.ts";
 import { computedMoreThanOnce, convertField, reviewOf, type Value } from "./body-converters.ts";
 import { neverNull, sourceInput } from "./source-facts.ts";
 import { quoteString } from "./urls.ts";
@@ -23,12 +23,13 @@ export interface BodyConversion {
 }
 
 
-interface V1Field {
+export interface V1Field {
   name: string;
   value: Value;
   comments: string[];
   trailing: string[];
-  node: Node;
+  /** The field as written (`gpuCount: n`), kept verbatim when it cannot be converted. */
+  text: string;
 }
 
 const IDENT = /^[A-Za-z_$][\w$]*$/;
@@ -115,7 +116,7 @@ function trailingOfPrevious(prop: Node, comment: string): boolean {
   return idx >= 0 && !between.slice(0, idx).includes("\n");
 }
 
-interface OutNode {
+export interface OutNode {
   source?: string;
   children?: Map<string, OutNode>;
   comments: string[];
@@ -139,12 +140,12 @@ function hasComments(n: OutNode): boolean {
   return n.comments.length > 0 || n.trailing.length > 0 || [...(n.children?.values() ?? [])].some(hasComments);
 }
 
-interface Verbatim {
+export interface Verbatim {
   comments: string[];
   text: string;
 }
 
-function render(map: Map<string, OutNode>, multiline: boolean, indent: string, step: string, quote: string, verbatim: Verbatim[] = [], head: Verbatim[] = []): string {
+export function render(map: Map<string, OutNode>, multiline: boolean, indent: string, step: string, quote: string, verbatim: Verbatim[] = [], head: Verbatim[] = []): string {
   const key = (k: string) => (IDENT.test(k) ? k : quoteString(k, quote));
   const entries = [...map.entries()];
   if (!multiline) {
@@ -172,7 +173,7 @@ function render(map: Map<string, OutNode>, multiline: boolean, indent: string, s
   return `{\n${lines.join("\n")}\n${indent}}`;
 }
 
-function lineIndent(text: string, pos: number): string {
+export function lineIndent(text: string, pos: number): string {
   const lineStart = text.lastIndexOf("\n", pos - 1) + 1;
   return /^[ \t]*/.exec(text.slice(lineStart))![0];
 }
@@ -187,7 +188,7 @@ function convertFields(lens: BodyLens, fields: Map<string, V1Field>, get: (name:
       const f = fields.get(n);
       if (f && !kept.has(n)) {
         kept.add(n);
-        verbatim.push({ comments: f.comments, text: f.node.getText() });
+        verbatim.push({ comments: f.comments, text: f.text });
       }
     }
   };
@@ -211,14 +212,14 @@ function convertFields(lens: BodyLens, fields: Map<string, V1Field>, get: (name:
       setOut(out, lensField.v2[0]!.split("."), values[0]!.source, comments, trailing);
       continue;
     }
-    const review = reviewOf(lensField, values);
-    if (review) problems.push({ fields: present, reason: review, advice: `check the v2 ${lensField.v2.join(", ")} it was converted to`, review: true });
     const outcome = convertField(lensField, names, present, values, (v) => renderValue(v, quote));
     if (!("outputs" in outcome)) {
       problems.push({ fields: present, reason: outcome.reason, advice: outcome.advice });
       keepVerbatim(present);
       continue;
     }
+    const review = reviewOf(lensField, values);
+    if (review) problems.push({ fields: present, reason: review, advice: `check the v2 ${lensField.v2.join(", ")} it was converted to`, review: true });
     // What the gateway would say in V2-Bridge-Warning (an input v2 refuses, left out) is said here.
     for (const w of outcome.warnings ?? []) problems.push({ fields: present, reason: w, advice: `check the v2 ${lensField.v2.join(", ")} it was converted to`, review: true });
     lensField.v2.forEach((p, i) => {
@@ -239,7 +240,7 @@ function convertFields(lens: BodyLens, fields: Map<string, V1Field>, get: (name:
   for (const [name, f] of fields) {
     if (consumed.has(name) || known.has(name) || kept.has(name)) continue;
     problems.push({ fields: [name], reason: `${name} is not a v1 ${lens.v1Schema} field`, advice: `check it against the v2 ${lens.v2Schema} schema` });
-    verbatim.push({ comments: f.comments, text: f.node.getText() });
+    verbatim.push({ comments: f.comments, text: f.text });
   }
   return out;
 }
@@ -280,7 +281,7 @@ export function convertBody(obj: ObjectLiteralExpression, lensName: string, quot
       const init = Node.isPropertyAssignment(p) ? p.getInitializerOrThrow() : p.getNameNode();
       const lit = Node.isPropertyAssignment(p) ? evaluateLiteral(init) : undefined;
       const value: Value = lit ? { literal: true, value: lit.value, source: init.getText() } : { literal: false, source: init.getText(), input: sourceInput(init), nonNull: neverNull(init) };
-      fields.set(name, { name, value, comments: leading, trailing, node: p });
+      fields.set(name, { name, value, comments: leading, trailing, text: p.getText() });
       return;
     }
     const what = Node.isSpreadAssignment(p) ? "spread" : "method or accessor";
@@ -289,6 +290,23 @@ export function convertBody(obj: ObjectLiteralExpression, lensName: string, quot
     (fields.size === 0 && verbatim.length === head.length ? head : verbatim).push({ comments: leading, text: p.getText() });
   });
 
+  const out = convertFieldMap(lens, fields, quote, problems, verbatim);
+  const original = obj.getText();
+  const multiline = original.includes("\n");
+  const fullText = obj.getSourceFile().getFullText();
+  const closeIndent = lineIndent(fullText, obj.getEnd() - 1);
+  const firstProp = props[0];
+  const step = firstProp ? lineIndent(fullText, firstProp.getStart()).slice(closeIndent.length) || "  " : "  ";
+  const rendered = render(out, multiline, closeIndent, step, quote, verbatim.filter((v) => !head.includes(v)), head);
+  return { text: rendered === original ? null : rendered, problems };
+}
+
+/**
+ * The v2 body's fields from v1 fields (a literal's, or a declared shape's read one by one): v1
+ * defaults, each lens field's copy or converter, v2 defaults. Fields it cannot convert go to
+ * `verbatim`, with a problem.
+ */
+export function convertFieldMap(lens: BodyLens, fields: Map<string, V1Field>, quote: string, problems: BodyProblem[], verbatim: Verbatim[]): Map<string, OutNode> {
   // The v1 defaults that apply, decided on the values known statically (no default pod volume on
   // a literal CPU pod); a field whose value is not known is present but unknown, so no exception
   // is assumed for it.
@@ -331,12 +349,5 @@ export function convertBody(obj: ObjectLiteralExpression, lensName: string, quot
     if (!out.has(segs[0]!)) setOut(out, segs, renderValue(value, quote), [], []);
   }
 
-  const original = obj.getText();
-  const multiline = original.includes("\n");
-  const fullText = obj.getSourceFile().getFullText();
-  const closeIndent = lineIndent(fullText, obj.getEnd() - 1);
-  const firstProp = props[0];
-  const step = firstProp ? lineIndent(fullText, firstProp.getStart()).slice(closeIndent.length) || "  " : "  ";
-  const rendered = render(out, multiline, closeIndent, step, quote, verbatim.filter((v) => !head.includes(v)), head);
-  return { text: rendered === original ? null : rendered, problems };
+  return out;
 }

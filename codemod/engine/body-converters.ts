@@ -2,9 +2,9 @@
 // cannot (the caller then marks the site and keeps the v1 fields as written). Literal inputs are
 // converted by the converter's toV2 itself; others by its source form (Converter.codemod), given
 // what the type checker knows of each input.
-import { converterNamed, type FieldLens, type SourceInput } from "../mappings/index.ts";
-import { wrongKind } from "../mappings/input-kinds.ts";
-import { isPure } from "../mappings/data/source-forms.ts";
+import { converterNamed, type FieldLens, type SourceInput } from "../../mappings/index.ts";
+import { wrongKind } from "../../mappings/input-kinds.ts";
+import { isPure } from "../../mappings/data/source-forms.ts";
 
 /** A v1 field's value as written: a literal, or an expression and what is known of it. */
 export type Value = { literal: true; value: unknown; source: string } | { literal: false; source: string; input: SourceInput; nonNull: boolean };

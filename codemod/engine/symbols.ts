@@ -1,7 +1,7 @@
 // Cross-file and member resolution on top of the per-scope resolver (scope.ts): an imported name
 // to its declaration in another parsed file (re-exports, index files, CommonJS exports), and a
 // class member (`this.baseUrl`, `this.api`, `client.call`) to the values it is given.
-import { Node, SyntaxKind, type SourceFile } from "./ts-morph.ts";
+import { Node, SyntaxKind, type SourceFile } from "../ts-morph.ts";
 import { bindingNames, resolveIdentifier, type Binding } from "./scope.ts";
 import { unwrapExpression } from "./urls.ts";
 
