@@ -101,7 +101,10 @@ export interface Converter {
    * The backward conversion in source, as `codemod` is the forward one: given the source text of
    * each v2 expression (`undefined` when absent), the v1 expressions' source text, or null. The
    * boundary adapter (codemod/adapter/) writes record lenses through it; without one, a record
-   * lens using this converter is left out of the adapter and its sites stay marked.
+   * lens using this converter is left out of the adapter and its sites stay marked. A present
+   * input is defined at run time (the adapter writes one branch per combination of present inputs);
+   * the text must give what `toV1` gives for any such values, and may call the adapter's
+   * `splitWords` (test/mappings/codemod-to-v1.test.ts checks both).
    */
   codemodToV1?: (v2Source: (string | undefined)[]) => (string | undefined)[] | null;
   /**

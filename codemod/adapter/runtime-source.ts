@@ -71,6 +71,51 @@ export const helpers: Readonly<Record<string, Helper>> = {
   return { ...applied, ...v1 };
 }`,
   },
+  // mappings/shell-words.ts splitWords: v2 `args` back to v1's argv (the argv converter's v1 form calls it).
+  splitWords: {
+    uses: [],
+    code: (t) => `function splitWords(line${t(": string")})${t(": string[]")} {
+  const words${t(": string[]")} = [];
+  let current = "";
+  let inWord = false;
+  let i = 0;
+  while (i < line.length) {
+    const ch = line.charAt(i);
+    if (ch === "'") {
+      const end = line.indexOf("'", i + 1);
+      if (end < 0) throw new Error("unterminated single quote in args");
+      current += line.slice(i + 1, end);
+      inWord = true;
+      i = end + 1;
+    } else if (ch === '"') {
+      i++;
+      while (i < line.length && line.charAt(i) !== '"') {
+        if (line.charAt(i) === "\\\\" && i + 1 < line.length && '"\\\\$\`'.includes(line.charAt(i + 1))) i++;
+        current += line.charAt(i);
+        i++;
+      }
+      if (i >= line.length) throw new Error("unterminated double quote in args");
+      inWord = true;
+      i++;
+    } else if (ch === "\\\\" && i + 1 < line.length) {
+      current += line.charAt(i + 1);
+      inWord = true;
+      i += 2;
+    } else if (/\\s/.test(ch)) {
+      if (inWord) words.push(current);
+      current = "";
+      inWord = false;
+      i++;
+    } else {
+      current += ch;
+      inWord = true;
+      i++;
+    }
+  }
+  if (inWord) words.push(current);
+  return words;
+}`,
+  },
   // The table's "reject" inputs: the gateway answers a v1 400 with these messages joined.
   refuse: {
     uses: [],

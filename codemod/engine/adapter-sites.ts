@@ -11,15 +11,20 @@ import { adapterCall, adapterCovers, adapterFileName, adapterImport, ADAPTER_BIN
 import { edit, type Plan, type FileState } from "./state.ts";
 import { statementOf } from "./nodes.ts";
 
-/** Wraps the record read in the adapter when it holds this operation's record; false when it does not. */
-export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean, op: OperationMapping): boolean {
-  if (!plan.a.adapter || adapterCovers("record", op.key) !== true) return false;
+/**
+ * Wraps the body read in the adapter when it holds this operation's record (or, for a list, its
+ * records: `toV1List` unwraps and converts them); false when it does not.
+ */
+export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean, op: OperationMapping, kind: "record" | "recordList" = "record"): boolean {
+  if (!plan.a.adapter || adapterCovers(kind, op.key) !== true) return false;
   // Insertions around the read (its own path and body edits stay inside); a promise gets `.then`.
-  const [open, close] = promise ? ["", `.then((record) => ${adapterCall("record", op.key, "record")})`] : adapterCall("record", op.key, "\0").split("\0");
+  const param = kind === "record" ? "record" : "body";
+  const [open, close] = promise ? ["", `.then((${param}) => ${adapterCall(kind, op.key, param)})`] : adapterCall(kind, op.key, "\0").split("\0");
   if (open) edit(plan, read, { start: read.getStart(), end: read.getStart(), text: open });
   edit(plan, read, { start: read.getEnd(), end: read.getEnd(), text: close! });
-  note(plan, read, `the v2 ${op.key.split("#")[0]} record is converted back to v1 by ${ADAPTER_BINDING}`);
+  note(plan, read, kind === "record" ? `the v2 ${op.key.split("#")[0]} record is converted back to v1 by ${ADAPTER_BINDING}` : `the v2 ${op.key.split("#")[0]} list is unwrapped and its records converted back to v1 by ${ADAPTER_BINDING}`);
   const site = plan.site;
+  site.keepsV1Record = true;
   const before = site.onApply;
   site.onApply = () => {
     before?.();

@@ -227,10 +227,12 @@ function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match
   if (op.v2!.method !== op.v1.method) changeMethod(plan, http, op);
   if (op.request?.fixedBody) addFixedBody(plan, http, op.request.fixedBody);
   if (op.request?.lens) convertRequestBody(plan, http, op.request.lens, op.key);
+  const beforeUnwrap = plan.site.edits.length;
   if (op.response.kind === "list") (openapi ? unwrapListBinding : unwrapList)(plan, http, op.response.wrapper);
+  const unwrapEdits = new Set(plan.site.edits.slice(beforeUnwrap));
   if (openapi) errorBindingReads(plan, http);
   errorReads(plan, http);
-  recordReads(plan, http, op);
+  recordReads(plan, http, op, unwrapEdits);
 }
 
 

@@ -15,6 +15,9 @@ import { Follower } from "./follow-uses.ts";
 import { declarationEdit, V1_BASE_NAME } from "./v1-redirect.ts";
 import { bind } from "./values.ts";
 import { unwrapExpression } from "./urls.ts";
+import { strayCaller } from "./record-callees.ts";
+import { isTestFile } from "./test-files.ts";
+import { references } from "./references.ts";
 
 type Verdict = { flips: boolean; unfollowed: Node[]; because?: string };
 
@@ -59,6 +62,7 @@ export function resolveDoNoHarm(a: Analysis): void {
   const verdicts = new Map<Node, Verdict>();
   const unseen = new Map<Node, string[]>();
   const passedOf = new Map<Node, { holder: Node; key: string; at: Node }[]>();
+  const testBases = new Map<Node, Node[]>();
   for (const base of a.bases.values()) {
     const out: Node[] = [];
     follower.overrides = new Set();
@@ -74,7 +78,11 @@ export function resolveDoNoHarm(a: Analysis): void {
     const evaluated = [...(a.overrides.get(base.literal) ?? [])].filter((o) => o.startsWith("the environment variable") && !(base.env && o.endsWith(` ${base.env.split(".").pop()}`)));
     const overrides = [...follower.overrides, ...evaluated].filter((o) => o !== base.env);
     if (!base.override && overrides.length) base.override = overrides.join(", ");
-    verdicts.set(base.literal, { flips: out.length === 0, unfollowed: out });
+    // A test's own base, whose only unfollowed uses are the test's (mocks, expectations): it flips
+    // with the code under test, and its mark says the test must move to v2 shapes too.
+    const testBase = out.length > 0 && isTestFile(a, base.literal) && out.every((n) => isTestFile(a, n));
+    if (testBase) testBases.set(base.literal, out);
+    verdicts.set(base.literal, { flips: out.length === 0 || testBase, unfollowed: testBase ? [] : out });
     passedOf.set(base.literal, follower.passedOptions);
   }
   // A base that stays v1 and is given to a client as an option keeps that client's default v1 too.
@@ -92,6 +100,13 @@ export function resolveDoNoHarm(a: Analysis): void {
   pinBasesOfMarkedCalls(a, verdicts);
   for (const site of a.sites) settleSite(a, site, verdicts);
   for (const base of a.bases.values()) flipOrMark(a, base, verdicts.get(base.literal)!, unseen.get(base.literal), a.frozen.get(base.literal.getSourceFile().getFilePath()));
+  for (const [literal, uses] of testBases) {
+    if (!verdicts.get(literal)?.flips) continue;
+    const reason = `this test's client now calls v2: its mocked answers and expectations on records (${uses.slice(0, 3).map(where).join(", ")}${uses.length > 3 ? ", …" : ""}) are in v1 shape`;
+    const advice = "update the mocked answers and expectations to v2 paths, bodies and records (docs/mapping.md)";
+    todo(a, literal, "base", "review", reason, advice);
+    addFinding(a, literal, { operation: null, v1: null, v2: null, category: "review", reason, advice });
+  }
 }
 
 /**
@@ -130,15 +145,29 @@ function pinBasesOfMarkedCalls(a: Analysis, verdicts: Map<Node, Verdict>): void 
   }
 }
 
-/** Why a site's type renames would retype the record of a call that stays v1, if they would. */
+/** Why a site's type renames (or renamed reads in a function it hands its record to) would break a call that stays v1, if they would. */
 function sharedTypeConflict(a: Analysis, site: Site, verdicts: Map<Node, Verdict>): string | undefined {
   if (!site.typeRenames?.size) return undefined;
+  for (const d of site.typeRenames) {
+    if (!Node.isParameterDeclaration(d)) continue;
+    const stray = strayCaller(a, d, references);
+    if (stray) return `${readerName(d)} reads its record, and is also used where the codemod cannot follow what it is given (${where(stray)})`;
+  }
   for (const other of a.sites) {
-    if (other === site || !other.finding || !other.typeUses?.size || !staysV1(other, verdicts)) continue;
+    // A call migrated through the adapter hands on v1 records too.
+    if (other === site || !other.finding || !other.typeUses?.size || !(staysV1(other, verdicts) || other.keepsV1Record)) continue;
     const decl = [...site.typeRenames].find((d) => other.typeUses!.has(d));
-    if (decl) return `its record type's field ${(decl as any).getName?.() ?? decl.getText()} is shared with a call that stays v1 (${where(other.call)})`;
+    const whose = other.keepsV1Record && !staysV1(other, verdicts) ? "a call whose record the adapter keeps in v1 shape" : "a call that stays v1";
+    if (decl && Node.isParameterDeclaration(decl)) return `${readerName(decl)} reads its record and a record of ${whose} (${where(other.call)})`;
+    if (decl) return `its record type's field ${(decl as any).getName?.() ?? decl.getText()} is shared with ${whose} (${where(other.call)})`;
   }
   return undefined;
+}
+
+function readerName(param: Node): string {
+  const fn = param.getParent()!;
+  const name = (fn as any).getName?.() ?? (fn.getParent() as any)?.getName?.() ?? "a function";
+  return `${name}(${(param as any).getName?.() ?? "…"}) at ${where(fn)}`;
 }
 
 /** Whether a site stays v1: marked (left whole), or on a base that does not flip. */

@@ -54,9 +54,11 @@ export interface Site {
   onApply?: () => void;
   /** What a reader of the migrated site should know (a record now shown with v2 fields): in the finding's reason. */
   notes?: string[];
-  /** Field declarations of the project's own types this site renames to v2 names. */
+  /** Field declarations of the project's own types, and parameters of the project's functions, whose reads this site renames to v2 names. */
   typeRenames?: Set<Node>;
-  /** Field declarations its v1 record is typed through where it leaves sight (they must keep v1 names while it stays v1). */
+  /** The adapter converts its v2 record back to v1: what it hands on keeps v1 field names, as a call that stays v1. */
+  keepsV1Record?: boolean;
+  /** Field declarations its v1 record is typed through where it leaves sight, and parameters it hands its record to (they must keep v1 reads while it stays v1). */
   typeUses?: Set<Node>;
 }
 
@@ -105,6 +107,8 @@ export interface Analysis {
   adapter?: { root: string; used: Map<string, AdapterOptions> };
   /** Base literal → what can override it at run time, as the evaluator found (an env variable, a caller's option). */
   overrides: Map<Node, Set<string>>;
+  /** A parameter that takes planned sites' records → where they are handed to it (calls, callback references). */
+  readerEntries: Map<Node, Set<Node>>;
 }
 
 /** A function that forwards its URL (and init) argument to a transport: `fetchWithRetry(url, init)`. */
@@ -136,6 +140,7 @@ export function newAnalysis(resolve: ModuleResolver | undefined): Analysis {
     overrides: new Map(),
     helperAnchors: new Map(),
     sharedRedirects: new Set(),
+    readerEntries: new Map(),
   };
 }
 

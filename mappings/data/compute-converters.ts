@@ -1,7 +1,7 @@
 // Compute converters: v1 `computeType` + GPU type / CPU flavour lists ⇄ v2 `gpu` / `cpu`.
 import type { Converter, ConvertContext } from "../types.ts";
 import { define } from "../input-kinds.ts";
-import { distinct, firstOf, hasEntries, isPure, knownValue, nonEmptyList, operand, orElse } from "./source-forms.ts";
+import { distinct, firstOf, hasEntries, isPure, knownValue, nonEmptyList, operand, orElse, v1Form, v1FormOf } from "./source-forms.ts";
 
 const nonEmpty = (v: unknown): v is unknown[] => Array.isArray(v) && v.length > 0;
 const COMPUTE_TYPES = ["GPU", "CPU"];
@@ -44,6 +44,14 @@ export const podCompute = define({
     const gpu = `{ id: ${firstOf(gpuTypeIds)}, count: ${orElse(gpuCount, "1")}${cudaPart} }`;
     return [nonEmptyList(gpuTypeIds) ? gpu : `${hasEntries(gpuTypeIds)} ? ${gpu} : undefined`, undefined];
   },
+  // As toV1: a cpu wins over a gpu; an absent one is left out of the tests.
+  codemodToV1: v1Form(([gpu, cpu]) => {
+    const onGpu = gpu === undefined ? undefined : cpu === undefined ? gpu : `!${cpu} && ${gpu}`;
+    const whenGpu = (value: string) => (onGpu === undefined ? undefined : `${onGpu} ? ${value} : undefined`);
+    const whenCpu = (value: string) => (cpu === undefined ? undefined : `${cpu} ? ${value} : undefined`);
+    const kind = cpu === undefined ? whenGpu(`"GPU"`) : `${cpu} ? "CPU" : ${gpu === undefined ? "undefined" : `${gpu} ? "GPU" : undefined`}`;
+    return [kind, whenGpu(`[${gpu}.id]`), whenGpu(`(${gpu}.count ?? 1)`), whenGpu(`${gpu}.allowedCudaVersions`), whenCpu(`[${cpu}.id]`), whenCpu(`${cpu}.vcpuCount`)];
+  }),
   codemodReview: (source, literal) => {
     // v2 takes one GPU type / CPU flavour: a list of several was a v1 fallback order.
     const [, gpuTypeIds, , , cpuFlavorIds] = [0, 1, 2, 3, 4].map((i) => ({ src: source[i], lit: literal[i] }));
@@ -172,5 +180,10 @@ export const endpointCpu = define({
     const test = hasEntries(cpuFlavorIds);
     return [kind === "CPU" ? `(${test} ? ${list} : ["cpu3c"])${each}` : `${test} ? ${list}${each} : undefined`];
   },
+  // As toV1, an entry that is not an object throws (reading its id).
+  codemodToV1: v1FormOf((cpu) => {
+    const listed = `Array.isArray(${cpu}) && ${cpu}.length > 0`;
+    return [`${listed} ? ${cpu}.map((entry) => entry.id) : undefined`, `${listed} ? ${cpu}[0].vcpuCount : undefined`, `${listed} ? "CPU" : undefined`];
+  }),
 });
 

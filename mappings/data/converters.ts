@@ -5,7 +5,7 @@ import { recordConverters } from "./record-converters.ts";
 import { define } from "../input-kinds.ts";
 import { endpointCpu, endpointGpu, endpointGpuUpdate, podCompute } from "./compute-converters.ts";
 import { podMounts, podVolumeUpdate, templateMounts, templateVolumeUpdate } from "./volume-converters.ts";
-import { distinct, knownValue, mayBe, operand, orElse, unlessAllUndefined } from "./source-forms.ts";
+import { distinct, knownValue, mayBe, operand, orElse, unlessAllUndefined, v1Form, v1FormOf } from "./source-forms.ts";
 
 export { endpointCpu, endpointGpu, endpointGpuUpdate, podCompute, podMounts, podVolumeUpdate, templateMounts, templateVolumeUpdate };
 
@@ -29,6 +29,7 @@ export const flashboot = define({
     const mode = `${operand(on.source)} ? "FLASHBOOT" : "OFF"`;
     return [on.optional ? `${operand(on.source)} === undefined ? undefined : ${mode}` : mode];
   },
+  codemodToV1: v1FormOf((mode) => [`${mode} !== "OFF"`]),
 });
 
 export const argv = define({
@@ -40,6 +41,8 @@ export const argv = define({
   toV1: ([line]) => [typeof line === "string" && line.length ? splitWords(line) : line === undefined ? undefined : []],
   codemod: null,
   codemodReason: "a non-literal argv array cannot be quoted safely at build time; join it yourself or move the command into the image",
+  // splitWords: the adapter's copy of mappings/shell-words.ts.
+  codemodToV1: v1FormOf((line) => [`typeof ${line} === "string" && ${line}.length ? splitWords(${line}) : []`]),
 });
 
 export const podStatus = define({
@@ -55,6 +58,7 @@ export const podStatus = define({
   },
   codemod: null,
   codemodReason: "v2 `status` has more states than v1 `desiredStatus`; compare against the v2 states explicitly",
+  codemodToV1: v1FormOf((s) => [`${s} === "EXITED" || ${s} === "ERROR" ? "EXITED" : ${s} === "TERMINATED" ? "TERMINATED" : "RUNNING"`]),
 });
 
 export const scaling = define({
@@ -90,6 +94,10 @@ export const scaling = define({
     }
     return [unlessAllUndefined(inputs, form)];
   },
+  codemodToV1: v1FormOf((s) => {
+    const isObject = `${s} && typeof ${s} === "object"`;
+    return [`${isObject} ? ${s}.type : undefined`, `${isObject} ? (${s}.type === "REQUEST_COUNT" ? ${s}.requestCount : ${s}.queueDelay) : undefined`];
+  }),
 });
 
 /** v2 rejects an idle timeout on queue-based endpoints that scale on REQUEST_COUNT (v1 endpoints are all queue-based). */
@@ -114,6 +122,7 @@ export const idleTimeout = define({
     if (scalerType.known?.value === "REQUEST_COUNT") return [scalerType.optional ? `${operand(scalerType.source)} === undefined ? ${timeout.source} : undefined` : undefined];
     return [`${operand(scalerType.source)} === "REQUEST_COUNT" ? undefined : ${timeout.source}`];
   },
+  codemodToV1: v1FormOf((timeout) => [timeout, undefined]),
 });
 
 export const computeKind = define({
@@ -125,6 +134,10 @@ export const computeKind = define({
   toV1: ([, cpu]) => [nonEmpty(cpu) || (!!cpu && typeof cpu === "object" && !Array.isArray(cpu)) ? "CPU" : "GPU"],
   codemod: null,
   codemodReason: "check whether the v2 endpoint has `cpu` entries instead",
+  // An absent cpu is GPU (gpu is present, or the gateway would not call it).
+  codemodToV1: v1Form(([gpu, cpu]) =>
+    gpu === undefined && cpu === undefined ? [] : [cpu === undefined ? `"GPU"` : `${cpu} && typeof ${cpu} === "object" && (!Array.isArray(${cpu}) || ${cpu}.length > 0) ? "CPU" : "GPU"`],
+  ),
 });
 
 export const networkVolumeList = define({
@@ -154,6 +167,7 @@ export const networkVolumeList = define({
     if (head === undefined) return [unlessAllUndefined(inputs, distinct(rest))];
     return [unlessAllUndefined(inputs, `Array.from(new Set([${always ? head : `...(${head})`}, ...${operand(rest)}]))`)];
   },
+  codemodToV1: v1FormOf((list) => [`Array.isArray(${list}) ? ${list}[0] : undefined`, `Array.isArray(${list}) ? ${list} : undefined`]),
 });
 
 export const cpuDetails = define({
@@ -167,6 +181,7 @@ export const cpuDetails = define({
   },
   codemod: null,
   codemodReason: "read v2 `cpu.id`, `cpu.vcpuCount`, `cpu.memory` instead",
+  codemodToV1: v1FormOf((cpu) => [`${cpu} ? ${cpu}.id : undefined`, `${cpu} ? ${cpu}.vcpuCount : undefined`, `${cpu} ? ${cpu}.memory : undefined`]),
 });
 
 

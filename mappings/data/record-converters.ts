@@ -1,6 +1,7 @@
 // Read-only converters for v2 records → v1 records: fields v1 clients read that v2 reports in a
 // different place (runtime port table) or in a different sense (current spend vs. hourly rate).
 import type { Converter, HourlyRateQuery } from "../types.ts";
+import { v1FormOf } from "./source-forms.ts";
 
 interface RuntimePort {
   private?: number;
@@ -25,6 +26,13 @@ export const runtimeAddresses = define({
   },
   codemod: null,
   codemodReason: "read the public address and ports from v2 `runtime.ports` (ip, private, public)",
+  // As toV1: a `ports` that is not a list throws (`filter` is not a function). The arrow function
+  // narrows the list to an array, so the callbacks type-check with the input `any`.
+  codemodToV1: v1FormOf((runtime) => {
+    const ports = (then: string) =>
+      `((ports) => Array.isArray(ports) ? ports.filter((p) => typeof p?.private === "number" && typeof p.public === "number")${then} : ports.filter())(${runtime}?.ports ?? [])`;
+    return [ports(`.find((p) => typeof p.ip === "string" && p.ip)?.ip ?? undefined`), ports(`.reduce((o, p) => ({ ...o, [String(p.private)]: p.public }), {})`)];
+  }),
 });
 
 export const hourlyRate = define({
@@ -57,6 +65,7 @@ export const cloudTier = define({
   toV1: ([cloud]) => (typeof cloud === "string" ? [cloud === "SECURE", false] : [undefined, undefined]),
   codemod: null,
   codemodReason: "read v2 `cloud` (\"SECURE\" | \"COMMUNITY\"); v2 has no interruptible pods",
+  codemodToV1: v1FormOf((cloud) => [`typeof ${cloud} === "string" ? ${cloud} === "SECURE" : undefined`, `typeof ${cloud} === "string" ? false : undefined`]),
 });
 
 export const imageEntrypoint = define({
@@ -67,6 +76,7 @@ export const imageEntrypoint = define({
   toV1: ([image]) => [image === undefined ? undefined : []],
   codemod: null,
   codemodReason: "v2 cannot override the entrypoint; the image's own is used",
+  codemodToV1: v1FormOf(() => ["[]"]),
 });
 
 export const workerDesiredStatus = define({
@@ -77,6 +87,7 @@ export const workerDesiredStatus = define({
   toV1: ([status]) => [status === undefined ? undefined : "RUNNING"],
   codemod: null,
   codemodReason: "v2 workers report their live state in `status`; compare against the v2 states",
+  codemodToV1: v1FormOf(() => [`"RUNNING"`]),
 });
 
 export const recordConverters = [runtimeAddresses, hourlyRate, cloudTier, imageEntrypoint, workerDesiredStatus];

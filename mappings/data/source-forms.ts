@@ -73,3 +73,15 @@ export function firstOf(input: SourceInput): string {
 export function distinct(source: string): string {
   return /^\[\s*[^,[\]()]+?\s*,?\s*\]$/.test(source.trim()) && !source.includes("...") ? source : `Array.from(new Set(${source}))`;
 }
+
+/**
+ * A backward form (Converter.codemodToV1) from a writer given each v2 input as an operand
+ * (undefined when absent; a present one is defined at run time). Writers repeat their inputs, so
+ * an input that computes something is refused (null) rather than computed more than once.
+ */
+export function v1Form(write: (v2: (string | undefined)[]) => (string | undefined)[]): (v2Source: (string | undefined)[]) => (string | undefined)[] | null {
+  return (sources) => (sources.every((s) => s === undefined || isPure(s)) ? write(sources.map((s) => (s === undefined ? undefined : operand(s)))) : null);
+}
+
+/** The form of a one-input converter: nothing when its input is absent (the gateway does not call it then). */
+export const v1FormOf = (write: (v2: string) => (string | undefined)[]) => v1Form(([x]) => (x === undefined ? [] : write(x)));

@@ -1,7 +1,7 @@
 // Volume converters: v1's flat `volumeInGb` / `volumeMountPath` / `networkVolumeId` ⇄ v2 `mounts`.
 import type { Converter } from "../types.ts";
 import { define } from "../input-kinds.ts";
-import { knownValue, mayBe, operand, orElse, type Input } from "./source-forms.ts";
+import { knownValue, mayBe, operand, orElse, v1FormOf, type Input } from "./source-forms.ts";
 
 
 /** v2's persistent mounts have a 10 GB floor (PersistentMount.size minimum); say so before sending. */
@@ -70,6 +70,15 @@ export const podMounts = define({
     if (id) return [typeof id.value === "string" && id.value ? network : local];
     return [`${operand(networkVolumeId.source)} ? ${network} : ${local}`];
   },
+  codemodToV1: v1FormOf((mounts) => {
+    const net = `${mounts}?.network?.[0]`;
+    const persistent = `${mounts}?.persistent`;
+    return [
+      `${net} ? (${mounts}.persistent?.size ?? 0) : ${persistent} ? ${mounts}.persistent.size : 0`,
+      `${net} ? ${net}.path : ${persistent} ? ${mounts}.persistent.path : undefined`,
+      `${net} ? ${net}.volumeId : undefined`,
+    ];
+  }),
 });
 
 /** A persistent mount back to v1's `volumeInGb` + `volumeMountPath` (0 when the record has other mounts). */
@@ -77,6 +86,8 @@ function persistentToV1([mounts]: unknown[]): unknown[] {
   const p = (mounts as { persistent?: { size: number; path: string } } | undefined)?.persistent;
   return p ? [p.size, p.path] : [mounts === undefined ? undefined : 0, undefined];
 }
+
+const persistentToV1Source = v1FormOf((mounts) => [`${mounts}?.persistent ? ${mounts}.persistent.size : 0`, `${mounts}?.persistent ? ${mounts}.persistent.path : undefined`]);
 
 function persistentToV2(size: unknown, mountPath: unknown): unknown[] {
   return typeof size === "number" && size > 0 ? [persistentMount(size, (mountPath as string) ?? "/workspace")] : [undefined];
@@ -101,6 +112,7 @@ function volumeUpdate(name: string, summary: string, removal: string, nullable: 
       return persistentToV2(size, mountPath);
     },
     toV1: persistentToV1,
+    codemodToV1: persistentToV1Source,
     // v2 replaces the whole mount: a size or a path alone (or either only perhaps there at run
     // time) needs the current mount, which the gateway reads first; the codemod cannot.
     codemodReason: ALONE,
@@ -133,6 +145,7 @@ export const templateMounts = define({
   accepts: [{ kind: "integer" }, { kind: "string" }],
   toV2: ([size, mountPath]) => persistentToV2(size, mountPath),
   toV1: persistentToV1,
+  codemodToV1: persistentToV1Source,
   codemod: ([size, mountPath]) => [size ? persistentSource(size, orElse(mountPath, `"/workspace"`), "undefined") : undefined],
 });
 

@@ -62,7 +62,8 @@ describe("adapterCall", () => {
 
   it("refuses a conversion the adapter does not hold, with the reason", () => {
     expect(() => adapterCall("requestBody", "CreatePod", "body")).toThrow(/does not hold requestBody CreatePod: needs the gateway's extra calls/);
-    expect(() => adapterCall("record", "pod", "p")).toThrow(/does not hold record pod: desiredStatus: podStatus has no v1 source form/);
+    expect(() => adapterCall("record", "pod", "p")).toThrow(/does not hold record pod: costPerHr, adjustedCostPerHr: hourlyRate needs the live GPU catalog/);
+    expect(adapterCall("record", "GetTemplate", "t")).toBe("v2Adapter.toV1Record.template(t)");
   });
 });
 

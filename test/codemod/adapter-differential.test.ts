@@ -54,8 +54,10 @@ refDescribe("boundary adapter ≡ gateway translation", () => {
   it("holds the conversions the table allows today (bodies, records, lists)", () => {
     // A change here is a change in what the codemod can migrate through the adapter: say so in docs/codemod.md.
     expect(plan.toV2Body.map(([op]) => op)).toEqual(["CreateNetworkVolume", "CreateContainerRegistryAuth"]);
-    expect(plan.toV1Record.map(([r]) => r)).toEqual(["networkVolume", "registry", "podBilling", "serverlessBilling", "networkVolumeBilling"]);
+    // Pod and endpoint records stay out: their hourly rate and GPU pools need the live catalog.
+    expect(plan.toV1Record.map(([r]) => r)).toEqual(["template", "networkVolume", "registry", "podBilling", "serverlessBilling", "networkVolumeBilling"]);
     expect(plan.lists.map(([op]) => op)).toEqual(["ListPods", "ListEndpoints", "ListTemplates", "ListNetworkVolumes", "ListContainerRegistryAuths", "EndpointBilling"]);
+    expect(plan.recordLists.map(([op]) => op)).toEqual(["ListTemplates", "ListNetworkVolumes", "ListContainerRegistryAuths", "EndpointBilling"]);
     expect(Object.keys(adapter.toV2Body)).toEqual(plan.toV2Body.map(([op]) => op));
     expect(Object.keys(adapter.toV1Record)).toEqual(plan.toV1Record.map(([r]) => r));
   });

@@ -4,22 +4,22 @@
 // elements (`for…of`, `map/filter/find…`) and functions that return it to their callers; a body
 // that goes anywhere else (passed on, stored, serialised) cannot be vouched for, so the site
 // gets a mark listing the record fields that differ in v2.
-import { Node, SyntaxKind } from "../../ts-morph.ts";
+import { Node } from "../../ts-morph.ts";
 import { converterNamed, lensNamed, type FieldLens, type OperationMapping } from "../../../mappings/index.ts";
-import { enclosingFunction, isFunctionLike } from "../scope.ts";
-import { edit, type Analysis, type Plan } from "../state.ts";
+import { enclosingFunction } from "../scope.ts";
+import { edit, type Plan } from "../state.ts";
+import type { Edit } from "../../types.ts";
 import type { HttpCall } from "../transports/index.ts";
 import { bodySites } from "../body-sites.ts";
 import { referencesOf, skipParens } from "../nodes.ts";
 import { shownAsText } from "../display-sinks.ts";
-import { todo } from "../todo-marks.ts";
-import { addFinding } from "../state.ts";
-import type { Problems } from "./problems.ts";
 import { declaredFields, renameDeclaredField } from "../declared-types.ts";
 import { wrapRecordInAdapter } from "../adapter-sites.ts";
-import { functionName, references } from "../references.ts";
 import { boundRefs } from "./openapi-fetch.ts";
 import { classifyRead } from "../response-branch.ts";
+import { convertedRead, declareReadHelper } from "./converted-reads.ts";
+import { callersOf, declaresField, fieldDeclarations, onlyTested, resultBeyondStatus } from "./record-flow-facts.ts";
+import { argumentCallee, callbackCallee, noteEntry, type Callee } from "../record-callees.ts";
 
 type ByFirst = Map<string, { segs: string[]; lens: FieldLens }[]>;
 /** The lens's v1Lost fields by name: reads of them get a mark. */
@@ -47,7 +47,8 @@ export function differingFields(fields: FieldLens[], lost: { v1: string }[] = []
   return [...differ, ...lost.map((l) => `${l.v1}→(none)`)];
 }
 
-export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping): void {
+/** `unwrapEdits`: the list unwrap's edits, replaced by the adapter's `toV1List` when the list's records go where the app keeps v1 shapes. */
+export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, unwrapEdits: Set<Edit> = new Set()): void {
   const shape = op.response;
   if (shape.kind !== "record" && shape.kind !== "list") return;
   const lens = lensNamed(shape.lens);
@@ -79,6 +80,8 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping): v
     });
     return;
   }
+  // Where this record's reads begin: an adapter-wrapped record keeps its v1 reads (see the end).
+  const mark = { edits: plan.site.edits.length, problems: plan.problems.length, typeRenames: new Set(plan.site.typeRenames ?? []) };
   /** The body read being followed: its uses on the error side of a status check are not the record. */
   let read: Node | undefined;
   let readIsPromise = false;
@@ -111,10 +114,14 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping): v
       if (ITERATORS.includes(name)) {
         const call = p.getParent();
         const cb = call && Node.isCallExpression(call) ? call.getArguments()[0] : undefined;
-        if (cb && (Node.isArrowFunction(cb) || Node.isFunctionExpression(cb))) {
-          const n = cb.getParameters()[name === "reduce" ? 1 : 0]?.getNameNode();
-          if (n && Node.isIdentifier(n)) for (const r of referencesOf(cb, n)) recordUse(r, depth);
-          else if (n) escapes.push(n);
+        const named = cb && !Node.isArrowFunction(cb) && !Node.isFunctionExpression(cb) ? callbackCallee(plan.a, cb, name === "reduce" ? 1 : 0) : undefined;
+        if (cb && (Node.isArrowFunction(cb) || Node.isFunctionExpression(cb) || named)) {
+          if (named) enter(named, cb, depth, true);
+          else {
+            const n = (cb as any).getParameters()[name === "reduce" ? 1 : 0]?.getNameNode() as Node | undefined;
+            if (n && Node.isIdentifier(n)) for (const r of referencesOf(cb, n)) recordUse(r, depth);
+            else if (n) escapes.push(n);
+          }
           // filter/find/sort/slice give records (or lists) again.
           if (["filter", "sort", "slice"].includes(name) && call) valueGoes(call, depth, false);
           else if (["find", "findLast"].includes(name) && call) valueGoes(call, depth, true);
@@ -143,13 +150,8 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping): v
       const name = p.getNameNode();
       if (Node.isIdentifier(name)) {
         for (const r of referencesOf(enclosingFunction(p), name)) if (!(depth === 0 && read && classifyRead(r, read) === "error")) use(r);
-      } else if (Node.isObjectBindingPattern(name) && isRecord) {
-        for (const el of name.getElements()) {
-          const key = el.getPropertyNameNode()?.getText() ?? el.getName();
-          if (el.getDotDotDotToken()) escape(el);
-          else if (differing.has(key)) renameBinding(el, key);
-        }
-      } else escapes.push(name);
+      } else if (Node.isObjectBindingPattern(name) && isRecord) boundFields(name);
+      else escapes.push(name);
       return;
     }
     if (Node.isReturnStatement(p) || (Node.isArrowFunction(p) && p.getBody() === outer)) {
@@ -162,9 +164,34 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping): v
     // `pods.find(…) || null`, `cached ?? record`: the logical expression's value is the record (unless it is only tested).
     if (Node.isBinaryExpression(p) && ["||", "??", "&&"].includes(p.getOperatorToken().getText()) && (p.getOperatorToken().getText() !== "&&" || p.getRight() === outer) && !onlyTested(p)) return valueGoes(p, depth, isRecord);
     if (Node.isIfStatement(p) || Node.isPrefixUnaryExpression(p) || (Node.isBinaryExpression(p) && ["===", "!==", "==", "!=", "&&", "||"].includes(p.getOperatorToken().getText()))) return;
+    // Handed to a function of the project: its reads are followed there.
+    const callee = argumentCallee(plan.a, outer);
+    if (callee) return enter(callee, p, depth + 1, isRecord);
     // Printed, logged or answered as an MCP tool's text: read by a person or a model, not by code.
     if (shownAsText(outer)) return void shown.push(outer);
     escape(outer);
+  };
+  /** The value enters a function of the project through a parameter: its reads are followed there (and shared by the function's other callers). */
+  const enter = (callee: Callee, entry: Node, depth: number, isRecord: boolean): void => {
+    noteEntry(plan, callee, entry);
+    if (depth > 4) return void escape(entry);
+    if (seen.has(callee.param)) return;
+    seen.add(callee.param);
+    const name = (callee.param as any).getNameNode() as Node;
+    const before = plan.site.edits.length;
+    if (Node.isIdentifier(name)) for (const r of referencesOf(callee.fn, name)) (isRecord ? recordUse : listUse)(r, depth);
+    else if (isRecord && Node.isObjectBindingPattern(name)) boundFields(name);
+    else escapes.push(name);
+    if (plan.site.edits.length > before) (plan.site.typeRenames ??= new Set()).add(callee.param);
+  };
+  /** `const { imageName, ...rest } = pod`: each bound field is a read. */
+  const boundFields = (name: Node): void => {
+    if (!Node.isObjectBindingPattern(name)) return;
+    for (const el of name.getElements()) {
+      const key = el.getPropertyNameNode()?.getText() ?? el.getName();
+      if (el.getDotDotDotToken()) escape(el);
+      else if (differing.has(key)) renameBinding(el, key);
+    }
   };
 
   /** `const { imageName } = pod` → `const { image: imageName } = pod` for a renamed copy field. */
@@ -205,10 +232,24 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping): v
     const line = where.getSourceFile().getLineAndColumnAtPos(where.getStart()).line;
     (plan.site.notes ??= []).push(`the ${shape.kind === "list" ? "list" : "record"} is shown as text (${where.getSourceFile().getBaseName()}:${line}), which now shows v2 fields`);
   }
+  // Reads the codemod cannot rename (a converted or lost field), or a record leaving sight: where
+  // the adapter holds the record, the app keeps its v1 record (converted back from v2) and every
+  // read of it stays as written, so this record's renames and read problems are dropped.
+  const unrenamed = plan.problems.length > mark.problems;
+  const differs = escapes.length > 0 && differingFields(lens.fields, lens.v1Lost).length > 0;
+  if ((unrenamed || differs) && read && plan.a.adapter) {
+    const all = plan.site.edits;
+    const problems = plan.problems.splice(mark.problems);
+    const renames = plan.site.typeRenames;
+    plan.site.edits = all.filter((e, i) => i < mark.edits && !unwrapEdits.has(e));
+    plan.site.typeRenames = mark.typeRenames;
+    if (wrapRecordInAdapter(plan, read, readIsPromise, op, shape.kind === "list" ? "recordList" : "record")) return;
+    plan.site.edits = all;
+    plan.problems.push(...problems);
+    plan.site.typeRenames = renames;
+  }
   if (escapes.length) {
     const fields = differingFields(lens.fields, lens.v1Lost).filter((f) => !named.size || f.split("→")[0]!.split("+").some((x) => named.has(x.split(".")[0]!)));
-    // The app keeps its v1 record: the adapter converts the v2 one back, the call migrates.
-    if (fields.length && shape.kind === "record" && read && wrapRecordInAdapter(plan, read, readIsPromise, op)) return;
     if (fields.length) {
       const where = escapes[0]!;
       const line = where.getSourceFile().getLineAndColumnAtPos(where.getStart()).line;
@@ -219,69 +260,6 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping): v
       });
     }
   }
-}
-
-/** A logical expression whose value is only tested (`if (a || b)`, `!(a ?? b)`, `while (…)`), never kept. */
-function onlyTested(expr: Node): boolean {
-  const outer = skipParens(expr);
-  const p = outer.getParent();
-  if (!p) return false;
-  if ((Node.isIfStatement(p) || Node.isWhileStatement(p) || Node.isDoStatement(p)) && p.getExpression() === outer) return true;
-  if (Node.isConditionalExpression(p) && p.getCondition() === outer) return true;
-  if (Node.isPrefixUnaryExpression(p) || Node.isExpressionStatement(p)) return true;
-  if (Node.isBinaryExpression(p) && ["&&", "||", "??"].includes(p.getOperatorToken().getText())) return onlyTested(p);
-  return false;
-}
-
-/** The awaited result is used for more than its status (`r.ok`, `r.status`), or is passed on. */
-function resultBeyondStatus(call: Node): boolean {
-  let outer = skipParens(call);
-  if (Node.isAwaitExpression(outer.getParent())) outer = skipParens(outer.getParent()!);
-  const p = outer.getParent();
-  if (!p || Node.isExpressionStatement(p)) return false;
-  const statusOnly = (n: Node) => {
-    const up = skipParens(n).getParent();
-    return !!up && Node.isPropertyAccessExpression(up) && ["ok", "status", "statusText"].includes(up.getName());
-  };
-  if (Node.isVariableDeclaration(p) && Node.isIdentifier(p.getNameNode())) return referencesOf(enclosingFunction(p), p.getNameNode()).some((r) => !statusOnly(r));
-  return !statusOnly(outer);
-}
-
-/** The call expressions of a named function or method (same project), or undefined when it escapes. */
-function callersOf(fn: Node): Node[] | undefined {
-  const name = isFunctionLike(fn) ? functionName(fn) : undefined;
-  if (!name) return undefined;
-  const out: Node[] = [];
-  for (const r of references(name)) {
-    // `module.exports = { getPod }` names the function without passing its value anywhere here.
-    if (Node.isShorthandPropertyAssignment(r.getParent())) continue;
-    const call = r.getParent();
-    if (call && Node.isCallExpression(call) && call.getExpression() === r) out.push(call);
-    else return undefined;
-  }
-  // An exported function nobody here calls hands the record to code outside the run.
-  if (!out.length && isExported(fn)) return undefined;
-  return out;
-}
-
-function declaresField(object: Node, name: string): boolean {
-  try {
-    return !!object.getType().getProperty(name)?.getDeclarations().length;
-  } catch {
-    return false;
-  }
-}
-
-function isExported(fn: Node): boolean {
-  const holder = Node.isFunctionDeclaration(fn) ? fn : fn.getParent();
-  if (Node.isFunctionDeclaration(holder)) return holder.isExported() || holder.isDefaultExport();
-  if (holder && Node.isVariableDeclaration(holder)) return !!holder.getVariableStatement()?.isExported();
-  const cls = fn.getFirstAncestor((x) => Node.isClassDeclaration(x));
-  if (cls && Node.isClassDeclaration(cls) && (Node.isMethodDeclaration(fn) || Node.isPropertyDeclaration(holder ?? fn))) {
-    if (Node.isMethodDeclaration(fn) && fn.hasModifier?.(SyntaxKind.PrivateKeyword)) return false;
-    return cls.isExported() || cls.isDefaultExport();
-  }
-  return false;
 }
 
 function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lost, op: OperationMapping): void {
@@ -309,7 +287,14 @@ function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lost, op:
     if (!ok) continue;
     const f = cand.lens;
     const v1 = cand.segs.join(".");
-    if (f.converter) {
+    const converted = f.converter ? convertedRead(access, last, f, v1) : undefined;
+    if (converted) {
+      edit(plan, access, { start: access.getStart(), end: last.getEnd(), text: converted.text });
+      const site = plan.site;
+      const before = site.onApply;
+      const file = plan.a.files.get(access.getSourceFile().getFilePath())!;
+      site.onApply = () => (before?.(), declareReadHelper(file, converted.helper));
+    } else if (f.converter) {
       const conv = converterNamed(f.converter);
       // The read cannot be renamed: the call stays whole on v1, and its mark names the read.
       const line = access.getSourceFile().getLineAndColumnAtPos(access.getStart()).line;
@@ -332,26 +317,5 @@ function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lost, op:
       }
     }
     return;
-  }
-}
-
-
-/** The property declarations of `names` on the type a value (or its function's return) is declared with. */
-function fieldDeclarations(n: Node, viaReturn: boolean, names: string[]): Node[] {
-  try {
-    let type = n.getType();
-    if (viaReturn) {
-      const fn = enclosingFunction(n) as any;
-      const ret = fn.getReturnType?.();
-      if (ret) type = ret.getTypeArguments?.()[0] && /^Promise</.test(ret.getText()) ? ret.getTypeArguments()[0] : ret;
-    }
-    const out: Node[] = [];
-    for (const t of type.isUnion() ? type.getUnionTypes() : [type]) {
-      const target = t.isArray() ? t.getArrayElementTypeOrThrow() : t;
-      for (const name of names) for (const d of target.getProperty(name)?.getDeclarations() ?? []) out.push(d);
-    }
-    return out;
-  } catch {
-    return [];
   }
 }

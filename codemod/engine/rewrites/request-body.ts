@@ -9,6 +9,7 @@ import { unwrapExpression } from "../urls.ts";
 import { edit, fileOf, q, quoteOf, type Analysis, type Plan } from "../state.ts";
 import type { HttpCall } from "../transports/index.ts";
 import { bind, objectLiteral, prop } from "../values.ts";
+import { headersFact } from "../json-headers.ts";
 import { oneLine } from "../nodes.ts";
 import type { Problems } from "./problems.ts";
 import { wrapBodyInAdapter } from "../adapter-sites.ts";
@@ -79,7 +80,12 @@ export function addToOptions(plan: Plan, http: HttpCall, key: string, value: str
         if (last) edit(plan, last, { start: last.getEnd(), end: last.getEnd(), text: `, ${contentType}` });
         else edit(plan, h, { start: h.getStart(), end: h.getEnd(), text: `{ ${contentType} }` });
       } else {
-        plan.problems.push({ reason: "v2 reads the action from a JSON body; the headers here are built elsewhere", advice: "make sure they include Content-Type: application/json" });
+        // Built elsewhere: the object literals it can hold say whether it is JSON already.
+        const fact = headersFact(plan.a, headers!);
+        const holder = headers!.getParent();
+        if (fact === "plain" && holder && Node.isShorthandPropertyAssignment(holder)) edit(plan, holder, { start: holder.getStart(), end: holder.getEnd(), text: `headers: { ...${headers!.getText()}, ${contentType} }` });
+        else if (fact === "plain") edit(plan, headers!, { start: headers!.getStart(), end: headers!.getEnd(), text: `{ ...${headers!.getText()}, ${contentType} }` });
+        else if (fact === "unknown") plan.problems.push({ reason: "v2 reads the action from a JSON body; the headers here are built elsewhere", advice: "make sure they include Content-Type: application/json" });
       }
     }
     const last = props.at(-1);

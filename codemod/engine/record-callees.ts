@@ -1,0 +1,113 @@
+// A record (or list) handed to a function of the project (`formatPod(pod)`, `pods.map(toRow)`,
+// `this.summarise(pod)`): the parameter that takes it, so its reads are followed inside. A read
+// renamed there is shared by every caller, so each entry is kept: do no harm lets the rename land
+// only when every call of the function hands it records of calls that migrate (shared-readers.ts).
+import { Node } from "../ts-morph.ts";
+import type { Analysis, Plan } from "./state.ts";
+import { skipParens } from "./nodes.ts";
+
+export interface Callee {
+  fn: Node;
+  /** The parameter declaration that takes the value. */
+  param: Node;
+}
+
+const FUNCTION = (n: Node | undefined): n is Node =>
+  !!n && (Node.isFunctionDeclaration(n) || Node.isMethodDeclaration(n) || Node.isArrowFunction(n) || Node.isFunctionExpression(n));
+
+/** The function of the run's own source an expression names (through imports and aliases), if it has a body there. */
+export function functionNamed(a: Analysis, expr: Node): Node | undefined {
+  let symbol;
+  try {
+    symbol = expr.getSymbol();
+    if (symbol?.isAlias()) symbol = symbol.getAliasedSymbol() ?? symbol;
+  } catch {
+    return undefined;
+  }
+  const found: Node[] = [];
+  for (const d of symbol?.getDeclarations() ?? []) {
+    let fn: Node | undefined = d;
+    if (Node.isVariableDeclaration(d) || Node.isPropertyAssignment(d) || Node.isPropertyDeclaration(d)) {
+      const init = d.getInitializer();
+      fn = init ? unwrap(init) : undefined;
+    }
+    if (!FUNCTION(fn) || !(fn as any).getBody?.()) continue;
+    if (!a.files.has(fn.getSourceFile().getFilePath()) || fn.getSourceFile().isDeclarationFile()) continue;
+    found.push(fn);
+  }
+  // Several bodies (a method overridden, a name declared twice): which one runs is not known here.
+  return found.length === 1 ? found[0] : undefined;
+}
+
+function unwrap(n: Node): Node {
+  let x = n;
+  while (Node.isParenthesizedExpression(x) || Node.isAsExpression(x) || Node.isSatisfiesExpression(x)) x = x.getExpression();
+  return x;
+}
+
+function parameterAt(fn: Node, index: number): Node | undefined {
+  const params = (fn as any).getParameters?.() as Node[] | undefined;
+  const param = params?.[index];
+  if (!param || !Node.isParameterDeclaration(param) || param.getDotDotDotToken()) return undefined;
+  return param;
+}
+
+/** `fn(…, value, …)`: the callee's parameter at the value's position. */
+export function argumentCallee(a: Analysis, value: Node): Callee | undefined {
+  const outer = skipParens(value);
+  const call = outer.getParent();
+  if (!call || !Node.isCallExpression(call)) return undefined;
+  const index = call.getArguments().indexOf(outer as any);
+  if (index < 0) return undefined;
+  const fn = functionNamed(a, call.getExpression());
+  const param = fn && parameterAt(fn, index);
+  return fn && param ? { fn, param } : undefined;
+}
+
+/** `list.map(toRow)`: the named callback's parameter that takes each element. */
+export function callbackCallee(a: Analysis, callback: Node, index: number): Callee | undefined {
+  if (!Node.isIdentifier(callback) && !Node.isPropertyAccessExpression(callback)) return undefined;
+  const fn = functionNamed(a, callback);
+  const param = fn && parameterAt(fn, index);
+  return fn && param ? { fn, param } : undefined;
+}
+
+/** The site hands its record to this parameter at `entry` (the call, or the callback reference). */
+export function noteEntry(plan: Plan, callee: Callee, entry: Node): void {
+  const entries = plan.a.readerEntries.get(callee.param) ?? new Set<Node>();
+  entries.add(entry);
+  plan.a.readerEntries.set(callee.param, entries);
+  (plan.site.typeUses ??= new Set()).add(callee.param);
+}
+
+/** The name a function is called by: its own, or the variable, property or class field holding it. */
+function calledName(fn: Node): Node | undefined {
+  if (Node.isFunctionDeclaration(fn) || Node.isMethodDeclaration(fn)) return fn.getNameNode();
+  let holder = fn.getParent();
+  while (holder && (Node.isParenthesizedExpression(holder) || Node.isAsExpression(holder) || Node.isSatisfiesExpression(holder))) holder = holder.getParent();
+  if (holder && (Node.isVariableDeclaration(holder) || Node.isPropertyAssignment(holder) || Node.isPropertyDeclaration(holder))) {
+    const name = holder.getNameNode();
+    return Node.isIdentifier(name) ? name : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * A use of the parameter's function that hands it something no planned site accounts for (another
+ * caller, the function passed on), or the function itself when its uses cannot be listed.
+ */
+export function strayCaller(a: Analysis, param: Node, references: (name: Node) => Node[]): Node | undefined {
+  const fn = param.getParent()!;
+  const name = calledName(fn);
+  if (!name) return fn;
+  const entries = a.readerEntries.get(param) ?? new Set<Node>();
+  for (const r of references(name)) {
+    if (entries.has(r)) continue;
+    const call = r.getParent();
+    if (call && Node.isCallExpression(call) && call.getExpression() === r && entries.has(call)) continue;
+    // `module.exports = { format }`, `export default format`: naming it is not calling it.
+    if (Node.isShorthandPropertyAssignment(call) || Node.isExportAssignment(call)) continue;
+    return r;
+  }
+  return undefined;
+}

@@ -1,0 +1,93 @@
+// Rewrite: a read of a v1 record field that v2 holds in another form (`pod.desiredStatus`, made
+// from v2 `status` by the podStatus converter). Where the converter has a v1-direction source form
+// (the one the boundary adapter is written from) and the field comes from one v2 field, the read
+// becomes that form over the v2 field, so it yields exactly what the gateway would have answered:
+// `(pod.status === undefined ? undefined : pod.status === "EXITED" || … ? "EXITED" : …)`.
+// Not written (the caller marks the read instead): a receiver that computes something (it would be
+// evaluated twice), a write to the field, a form that needs the adapter's helpers, a converter
+// needing the catalog, and a receiver typed by the project with the v1 field but not the v2 one
+// (the form would not type-check against it).
+import { Node, SyntaxKind } from "../../ts-morph.ts";
+import type { FieldLens } from "../../../mappings/index.ts";
+import { converterNamed } from "../../../mappings/index.ts";
+import { isPure } from "../../../mappings/data/source-forms.ts";
+import type { FileState } from "../state.ts";
+
+export interface ConvertedRead {
+  /** Replaces the read from `access` to `last` (the v1 path's last segment). */
+  text: string;
+  /** The file's helper the text calls (written once per file, after its imports). */
+  helper: { name: string; code: string };
+}
+
+/** The converted read, or undefined where it cannot be written. */
+export function convertedRead(access: Node, last: Node, f: FieldLens, v1Path: string): ConvertedRead | undefined {
+  const conv = f.converter ? converterNamed(f.converter) : undefined;
+  if (!conv?.codemodToV1 || conv.needsCatalog || f.v2.length !== 1 || !Node.isPropertyAccessExpression(access)) return undefined;
+  const index = f.v1.indexOf(v1Path);
+  if (index < 0 || isWritten(last)) return undefined;
+  const ts = /\.[cm]?tsx?$/.test(access.getSourceFile().getFilePath());
+  // `pod.desiredStatus.toLowerCase()` in TypeScript: the helper's type includes undefined (absent
+  // in v2 as in the gateway's answer), which a strict project rejects there.
+  const up = last.getParent();
+  if (ts && up && (Node.isPropertyAccessExpression(up) || Node.isElementAccessExpression(up) || Node.isCallExpression(up)) && up.getExpression() === last) return undefined;
+  const receiver = access.getExpression();
+  const recv = receiver.getText();
+  if (!isPure(recv) || /\n/.test(recv)) return undefined;
+  if (!typeAllows(receiver, v1Path.split(".")[0]!, f.v2[0]!.split(".")[0]!)) return undefined;
+  const param = "value";
+  const out = conv.codemodToV1([param])?.[index];
+  if (!out || /\bsplitWords\(/.test(out)) return undefined;
+  const leaf = v1Path.split(".").pop()!;
+  const name = `v1${leaf[0]!.toUpperCase()}${leaf.slice(1)}`;
+  // A name the file already uses for something else: not ours to shadow.
+  const text = access.getSourceFile().getFullText();
+  if (new RegExp(`\\b${name}\\b`).test(text) && !text.includes(`function ${name}(${param}`)) return undefined;
+  const code = [
+    `// v2-bridge: v1 \`${v1Path}\` from v2 \`${f.v2[0]}\`, as the gateway's ${conv.name} converter answers it.`,
+    `function ${name}(${param}${ts ? ": any" : ""}) {`,
+    `  return ${param} === undefined ? undefined : ${out};`,
+    "}",
+  ].join("\n");
+  return { text: `${name}(${recv}.${f.v2[0]!.split(".").join("?.")})`, helper: { name, code } };
+}
+
+/** Writes a converted read's helper into the file once, after its imports. */
+export function declareReadHelper(file: FileState, helper: ConvertedRead["helper"]): void {
+  if (file.declared.has(helper.name)) return;
+  file.declared.add(helper.name);
+  // Written by an earlier run (the file was migrated in part).
+  if (file.text.includes(`function ${helper.name}(`)) return;
+  let at = 0;
+  for (const st of file.sf.getStatements()) {
+    if (Node.isImportDeclaration(st) || (Node.isExpressionStatement(st) && Node.isStringLiteral(st.getExpression()))) at = st.getEnd();
+    else break;
+  }
+  if (at === 0 && file.text.startsWith("#!")) at = file.text.indexOf("\n") + 1;
+  const text = at > 0 ? `\n\n${helper.code}` : `${helper.code}\n\n`;
+  file.edits.push({ start: at, end: at, text, file: file.sf.getFilePath() });
+}
+
+/** `pod.desiredStatus = …`, `delete pod.x`, `pod.x++`: not a read. */
+function isWritten(last: Node): boolean {
+  const p = last.getParent();
+  if (!p) return false;
+  if (Node.isBinaryExpression(p) && p.getLeft() === last && p.getOperatorToken().getKind() >= SyntaxKind.FirstAssignment && p.getOperatorToken().getKind() <= SyntaxKind.LastAssignment) return true;
+  return Node.isDeleteExpression(p) || Node.isPrefixUnaryExpression(p) || Node.isPostfixUnaryExpression(p);
+}
+
+/** The receiver's type lets the v2 field be read: untyped (any, an index signature), or declaring the v2 field. */
+function typeAllows(receiver: Node, v1Top: string, v2Top: string): boolean {
+  try {
+    const type = receiver.getType();
+    if (type.isAny() || type.isUnknown()) return true;
+    const parts = type.isUnion() ? type.getUnionTypes().filter((t) => !t.isNull() && !t.isUndefined()) : [type];
+    return parts.every((t) => {
+      if (t.isAny()) return true;
+      if (t.getProperty(v2Top)) return true;
+      return !t.getProperty(v1Top) && !!(t.getStringIndexType() ?? t.getNumberIndexType());
+    });
+  } catch {
+    return false;
+  }
+}

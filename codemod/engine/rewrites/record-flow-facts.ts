@@ -1,0 +1,90 @@
+// Facts about where a record goes, for the record-read pass: whether a logical expression only
+// tests it, whether a helper's result is used beyond its status, which calls receive what a
+// function returns, and which field declarations a value is typed through.
+import { Node, SyntaxKind } from "../../ts-morph.ts";
+import { enclosingFunction, isFunctionLike } from "../scope.ts";
+import { referencesOf, skipParens } from "../nodes.ts";
+import { functionName, references } from "../references.ts";
+
+/** A logical expression whose value is only tested (`if (a || b)`, `!(a ?? b)`, `while (…)`), never kept. */
+export function onlyTested(expr: Node): boolean {
+  const outer = skipParens(expr);
+  const p = outer.getParent();
+  if (!p) return false;
+  if ((Node.isIfStatement(p) || Node.isWhileStatement(p) || Node.isDoStatement(p)) && p.getExpression() === outer) return true;
+  if (Node.isConditionalExpression(p) && p.getCondition() === outer) return true;
+  if (Node.isPrefixUnaryExpression(p) || Node.isExpressionStatement(p)) return true;
+  if (Node.isBinaryExpression(p) && ["&&", "||", "??"].includes(p.getOperatorToken().getText())) return onlyTested(p);
+  return false;
+}
+
+/** The awaited result is used for more than its status (`r.ok`, `r.status`), or is passed on. */
+export function resultBeyondStatus(call: Node): boolean {
+  let outer = skipParens(call);
+  if (Node.isAwaitExpression(outer.getParent())) outer = skipParens(outer.getParent()!);
+  const p = outer.getParent();
+  if (!p || Node.isExpressionStatement(p)) return false;
+  const statusOnly = (n: Node) => {
+    const up = skipParens(n).getParent();
+    return !!up && Node.isPropertyAccessExpression(up) && ["ok", "status", "statusText"].includes(up.getName());
+  };
+  if (Node.isVariableDeclaration(p) && Node.isIdentifier(p.getNameNode())) return referencesOf(enclosingFunction(p), p.getNameNode()).some((r) => !statusOnly(r));
+  return !statusOnly(outer);
+}
+
+/** The call expressions of a named function or method (same project), or undefined when it escapes. */
+export function callersOf(fn: Node): Node[] | undefined {
+  const name = isFunctionLike(fn) ? functionName(fn) : undefined;
+  if (!name) return undefined;
+  const out: Node[] = [];
+  for (const r of references(name)) {
+    // `module.exports = { getPod }` names the function without passing its value anywhere here.
+    if (Node.isShorthandPropertyAssignment(r.getParent())) continue;
+    const call = r.getParent();
+    if (call && Node.isCallExpression(call) && call.getExpression() === r) out.push(call);
+    else return undefined;
+  }
+  // An exported function nobody here calls hands the record to code outside the run.
+  if (!out.length && isExported(fn)) return undefined;
+  return out;
+}
+
+export function declaresField(object: Node, name: string): boolean {
+  try {
+    return !!object.getType().getProperty(name)?.getDeclarations().length;
+  } catch {
+    return false;
+  }
+}
+
+function isExported(fn: Node): boolean {
+  const holder = Node.isFunctionDeclaration(fn) ? fn : fn.getParent();
+  if (Node.isFunctionDeclaration(holder)) return holder.isExported() || holder.isDefaultExport();
+  if (holder && Node.isVariableDeclaration(holder)) return !!holder.getVariableStatement()?.isExported();
+  const cls = fn.getFirstAncestor((x) => Node.isClassDeclaration(x));
+  if (cls && Node.isClassDeclaration(cls) && (Node.isMethodDeclaration(fn) || Node.isPropertyDeclaration(holder ?? fn))) {
+    if (Node.isMethodDeclaration(fn) && fn.hasModifier?.(SyntaxKind.PrivateKeyword)) return false;
+    return cls.isExported() || cls.isDefaultExport();
+  }
+  return false;
+}
+
+/** The property declarations of `names` on the type a value (or its function's return) is declared with. */
+export function fieldDeclarations(n: Node, viaReturn: boolean, names: string[]): Node[] {
+  try {
+    let type = n.getType();
+    if (viaReturn) {
+      const fn = enclosingFunction(n) as any;
+      const ret = fn.getReturnType?.();
+      if (ret) type = ret.getTypeArguments?.()[0] && /^Promise</.test(ret.getText()) ? ret.getTypeArguments()[0] : ret;
+    }
+    const out: Node[] = [];
+    for (const t of type.isUnion() ? type.getUnionTypes() : [type]) {
+      const target = t.isArray() ? t.getArrayElementTypeOrThrow() : t;
+      for (const name of names) for (const d of target.getProperty(name)?.getDeclarations() ?? []) out.push(d);
+    }
+    return out;
+  } catch {
+    return [];
+  }
+}
