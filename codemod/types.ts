@@ -59,6 +59,8 @@ export interface HelperSignature {
   fn?: unknown;
   /** The base literal the helper's URL takes its v1 base from (absent for an inline base). */
   baseSource?: unknown;
+  /** Every v1 base literal the helper's base can hold (the first is `baseSource`). */
+  baseSources?: unknown[];
 }
 
 export interface FileAnalysis {

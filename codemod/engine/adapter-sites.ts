@@ -18,8 +18,10 @@ import { statementOf } from "./nodes.ts";
 export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean, op: OperationMapping, kind: "record" | "recordList" = "record"): boolean {
   if (!plan.a.adapter || adapterCovers(kind, op.key) !== true) return false;
   // Insertions around the read (its own path and body edits stay inside); a promise gets `.then`.
-  const param = kind === "record" ? "record" : "body";
-  const [open, close] = promise ? ["", `.then((${param}) => ${adapterCall(kind, op.key, param)})`] : adapterCall(kind, op.key, "\0").split("\0");
+  // TypeScript: an untyped promise (`.json()` of a client typed `any`) gives the callback no type.
+  const ts = /\.[cm]?tsx?$/.test(read.getSourceFile().getFilePath());
+  const param = `${kind === "record" ? "record" : "body"}${ts ? ": unknown" : ""}`;
+  const [open, close] = promise ? ["", `.then((${param}) => ${adapterCall(kind, op.key, param.split(":")[0]!)})`] : adapterCall(kind, op.key, "\0").split("\0");
   if (open) edit(plan, read, { start: read.getStart(), end: read.getStart(), text: open });
   edit(plan, read, { start: read.getEnd(), end: read.getEnd(), text: close! });
   note(plan, read, kind === "record" ? `the v2 ${op.key.split("#")[0]} record is converted back to v1 by ${ADAPTER_BINDING}` : `the v2 ${op.key.split("#")[0]} list is unwrapped and its records converted back to v1 by ${ADAPTER_BINDING}`);

@@ -8,7 +8,7 @@ import { V1_HOST, V2_BASE } from "../../mappings/bases.ts";
 import { isBaseOnly, isDynamicPath, locate, resolveParts, rewriteUrl, v2BaseFor } from "./urls.ts";
 import type { Category, Finding } from "../types.ts";
 import { addFinding, edit, planFor, fileOf, type Analysis, type Site } from "./state.ts";
-import { sourceLiteral, urlContext } from "./values.ts";
+import { sourceLiterals, urlContext } from "./values.ts";
 import { todo } from "./todo-marks.ts";
 import { isDeclaredV1Base, v1Redirect } from "./v1-redirect.ts";
 import { newPathFor, uniqueMatches } from "./v1-match.ts";
@@ -41,8 +41,7 @@ function literal(a: Analysis, n: Node): void {
   const url = locate(parts, undefined);
   parts.forEach((p) => a.consumed.add(p.node));
   const deps = new Set<Node>();
-  const anchor = url?.anchor?.node ? sourceLiteral(a, url.anchor.node) : undefined;
-  if (anchor) deps.add(anchor);
+  if (url?.anchor?.node) for (const s of sourceLiterals(a, url.anchor.node)) deps.add(s);
   const site: Site = { call: n, file: fileOf(a, n), deps, edits: [], complete: false };
   const finish = (op: string | null, category: Category, reason: string, advice: string, v1: Finding["v1"] = null, v2: Finding["v2"] = null) => {
     todo(a, n, op ?? "base", category, reason, advice);

@@ -11,7 +11,7 @@ import type { Category, Finding } from "../types.ts";
 import { addFinding, edit, planFor, type Analysis, type Plan, type Site } from "./state.ts";
 import type { HttpCall } from "./transports/index.ts";
 import { helperSignature } from "./helpers.ts";
-import { bind, sourceLiteral, urlContext, valueOf, type External } from "./values.ts";
+import { bind, sourceLiteral, sourceLiterals, urlContext, valueOf, type External } from "./values.ts";
 import { todo } from "./todo-marks.ts";
 import { axiosRedirect, openapiFetchRedirect, helperRedirect, v1Redirect, type Redirect } from "./v1-redirect.ts";
 import { changeMethod } from "./rewrites/method.ts";
@@ -107,9 +107,8 @@ export function processCall(a: Analysis, http: HttpCall): void {
   }
   for (const p of parts) a.consumed.add(p.node);
   const deps = new Set<Node>();
-  const anchorSource = url.anchor?.node ? sourceLiteral(a, url.anchor.node) : undefined;
-  if (anchorSource) deps.add(anchorSource);
-  if (http.lib === "helper" && http.helper?.baseSource) deps.add(http.helper.baseSource as Node);
+  if (url.anchor?.node) for (const s of sourceLiterals(a, url.anchor.node)) deps.add(s);
+  if (http.lib === "helper") for (const s of (http.helper?.baseSources ?? [http.helper?.baseSource]) as (Node | undefined)[]) if (s) deps.add(s);
   const site: Site = { call: at, file: undefined as never, deps, edits: [], complete: false };
   for (const n of [...used, ...http.trail, at.getExpression()]) a.accounted.add(n);
   const plan = planFor(a, site);

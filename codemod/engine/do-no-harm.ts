@@ -123,6 +123,10 @@ function pinBasesOfMarkedCalls(a: Analysis, verdicts: Map<Node, Verdict>): void 
       if (!site.finding || !site.complete || staysV1(site, verdicts)) continue;
       const reason = sharedTypeConflict(a, site, verdicts);
       if (!reason) continue;
+      if (takeAdapterRoute(site)) {
+        changed = true;
+        continue;
+      }
       site.complete = false;
       site.finding.category = site.finding.category === "no-equivalent" ? "no-equivalent" : "review";
       site.finding.reason = reason;
@@ -170,6 +174,19 @@ function readerName(param: Node): string {
   return `${name}(${(param as any).getName?.() ?? "…"}) at ${where(fn)}`;
 }
 
+/** A site whose renamed type is shared with a v1-shaped record migrates through the adapter instead, keeping the type v1. */
+function takeAdapterRoute(site: Site): boolean {
+  const route = site.adapterRoute;
+  if (!route) return false;
+  site.adapterRoute = undefined;
+  site.edits = route.edits;
+  site.typeRenames = route.typeRenames;
+  site.onApply = route.onApply;
+  site.keepsV1Record = true;
+  for (const d of route.uses) (site.typeUses ??= new Set()).add(d);
+  return true;
+}
+
 /** Whether a site stays v1: marked (left whole), or on a base that does not flip. */
 function staysV1(site: Site, verdicts: Map<Node, Verdict>): boolean {
   if (!site.complete && site.whole) return true;
@@ -202,7 +219,7 @@ function settleSite(a: Analysis, site: Site, verdicts: Map<Node, Verdict>): void
   const pinned = stuck.filter((d) => a.bases.get(d)?.pinned);
   if (pinned.length === stuck.length) {
     const shared = sharedTypeConflict(a, site, verdicts);
-    if (shared) return markKept(a, site, shared, "migrate both calls together, or give each its own record type");
+    if (shared && !takeAdapterRoute(site)) return markKept(a, site, shared, "migrate both calls together, or give each its own record type");
     const reason = `the call is on ${V1_BASE_NAME}, the base kept for calls in v1 shape, and needs nothing else`;
     const advice = `replace ${V1_BASE_NAME} here with the v2 base ${V2_BASE} and run rewrite again`;
     markKept(a, site, reason, advice);

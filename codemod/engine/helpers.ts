@@ -7,7 +7,7 @@ import type { HelperSignature } from "../types.ts";
 import { enclosingFunction, isFunctionLike, type Binding } from "./scope.ts";
 import { isDynamicPath, literalText, locate, resolveParts, unwrapExpression } from "./urls.ts";
 import type { Analysis, WrapperSignature } from "./state.ts";
-import { bind, objectLiteral, prop, sourceLiteral, urlContext } from "./values.ts";
+import { bind, objectLiteral, prop, sourceLiteral, sourceLiterals, urlContext } from "./values.ts";
 import { bodyOf, methodOf } from "./transports/call-parts.ts";
 import type { HttpCall } from "./transports/transport.ts";
 import { readCall as httpCall } from "./call-reader.ts";
@@ -89,7 +89,8 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
     // An inline base (`https://rest.runpod.io/v1${path}`) is its own source: the first literal piece;
     // over another helper, the base is that helper's.
     const baseSource = http.lib === "helper" ? http.helper!.baseSource : url.anchor?.node ? sourceLiteral(a, url.anchor.node) : parts[0]?.node;
-    sig = { kind: "helper", base, pathIndex: pb.index, returnsBody: false, serialisesBody: false, fn, baseSource };
+    const baseSources = http.lib === "helper" ? http.helper!.baseSources : url.anchor?.node ? sourceLiterals(a, url.anchor.node) : undefined;
+    sig = { kind: "helper", base, pathIndex: pb.index, returnsBody: false, serialisesBody: false, fn, baseSource, baseSources };
     const holeAt = parts.indexOf(hole);
     const between = parts.slice(url.anchor ? 1 : 0, holeAt).map((p) => (p.kind === "text" ? p.text : "")).join("").slice(url.anchor ? 0 : url.inlineBase.length);
     if (between === "/") sig.pathPrefix = "/";

@@ -56,6 +56,8 @@ export interface Site {
   notes?: string[];
   /** Field declarations of the project's own types, and parameters of the project's functions, whose reads this site renames to v2 names. */
   typeRenames?: Set<Node>;
+  /** The same migration through the adapter (the app keeps the v1 record), taken when a type it renames is shared with a v1-shaped record. */
+  adapterRoute?: { edits: Edit[]; typeRenames: Set<Node> | undefined; onApply: (() => void) | undefined; uses: Node[] };
   /** The adapter converts its v2 record back to v1: what it hands on keeps v1 field names, as a call that stays v1. */
   keepsV1Record?: boolean;
   /** Field declarations its v1 record is typed through where it leaves sight, and parameters it hands its record to (they must keep v1 reads while it stays v1). */
@@ -89,6 +91,8 @@ export interface Analysis {
   helperParts: Map<Node, Node[]>;
   /** Which base literal a resolved base part (identifier, member, `??`) comes from. */
   baseSource: Map<Node, Node>;
+  /** The other v1 base literals a base part can hold (another caller's), beyond `baseSource`. */
+  moreBaseSources: Map<Node, Node[]>;
   helperCache: Map<Node, HelperSignature | null>;
   wrapperCache: Map<Node, WrapperSignature | null>;
   baseCache: Map<Node, string | null>;
@@ -130,6 +134,7 @@ export function newAnalysis(resolve: ModuleResolver | undefined): Analysis {
     accounted: new Set(),
     helperParts: new Map(),
     baseSource: new Map(),
+    moreBaseSources: new Map(),
     helperCache: new Map(),
     wrapperCache: new Map(),
     baseCache: new Map(),

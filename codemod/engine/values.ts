@@ -30,21 +30,30 @@ export function sourceLiteral(a: Analysis, node: Node): Node | undefined {
   return a.baseSource.get(n);
 }
 
+/** Every literal a base part can come from (several callers may each give a v1 base): all must flip. */
+export function sourceLiterals(a: Analysis, node: Node): Node[] {
+  const first = sourceLiteral(a, node);
+  if (!first) return [];
+  const n = unwrapExpression(node);
+  return [first, ...(a.moreBaseSources.get(n) ?? []).filter((x) => x !== first)];
+}
+
 /** The v1 base an identifier or member access stands for. */
 export function baseOf(a: Analysis, node: Node): string | undefined {
   const n = unwrapExpression(node);
   if (a.baseCache.has(n)) return a.baseCache.get(n) ?? undefined;
   a.baseCache.set(n, null);
-  let found: { value: string; source?: Node } | undefined;
+  let found: { value: string; source?: Node; sources?: Node[] } | undefined;
   if (Node.isIdentifier(n) || Node.isPropertyAccessExpression(n) || Node.isElementAccessExpression(n) || Node.isCallExpression(n)) {
     // By value, wherever it flows: variables, imports, config returns, class members, constructor options, schema defaults.
     const b = baseIn(a.evaluator.evaluate(n));
     if (b) {
-      found = { value: b.value, source: b.source };
+      found = { value: b.value, source: b.source, sources: b.sources };
       if (b.overrides.length) a.overrides.set(b.source, new Set([...(a.overrides.get(b.source) ?? []), ...b.overrides]));
     }
   }
   if (found?.source) a.baseSource.set(n, found.source);
+  if (found?.sources && found.sources.length > 1) a.moreBaseSources.set(n, found.sources.slice(1));
   a.baseCache.set(n, found?.value ?? null);
   return found?.value;
 }

@@ -135,7 +135,7 @@ describe("audit", () => {
       "export async function f(id: string) {",
       "  const pod = await (await fetch(`${API}/pods/${id}`)).json();",
       "  const list = await (await fetch(`${API}/pods?desiredStatus=RUNNING`)).json();",
-      "  return [pod.desiredStatus, pod.containerDiskInGb, list.length];",
+      "  return [pod.costPerHr, pod.containerDiskInGb, list.length];",
       "}",
       "export const g = (p: any) => p.desiredStatus;",
     ].join("\n");
@@ -145,7 +145,8 @@ describe("audit", () => {
     expect(review).toHaveLength(2);
     expect(review.map((f) => f.reason)).toEqual(expect.arrayContaining([
       "query parameter desiredStatus (emulate): v2 lists take no filter parameters",
-      expect.stringContaining("reads v1 record field desiredStatus (a.ts:5), which is status in v2"),
+      // costPerHr needs the live GPU catalog: no source form rewrites the read.
+      expect.stringContaining("reads v1 record field costPerHr (a.ts:5), which is cost + status + gpu + cpu + cloud in v2"),
     ]));
     const out = readFileSync(path.join(dir, "a.ts"), "utf8");
     // Both calls are marked, so both stay whole in v1 shape on the declared v1 base: nothing renamed.

@@ -26,10 +26,10 @@ describe("a partly migrated client runs: marked calls through the gateway, the r
     const text = readFileSync(path.join(tmp, "pods.ts"), "utf8");
     // Both halves exist: calls on the declared v1 base (marked) and calls on the v2 base.
     expect(text).toContain("const RUNPOD_V1_BASE = process.env.RUNPOD_V1_BASE");
-    expect(text.match(/\$\{RUNPOD_V1_BASE\}/g)!.length).toBe(3);
-    expect(text.match(/\$\{BASE\}/g)!.length).toBe(2);
+    expect(text.match(/\$\{RUNPOD_V1_BASE\}/g)!.length).toBe(1);
+    expect(text.match(/\$\{BASE\}/g)!.length).toBe(4);
     const marked = result.findings.filter((f) => f.operation && f.category !== "auto").map((f) => f.operation).sort();
-    expect(marked).toEqual(["CreatePod", "GetPod", "StopPod"]);
+    expect(marked).toEqual(["CreatePod"]);
 
     const { startSandbox } = await import("../../sandbox/server.ts");
     const { startGateway } = await import("../../gateway/server.ts");
@@ -61,9 +61,9 @@ describe("a partly migrated client runs: marked calls through the gateway, the r
     // Marked calls went through the gateway in v1 shape; migrated ones straight to v2 paths.
     expect(seen).toEqual([
       "POST gateway /v1/pods",
-      `GET gateway /v1/pods/${id}`,
-      `POST gateway /v1/pods/${id}/stop`,
-      `GET gateway /v1/pods/${id}`,
+      `GET v2 /v2/pods/${id}`,
+      `POST v2 /v2/pods/${id}/action`,
+      `GET v2 /v2/pods/${id}`,
       "GET v2 /v2/pods",
       `DELETE v2 /v2/pods/${id}`,
       "GET v2 /v2/pods",

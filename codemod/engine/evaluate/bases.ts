@@ -9,6 +9,8 @@ export interface FoundBase {
   value: string;
   /** The literal the base comes from. */
   source: Node;
+  /** Every v1 base literal the expression can hold (the first is `source`): each must flip for a call on it to move. */
+  sources: Node[];
   /** What else the expression can hold at run time, described (`process.env.X`, a parameter). */
   overrides: string[];
 }
@@ -17,10 +19,11 @@ export function baseIn(v: Value): FoundBase | undefined {
   const options = optionsOf(v);
   const found = options.find((o) => o.kind === "string" && isBaseOnly(o.text)) as (Value & { kind: "string" }) | undefined;
   if (!found) return undefined;
-  // Another v1 literal among the options (two different defaults) still leaves one source to flip:
-  // the first; the rest stay visible as overrides.
-  const overrides = options.filter((o) => o !== found).map(describe);
-  return { value: found.text, source: found.node, overrides };
+  // Every v1 literal among the options (two callers each giving the v1 base) is a source: a call
+  // moves to v2 only when all of them flip. The other options are what can override them.
+  const literals = options.filter((o): o is Value & { kind: "string" } => o.kind === "string" && isBaseOnly(o.text));
+  const overrides = options.filter((o) => !literals.includes(o as Value & { kind: "string" })).map(describe);
+  return { value: found.text, source: found.node, sources: [...new Set(literals.map((o) => o.node))], overrides };
 }
 
 function describe(v: Value): string {

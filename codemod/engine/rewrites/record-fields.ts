@@ -247,6 +247,16 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
     plan.site.edits = all;
     plan.problems.push(...problems);
     plan.site.typeRenames = renames;
+  } else if (read && plan.a.adapter && (plan.site.typeRenames?.size ?? 0) > mark.typeRenames.size) {
+    // Renamed through the project's own types: if do no harm later finds a type shared with a
+    // v1-shaped record, the site takes this route instead (the adapter keeps its record v1 too).
+    const saved = { edits: plan.site.edits, typeRenames: plan.site.typeRenames, onApply: plan.site.onApply, notes: plan.site.notes };
+    plan.site.edits = saved.edits.filter((e, i) => i < mark.edits && !unwrapEdits.has(e));
+    plan.site.typeRenames = mark.typeRenames;
+    if (wrapRecordInAdapter(plan, read, readIsPromise, op, shape.kind === "list" ? "recordList" : "record")) {
+      plan.site.adapterRoute = { edits: plan.site.edits, typeRenames: plan.site.typeRenames, onApply: plan.site.onApply, uses: [...saved.typeRenames!].filter((d) => !mark.typeRenames.has(d)) };
+    }
+    Object.assign(plan.site, saved, { keepsV1Record: undefined });
   }
   if (escapes.length) {
     const fields = differingFields(lens.fields, lens.v1Lost).filter((f) => !named.size || f.split("→")[0]!.split("+").some((x) => named.has(x.split(".")[0]!)));
