@@ -3,10 +3,14 @@
 // Reports `READY <url>` when listening (IPC message when spawned with an IPC channel, else stdout);
 // exits on SIGTERM. The gateway logs like a production `--log` deployment (pino, info, one line per
 // request) unless BENCH_GATEWAY_LOG=off.
+import { writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import httpProxy from "http-proxy";
-import { startGateway } from "../gateway/server.ts";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 const POD = {
   id: "pod_bench1", name: "bench", status: "RUNNING", actions: ["stop", "restart", "terminate"], image: "runpod/pytorch:2", args: "", disk: 50,
@@ -41,11 +45,34 @@ if (role === "upstream") {
   const proxy = httpProxy.createProxyServer({ target: upstreamUrl, agent: new http.Agent({ keepAlive: true, maxSockets: 64 }) });
   proxy.on("error", () => {});
   url = await listen(http.createServer((req, res) => proxy.web(req, res)));
-} else if (role === "gateway") {
+} else if (role === "gateway" || role === "gateway-dist") {
+  // gateway-dist: the compiled package (`npm run build`), which is what an installed gateway runs;
+  // `gateway` runs the sources through tsx (as `npm start` does), whose transform adds a
+  // `__name(fn, …)` call to every function created per request.
+  const { startGateway }: typeof import("../gateway/server.ts") = await import(role === "gateway" ? "../gateway/server.ts" : path.join(ROOT, "dist/gateway/server.js"));
   url = (await startGateway({ upstream: upstreamUrl!, port: 0, logger: process.env.BENCH_GATEWAY_LOG !== "off" })).url;
 } else {
   throw new Error(`unknown role ${role}`);
 }
+// bench/profile-gateway.ts profiles only the load, not the start-up: "profile-start", then
+// "profile-stop <file>" over IPC (answered "profile-written").
+let session: import("node:inspector/promises").Session | undefined;
+process.on("message", async (m) => {
+  const [command, file] = String(m).split(" ");
+  if (command === "profile-start") {
+    const { Session } = await import("node:inspector/promises");
+    session = new Session();
+    session.connect();
+    await session.post("Profiler.enable");
+    await session.post("Profiler.setSamplingInterval", { interval: 100 });
+    await session.post("Profiler.start");
+    process.send?.("profile-started");
+  } else if (command === "profile-stop" && session && file) {
+    const { profile } = await session.post("Profiler.stop");
+    writeFileSync(file, JSON.stringify(profile));
+    process.send?.("profile-written");
+  }
+});
 if (process.send) process.send(`READY ${url}`);
 else console.log(`READY ${url}`);
 process.on("SIGTERM", () => process.exit(0));

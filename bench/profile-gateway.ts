@@ -1,92 +1,122 @@
-// `tsx bench/profile-gateway.ts [list|create|action|passthrough] [seconds]`: CPU profile of the gateway process
-// under load. Upstream and gateway run in their own processes (the gateway with --cpu-prof); this
-// process only drives autocannon. Writes .cpuprofile files under $PROFILE_DIR (default ./profiles) and
-// prints the gateway's CPU time per request and the top self-time functions.
-import { spawn, type ChildProcess } from "node:child_process";
+// `tsx bench/profile-gateway.ts [list|create|action|passthrough[-create|-action]] [seconds] [gateway|gateway-dist|proxy]`:
+// CPU profile of one server process under load (the gateway by default, `gateway-dist` its compiled
+// build; `proxy` profiles the plain http-proxy with the case's v2 request, for comparison). Upstream and server run in their own
+// processes; the server profiles itself over the inspector between "profile-start" and
+// "profile-stop" (bench/gateway-servers.ts), so start-up and warm-up stay out of the profile.
+// Writes the .cpuprofile under $PROFILE_DIR (default ./profiles) and prints CPU time per request,
+// self time by function and by file or package, and inclusive time of the busiest functions.
+// PROFILE=0: CPU µs/request only, without profiler overhead.
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-// @ts-expect-error autocannon ships no types
-import autocannon from "autocannon";
+import { CASES, cpuMicros, saturate, startRole, type Request, type Role } from "./harness.ts";
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const [label = "list", secondsArg = "8"] = process.argv.slice(2);
+const [label = "list", secondsArg = "8", targetArg = "gateway"] = process.argv.slice(2);
 const OUT = path.resolve(process.env.PROFILE_DIR ?? "profiles");
-const CASES: Record<string, { method: string; path: string; body?: string }> = {
-  list: { method: "GET", path: "/v1/pods" },
-  create: { method: "POST", path: "/v1/pods", body: JSON.stringify({ name: "b", imageName: "i", gpuTypeIds: ["NVIDIA RTX A5000"] }) },
-  action: { method: "POST", path: "/v1/pods/pod_bench1/start" },
-  passthrough: { method: "GET", path: "/v2/pods" },
-};
-const c = CASES[label];
+const PROFILE = process.env.PROFILE !== "0";
+// passthrough[-case]: the gateway's /v2 pass-through with that case's v2 request (list by default).
+const [caseLabel, via] = label.startsWith("passthrough") ? [label.split("-")[1] ?? "list", "v2"] : [label, "v1"];
+const found = CASES.find((x) => x.label === caseLabel);
+const c = found && via === "v2" ? { ...found, v1: found.v2 } : found;
 if (!c) throw new Error(`unknown case ${label}`);
+const request: Request = targetArg === "proxy" ? c.v2 : c.v1;
 
-function startRole(role: string, extra: string[], upstream?: string): { child: ChildProcess; url: Promise<string> } {
-  // stdout (the gateway's log) goes to a file; READY arrives over IPC.
-  const log = fs.openSync(path.join(OUT, `${role}.log`), "w");
-  const child = spawn(process.execPath, [...extra, "--import", "tsx", path.join(HERE, "gateway-servers.ts"), role, ...(upstream ? [upstream] : [])], { stdio: ["ignore", log, "inherit", "ipc"] });
-  fs.closeSync(log);
-  const url = new Promise<string>((resolve, reject) => {
-    child.once("message", (m) => resolve(String(m).replace(/^READY /, "")));
-    child.on("exit", (code) => reject(new Error(`${role} exited with ${code}`)));
-  });
-  return { child, url };
-}
-
-const load = (url: string, duration: number) =>
-  new Promise<any>((resolve, reject) =>
-    autocannon({ url, method: c.method, body: c.body, connections: 10, duration, headers: { authorization: "Bearer bench_key", "content-type": "application/json" } }, (err: Error | null, r: any) => (err ? reject(err) : resolve(r))),
-  );
-
-/** User + system CPU time of a process in µs (Linux /proc; clock ticks are 100 Hz). */
-function cpuMicros(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+/** CPU µs per thread of a process (Linux /proc): the main thread is the one whose id is the pid. */
+function threadMicros(pid: number): Map<number, number> {
+  const out = new Map<number, number>();
+  try {
+    for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+      const fields = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8").split(") ")[1]!.split(" ");
+      out.set(Number(tid), (Number(fields[11]) + Number(fields[12])) * 10_000);
+    }
+  } catch {
+    // not Linux
+  }
+  return out;
 }
 
 fs.mkdirSync(OUT, { recursive: true });
-const upstream = startRole("upstream", []);
-const upstreamUrl = await upstream.url;
-// Every thread (the main one and tsx's loader worker) writes its own profile into a fresh directory.
-const dir = fs.mkdtempSync(path.join(OUT, `gateway-${label}-`));
-const PROFILE = process.env.PROFILE !== "0"; // PROFILE=0: CPU µs/request only, without profiler overhead
-const gateway = startRole("gateway", PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${dir}`] : [], upstreamUrl);
-try {
-  const gatewayUrl = await gateway.url;
-  await load(gatewayUrl + c.path, 1);
-  const cpuBefore = cpuMicros(gateway.child.pid!);
-  const r = await load(gatewayUrl + c.path, Number(secondsArg));
-  const perRequest = (cpuMicros(gateway.child.pid!) - cpuBefore) / r.requests.total;
-  console.log(`${label}: ${Math.round(r.requests.average)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}; gateway CPU ${perRequest.toFixed(0)} µs/request ${PROFILE ? " (profiler overhead included)" : ""}`);
-} finally {
-  const exited = new Promise((r) => gateway.child.once("exit", r));
-  gateway.child.kill("SIGTERM");
-  await exited;
-  upstream.child.kill("SIGTERM");
+const roles: Role[] = [];
+const file = path.join(OUT, `${targetArg}-${label}-${Date.now()}.cpuprofile`);
+
+function ask(target: Role, message: string, answer: string): Promise<void> {
+  return new Promise((resolve) => {
+    const onMessage = (m: unknown) => {
+      if (m !== answer) return;
+      target.child.off("message", onMessage);
+      resolve();
+    };
+    target.child.on("message", onMessage);
+    target.child.send(message);
+  });
 }
 
-// Self time per function (top 25) and per file (top 15).
-if (!PROFILE) process.exit(0);
-// The main thread's profile is the largest one.
-const file = fs.readdirSync(dir).map((f) => path.join(dir, f)).sort((a, b) => fs.statSync(b).size - fs.statSync(a).size)[0]!;
-console.log(`profile: ${file}`);
-const profile = JSON.parse(fs.readFileSync(file, "utf8"));
-const dt = new Map<number, number>();
-for (let i = 0; i < profile.samples.length; i++) dt.set(profile.samples[i], (dt.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
-const total = [...dt.values()].reduce((a, b) => a + b, 0);
-const byFn = new Map<string, number>();
-const byFile = new Map<string, number>();
-for (const node of profile.nodes) {
-  const t = dt.get(node.id) ?? 0;
-  const f = node.callFrame;
-  const file = (f.url || "(native)").replace(/^file:\/\//, "").replace(process.cwd() + "/", "");
-  const key = `${f.functionName || "(anon)"} ${file}:${f.lineNumber + 1}`;
-  byFn.set(key, (byFn.get(key) ?? 0) + t);
-  const fileKey = file.replace(/node_modules\/(@[^/]+\/[^/]+|[^/]+)\/.*/, "node_modules/$1");
-  byFile.set(fileKey, (byFile.get(fileKey) ?? 0) + t);
+try {
+  const upstream = await startRole("upstream", { logFile: path.join(OUT, "upstream.log") });
+  roles.push(upstream);
+  const target = await startRole(targetArg, { upstream: upstream.url, logFile: path.join(OUT, `${targetArg}.log`) });
+  roles.push(target);
+  // Past V8's optimising of the hot code (seconds of background compiling): the steady state.
+  await saturate(target, request, Number(process.env.WARMUP_SECONDS ?? 8));
+  if (PROFILE) await ask(target, "profile-start", "profile-started");
+  const cpuBefore = cpuMicros(target.pid);
+  const threadsBefore = threadMicros(target.pid);
+  const r = await saturate(target, request, Number(secondsArg));
+  const requests = Math.max(1, r.rps * Number(secondsArg));
+  const perRequest = (cpuMicros(target.pid) - cpuBefore) / requests;
+  let main = 0;
+  let others = 0;
+  for (const [tid, t] of threadMicros(target.pid)) {
+    const used = t - (threadsBefore.get(tid) ?? 0);
+    if (tid === target.pid) main += used;
+    else others += used;
+  }
+  if (PROFILE) await ask(target, `profile-stop ${file}`, "profile-written");
+  console.log(`${targetArg} ${label}: ${Math.round(r.rps)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, errors ${r.bad}; CPU ${perRequest.toFixed(0)} µs/request${PROFILE ? " (profiler overhead included)" : ""}, of which main thread ${(main / requests).toFixed(0)}, other threads (V8 GC and compiler, libuv pool) ${(others / requests).toFixed(0)}`);
+} finally {
+  for (const r of roles) if (r.child.exitCode === null) r.child.kill("SIGTERM");
 }
-const pct = (t: number) => ((t / total) * 100).toFixed(1).padStart(5) + "%";
-console.log(`\nself time by function (total ${(total / 1e6).toFixed(2)} s):`);
-for (const [k, t] of [...byFn].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(pct(t), k);
+if (!PROFILE) process.exit(0);
+
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+const profile = JSON.parse(fs.readFileSync(file, "utf8")) as { nodes: Node[]; samples: number[]; timeDeltas: number[] };
+console.log(`profile: ${file}`);
+const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+const parent = new Map<number, number>();
+for (const n of profile.nodes) for (const child of n.children ?? []) parent.set(child, n.id);
+const selfTime = new Map<number, number>();
+for (let i = 0; i < profile.samples.length; i++) selfTime.set(profile.samples[i]!, (selfTime.get(profile.samples[i]!) ?? 0) + (profile.timeDeltas[i] ?? 0));
+
+const where = (n: Node) => (n.callFrame.url || "(native)").replace(/^file:\/\//, "").replace(process.cwd() + "/", "");
+const fnKey = (n: Node) => `${n.callFrame.functionName || "(anon)"} ${where(n)}:${n.callFrame.lineNumber + 1}`;
+const fileKey = (n: Node) => where(n).replace(/.*node_modules\/(@[^/]+\/[^/]+|[^/]+)\/.*/, "node_modules/$1");
+const self = new Map<string, number>();
+const byFile = new Map<string, number>();
+const inclusive = new Map<string, number>();
+let busy = 0;
+for (const [id, t] of selfTime) {
+  const node = byId.get(id)!;
+  if (node.callFrame.functionName === "(idle)") continue;
+  busy += t;
+  self.set(fnKey(node), (self.get(fnKey(node)) ?? 0) + t);
+  byFile.set(fileKey(node), (byFile.get(fileKey(node)) ?? 0) + t);
+  // Each function once per sample, however deep it recurses.
+  const seen = new Set<string>();
+  for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
+    const key = fnKey(byId.get(cur)!);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    inclusive.set(key, (inclusive.get(key) ?? 0) + t);
+  }
+}
+const pct = (t: number) => ((t / busy) * 100).toFixed(1).padStart(5) + "%";
+const top = (m: Map<string, number>, n: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n);
+console.log(`\nshares of busy time (${(busy / 1e6).toFixed(2)} s, idle excluded)\n\nself time by function:`);
+for (const [k, t] of top(self, 25)) console.log(pct(t), k);
 console.log("\nself time by file / package:");
-for (const [k, t] of [...byFile].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(pct(t), k);
+for (const [k, t] of top(byFile, 20)) console.log(pct(t), k);
+console.log("\ninclusive time (callees included):");
+for (const [k, t] of top(inclusive, 40)) if (!k.startsWith("(root)")) console.log(pct(t), k);

@@ -1,7 +1,6 @@
 // startGateway(): the translating v1 gateway and the /v2 pass-through on the public listener, the
 // /_bridge operator pages on the admin listener, and the drain that stops both. Wiring only; each
 // concern lives in its own module.
-import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance } from "fastify";
 import { tryLoadV1 } from "../openapi/reference.ts";
 import { createV1Validator, type OpenApiValidator } from "../openapi/validator.ts";
@@ -12,7 +11,10 @@ import { Drain, drainWithin } from "./limits/drain.ts";
 import { createFingerprinter } from "./usage/fingerprint.ts";
 import { listenerTimeouts } from "./limits/limits.ts";
 import { GatewayMetrics } from "./observability/metrics.ts";
-import { registerPassthrough } from "./upstream/passthrough.ts";
+import { createPassthrough, passthroughAheadOfFastify, registerPassthrough } from "./upstream/passthrough.ts";
+import { serveAheadOfFastify } from "./upstream/front-door.ts";
+import { requestIdOf } from "./observability/request-id.ts";
+import { createV1Fast } from "./translation/v1-fast.ts";
 import { loggerOption, OneLinePerRequest } from "./observability/logging.ts";
 import { registerBridgeAdminRoutes, registerHealthRoute, type BridgeAdminContext } from "./admin/bridge-admin.ts";
 import { buildAdminApp, listeningUrl } from "./admin/admin-listener.ts";
@@ -22,7 +24,7 @@ import { loadAudit } from "../formats/read-inputs.ts";
 import { Upstream } from "./upstream/upstream.ts";
 import { UsageStore } from "./usage/usage.ts";
 import { registerV1Routes } from "./translation/v1-route.ts";
-import { sendV1Error } from "./translation/v1-errors.ts";
+import { sendV1Error, v1ErrorText } from "./translation/v1-errors.ts";
 
 export interface Gateway {
   url: string;
@@ -43,8 +45,6 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._:\-]{1,128}$/;
-
 /**
  * Share of --drain-timeout (at most a quarter of it) kept for the usage store's last save or send
  * when in-flight requests have to be cut: a Redis command gives up after 2 s.
@@ -64,10 +64,7 @@ export function buildGateway(config: GatewayConfig): Omit<Gateway, "url" | "port
     bodyLimit: config.bodyLimit,
     ...listenerTimeouts(config),
     requestIdHeader: false,
-    genReqId: (req: import("node:http").IncomingMessage) => {
-      const incoming = req.headers["x-request-id"];
-      return typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    },
+    genReqId: requestIdOf,
     forceCloseConnections: "idle",
     return503OnClosing: true,
     exposeHeadRoutes: false,
@@ -92,13 +89,13 @@ export function buildGateway(config: GatewayConfig): Omit<Gateway, "url" | "port
     catalog,
     v1Document,
     async upstream(req, operation) {
-      const end = metrics.upstreamLatency.startTimer({ operation });
+      const started = performance.now();
       try {
         const res = await upstream.request(req);
-        end({ status: String(res.status) });
+        metrics.observeUpstream(operation, res.status, (performance.now() - started) / 1e3);
         return res;
       } catch (err) {
-        end({ status: "error" });
+        metrics.observeUpstream(operation, "error", (performance.now() - started) / 1e3);
         throw err;
       }
     },
@@ -116,8 +113,22 @@ export function buildGateway(config: GatewayConfig): Omit<Gateway, "url" | "port
     return sendV1Error(reply, status, status === 500 ? `internal gateway error (request id ${req.id})` : String(error?.message ?? "bad request"));
   });
 
-  registerV1Routes(app, { deps, metrics, usage, fingerprints, v1Validator });
-  const passthrough = registerPassthrough(app, config, metrics, drain);
+  const v1 = registerV1Routes(app, { deps, metrics, usage, fingerprints, v1Validator });
+  const passthrough = createPassthrough(config, metrics, drain);
+  registerPassthrough(app, passthrough, metrics);
+  // The everyday /v1 and /v2 requests skip Fastify's per-request work; the rest still goes through it.
+  serveAheadOfFastify(app.server, app.routing, {
+    v1: createV1Fast(v1, app.log, drain),
+    v2: passthroughAheadOfFastify(passthrough, app.log),
+    bodyLimit: config.bodyLimit,
+    draining: () => drain.active,
+    failed(err, req, res) {
+      app.log.error({ err }, "gateway error");
+      if (res.headersSent) return void res.destroy();
+      const body = v1ErrorText(req.headers, req.url, "internal gateway error");
+      res.writeHead(500, { "content-type": "application/json; charset=utf-8", "content-length": String(Buffer.byteLength(body)) }).end(body);
+    },
+  });
   const adminContext: BridgeAdminContext = { usage, metrics, upstream: config.upstream.origin, startedAt: new Date(), auditFile: config.auditFile, token: config.adminToken };
   // The public port answers health only (v1 404 for the other pages) unless the operator opted in, behind a token.
   if (config.adminOnPublic) registerBridgeAdminRoutes(app, adminContext);

@@ -1,10 +1,11 @@
-// A body lens compiled once into closures: paths pre-split, converters resolved, `only` filters,
+// A body lens compiled once: its field steps written out as code (lens-code.ts), converters resolved, `only` filters,
 // known v1 fields and harmless values worked out ahead. Same semantics as reading the lens table
 // field by field (test/mappings/compiled-lens.test.ts checks against such a reading), but the
 // gateway's per-record cost no longer includes splitting strings and looking names up.
 import type { BodyLens, ConvertContext, Converter } from "./types.ts";
 import { converterNamed, converters } from "./data/converters.ts";
-import { compilePath, type CompiledPath } from "./object-paths.ts";
+import { compilePath } from "./object-paths.ts";
+import { stepsFunction, type CodeStep, type Convert } from "./lens-code.ts";
 
 export interface ToV2Result {
   body: Record<string, unknown>;
@@ -37,30 +38,32 @@ export function knownV1Fields(lens: BodyLens): Set<string> {
  * codemod can call this with the literal values it sees.
  */
 export function applicableV1Defaults(lens: BodyLens, v1: Record<string, unknown>): Record<string, unknown> {
-  if (!lens.v1Defaults) return {};
+  const all = lens.v1Defaults;
+  if (!all) return {};
   if (lens.v1DefaultsUnless && v1[lens.v1DefaultsUnless] !== undefined) return {};
-  const defaults: Record<string, unknown> = { ...lens.v1Defaults };
-  for (const except of lens.v1DefaultsExcept ?? []) {
-    const valueOf = (k: string) => (v1[k] !== undefined ? v1[k] : defaults[k]);
-    if (Object.entries(except.when).every(([k, value]) => valueOf(k) === value)) delete defaults[except.field];
+  // Each exception sees the defaults left by the ones before it.
+  let removed: Set<string> | undefined;
+  for (const except of exceptionsOf(lens)) {
+    const valueOf = (k: string) => (v1[k] !== undefined ? v1[k] : removed?.has(k) ? undefined : all[k]);
+    if (except.when.every(([k, value]) => valueOf(k) === value)) (removed ??= new Set()).add(except.field);
   }
+  if (!removed) return { ...all };
+  const defaults: Record<string, unknown> = {};
+  for (const k of Object.keys(all)) if (!removed.has(k)) defaults[k] = all[k];
   return defaults;
+}
+
+const exceptions = new WeakMap<BodyLens, { field: string; when: [string, unknown][] }[]>();
+
+function exceptionsOf(lens: BodyLens): { field: string; when: [string, unknown][] }[] {
+  let list = exceptions.get(lens);
+  if (!list) exceptions.set(lens, (list = (lens.v1DefaultsExcept ?? []).map((e) => ({ field: e.field, when: Object.entries(e.when) }))));
+  return list;
 }
 
 export function withV1Defaults(lens: BodyLens, v1: Record<string, unknown>): Record<string, unknown> {
   if (!lens.v1Defaults) return v1;
   return { ...applicableV1Defaults(lens, v1), ...v1 };
-}
-
-type Convert = (values: unknown[], ctx: ConvertContext) => unknown[];
-
-interface Step {
-  from: CompiledPath[];
-  to: CompiledPath[];
-  /** null: copy values as they are. */
-  convert: Convert | null;
-  /** Field names for rejection messages (`a, b: message`). */
-  label: string;
 }
 
 /** Resolved once; an unknown name still fails only when the field is used (as the interpreter did). */
@@ -71,36 +74,25 @@ function converterFor(name: string | undefined, direction: "toV2" | "toV1"): Con
   return direction === "toV2" ? c.toV2 : c.toV1;
 }
 
-function steps(lens: BodyLens, direction: "toV2" | "toV1"): Step[] {
+function steps(lens: BodyLens, direction: "toV2" | "toV1"): CodeStep[] {
   return lens.fields
     .filter((f) => !f.only || f.only === direction)
     .map((f) => {
       const [from, to] = direction === "toV2" ? [f.v1, f.v2] : [f.v2, f.v1];
-      return { from: from.map(compilePath), to: to.map(compilePath), convert: converterFor(f.converter, direction), label: f.v1.join(", ") };
+      return { from: from.map((p) => p.split(".")), to: to.map((p) => p.split(".")), convert: converterFor(f.converter, direction), label: f.v1.join(", ") };
     });
 }
 
-/** Reads a step's inputs; null when every one is absent (the field is skipped). */
-function inputsOf(step: Step, source: Record<string, unknown>): unknown[] | null {
-  const from = step.from;
-  if (from.length === 1) {
-    const v = from[0]!.get(source);
-    return v === undefined ? null : [v];
-  }
-  const values = new Array<unknown>(from.length);
-  let any = false;
-  for (let i = 0; i < from.length; i++) {
-    values[i] = from[i]!.get(source);
-    if (values[i] !== undefined) any = true;
-  }
-  return any ? values : null;
-}
+/** toV1 never rejects: its steps get a list nobody reads. */
+const NO_REJECTIONS: string[] = [];
 
 function compile(lens: BodyLens): CompiledLens {
-  const toV2Steps = steps(lens, "toV2");
-  const toV1Steps = steps(lens, "toV1");
+  const toV2Steps = stepsFunction(steps(lens, "toV2"), "toV2");
+  const toV1Steps = stepsFunction(steps(lens, "toV1"), "toV1");
   const known = knownV1Fields(lens);
   const unmapped = (lens.unmapped ?? []).map((u) => ({ ...u, harmless: u.harmlessValue === undefined ? undefined : JSON.stringify(u.harmlessValue) }));
+  // The unmapped fields' values read by written-out accesses (one shared `v1[name]` read is megamorphic).
+  const unmappedValues = new Function("s", `return [${unmapped.map((u) => `s[${JSON.stringify(u.v1)}]`).join(", ")}];`) as (v1: Record<string, unknown>) => unknown[];
   const v2Defaults = Object.entries(lens.v2Defaults ?? {}).map(([p, value]) => ({ path: compilePath(p), value }));
 
   return {
@@ -115,21 +107,11 @@ function compile(lens: BodyLens): CompiledLens {
           if (droppedField) result.dropped.push(droppedField);
         },
       };
-      for (const step of toV2Steps) {
-        const inputs = inputsOf(step, v1);
-        if (!inputs) continue;
-        let outputs: unknown[];
-        try {
-          outputs = step.convert ? step.convert(inputs, stepCtx) : inputs;
-        } catch (error) {
-          // A value the converter cannot place (unknown GPU type, unbalanced quotes) is the caller's error.
-          result.rejections.push(`${step.label}: ${(error as Error).message}`);
-          continue;
-        }
-        for (let i = 0; i < step.to.length; i++) step.to[i]!.set(result.body, outputs[i]);
-      }
-      for (const u of unmapped) {
-        const value = v1[u.v1];
+      toV2Steps(v1, result.body, stepCtx, result.rejections);
+      const values = unmappedValues(v1);
+      for (let i = 0; i < unmapped.length; i++) {
+        const u = unmapped[i]!;
+        const value = values[i];
         if (value === undefined || (u.harmless !== undefined && JSON.stringify(value) === u.harmless)) continue;
         if (u.decision === "reject") result.rejections.push(`${u.v1}: ${u.reason}; ${u.advice}`);
         else if (u.decision === "drop-with-warning") {
@@ -148,15 +130,7 @@ function compile(lens: BodyLens): CompiledLens {
 
     toV1(v2, ctx) {
       const out: Record<string, unknown> = {};
-      for (const step of toV1Steps) {
-        const inputs = inputsOf(step, v2);
-        if (!inputs) continue;
-        const outputs = step.convert ? step.convert(inputs, ctx) : inputs;
-        for (let i = 0; i < step.to.length; i++) {
-          // v1 records never carried null where v2 does; leave the field out instead.
-          if (outputs[i] !== null) step.to[i]!.set(out, outputs[i]);
-        }
-      }
+      toV1Steps(v2, out, ctx, NO_REJECTIONS);
       return out;
     },
   };

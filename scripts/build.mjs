@@ -10,7 +10,14 @@ import { copyFileSync, rmSync } from "node:fs";
 rmSync("dist", { recursive: true, force: true });
 await build({
   // The preload `verify` puts into client processes is an entry of its own (loaded by URL there).
-  entryPoints: { "bin/v2-bridge": "bin/v2-bridge.ts", "codemod/jscodeshift": "codemod/jscodeshift.ts", "verify/preload/index": "verify/preload/index.ts" },
+  // So is the gateway's server module: bench:gateway runs the built gateway code in its own process
+  // (the same chunk the CLI's `gateway` command loads).
+  entryPoints: {
+    "bin/v2-bridge": "bin/v2-bridge.ts",
+    "codemod/jscodeshift": "codemod/jscodeshift.ts",
+    "verify/preload/index": "verify/preload/index.ts",
+    "gateway/server": "gateway/server.ts",
+  },
   outdir: "dist",
   chunkNames: "chunks/[name]-[hash]",
   bundle: true,

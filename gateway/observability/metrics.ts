@@ -37,4 +37,19 @@ export class GatewayMetrics {
     });
     if (options.defaultMetrics) collectDefaultMetrics({ register: this.registry, prefix: "v2bridge_" });
   }
+
+  /** One answered v1 request. */
+  countRequest(operation: string, status: number): void {
+    this.requests.inc({ operation, status: String(status) });
+  }
+
+  /** One upstream call for a v1 operation, by its status ("error" when no answer came); timed by the caller (startTimer's closures and label merging cost more). */
+  observeUpstream(operation: string, status: number | "error", seconds: number): void {
+    this.upstreamLatency.observe({ operation, status: String(status) }, seconds);
+  }
+
+  /** One /v2 request passed through. */
+  countPassthrough(status: number): void {
+    this.passthrough.inc({ status: String(status) });
+  }
 }

@@ -25,27 +25,35 @@ export function isCredentialParam(name: string): boolean {
   return CREDENTIAL_NAME.test(name);
 }
 
-/** The credentials one request carries, in every form they can appear in recorded text. */
+function addSecret(found: Set<string>, value: string | undefined): void {
+  if (!value || value.length < MIN_SECRET_LENGTH) return;
+  found.add(value);
+  const encoded = encodeURIComponent(value);
+  if (encoded !== value) found.add(encoded);
+}
+
+/** One request's secrets, kept while its headers object lives: the handler, its error answers and its log line all ask. */
+const perRequest = new WeakMap<IncomingHttpHeaders, { url: string | undefined; secrets: string[] }>();
+
+/** The credentials one request carries, in every form they can appear in recorded text (do not modify the list). */
 export function secretsOf(headers: IncomingHttpHeaders, url: string | undefined): string[] {
+  const known = perRequest.get(headers);
+  if (known && known.url === url) return known.secrets;
   const found = new Set<string>();
-  const add = (value: string | undefined) => {
-    if (!value || value.length < MIN_SECRET_LENGTH) return;
-    found.add(value);
-    const encoded = encodeURIComponent(value);
-    if (encoded !== value) found.add(encoded);
-  };
   const auth = headers.authorization;
-  add(tokenOf(typeof auth === "string" ? auth : undefined));
+  addSecret(found, tokenOf(typeof auth === "string" ? auth : undefined));
   for (const name of KEY_HEADERS) {
     const v = headers[name];
-    add(name === "proxy-authorization" ? tokenOf(typeof v === "string" ? v : undefined) : typeof v === "string" ? v.trim() : undefined);
+    if (v !== undefined) addSecret(found, name === "proxy-authorization" ? tokenOf(typeof v === "string" ? v : undefined) : typeof v === "string" ? v.trim() : undefined);
   }
   const q = url?.indexOf("?") ?? -1;
   if (url && q !== -1) {
-    for (const [name, value] of new URLSearchParams(url.slice(q + 1))) if (isCredentialParam(name)) add(value);
+    for (const [name, value] of new URLSearchParams(url.slice(q + 1))) if (isCredentialParam(name)) addSecret(found, value);
   }
   // Longest first, so a secret that contains another is cut whole.
-  return [...found].sort((a, b) => b.length - a.length);
+  const secrets = found.size > 1 ? [...found].sort((a, b) => b.length - a.length) : [...found];
+  perRequest.set(headers, { url, secrets });
+  return secrets;
 }
 
 /** `text` with every given secret and every key-shaped string replaced by [redacted]. */

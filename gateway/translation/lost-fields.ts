@@ -14,6 +14,14 @@ interface LostFields {
   schema: string;
   lens: string;
   fields: { name: string; path: CompiledPath }[];
+  /** What an answer lacking a given set of fields declares, by that set (a bit per field): built once per set. */
+  declared: Map<number, Declared>;
+}
+
+interface Declared {
+  names: string[];
+  warning: string;
+  drops: string[];
 }
 
 const byOperation = new WeakMap<OperationMapping, LostFields | null>();
@@ -23,25 +31,59 @@ function lostFieldsOf(op: OperationMapping): LostFields | null {
   if (lost !== undefined) return lost;
   const shape = op.response;
   const lens = shape.kind === "record" || shape.kind === "list" ? lensNamed(shape.lens) : undefined;
-  lost = lens?.v1Lost?.length ? { schema: lens.v1Schema, lens: lens.name, fields: lens.v1Lost.map((l) => ({ name: l.v1, path: compilePath(l.v1) })) } : null;
+  // At most 31 fields, one bit each (no lens comes near).
+  const v1Lost = lens?.v1Lost?.slice(0, 31);
+  lost = lens && v1Lost?.length ? { schema: lens.v1Schema, lens: lens.name, fields: v1Lost.map((l) => ({ name: l.v1, path: compilePath(l.v1) })), declared: new Map() } : null;
   byOperation.set(op, lost);
   return lost;
+}
+
+/** The set of declared fields some record of this answer lacks, a bit per field (0: none). */
+function missingSet(lost: LostFields, answer: V1Answer): number {
+  const json = answer.json;
+  if (json === undefined || json === null || typeof json !== "object") return 0;
+  const records: unknown[] = Array.isArray(json) ? json : [json];
+  let set = 0;
+  for (let i = 0; i < lost.fields.length; i++) {
+    const path = lost.fields[i]!.path;
+    for (const r of records) {
+      if (path.get(r) === undefined) {
+        set |= 1 << i;
+        break;
+      }
+    }
+  }
+  return set;
+}
+
+function declaredFor(lost: LostFields, set: number): Declared {
+  let declared = lost.declared.get(set);
+  if (!declared) {
+    const names = lost.fields.filter((_, i) => set & (1 << i)).map((f) => f.name);
+    const one = names.length === 1;
+    declared = {
+      names,
+      warning: `${names.join(", ")} not in this answer: v2 cannot supply ${one ? "this" : "these"} v1 ${lost.schema} field${one ? "" : "s"} (mapping table, ${lost.lens})`,
+      drops: names.map((name) => ANSWER_DROP_PREFIX + name),
+    };
+    lost.declared.set(set, declared);
+  }
+  return declared;
 }
 
 /** The declared fields some record of this answer lacks. */
 export function missingLostFields(op: OperationMapping, answer: V1Answer): string[] {
   const lost = lostFieldsOf(op);
-  const json = answer.json;
-  if (!lost || json === undefined || json === null || typeof json !== "object") return [];
-  const records = Array.isArray(json) ? json : [json];
-  return lost.fields.filter((f) => records.some((r) => f.path.get(r) === undefined)).map((f) => f.name);
+  const set = lost ? missingSet(lost, answer) : 0;
+  return set ? [...declaredFor(lost!, set).names] : [];
 }
 
 /** Says and counts what this answer lacks. Never refused under --strict: the client asked for nothing v2 drops. */
 export function declareLostFields(call: V1Call, answer: V1Answer): void {
-  const missing = missingLostFields(call.op, answer);
-  if (!missing.length) return;
-  const lost = lostFieldsOf(call.op)!;
-  call.warnings.push(`${missing.join(", ")} not in this answer: v2 cannot supply ${missing.length === 1 ? "this" : "these"} v1 ${lost.schema} field${missing.length === 1 ? "" : "s"} (mapping table, ${lost.lens})`);
-  for (const name of missing) call.dropped.push(ANSWER_DROP_PREFIX + name);
+  const lost = lostFieldsOf(call.op);
+  const set = lost ? missingSet(lost, answer) : 0;
+  if (!set) return;
+  const declared = declaredFor(lost!, set);
+  call.warnings.push(declared.warning);
+  for (const name of declared.drops) call.dropped.push(name);
 }

@@ -1,4 +1,5 @@
 // v1-format errors: every error a v1 client sees is `{"message": "..."}` with a plain status.
+import type { IncomingHttpHeaders } from "node:http";
 import type { FastifyReply } from "fastify";
 import { isProblem, problemToV1Message } from "../../mappings/index.ts";
 import { redactText, secretsOf } from "../observability/redact.ts";
@@ -16,8 +17,12 @@ export class V1Error extends Error {
 
 /** Sends `{"message"}`; the message never carries the request's credentials (an echoed path or upstream text may). */
 export function sendV1Error(reply: FastifyReply, status: number, message: string): FastifyReply {
-  const safe = redactText(message, secretsOf(reply.request.headers, reply.request.raw.url));
-  return reply.code(status).type("application/json; charset=utf-8").send(JSON.stringify({ message: safe }));
+  return reply.code(status).type("application/json; charset=utf-8").send(v1ErrorText(reply.request.headers, reply.request.raw.url, message));
+}
+
+/** The `{"message"}` body of a v1 error, redacted against the request's credentials. */
+export function v1ErrorText(headers: IncomingHttpHeaders, url: string | undefined, message: string): string {
+  return JSON.stringify({ message: redactText(message, secretsOf(headers, url)) });
 }
 
 /**

@@ -1,6 +1,7 @@
 // The v1 surface: match → translate → call upstream → translate back, for every operation in the
 // mapping table. Everything an answer needs (status, body, headers) is decided here or in the
 // table; emulations (gateway/emulations) hook in where one v1 call needs more than one v2 call.
+import type { IncomingHttpHeaders } from "node:http";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { Deadline } from "../upstream/deadline.ts";
 import { emulationsFor, type Emulation } from "../emulations/index.ts";
@@ -15,6 +16,7 @@ import { resolveV1, translateBody, translateQuery } from "./translate-request.ts
 import { toV1Answer, v2RecordsOf, type V1Answer } from "./translate-response.ts";
 import type { UsageStore } from "../usage/usage.ts";
 import { V1Error, sendV1Error, upstreamError } from "./v1-errors.ts";
+import { answerPayload, failureAnswer, type V1Exchange } from "./v1-exchange.ts";
 import { redactText, secretsOf } from "../observability/redact.ts";
 import { inV1Terms } from "./v2-errors-in-v1-terms.ts";
 import { splitListStrings } from "./v1-list-strings.ts";
@@ -26,9 +28,8 @@ import { UpstreamNotReached, type UpstreamResponse } from "../upstream/upstream.
 
 declare module "fastify" {
   interface FastifyRequest {
-    v1Operation?: { key: string; v1: { method: string; path: string } };
-    /** v1 inputs v2 dropped on this request (usage audit). */
-    v1Dropped?: string[];
+    /** The request as the v1 handler saw it (operation and drops, for the onResponse hook). */
+    v1Exchange?: V1Exchange;
   }
 }
 
@@ -43,9 +44,9 @@ export interface V1RouteOptions {
 
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 
-function hasBody(req: FastifyRequest): boolean {
-  const len = req.headers["content-length"];
-  return (len !== undefined && len !== "0") || req.headers["transfer-encoding"] !== undefined;
+function hasBody(headers: IncomingHttpHeaders): boolean {
+  const len = headers["content-length"];
+  return (len !== undefined && len !== "0") || headers["transfer-encoding"] !== undefined;
 }
 
 function parseJsonBody(raw: unknown, maxDepth: number): unknown {
@@ -62,74 +63,61 @@ function parseJsonBody(raw: unknown, maxDepth: number): unknown {
   }
 }
 
-export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): void {
+/** The v1 surface as the servers in front of it use it (Fastify's route here, gateway/translation/v1-fast.ts ahead of it). */
+export interface V1Routes {
+  /** Translates one v1 request into its answer; what it throws, `failure` turns into a v1 error. */
+  handle(ex: V1Exchange): Promise<V1Answer>;
+  /** Counts an answered request (metrics, usage audit). */
+  answered(ex: V1Exchange | undefined, status: number): void;
+  failure(error: unknown, ex: Pick<V1Exchange, "id" | "operation" | "error">): { status: number; message: string };
+  /** Deprecation, Sunset and Link: every v1 answer starts with these (the handler narrows Link once the operation is known). */
+  fixedHeaders: Record<string, string>;
+}
+
+export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): V1Routes {
   const { deps, metrics, usage, fingerprints, v1Validator } = opts;
   const v1GpuTypeIds = v1Validator ? gpuTypeIdsOf(v1Validator.document) : undefined;
   const publicBase = deps.config.publicV2Base;
+  // Same values on every answer: built once.
+  const fixedHeaders = deprecationHeaders(publicBase, null);
+  const countError = (operation: string, kind: string) => metrics.translationErrors.inc({ operation, kind });
 
-  app.register(async (scope) => {
-    // Bodies arrive as raw bytes (any content type) so every parse failure becomes a v1 answer.
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: deps.config.bodyLimit }, (_req, body, done) => done(null, body));
+  const routes: V1Routes = {
+    fixedHeaders,
+    answered(ex, status) {
+      const op = ex?.operation;
+      metrics.countRequest(op?.key ?? "unmatched", status);
+      if (op) usage.record(op, fingerprints.short(ex.headers.authorization), ex.headers["user-agent"], status, ex.dropped);
+    },
+    failure: (error, ex) => failureAnswer(error, ex, deps.config.bodyLimit, countError),
 
-    // Same values on every answer (the handler narrows Link once the operation is known): built once.
-    // Callback-style hooks: an async hook costs a promise per request for nothing here.
-    const fixedHeaders = deprecationHeaders(publicBase, null);
-    scope.addHook("onRequest", (_req, reply, done) => {
-      reply.headers(fixedHeaders);
-      done();
-    });
-
-    scope.addHook("onResponse", (req, reply, done) => {
-      const op = req.v1Operation;
-      metrics.requests.inc({ operation: op?.key ?? "unmatched", status: String(reply.statusCode) });
-      if (op) usage.record(op, fingerprints.short(req.headers.authorization), req.headers["user-agent"], reply.statusCode, req.v1Dropped);
-      done();
-    });
-
-    scope.setErrorHandler((error: any, req, reply) => {
-      const op = req.v1Operation?.key ?? "unmatched";
-      if (error instanceof V1Error) {
-        if (error.kind !== "client" || error.status >= 500) metrics.translationErrors.inc({ operation: op, kind: error.kind });
-        return sendV1Error(reply, error.status, error.message);
-      }
-      const status = typeof error?.statusCode === "number" ? error.statusCode : 500;
-      if (status >= 400 && status < 500) {
-        const message = error?.code === "FST_ERR_CTP_BODY_TOO_LARGE" ? `request body is larger than ${deps.config.bodyLimit} bytes` : String(error?.message ?? "bad request");
-        return sendV1Error(reply, status, message);
-      }
-      req.log.error({ err: error }, "v1 translation failed");
-      metrics.translationErrors.inc({ operation: op, kind: "translation" });
-      return sendV1Error(reply, 500, `internal gateway error (request id ${req.id})`);
-    });
-
-    const handler = async (req: FastifyRequest, reply: FastifyReply) => {
-      const rawUrl = req.raw.url ?? "/";
+    async handle(ex) {
+      const rawUrl = ex.url;
       const q = rawUrl.indexOf("?");
       const rawPath = (q === -1 ? rawUrl : rawUrl.slice(0, q)).slice("/v1".length);
       const search = new URLSearchParams(q === -1 ? "" : rawUrl.slice(q + 1));
-      const resolved = resolveV1(req.method, rawPath || "/");
-      if (resolved.kind === "unknown") throw new V1Error(404, `unknown v1 path ${req.method} /v1${rawPath.slice(0, 200)}`);
+      const resolved = resolveV1(ex.method, rawPath || "/");
+      if (resolved.kind === "unknown") throw new V1Error(404, `unknown v1 path ${ex.method} /v1${rawPath.slice(0, 200)}`);
       if (resolved.kind === "method") {
-        reply.header("Allow", resolved.allowed.join(", "));
-        throw new V1Error(405, `method ${req.method} is not allowed on /v1${rawPath.slice(0, 200)}; use ${resolved.allowed.join(" or ")}`);
+        ex.header("Allow", resolved.allowed.join(", "));
+        throw new V1Error(405, `method ${ex.method} is not allowed on /v1${rawPath.slice(0, 200)}; use ${resolved.allowed.join(" or ")}`);
       }
       const { match } = resolved;
       const op = match.operation;
-      req.v1Operation = { key: op.key, v1: { method: op.v1.method, path: op.v1.path } };
+      ex.operation = { key: op.key, v1: { method: op.v1.method, path: op.v1.path } };
       const v2Path = v2PathFor(match);
       // Link and warnings echo path parameters and field names, which may be the caller's own key.
-      const secrets = secretsOf(req.headers, rawUrl);
-      reply.header("Link", redactText(successorLink(publicBase, v2Path), secrets));
+      const secrets = secretsOf(ex.headers, rawUrl);
+      ex.header("Link", redactText(successorLink(publicBase, v2Path), secrets));
 
       // ── input checks ────────────────────────────────────────────────
       const takesBody = !!op.request?.lens;
       let v1Body: Record<string, unknown> | undefined;
       if (!takesBody) {
         // v1 ignored bodies on bodiless POST/DELETE (clients often send "{}"); a body on a GET is an error.
-        if (req.method === "GET" && hasBody(req)) throw new V1Error(400, `v1 GET ${op.v1.path} takes no request body`);
+        if (ex.method === "GET" && hasBody(ex.headers)) throw new V1Error(400, `v1 GET ${op.v1.path} takes no request body`);
       } else {
-        const parsed = parseJsonBody(req.body, deps.config.maxJsonDepth);
+        const parsed = parseJsonBody(ex.body, deps.config.maxJsonDepth);
         if (parsed !== undefined && (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))) {
           throw new V1Error(400, "request body must be a JSON object");
         }
@@ -140,7 +128,7 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): vo
           if (!check.ok) throw new V1Error(400, `invalid request body: ${check.errors.join("; ")}`);
         }
       }
-      if (v1Validator && [...search.keys()].length) {
+      if (v1Validator && search.size) {
         const query: Record<string, string | string[]> = {};
         for (const name of new Set(search.keys())) {
           const all = search.getAll(name);
@@ -152,15 +140,15 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): vo
       const translatedQuery = translateQuery(op, search);
       if (translatedQuery.rejections.length) throw new V1Error(400, translatedQuery.rejections.join("; "));
 
-      const authorization = req.headers.authorization;
-      const userAgent = req.headers["user-agent"];
+      const authorization = ex.headers.authorization;
+      const userAgent = ex.headers["user-agent"];
       const deadline = new Deadline(deps.config.upstreamDeadlineMs);
       // A POST/PATCH sent upstream whose answer has not arrived: if the request fails now, its outcome is unknown.
       let unsettledWrite = false;
       const call: V1Call = {
         op,
         match,
-        requestId: String(req.id),
+        requestId: ex.id,
         authorization,
         userAgent,
         cacheKey: fingerprints.cacheKey(authorization),
@@ -181,7 +169,7 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): vo
           const write = isWrite(r.method);
           if (write) unsettledWrite = true;
           try {
-            const res = await deps.upstream({ ...r, authorization, requestId: String(req.id), userAgent, deadline }, op.key);
+            const res = await deps.upstream({ ...r, authorization, requestId: ex.id, userAgent, deadline }, op.key);
             if (write) unsettledWrite = false;
             call.lastUpstreamHeaders = res.headers;
             return res;
@@ -201,24 +189,63 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): vo
         if (unsettledWrite && err instanceof V1Error && err.status >= 500) throw lostWriteError(err, match, v1Body);
         throw err;
       } finally {
-        if (call.lastUpstreamHeaders) reply.headers(passthroughHeaders(call.lastUpstreamHeaders));
+        if (call.lastUpstreamHeaders) for (const [name, value] of Object.entries(passthroughHeaders(call.lastUpstreamHeaders))) ex.header(name, value);
         // Warnings echo field names and parameters, which may be the caller's own key: redacted before the header and the log.
         const warnings = [...new Set(call.warnings.map((w) => redactText(w, secrets)))];
         const warning = boundedWarnings(warnings);
-        if (warning.header) reply.header(WARNING_HEADER, warning.header);
-        if (warning.omitted) req.log.warn({ warnings }, `${WARNING_HEADER} shortened: ${warning.omitted} warning(s) only in this log line`);
+        if (warning.header) ex.header(WARNING_HEADER, warning.header);
+        if (warning.omitted) ex.warn({ warnings }, `${WARNING_HEADER} shortened: ${warning.omitted} warning(s) only in this log line`);
         // Dropped names are the client's own field and parameter names (a key sent as a field name too): redacted before usage counts them.
-        req.v1Dropped = call.dropped.map((d) => redactText(d, secrets));
+        ex.dropped = call.dropped.map((d) => redactText(d, secrets));
       }
+      return answer;
+    },
+  };
+
+  app.register(async (scope) => {
+    // Bodies arrive as raw bytes (any content type) so every parse failure becomes a v1 answer.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: deps.config.bodyLimit }, (_req, body, done) => done(null, body));
+
+    // Callback-style hooks: an async hook costs a promise per request for nothing here.
+    scope.addHook("onRequest", (_req, reply, done) => {
+      reply.headers(fixedHeaders);
+      done();
+    });
+
+    scope.addHook("onResponse", (req, reply, done) => {
+      routes.answered(req.v1Exchange, reply.statusCode);
+      done();
+    });
+
+    scope.setErrorHandler((error: any, req, reply) => {
+      const failed = routes.failure(error, req.v1Exchange ?? { id: String(req.id), error: (fields, message) => req.log.error(fields, message) });
+      return sendV1Error(reply, failed.status, failed.message);
+    });
+
+    const handler = async (req: FastifyRequest, reply: FastifyReply) => {
+      const ex: V1Exchange = (req.v1Exchange = {
+        method: req.method,
+        url: req.raw.url ?? "/",
+        headers: req.headers,
+        body: req.body,
+        id: String(req.id),
+        header: (name, value) => void reply.header(name, value),
+        warn: (fields, message) => req.log.warn(fields, message),
+        error: (fields, message) => req.log.error(fields, message),
+      });
+      const answer = await routes.handle(ex);
+      const { contentType, payload } = answerPayload(answer);
       reply.code(answer.status);
-      if (answer.text !== undefined) return reply.type(answer.contentType ?? "text/plain; charset=utf-8").send(answer.text);
-      if (answer.json === undefined) return reply.send();
-      return reply.type("application/json; charset=utf-8").send(JSON.stringify(answer.json));
+      if (contentType) reply.type(contentType);
+      return reply.send(payload);
     };
 
     scope.route({ method: [...METHODS], url: "/v1", handler });
     scope.route({ method: [...METHODS], url: "/v1/*", handler });
   });
+
+  return routes;
 }
 
 /** The standard path for one operation, with emulation hooks where the table names them. */

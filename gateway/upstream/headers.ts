@@ -46,6 +46,16 @@ export const MAX_WARNING_BYTES = 2_048;
  */
 export function boundedWarnings(warnings: string[]): { header: string | null; omitted: number } {
   if (!warnings.length) return { header: null, omitted: 0 };
+  // One warning (every pod read names the same lost fields) is looked up by itself: a string keeps
+  // its hash once computed, a key joined per request would be hashed anew every time.
+  if (warnings.length === 1 && warnings[0]!.length <= MEMO_KEY_CHARS) {
+    const known = single.get(warnings[0]!);
+    if (known) return known;
+    const result = Object.freeze(serialiseWarnings(warnings));
+    if (single.size >= MEMO_ENTRIES) single.clear();
+    single.set(warnings[0]!, result);
+    return result;
+  }
   // Most answers repeat a few warning sets (every pod read names the same lost fields): serialising
   // one costs ~10 µs, so short sets are remembered, in a bounded cache.
   // Length-prefixed, so no two different lists share a key.
@@ -64,6 +74,7 @@ export function boundedWarnings(warnings: string[]): { header: string | null; om
 const MEMO_ENTRIES = 512;
 const MEMO_KEY_CHARS = 1_024;
 const memo = new Map<string, Readonly<{ header: string | null; omitted: number }>>();
+const single = new Map<string, Readonly<{ header: string | null; omitted: number }>>();
 
 function serialiseWarnings(warnings: string[]): { header: string | null; omitted: number } {
   const unique = [...new Set(warnings.map((w) => w.replace(/[^\x20-\x7e]/g, "?").slice(0, 300)))];

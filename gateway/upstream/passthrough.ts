@@ -1,16 +1,26 @@
 // /v2/* pass-through for half-migrated fleets: method, path, query, headers and body go to the
 // upstream unchanged, and the answer comes back unchanged. Streaming via http-proxy (no buffering:
 // v2 log streams work too). Paths that could climb out of /v2/ are refused before proxying.
+// Plain requests reach `serve` straight from the listener (gateway/upstream/front-door.ts); the rest, and
+// everything during a drain, through the Fastify routes registered here.
 import http from "node:http";
 import https from "node:https";
-import type { FastifyInstance } from "fastify";
+import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import httpProxy from "http-proxy";
 import type { GatewayConfig } from "../config.ts";
 import type { GatewayMetrics } from "../observability/metrics.ts";
 import { clientAskedClose, hopByHopHeaders } from "./hop-by-hop.ts";
+import { logAnswered, whenAnswered } from "../observability/logging.ts";
 import { isSafePassthroughUrl } from "./path-safety.ts";
+import { requestIdOf } from "../observability/request-id.ts";
 
 const PROBLEM = "application/problem+json";
+
+/** The request id a pass-through request carries upstream. */
+const REQUEST_ID = Symbol("v2-bridge request id");
+type IdentifiedRequest = http.IncomingMessage & { [REQUEST_ID]?: string };
+/** http-proxy's `web(req, res, callback)` form, which its types leave out. */
+type ProxyWithCallback = { web(req: http.IncomingMessage, res: http.ServerResponse, callback: (err: Error) => void): void };
 
 function problem(res: http.ServerResponse, status: number, detail: string): void {
   if (res.headersSent) {
@@ -22,7 +32,17 @@ function problem(res: http.ServerResponse, status: number, detail: string): void
   res.end(body);
 }
 
-export function registerPassthrough(app: FastifyInstance, config: GatewayConfig, metrics: GatewayMetrics, drain: { active: boolean }): { close(): void } {
+export interface Passthrough {
+  /**
+   * Proxies one request whose target `isSafePassthroughUrl` accepted: sets X-Request-Id on the
+   * answer and the upstream request, counts the answer when it is sent, and answers a problem
+   * (502, 504 past the timeout) when the upstream fails. `warn` logs that failure.
+   */
+  serve(req: http.IncomingMessage, res: http.ServerResponse, id: string, warn: (fields: object, message: string) => void): void;
+  close(): void;
+}
+
+export function createPassthrough(config: GatewayConfig, metrics: GatewayMetrics, drain: { active: boolean }): Passthrough {
   const secure = config.upstream.protocol === "https:";
   const agent = secure
     ? new https.Agent({ keepAlive: true, maxSockets: config.connections })
@@ -40,14 +60,38 @@ export function registerPassthrough(app: FastifyInstance, config: GatewayConfig,
   // http-proxy sends it (the agent sets its own Connection); the answer's before http-proxy copies
   // them, and Connection is then set for the client's connection only.
   proxy.on("proxyReq", (proxyReq, req) => {
-    for (const name of hopByHopHeaders(req.headers)) proxyReq.removeHeader(name);
+    // http-proxy copied the client's headers: only those can be there to remove.
+    for (const name of hopByHopHeaders(req.headers)) if (req.headers[name] !== undefined) proxyReq.removeHeader(name);
+    proxyReq.setHeader("x-request-id", (req as IdentifiedRequest)[REQUEST_ID]!);
   });
   proxy.on("proxyRes", (proxyRes, req) => {
     for (const name of hopByHopHeaders(proxyRes.headers)) delete proxyRes.headers[name];
     // Draining: the client connection closes after this answer.
     proxyRes.headers.connection = drain.active || clientAskedClose(req.httpVersion, req.headers) ? "close" : "keep-alive";
   });
+  return {
+    serve(req, res, id, warn) {
+      const started = Date.now();
+      res.setHeader("x-request-id", id);
+      res.on("finish", () => metrics.countPassthrough(res.statusCode));
+      (req as IdentifiedRequest)[REQUEST_ID] = id;
+      // No per-request options: with them http-proxy copies its options and parses the target URL
+      // again on every request; the request id goes on in the proxyReq listener instead.
+      (proxy as unknown as ProxyWithCallback).web(req, res, (err) => {
+        const timedOut = Date.now() - started >= config.timeoutMs - 5;
+        warn({ err: (err as Error)?.message }, "v2 pass-through failed");
+        problem(res, timedOut ? 504 : 502, timedOut ? `upstream did not answer within ${config.timeoutMs} ms` : "upstream v2 API is unreachable or closed the connection");
+      });
+    },
+    close() {
+      proxy.close();
+      agent.destroy();
+    },
+  };
+}
 
+/** The Fastify routes for /v2 and /v2/*: what the listener does not serve itself, with the same `serve`. */
+export function registerPassthrough(app: FastifyInstance, passthrough: Passthrough, metrics: GatewayMetrics): void {
   app.register(async (scope) => {
     // Leave the body stream untouched for the proxy.
     scope.removeAllContentTypeParsers();
@@ -57,28 +101,23 @@ export function registerPassthrough(app: FastifyInstance, config: GatewayConfig,
       const url = req.raw.url ?? "/";
       if (!isSafePassthroughUrl(url)) {
         reply.code(400).type(PROBLEM);
-        metrics.passthrough.inc({ status: "400" });
+        metrics.countPassthrough(400);
         return reply.send(JSON.stringify({ title: "Bad Request", status: 400, detail: "path must stay under /v2/ (no dot-segments, encoded slashes or backslashes)" }));
       }
       reply.hijack();
-      const res = reply.raw;
-      const started = Date.now();
-      res.setHeader("x-request-id", String(req.id));
-      res.on("finish", () => metrics.passthrough.inc({ status: String(res.statusCode) }));
-      proxy.web(req.raw, res, { headers: { "x-request-id": String(req.id) } }, (err) => {
-        const timedOut = Date.now() - started >= config.timeoutMs - 5;
-        req.log.warn({ err: (err as Error)?.message }, "v2 pass-through failed");
-        problem(res, timedOut ? 504 : 502, timedOut ? `upstream did not answer within ${config.timeoutMs} ms` : "upstream v2 API is unreachable or closed the connection");
-      });
+      passthrough.serve(req.raw, reply.raw, String(req.id), (fields, message) => req.log.warn(fields, message));
     };
     scope.route({ method: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"], url: "/v2", handler });
     scope.route({ method: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"], url: "/v2/*", handler });
   });
+}
 
-  return {
-    close() {
-      proxy.close();
-      agent.destroy();
-    },
+/** `serve` for the requests the listener routes ahead of Fastify: its own request id and log line, as Fastify would give them. */
+export function passthroughAheadOfFastify(passthrough: Passthrough, log: FastifyBaseLogger): (req: http.IncomingMessage, res: http.ServerResponse) => void {
+  return (req, res) => {
+    const started = performance.now();
+    const id = requestIdOf(req);
+    whenAnswered(res, log, (err) => logAnswered(log, id, req, res.statusCode, performance.now() - started, err));
+    passthrough.serve(req, res, id, (fields, message) => log.warn({ reqId: id, ...fields }, message));
   };
 }

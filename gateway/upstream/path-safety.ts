@@ -25,8 +25,12 @@ export function segmentsAreSafe(path: string): boolean {
   return true;
 }
 
+/** /v2/ + segments of unreserved characters, none a dot-segment: safe without decoding anything (the usual case). */
+const PLAIN_V2_PATH = /^\/v2(?:\/(?!\.\.?(?:\/|$))[A-Za-z0-9\-._~]+)+$/;
+
 /** A path the gateway may send upstream: /v2/ + non-empty, plain-character, safe segments. */
 export function isSafeV2Path(path: string): boolean {
+  if (PLAIN_V2_PATH.test(path)) return true;
   if (!path.startsWith("/v2/") || path.includes("?") || path.includes("#") || path.includes("\\")) return false;
   if (path.split("/").slice(1).some((segment) => segment === "" || /[^A-Za-z0-9\-._~%!$&'()*+,;=:@]/.test(segment))) return false;
   return segmentsAreSafe(path);
@@ -36,6 +40,7 @@ export function isSafeV2Path(path: string): boolean {
 export function isSafePassthroughUrl(url: string): boolean {
   const q = url.indexOf("?");
   const path = q === -1 ? url : url.slice(0, q);
+  if (PLAIN_V2_PATH.test(path)) return true;
   if (!(path === "/v2" || path.startsWith("/v2/"))) return false;
   if (/\\|#/.test(path) || path.includes("//")) return false;
   return segmentsAreSafe(path);

@@ -6,6 +6,7 @@ import type { GatewayConfig } from "../config.ts";
 import type { Deadline } from "./deadline.ts";
 import { V1Error } from "../translation/v1-errors.ts";
 import { isSafeV2Path } from "./path-safety.ts";
+import { exchange, TooLarge } from "./exchange.ts";
 
 export interface UpstreamRequest {
   method: "GET" | "POST" | "PATCH" | "DELETE" | "PUT";
@@ -52,7 +53,7 @@ export class Upstream {
   async request(req: UpstreamRequest): Promise<UpstreamResponse> {
     if (!isSafeV2Path(req.path)) throw new V1Error(400, `refusing to build upstream path ${JSON.stringify(req.path)}`, "translation");
     if (req.deadline?.passed) throw req.deadline.error();
-    const qs = req.query && [...req.query.keys()].length ? "?" + req.query.toString() : "";
+    const qs = req.query?.size ? "?" + req.query.toString() : "";
     const headers: Record<string, string> = { accept: "application/json", "x-request-id": req.requestId };
     if (req.authorization !== undefined) headers.authorization = req.authorization;
     if (req.userAgent) headers["user-agent"] = req.userAgent;
@@ -65,8 +66,8 @@ export class Upstream {
     const started = performance.now();
     try {
       // Timeouts: connect, headers and body inactivity are each bounded by the configured timeout (Pool options).
-      const res = await this.pool.request({ method: req.method, path: req.path + qs, headers, body: payload, signal: req.deadline?.signal });
-      const text = await readBounded(res.body, res.headers["content-length"], this.config.maxResponseBytes);
+      const res = await exchange(this.pool, { method: req.method, path: req.path + qs, headers, body: payload }, this.config.maxResponseBytes, req.deadline?.upstreamSignal);
+      const text = res.text;
       const contentType = String(res.headers["content-type"] ?? "");
       let json: unknown;
       if (text.length) {
@@ -74,12 +75,12 @@ export class Upstream {
           json = JSON.parse(text);
         } catch {
           json = undefined;
-          if (res.statusCode < 400 || /json/i.test(contentType)) {
-            throw new V1Error(502, `upstream v2 API answered ${res.statusCode} with a body that is not JSON`, "upstream");
+          if (res.status < 400 || /json/i.test(contentType)) {
+            throw new V1Error(502, `upstream v2 API answered ${res.status} with a body that is not JSON`, "upstream");
           }
         }
       }
-      return { status: res.statusCode, headers: res.headers, json, text, contentType, durationMs: performance.now() - started };
+      return { status: res.status, headers: res.headers, json, text, contentType, durationMs: performance.now() - started };
     } catch (err) {
       if (req.deadline?.passed) throw req.deadline.error();
       throw toV1Error(err, this.config.timeoutMs, this.config.maxResponseBytes);
@@ -96,28 +97,6 @@ function tooLarge(limit: number): V1Error {
 }
 
 /**
- * The body as text, counting bytes as they arrive: a declared or actual size above `limit` destroys
- * the body (undici then drops the connection) instead of buffering it.
- */
-async function readBounded(body: AsyncIterable<Buffer> & { destroy(): unknown }, contentLength: unknown, limit: number): Promise<string> {
-  if (Number(contentLength ?? 0) > limit) {
-    body.destroy();
-    throw tooLarge(limit);
-  }
-  const chunks: Buffer[] = [];
-  let bytes = 0;
-  for await (const chunk of body) {
-    bytes += chunk.length;
-    if (bytes > limit) {
-      body.destroy();
-      throw tooLarge(limit);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, bytes).toString("utf8");
-}
-
-/**
  * A failure before the request left the gateway (no connection): the upstream cannot have acted on
  * it. Every other failure of a sent request leaves its outcome unknown (see gateway/limits/lost-write.ts).
  */
@@ -128,6 +107,7 @@ const NOT_SENT_CODES = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNRE
 
 function toV1Error(err: unknown, timeoutMs: number, maxResponseBytes: number): V1Error {
   if (err instanceof V1Error) return err;
+  if (err instanceof TooLarge) return tooLarge(maxResponseBytes);
   const e = err as { name?: string; code?: string; message?: string };
   if (err instanceof undiciErrors.ResponseExceededMaxSizeError || e?.code === "UND_ERR_RES_EXCEEDED_MAX_SIZE") {
     return tooLarge(maxResponseBytes);

@@ -38,6 +38,12 @@ const MAX_USER_AGENT = 256;
 const MAX_DROPPED_FIELDS_PER_OPERATION = 32;
 const MAX_DROP_ENTRIES = 2_000;
 
+interface DropCount {
+  key: string;
+  field: string;
+  count: number;
+}
+
 /**
  * Told of every counted request (the Redis store batches these); must not throw or block.
  * `drops`: the v1 inputs v2 dropped that this store counted (within its bounds).
@@ -53,7 +59,9 @@ export class UsageStore {
   private evictedClients = 0;
   private readonly clients: LRUCache<string, ClientRecord>;
   private readonly operations = new Map<string, OperationRecord>();
-  private readonly drops = new Map<string, { key: string; field: string; count: number }>();
+  /** operation key → dropped name → overall count (two levels: no joined key string per request). */
+  private readonly drops = new Map<string, Map<string, DropCount>>();
+  private dropEntries = 0;
 
   constructor(
     readonly maxClients: number,
@@ -116,14 +124,25 @@ export class UsageStore {
     const counted: string[] = [];
     for (const name of names) {
       if (fields.has(name) || fields.size < MAX_DROPPED_FIELDS_PER_OPERATION) fields.set(name, (fields.get(name) ?? 0) + 1);
-      const id = `${key}\n${name}`;
-      const agg = this.drops.get(id);
-      if (agg) agg.count++;
-      else if (this.drops.size < MAX_DROP_ENTRIES) this.drops.set(id, { key, field: name, count: 1 });
-      else continue;
+      if (!this.countDrop(key, name, 1)) continue;
       counted.push(name);
     }
     return counted;
+  }
+
+  /** Adds to the overall count of one dropped name; false when it is new and the bound is reached. */
+  private countDrop(key: string, field: string, n: number): boolean {
+    let byField = this.drops.get(key);
+    const agg = byField?.get(field);
+    if (agg) {
+      agg.count += n;
+      return true;
+    }
+    if (this.dropEntries >= MAX_DROP_ENTRIES) return false;
+    if (!byField) this.drops.set(key, (byField = new Map()));
+    byField.set(field, { key, field, count: n });
+    this.dropEntries++;
+    return true;
   }
 
   /**
@@ -182,12 +201,7 @@ export class UsageStore {
         }
       }
     }
-    for (const d of saved.drops ?? []) {
-      const id = `${d.key}\n${d.field}`;
-      const agg = this.drops.get(id);
-      if (agg) agg.count += d.count;
-      else if (this.drops.size < MAX_DROP_ENTRIES) this.drops.set(id, { key: d.key, field: d.field, count: d.count });
-    }
+    for (const d of saved.drops ?? []) this.countDrop(d.key, d.field, d.count);
   }
 
   /** The `GET /_bridge/usage` document (shape consumed by the report tool). */
@@ -230,6 +244,7 @@ export class UsageStore {
           drops: Object.fromEntries([...c.drops.entries()].map(([key, fields]) => [key, Object.fromEntries(fields)])),
         })),
       drops: [...this.drops.values()]
+        .flatMap((byField) => [...byField.values()])
         .map((d) => ({ ...d, clients: clients.filter((c) => c.drops.get(d.key)?.has(d.field)).length }))
         .sort((a, b) => b.count - a.count || a.key.localeCompare(b.key) || a.field.localeCompare(b.field)),
     };

@@ -66,6 +66,17 @@ describe("/v2 pass-through: hop-by-hop headers", () => {
     expect(r.headers.get("keep-alive") ?? "").not.toMatch(/timeout=99/);
     expect(r.headers.get("connection") ?? "").not.toMatch(/x-upstream-hop/i);
   });
+
+  it("carries the request id upstream and back: the client's when it is a plain token, else a fresh one", async () => {
+    for (const [sent, expected] of [
+      ["pt-abc.1", "pt-abc.1"],
+      ["not a token!", /^[0-9a-f-]{36}$/],
+    ] as const) {
+      const r = await rawRequest(gateway.url, "GET", "/v2/pods", { headers: { "x-request-id": sent } });
+      expect(r.headers.get("x-request-id")).toMatch(expected);
+      expect(received["x-request-id"]).toBe(r.headers.get("x-request-id"));
+    }
+  });
 });
 
 describe("JSON nesting depth of v1 bodies", () => {

@@ -43,6 +43,17 @@ describe("one table of key shapes, hidden by both outputs", () => {
     for (const shape of KEY_SHAPES) expect(shape.example.text.replace(shape.pattern, "X"), shape.name).not.toContain(shape.example.secret);
   });
 
+  it("a shape's hint is in every text its pattern matches (so skipping a text without it loses nothing)", () => {
+    const texts = EXAMPLES.flatMap((e) => [e.text, e.text.toUpperCase(), e.text.toLowerCase(), `x%2F${e.text}`, `"${e.secret}"`]);
+    for (const shape of KEY_SHAPES) {
+      for (const text of texts) {
+        shape.pattern.lastIndex = 0;
+        if (shape.pattern.test(text)) expect(shape.hint.test(text), `${shape.name}: ${text}`).toBe(true);
+      }
+      shape.pattern.lastIndex = 0;
+    }
+  });
+
   it.each(EXAMPLES)("gateway: $text", ({ text, secret }) => {
     expect(redactText(`upstream said: ${text}`)).not.toContain(secret);
     expect(redactText(`upstream said: ${text}`)).toContain("[redacted]");
