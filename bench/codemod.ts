@@ -199,7 +199,9 @@ console.log(`… and of the one-file project without v1 usage:\n\n${cold.phasesC
 const verdict = (ms: number) => (ms <= 500 ? "met" : "NOT met");
 console.log(`load average: ${os.loadavg().map((l) => l.toFixed(1)).join(" ")} on ${os.cpus().length} cores`);
 console.log(`audit of a one-file project with a v1 call (compiled, code cache warm): ${cold.auditV1Ms.toFixed(0)} ms wall (${(cold.auditV1Ms - cold.nodeMs).toFixed(0)} ms over node -e 0; CPU ${cold.auditV1CpuMs.toFixed(0)} ms against ${cold.nodeCpuMs.toFixed(0)} ms): target of at most 500 ms ${verdict(cold.auditV1Ms)}`);
-console.log(`audit of a one-file project without v1 usage (compiled): ${cold.auditCleanMs.toFixed(0)} ms wall (${(cold.auditCleanMs - cold.nodeMs).toFixed(0)} ms over node -e 0): ${verdict(cold.auditCleanMs)}\n`);
+console.log(`audit of a one-file project without v1 usage (compiled): ${cold.auditCleanMs.toFixed(0)} ms wall (${(cold.auditCleanMs - cold.nodeMs).toFixed(0)} ms over node -e 0): ${verdict(cold.auditCleanMs)}`);
+// On a loaded machine wall time says more about the other jobs than about the CLI; CPU time holds up.
+console.log(`by CPU time (user + sys, steadier under load): with a v1 call ${cold.auditV1CpuMs.toFixed(0)} ms ${verdict(cold.auditV1CpuMs)}; without ${cold.auditCleanCpuMs.toFixed(0)} ms ${verdict(cold.auditCleanCpuMs)}\n`);
 if (process.argv.includes("--cold-start-only")) process.exit(0);
 
 const rows: string[] = [];

@@ -13,7 +13,7 @@ import path from "node:path";
 import { coldStartPhases } from "./cold-start-profile.ts";
 
 type Case = { label: string; args: string[]; env?: NodeJS.ProcessEnv };
-export type ColdStart = { rows: string[]; nodeMs: number; auditV1Ms: number; auditCleanMs: number; auditV1CpuMs: number; nodeCpuMs: number; phasesV1: string[]; phasesClean: string[] };
+export type ColdStart = { rows: string[]; nodeMs: number; auditV1Ms: number; auditCleanMs: number; auditV1CpuMs: number; auditCleanCpuMs: number; nodeCpuMs: number; phasesV1: string[]; phasesClean: string[] };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -69,5 +69,5 @@ export function coldStart(root: string, rounds: number, before?: string): ColdSt
   const cpu = samples.map((s) => median(s.map((x) => x.cpuMs)));
   const rows = ["| command | wall ms (median) | over `node -e 0` ms | CPU ms (median) |", "|---|---:|---:|---:|"];
   cases.forEach((c, i) => rows.push(`| ${c.label} | ${wall[i]!.toFixed(0)} | ${i === 0 ? "–" : (wall[i]! - wall[0]!).toFixed(0)} | ${cpu[i]!.toFixed(0)} |`));
-  return { rows, nodeMs: wall[0]!, auditCleanMs: wall[2]!, auditV1Ms: wall[3]!, nodeCpuMs: cpu[0]!, auditV1CpuMs: cpu[3]!, phasesV1, phasesClean };
+  return { rows, nodeMs: wall[0]!, auditCleanMs: wall[2]!, auditV1Ms: wall[3]!, nodeCpuMs: cpu[0]!, auditV1CpuMs: cpu[3]!, auditCleanCpuMs: cpu[2]!, phasesV1, phasesClean };
 }
