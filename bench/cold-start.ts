@@ -10,9 +10,10 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { coldStartPhases } from "./cold-start-profile.ts";
 
 type Case = { label: string; args: string[]; env?: NodeJS.ProcessEnv };
-export type ColdStart = { rows: string[]; nodeMs: number; auditV1Ms: number; auditCleanMs: number; auditV1CpuMs: number; nodeCpuMs: number };
+export type ColdStart = { rows: string[]; nodeMs: number; auditV1Ms: number; auditCleanMs: number; auditV1CpuMs: number; auditCleanCpuMs: number; nodeCpuMs: number; phasesV1: string[]; phasesClean: string[] };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -59,10 +60,14 @@ export function coldStart(root: string, rounds: number, before?: string): ColdSt
   for (const c of cases) once(c, dir, env); // fills the page cache, tsx's transform cache and the code cache
   const samples = cases.map(() => [] as { wallMs: number; cpuMs: number }[]);
   for (let r = 0; r < rounds; r++) cases.forEach((c, i) => samples[i]!.push(once(c, dir, env)));
+  // Where the time goes (bench/cold-start-profile.ts), with the code cache the rounds warmed.
+  const phaseRounds = Math.max(3, Math.ceil(rounds / 2));
+  const phasesV1 = coldStartPhases(compiled, v1, phaseRounds, env);
+  const phasesClean = coldStartPhases(compiled, clean, phaseRounds, env);
   rmSync(dir, { recursive: true, force: true });
   const wall = samples.map((s) => median(s.map((x) => x.wallMs)));
   const cpu = samples.map((s) => median(s.map((x) => x.cpuMs)));
   const rows = ["| command | wall ms (median) | over `node -e 0` ms | CPU ms (median) |", "|---|---:|---:|---:|"];
   cases.forEach((c, i) => rows.push(`| ${c.label} | ${wall[i]!.toFixed(0)} | ${i === 0 ? "–" : (wall[i]! - wall[0]!).toFixed(0)} | ${cpu[i]!.toFixed(0)} |`));
-  return { rows, nodeMs: wall[0]!, auditCleanMs: wall[2]!, auditV1Ms: wall[3]!, nodeCpuMs: cpu[0]!, auditV1CpuMs: cpu[3]! };
+  return { rows, nodeMs: wall[0]!, auditCleanMs: wall[2]!, auditV1Ms: wall[3]!, nodeCpuMs: cpu[0]!, auditV1CpuMs: cpu[3]!, auditCleanCpuMs: cpu[2]!, phasesV1, phasesClean };
 }

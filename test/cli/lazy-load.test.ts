@@ -30,6 +30,19 @@ describe("each command loads only what it needs", { timeout: 90_000 }, () => {
     expect(SERVER_STACK.filter((p) => packages.has(p))).toEqual([]);
   });
 
+  it("audit on a project without a v1 host: not even the compiler (TypeScript, ts-morph)", async () => {
+    // The case of every gate once a project is migrated: the text pre-filter rules the file out,
+    // so the cold start stays at the CLI's own (docs/performance.md, Cold start of the CLI).
+    const dir = mkdtempSync(path.join(os.tmpdir(), "v2b-lazy-clean-"));
+    writeFileSync(path.join(dir, "client.ts"), 'import { base } from "./base";\nexport const items = () => fetch(`${base}/v1/items`).then((r) => r.json());\n');
+    writeFileSync(path.join(dir, "base.ts"), 'export const base = "https://api.example.com";\n');
+    const { packages, code, output } = await loadedPackages(BIN, ["audit", dir, "--no-progress"], { cwd: dir });
+    expect(code, output).toBe(0); // no finding
+    expect(output).toContain("2 files scanned");
+    expect(CODEMOD_STACK.filter((p) => packages.has(p))).toEqual([]);
+    expect(SERVER_STACK.filter((p) => packages.has(p))).toEqual([]);
+  });
+
   it("gateway: the servers' stack, none of the codemod's compiler", async () => {
     const cwd = mkdtempSync(path.join(os.tmpdir(), "v2b-lazy-gw-"));
     const args = ["gateway", "--port", "0", "--admin-port", "0", ...(missingReference ? ["--no-validation"] : [])];
