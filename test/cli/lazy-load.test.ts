@@ -32,7 +32,7 @@ describe("each command loads only what it needs", { timeout: 90_000 }, () => {
 
   it("audit on a project without a v1 host: not even the compiler (TypeScript, ts-morph)", async () => {
     // The case of every gate once a project is migrated: the text pre-filter rules the file out,
-    // so the cold start stays at the CLI's own (docs/performance.md, Cold start of the CLI).
+    // so the cold start stays at the CLI's own (docs/performance-cold-start.md).
     const dir = mkdtempSync(path.join(os.tmpdir(), "v2b-lazy-clean-"));
     writeFileSync(path.join(dir, "client.ts"), 'import { base } from "./base";\nexport const items = () => fetch(`${base}/v1/items`).then((r) => r.json());\n');
     writeFileSync(path.join(dir, "base.ts"), 'export const base = "https://api.example.com";\n');
