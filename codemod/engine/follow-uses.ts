@@ -9,7 +9,7 @@ import { enclosingFunction, isFunctionLike } from "./scope.ts";
 import type { Analysis } from "./state.ts";
 import { functionName, references } from "./references.ts";
 import { referencesOf } from "./nodes.ts";
-import { functionNamed } from "./record-callees.ts";
+import { argumentCallee, functionNamed } from "./record-callees.ts";
 
 const REQUEST_METHODS = /^(get|post|put|patch|delete|del|head|options|request|fetch|send|call)$/i;
 
@@ -118,7 +118,11 @@ export class Follower {
         this.passedOptions.push({ holder, key: name, at: outer });
         // A class or factory of the project: the option is followed where it takes it (its uses
         // are inside), so calling the made object's own methods is not a use of it.
-        if (this.intoCallee(holder, obj!, [...path, name], out, seen, depth)) this.madeByProject.add(holder);
+        if (this.intoCallee(holder, obj!, [...path, name], out, seen, depth)) {
+          this.madeByProject.add(holder);
+          const target = functionNamed(this.a, (holder as any).getExpression()) ?? classNamed((holder as any).getExpression());
+          if (target) this.followedInto.add(target);
+        }
         // An object made from options (a schema, a config factory) still exposes them by name.
         return this.follow(holder, out, seen, depth + 1, [...path, name]);
       }
@@ -130,6 +134,15 @@ export class Follower {
       return this.callers(fn, out, seen, depth, path);
     }
     if (Node.isExportAssignment(p)) return void out.push(outer);
+    // Only tested (`if (!client)`, `client === null`): the value goes nowhere.
+    if ((Node.isPrefixUnaryExpression(p) && p.getOperatorToken() === SyntaxKind.ExclamationToken) || ((Node.isIfStatement(p) || Node.isWhileStatement(p)) && p.getExpression() === outer)) return;
+    if (Node.isBinaryExpression(p) && ["===", "!==", "==", "!="].includes(p.getOperatorToken().getText())) return;
+    // Handed to a function of the project: followed where its parameter is used.
+    if (Node.isCallExpression(p) && p.getArguments().includes(outer as any)) {
+      const callee = argumentCallee(this.a, outer);
+      const name = callee && (callee.param as any).getNameNode();
+      if (callee && name && Node.isIdentifier(name)) return each(referencesOf(callee.fn, name));
+    }
     out.push(outer);
   }
 
@@ -140,8 +153,9 @@ export class Follower {
       if (p.getName() === want) return this.follow(p, out, seen, depth + 1, path.slice(0, -1)), true;
       const call = p.getParent();
       if (call && Node.isCallExpression(call) && call.getExpression() === p) {
-        // A method of an object a project class or factory made: the option was followed inside it.
-        if (this.madeOf(outer) && functionNamed(this.a, p)) return true;
+        // A method of a class or factory of the project the option was followed into: its uses are inside.
+        const method = functionNamed(this.a, p);
+        if (method && (this.madeOf(outer) || this.insideFollowed(method))) return true;
         // A request method of an object made with the base (`client.get(…)`) is a use: only a
         // planned site accounts for it. Other methods (`Schema.parse(env)`) keep exposing the option.
         if (REQUEST_METHODS.test(p.getName())) return out.push(call), true;
@@ -159,6 +173,13 @@ export class Follower {
 
   /** Objects made by a class or factory of the project whose option was followed inside it. */
   private readonly madeByProject = new Set<Node>();
+  /** The classes and factory functions an option was followed into. */
+  private readonly followedInto = new Set<Node>();
+  /** A method declared inside a class or factory the option was followed into. */
+  private insideFollowed(method: Node): boolean {
+    for (let n: Node | undefined = method; n; n = n.getParent()) if (this.followedInto.has(n)) return true;
+    return false;
+  }
   /** The made value a reference stands for (`client` declared as `new Client(…)`), when the project made it. */
   private madeOf(ref: Node): boolean {
     if (this.madeByProject.has(ref)) return true;
