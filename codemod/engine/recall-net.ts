@@ -4,7 +4,9 @@
 // no planned call has consumed it. It gets a finding and a mark at its statement; the base it
 // belongs to is already kept on v1 by the do-no-harm check (its use was not followed).
 import { Node, SyntaxKind, type SourceFile } from "../ts-morph.ts";
-import { V1_HOST } from "../../mappings/bases.ts";
+import { V1_HOST, V2_BASE } from "../../mappings/bases.ts";
+import { functionNamed } from "./record-callees.ts";
+import { optionsOf } from "./evaluate/value.ts";
 import { addFinding, fileOf, type Analysis } from "./state.ts";
 import { todo } from "./todo-marks.ts";
 import { uniqueMatches } from "./v1-match.ts";
@@ -69,10 +71,36 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
     if (!path || path === "/" || /^\/v[12]\b/.test(path)) continue;
     const matches = uniqueMatches(path);
     if (!matches.length) continue;
+    // The path of a call on the v2 base (a migrated helper: v1 and v2 share `/pods/{id}`).
+    if (onV2Base(a, n)) continue;
     const op = matches.length === 1 ? matches[0]!.operation : undefined;
     const reason = `a v1 route path (${path.replace(/\0/g, "{…}")}) in a module of a v1 client, not tied to a call the codemod can follow`;
     const advice = "migrate this call by hand (its v2 path, method, body and answer: docs/mapping.md), or write it as a call on the client's base";
     todo(a, n, op?.key ?? "base", "review", reason, advice);
     addFinding(a, n, { operation: op?.key ?? null, v1: op ? { method: op.v1.method, path: op.v1.path } : null, v2: op?.v2 ? { method: op.v2.method, path: op.v2.path } : null, category: "review", reason, advice });
   }
+}
+
+/**
+ * The literal is the path argument of a project function that joins it onto the v2 base
+ * (`runpodRest("/templates")` with `` `${API}${path}` `` and API the v2 base): a v2 call, not a v1 site.
+ */
+function onV2Base(a: Analysis, literal: Node): boolean {
+  const call = literal.getParent();
+  if (!call || !Node.isCallExpression(call)) return false;
+  const index = call.getArguments().indexOf(literal as any);
+  const fn = index < 0 ? undefined : functionNamed(a, call.getExpression());
+  const param = fn && ((fn as any).getParameters?.() as Node[] | undefined)?.[index];
+  const name = param && Node.isParameterDeclaration(param) ? param.getNameNode() : undefined;
+  if (!fn || !name || !Node.isIdentifier(name)) return false;
+  for (const t of fn.getDescendantsOfKind(SyntaxKind.TemplateExpression)) {
+    const spans = t.getTemplateSpans();
+    if (t.getHead().getLiteralText() !== "" || spans.length < 2 || spans[1]!.getExpression().getText() !== name.getText()) continue;
+    try {
+      if (optionsOf(a.evaluator.evaluate(spans[0]!.getExpression())).some((o) => o.kind === "string" && o.text.replace(/\/+$/, "") === V2_BASE)) return true;
+    } catch {
+      /* not known: counted */
+    }
+  }
+  return false;
 }

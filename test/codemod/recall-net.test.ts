@@ -51,4 +51,42 @@ describe("recall net", () => {
     const after = await runCodemod({ paths: [dir] });
     expect(after.findings.length).toBe(written.findings.length);
   });
+
+  it("does not count the path of a call that now goes to the v2 base (v1 and v2 share /templates)", async () => {
+    // One call migrates (its helper's base flips to v2), one stays v1 (marked, on the declared v1 base):
+    // the module still names the v1 host, and the migrated call's "/templates" is the same text in v2.
+    const helper = [
+      "// REST API (rest.runpod.io/v1): the host stays named in a comment, so this is still a module of a v1 client.",
+      'const API = "https://rest.runpod.io/v1";',
+      "async function withRetry(url: string, init?: RequestInit): Promise<Response> {",
+      "  for (let i = 0; ; i++) {",
+      "    const res = await fetch(url, init);",
+      "    if (res.status !== 429 || i === 3) return res;",
+      "  }",
+      "}",
+      "export async function rest(path: string, init: RequestInit = {}): Promise<any> {",
+      "  const url = `${API}${path}`;",
+      "  const res = await withRetry(url, init);",
+      "  return res.json();",
+      "}",
+    ].join("\n");
+    const tools = [
+      'import { rest } from "./rest";',
+      "export async function templateNames(): Promise<string[]> {",
+      '  const templates: { name: string }[] = await rest("/templates");',
+      "  return templates.map((t) => t.name);",
+      "}",
+      "export async function podCost(id: string): Promise<number> {",
+      "  const pod = await rest(`/pods/${id}`);",
+      "  return pod.costPerHr;",
+      "}",
+    ].join("\n");
+    const dir = tree({ "src/rest.ts": helper, "src/tools.ts": tools });
+    const written = await runCodemod({ paths: [dir], write: true });
+    const left = (findings: { file: string; operation: string | null; category: string }[]) => findings.filter((f) => f.category !== "auto").map((f) => [f.file, f.operation]);
+    expect(left(written.findings)).toEqual([["src/tools.ts", "GetPod"]]);
+    const after = await runCodemod({ paths: [dir] });
+    // Only the marked sites are left; the migrated ListTemplates call is not a v1 route literal.
+    expect(left(after.findings)).toEqual(left(written.findings));
+  });
 });
