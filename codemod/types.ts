@@ -53,6 +53,8 @@ export interface HelperSignature {
   returnsBody: boolean;
   /** Whether a call's awaited value is the fetch Response itself (callers read `.json()`). */
   returnsResponse?: boolean;
+  /** The helper returns its own result object with the parsed body under this key (`{ ok, detail, corps }`). */
+  resultBodyKey?: string;
   /** Whether the helper serialises the body itself (call sites pass plain objects). */
   serialisesBody: boolean;
   /** The helper function itself (its callers are the sites; its base flips only when all are followed). */

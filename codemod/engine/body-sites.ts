@@ -54,6 +54,7 @@ export function bodySites(a: Analysis, http: HttpCall): BodySite[] {
   if (http.lib === "helper" && http.helper?.returnsResponse) return bodySites(a, { ...http, lib: "fetch", helper: undefined });
   if (http.lib === "helper" || http.wrapper?.returnsBody) {
     if (http.helper?.returnsBody || http.wrapper?.returnsBody) addPromise(call);
+    if (http.helper?.resultBodyKey) resultKeyReads(call, http.helper.resultBodyKey, sites);
     return sites;
   }
   const outer = skipParens(call);
@@ -121,5 +122,19 @@ function responseMember(access: Node & { getName(): string; getParent(): Node | 
   else if (lib === "undici-request" && name === "body" && parent && Node.isPropertyAccessExpression(parent) && parent.getName() === "json") {
     const c = parent.getParent();
     if (c && Node.isCallExpression(c)) addPromise(c);
+  }
+}
+
+/** `const r = await rest(…)`, then `r.corps` (or `(await rest(…)).corps`): each read of the key is the body. */
+function resultKeyReads(call: Node, key: string, sites: BodySite[]): void {
+  const awaited = skipParens(call).getParent();
+  if (!awaited || !Node.isAwaitExpression(awaited)) return;
+  const up = skipParens(awaited).getParent();
+  const isKey = (n: Node | undefined): n is Node => !!n && Node.isPropertyAccessExpression(n) && n.getName() === key;
+  if (isKey(up) && (up as any).getExpression() === skipParens(awaited)) return void sites.push({ kind: "value", node: up });
+  if (!up || !Node.isVariableDeclaration(up) || !Node.isIdentifier(up.getNameNode())) return;
+  for (const ref of referencesOf(enclosingFunction(up), up.getNameNode())) {
+    const p = ref.getParent();
+    if (isKey(p) && (p as any).getExpression() === ref) sites.push({ kind: "value", node: p });
   }
 }

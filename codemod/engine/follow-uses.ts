@@ -137,8 +137,10 @@ export class Follower {
     // Only tested (`if (!client)`, `client === null`): the value goes nowhere.
     if ((Node.isPrefixUnaryExpression(p) && p.getOperatorToken() === SyntaxKind.ExclamationToken) || ((Node.isIfStatement(p) || Node.isWhileStatement(p)) && p.getExpression() === outer)) return;
     if (Node.isBinaryExpression(p) && ["===", "!==", "==", "!="].includes(p.getOperatorToken().getText())) return;
-    // Handed to a function of the project: followed where its parameter is used.
-    if (Node.isCallExpression(p) && p.getArguments().includes(outer as any)) {
+    // An object carrying the base (a client the project made) handed to a function of the project:
+    // followed where its parameter is used. A bare base string handed on is not: the function
+    // may build URLs from it that no planned site accounts for.
+    if (path.length && Node.isCallExpression(p) && p.getArguments().includes(outer as any)) {
       const callee = argumentCallee(this.a, outer);
       const name = callee && (callee.param as any).getNameNode();
       if (callee && name && Node.isIdentifier(name)) return each(referencesOf(callee.fn, name));

@@ -137,6 +137,10 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
     }
     sig.returnsBody = returnsBody(a, http, fn);
     if (!sig.returnsBody && http.lib === "fetch" && returnsValueOf(fn, call)) sig.returnsResponse = true;
+    if (!sig.returnsBody && !sig.returnsResponse) {
+      const key = bodyKeyOf(a, http, fn);
+      if (key) sig.resultBodyKey = key;
+    }
     break;
   }
   a.helperCache.set(fn, sig);
@@ -165,6 +169,35 @@ function returnsBody(a: Analysis, http: HttpCall, fn: Node): boolean {
     }
   }
   return false;
+}
+
+/**
+ * The key of the helper's own result object that holds the parsed body: the body goes into a
+ * variable (declared or assigned) that every returned object literal carries under one key.
+ */
+function bodyKeyOf(a: Analysis, http: HttpCall, fn: Node): string | undefined {
+  const holders = new Set<string>();
+  for (const site of bodySites(a, http)) {
+    if (site.kind !== "value") continue;
+    let up = site.node.getParent();
+    while (up && (Node.isParenthesizedExpression(up) || Node.isAsExpression(up) || Node.isNonNullExpression(up))) up = up.getParent();
+    if (up && Node.isVariableDeclaration(up) && Node.isIdentifier(up.getNameNode())) holders.add(up.getName());
+    else if (up && Node.isBinaryExpression(up) && up.getOperatorToken().getKind() === SyntaxKind.EqualsToken && Node.isIdentifier(up.getLeft())) holders.add(up.getLeft().getText());
+  }
+  if (holders.size !== 1) return undefined;
+  const holder = [...holders][0]!;
+  const returns = fn.getDescendantsOfKind(SyntaxKind.ReturnStatement).filter((r) => enclosingFunction(r) === fn && r.getExpression());
+  let key: string | undefined;
+  for (const r of returns) {
+    const obj = unwrapExpression(r.getExpression()!);
+    if (!Node.isObjectLiteralExpression(obj)) return undefined;
+    const found = obj.getProperties().find((p) => (Node.isShorthandPropertyAssignment(p) && p.getName() === holder) || (Node.isPropertyAssignment(p) && unwrapExpression(p.getInitializer()!).getText() === holder));
+    // A return without the body (an error path) gives null or nothing under the key: still the same key.
+    const name = found ? (found as any).getName() as string : undefined;
+    if (name && key && name !== key) return undefined;
+    key ??= name;
+  }
+  return key;
 }
 
 /** `return fetch(…)`, `return await fetch(…)`, or `const res = await fetch(…); …; return res`. */

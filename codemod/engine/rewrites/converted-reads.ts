@@ -2,15 +2,14 @@
 // from v2 `status` by the podStatus converter). Where the converter has a v1-direction source form
 // (the one the boundary adapter is written from) and the field comes from one v2 field, the read
 // becomes that form over the v2 field, so it yields exactly what the gateway would have answered:
-// `(pod.status === undefined ? undefined : pod.status === "EXITED" || … ? "EXITED" : …)`.
-// Not written (the caller marks the read instead): a receiver that computes something (it would be
-// evaluated twice), a write to the field, a form that needs the adapter's helpers, a converter
+// `v1DesiredStatus(pod.status)`, a helper written once per file from the podStatus converter.
+// The receiver is read once, as the helper's argument. Not written (the caller marks the read
+// instead): a write to the field, a form that needs the adapter's helpers, a converter
 // needing the catalog, and a receiver typed by the project with the v1 field but not the v2 one
 // (the form would not type-check against it).
 import { Node, SyntaxKind } from "../../ts-morph.ts";
 import type { FieldLens } from "../../../mappings/index.ts";
 import { converterNamed } from "../../../mappings/index.ts";
-import { isPure } from "../../../mappings/data/source-forms.ts";
 import type { FileState } from "../state.ts";
 
 export interface ConvertedRead {
@@ -33,7 +32,6 @@ export function convertedRead(access: Node, last: Node, f: FieldLens, v1Path: st
   if (ts && up && (Node.isPropertyAccessExpression(up) || Node.isElementAccessExpression(up) || Node.isCallExpression(up)) && up.getExpression() === last) return undefined;
   const receiver = access.getExpression();
   const recv = receiver.getText();
-  if (!isPure(recv) || /\n/.test(recv)) return undefined;
   if (!typeAllows(receiver, v1Path.split(".")[0]!, f.v2[0]!.split(".")[0]!)) return undefined;
   const param = "value";
   const out = conv.codemodToV1([param])?.[index];
@@ -49,7 +47,9 @@ export function convertedRead(access: Node, last: Node, f: FieldLens, v1Path: st
     `  return ${param} === undefined ? undefined : ${out};`,
     "}",
   ].join("\n");
-  return { text: `${name}(${recv}.${f.v2[0]!.split(".").join("?.")})`, helper: { name, code } };
+  // `pod?.desiredStatus` keeps its optional chain: the record may be absent.
+  const dot = access.hasQuestionDotToken() ? "?." : ".";
+  return { text: `${name}(${recv}${dot}${f.v2[0]!.split(".").join("?.")})`, helper: { name, code } };
 }
 
 /** Writes a converted read's helper into the file once, after its imports. */

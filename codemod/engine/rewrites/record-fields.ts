@@ -72,7 +72,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   const seen = new Set<Node>();
   // A helper whose result is neither the body nor the Response (`{ ok, detail, corps }`): where the
   // record is read cannot be followed, so the call stays whole unless nothing but its status is used.
-  if (shape.kind === "record" && http.lib === "helper" && !http.helper!.returnsBody && !http.helper!.returnsResponse && differing.size && resultBeyondStatus(http.call)) {
+  if (shape.kind === "record" && http.lib === "helper" && !http.helper!.returnsBody && !http.helper!.returnsResponse && !http.helper!.resultBodyKey && differing.size && resultBeyondStatus(http.call)) {
     plan.problems.push({
       reason: `${http.call.getExpression().getText()} returns the response in its own form (not the body or the Response), so the record's reads cannot be followed, and these v1 fields differ in v2: ${differingFields(lens.fields, lens.v1Lost).join(", ")}`,
       advice: "read the v2 record where the helper's result is used (docs/mapping.md), or make the helper return the parsed body",
