@@ -5,7 +5,7 @@
 // that goes anywhere else (passed on, stored, serialised) cannot be vouched for, so the site
 // gets a mark listing the record fields that differ in v2.
 import { Node } from "../../ts-morph.ts";
-import { converterNamed, lensNamed, type FieldLens, type OperationMapping } from "../../../mappings/index.ts";
+import { converterNamed, lensNamed, type BodyLens, type FieldLens, type OperationMapping } from "../../../mappings/index.ts";
 import { enclosingFunction } from "../scope.ts";
 import { edit, type Plan } from "../state.ts";
 import type { Edit } from "../../types.ts";
@@ -87,7 +87,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   let readIsPromise = false;
 
   const lost: Lost = new Map((lens.v1Lost ?? []).map((l) => [l.v1, l]));
-  const field = (access: Node) => recordField(plan, access, byFirst, lost, op);
+  const field = (access: Node) => recordField(plan, access, byFirst, lost, op, lens);
   /** A reference to a record value: a field read, or somewhere the value goes on. */
   const recordUse = (ref: Node, depth: number) => {
     const outer = skipParens(ref);
@@ -272,7 +272,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   }
 }
 
-function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lost, op: OperationMapping): void {
+function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lost, op: OperationMapping, lens: BodyLens): void {
   if (!Node.isPropertyAccessExpression(access)) return;
   const gone = lost.get(access.getName());
   if (gone) {
@@ -328,4 +328,27 @@ function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lost, op:
     }
     return;
   }
+  const unknown = unvouchedRead(access.getName(), byFirst, lens);
+  if (unknown) {
+    const line = access.getSourceFile().getLineAndColumnAtPos(access.getStart()).line;
+    const reason = `reads ${access.getName()} (${access.getSourceFile().getBaseName()}:${line}), ${unknown}`;
+    if (!plan.problems.some((p) => p.reason === reason)) plan.problems.push({ reason, advice: "read what the v2 record has instead (docs/mapping.md)" });
+  }
+}
+
+/**
+ * Why a read the lens has no rename for cannot be vouched for on a v2 record, or undefined when it
+ * can (a field v2 has under the same name): a v1 object v2 spreads elsewhere read whole
+ * (`pod.machine`), a field the gateway fills with an extra request, or a name neither document has
+ * (a client reading an undocumented field, which v2 will not send either).
+ */
+function unvouchedRead(name: string, byFirst: ByFirst, lens: BodyLens): string | undefined {
+  const parts = byFirst.get(name);
+  if (parts) return `a v1 object whose parts v2 keeps elsewhere (${parts.map((c) => `${c.segs.join(".")}→${c.lens.v2.join("+") || "(none)"}`).join(", ")}), read here as a whole`;
+  const emulated = lens.v1FromEmulation?.find((e) => e.v1.split(".")[0] === name);
+  if (emulated) return `a v1 field the gateway fills with an extra request (${emulated.emulation}); the v2 record does not have it`;
+  const v2 = new Set([...lens.fields.flatMap((f) => f.v2.map((x) => x.split(".")[0]!)), ...(lens.v2Only ?? []).map((x) => x.v2.split(".")[0]!), ...(lens.v2Defaults ? Object.keys(lens.v2Defaults) : [])]);
+  const v1 = new Set([...lens.fields.flatMap((f) => f.v1.map((x) => x.split(".")[0]!)), ...(lens.v1Undocumented ?? []).map((x) => x.v1)]);
+  if (!v2.has(name) && !v1.has(name)) return `which neither the v1 nor the v2 ${lens.name} documents: v2 will not send it`;
+  return undefined;
 }
