@@ -4,6 +4,7 @@
 // v1 shape. The module (codemod/adapter/) is written once into the project; each file that uses it
 // imports it. Conversions the adapter does not hold (emulations, catalog lookups, converters with
 // no source form) keep their mark.
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { Node } from "../ts-morph.ts";
 import type { OperationMapping } from "../../mappings/index.ts";
@@ -72,7 +73,7 @@ function useAdapter(plan: Plan, file: FileState): void {
   if (file.declared.has(ADAPTER_BINDING)) return;
   file.declared.add(ADAPTER_BINDING);
   const options = optionsFor(file);
-  const adapterPath = path.join(plan.a.adapter!.root, adapterFileName(options));
+  const adapterPath = path.join(packageRoot(file.sf.getFilePath(), plan.a.adapter!.root), adapterFileName(options));
   plan.a.adapter!.used.set(adapterPath, options);
   if (new RegExp(`\\b${ADAPTER_BINDING}\\b`).test(file.text.replace(/\/\/.*$/gm, ""))) return;
   const explicit = /from\s+["']\.{1,2}\/[^"']+\.js["']/.test(file.text);
@@ -84,4 +85,17 @@ function useAdapter(plan: Plan, file: FileState): void {
   }
   if (at === 0 && file.text.startsWith("#!")) at = file.text.indexOf("\n") + 1;
   file.edits.push({ start: at, end: at, text: at > 0 && !file.text.slice(0, at).endsWith("\n") ? `\n${line}` : `${line}\n`, file: file.sf.getFilePath() });
+}
+
+/**
+ * Where the module goes for a file: the nearest folder with a package.json between the file and
+ * the run's root (a package of a monorepo must not import from outside itself), else the root.
+ */
+function packageRoot(file: string, root: string): string {
+  const top = path.resolve(root);
+  for (let dir = path.dirname(path.resolve(file)); dir.startsWith(top); dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, "package.json"))) return dir;
+    if (dir === top || path.dirname(dir) === dir) break;
+  }
+  return top;
 }

@@ -140,6 +140,20 @@ export class Follower {
     // An object carrying the base (a client the project made) handed to a function of the project:
     // followed where its parameter is used. A bare base string handed on is not: the function
     // may build URLs from it that no planned site accounts for.
+    // A method of a class the base was followed into, called on an instance of it (`this.api.list()`).
+    if (Node.isPropertyAccessExpression(p) && p.getExpression() === outer && !path.length) {
+      const call = p.getParent();
+      const method = call && Node.isCallExpression(call) && call.getExpression() === p ? functionNamed(this.a, p) : undefined;
+      if (method && this.insideFollowed(method)) return;
+    }
+    // A base given positionally to a class of the project (`new Client(key, BASE)`) is followed into
+    // its constructor the same way (its uses are the class's own members).
+    if (Node.isNewExpression(p) && (p.getArguments() as Node[]).includes(outer) && this.intoCallee(p, outer, path, out, seen, depth)) {
+      const cls = classNamed(p.getExpression());
+      if (cls) this.followedInto.add(cls);
+      this.madeByProject.add(p);
+      return this.follow(p, out, seen, depth + 1, path);
+    }
     if (path.length && Node.isCallExpression(p) && p.getArguments().includes(outer as any)) {
       const callee = argumentCallee(this.a, outer);
       const name = callee && (callee.param as any).getNameNode();

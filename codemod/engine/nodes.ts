@@ -19,6 +19,8 @@ export function referencesOf(scope: Node, nameNode: Node): Node[] {
   for (const d of scope.getDescendantsOfKind(SyntaxKind.Identifier)) {
     if (d === nameNode || d.getText() !== name) continue;
     const p = d.getParent();
+    // `@param name` in a JSDoc names the parameter, it does not use it.
+    if (p && (Node.isJSDocParameterTag(p) || d.getFirstAncestor((x) => Node.isJSDoc(x)))) continue;
     if (p && Node.isPropertyAccessExpression(p) && p.getNameNode() === d) continue;
     if (p && Node.isPropertyAssignment(p) && p.getNameNode() === d) continue;
     const b = resolveIdentifier(d);

@@ -12,6 +12,8 @@ export function references(nameNode: Node): Node[] {
   const out: Node[] = [];
   for (const r of refs) {
     if (r === nameNode) continue;
+    // A JSDoc `@param name` names the parameter; it is not a use of its value.
+    if (r.getFirstAncestor((x) => Node.isJSDoc(x))) continue;
     const p = r.getParent();
     // Alias declarations: the compiler already follows them to the names' uses.
     if (r.getFirstAncestor((x) => Node.isImportDeclaration(x) || Node.isExportDeclaration(x)) || Node.isImportDeclaration(r) || Node.isExportDeclaration(r)) continue;

@@ -166,3 +166,35 @@ describe("writeAdapter", () => {
     await expect(writeAdapter(root, { ...options, dir: "../elsewhere" })).rejects.toThrow(/outside the project/);
   });
 });
+
+describe("where rewrite writes the module", () => {
+  it("at the nearest package root of the file that uses it, so a monorepo package imports nothing from outside itself", async () => {
+    const { runCodemod } = await import("../../codemod/project.ts");
+    const dir = mkdtempSync(path.join(os.tmpdir(), "adapter-monorepo-"));
+    try {
+      const pkg = path.join(dir, "packages", "hosting");
+      mkdirSync(path.join(pkg, "src"), { recursive: true });
+      writeFileSync(path.join(dir, "package.json"), '{ "name": "monorepo", "private": true }\n');
+      writeFileSync(path.join(pkg, "package.json"), '{ "name": "hosting", "type": "module" }\n');
+      writeFileSync(
+        path.join(pkg, "src", "volumes.ts"),
+        [
+          'const BASE = "https://rest.runpod.io/v1";',
+          "export interface Volume { id: string; name: string; dataCenterId: string }",
+          "export async function listVolumes(): Promise<Volume[]> {",
+          "  const res = await fetch(`${BASE}/networkvolumes`);",
+          "  return (await res.json()) as Volume[];",
+          "}",
+          "",
+        ].join("\n"),
+      );
+      await runCodemod({ paths: [dir], write: true });
+      const text = readFileSync(path.join(pkg, "src", "volumes.ts"), "utf8");
+      expect(text).toContain('from "../v2-bridge-adapter"');
+      expect(statSync(path.join(pkg, "v2-bridge-adapter.ts")).isFile()).toBe(true);
+      expect(readdirSync(dir)).not.toContain("v2-bridge-adapter.ts");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
