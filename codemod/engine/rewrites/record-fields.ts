@@ -338,17 +338,14 @@ function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lost, op:
 
 /**
  * Why a read the lens has no rename for cannot be vouched for on a v2 record, or undefined when it
- * can (a field v2 has under the same name): a v1 object v2 spreads elsewhere read whole
- * (`pod.machine`), a field the gateway fills with an extra request, or a name neither document has
- * (a client reading an undocumented field, which v2 will not send either).
+ * can: a v1 object v2 spreads elsewhere read whole (`pod.machine`), or a field the gateway fills
+ * with an extra request. A name neither document has (`j.pod?.state`) reads nothing on v1 and on
+ * v2 alike (the documents are the field-level truth): left as written.
  */
 function unvouchedRead(name: string, byFirst: ByFirst, lens: BodyLens): string | undefined {
   const parts = byFirst.get(name);
   if (parts) return `a v1 object whose parts v2 keeps elsewhere (${parts.map((c) => `${c.segs.join(".")}→${c.lens.v2.join("+") || "(none)"}`).join(", ")}), read here as a whole`;
   const emulated = lens.v1FromEmulation?.find((e) => e.v1.split(".")[0] === name);
   if (emulated) return `a v1 field the gateway fills with an extra request (${emulated.emulation}); the v2 record does not have it`;
-  const v2 = new Set([...lens.fields.flatMap((f) => f.v2.map((x) => x.split(".")[0]!)), ...(lens.v2Only ?? []).map((x) => x.v2.split(".")[0]!), ...(lens.v2Defaults ? Object.keys(lens.v2Defaults) : [])]);
-  const v1 = new Set([...lens.fields.flatMap((f) => f.v1.map((x) => x.split(".")[0]!)), ...(lens.v1Undocumented ?? []).map((x) => x.v1)]);
-  if (!v2.has(name) && !v1.has(name)) return `which neither the v1 nor the v2 ${lens.name} documents: v2 will not send it`;
   return undefined;
 }
