@@ -10,7 +10,7 @@ import { Node } from "../ts-morph.ts";
 import type { OperationMapping } from "../../mappings/index.ts";
 import { adapterCall, adapterCovers, adapterFileName, adapterImport, ADAPTER_BINDING, type AdapterOptions } from "../adapter/index.ts";
 import { edit, type Plan, type FileState } from "./state.ts";
-import { statementOf } from "./nodes.ts";
+import { afterImports, isTypeScriptFile, statementOf } from "./nodes.ts";
 
 /**
  * Wraps the body read in the adapter when it holds this operation's record (or, for a list, its
@@ -20,7 +20,7 @@ export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean, op
   if (!plan.a.adapter || adapterCovers(kind, op.key) !== true) return false;
   // Insertions around the read (its own path and body edits stay inside); a promise gets `.then`.
   // TypeScript: an untyped promise (`.json()` of a client typed `any`) gives the callback no type.
-  const ts = /\.[cm]?tsx?$/.test(read.getSourceFile().getFilePath());
+  const ts = isTypeScriptFile(read.getSourceFile().getFilePath());
   const param = `${kind === "record" ? "record" : "body"}${ts ? ": unknown" : ""}`;
   const [open, close] = promise ? ["", `.then((${param}) => ${adapterCall(kind, op.key, param.split(":")[0]!)})`] : adapterCall(kind, op.key, "\0").split("\0");
   if (open) edit(plan, read, { start: read.getStart(), end: read.getStart(), text: open });
@@ -63,7 +63,7 @@ function note(plan: Plan, at: Node, what: string): void {
 
 function optionsFor(file: FileState): AdapterOptions {
   const name = file.sf.getFilePath();
-  const language = /\.[cm]?tsx?$/.test(name) ? "ts" : "js";
+  const language = isTypeScriptFile(name) ? "ts" : "js";
   const cjs = /\.c[jt]s$/.test(name) || (!/^\s*(import|export)\b/m.test(file.text) && /\brequire\(/.test(file.text));
   return { language, moduleKind: cjs ? "cjs" : "esm" };
 }
@@ -78,12 +78,7 @@ function useAdapter(plan: Plan, file: FileState): void {
   if (new RegExp(`\\b${ADAPTER_BINDING}\\b`).test(file.text.replace(/\/\/.*$/gm, ""))) return;
   const explicit = /from\s+["']\.{1,2}\/[^"']+\.js["']/.test(file.text);
   const line = adapterImport(file.sf.getFilePath(), adapterPath, options.moduleKind, { explicitExtension: explicit });
-  let at = 0;
-  for (const st of file.sf.getStatements()) {
-    if (Node.isImportDeclaration(st) || (Node.isExpressionStatement(st) && Node.isStringLiteral(st.getExpression()))) at = st.getEnd();
-    else break;
-  }
-  if (at === 0 && file.text.startsWith("#!")) at = file.text.indexOf("\n") + 1;
+  const at = afterImports(file.sf, file.text);
   file.edits.push({ start: at, end: at, text: at > 0 && !file.text.slice(0, at).endsWith("\n") ? `\n${line}` : `${line}\n`, file: file.sf.getFilePath() });
 }
 

@@ -17,6 +17,7 @@ import { bind } from "./values.ts";
 import { unwrapExpression } from "./urls.ts";
 import { strayCaller } from "./record-callees.ts";
 import { isTestFile } from "./test-files.ts";
+import { isTypeScriptFile } from "./nodes.ts";
 import { references } from "./references.ts";
 
 type Verdict = { flips: boolean; unfollowed: Node[]; because?: string };
@@ -252,7 +253,7 @@ function applyRedirect(a: Analysis, site: Site): void {
     a.sharedRedirects.add(shared.key);
     for (const e of shared.edits) a.files.get(e.file!)?.edits.push(e);
   }
-  const ts = /\.[cm]?tsx?$/.test(file.sf.getFilePath());
+  const ts = isTypeScriptFile(file.sf.getFilePath());
   for (const name of site.redirect!.names) {
     if (file.declared.has(name)) continue;
     file.declared.add(name);

@@ -9,7 +9,7 @@ import { enclosingFunction, isFunctionLike } from "./scope.ts";
 import type { Analysis } from "./state.ts";
 import { functionName, references } from "./references.ts";
 import { referencesOf } from "./nodes.ts";
-import { argumentCallee, functionNamed } from "./record-callees.ts";
+import { argumentCallee, classNamed, functionNamed } from "./record-callees.ts";
 
 const REQUEST_METHODS = /^(get|post|put|patch|delete|del|head|options|request|fetch|send|call)$/i;
 
@@ -118,11 +118,7 @@ export class Follower {
         this.passedOptions.push({ holder, key: name, at: outer });
         // A class or factory of the project: the option is followed where it takes it (its uses
         // are inside), so calling the made object's own methods is not a use of it.
-        if (this.intoCallee(holder, obj!, [...path, name], out, seen, depth)) {
-          this.madeByProject.add(holder);
-          const target = functionNamed(this.a, (holder as any).getExpression()) ?? classNamed((holder as any).getExpression());
-          if (target) this.followedInto.add(target);
-        }
+        this.intoCallee(holder, obj!, [...path, name], out, seen, depth);
         // An object made from options (a schema, a config factory) still exposes them by name.
         return this.follow(holder, out, seen, depth + 1, [...path, name]);
       }
@@ -137,9 +133,6 @@ export class Follower {
     // Only tested (`if (!client)`, `client === null`): the value goes nowhere.
     if ((Node.isPrefixUnaryExpression(p) && p.getOperatorToken() === SyntaxKind.ExclamationToken) || ((Node.isIfStatement(p) || Node.isWhileStatement(p)) && p.getExpression() === outer)) return;
     if (Node.isBinaryExpression(p) && ["===", "!==", "==", "!="].includes(p.getOperatorToken().getText())) return;
-    // An object carrying the base (a client the project made) handed to a function of the project:
-    // followed where its parameter is used. A bare base string handed on is not: the function
-    // may build URLs from it that no planned site accounts for.
     // A method of a class the base was followed into, called on an instance of it (`this.api.list()`).
     if (Node.isPropertyAccessExpression(p) && p.getExpression() === outer && !path.length) {
       const call = p.getParent();
@@ -148,12 +141,10 @@ export class Follower {
     }
     // A base given positionally to a class of the project (`new Client(key, BASE)`) is followed into
     // its constructor the same way (its uses are the class's own members).
-    if (Node.isNewExpression(p) && (p.getArguments() as Node[]).includes(outer) && this.intoCallee(p, outer, path, out, seen, depth)) {
-      const cls = classNamed(p.getExpression());
-      if (cls) this.followedInto.add(cls);
-      this.madeByProject.add(p);
-      return this.follow(p, out, seen, depth + 1, path);
-    }
+    if (Node.isNewExpression(p) && (p.getArguments() as Node[]).includes(outer) && this.intoCallee(p, outer, path, out, seen, depth)) return this.follow(p, out, seen, depth + 1, path);
+    // An object carrying the base (a client the project made) handed to a function of the project:
+    // followed where its parameter is used. A bare base string handed on is not: the function
+    // may build URLs from it that no planned site accounts for.
     if (path.length && Node.isCallExpression(p) && p.getArguments().includes(outer as any)) {
       const callee = argumentCallee(this.a, outer);
       const name = callee && (callee.param as any).getNameNode();
@@ -214,26 +205,26 @@ export class Follower {
   /**
    * `podsClient({ baseUrl })`, `new Client({ baseUrl })` of the project: the parameter that takes
    * the options object is followed inside with the option's path (`opts.baseUrl`, `this.opts.baseUrl`,
-   * `this.config = config`). False when the callee is not the project's.
+   * `this.config = config`). The made object and the class or factory are remembered (its methods'
+   * calls are not uses). False when the callee is not the project's.
    */
   private intoCallee(holder: Node, obj: Node, path: string[], out: Node[], seen: Set<string>, depth: number): boolean {
     const callee = (holder as any).getExpression() as Node;
-    let fn = functionNamed(this.a, callee);
-    if (!fn && Node.isNewExpression(holder)) {
-      const cls = classNamed(callee);
-      if (cls && !this.a.files.has(cls.getSourceFile().getFilePath())) return false;
-      fn = cls?.getConstructors()[0];
-      if (cls && !fn) return false;
-    }
-    if (!fn) return false;
+    const fn = functionNamed(this.a, callee);
+    const cls = !fn && Node.isNewExpression(holder) ? classNamed(this.a, callee) : undefined;
+    const body = fn ?? cls?.getConstructors()[0];
+    if (!body) return false;
     const index = (holder as any).getArguments().indexOf(obj);
-    const param = (fn as any).getParameters?.()[index] as Node | undefined;
+    const param = (body as any).getParameters?.()[index] as Node | undefined;
     if (!param || !Node.isParameterDeclaration(param) || param.getDotDotDotToken()) return false;
     const name = param.getNameNode();
     if (!Node.isIdentifier(name)) return false;
-    for (const r of referencesOf(fn, name)) this.follow(r, out, seen, depth + 1, path);
+    const local = referencesOf(body, name);
+    for (const r of local) this.follow(r, out, seen, depth + 1, path);
     // A parameter property (`constructor(private opts: Options)`): its uses are `this.opts`.
-    if (param.getScope() || param.isReadonly()) for (const r of references(name)) if (!referencesOf(fn, name).includes(r)) this.follow(r, out, seen, depth + 1, path);
+    if (param.getScope() || param.isReadonly()) for (const r of references(name)) if (!local.includes(r)) this.follow(r, out, seen, depth + 1, path);
+    this.madeByProject.add(holder);
+    this.followedInto.add(cls ?? fn!);
     return true;
   }
 
@@ -281,16 +272,4 @@ function unwrapAwait(n: Node): Node {
   let x = n;
   while (Node.isAwaitExpression(x) || Node.isParenthesizedExpression(x)) x = x.getExpression();
   return x;
-}
-
-/** The class of the project a `new` expression names (through imports), if one. */
-function classNamed(expr: Node): import("ts-morph").ClassDeclaration | undefined {
-  try {
-    let symbol = expr.getSymbol();
-    if (symbol?.isAlias()) symbol = symbol.getAliasedSymbol() ?? symbol;
-    const d = symbol?.getDeclarations().find((x) => Node.isClassDeclaration(x));
-    return d && Node.isClassDeclaration(d) && !d.getSourceFile().isDeclarationFile() ? d : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -1,5 +1,5 @@
 // Small syntax-tree utilities shared by the passes.
-import { Node, SyntaxKind } from "../ts-morph.ts";
+import { Node, SyntaxKind, type SourceFile } from "../ts-morph.ts";
 import { resolveIdentifier } from "./scope.ts";
 
 /** The outermost node around `node` that only wraps it (parentheses, `as`, `!`, `satisfies`). */
@@ -53,4 +53,20 @@ function startsOwnLine(n: Node): boolean {
 
 export function oneLine(s: string): string {
   return s.replace(/\s+/g, " ").replace(/;/g, ",").trim();
+}
+
+/** TypeScript source (`.ts`, `.tsx`, `.mts`, `.cts`): rewrites may write type annotations there. */
+export function isTypeScriptFile(path: string): boolean {
+  return /\.[cm]?tsx?$/.test(path);
+}
+
+/** Where a line can go at the top of a file: after its imports and directive prologue (`"use client"`), or after a shebang. */
+export function afterImports(sf: SourceFile, text: string): number {
+  let at = 0;
+  for (const st of sf.getStatements()) {
+    if (Node.isImportDeclaration(st) || (Node.isExpressionStatement(st) && Node.isStringLiteral(st.getExpression()))) at = st.getEnd();
+    else break;
+  }
+  if (at === 0 && text.startsWith("#!")) at = text.indexOf("\n") + 1;
+  return at;
 }

@@ -3,6 +3,7 @@
 // renamed there is shared by every caller, so each entry is kept: do no harm lets the rename land
 // only when every call of the function hands it records of calls that migrate (shared-readers.ts).
 import { Node } from "../ts-morph.ts";
+import type { ClassDeclaration } from "ts-morph";
 import type { Analysis, Plan } from "./state.ts";
 import { skipParens } from "./nodes.ts";
 
@@ -15,17 +16,21 @@ export interface Callee {
 const FUNCTION = (n: Node | undefined): n is Node =>
   !!n && (Node.isFunctionDeclaration(n) || Node.isMethodDeclaration(n) || Node.isArrowFunction(n) || Node.isFunctionExpression(n));
 
+/** The declarations an expression names, through imports and aliases (none when the checker cannot tell). */
+function declarationsNamed(expr: Node): Node[] {
+  try {
+    let symbol = expr.getSymbol();
+    if (symbol?.isAlias()) symbol = symbol.getAliasedSymbol() ?? symbol;
+    return symbol?.getDeclarations() ?? [];
+  } catch {
+    return [];
+  }
+}
+
 /** The function of the run's own source an expression names (through imports and aliases), if it has a body there. */
 export function functionNamed(a: Analysis, expr: Node): Node | undefined {
-  let symbol;
-  try {
-    symbol = expr.getSymbol();
-    if (symbol?.isAlias()) symbol = symbol.getAliasedSymbol() ?? symbol;
-  } catch {
-    return undefined;
-  }
   const found: Node[] = [];
-  for (const d of symbol?.getDeclarations() ?? []) {
+  for (const d of declarationsNamed(expr)) {
     let fn: Node | undefined = d;
     if (Node.isVariableDeclaration(d) || Node.isPropertyAssignment(d) || Node.isPropertyDeclaration(d)) {
       const init = d.getInitializer();
@@ -37,6 +42,12 @@ export function functionNamed(a: Analysis, expr: Node): Node | undefined {
   }
   // Several bodies (a method overridden, a name declared twice): which one runs is not known here.
   return found.length === 1 ? found[0] : undefined;
+}
+
+/** The class declared in the run's own source that a `new` expression names (through imports), if one. */
+export function classNamed(a: Analysis, expr: Node): ClassDeclaration | undefined {
+  const d = declarationsNamed(expr).find((x) => Node.isClassDeclaration(x));
+  return d && Node.isClassDeclaration(d) && !d.getSourceFile().isDeclarationFile() && a.files.has(d.getSourceFile().getFilePath()) ? d : undefined;
 }
 
 function unwrap(n: Node): Node {

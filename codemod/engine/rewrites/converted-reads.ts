@@ -11,6 +11,7 @@ import { Node, SyntaxKind } from "../../ts-morph.ts";
 import type { FieldLens } from "../../../mappings/index.ts";
 import { converterNamed } from "../../../mappings/index.ts";
 import type { FileState } from "../state.ts";
+import { afterImports, isTypeScriptFile } from "../nodes.ts";
 
 export interface ConvertedRead {
   /** Replaces the read from `access` to `last` (the v1 path's last segment). */
@@ -25,7 +26,7 @@ export function convertedRead(access: Node, last: Node, f: FieldLens, v1Path: st
   if (!conv?.codemodToV1 || conv.needsCatalog || f.v2.length !== 1 || !Node.isPropertyAccessExpression(access)) return undefined;
   const index = f.v1.indexOf(v1Path);
   if (index < 0 || isWritten(last)) return undefined;
-  const ts = /\.[cm]?tsx?$/.test(access.getSourceFile().getFilePath());
+  const ts = isTypeScriptFile(access.getSourceFile().getFilePath());
   // `pod.desiredStatus.toLowerCase()` in TypeScript: the helper's type includes undefined (absent
   // in v2 as in the gateway's answer), which a strict project rejects there.
   const up = last.getParent();
@@ -58,12 +59,7 @@ export function declareReadHelper(file: FileState, helper: ConvertedRead["helper
   file.declared.add(helper.name);
   // Written by an earlier run (the file was migrated in part).
   if (file.text.includes(`function ${helper.name}(`)) return;
-  let at = 0;
-  for (const st of file.sf.getStatements()) {
-    if (Node.isImportDeclaration(st) || (Node.isExpressionStatement(st) && Node.isStringLiteral(st.getExpression()))) at = st.getEnd();
-    else break;
-  }
-  if (at === 0 && file.text.startsWith("#!")) at = file.text.indexOf("\n") + 1;
+  const at = afterImports(file.sf, file.text);
   const text = at > 0 ? `\n\n${helper.code}` : `${helper.code}\n\n`;
   file.edits.push({ start: at, end: at, text, file: file.sf.getFilePath() });
 }

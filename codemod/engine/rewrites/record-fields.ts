@@ -235,28 +235,30 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   // Reads the codemod cannot rename (a converted or lost field), or a record leaving sight: where
   // the adapter holds the record, the app keeps its v1 record (converted back from v2) and every
   // read of it stays as written, so this record's renames and read problems are dropped.
+  /** The site with this record through the adapter instead (its renames and list unwrap dropped), or undefined where the adapter does not hold it; the site itself is left as it was. */
+  const throughAdapter = () => {
+    const saved = { edits: plan.site.edits, typeRenames: plan.site.typeRenames, onApply: plan.site.onApply, keepsV1Record: plan.site.keepsV1Record };
+    plan.site.edits = saved.edits.filter((e, i) => i < mark.edits && !unwrapEdits.has(e));
+    plan.site.typeRenames = mark.typeRenames;
+    const wrapped = !!read && wrapRecordInAdapter(plan, read, readIsPromise, op, shape.kind === "list" ? "recordList" : "record");
+    const route = wrapped ? { edits: plan.site.edits, typeRenames: plan.site.typeRenames, onApply: plan.site.onApply } : undefined;
+    Object.assign(plan.site, saved);
+    return route;
+  };
   const unrenamed = plan.problems.length > mark.problems;
   const differs = escapes.length > 0 && differingFields(lens.fields, lens.v1Lost).length > 0;
   if ((unrenamed || differs) && read && plan.a.adapter) {
-    const all = plan.site.edits;
-    const problems = plan.problems.splice(mark.problems);
-    const renames = plan.site.typeRenames;
-    plan.site.edits = all.filter((e, i) => i < mark.edits && !unwrapEdits.has(e));
-    plan.site.typeRenames = mark.typeRenames;
-    if (wrapRecordInAdapter(plan, read, readIsPromise, op, shape.kind === "list" ? "recordList" : "record")) return;
-    plan.site.edits = all;
-    plan.problems.push(...problems);
-    plan.site.typeRenames = renames;
+    const route = throughAdapter();
+    if (route) {
+      plan.problems.splice(mark.problems);
+      Object.assign(plan.site, route, { keepsV1Record: true });
+      return;
+    }
   } else if (read && plan.a.adapter && (plan.site.typeRenames?.size ?? 0) > mark.typeRenames.size) {
     // Renamed through the project's own types: if do no harm later finds a type shared with a
     // v1-shaped record, the site takes this route instead (the adapter keeps its record v1 too).
-    const saved = { edits: plan.site.edits, typeRenames: plan.site.typeRenames, onApply: plan.site.onApply, notes: plan.site.notes };
-    plan.site.edits = saved.edits.filter((e, i) => i < mark.edits && !unwrapEdits.has(e));
-    plan.site.typeRenames = mark.typeRenames;
-    if (wrapRecordInAdapter(plan, read, readIsPromise, op, shape.kind === "list" ? "recordList" : "record")) {
-      plan.site.adapterRoute = { edits: plan.site.edits, typeRenames: plan.site.typeRenames, onApply: plan.site.onApply, uses: [...saved.typeRenames!].filter((d) => !mark.typeRenames.has(d)) };
-    }
-    Object.assign(plan.site, saved, { keepsV1Record: undefined });
+    const route = throughAdapter();
+    if (route) plan.site.adapterRoute = { ...route, uses: [...plan.site.typeRenames!].filter((d) => !mark.typeRenames.has(d)) };
   }
   if (escapes.length) {
     const fields = differingFields(lens.fields, lens.v1Lost).filter((f) => !named.size || f.split("→")[0]!.split("+").some((x) => named.has(x.split(".")[0]!)));
