@@ -57,6 +57,8 @@ export interface HelperSignature {
   resultBodyKey?: string;
   /** Whether the helper serialises the body itself (call sites pass plain objects). */
   serialisesBody: boolean;
+  /** For a body passed in the options: the helper says JSON itself, passes the caller's headers on, or neither (engine/helper-headers.ts). */
+  jsonHeader?: "sets" | "passes";
   /** The helper function itself (its callers are the sites; its base flips only when all are followed). */
   fn?: unknown;
   /** The base literal the helper's URL takes its v1 base from (absent for an inline base). */

@@ -84,18 +84,51 @@ export function declaredFields(a: Analysis, node: Node, viaReturn: boolean): str
  * renamed to (a nested v2 path, or a file outside the run).
  */
 export function renameDeclaredField(a: Analysis, object: Node, v1: string, v2: string, renameEdit: (node: Node, text: string) => void): boolean {
-  let decls: Node[] = [];
-  try {
-    const symbol = object.getType().getProperty(v1);
-    decls = symbol?.getDeclarations() ?? [];
-  } catch {
-    return true;
-  }
+  const decls = fieldDeclarationsOf(object, v1);
+  if (!decls) return true;
   for (const d of decls) {
     if (!Node.isPropertySignature(d) && !Node.isPropertyDeclaration(d)) continue;
     const inRun = a.files.has(d.getSourceFile().getFilePath()) && !d.getSourceFile().isDeclarationFile();
     if (!inRun || v2.includes(".")) return false;
     renameEdit(d.getNameNode(), v2);
   }
+  return true;
+}
+
+/** The declarations of a field on the value's type, through `| null | undefined` (`pod?.x`); undefined when the checker fails. */
+function fieldDeclarationsOf(object: Node, field: string): Node[] | undefined {
+  try {
+    const type = object.getType();
+    const parts = type.isUnion() ? type.getUnionTypes().filter((t) => !t.isNull() && !t.isUndefined()) : [type];
+    return parts.flatMap((t) => t.getProperty(field)?.getDeclarations() ?? []);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A field read through the converter's helper (`v1DesiredStatus(pod.status)`) whose receiver is
+ * typed by the project with the v1 field: that declaration becomes the v2 field, typed `unknown`
+ * (its v1 type would be a lie about v2 values; the helper takes anything). Only an optional field
+ * (the helper gives undefined for an absent value, so a required one would change the read's
+ * type), declared in the run's own source on every type the receiver can have.
+ */
+export function retypeDeclaredField(a: Analysis, object: Node, v1: string, v2: string, retypeEdit: (decl: Node, name: Node, type: Node | undefined) => void): boolean {
+  let parts;
+  try {
+    const type = object.getType();
+    parts = type.isUnion() ? type.getUnionTypes().filter((t) => !t.isNull() && !t.isUndefined()) : [type];
+  } catch {
+    return false;
+  }
+  const decls: Node[] = [];
+  for (const t of parts) {
+    const found = t.getProperty(v1)?.getDeclarations() ?? [];
+    if (!found.length) return false;
+    decls.push(...found);
+  }
+  const ok = decls.every((d) => (Node.isPropertySignature(d) || Node.isPropertyDeclaration(d)) && d.hasQuestionToken() && a.files.has(d.getSourceFile().getFilePath()) && !d.getSourceFile().isDeclarationFile());
+  if (!ok || !decls.length || v2.includes(".")) return false;
+  for (const d of new Set(decls)) retypeEdit(d, (d as any).getNameNode(), (d as any).getTypeNode?.());
   return true;
 }

@@ -13,6 +13,7 @@ import type { HttpCall } from "./transports/transport.ts";
 import { readCall as httpCall } from "./call-reader.ts";
 import { bodySites } from "./body-sites.ts";
 import { bodyOptionKeys } from "./helper-body-keys.ts";
+import { helperHeaders } from "./helper-headers.ts";
 
 const BODY_NAME = /body|data|payload|json/i;
 
@@ -135,6 +136,7 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
       const keys = ob?.kind === "param" && http.body ? bodyOptionKeys(a, fn, ob.index, http.body.prop ?? http.body.node) : [];
       if (keys.length) sig.bodyKeys = keys;
     }
+    if (sig.optionsIndex !== undefined) sig.jsonHeader = helperHeaders(a, fn, http, sig.optionsIndex);
     sig.returnsBody = returnsBody(a, http, fn);
     if (!sig.returnsBody && http.lib === "fetch" && returnsValueOf(fn, call)) sig.returnsResponse = true;
     if (!sig.returnsBody && !sig.returnsResponse) {
@@ -200,13 +202,15 @@ function bodyKeyOf(a: Analysis, http: HttpCall, fn: Node): string | undefined {
   return key;
 }
 
-/** `return fetch(…)`, `return await fetch(…)`, or `const res = await fetch(…); …; return res`. */
+/** `return fetch(…)`, `return await fetch(…)`, or `const res = await fetch(…)` (or `res = await fetch(…)` in a try) `…; return res`. */
 function returnsValueOf(fn: Node, call: Node): boolean {
   let up = call.getParent();
   while (up && (Node.isParenthesizedExpression(up) || Node.isAwaitExpression(up) || Node.isAsExpression(up))) up = up.getParent();
   if (up && (Node.isReturnStatement(up) || (Node.isArrowFunction(up) && up === fn))) return true;
-  if (!up || !Node.isVariableDeclaration(up) || !Node.isIdentifier(up.getNameNode())) return false;
-  const name = up.getName();
+  let name: string;
+  if (up && Node.isVariableDeclaration(up) && Node.isIdentifier(up.getNameNode())) name = up.getName();
+  else if (up && Node.isBinaryExpression(up) && up.getOperatorToken().getKind() === SyntaxKind.EqualsToken && Node.isIdentifier(up.getLeft())) name = up.getLeft().getText();
+  else return false;
   const returns = fn.getDescendantsOfKind(SyntaxKind.ReturnStatement).filter((r) => enclosingFunction(r) === fn && r.getExpression());
   return returns.some((r) => unwrapExpression(r.getExpression()!).getText() === name);
 }

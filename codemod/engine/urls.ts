@@ -88,6 +88,13 @@ export interface UrlContext {
   baseOf(node: Node): string | undefined;
   /** The expression a local name stands for (const/let initializer), to follow `const url = …`. */
   valueOf(node: Node): Node | undefined;
+  /**
+   * A call of a project function that only returns an expression (`this.url(route)`): that
+   * expression, and the context in which its parameters stand for the call's arguments.
+   */
+  inline?(call: Node): { expr: Node; ctx: UrlContext } | undefined;
+  /** Inside an inlined builder, the call's argument a parameter stands for. */
+  argumentFor?(node: Node): Node | undefined;
 }
 
 const ENVISH = /^(process\.env|import\.meta\.env|Deno\.env)/;
@@ -121,7 +128,15 @@ export function resolveParts(input: Node, ctx: UrlContext, depth = 0): Part[] {
     const callee = node.getExpression();
     if (Node.isPropertyAccessExpression(callee) && callee.getName() === "toString" && node.getArguments().length === 0) return resolveParts(callee.getExpression(), ctx, depth + 1);
     if (Node.isIdentifier(callee) && callee.getText() === "String" && node.getArguments().length === 1) return resolveParts(node.getArguments()[0]!, ctx, depth + 1);
+    // Read through the project's URL builders when what they return carries a base.
+    const inlined = ctx.inline?.(node);
+    if (inlined) {
+      const parts = resolveParts(inlined.expr, inlined.ctx, depth + 1);
+      if (parts.some((p) => p.kind === "base")) return parts;
+    }
   }
+  const argument = ctx.argumentFor?.(node);
+  if (argument) return resolveParts(argument, ctx, depth + 1);
   if (Node.isIdentifier(node) || Node.isPropertyAccessExpression(node)) {
     const base = ctx.baseOf(node);
     if (base !== undefined) return [{ kind: "base", value: base, node }];

@@ -7,6 +7,7 @@ import type { Binding } from "./scope.ts";
 import { resolveParts, unwrapExpression, type JoinMode, type UrlContext } from "./urls.ts";
 import type { Analysis } from "./state.ts";
 import { baseIn } from "./evaluate/bases.ts";
+import { functionNamed } from "./record-callees.ts";
 
 export interface External {
   value: string;
@@ -18,8 +19,37 @@ export function bind(a: Analysis, id: Node): Binding | undefined {
   return bindAcross(id, a.resolve);
 }
 
-export function urlContext(a: Analysis): UrlContext {
-  return { baseOf: (node) => baseOf(a, node), valueOf: (node) => valueOf(a, node) };
+export function urlContext(a: Analysis, args = new Map<Node, Node>(), inside: Node[] = []): UrlContext {
+  return {
+    baseOf: (node) => baseOf(a, node),
+    valueOf: (node) => valueOf(a, node),
+    argumentFor: (node) => {
+      const n = unwrapExpression(node);
+      const b = args.size && Node.isIdentifier(n) ? bind(a, n) : undefined;
+      return b?.kind === "param" && b.path.length === 0 ? args.get(b.decl) : undefined;
+    },
+    inline: (call) => {
+      if (!Node.isCallExpression(call) || inside.length >= 3) return undefined;
+      const fn = functionNamed(a, call.getExpression());
+      const expr = fn && !inside.includes(fn) ? returnedExpression(fn) : undefined;
+      if (!fn || !expr) return undefined;
+      const inner = new Map(args);
+      const given = call.getArguments();
+      (fn as any).getParameters().forEach((p: Node, i: number) => {
+        if (Node.isParameterDeclaration(p) && !p.getDotDotDotToken() && Node.isIdentifier(p.getNameNode()) && given[i]) inner.set(p, given[i]!);
+      });
+      return { expr, ctx: urlContext(a, inner, [...inside, fn]) };
+    },
+  };
+}
+
+/** The one expression a function gives back: an arrow's expression body, or a body that is only `return x`. */
+function returnedExpression(fn: Node): Node | undefined {
+  const body = (fn as any).getBody?.() as Node | undefined;
+  if (!body) return undefined;
+  if (!Node.isBlock(body)) return body;
+  const [only, ...rest] = body.getStatements();
+  return !rest.length && only && Node.isReturnStatement(only) ? only.getExpression() : undefined;
 }
 
 /** The literal a base part comes from (`"…/v1"`, the right of `env ?? "…/v1"`, a followed name's literal). */

@@ -5,8 +5,8 @@
 // `v1DesiredStatus(pod.status)`, a helper written once per file from the podStatus converter.
 // The receiver is read once, as the helper's argument. Not written (the caller marks the read
 // instead): a write to the field, a form that needs the adapter's helpers, a converter
-// needing the catalog, and a receiver typed by the project with the v1 field but not the v2 one
-// (the form would not type-check against it).
+// needing the catalog, and a receiver typed with the v1 field but not the v2 one, unless the type
+// is the project's own and can be retyped with the read (its field renamed, typed `unknown`).
 import { Node, SyntaxKind } from "../../ts-morph.ts";
 import type { FieldLens } from "../../../mappings/index.ts";
 import { converterNamed } from "../../../mappings/index.ts";
@@ -20,8 +20,14 @@ export interface ConvertedRead {
   helper: { name: string; code: string };
 }
 
+/**
+ * Makes the receiver's declared type carry the v2 field instead of the v1 one (the project's own
+ * interface: `desiredStatus?: PodStatus` becomes `status?: unknown`), or false where it cannot.
+ */
+export type Retype = (receiver: Node, v1Field: string, v2Field: string) => boolean;
+
 /** The converted read, or undefined where it cannot be written. */
-export function convertedRead(access: Node, last: Node, f: FieldLens, v1Path: string): ConvertedRead | undefined {
+export function convertedRead(access: Node, last: Node, f: FieldLens, v1Path: string, retype?: Retype): ConvertedRead | undefined {
   const conv = f.converter ? converterNamed(f.converter) : undefined;
   if (!conv?.codemodToV1 || conv.needsCatalog || f.v2.length !== 1 || !Node.isPropertyAccessExpression(access)) return undefined;
   const index = f.v1.indexOf(v1Path);
@@ -33,7 +39,6 @@ export function convertedRead(access: Node, last: Node, f: FieldLens, v1Path: st
   if (ts && up && (Node.isPropertyAccessExpression(up) || Node.isElementAccessExpression(up) || Node.isCallExpression(up)) && up.getExpression() === last) return undefined;
   const receiver = access.getExpression();
   const recv = receiver.getText();
-  if (!typeAllows(receiver, v1Path.split(".")[0]!, f.v2[0]!.split(".")[0]!)) return undefined;
   const param = "value";
   const out = conv.codemodToV1([param])?.[index];
   if (!out || /\bsplitWords\(/.test(out)) return undefined;
@@ -42,6 +47,9 @@ export function convertedRead(access: Node, last: Node, f: FieldLens, v1Path: st
   // A name the file already uses for something else: not ours to shadow.
   const text = access.getSourceFile().getFullText();
   if (new RegExp(`\\b${name}\\b`).test(text) && !text.includes(`function ${name}(${param}`)) return undefined;
+  // Last, as it edits the declared type: a single field read through the project's own type moves with the read.
+  const [v1Top, v2Top] = [v1Path.split(".")[0]!, f.v2[0]!.split(".")[0]!];
+  if (!typeAllows(receiver, v1Top, v2Top) && !(v1Path === v1Top && f.v2[0] === v2Top && retype?.(receiver, v1Top, v2Top))) return undefined;
   const code = [
     `// v2-bridge: v1 \`${v1Path}\` from v2 \`${f.v2[0]}\`, as the gateway's ${conv.name} converter answers it.`,
     `function ${name}(${param}${ts ? ": any" : ""}) {`,

@@ -13,11 +13,11 @@ import type { HttpCall } from "../transports/index.ts";
 import { bodySites } from "../body-sites.ts";
 import { referencesOf, skipParens } from "../nodes.ts";
 import { shownAsText } from "../display-sinks.ts";
-import { declaredFields, renameDeclaredField } from "../declared-types.ts";
+import { declaredFields, renameDeclaredField, retypeDeclaredField } from "../declared-types.ts";
 import { wrapRecordInAdapter } from "../adapter-sites.ts";
 import { boundRefs } from "./openapi-fetch.ts";
 import { classifyRead } from "../response-branch.ts";
-import { convertedRead, declareReadHelper } from "./converted-reads.ts";
+import { convertedRead, declareReadHelper, type Retype } from "./converted-reads.ts";
 import { callersOf, declaresField, fieldDeclarations, onlyTested, resultBeyondStatus } from "./record-flow-facts.ts";
 import { argumentCallee, callbackCallee, noteEntry, type Callee } from "../record-callees.ts";
 
@@ -299,7 +299,13 @@ function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lost, op:
     if (!ok) continue;
     const f = cand.lens;
     const v1 = cand.segs.join(".");
-    const converted = f.converter ? convertedRead(access, last, f, v1) : undefined;
+    const retype: Retype = (receiver, v1Field, v2Field) =>
+      retypeDeclaredField(plan.a, receiver, v1Field, v2Field, (decl, name, type) => {
+        edit(plan, name, { start: name.getStart(), end: name.getEnd(), text: v2Field });
+        if (type) edit(plan, type, { start: type.getStart(), end: type.getEnd(), text: "unknown" });
+        (plan.site.typeRenames ??= new Set()).add(decl);
+      });
+    const converted = f.converter ? convertedRead(access, last, f, v1, retype) : undefined;
     if (converted) {
       edit(plan, access, { start: access.getStart(), end: last.getEnd(), text: converted.text });
       const site = plan.site;

@@ -42,7 +42,7 @@ export function addFixedBody(plan: Plan, http: HttpCall, body: Record<string, un
         const last = args[args.length - 1]!;
         return void edit(plan, last, { start: last.getEnd(), end: last.getEnd(), text: `, ${value}` });
       }
-      if (sig.optionsIndex !== undefined) return addToOptions(plan, http, "body", sig.serialisesBody ? value : `JSON.stringify(${value})`);
+      if (sig.optionsIndex !== undefined) return addToHelperOptions(plan, http, "body", sig.serialisesBody ? value : `JSON.stringify(${value})`, !sig.serialisesBody);
       plan.problems.push({ reason: `v2 expects the body ${JSON.stringify(body)} and the helper call has no body argument in that position`, advice: `send ${JSON.stringify(body)}` });
       return;
     }
@@ -57,7 +57,21 @@ export function addFixedBody(plan: Plan, http: HttpCall, body: Record<string, un
   const serialised = (http.lib === "helper" && http.helper!.serialisesBody) || http.lib === "openapi-fetch";
   const json = http.bodyKey === "body" && !serialised ? `JSON.stringify(${value})` : value;
   const key = http.lib === "helper" && http.helper!.bodyKey ? http.helper!.bodyKey : http.bodyKey;
-  addToOptions(plan, http, key, json, http.bodyKey === "body" && http.lib !== "helper" && http.lib !== "openapi-fetch");
+  if (http.lib === "helper") return addToHelperOptions(plan, http, key, json, json !== value);
+  addToOptions(plan, http, key, json, http.bodyKey === "body" && http.lib !== "openapi-fetch");
+}
+
+/**
+ * A body string handed through a helper's options reaches fetch as text/plain unless the helper
+ * says JSON or passes the call's headers on (engine/helper-headers.ts).
+ */
+function addToHelperOptions(plan: Plan, http: HttpCall, key: string, value: string, needsJsonHeader: boolean): void {
+  const says = http.helper!.jsonHeader;
+  if (needsJsonHeader && !says) {
+    plan.problems.push({ reason: "v2 reads the action from a JSON body, and this helper neither sends Content-Type: application/json nor passes the call's headers on", advice: "make the helper send Content-Type: application/json with a body" });
+    return;
+  }
+  addToOptions(plan, http, key, value, needsJsonHeader && says === "passes");
 }
 
 export function addToOptions(plan: Plan, http: HttpCall, key: string, value: string, jsonHeader = false): void {
