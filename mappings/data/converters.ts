@@ -100,6 +100,24 @@ export const scaling = define({
   }),
 });
 
+const HALF_PAIR = "v2 replaces scaling as a whole, so scalerType or scalerValue alone needs the current scaling first (GET, then PATCH both); the gateway does that read";
+
+/** Endpoint update: as scaling, but half a pair is completed from the endpoint's current scaling (scalingReadModifyWrite), which the codemod cannot read. */
+export const scalingUpdate = define({
+  ...scaling,
+  name: "scalingUpdate",
+  summary: "As `scaling`, for updates: v2 replaces `scaling` as a whole, so a v1 update sending only `scalerType` or only `scalerValue` is completed from the endpoint's current scaling (the gateway reads it first) instead of defaulting the other half.",
+  codemodReason: HALF_PAIR,
+  codemodReview: ([type, value]) => ((type === undefined) !== (value === undefined) ? HALF_PAIR : null),
+  // Both halves always there, or neither: otherwise a default would overwrite the endpoint's own.
+  codemod: (inputs) => {
+    const [type, value] = inputs;
+    if (!type && !value) return [undefined];
+    if (!type || !value || type.optional || value.optional) return null;
+    return scaling.codemod!(inputs);
+  },
+});
+
 /** v2 rejects an idle timeout on queue-based endpoints that scale on REQUEST_COUNT (v1 endpoints are all queue-based). */
 export const idleTimeout = define({
   name: "idleTimeout",
@@ -186,7 +204,7 @@ export const cpuDetails = define({
 
 
 export const converters: Record<string, Converter> = Object.fromEntries(
-  [flashboot, argv, podStatus, scaling, idleTimeout, podMounts, podVolumeUpdate, templateMounts, templateVolumeUpdate, podCompute, endpointGpu, endpointGpuUpdate, endpointCpu, computeKind, networkVolumeList, cpuDetails, ...recordConverters].map((c) => [c.name, c]),
+  [flashboot, argv, podStatus, scaling, scalingUpdate, idleTimeout, podMounts, podVolumeUpdate, templateMounts, templateVolumeUpdate, podCompute, endpointGpu, endpointGpuUpdate, endpointCpu, computeKind, networkVolumeList, cpuDetails, ...recordConverters].map((c) => [c.name, c]),
 );
 
 export function converterNamed(name: string): Converter {

@@ -1,6 +1,6 @@
 // Serverless endpoints: v1 flat worker/scaler fields ⇄ v2 nested `workers` and `scaling`.
-import { computeKind, endpointCpu, endpointGpu, endpointGpuUpdate, flashboot, idleTimeout, networkVolumeList, scaling } from "../converters.ts";
-import type { BodyLens, UnmappedField } from "../../types.ts";
+import { computeKind, endpointCpu, endpointGpu, endpointGpuUpdate, flashboot, idleTimeout, networkVolumeList, scaling, scalingUpdate } from "../converters.ts";
+import type { BodyLens, Converter, UnmappedField } from "../../types.ts";
 import { convert, field, withParts } from "./field.ts";
 
 const gpuPriority: UnmappedField = {
@@ -12,17 +12,19 @@ const gpuPriority: UnmappedField = {
 
 const cpuParts = { "cpu.0.id": "cpuFlavorIds", "cpu.0.vcpuCount": "vcpuCount" };
 
-const common = [
+/** Fields every endpoint lens shares; `scaler` is how the scaler pair converts (updates need the current scaling for half a pair). */
+const commonWith = (scaler: Converter) => [
   field("name", "name"),
   field("templateId", "templateId"),
   field("workersMin", "workers.min"),
   field("workersMax", "workers.max"),
-  withParts(convert(["scalerType", "scalerValue"], "scaling", scaling), { "scaling.type": "scalerType", "scaling.queueDelay": "scalerValue", "scaling.requestCount": "scalerValue" }),
+  withParts(convert(["scalerType", "scalerValue"], "scaling", scaler), { "scaling.type": "scalerType", "scaling.queueDelay": "scalerValue", "scaling.requestCount": "scalerValue" }),
   field("executionTimeoutMs", "timeout"),
   convert("flashboot", "flashboot", flashboot),
   field("dataCenterIds", "dataCenterIds"),
   convert(["networkVolumeId", "networkVolumeIds"], "networkVolumes", networkVolumeList),
 ];
+const common = commonWith(scaling);
 
 const gpuFields = ["gpuTypeIds", "gpuCount", "allowedCudaVersions", "minCudaVersion"];
 const gpuParts = {
@@ -60,7 +62,7 @@ export const endpointUpdate: BodyLens = {
   v1Schema: "EndpointUpdateInput",
   v2Schema: "UpdateEndpointRequest",
   fields: [
-    ...common,
+    ...commonWith(scalingUpdate),
     idleTimeoutRequest,
     withParts(convert(gpuFields, "gpu", endpointGpuUpdate), gpuParts),
     withParts(convert(["cpuFlavorIds", "vcpuCount"], "cpu", endpointCpu), cpuParts),
