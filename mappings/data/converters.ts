@@ -3,11 +3,11 @@ import type { Converter } from "../types.ts";
 import { joinWords, splitWords } from "../shell-words.ts";
 import { recordConverters } from "./record-converters.ts";
 import { define } from "../input-kinds.ts";
-import { endpointCpu, endpointGpu, endpointGpuUpdate, podCompute } from "./compute-converters.ts";
+import { endpointCpu, endpointCpuUpdate, endpointGpu, endpointGpuUpdate, podCompute } from "./compute-converters.ts";
 import { podMounts, podVolumeUpdate, templateMounts, templateVolumeUpdate } from "./volume-converters.ts";
 import { distinct, knownValue, mayBe, operand, orElse, unlessAllUndefined, v1Form, v1FormOf } from "./source-forms.ts";
 
-export { endpointCpu, endpointGpu, endpointGpuUpdate, podCompute, podMounts, podVolumeUpdate, templateMounts, templateVolumeUpdate };
+export { endpointCpu, endpointCpuUpdate, endpointGpu, endpointGpuUpdate, podCompute, podMounts, podVolumeUpdate, templateMounts, templateVolumeUpdate };
 
 const isArray = (v: unknown): v is unknown[] => Array.isArray(v);
 const nonEmpty = (v: unknown): v is unknown[] => Array.isArray(v) && v.length > 0;
@@ -30,6 +30,23 @@ export const flashboot = define({
     return [on.optional ? `${operand(on.source)} === undefined ? undefined : ${mode}` : mode];
   },
   codemodToV1: v1FormOf((mode) => [`${mode} !== "OFF"`]),
+});
+
+const KEEPS_PRIORITY = "on an endpoint in PRIORITY_FLASHBOOT, v1 flashboot true kept priority capacity, and v2 FLASHBOOT gives it up; the gateway reads the endpoint first and leaves flashboot out";
+
+/** Endpoint update: true may mean "keep PRIORITY_FLASHBOOT" (flashbootKeepsPriority), which takes a read of the endpoint. */
+export const flashbootUpdate = define({
+  ...flashboot,
+  name: "flashbootUpdate",
+  summary: "As `flashboot`, for updates: `true` on an endpoint already in PRIORITY_FLASHBOOT keeps it there (the gateway reads the endpoint and leaves flashboot out of the PATCH) rather than downgrading it to FLASHBOOT; `false` is OFF.",
+  codemodReason: KEEPS_PRIORITY,
+  codemodReview: (_source, [on]) => (on === true ? KEEPS_PRIORITY : null),
+  // Only a flashboot known to be false (or absent) converts without the read.
+  codemod: (inputs) => {
+    const [on] = inputs;
+    if (!on) return [undefined];
+    return knownValue(on)?.value === false ? [`"OFF"`] : null;
+  },
 });
 
 export const argv = define({
@@ -204,7 +221,7 @@ export const cpuDetails = define({
 
 
 export const converters: Record<string, Converter> = Object.fromEntries(
-  [flashboot, argv, podStatus, scaling, scalingUpdate, idleTimeout, podMounts, podVolumeUpdate, templateMounts, templateVolumeUpdate, podCompute, endpointGpu, endpointGpuUpdate, endpointCpu, computeKind, networkVolumeList, cpuDetails, ...recordConverters].map((c) => [c.name, c]),
+  [flashboot, flashbootUpdate, argv, podStatus, scaling, scalingUpdate, idleTimeout, podMounts, podVolumeUpdate, templateMounts, templateVolumeUpdate, podCompute, endpointGpu, endpointGpuUpdate, endpointCpu, endpointCpuUpdate, computeKind, networkVolumeList, cpuDetails, ...recordConverters].map((c) => [c.name, c]),
 );
 
 export function converterNamed(name: string): Converter {

@@ -19,8 +19,9 @@ const losslessInputs: Record<string, fc.Arbitrary<unknown[]>> = {
     fc.tuple(fc.constant("REQUEST_COUNT"), fc.integer({ min: 1, max: 1000 })),
   ),
 };
-// The update form converts a whole pair the same way (the gateway completes half a pair first).
+// The update forms convert as the create forms do (the gateway reads the endpoint first where they differ).
 losslessInputs.scalingUpdate = losslessInputs.scaling!;
+losslessInputs.flashbootUpdate = losslessInputs.flashboot!;
 
 describe("lossless converters round-trip", () => {
   const lossless = Object.values(converters).filter((c) => c.lossless);

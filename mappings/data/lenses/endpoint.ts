@@ -1,5 +1,5 @@
 // Serverless endpoints: v1 flat worker/scaler fields ⇄ v2 nested `workers` and `scaling`.
-import { computeKind, endpointCpu, endpointGpu, endpointGpuUpdate, flashboot, idleTimeout, networkVolumeList, scaling, scalingUpdate } from "../converters.ts";
+import { computeKind, endpointCpu, endpointCpuUpdate, endpointGpu, endpointGpuUpdate, flashboot, flashbootUpdate, idleTimeout, networkVolumeList, scaling, scalingUpdate } from "../converters.ts";
 import type { BodyLens, Converter, UnmappedField } from "../../types.ts";
 import { convert, field, withParts } from "./field.ts";
 
@@ -13,18 +13,18 @@ const gpuPriority: UnmappedField = {
 const cpuParts = { "cpu.0.id": "cpuFlavorIds", "cpu.0.vcpuCount": "vcpuCount" };
 
 /** Fields every endpoint lens shares; `scaler` is how the scaler pair converts (updates need the current scaling for half a pair). */
-const commonWith = (scaler: Converter) => [
+const commonWith = (scaler: Converter, boot: Converter) => [
   field("name", "name"),
   field("templateId", "templateId"),
   field("workersMin", "workers.min"),
   field("workersMax", "workers.max"),
   withParts(convert(["scalerType", "scalerValue"], "scaling", scaler), { "scaling.type": "scalerType", "scaling.queueDelay": "scalerValue", "scaling.requestCount": "scalerValue" }),
   field("executionTimeoutMs", "timeout"),
-  convert("flashboot", "flashboot", flashboot),
+  convert("flashboot", "flashboot", boot),
   field("dataCenterIds", "dataCenterIds"),
   convert(["networkVolumeId", "networkVolumeIds"], "networkVolumes", networkVolumeList),
 ];
-const common = commonWith(scaling);
+const common = commonWith(scaling, flashboot);
 
 const gpuFields = ["gpuTypeIds", "gpuCount", "allowedCudaVersions", "minCudaVersion"];
 const gpuParts = {
@@ -62,10 +62,10 @@ export const endpointUpdate: BodyLens = {
   v1Schema: "EndpointUpdateInput",
   v2Schema: "UpdateEndpointRequest",
   fields: [
-    ...commonWith(scalingUpdate),
+    ...commonWith(scalingUpdate, flashbootUpdate),
     idleTimeoutRequest,
     withParts(convert(gpuFields, "gpu", endpointGpuUpdate), gpuParts),
-    withParts(convert(["cpuFlavorIds", "vcpuCount"], "cpu", endpointCpu), cpuParts),
+    withParts(convert(["cpuFlavorIds", "vcpuCount"], "cpu", endpointCpuUpdate), cpuParts),
   ],
   unmapped: [gpuPriority],
 };
