@@ -146,6 +146,8 @@ export function resolveParts(input: Node, ctx: UrlContext, depth = 0): Part[] {
       // A followed name is a hole unless it carries v1 text: keeps `${id}` a hole.
       if (parts.some((p) => p.kind === "base" || (p.kind === "text" && p.text.includes(V1_HOST)))) return parts;
       if (parts.every((p) => p.kind === "text") && Node.isIdentifier(node)) return parts;
+      // A name holding a path template (`const path = \`/pods/${id}/start\``): the path, as written there.
+      if (Node.isIdentifier(node) && parts[0]?.kind === "text" && parts[0].text.startsWith("/") && Node.isTemplateExpression(unwrapExpression(value)) && isConstInitializer(value)) return parts;
     }
   }
   if (Node.isCallExpression(node) || Node.isElementAccessExpression(node)) {
@@ -154,6 +156,13 @@ export function resolveParts(input: Node, ctx: UrlContext, depth = 0): Part[] {
     if (base !== undefined) return [{ kind: "base", value: base, node }];
   }
   return [{ kind: "hole", node }];
+}
+
+/** The initializer of a `const` (a `let` may be given another path later). */
+function isConstInitializer(value: Node): boolean {
+  const decl = value.getParent();
+  const list = decl && Node.isVariableDeclaration(decl) ? decl.getParent() : undefined;
+  return !!list && Node.isVariableDeclarationList(list) && list.getDeclarationKind() === "const";
 }
 
 /** `"https://rest.runpod.io" + "/v1"` style: keep as is; only a leading lone base part is an anchor. */
