@@ -133,7 +133,8 @@ export function convertRequestBody(plan: Plan, http: HttpCall, lens: string, opK
   if (Node.isIdentifier(node)) {
     const b = bind(plan.a, node);
     const init = b?.kind === "var" && b.path.length === 0 && b.init ? unwrapExpression(b.init) : undefined;
-    if (init && Node.isObjectLiteralExpression(init) && countIdentifiers(enclosingFunction(node), node.getText()) === 2 && !(b!.decl as any).getTypeNode?.()) node = init;
+    // Declared (in this function or the module) only to be sent here: converted where it is written.
+    if (init && Node.isObjectLiteralExpression(init) && usedOnlyHere(b!.decl, node) && !(b!.decl as any).getTypeNode?.()) node = init;
   }
   if (!Node.isObjectLiteralExpression(node)) {
     // Fields declared where the value comes from (a tool's input schema, a typed parameter): converted one by one.
@@ -152,4 +153,11 @@ export function convertRequestBody(plan: Plan, http: HttpCall, lens: string, opK
   const result = convertBody(node, lens, quoteOf(plan.a, node));
   if (result.text !== null) edit(plan, node, { start: node.getStart(), end: node.getEnd(), text: result.text });
   for (const p of result.problems) plan.problems.push({ reason: p.reason, advice: p.advice });
+}
+
+/** A const declared in its scope and named nowhere else there but at this use (nor exported). */
+function usedOnlyHere(decl: Node, use: Node): boolean {
+  const statement = decl.getParent()?.getParent();
+  if (!statement || !Node.isVariableStatement(statement) || statement.isExported()) return false;
+  return countIdentifiers(enclosingFunction(decl), use.getText()) === 2;
 }
