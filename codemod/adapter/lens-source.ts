@@ -20,12 +20,32 @@ function defaultsSource(lens: BodyLens): string[] {
   return [`v1 = withV1Defaults(v1, ${literal(lens.v1Defaults)}, ${literal(lens.v1DefaultsUnless)}, ${literal(except)});`];
 }
 
-/** Inputs v2 cannot take: the gateway answers 400 with these messages, the adapter throws them. */
-function refusalsSource(lens: BodyLens): string[] {
-  const rules = (lens.unmapped ?? [])
+/** Inputs v2 cannot take (the table's "reject" decisions), as [field, harmless value, message]. */
+function refusalRules(lens: BodyLens): unknown[][] {
+  return (lens.unmapped ?? [])
     .filter((u) => u.decision === "reject")
     .map((u) => [u.v1, u.harmlessValue === undefined ? undefined : JSON.stringify(u.harmlessValue), `${u.v1}: ${u.reason}; ${u.advice}`]);
-  return rules.length ? [`refuse(v1, ${literal(rules)});`] : [];
+}
+
+/** Converters' own refusals of inputs of another kind (the gateway's `define`), in field order. */
+function kindChecksSource(lens: BodyLens, table: AdapterTable): string[] {
+  const out: string[] = [];
+  for (const f of lens.fields) {
+    if (f.only === "toV1" || !f.converter) continue;
+    const accepts = table.converters[f.converter]?.accepts;
+    if (!accepts) continue;
+    const checks = f.v1.map((field, i) => [field, accepts[i]!.kind, !!accepts[i]!.nullable]);
+    out.push(`checkKinds(v1, ${literal(f.v1.join(", "))}, ${literal(checks)}, refused);`);
+  }
+  return out;
+}
+
+/** What v2 refuses, thrown as the gateway's 400 message: the converters' refusals first, then the reject rules (compiled-lens.ts). */
+function refusalsSource(lens: BodyLens, table: AdapterTable, t: Annotate): string[] {
+  const checks = kindChecksSource(lens, table);
+  const rules = refusalRules(lens);
+  if (!checks.length && !rules.length) return [];
+  return [`const refused${t(": string[]")} = [];`, ...checks, `refuse(v1, ${literal(rules)}, refused);`];
 }
 
 export function lensSource(lens: BodyLens, direction: Direction, table: AdapterTable, t: Annotate): LensSource {
@@ -51,7 +71,7 @@ export function lensSource(lens: BodyLens, direction: Direction, table: AdapterT
       ? [
           `${lens.v1Defaults ? "let" : "const"} v1${t(": Obj")} = objectOf(input, ${literal(`a v1 ${lens.v1Schema} object`)}, true);`,
           ...defaultsSource(lens),
-          ...refusalsSource(lens),
+          ...refusalsSource(lens, table, t),
           `const out${t(": Obj")} = {};`,
           ...steps,
           ...Object.entries(lens.v2Defaults ?? {}).map(([path, value]) => `if (get(out, ${literal(path)}) === undefined) put(out, ${literal(path)}, ${literal(value)});`),

@@ -116,17 +116,35 @@ export const helpers: Readonly<Record<string, Helper>> = {
   return words;
 }`,
   },
-  // The table's "reject" inputs: the gateway answers a v1 400 with these messages joined.
+  // The table's "reject" inputs: the gateway answers a v1 400 with these messages joined, after
+  // the converters' own refusals (compiled-lens.ts toV2: steps first, then unmapped inputs).
   refuse: {
     uses: [],
-    code: (t) => `function refuse(v1${t(": Obj")}, rules${t(": [string, string | undefined, string][]")})${t(": void")} {
-  const refused${t(": string[]")} = [];
+    code: (t) => `function refuse(v1${t(": Obj")}, rules${t(": [string, string | undefined, string][]")}, refused${t(": string[]")})${t(": void")} {
   for (const [field, harmless, message] of rules) {
     const value = v1[field];
     if (value === undefined || (harmless !== undefined && JSON.stringify(value) === harmless)) continue;
     refused.push(message);
   }
   if (refused.length) throw new Error(refused.join("; "));
+}`,
+  },
+  // mappings/input-kinds.ts wrongKind: a converter refuses an input of another kind than it reads,
+  // and the lens engine reports it under the converter's v1 fields.
+  checkKinds: {
+    uses: ["get"],
+    code: (t) => `function checkKinds(v1${t(": Obj")}, label${t(": string")}, checks${t(": [string, string | string[], boolean][]")}, refused${t(": string[]")})${t(": void")} {
+  const values = checks.map(([field]) => get(v1, field));
+  if (values.every((v) => v === undefined)) return;
+  for (let i = 0; i < checks.length; i++) {
+    const [, kind, nullable] = checks[i]${t(" as [string, string | string[], boolean]")};
+    const v${t(": any")} = values[i];
+    const fits = Array.isArray(kind) ? kind.includes(v) : kind === "integer" ? Number.isInteger(v) : kind === "string[]" ? Array.isArray(v) && v.every((w${t(": unknown")}) => typeof w === "string") : typeof v === kind;
+    if (v === undefined || (v === null && nullable) || fits) continue;
+    const what = Array.isArray(kind) ? "one of " + kind.map((k) => JSON.stringify(k)).join(", ") : kind === "string[]" ? "a list of strings" : kind === "integer" ? "an integer" : "a " + kind;
+    refused.push(label + ": " + JSON.stringify(v) + " is not " + what + (nullable ? " or null" : ""));
+    return;
+  }
 }`,
   },
 };

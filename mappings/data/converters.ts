@@ -56,8 +56,16 @@ export const argv = define({
   accepts: [{ kind: "string[]" }],
   toV2: ([words]) => [isArray(words) ? joinWords(words.map(String)) : undefined],
   toV1: ([line]) => [typeof line === "string" && line.length ? splitWords(line) : line === undefined ? undefined : []],
-  codemod: null,
-  codemodReason: "a non-literal argv array cannot be quoted safely at build time; join it yourself or move the command into the image",
+  // joinWords written out: each word kept when it is a safe token, else single-quoted ('\\'' for a quote).
+  // `Array.from(…, String)` types the words as strings even where the list is `any` (strict TS).
+  codemod: ([words]) => {
+    if (!words) return [undefined];
+    const known = knownValue(words);
+    if (known && Array.isArray(known.value)) return [JSON.stringify(joinWords(known.value.map(String)))];
+    const join = `Array.from(${words.source}, String).map((word) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : "'" + word.replace(/'/g, "'\\\\''") + "'")).join(" ")`;
+    return [words.optional ? `${operand(words.source)} === undefined ? undefined : ${join}` : join];
+  },
+  codemodReason: "a v1 argv array that is not a list of strings cannot be joined into v2 args",
   // splitWords: the adapter's copy of mappings/shell-words.ts.
   codemodToV1: v1FormOf((line) => [`typeof ${line} === "string" && ${line}.length ? splitWords(${line}) : []`]),
 });

@@ -49,6 +49,7 @@ const probeFirst: Converter = {
 };
 
 const reviewed: Converter = { ...probeStatus, name: "probeReviewed", toV2: ([x]) => [x], codemod: ([x]) => [x?.source], codemodReview: () => "only the first entry is used" };
+const noForm: Converter = { ...probeStatus, name: "probeNoForm", toV2: ([x]) => [x], codemod: null, codemodReason: "no way to write it" };
 
 const body: BodyLens = {
   name: "probe-create",
@@ -107,7 +108,7 @@ const table: AdapterTable = {
     op("CreateProbe#post-update", { request: { lens: "probe-create" } }),
     op("ListProbes", { response: { kind: "list", wrapper: "probes", lens: "probe-record" } }),
     op("LockedProbe", { request: { lens: "probe-create" }, emulations: ["lockOnCreate"] }),
-    op("ArgvProbe", { request: { lens: "argv-probe" } }),
+    op("NoFormProbe", { request: { lens: "no-form-probe" } }),
     op("CatalogProbe", { request: { lens: "catalog-probe" } }),
     op("ComputeProbe", { request: { lens: "compute-probe" } }),
     op("ReviewProbe", { request: { lens: "review-probe" } }),
@@ -116,13 +117,13 @@ const table: AdapterTable = {
   lenses: {
     "probe-create": body,
     "probe-record": record,
-    "argv-probe": blocked("argv-probe", [{ v1: ["dockerStartCmd"], v2: ["args"], converter: "argv" }]),
+    "no-form-probe": blocked("no-form-probe", [{ v1: ["cmd"], v2: ["args"], converter: "probeNoForm" }]),
     "catalog-probe": blocked("catalog-probe", [{ v1: ["gpuTypeIds"], v2: ["gpu"], converter: "endpointGpu" }]),
     "compute-probe": blocked("compute-probe", [{ v1: ["computeType", "gpuTypeIds", "gpuCount", "allowedCudaVersions", "cpuFlavorIds", "vcpuCount"], v2: ["gpu", "cpu"], converter: "podCompute" }]),
     "review-probe": blocked("review-probe", [{ v1: ["ids"], v2: ["id"], converter: "probeReviewed" }]),
     "emulate-probe": blocked("emulate-probe", [{ v1: ["name"], v2: ["name"] }], [{ v1: "locked", decision: "emulate", reason: "set by a PATCH after create", advice: "PATCH it" }]),
   },
-  converters: { ...converters, probeStatus, probePair, probeFirst, probeReviewed: reviewed },
+  converters: { ...converters, probeStatus, probePair, probeFirst, probeReviewed: reviewed, probeNoForm: noForm },
   emulations: ["lockOnCreate"],
 };
 
@@ -143,7 +144,7 @@ describe("a generated module from a table with converters, defaults and refusals
     expect(adapterCall("requestBody", "CreateProbe#post-update", "b", undefined, table)).toBe("v2Adapter.toV2Body.CreateProbe(b)");
     expect(Object.keys(adapter.toV1Record)).toEqual(["probe"]);
     expect(adapterCovers("requestBody", "LockedProbe", table)).toBe("needs the gateway's extra calls or lookups (lockOnCreate)");
-    expect(adapterCovers("requestBody", "ArgvProbe", table)).toMatch(/^dockerStartCmd: argv has no source form \(a non-literal argv array/);
+    expect(adapterCovers("requestBody", "NoFormProbe", table)).toBe("cmd: probeNoForm has no source form (no way to write it)");
     expect(adapterCovers("requestBody", "CatalogProbe", table)).toBe("gpuTypeIds: endpointGpu needs the live GPU catalog");
     expect(adapterCovers("requestBody", "ComputeProbe", table)).toMatch(/podCompute cannot be written for run-time values \(computeType set\)/);
     expect(adapterCovers("requestBody", "ReviewProbe", table)).toBe("ids: only the first entry is used");
