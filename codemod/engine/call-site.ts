@@ -202,13 +202,19 @@ function conditionalSite(a: Analysis, http: HttpCall, branches: Part[][], extern
     const source = url.anchor?.node ? sourceLiteral(a, url.anchor.node) : undefined;
     if (source) deps.add(source);
   }
+  // Through a helper, the base is the helper's: the call depends on it as a plain call does.
+  if (http.lib === "helper") for (const s of (http.helper?.baseSources ?? [http.helper?.baseSource]) as (Node | undefined)[]) if (s) deps.add(s);
   for (const n of [...http.trail, at.getExpression(), ...(external?.node ? [external.node] : [])]) a.accounted.add(n);
   const paths = branches.map((parts) => locate(parts, external)!.path.replace(/\0/g, "{…}"));
-  const reason = `the URL is chosen at run time between ${paths.join(" and ")}`;
-  const advice = "write each v1 call as its own v2 call (docs/mapping.md)";
+  // `query ? \`/pods?${query}\` : "/pods"`: one path, with or without a query built at run time.
+  const onePath = new Set(paths).size === 1;
+  const reason = onePath ? `the query string of ${paths[0]} is built at run time, and v2 does not take v1's parameters as they are` : `the URL is chosen at run time between ${paths.join(" and ")}`;
+  const advice = onePath ? "translate or drop each v1 parameter (docs/mapping.md), then call the v2 path" : "write each v1 call as its own v2 call (docs/mapping.md)";
   todo(a, at, "base", "review", reason, advice);
   const finding = addFinding(a, at, { operation: null, v1: null, v2: null, category: "review", reason, advice });
-  a.sites.push({ call: at, file: a.files.get(at.getSourceFile().getFilePath())!, deps, edits: [], finding, complete: false, whole: true });
+  // It keeps v1 on its own where it can (a helper's base parameter), so the base may still flip for the others.
+  const redirect = http.lib === "helper" ? redirectFor(a, http, locate(branches[0]!, external)!, branches[0]!) : undefined;
+  a.sites.push({ call: at, file: a.files.get(at.getSourceFile().getFilePath())!, deps, edits: [], finding, complete: false, whole: true, redirect });
 }
 
 function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match, op: OperationMapping): void {
