@@ -17,6 +17,8 @@ const MAY_IMPORT = /\b(?:import|require|export)\b/;
 
 export const SOURCE_EXTENSIONS = ["ts", "tsx", "js", "jsx", "mjs", "cjs", "mts", "cts"];
 const SOURCE_RE = new RegExp(`\\.(${SOURCE_EXTENSIONS.join("|")})$`);
+/** Component and page files the engine does not parse, which may read a record's fields. */
+const PAGE_RE = /\.(vue|svelte|astro|html?)$/;
 
 export interface RunOptions {
   paths: string[];
@@ -165,7 +167,13 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
       });
     }
     const index = buildProject(relevant, texts, config);
-    const analysis = analyzeProject(index, displayName, { frozen, blocked, adapterRoot: options.adapter === false ? undefined : root });
+    // The app's pages and components too: a record field they name is read (engine/project-reads.ts).
+    const pages: string[] = [];
+    for (const p of options.paths.length ? options.paths : ["."]) {
+      const abs = path.resolve(cwd, p);
+      if (existsSync(abs) && statSync(abs).isDirectory()) pages.push(...(await walkSources(abs, (name) => PAGE_RE.test(name), listing)));
+    }
+    const analysis = analyzeProject(index, displayName, { frozen, blocked, adapterRoot: options.adapter === false ? undefined : root, projectFiles: [...files, ...pages] });
     analysed = analysis.files;
     adapters = analysis.adapters ?? new Map();
     for (const [f, why] of frozen) if (analysed.get(f)?.edits.length) skips.push({ file: f, why: "read-only", detail: why });

@@ -82,6 +82,11 @@ export interface Converter {
   lossless: boolean;
   /** True when the conversion needs the live catalog (codemod cannot do it statically). */
   needsCatalog?: boolean;
+  /**
+   * With needsCatalog: the v1 outputs (by index) that need it. The others have a `codemodToV1`
+   * form (it gives undefined for these), so the adapter can write a record without them.
+   */
+  catalogOutputs?: number[];
   /** Each v1 input's kind (checked against the v1 document by test/mappings/codemod-differential); `null` is read too where listed. */
   accepts?: { kind: V1Kind; nullable?: boolean }[];
   toV2(v1: unknown[], ctx: ConvertContext): unknown[];

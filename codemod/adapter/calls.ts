@@ -1,7 +1,7 @@
 // What the engine writes at a site: the call that wraps a value, and the line that imports the
 // module (relative specifier, extension as the importing project writes them).
 import path from "node:path";
-import { adapterCovers, planOf } from "./coverage.ts";
+import { adapterCovers, adapterOmissions, planOf } from "./coverage.ts";
 import { canonicalKey, resourceName, type AdapterKind } from "./plan.ts";
 import { mappingTable, type AdapterTable } from "./table.ts";
 import { member } from "./source-text.ts";
@@ -15,7 +15,8 @@ export const ADAPTER_BINDING = "v2Adapter";
  */
 export function adapterCall(kind: AdapterKind, key: string, exprSource: string, binding = ADAPTER_BINDING, table: AdapterTable = mappingTable): string {
   const covered = adapterCovers(kind, key, table);
-  if (covered !== true) throw new Error(`the adapter does not hold ${kind} ${key}: ${covered}`);
+  // A record conversion that leaves fields out is the caller's to allow (adapterOmissions).
+  if (covered !== true && !adapterOmissions(kind, key, table)) throw new Error(`the adapter does not hold ${kind} ${key}: ${covered}`);
   const op = canonicalKey(table, key);
   switch (kind) {
     case "requestBody":

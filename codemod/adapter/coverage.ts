@@ -30,3 +30,12 @@ export function adapterCovers(kind: AdapterKind, key: string, table: AdapterTabl
   if (!reasons.length) return true;
   return reasons.length > 1 ? `${reasons[0]} (+${reasons.length - 1} more)` : reasons[0]!;
 }
+
+/**
+ * The v1 fields the adapter leaves out of this record conversion, where that is all that keeps it
+ * from holding it (the caller must know nothing reads them); undefined otherwise.
+ */
+export function adapterOmissions(kind: AdapterKind, key: string, table: AdapterTable = mappingTable): string[] | undefined {
+  if (kind !== "record" && kind !== "recordList") return undefined;
+  return planOf(table).omits.get(`${kind}:${canonicalKey(table, key)}`);
+}

@@ -6,7 +6,11 @@ import type { AdapterTable } from "./table.ts";
 import { stepSource, type Direction } from "./step-source.ts";
 import { camel, indent, literal, type Annotate } from "./source-text.ts";
 
-export type LensSource = { ok: true; name: string; code: string } | { ok: false; reasons: string[] };
+/**
+ * `omits`: v1 record fields left out because their converter needs the live GPU catalog (a
+ * record lens only): the function is written without them, and the plan says which they are.
+ */
+export type LensSource = { ok: true; name: string; code: string; omits?: { fields: string[]; reason: string }[] } | { ok: false; reasons: string[] };
 
 export function lensFunctionName(lens: BodyLens, direction: Direction): string {
   const base = camel(lens.name.replace(/-record$/, ""));
@@ -56,12 +60,19 @@ export function lensSource(lens: BodyLens, direction: Direction, table: AdapterT
     }
   }
   const steps: string[] = [];
+  const omits: { fields: string[]; reason: string }[] = [];
   const src = direction === "toV2" ? "v1" : "v2";
   for (const f of lens.fields) {
     if (f.only && f.only !== direction) continue;
     const step = stepSource(f, direction, table.converters, src, t);
-    if (!step.ok) reasons.push(step.reason);
-    else if (step.code) steps.push(step.code);
+    const c = table.converters[f.converter ?? ""];
+    if (!step.ok && direction === "toV1" && c?.needsCatalog) omits.push({ fields: f.v1, reason: step.reason });
+    else if (!step.ok) reasons.push(step.reason);
+    else {
+      // Written without the outputs that need the catalog: those are left out.
+      if (direction === "toV1" && c?.needsCatalog && c.catalogOutputs) omits.push({ fields: c.catalogOutputs.map((i) => f.v1[i]!), reason: `${c.catalogOutputs.map((i) => f.v1[i]).join(", ")}: ${c.name} needs the live GPU catalog` });
+      if (step.code) steps.push(step.code);
+    }
   }
   if (reasons.length) return { ok: false, reasons };
 
@@ -79,5 +90,5 @@ export function lensSource(lens: BodyLens, direction: Direction, table: AdapterT
         ]
       : [`const v2${t(": Obj")} = objectOf(input, ${literal(`a v2 ${lens.v2Schema} object`)}, false);`, `const out${t(": Obj")} = {};`, ...steps, "return out;"];
   const code = `function ${name}(input${t(": unknown")})${t(": any")} {\n${indent(lines.join("\n"))}\n}`;
-  return { ok: true, name, code };
+  return omits.length ? { ok: true, name, code, omits } : { ok: true, name, code };
 }

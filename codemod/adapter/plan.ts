@@ -18,7 +18,16 @@ export interface AdapterPlan {
   recordLists: [operation: string, fn: string][];
   /** `kind:key` → why the adapter does not hold it, each reason one line; empty when it does. */
   coverage: Map<string, string[]>;
+  /**
+   * `kind:key` → the v1 record fields its conversion leaves out, where that is all that keeps it
+   * from `coverage` (the hourly rate and GPU types need the live catalog; a create answer's
+   * templateId comes from the request). A site may use it when nothing reads those fields.
+   */
+  omits: Map<string, string[]>;
 }
+
+/** Record-side emulations whose only effect is fields the adapter then leaves out (beside the catalog converters' own). */
+const OMITTED_BY: Readonly<Record<string, string[]>> = { hourlyRateFromCatalog: [], gpuPoolsFromCatalog: [], templateIdFromRequest: ["templateId"] };
 
 /** `UpdatePod#post-update` is `UpdatePod` sent another way: one entry serves both. */
 export function canonicalKey(table: AdapterTable, key: string): string {
@@ -38,7 +47,7 @@ function blockedBy(op: OperationMapping, sides: EmulationSide[]): string[] {
 const why = (s: LensSource): string[] => (s.ok ? [] : s.reasons);
 
 export function buildPlan(table: AdapterTable, t: Annotate): AdapterPlan {
-  const plan: AdapterPlan = { functions: [], toV2Body: [], toV1Record: [], lists: [], recordLists: [], coverage: new Map() };
+  const plan: AdapterPlan = { functions: [], toV2Body: [], toV1Record: [], lists: [], recordLists: [], coverage: new Map(), omits: new Map() };
   const sources = new Map<string, LensSource>();
   const lensFn = (lens: BodyLens, direction: "toV2" | "toV1"): LensSource => {
     const id = `${direction}:${lens.name}`;
@@ -62,7 +71,8 @@ export function buildPlan(table: AdapterTable, t: Annotate): AdapterPlan {
     const resource = resourceName(op.response.lens);
     if (plan.coverage.has(`record:${resource}`)) continue;
     const s = lensFn(lensOf(op.response.lens), "toV1");
-    plan.coverage.set(`record:${resource}`, why(s));
+    plan.coverage.set(`record:${resource}`, s.ok ? (s.omits ?? []).map((o) => o.reason) : s.reasons);
+    if (s.ok && s.omits) plan.omits.set(`record:${resource}`, s.omits.flatMap((o) => o.fields));
     if (s.ok) plan.toV1Record.push([resource, s.name]);
   }
 
@@ -88,6 +98,11 @@ export function buildPlan(table: AdapterTable, t: Annotate): AdapterPlan {
     const resource = plan.coverage.get(`record:${resourceName(shape.lens)}`)!;
     const record = [...missing, ...blockedBy(op, ["record", "operation"]), ...resource];
     plan.coverage.set(`record:${key}`, record);
+    // Left out, not blocked: the resource's catalog fields and what the record-side emulations fill.
+    const recordEmulations = emulationsOn(op.emulations, "record");
+    const omitted = plan.omits.get(`record:${resourceName(shape.lens)}`) ?? [];
+    const partial = !missing.length && emulationsOn(op.emulations, "operation").length === 0 && recordEmulations.every((e) => e in OMITTED_BY) && (omitted.length > 0 || recordEmulations.length > 0);
+    if (partial) plan.omits.set(`record:${key}`, [...new Set([...omitted, ...recordEmulations.flatMap((e) => OMITTED_BY[e]!)])]);
     if (shape.kind === "record") {
       for (const kind of ["list", "recordList"]) plan.coverage.set(`${kind}:${key}`, [`${key} answers one record, not a list`]);
       continue;
@@ -97,7 +112,8 @@ export function buildPlan(table: AdapterTable, t: Annotate): AdapterPlan {
     if (!list.length) plan.lists.push([key, shape.wrapper, op.v2!.operationId]);
     const recordList = [...new Set([...list, ...record])];
     plan.coverage.set(`recordList:${key}`, recordList);
-    if (!recordList.length) plan.recordLists.push([key, plan.toV1Record.find(([r]) => r === resourceName(shape.lens))![1]]);
+    if (!list.length && partial) plan.omits.set(`recordList:${key}`, plan.omits.get(`record:${key}`)!);
+    if (!recordList.length || (!list.length && partial)) plan.recordLists.push([key, plan.toV1Record.find(([r]) => r === resourceName(shape.lens))![1]]);
   }
   // A lens function no operation or resource uses would be dead code (and a noUnusedLocals error).
   const used = new Set([...plan.toV2Body, ...plan.toV1Record].map(([, fn]) => fn));

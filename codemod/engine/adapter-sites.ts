@@ -7,8 +7,9 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { Node } from "../ts-morph.ts";
-import type { OperationMapping } from "../../mappings/index.ts";
-import { adapterCall, adapterCovers, adapterFileName, adapterImport, ADAPTER_BINDING, type AdapterOptions } from "../adapter/index.ts";
+import { lenses, type OperationMapping } from "../../mappings/index.ts";
+import { adapterCall, adapterCovers, adapterFileName, adapterImport, adapterOmissions, ADAPTER_BINDING, type AdapterOptions } from "../adapter/index.ts";
+import { projectReader } from "./project-reads.ts";
 import { edit, type Plan, type FileState } from "./state.ts";
 import { afterImports, isTypeScriptFile, statementOf } from "./nodes.ts";
 
@@ -17,7 +18,18 @@ import { afterImports, isTypeScriptFile, statementOf } from "./nodes.ts";
  * records: `toV1List` unwraps and converts them); false when it does not.
  */
 export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean, op: OperationMapping, kind: "record" | "recordList" = "record"): boolean {
-  if (!plan.a.adapter || adapterCovers(kind, op.key) !== true) return false;
+  if (!plan.a.adapter) return false;
+  // Exactly, or without fields the live catalog fills, where nothing in the project reads them.
+  const left = adapterCovers(kind, op.key) === true ? [] : adapterOmissions(kind, op.key);
+  if (!left) return false;
+  // Fields the adapter leaves out (the live catalog's), or v2 does not have at all: nothing may read them.
+  for (const [fields, why] of [[left, "the adapter cannot fill"], [lostFields(op), "v2 records do not have"]] as const) {
+    const reader = fields.length ? projectReader(plan.a, fields) : undefined;
+    if (!reader) continue;
+    const where = path.relative(plan.a.adapter.root, reader).split(path.sep).join("/");
+    plan.problems.push({ reason: `${why} ${fields.join(" / ")}, and ${where} may read one`, advice: "read what the v2 record has instead (docs/mapping.md)" });
+    return false;
+  }
   // Insertions around the read (its own path and body edits stay inside); a promise gets `.then`.
   // TypeScript: an untyped promise (`.json()` of a client typed `any`) gives the callback no type.
   const ts = isTypeScriptFile(read.getSourceFile().getFilePath());
@@ -25,7 +37,8 @@ export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean, op
   const [open, close] = promise ? ["", `.then((${param}) => ${adapterCall(kind, op.key, param.split(":")[0]!)})`] : adapterCall(kind, op.key, "\0").split("\0");
   if (open) edit(plan, read, { start: read.getStart(), end: read.getStart(), text: open });
   edit(plan, read, { start: read.getEnd(), end: read.getEnd(), text: close! });
-  note(plan, read, kind === "record" ? `the v2 ${op.key.split("#")[0]} record is converted back to v1 by ${ADAPTER_BINDING}` : `the v2 ${op.key.split("#")[0]} list is unwrapped and its records converted back to v1 by ${ADAPTER_BINDING}`);
+  const without = left.length ? ` (without ${left.join(", ")}, which nothing in the project reads)` : "";
+  note(plan, read, kind === "record" ? `the v2 ${op.key.split("#")[0]} record is converted back to v1 by ${ADAPTER_BINDING}${without}` : `the v2 ${op.key.split("#")[0]} list is unwrapped and its records converted back to v1 by ${ADAPTER_BINDING}${without}`);
   const site = plan.site;
   site.keepsV1Record = true;
   const before = site.onApply;
@@ -93,4 +106,11 @@ function packageRoot(file: string, root: string): string {
     if (dir === top || path.dirname(dir) === dir) break;
   }
   return top;
+}
+
+/** The v1 record fields v2 cannot supply: lost, or filled by the gateway with an extra request. */
+function lostFields(op: OperationMapping): string[] {
+  const shape = op.response;
+  const lens = shape.kind === "record" || shape.kind === "list" ? lenses[shape.lens] : undefined;
+  return [...(lens?.v1Lost ?? []).map((l) => l.v1), ...(lens?.v1FromEmulation ?? []).map((e) => e.v1)].map((f) => f.split(".")[0]!);
 }

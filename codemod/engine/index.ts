@@ -55,6 +55,8 @@ export interface AnalyzeOptions {
   blocked?: Map<string, string[]>;
   /** Where the boundary adapter module goes (the run's root); absent: no adapter (--no-adapter). */
   adapterRoot?: string;
+  /** Every file of the run, pages and components included (what may read a record field). */
+  projectFiles?: string[];
 }
 
 export function analyzeProject(index: ProjectIndex, displayName: (file: string) => string, options: AnalyzeOptions = {}): ProjectAnalysis {
@@ -75,6 +77,7 @@ function analyzeOnce(index: ProjectIndex, displayName: (file: string) => string,
   const conflicted = new Map<string, string>();
   const a = newAnalysis(index.resolve);
   if (options.adapterRoot) a.adapter = { root: options.adapterRoot, used: new Map() };
+  a.projectFiles = options.projectFiles;
   for (const [f, why] of options.frozen ?? []) a.frozen.set(f, why);
   for (const [f, by] of options.blocked ?? []) a.blocked.set(f, by);
   const result = new Map<string, FileAnalysis>();

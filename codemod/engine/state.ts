@@ -109,6 +109,10 @@ export interface Analysis {
   sharedRedirects: Set<string>;
   /** The boundary adapter: where the module goes, and which variants the run used (absent: --no-adapter). */
   adapter?: { root: string; used: Map<string, AdapterOptions> };
+  /** Every file of the run (sources and the app's pages), for what may read a field (project-reads.ts); absent for one file. */
+  projectFiles?: string[];
+  /** Fields joined → the first file that may read one of them (null: none). */
+  projectReaders?: Map<string, string | null>;
   /** Base literal → what can override it at run time, as the evaluator found (an env variable, a caller's option). */
   overrides: Map<Node, Set<string>>;
   /** A parameter that takes planned sites' records → where they are handed to it (calls, callback references). */

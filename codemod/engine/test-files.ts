@@ -5,7 +5,7 @@
 import type { Node } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
 
-const TEST_PATH = /(^|\/)(__tests__|__mocks__|tests?|specs?|e2e)\/|\.(test|spec|e2e)\.[cm]?[jt]sx?$/;
+export const TEST_PATH = /(^|\/)(__tests__|__mocks__|tests?|specs?|e2e)\/|\.(test|spec|e2e)\.[cm]?[jt]sx?$/;
 
 /** Judged on the path inside the project (the run's display path), not where the project sits. */
 export function isTestFile(a: Analysis, node: Node): boolean {

@@ -136,6 +136,9 @@ export const endpointGpu = define({
   },
   codemod: null,
   codemodReason: "v2 endpoints take GPU pools, not GPU type ids; look up each type's pool with GET /v2/catalog/gpus",
+  // Only the GPU types need the catalog: count and CUDA constraints read back as toV1 gives them.
+  catalogOutputs: [0],
+  codemodToV1: v1FormOf((gpu) => [undefined, `${gpu} ? ${gpu}.count : undefined`, `${gpu} ? ${gpu}.allowedCudaVersions : undefined`, `${gpu} ? (${gpu}.minCudaVersion ?? undefined) : undefined`]),
 });
 
 /** Endpoint update: as endpointGpu, and the CUDA constraint not sent is cleared (v2 keeps it otherwise). */

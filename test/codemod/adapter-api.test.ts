@@ -1,7 +1,7 @@
 // What the engine asks of the adapter: whether it holds a conversion (and why not), the call that
 // wraps a value at a site, and the import line with the right relative specifier.
 import { describe, expect, it } from "vitest";
-import { adapterCall, adapterCoverageReasons, adapterCovers, adapterImport } from "../../codemod/adapter/index.ts";
+import { adapterCall, adapterCoverageReasons, adapterCovers, adapterImport, adapterOmissions } from "../../codemod/adapter/index.ts";
 import { emulationSides } from "../../codemod/adapter/emulation-sides.ts";
 import { mappingTable } from "../../codemod/adapter/table.ts";
 
@@ -29,7 +29,7 @@ describe("adapterCovers", () => {
     );
     expect(adapterCovers("requestBody", "UpdateNetworkVolume")).toBe("needs the gateway's extra calls or lookups (emptyUpdateAsRead)");
     expect(adapterCovers("requestBody", "CreateEndpoint")).toMatch(/gpuPoolsFromCatalog/);
-    expect(adapterCoverageReasons("record", "endpoint")).toContain("gpuTypeIds, gpuCount, allowedCudaVersions, minCudaVersion: endpointGpu needs the live GPU catalog");
+    expect(adapterCoverageReasons("record", "endpoint")).toEqual(["gpuTypeIds: endpointGpu needs the live GPU catalog"]);
     expect(adapterCovers("record", "GetPod")).toMatch(/^needs the gateway's extra calls or lookups \(hourlyRateFromCatalog\)/);
     expect(adapterCovers("list", "PodBilling")).toBe("needs the gateway's extra calls or lookups (podBillingByGpuType)");
     expect(adapterCovers("list", "NetworkVolumeBilling")).toBe("needs the gateway's extra calls or lookups (sumPerBucket)");
@@ -62,7 +62,11 @@ describe("adapterCall", () => {
 
   it("refuses a conversion the adapter does not hold, with the reason", () => {
     expect(() => adapterCall("requestBody", "CreatePod", "body")).toThrow(/does not hold requestBody CreatePod: needs the gateway's extra calls/);
-    expect(() => adapterCall("record", "pod", "p")).toThrow(/does not hold record pod: costPerHr, adjustedCostPerHr: hourlyRate needs the live GPU catalog/);
+    expect(() => adapterCall("record", "PodBilling", "p")).toThrow(/does not hold record PodBilling: needs the gateway's extra calls/);
+    // A pod record without its hourly rate: the site's to allow (adapterOmissions), not exact coverage.
+    expect(adapterCovers("record", "pod")).toBe("costPerHr, adjustedCostPerHr: hourlyRate needs the live GPU catalog");
+    expect(adapterOmissions("record", "GetPod")).toEqual(["costPerHr", "adjustedCostPerHr"]);
+    expect(adapterCall("record", "GetPod", "p")).toBe("v2Adapter.toV1Record.pod(p)");
     expect(adapterCall("record", "GetTemplate", "t")).toBe("v2Adapter.toV1Record.template(t)");
   });
 });

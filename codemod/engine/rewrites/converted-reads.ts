@@ -29,9 +29,11 @@ export type Retype = (receiver: Node, v1Field: string, v2Field: string) => boole
 /** The converted read, or undefined where it cannot be written. */
 export function convertedRead(access: Node, last: Node, f: FieldLens, v1Path: string, retype?: Retype): ConvertedRead | undefined {
   const conv = f.converter ? converterNamed(f.converter) : undefined;
-  if (!conv?.codemodToV1 || conv.needsCatalog || f.v2.length !== 1 || !Node.isPropertyAccessExpression(access)) return undefined;
+  if (!conv?.codemodToV1 || f.v2.length !== 1 || !Node.isPropertyAccessExpression(access)) return undefined;
   const index = f.v1.indexOf(v1Path);
   if (index < 0 || isWritten(last)) return undefined;
+  // A catalog converter's other outputs (an endpoint's gpuCount) read back without it.
+  if (conv.needsCatalog && (conv.catalogOutputs ?? [index]).includes(index)) return undefined;
   const ts = isTypeScriptFile(access.getSourceFile().getFilePath());
   // `pod.desiredStatus.toLowerCase()` in TypeScript: the helper's type includes undefined (absent
   // in v2 as in the gateway's answer), which a strict project rejects there.

@@ -236,11 +236,14 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   // the adapter holds the record, the app keeps its v1 record (converted back from v2) and every
   // read of it stays as written, so this record's renames and read problems are dropped.
   /** The site with this record through the adapter instead (its renames and list unwrap dropped), or undefined where the adapter does not hold it; the site itself is left as it was. */
-  const throughAdapter = () => {
+  const throughAdapter = (speculative = false) => {
     const saved = { edits: plan.site.edits, typeRenames: plan.site.typeRenames, onApply: plan.site.onApply, keepsV1Record: plan.site.keepsV1Record };
     plan.site.edits = saved.edits.filter((e, i) => i < mark.edits && !unwrapEdits.has(e));
     plan.site.typeRenames = mark.typeRenames;
+    const problems = plan.problems.length;
     const wrapped = !!read && wrapRecordInAdapter(plan, read, readIsPromise, op, shape.kind === "list" ? "recordList" : "record");
+    // Why the adapter could not take it belongs to the site only where the site is marked anyway.
+    if (!wrapped && speculative) plan.problems.splice(problems);
     const route = wrapped ? { edits: plan.site.edits, typeRenames: plan.site.typeRenames, onApply: plan.site.onApply } : undefined;
     Object.assign(plan.site, saved);
     return route;
@@ -257,7 +260,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   } else if (read && plan.a.adapter && (plan.site.typeRenames?.size ?? 0) > mark.typeRenames.size) {
     // Renamed through the project's own types: if do no harm later finds a type shared with a
     // v1-shaped record, the site takes this route instead (the adapter keeps its record v1 too).
-    const route = throughAdapter();
+    const route = throughAdapter(true);
     if (route) plan.site.adapterRoute = { ...route, uses: [...plan.site.typeRenames!].filter((d) => !mark.typeRenames.has(d)) };
   }
   if (escapes.length) {
@@ -311,7 +314,8 @@ function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lost, op:
       const site = plan.site;
       const before = site.onApply;
       const file = plan.a.files.get(access.getSourceFile().getFilePath())!;
-      site.onApply = () => (before?.(), declareReadHelper(file, converted.helper));
+      // Not when the record went through the adapter after all (its reads stay v1, the edit is dropped).
+      site.onApply = () => (before?.(), site.keepsV1Record || declareReadHelper(file, converted.helper));
     } else if (f.converter) {
       const conv = converterNamed(f.converter);
       // The read cannot be renamed: the call stays whole on v1, and its mark names the read.
