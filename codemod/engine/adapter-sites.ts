@@ -77,7 +77,7 @@ function note(plan: Plan, at: Node, what: string): void {
 function optionsFor(file: FileState): AdapterOptions {
   const name = file.sf.getFilePath();
   const language = isTypeScriptFile(name) ? "ts" : "js";
-  const cjs = /\.c[jt]s$/.test(name) || (!/^\s*(import|export)\b/m.test(file.text) && /\brequire\(/.test(file.text));
+  const cjs = /\.c[jt]s$/.test(name) || (!/^\s*(import|export)\b/m.test(file.text) && /\brequire\(|\bmodule\.exports\b|^\s*exports\.\w+\s*=/m.test(file.text));
   return { language, moduleKind: cjs ? "cjs" : "esm" };
 }
 

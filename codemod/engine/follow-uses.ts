@@ -87,6 +87,8 @@ export class Follower {
       return this.destructured(name, out, seen, depth, path);
     }
     if ((Node.isPropertyDeclaration(p) || Node.isParameterDeclaration(p)) && p.getInitializer() === outer) return each(references(p.getNameNode()));
+    // A destructured element's default (`{ baseUrl = BASE } = {}`): the name it declares.
+    if (Node.isBindingElement(p) && p.getInitializer() === outer && Node.isIdentifier(p.getNameNode())) return each(references(p.getNameNode()));
     if (Node.isBinaryExpression(p) && p.getOperatorToken().getKind() === SyntaxKind.EqualsToken && p.getRight() === outer) {
       const left = p.getLeft();
       const nameNode = Node.isPropertyAccessExpression(left) ? left.getNameNode() : Node.isIdentifier(left) ? left : undefined;

@@ -90,18 +90,23 @@ export class Evaluator {
         // `const { restBaseUrl = DEFAULT } = getConfig()`: the property path, then the element's default.
         const whole = Node.isVariableDeclaration(b.decl) && !Node.isIdentifier(b.decl.getNameNode()) ? this.evaluate(b.init, frame) : undefined;
         if (!whole) return this.evaluate(b.init, frame);
-        return this.withDefault(id, this.path(b.decl, whole, b.path), frame);
+        return this.withDefault(id, this.path(b.decl, whole, b.path), frame, b.decl);
       }
       case "param":
         return this.parameter(id, b, frame);
     }
   }
 
-  /** A destructured name's element default (`{ base = DEFAULT }`), added as an option. */
-  private withDefault(id: Node, v: Value, frame: Frame | undefined): Value {
-    const el = id.getFirstAncestorByKind(SyntaxKind.BindingElement);
-    const def = el && el.getNameNode() === id ? el.getInitializer() : undefined;
-    return def ? union(id, [v, this.evaluate(def, frame)]) : v;
+  /**
+   * A destructured name's element default (`{ baseUrl = DEFAULT } = {}`): it stands in for an
+   * option that is certainly absent (an object literal without the key), and is added beside the others.
+   */
+  private withDefault(id: Node, v: Value, frame: Frame | undefined, decl?: Node): Value {
+    const def = elementDefault(id, decl);
+    if (!def) return v;
+    const fallback = this.evaluate(def, frame);
+    const present = optionsOf(v).filter((o) => !isAbsent(o));
+    return union(id, [...present, fallback]);
   }
 
   private path(at: Node, v: Value, path: string[]): Value {
@@ -120,8 +125,8 @@ export class Evaluator {
       const bound = f.args.get(b.decl);
       if (!bound) continue;
       const given = bound.arg ? this.path(id, this.evaluate(bound.arg, bound.frame), b.path) : undefined;
-      const options = [given, def ? this.evaluate(def, frame) : undefined].filter((x): x is Value => !!x);
-      return options.length ? this.withDefault(id, union(id, options), frame) : dynamic(id, `no argument for ${id.getText()}`);
+      const options = [given, def ? this.path(id, this.evaluate(def, frame), b.path) : undefined].filter((x): x is Value => !!x);
+      return options.length ? this.withDefault(id, union(id, options), frame, b.decl) : dynamic(id, `no argument for ${id.getText()}`);
     }
     // The base parameter the codemod gave a helper for its marked calls: the helper's own base is its default.
     if (def && id.getText() === HELPER_BASE_PARAM) return this.evaluate(def, frame);
@@ -134,8 +139,9 @@ export class Evaluator {
         else if (!def) options.push(dynamic(call, `${id.getText()} is not given here`));
       }
     } else options.push(dynamic(id, `${id.getText()} is a parameter whose callers are not all seen`));
-    if (def) options.push(this.evaluate(def, frame));
-    return this.withDefault(id, union(id, options.length ? options : [dynamic(id, `${id.getText()} is never given`)]), frame);
+    // The whole parameter's default (`= {}`), read at the destructured path.
+    if (def) options.push(this.path(id, this.evaluate(def, frame), b.path));
+    return this.withDefault(id, union(id, options.length ? options : [dynamic(id, `${id.getText()} is never given`)]), frame, b.decl);
   }
 
   /** The call and `new` expressions of a function or class, when all of its uses are calls (else undefined). */
@@ -324,4 +330,18 @@ export class Evaluator {
     }
     return options.length ? union(fn, options) : dynamic(fn, "the function returns nothing the codemod can see");
   }
+}
+
+/** The default of the binding element that declares `id`'s name inside `decl` (a destructured parameter or variable). */
+function elementDefault(id: Node, decl: Node | undefined): Node | undefined {
+  const own = id.getFirstAncestorByKind(SyntaxKind.BindingElement);
+  if (own && own.getNameNode() === id) return own.getInitializer();
+  const name = id.getText();
+  const el = decl?.getDescendantsOfKind(SyntaxKind.BindingElement).find((e) => Node.isIdentifier(e.getNameNode()) && e.getNameNode().getText() === name);
+  return el?.getInitializer();
+}
+
+/** A key the object literal certainly lacks (no property, no spread that could hold it). */
+function isAbsent(v: Value): boolean {
+  return v.kind === "dynamic" && v.why.startsWith("the object has no ");
 }
