@@ -1,7 +1,7 @@
 // Compute converters: v1 `computeType` + GPU type / CPU flavour lists ⇄ v2 `gpu` / `cpu`.
 import type { Converter, ConvertContext } from "../types.ts";
 import { define } from "../input-kinds.ts";
-import { distinct, firstOf, hasEntries, isPure, knownValue, nonEmptyList, operand, orElse, v1Form, v1FormOf } from "./source-forms.ts";
+import { distinct, firstOf, hasEntries, isPure, knownValue, nonEmptyList, operand, orElse, v1Form, v1FormOf, wholePairOnUpdate } from "./source-forms.ts";
 
 const nonEmpty = (v: unknown): v is unknown[] => Array.isArray(v) && v.length > 0;
 const COMPUTE_TYPES = ["GPU", "CPU"];
@@ -191,19 +191,12 @@ export const endpointCpu = define({
 });
 
 
-const CPU_HALF = "v2 replaces an endpoint's cpu list as a whole, so cpuFlavorIds or vcpuCount alone needs the current list first (GET, then PATCH both); the gateway does that read";
-
 /** Endpoint update: as endpointCpu, but half the pair is completed from the endpoint's current cpu list (endpointCpuReadModifyWrite), which the codemod cannot read. */
-export const endpointCpuUpdate = define({
-  ...endpointCpu,
-  name: "endpointCpuUpdate",
-  summary: "As `endpointCpu`, for updates: v2 replaces `cpu` as a whole, so a v1 update sending only `cpuFlavorIds` (which would reset vcpuCount to 2) or only `vcpuCount` (which has no flavours to go with) is completed from the endpoint's current cpu list (the gateway reads it first).",
-  codemodReason: CPU_HALF,
-  codemodReview: ([ids, count]) => ((ids === undefined) !== (count === undefined) ? CPU_HALF : null),
-  codemod: (inputs) => {
-    const [ids, count] = inputs;
-    if (!ids && !count) return [undefined];
-    if (!ids || !count || ids.optional || count.optional) return null;
-    return endpointCpu.codemod!(inputs);
-  },
-});
+export const endpointCpuUpdate = define(
+  wholePairOnUpdate(
+    endpointCpu,
+    "endpointCpuUpdate",
+    "As `endpointCpu`, for updates: v2 replaces `cpu` as a whole, so a v1 update sending only `cpuFlavorIds` (which would reset vcpuCount to 2) or only `vcpuCount` (which has no flavours to go with) is completed from the endpoint's current cpu list (the gateway reads it first).",
+    "v2 replaces an endpoint's cpu list as a whole, so cpuFlavorIds or vcpuCount alone needs the current list first (GET, then PATCH both); the gateway does that read",
+  ),
+);

@@ -5,7 +5,7 @@ import { recordConverters } from "./record-converters.ts";
 import { define } from "../input-kinds.ts";
 import { endpointCpu, endpointCpuUpdate, endpointGpu, endpointGpuUpdate, podCompute } from "./compute-converters.ts";
 import { podMounts, podVolumeUpdate, templateMounts, templateVolumeUpdate } from "./volume-converters.ts";
-import { distinct, knownValue, mayBe, operand, orElse, unlessAllUndefined, v1Form, v1FormOf } from "./source-forms.ts";
+import { distinct, knownValue, mayBe, operand, orElse, unlessAllUndefined, v1Form, v1FormOf, wholePairOnUpdate } from "./source-forms.ts";
 
 export { endpointCpu, endpointCpuUpdate, endpointGpu, endpointGpuUpdate, podCompute, podMounts, podVolumeUpdate, templateMounts, templateVolumeUpdate };
 
@@ -125,23 +125,15 @@ export const scaling = define({
   }),
 });
 
-const HALF_PAIR = "v2 replaces scaling as a whole, so scalerType or scalerValue alone needs the current scaling first (GET, then PATCH both); the gateway does that read";
-
 /** Endpoint update: as scaling, but half a pair is completed from the endpoint's current scaling (scalingReadModifyWrite), which the codemod cannot read. */
-export const scalingUpdate = define({
-  ...scaling,
-  name: "scalingUpdate",
-  summary: "As `scaling`, for updates: v2 replaces `scaling` as a whole, so a v1 update sending only `scalerType` or only `scalerValue` is completed from the endpoint's current scaling (the gateway reads it first) instead of defaulting the other half.",
-  codemodReason: HALF_PAIR,
-  codemodReview: ([type, value]) => ((type === undefined) !== (value === undefined) ? HALF_PAIR : null),
-  // Both halves always there, or neither: otherwise a default would overwrite the endpoint's own.
-  codemod: (inputs) => {
-    const [type, value] = inputs;
-    if (!type && !value) return [undefined];
-    if (!type || !value || type.optional || value.optional) return null;
-    return scaling.codemod!(inputs);
-  },
-});
+export const scalingUpdate = define(
+  wholePairOnUpdate(
+    scaling,
+    "scalingUpdate",
+    "As `scaling`, for updates: v2 replaces `scaling` as a whole, so a v1 update sending only `scalerType` or only `scalerValue` is completed from the endpoint's current scaling (the gateway reads it first) instead of defaulting the other half.",
+    "v2 replaces scaling as a whole, so scalerType or scalerValue alone needs the current scaling first (GET, then PATCH both); the gateway does that read",
+  ),
+);
 
 /** v2 rejects an idle timeout on queue-based endpoints that scale on REQUEST_COUNT (v1 endpoints are all queue-based). */
 export const idleTimeout = define({

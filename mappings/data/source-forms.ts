@@ -1,7 +1,7 @@
 // Building blocks of the converters' source forms (Converter.codemod): what a v1 input's source
 // text may be used for, and the static facts (a known value, a value that is always there) that
 // let a form write only the branch that applies.
-import type { SourceInput } from "../types.ts";
+import type { Converter, SourceInput } from "../types.ts";
 
 export type Input = SourceInput | undefined;
 
@@ -85,3 +85,24 @@ export function v1Form(write: (v2: (string | undefined)[]) => (string | undefine
 
 /** The form of a one-input converter: nothing when its input is absent (the gateway does not call it then). */
 export const v1FormOf = (write: (v2: string) => (string | undefined)[]) => v1Form(([x]) => (x === undefined ? [] : write(x)));
+
+/**
+ * The update form of a converter over a pair of v1 fields that v2 replaces as a whole: the
+ * gateway completes half a pair from the current record (a read-modify-write emulation), which
+ * the codemod cannot, so its form writes only a pair always sent whole, and reviews half a pair.
+ */
+export function wholePairOnUpdate(base: Converter, name: string, summary: string, reason: string): Converter {
+  return {
+    ...base,
+    name,
+    summary,
+    codemodReason: reason,
+    codemodReview: ([a, b]) => ((a === undefined) !== (b === undefined) ? reason : null),
+    codemod: (inputs) => {
+      const [a, b] = inputs;
+      if (!a && !b) return [undefined];
+      if (!a || !b || a.optional || b.optional) return null;
+      return base.codemod!(inputs);
+    },
+  };
+}
