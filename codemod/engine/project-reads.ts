@@ -1,12 +1,13 @@
 // Whether anything in the project may read a record field: the boundary adapter leaves a few v1
 // fields out of pod and endpoint records (the hourly rate and GPU types need the live catalog),
 // so a record that leaves the codemod's sight goes through it only where nothing names those
-// fields. Files the engine parsed are read by their syntax (a property read, a destructuring, a
-// key lookup; not a type member or a body's key); every other file of the run (the app's pages
-// and components, .vue and .svelte included) by the word, which errs toward a read.
+// fields. Scripts are read by their syntax (a property read, a destructuring, a key lookup; not a
+// type member or a body's key): the engine's own files as parsed, the others parsed here where the
+// word appears. Pages and components in other languages (.vue, .svelte, .html) are read by the
+// word, which errs toward a read.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { Node, SyntaxKind } from "../ts-morph.ts";
+import { Node, SyntaxKind, ts, type TypeScript } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
 import { TEST_PATH } from "./test-files.ts";
 import { ADAPTER_BINDING } from "../adapter/index.ts";
@@ -42,9 +43,31 @@ function search(a: Analysis, fields: string[]): string | undefined {
     } catch {
       return file;
     }
-    if (word.test(text)) return file;
+    if (!word.test(text)) continue;
+    // A script the engine did not parse: its syntax, parsed now (only where the word is there).
+    if (!SCRIPT.test(file) || scriptReads(file, text, fields)) return file;
   }
   return undefined;
+}
+
+const SCRIPT = /\.([cm]?[jt]sx?)$/;
+
+/** The same reads as readsField / readsByKey, over a syntax-only parse of a file's text. */
+function scriptReads(file: string, text: string, fields: string[]): boolean {
+  const kind = /x$/.test(file) ? (/\.tsx$/.test(file) ? ts.ScriptKind.TSX : ts.ScriptKind.JSX) : /\.[cm]?ts$/.test(file) ? ts.ScriptKind.TS : ts.ScriptKind.JS;
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, kind);
+  const named = (n: TypeScript.Node | undefined) => !!n && (ts.isIdentifier(n) || ts.isStringLiteral(n)) && fields.includes(n.text);
+  let found = false;
+  const visit = (n: TypeScript.Node): void => {
+    if (found) return;
+    if (ts.isPropertyAccessExpression(n) && named(n.name) && !n.expression.getText(sf).startsWith(`${ADAPTER_BINDING}.`)) found = true;
+    else if (ts.isElementAccessExpression(n) && named(n.argumentExpression)) found = true;
+    else if (ts.isBindingElement(n) && named(n.propertyName ?? n.name)) found = true;
+    else if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.InKeyword && named(n.left)) found = true;
+    else ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return found;
 }
 
 /**
