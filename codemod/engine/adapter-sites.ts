@@ -4,12 +4,12 @@
 // v1 shape. The module (codemod/adapter/) is written once into the project; each file that uses it
 // imports it. Conversions the adapter does not hold (emulations, catalog lookups, converters with
 // no source form) keep their mark.
-import { existsSync } from "node:fs";
 import path from "node:path";
 import { Node } from "../ts-morph.ts";
 import { lenses, type OperationMapping } from "../../mappings/index.ts";
 import { adapterCall, adapterCovers, adapterFileName, adapterImport, adapterOmissions, ADAPTER_BINDING, type AdapterOptions } from "../adapter/index.ts";
 import { projectReader } from "./project-reads.ts";
+import { packageRoot } from "./package-root.ts";
 import { edit, type Plan, type FileState } from "./state.ts";
 import { afterImports, isTypeScriptFile, statementOf } from "./nodes.ts";
 
@@ -24,7 +24,7 @@ export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean, op
   if (!left) return false;
   // Fields the adapter leaves out (the live catalog's), or v2 does not have at all: nothing may read them.
   for (const [fields, why] of [[left, "the adapter cannot fill"], [lostFields(op), "v2 records do not have"]] as const) {
-    const reader = fields.length ? projectReader(plan.a, fields) : undefined;
+    const reader = fields.length ? projectReader(plan.a, fields, read.getSourceFile().getFilePath()) : undefined;
     if (!reader) continue;
     const where = path.relative(plan.a.adapter.root, reader).split(path.sep).join("/");
     plan.problems.push({ reason: `${why} ${fields.join(" / ")}, and ${where} may read one`, advice: "read what the v2 record has instead (docs/mapping.md)" });
@@ -95,18 +95,6 @@ function useAdapter(plan: Plan, file: FileState): void {
   file.edits.push({ start: at, end: at, text: at > 0 && !file.text.slice(0, at).endsWith("\n") ? `\n${line}` : `${line}\n`, file: file.sf.getFilePath() });
 }
 
-/**
- * Where the module goes for a file: the nearest folder with a package.json between the file and
- * the run's root (a package of a monorepo must not import from outside itself), else the root.
- */
-function packageRoot(file: string, root: string): string {
-  const top = path.resolve(root);
-  for (let dir = path.dirname(path.resolve(file)); dir.startsWith(top); dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, "package.json"))) return dir;
-    if (dir === top || path.dirname(dir) === dir) break;
-  }
-  return top;
-}
 
 /** The v1 record fields v2 cannot supply: lost, or filled by the gateway with an extra request. */
 function lostFields(op: OperationMapping): string[] {

@@ -4,70 +4,100 @@
 // fields. Scripts are read by their syntax (a property read, a destructuring, a key lookup; not a
 // type member or a body's key): the engine's own files as parsed, the others parsed here where the
 // word appears. Pages and components in other languages (.vue, .svelte, .html) are read by the
-// word, which errs toward a read.
+// word, which errs toward a read. Each file is read and parsed at most once per run.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Node, SyntaxKind, ts, type TypeScript } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
 import { TEST_PATH } from "./test-files.ts";
 import { ADAPTER_BINDING } from "../adapter/index.ts";
+import { packageRoot } from "./package-root.ts";
 
-/** The first file that may read one of `fields` (its path), or undefined when none does. */
-export function projectReader(a: Analysis, fields: string[]): string | undefined {
-  const key = fields.join(",");
+const SCRIPT = /\.([cm]?[jt]sx?)$/;
+
+/**
+ * The first file that may read one of `fields` of a record the site in `siteFile` hands on (its
+ * path), or undefined when none does. Where it can be read: code that imports the site's module
+ * (the engine parsed every importer), and the site's own package, whose pages fetch what its
+ * routes answer.
+ */
+export function projectReader(a: Analysis, fields: string[], siteFile: string): string | undefined {
+  const pkg = packageRoot(siteFile, a.adapter?.root ?? path.dirname(siteFile));
+  const key = `${pkg}\0${fields.join(",")}`;
   const memo = (a.projectReaders ??= new Map());
   if (memo.has(key)) return memo.get(key) ?? undefined;
-  const found = search(a, fields);
+  const found = search(a, fields, pkg);
   memo.set(key, found ?? null);
   return found;
 }
 
-function search(a: Analysis, fields: string[]): string | undefined {
+function search(a: Analysis, fields: string[], pkg: string): string | undefined {
   // Without the run's file list (one file through jscodeshift) nothing can be vouched for.
   if (!a.projectFiles) return "(the project's other files are not known in this run)";
   const word = new RegExp(`\\b(?:${fields.join("|")})\\b`);
-  const root = a.adapter?.root;
-  for (const file of a.projectFiles) {
-    if (/v2-bridge-adapter\.[cm]?[jt]s$/.test(file)) continue;
-    // The project's tests read mocks and their own helpers' output, not the API's records.
-    if (TEST_PATH.test((root ? path.relative(root, file) : file).split(path.sep).join("/"))) continue;
-    const parsed = a.files.get(file);
-    if (parsed) {
-      if (parsed.sf.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => fields.includes(id.getText()) && readsField(id))) return file;
-      if (parsed.sf.getDescendantsOfKind(SyntaxKind.StringLiteral).some((s) => fields.includes(s.getLiteralText()) && readsByKey(s))) return file;
-      continue;
-    }
-    let text: string;
-    try {
-      text = readFileSync(file, "utf8");
-    } catch {
-      return file;
-    }
-    if (!word.test(text)) continue;
-    // A script the engine did not parse: its syntax, parsed now (only where the word is there).
-    if (!SCRIPT.test(file) || scriptReads(file, text, fields)) return file;
+  const cache = (a.projectFileReads ??= new Map());
+  for (const file of scope(a, pkg)) {
+    let entry = cache.get(file);
+    if (!entry) cache.set(file, (entry = { text: readText(a, file) }));
+    if (entry.text === null) return file;
+    if (!word.test(entry.text)) continue;
+    if (!SCRIPT.test(file)) return file;
+    entry.reads ??= readNames(a, file, entry.text);
+    if (fields.some((f) => entry!.reads!.has(f))) return file;
   }
   return undefined;
 }
 
-const SCRIPT = /\.([cm]?[jt]sx?)$/;
+/** The files a package's records can be read in, once per package: its own, and every importer the engine parsed; not the adapter, not tests. */
+function scope(a: Analysis, pkg: string): string[] {
+  const scopes = (a.projectScopes ??= new Map());
+  let files = scopes.get(pkg);
+  if (files) return files;
+  const root = a.adapter?.root;
+  const prefix = pkg.endsWith(path.sep) ? pkg : pkg + path.sep;
+  files = a.projectFiles!.filter((file) => {
+    if (!a.files.has(file) && !file.startsWith(prefix)) return false;
+    if (/v2-bridge-adapter\.[cm]?[jt]s$/.test(file)) return false;
+    // The project's tests read mocks and their own helpers' output, not the API's records.
+    return !TEST_PATH.test((root ? path.relative(root, file) : file).split(path.sep).join("/"));
+  });
+  scopes.set(pkg, files);
+  return files;
+}
 
-/** The same reads as readsField / readsByKey, over a syntax-only parse of a file's text. */
-function scriptReads(file: string, text: string, fields: string[]): boolean {
+function readText(a: Analysis, file: string): string | null {
+  const parsed = a.files.get(file);
+  if (parsed) return parsed.text;
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return null;
+  }
+}
+
+/** The field names a script reads: `x.name`, `x["name"]`, `{ name } = x`, `"name" in x`. */
+function readNames(a: Analysis, file: string, text: string): Set<string> {
+  const out = new Set<string>();
+  const parsed = a.files.get(file);
+  if (parsed) {
+    for (const id of parsed.sf.getDescendantsOfKind(SyntaxKind.Identifier)) if (readsField(id)) out.add(id.getText());
+    for (const s of parsed.sf.getDescendantsOfKind(SyntaxKind.StringLiteral)) if (readsByKey(s)) out.add(s.getLiteralText());
+    return out;
+  }
   const kind = /x$/.test(file) ? (/\.tsx$/.test(file) ? ts.ScriptKind.TSX : ts.ScriptKind.JSX) : /\.[cm]?ts$/.test(file) ? ts.ScriptKind.TS : ts.ScriptKind.JS;
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, kind);
-  const named = (n: TypeScript.Node | undefined) => !!n && (ts.isIdentifier(n) || ts.isStringLiteral(n)) && fields.includes(n.text);
-  let found = false;
+  const add = (n: TypeScript.Node | undefined) => {
+    if (n && (ts.isIdentifier(n) || ts.isStringLiteral(n))) out.add(n.text);
+  };
   const visit = (n: TypeScript.Node): void => {
-    if (found) return;
-    if (ts.isPropertyAccessExpression(n) && named(n.name) && !n.expression.getText(sf).startsWith(`${ADAPTER_BINDING}.`)) found = true;
-    else if (ts.isElementAccessExpression(n) && named(n.argumentExpression)) found = true;
-    else if (ts.isBindingElement(n) && named(n.propertyName ?? n.name)) found = true;
-    else if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.InKeyword && named(n.left)) found = true;
-    else ts.forEachChild(n, visit);
+    if (ts.isPropertyAccessExpression(n) && !n.expression.getText(sf).startsWith(`${ADAPTER_BINDING}.`)) add(n.name);
+    else if (ts.isElementAccessExpression(n)) add(n.argumentExpression);
+    else if (ts.isBindingElement(n)) add(n.propertyName ?? n.name);
+    else if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.InKeyword) add(n.left);
+    ts.forEachChild(n, visit);
   };
   visit(sf);
-  return found;
+  return out;
 }
 
 /**

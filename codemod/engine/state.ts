@@ -113,6 +113,10 @@ export interface Analysis {
   projectFiles?: string[];
   /** Fields joined → the first file that may read one of them (null: none). */
   projectReaders?: Map<string, string | null>;
+  /** Per file of the run, read once: its text (null: unreadable) and the field names it reads. */
+  projectFileReads?: Map<string, { text: string | null; reads?: Set<string> }>;
+  /** Package folder → the files its records may be read in (project-reads.ts). */
+  projectScopes?: Map<string, string[]>;
   /** Base literal → what can override it at run time, as the evaluator found (an env variable, a caller's option). */
   overrides: Map<Node, Set<string>>;
   /** A parameter that takes planned sites' records → where they are handed to it (calls, callback references). */
