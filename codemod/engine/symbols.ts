@@ -120,15 +120,25 @@ export function memberValues(cls: Node, name: string): Node[] {
 /** The method declaration a member call names (`this.call(…)`, `client.listPods(…)`). */
 export function memberMethod(access: Node): Node | undefined {
   if (!Node.isPropertyAccessExpression(access)) return undefined;
-  const cls = classOfMember(access);
-  if (!cls) return undefined;
   const name = access.getName();
-  for (const m of (cls as any).getMembers?.() ?? ([] as Node[])) {
-    if (Node.isMethodDeclaration(m) && m.getName() === name) return m;
-    if (Node.isPropertyDeclaration(m) && m.getName() === name) {
-      const init = m.getInitializer() && unwrapExpression(m.getInitializer()!);
-      if (init && (Node.isArrowFunction(init) || Node.isFunctionExpression(init))) return init;
+  // `this.request(…)` in a subclass: the method the class inherits, nearest first.
+  for (let cls = classOfMember(access), depth = 0; cls && depth < 5; cls = baseClassOf(cls), depth++) {
+    for (const m of (cls as any).getMembers?.() ?? ([] as Node[])) {
+      if (Node.isMethodDeclaration(m) && m.getName() === name) return m.isAbstract() ? undefined : m;
+      if (Node.isPropertyDeclaration(m) && m.getName() === name) {
+        const init = m.getInitializer() && unwrapExpression(m.getInitializer()!);
+        return init && (Node.isArrowFunction(init) || Node.isFunctionExpression(init)) ? init : undefined;
+      }
     }
   }
   return undefined;
+}
+
+/** The class a class extends, where the project declares it. */
+function baseClassOf(cls: Node): Node | undefined {
+  try {
+    return Node.isClassDeclaration(cls) ? cls.getBaseClass() : undefined;
+  } catch {
+    return undefined;
+  }
 }

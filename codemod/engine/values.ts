@@ -30,7 +30,7 @@ export function urlContext(a: Analysis, args = new Map<Node, Node>(), inside: No
     },
     inline: (call) => {
       if (!Node.isCallExpression(call) || inside.length >= 3) return undefined;
-      const fn = functionNamed(a, call.getExpression());
+      const fn = functionNamed(a, call.getExpression()) ?? soleOverride(call.getExpression());
       const expr = fn && !inside.includes(fn) ? returnedExpression(fn) : undefined;
       if (!fn || !expr) return undefined;
       const inner = new Map(args);
@@ -41,6 +41,21 @@ export function urlContext(a: Analysis, args = new Map<Node, Node>(), inside: No
       return { expr, ctx: urlContext(a, inner, [...inside, fn]) };
     },
   };
+}
+
+/**
+ * `this.baseUrl()` in a class whose `baseUrl` is abstract: the one subclass of the project that
+ * implements it (`protected baseUrl() { return RunpodClient.API_BASE }`). With several, which one
+ * runs depends on the instance: not known here.
+ */
+function soleOverride(callee: Node): Node | undefined {
+  if (!Node.isPropertyAccessExpression(callee) || !Node.isThisExpression(callee.getExpression())) return undefined;
+  const cls = callee.getFirstAncestor((n) => Node.isClassDeclaration(n));
+  if (!cls || !Node.isClassDeclaration(cls)) return undefined;
+  const own = cls.getMethod(callee.getName());
+  if (own && !own.isAbstract()) return undefined;
+  const impls = cls.getDerivedClasses().flatMap((d) => d.getMethod(callee.getName()) ?? []).filter((m) => !!m.getBody());
+  return impls.length === 1 ? impls[0] : undefined;
 }
 
 /** The one expression a function gives back: an arrow's expression body, or a body that is only `return x`. */

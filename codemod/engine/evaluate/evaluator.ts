@@ -186,6 +186,12 @@ export class Evaluator {
         return this.madeProperty(at, v, key);
       case "dynamic":
         return dynamic(at, `.${key} of an unknown value`, v);
+      case "function": {
+        // `RunpodClient.API_BASE`: a static field's initializer (`static readonly API_BASE = "…"`).
+        const field = Node.isClassDeclaration(v.node) ? v.node.getStaticProperty(key) : undefined;
+        const init = field && Node.isPropertyDeclaration(field) ? field.getInitializer() : undefined;
+        return init ? this.evaluate(init) : dynamic(at, `.${key} of a function`);
+      }
       default:
         return dynamic(at, `.${key} of a ${v.kind}`);
     }
