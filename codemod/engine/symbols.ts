@@ -134,10 +134,12 @@ export function memberMethod(access: Node): Node | undefined {
   return undefined;
 }
 
-/** The class a class extends, where the project declares it. */
+/** The class a class extends, where the project declares it (a library's class is not followed: its methods have no body here). */
 function baseClassOf(cls: Node): Node | undefined {
   try {
-    return Node.isClassDeclaration(cls) ? cls.getBaseClass() : undefined;
+    const base = Node.isClassDeclaration(cls) ? cls.getBaseClass() : undefined;
+    const sf = base?.getSourceFile();
+    return sf && !sf.isDeclarationFile() && !/[\\/]node_modules[\\/]/.test(sf.getFilePath()) ? base : undefined;
   } catch {
     return undefined;
   }
