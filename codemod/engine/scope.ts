@@ -23,6 +23,18 @@ export function isFunctionLike(node: Node): boolean {
   return FUNCTION_KINDS.has(node.getKind());
 }
 
+/**
+ * The default the destructuring in `decl` gives the name `id` (`{ baseUrl = DEFAULT } = {}`), read
+ * at a use of the name or at its declaration.
+ */
+export function elementDefault(id: Node, decl: Node | undefined): Node | undefined {
+  const own = id.getFirstAncestorByKind(SyntaxKind.BindingElement);
+  if (own && own.getNameNode() === id) return own.getInitializer();
+  const name = id.getText();
+  const el = decl?.getDescendantsOfKind(SyntaxKind.BindingElement).find((e) => Node.isIdentifier(e.getNameNode()) && e.getNameNode().getText() === name);
+  return el?.getInitializer();
+}
+
 /** Names bound by a binding name (identifier or destructuring pattern), each with its property path. */
 export function bindingNames(name: Node, path: string[] = []): { name: string; node: Node; path: string[] }[] {
   if (Node.isIdentifier(name)) return [{ name: name.getText(), node: name, path }];

@@ -6,7 +6,7 @@
 // and why. Bases are found by their value wherever they flow, not by the shape of the code.
 import { Node, SyntaxKind } from "../../ts-morph.ts";
 import { bindAcross, classOfThis, type ModuleResolver } from "../symbols.ts";
-import { isFunctionLike, type Binding } from "../scope.ts";
+import { elementDefault, isFunctionLike, type Binding } from "../scope.ts";
 import { unwrapExpression } from "../urls.ts";
 import { references } from "../references.ts";
 import { dynamic, optionsOf, union, type Frame, type Value } from "./value.ts";
@@ -336,15 +336,6 @@ export class Evaluator {
     }
     return options.length ? union(fn, options) : dynamic(fn, "the function returns nothing the codemod can see");
   }
-}
-
-/** The default of the binding element that declares `id`'s name inside `decl` (a destructured parameter or variable). */
-function elementDefault(id: Node, decl: Node | undefined): Node | undefined {
-  const own = id.getFirstAncestorByKind(SyntaxKind.BindingElement);
-  if (own && own.getNameNode() === id) return own.getInitializer();
-  const name = id.getText();
-  const el = decl?.getDescendantsOfKind(SyntaxKind.BindingElement).find((e) => Node.isIdentifier(e.getNameNode()) && e.getNameNode().getText() === name);
-  return el?.getInitializer();
 }
 
 /** A key the object literal certainly lacks (no property, no spread that could hold it). */

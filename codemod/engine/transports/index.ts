@@ -1,9 +1,9 @@
 // Transports: what a callee is (a library, an instance of one, fetch and its aliases, a
 // project's wrapper around one, or a request helper) and an HTTP call's URL, method, body and
 // options, read through the library's own module.
-import { Node, SyntaxKind, type CallExpression } from "../../ts-morph.ts";
+import { Node, type CallExpression } from "../../ts-morph.ts";
 import type { HttpMethod } from "../../../mappings/index.ts";
-import { isFunctionLike } from "../scope.ts";
+import { elementDefault, isFunctionLike } from "../scope.ts";
 import { memberMethod, classOfMember, memberValues } from "../symbols.ts";
 import { literalText, unwrapExpression } from "../urls.ts";
 import type { Analysis } from "../state.ts";
@@ -101,8 +101,7 @@ export function rootOf(a: Analysis, node: Node, trail: Node[] = [], depth = 0): 
     }
     // A destructured element's default, of a parameter or a variable (`{ fetchImpl = globalThis.fetch } = {}`).
     if ((b.kind === "param" || b.kind === "var") && b.path.length === 1) {
-      const el = b.decl.getDescendantsOfKind(SyntaxKind.BindingElement).find((e) => Node.isIdentifier(e.getNameNode()) && e.getNameNode().getText() === n.getText());
-      const init = el?.getInitializer();
+      const init = elementDefault(n, b.decl);
       if (init) return valueRoot(a, init, n.getText(), trail, depth);
     }
     return undefined;
