@@ -2,12 +2,12 @@
 // fields out of pod and endpoint records (the hourly rate and GPU types need the live catalog),
 // so a record that leaves the codemod's sight goes through it only where nothing names those
 // fields. Scripts are read by their syntax (a property read, a destructuring, a key lookup; not a
-// type member or a body's key): the engine's own files as parsed, the others parsed here where the
-// word appears. Pages and components in other languages (.vue, .svelte, .html) are read by the
+// type member or a body's key), one walk for the engine's own parses and for the files parsed here
+// where the word appears. Pages and components in other languages (.vue, .svelte, .html) are read by the
 // word, which errs toward a read. Each file is read and parsed at most once per run.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { Node, SyntaxKind, ts, type TypeScript } from "../ts-morph.ts";
+import { ts, type TypeScript } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
 import { TEST_PATH } from "./test-files.ts";
 import { ADAPTER_BINDING } from "../adapter/index.ts";
@@ -75,21 +75,21 @@ function readText(a: Analysis, file: string): string | null {
   }
 }
 
-/** The field names a script reads: `x.name`, `x["name"]`, `{ name } = x`, `"name" in x`. */
+/**
+ * The field names a script reads: `x.name`, `x["name"]`, `{ name } = x`, `"name" in x`. A type
+ * member declaring it, an object literal's key (a body being written) or a variable of that name
+ * are not reads. The engine's files are read from their parse, the others parsed here.
+ */
 function readNames(a: Analysis, file: string, text: string): Set<string> {
-  const out = new Set<string>();
   const parsed = a.files.get(file);
-  if (parsed) {
-    for (const id of parsed.sf.getDescendantsOfKind(SyntaxKind.Identifier)) if (readsField(id)) out.add(id.getText());
-    for (const s of parsed.sf.getDescendantsOfKind(SyntaxKind.StringLiteral)) if (readsByKey(s)) out.add(s.getLiteralText());
-    return out;
-  }
   const kind = /x$/.test(file) ? (/\.tsx$/.test(file) ? ts.ScriptKind.TSX : ts.ScriptKind.JSX) : /\.[cm]?ts$/.test(file) ? ts.ScriptKind.TS : ts.ScriptKind.JS;
-  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, kind);
+  const sf = parsed ? parsed.sf.compilerNode : ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, kind);
+  const out = new Set<string>();
   const add = (n: TypeScript.Node | undefined) => {
     if (n && (ts.isIdentifier(n) || ts.isStringLiteral(n))) out.add(n.text);
   };
   const visit = (n: TypeScript.Node): void => {
+    // `v2Adapter.toV1Record.networkVolume(…)`: an earlier run's adapter call names a resource, not a field.
     if (ts.isPropertyAccessExpression(n) && !n.expression.getText(sf).startsWith(`${ADAPTER_BINDING}.`)) add(n.name);
     else if (ts.isElementAccessExpression(n)) add(n.argumentExpression);
     else if (ts.isBindingElement(n)) add(n.propertyName ?? n.name);
@@ -98,26 +98,4 @@ function readNames(a: Analysis, file: string, text: string): Set<string> {
   };
   visit(sf);
   return out;
-}
-
-/**
- * `pod.costPerHr`, `const { costPerHr } = pod`: a read of the field. A type member declaring it,
- * an object literal's key (a body being written) or a variable of that name are not.
- */
-function readsField(id: Node): boolean {
-  const p = id.getParent();
-  if (!p) return false;
-  // `v2Adapter.toV1Record.networkVolume(…)`: an earlier run's adapter call names a resource, not a field.
-  if (Node.isPropertyAccessExpression(p)) return p.getNameNode() === id && !p.getExpression().getText().startsWith(`${ADAPTER_BINDING}.`);
-  if (Node.isBindingElement(p)) return (p.getPropertyNameNode() ?? p.getNameNode()) === id;
-  return false;
-}
-
-/** `pod["costPerHr"]`, `"costPerHr" in pod`, `{ "costPerHr": c } = pod`. */
-function readsByKey(s: Node): boolean {
-  const p = s.getParent();
-  if (!p) return false;
-  if (Node.isElementAccessExpression(p)) return p.getArgumentExpression() === s;
-  if (Node.isBinaryExpression(p)) return p.getOperatorToken().getKind() === SyntaxKind.InKeyword && p.getLeft() === s;
-  return Node.isBindingElement(p);
 }
