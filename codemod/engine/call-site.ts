@@ -10,7 +10,7 @@ import { isDynamicPath, locate, resolveParts, rewriteUrl, unwrapExpression, type
 import type { Category, Finding } from "../types.ts";
 import { addFinding, edit, planFor, type Analysis, type Plan, type Site } from "./state.ts";
 import type { HttpCall } from "./transports/index.ts";
-import { helperSignature } from "./helpers.ts";
+import { helperSignature, noteHelperAnchor } from "./helpers.ts";
 import { bind, sourceLiteral, sourceLiterals, urlContext, valueOf, type External } from "./values.ts";
 import { todo } from "./todo-marks.ts";
 import { axiosRedirect, openapiFetchRedirect, helperRedirect, v1Redirect, type Redirect } from "./v1-redirect.ts";
@@ -68,6 +68,15 @@ function holeIsParamOf(a: Analysis, parts: Part[], fn: Node): boolean {
   return b?.kind === "param" && b.fn === fn;
 }
 
+/**
+ * The base literals a call depends on: every v1 literal its URL's base can hold, and through a
+ * request helper, the helper's own (the call flips only with them).
+ */
+function addBaseDeps(a: Analysis, http: HttpCall, url: LocatedUrl, deps: Set<Node>): void {
+  if (url.anchor?.node) for (const s of sourceLiterals(a, url.anchor.node)) deps.add(s);
+  if (http.lib === "helper") for (const s of (http.helper?.baseSources ?? [http.helper?.baseSource]) as (Node | undefined)[]) if (s) deps.add(s);
+}
+
 /** Plans one HTTP call (library call or helper call). */
 export function processCall(a: Analysis, http: HttpCall): void {
   if (!http.urlNode) return;
@@ -92,7 +101,7 @@ export function processCall(a: Analysis, http: HttpCall): void {
     const source = url.anchor?.node ? sourceLiteral(a, url.anchor.node) : undefined;
     if (source) deps.add(source);
     const file = a.files.get(at.getSourceFile().getFilePath())!;
-    if (url.anchor?.node && parts[0]?.kind === "base" && parts[0].node === url.anchor.node && !a.helperAnchors.has(fn)) a.helperAnchors.set(fn, { node: parts[0].node, value: url.anchor.value });
+    noteHelperAnchor(a, fn, parts, url);
     if (http.lib === "helper") return; // over another helper: that helper's call reads the body
     if (!url.anchor && url.inlineBase && parts[0]) {
       // The base is written in the helper's own URL: it flips with the helper's callers.
@@ -107,8 +116,7 @@ export function processCall(a: Analysis, http: HttpCall): void {
   }
   for (const p of parts) a.consumed.add(p.node);
   const deps = new Set<Node>();
-  if (url.anchor?.node) for (const s of sourceLiterals(a, url.anchor.node)) deps.add(s);
-  if (http.lib === "helper") for (const s of (http.helper?.baseSources ?? [http.helper?.baseSource]) as (Node | undefined)[]) if (s) deps.add(s);
+  addBaseDeps(a, http, url, deps);
   const site: Site = { call: at, file: undefined as never, deps, edits: [], complete: false };
   for (const n of [...used, ...http.trail, at.getExpression()]) a.accounted.add(n);
   const plan = planFor(a, site);
@@ -198,12 +206,8 @@ function conditionalSite(a: Analysis, http: HttpCall, branches: Part[][], extern
   const deps = new Set<Node>();
   for (const parts of branches) {
     for (const p of parts) a.consumed.add(p.node), a.accounted.add(p.node);
-    const url = locate(parts, external)!;
-    const source = url.anchor?.node ? sourceLiteral(a, url.anchor.node) : undefined;
-    if (source) deps.add(source);
+    addBaseDeps(a, http, locate(parts, external)!, deps);
   }
-  // Through a helper, the base is the helper's: the call depends on it as a plain call does.
-  if (http.lib === "helper") for (const s of (http.helper?.baseSources ?? [http.helper?.baseSource]) as (Node | undefined)[]) if (s) deps.add(s);
   for (const n of [...http.trail, at.getExpression(), ...(external?.node ? [external.node] : [])]) a.accounted.add(n);
   const paths = branches.map((parts) => locate(parts, external)!.path.replace(/\0/g, "{…}"));
   // `query ? \`/pods?${query}\` : "/pods"`: one path, with or without a query built at run time.

@@ -5,7 +5,7 @@
 import { Node, SyntaxKind, type CallExpression } from "../ts-morph.ts";
 import type { HelperSignature } from "../types.ts";
 import { enclosingFunction, isFunctionLike, type Binding } from "./scope.ts";
-import { isDynamicPath, literalText, locate, resolveParts, unwrapExpression } from "./urls.ts";
+import { isDynamicPath, literalText, locate, resolveParts, unwrapExpression, type LocatedUrl, type Part } from "./urls.ts";
 import type { Analysis, WrapperSignature } from "./state.ts";
 import { bind, objectLiteral, prop, sourceLiteral, sourceLiterals, urlContext } from "./values.ts";
 import { bodyOf, methodOf } from "./transports/call-parts.ts";
@@ -64,6 +64,11 @@ function ownCalls(fn: Node): CallExpression[] {
   return fn.getDescendantsOfKind(SyntaxKind.CallExpression).filter((c) => enclosingFunction(c) === fn);
 }
 
+/** Where a marked call's own v1 base goes through its helper (v1-redirect.ts): the base leading the helper's URL. */
+export function noteHelperAnchor(a: Analysis, fn: Node, parts: Part[], url: LocatedUrl): void {
+  if (url.anchor?.node && parts[0]?.kind === "base" && parts[0].node === url.anchor.node && !a.helperAnchors.has(fn)) a.helperAnchors.set(fn, { node: parts[0].node, value: url.anchor.value });
+}
+
 /**
  * A function is a request helper when one of its parameters is the path of an HTTP call on a
  * v1 base: `fetch(BASE + path, …)`, `this.fetchImpl(\`${this.baseURL}${path}\`)`, `axios.request({ url: path })`.
@@ -92,8 +97,8 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
     const baseSource = http.lib === "helper" ? http.helper!.baseSource : url.anchor?.node ? sourceLiteral(a, url.anchor.node) : parts[0]?.node;
     const baseSources = http.lib === "helper" ? http.helper!.baseSources : url.anchor?.node ? sourceLiterals(a, url.anchor.node) : undefined;
     sig = { kind: "helper", base, pathIndex: pb.index, returnsBody: false, serialisesBody: false, fn, baseSource, baseSources };
-    // Where a marked call's own v1 base goes (v1-redirect.ts), known before the helper's file is planned.
-    if (url.anchor?.node && parts[0]?.kind === "base" && parts[0].node === url.anchor.node && !a.helperAnchors.has(fn)) a.helperAnchors.set(fn, { node: parts[0].node, value: url.anchor.value });
+    // Known before the helper's file is planned, for callers planned earlier.
+    noteHelperAnchor(a, fn, parts, url);
     const holeAt = parts.indexOf(hole);
     const between = parts.slice(url.anchor ? 1 : 0, holeAt).map((p) => (p.kind === "text" ? p.text : "")).join("").slice(url.anchor ? 0 : url.inlineBase.length);
     if (between === "/") sig.pathPrefix = "/";
