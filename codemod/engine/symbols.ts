@@ -134,6 +134,21 @@ export function memberMethod(access: Node): Node | undefined {
   return undefined;
 }
 
+/**
+ * `this.baseUrl()` in a class whose `baseUrl` is abstract: the one subclass of the project that
+ * implements it (`protected baseUrl() { return RunpodClient.API_BASE }`). With several, which one
+ * runs depends on the instance: not known here.
+ */
+export function soleOverride(callee: Node): Node | undefined {
+  if (!Node.isPropertyAccessExpression(callee) || !Node.isThisExpression(callee.getExpression())) return undefined;
+  const cls = callee.getFirstAncestor((n) => Node.isClassDeclaration(n));
+  if (!cls || !Node.isClassDeclaration(cls)) return undefined;
+  const own = cls.getMethod(callee.getName());
+  if (own && !own.isAbstract()) return undefined;
+  const impls = cls.getDerivedClasses().flatMap((d) => d.getMethod(callee.getName()) ?? []).filter((m) => !!m.getBody());
+  return impls.length === 1 ? impls[0] : undefined;
+}
+
 /** The class a class extends, where the project declares it (a library's class is not followed: its methods have no body here). */
 function baseClassOf(cls: Node): Node | undefined {
   try {

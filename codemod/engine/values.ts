@@ -2,7 +2,7 @@
 // imported one), a const object's property, a class member's assigned values, and above all
 // which v1 base a URL part carries and which literal that base comes from.
 import { Node, SyntaxKind } from "../ts-morph.ts";
-import { bindAcross } from "./symbols.ts";
+import { bindAcross, soleOverride } from "./symbols.ts";
 import type { Binding } from "./scope.ts";
 import { resolveParts, unwrapExpression, type JoinMode, type UrlContext } from "./urls.ts";
 import type { Analysis } from "./state.ts";
@@ -41,21 +41,6 @@ export function urlContext(a: Analysis, args = new Map<Node, Node>(), inside: No
       return { expr, ctx: urlContext(a, inner, [...inside, fn]) };
     },
   };
-}
-
-/**
- * `this.baseUrl()` in a class whose `baseUrl` is abstract: the one subclass of the project that
- * implements it (`protected baseUrl() { return RunpodClient.API_BASE }`). With several, which one
- * runs depends on the instance: not known here.
- */
-function soleOverride(callee: Node): Node | undefined {
-  if (!Node.isPropertyAccessExpression(callee) || !Node.isThisExpression(callee.getExpression())) return undefined;
-  const cls = callee.getFirstAncestor((n) => Node.isClassDeclaration(n));
-  if (!cls || !Node.isClassDeclaration(cls)) return undefined;
-  const own = cls.getMethod(callee.getName());
-  if (own && !own.isAbstract()) return undefined;
-  const impls = cls.getDerivedClasses().flatMap((d) => d.getMethod(callee.getName()) ?? []).filter((m) => !!m.getBody());
-  return impls.length === 1 ? impls[0] : undefined;
 }
 
 /** The one expression a function gives back: an arrow's expression body, or a body that is only `return x`. */
