@@ -70,7 +70,8 @@ export function lensSource(lens: BodyLens, direction: Direction, table: AdapterT
     else if (!step.ok) reasons.push(step.reason);
     else {
       // Written without the outputs that need the catalog: those are left out.
-      if (direction === "toV1" && c?.needsCatalog && c.catalogOutputs) omits.push({ fields: c.catalogOutputs.map((i) => f.v1[i]!), reason: `${c.catalogOutputs.map((i) => f.v1[i]).join(", ")}: ${c.name} needs the live GPU catalog` });
+      const left = direction === "toV1" && c?.needsCatalog ? (c.catalogOutputs ?? []).map((i) => f.v1[i]!) : [];
+      if (left.length) omits.push({ fields: left, reason: `${left.join(", ")}: ${c!.name} needs the live GPU catalog` });
       if (step.code) steps.push(step.code);
     }
   }
