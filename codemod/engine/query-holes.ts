@@ -1,10 +1,11 @@
 // A query string built at run time and glued to a v1 path (`/pods${queryString}` with
 // `queryString = params.size ? \`?${params}\` : ""`): the path is still known, so the hole is
 // taken as the URL's query, not as part of the path. The query itself is left for review.
-import { Node } from "../ts-morph.ts";
+import { Node, SyntaxKind } from "../ts-morph.ts";
 import { unwrapExpression, type LocatedUrl } from "./urls.ts";
 import type { Analysis } from "./state.ts";
-import { valueOf } from "./values.ts";
+import { bind, objectLiteral, valueOf } from "./values.ts";
+import { enclosingFunction } from "./scope.ts";
 
 const QUERY_NAME = /^(query|qs|search|params|querystring|querystr|queryparams|searchparams)/i;
 
@@ -46,5 +47,81 @@ export function splitQueryHole(a: Analysis, url: LocatedUrl): boolean {
   url.path = url.path.slice(0, -1);
   url.pathText = url.pathText.slice(0, -1);
   url.query = "\0";
+  return true;
+}
+
+/**
+ * The parameter names a query hole can carry, when they are all written in the code: the hole's
+ * value followed through names, conditionals and `String(params)` / `params.toString()` to a
+ * `new URLSearchParams(…)`, whose names are its object argument's keys and every literal name
+ * `params.append(…)` / `params.set(…)` gives it in the same function. Undefined when any name is
+ * computed (a loop over `Object.entries`, a spread, an argument built elsewhere).
+ */
+export function runtimeQueryNames(a: Analysis, hole: Node): QueryNames | undefined {
+  const names: QueryNames = new Map();
+  return collect(a, hole, names, 0) ? names : undefined;
+}
+
+/** Each name, with where it is written (a string literal, or an object literal's property). */
+export type QueryNames = Map<string, Node[]>;
+
+function named(names: QueryNames, name: string, at: Node): void {
+  names.set(name, [...(names.get(name) ?? []), at]);
+}
+
+function collect(a: Analysis, node: Node, names: QueryNames, depth: number): boolean {
+  const n = unwrapExpression(node);
+  if (depth > 6) return false;
+  if (Node.isStringLiteral(n) || Node.isNoSubstitutionTemplateLiteral(n)) return n.getLiteralValue() === "" || n.getLiteralValue() === "?";
+  if (Node.isTemplateExpression(n)) return n.getTemplateSpans().every((s) => collect(a, s.getExpression(), names, depth + 1));
+  if (Node.isConditionalExpression(n)) return collect(a, n.getWhenTrue(), names, depth + 1) && collect(a, n.getWhenFalse(), names, depth + 1);
+  if (Node.isBinaryExpression(n) && n.getOperatorToken().getText() === "+") return collect(a, n.getLeft(), names, depth + 1) && collect(a, n.getRight(), names, depth + 1);
+  if (Node.isCallExpression(n)) {
+    const callee = n.getExpression();
+    if (Node.isPropertyAccessExpression(callee) && callee.getName() === "toString" && !n.getArguments().length) return collect(a, callee.getExpression(), names, depth + 1);
+    if (Node.isIdentifier(callee) && callee.getText() === "String" && n.getArguments().length === 1) return collect(a, n.getArguments()[0]!, names, depth + 1);
+    return false;
+  }
+  if (Node.isNewExpression(n)) return searchParamsNames(a, n, undefined, names);
+  if (Node.isIdentifier(n)) {
+    const b = bind(a, n);
+    if (b?.kind !== "var" || !b.init || b.path.length) return false;
+    const init = unwrapExpression(b.init);
+    if (Node.isNewExpression(init)) return searchParamsNames(a, init, b.decl, names);
+    return collect(a, init, names, depth + 1);
+  }
+  return false;
+}
+
+/** `new URLSearchParams({ a, b })` (and, held in `decl`, its `.append("c", …)` / `.set("d", …)` calls). */
+function searchParamsNames(a: Analysis, created: Node, decl: Node | undefined, names: QueryNames): boolean {
+  if (!Node.isNewExpression(created) || created.getExpression().getText() !== "URLSearchParams") return false;
+  const [arg] = created.getArguments();
+  if (arg) {
+    const obj = objectLiteral(a, arg);
+    if (!obj || !Node.isObjectLiteralExpression(obj)) return false;
+    for (const p of obj.getProperties()) {
+      if (!Node.isPropertyAssignment(p) && !Node.isShorthandPropertyAssignment(p)) return false;
+      const key = p.getNameNode();
+      if (Node.isComputedPropertyName(key)) return false;
+      named(names, Node.isStringLiteral(key) ? key.getLiteralValue() : key.getText(), p);
+    }
+  }
+  if (!decl) return true;
+  const name = (decl as any).getNameNode?.() as Node | undefined;
+  if (!name || !Node.isIdentifier(name)) return false;
+  for (const use of enclosingFunction(decl).getDescendantsOfKind(SyntaxKind.Identifier)) {
+    if (use === name || use.getText() !== name.getText() || bind(a, use)?.decl !== decl) continue;
+    const access = use.getParent();
+    // Handed to another function, it may get names there.
+    if (access && Node.isCallExpression(access) && access.getArguments().includes(use) && access.getExpression().getText() !== "String") return false;
+    if (!access || !Node.isPropertyAccessExpression(access) || access.getExpression() !== use) continue;
+    const call = access.getParent();
+    if (!["append", "set"].includes(access.getName()) || !call || !Node.isCallExpression(call)) continue;
+    const first = call.getArguments()[0];
+    const key = first && unwrapExpression(first);
+    if (!key || !(Node.isStringLiteral(key) || Node.isNoSubstitutionTemplateLiteral(key))) return false;
+    named(names, key.getLiteralValue(), key);
+  }
   return true;
 }

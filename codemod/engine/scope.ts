@@ -157,3 +157,48 @@ export function isAsyncFunction(fn: Node): boolean {
 }
 
 export type { SourceFile };
+
+export interface Writes {
+  /** `x = value` after the declaration. */
+  assigned: Node[];
+  /** `x += value`. */
+  appended: Node[];
+  /** Any other write (`x -= …`, `x++`, a destructuring assignment, `for (x of …)`). */
+  other: boolean;
+}
+
+const writesCache = new WeakMap<Node, Writes>();
+
+/** The writes to a variable after its declaration (none for a `const`), in source order. */
+export function writesOf(decl: Node): Writes {
+  let w = writesCache.get(decl);
+  if (w) return w;
+  w = { assigned: [], appended: [], other: false };
+  writesCache.set(decl, w);
+  const list = decl.getParent();
+  if (!Node.isVariableDeclaration(decl) || !list || !Node.isVariableDeclarationList(list) || list.getDeclarationKind() === "const") return w;
+  const name = decl.getNameNode();
+  if (!Node.isIdentifier(name)) return w;
+  for (const use of enclosingFunction(decl).getDescendantsOfKind(SyntaxKind.Identifier)) {
+    if (use === name || use.getText() !== name.getText()) continue;
+    const parent = use.getParent();
+    let write: "assign" | "append" | "other" | undefined;
+    if (parent && Node.isBinaryExpression(parent) && parent.getLeft() === use) {
+      const op = parent.getOperatorToken().getKind();
+      write = op === SyntaxKind.EqualsToken ? "assign" : op === SyntaxKind.PlusEqualsToken ? "append" : /Equals/.test(SyntaxKind[op] ?? "") && op !== SyntaxKind.EqualsEqualsToken && op !== SyntaxKind.EqualsEqualsEqualsToken && op !== SyntaxKind.ExclamationEqualsToken && op !== SyntaxKind.ExclamationEqualsEqualsToken ? "other" : undefined;
+    } else if (parent && (Node.isPrefixUnaryExpression(parent) || Node.isPostfixUnaryExpression(parent)) && [SyntaxKind.PlusPlusToken, SyntaxKind.MinusMinusToken].includes(parent.getOperatorToken())) write = "other";
+    else if (parent && (Node.isShorthandPropertyAssignment(parent) || Node.isArrayLiteralExpression(parent)) && parent.getFirstAncestor((x) => Node.isBinaryExpression(x) && x.getOperatorToken().getKind() === SyntaxKind.EqualsToken && x.getLeft().getPos() <= use.getPos() && use.getEnd() <= x.getLeft().getEnd())) write = "other";
+    else if (parent && (Node.isForOfStatement(parent) || Node.isForInStatement(parent)) && parent.getInitializer() === use) write = "other";
+    if (!write || resolveIdentifier(use)?.decl !== decl) continue;
+    if (write === "assign") w.assigned.push((parent as any).getRight());
+    else if (write === "append") w.appended.push((parent as any).getRight());
+    else w.other = true;
+  }
+  return w;
+}
+
+/** Whether a variable is written after its declaration. */
+export function isRewritten(decl: Node): boolean {
+  const w = writesOf(decl);
+  return w.other || w.assigned.length > 0 || w.appended.length > 0;
+}

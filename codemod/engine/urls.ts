@@ -2,6 +2,7 @@
 // path sits in them, and how to spread a rewritten path back over the user's own literals.
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import type { Edit } from "../types.ts";
+import { resolveIdentifier, writesOf } from "./scope.ts";
 import { V1_HOST, V2_BASE, V2_ORIGIN } from "../../mappings/bases.ts";
 
 const HOST_PATTERN = V1_HOST.replace(/\./g, "\\.");
@@ -137,6 +138,12 @@ export function resolveParts(input: Node, ctx: UrlContext, depth = 0): Part[] {
   }
   const argument = ctx.argumentFor?.(node);
   if (argument) return resolveParts(argument, ctx, depth + 1);
+  if (Node.isIdentifier(node)) {
+    // `let path = "/pods"; if (q) path += \`?${q}\``: the first value, then what may be appended (holes).
+    const b = resolveIdentifier(node);
+    const w = b?.kind === "var" && b.init && !b.path.length ? writesOf(b.decl) : undefined;
+    if (b?.kind === "var" && w && !w.other && !w.assigned.length && w.appended.length) return [...resolveParts(b.init!, ctx, depth + 1), ...w.appended.map((n): Part => ({ kind: "hole", node: n }))];
+  }
   if (Node.isIdentifier(node) || Node.isPropertyAccessExpression(node)) {
     const base = ctx.baseOf(node);
     if (base !== undefined) return [{ kind: "base", value: base, node }];

@@ -3,7 +3,7 @@
 // which v1 base a URL part carries and which literal that base comes from.
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import { bindAcross, soleOverride } from "./symbols.ts";
-import type { Binding } from "./scope.ts";
+import { isRewritten, type Binding } from "./scope.ts";
 import { resolveParts, unwrapExpression, type JoinMode, type UrlContext } from "./urls.ts";
 import type { Analysis } from "./state.ts";
 import { baseIn } from "./evaluate/bases.ts";
@@ -98,7 +98,8 @@ export function valueOf(a: Analysis, node: Node): Node | undefined {
   const n = unwrapExpression(node);
   if (Node.isIdentifier(n)) {
     const b = bind(a, n);
-    if (b?.kind === "var" && b.init && b.path.length === 0) return b.init;
+    // A `let` given another value later does not stand for its initializer.
+    if (b?.kind === "var" && b.init && b.path.length === 0 && !isRewritten(b.decl)) return b.init;
     return undefined;
   }
   if (Node.isPropertyAccessExpression(n)) {

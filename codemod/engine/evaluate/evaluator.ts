@@ -6,7 +6,7 @@
 // and why. Bases are found by their value wherever they flow, not by the shape of the code.
 import { Node, SyntaxKind } from "../../ts-morph.ts";
 import { bindAcross, classOfThis, type ModuleResolver } from "../symbols.ts";
-import { elementDefault, isFunctionLike, type Binding } from "../scope.ts";
+import { elementDefault, isFunctionLike, writesOf, type Binding } from "../scope.ts";
 import { unwrapExpression } from "../urls.ts";
 import { references } from "../references.ts";
 import { dynamic, optionsOf, union, type Frame, type Value } from "./value.ts";
@@ -87,6 +87,10 @@ export class Evaluator {
         return dynamic(id, "a caught error");
       case "var": {
         if (!b.init) return dynamic(id, `${id.getText()} has no initializer`);
+        // A `let` given other values later holds any of them (appended to, or written otherwise: unknown).
+        const writes = writesOf(b.decl);
+        if (writes.other || writes.appended.length) return dynamic(id, `${id.getText()} is changed after its declaration`);
+        if (writes.assigned.length) return union(id, [b.init, ...writes.assigned].map((v) => this.evaluate(v, frame)));
         // `const { restBaseUrl = DEFAULT } = getConfig()`: the property path, then the element's default.
         const whole = Node.isVariableDeclaration(b.decl) && !Node.isIdentifier(b.decl.getNameNode()) ? this.evaluate(b.init, frame) : undefined;
         if (!whole) return this.evaluate(b.init, frame);

@@ -1,13 +1,16 @@
-// Rewrite check: query parameters the table drops, emulates or rejects, left in a rewritten URL
-// or passed as an options object (axios `params`, got/ky `searchParams`, openapi-fetch
-// `params.query`). The parameters stay as written; the site is marked with the table's decision.
+// Rewrite check: query parameters the table drops, emulates or rejects, left in a rewritten URL,
+// passed as an options object (axios `params`, got/ky `searchParams`, openapi-fetch
+// `params.query`) or built at run time (`?${params}`, names followed to the URLSearchParams).
+// They stay as written and the site is marked with the table's decision; a name v2 only spells
+// otherwise is renamed where it is written.
 import { Node } from "../../ts-morph.ts";
 import type { OperationMapping } from "../../../mappings/index.ts";
 import { unwrapExpression, type LocatedUrl } from "../urls.ts";
-import type { Analysis, Plan } from "../state.ts";
+import { edit, type Analysis, type Plan } from "../state.ts";
 import type { Problems } from "./problems.ts";
 import type { HttpCall } from "../transports/index.ts";
 import { objectLiteral, prop } from "../values.ts";
+import { runtimeQueryNames } from "../query-holes.ts";
 
 function check(name: string, op: OperationMapping, seen: Set<string>, problems: Problems): void {
   if (!name || name.includes("\0") || seen.has(name)) return;
@@ -31,9 +34,55 @@ function queryObject(a: Analysis, http: HttpCall): Node | undefined {
   return undefined;
 }
 
+/**
+ * A query built at run time (`?${params}`): the names it can carry, when they are all written in
+ * the code, are checked one by one, and a name v2 spells otherwise is marked (it is not rewritten
+ * where it is given). Otherwise every parameter of the operation that v2 does not take as it is.
+ */
+function runtimeQuery(plan: Plan, op: OperationMapping, holes: Node[], seen: Set<string>): void {
+  const perHole = holes.map((h) => runtimeQueryNames(plan.a, h));
+  if (perHole.some((names) => names === undefined)) {
+    if (seen.has("\0")) return;
+    seen.add("\0");
+    const names = (op.query ?? []).filter((q) => q.decision || (q.v2 && q.v2 !== q.v1)).map((q) => q.v1);
+    if (op.query && !names.length) return;
+    plan.problems.push({ reason: `the query string is built at run time, and ${names.length ? `v2 does not take these v1 parameters of ${op.key} as they are: ${names.join(", ")}` : `${op.key} takes no query parameters`}`, advice: "see docs/mapping.md for each parameter (v2 lists take no filters: filter the v2 list on the client)" });
+    return;
+  }
+  for (const [name, written] of perHole.flatMap((names) => [...names!])) {
+    if (seen.has(name)) continue;
+    check(name, op, seen, plan.problems);
+    const renamed = op.query?.find((q) => q.v1 === name && !q.decision && q.v2 && q.v2 !== name);
+    if (renamed) renameWhereWritten(plan, written, renamed.v2!);
+  }
+}
+
+/** A name v2 spells otherwise, renamed where the code writes it (`qs.set("endpointId", …)`, `{ endpointId }`). */
+function renameWhereWritten(plan: Plan, written: Node[], v2Name: string): void {
+  for (const at of written) {
+    if (Node.isStringLiteral(at) || Node.isNoSubstitutionTemplateLiteral(at)) edit(plan, at, { start: at.getStart() + 1, end: at.getEnd() - 1, text: v2Name });
+    else if (Node.isShorthandPropertyAssignment(at)) edit(plan, at, { start: at.getStart(), end: at.getEnd(), text: `${v2Name}: ${at.getName()}` });
+    else if (Node.isPropertyAssignment(at)) {
+      const key = at.getNameNode();
+      edit(plan, key, { start: key.getStart(), end: key.getEnd(), text: Node.isStringLiteral(key) ? JSON.stringify(v2Name) : v2Name });
+    }
+  }
+}
+
 export function queryParams(plan: Plan, http: HttpCall, url: LocatedUrl, op: OperationMapping): void {
   const seen = new Set<string>();
-  if (url.query) for (const pair of url.query.split("#")[0]!.replace(/^\?/, "").split("&")) check(pair.split("=")[0]!, op, seen, plan.problems);
+  if (url.query) {
+    // The query's holes are the URL's last ones; a hole in a name is a query built at run time.
+    const holes = url.parts.filter((p) => p.kind === "hole");
+    let next = holes.length - (url.query.match(/\0/g) ?? []).length;
+    for (const pair of url.query.split("#")[0]!.replace(/^\?/, "").split("&")) {
+      const [name, ...value] = pair.split("=");
+      const inName = (name!.match(/\0/g) ?? []).length;
+      if (inName) runtimeQuery(plan, op, holes.slice(next, next + inName).map((h) => h.node), seen);
+      else check(name!, op, seen, plan.problems);
+      next += inName + (value.join("=").match(/\0/g) ?? []).length;
+    }
+  }
   const q = queryObject(plan.a, http);
   if (!q) return;
   const obj = objectLiteral(plan.a, q);
