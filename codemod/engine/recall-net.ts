@@ -37,14 +37,29 @@ function pathText(n: Node): string | undefined {
   return undefined;
 }
 
-/** Whether the file names the v1 host or imports a parsed module that does. */
+/** Whether the file names the v1 host or reaches a parsed module that does through its imports (ESM, require, re-exports). */
 function connected(a: Analysis, sf: SourceFile): boolean {
-  if (namesV1Host(sf.getFullText())) return true;
-  for (const imp of sf.getImportDeclarations()) {
-    const target = a.resolve?.(sf.getFilePath(), imp.getModuleSpecifierValue());
-    if (target && namesV1Host(target.getFullText())) return true;
+  const seen = new Set<SourceFile>([sf]);
+  const queue = [sf];
+  while (queue.length) {
+    const file = queue.shift()!;
+    if (namesV1Host(file.getFullText())) return true;
+    for (const specifier of moduleSpecifiers(file)) {
+      const target = a.resolve?.(file.getFilePath(), specifier);
+      if (target && !seen.has(target)) seen.add(target), queue.push(target);
+    }
   }
   return false;
+}
+
+/** The modules a file imports, re-exports or requires (by literal specifier). */
+function moduleSpecifiers(sf: SourceFile): string[] {
+  const out = [...sf.getImportDeclarations(), ...sf.getExportDeclarations()].map((d) => d.getModuleSpecifierValue()).filter((m): m is string => !!m);
+  for (const call of sf.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+    const arg = call.getArguments()[0];
+    if (call.getExpression().getText() === "require" && arg && Node.isStringLiteral(arg)) out.push(arg.getLiteralValue());
+  }
+  return out;
 }
 
 /** The v1 host outside the declared base of marked calls (that base only serves calls already marked). */
@@ -69,11 +84,14 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
     if (!text || !text.startsWith("/") || text.includes(V1_HOST)) continue;
     const path = text.split(/[?#]/)[0]!.replace(/\/$/, "");
     if (!path || path === "/" || /^\/v[12]\b/.test(path)) continue;
+    if (isNavigation(n)) continue;
     const matches = uniqueMatches(path);
     if (!matches.length) continue;
     // The path of a call on the v2 base (a migrated helper: v1 and v2 share `/pods/{id}`).
     if (onV2Base(a, n)) continue;
-    const op = matches.length === 1 ? matches[0]!.operation : undefined;
+    const method = matches.length > 1 ? methodBeside(n) : undefined;
+    const narrowed = method ? matches.filter((m) => m.operation.v1.method === method) : matches;
+    const op = narrowed.length === 1 ? narrowed[0]!.operation : undefined;
     const reason = `a v1 route path (${path.replace(/\0/g, "{…}")}) in a module of a v1 client, not tied to a call the codemod can follow`;
     const advice = "migrate this call by hand (its v2 path, method, body and answer: docs/mapping.md), or write it as a call on the client's base";
     todo(a, n, op?.key ?? "base", "review", reason, advice);
@@ -103,4 +121,36 @@ function onV2Base(a: Analysis, literal: Node): boolean {
     }
   }
   return false;
+}
+
+/** The app's own pages: a router's or a link's target (`router.push("/pods")`, `<Link href="/pods">`, `redirect("/pods")`). */
+function isNavigation(literal: Node): boolean {
+  const parent = literal.getParent();
+  if (parent && (Node.isJsxAttribute(parent) || Node.isJsxExpression(parent))) return true;
+  if (!parent || !Node.isCallExpression(parent)) return false;
+  const callee = parent.getExpression();
+  const name = Node.isPropertyAccessExpression(callee) ? callee.getName() : callee.getText();
+  return ["push", "replace", "navigate", "redirect", "permanentRedirect", "prefetch", "navigateTo", "goto"].includes(name);
+}
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+/** The HTTP method written beside the path in the same call (`rp("DELETE", path)`, `{ method: "POST" }`), by convention. */
+function methodBeside(literal: Node): string | undefined {
+  const call = literal.getParent();
+  if (!call || !Node.isCallExpression(call)) return undefined;
+  const found = new Set<string>();
+  for (const arg of call.getArguments()) {
+    if (arg === literal) continue;
+    if (Node.isStringLiteral(arg) && METHODS.includes(arg.getLiteralValue().toUpperCase())) found.add(arg.getLiteralValue().toUpperCase());
+    if (Node.isObjectLiteralExpression(arg)) {
+      const m = arg.getProperty("method");
+      const v = m && Node.isPropertyAssignment(m) ? m.getInitializer() : undefined;
+      if (v && Node.isStringLiteral(v) && METHODS.includes(v.getLiteralValue().toUpperCase())) found.add(v.getLiteralValue().toUpperCase());
+    }
+  }
+  // A verb method name: `http.delete(path)`.
+  const callee = call.getExpression();
+  if (Node.isPropertyAccessExpression(callee) && METHODS.includes(callee.getName().toUpperCase())) found.add(callee.getName().toUpperCase());
+  return found.size === 1 ? [...found][0] : undefined;
 }

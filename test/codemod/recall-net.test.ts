@@ -37,7 +37,8 @@ describe("recall net", () => {
     const net = before.findings.filter((f) => f.reason.startsWith("a v1 route path"));
     expect(net.map((f) => [f.file, f.line, f.operation])).toEqual([
       ["src/runpod.ts", 3, "StopPod"],
-      ["src/runpod.ts", 4, null],
+      // The method written beside the path picks the operation (GET /templates, not POST).
+      ["src/runpod.ts", 4, "ListTemplates"],
     ]);
     // The base stays v1 (its use by the unknown SDK is not followed) and is reported once.
     expect(before.findings.filter((f) => f.operation === null && f.reason.includes("v1 base kept"))).toHaveLength(1);
@@ -50,6 +51,20 @@ describe("recall net", () => {
     // After the rewrite the audit reports the same sites, one finding each (their marks).
     const after = await runCodemod({ paths: [dir] });
     expect(after.findings.length).toBe(written.findings.length);
+  });
+
+  it("counts routes in modules that reach the base through other modules, not the app's own navigation", async () => {
+    const dir = tree({
+      "src/config.ts": 'export const config = { baseUrl: process.env.RP_URL ?? "https://rest.runpod.io/v1" };\n',
+      "src/http.ts": 'import { config } from "./config";\nconst url = (path: string) => new URL(config.baseUrl + path).toString();\nexport async function rp(method: string, path: string): Promise<unknown> {\n  return (await fetch(url(path), { method })).json();\n}\n',
+      "src/pods.ts": 'import { rp } from "./http";\nexport const deletePod = (id: string) => rp("DELETE", `/pods/${id}`);\nexport const pods = () => rp("GET", "/pods");\n',
+      "src/page.ts": 'import { pods } from "./pods";\nexport const go = async (router: { push(p: string): void }) => { await pods(); router.push("/pods"); };\n',
+    });
+    const found = (await runCodemod({ paths: [dir] })).findings.filter((f) => f.reason.startsWith("a v1 route path"));
+    expect(found.map((f) => [f.file, f.line, f.operation])).toEqual([
+      ["src/pods.ts", 2, "DeletePod"],
+      ["src/pods.ts", 3, "ListPods"],
+    ]);
   });
 
   it("does not count the path of a call that now goes to the v2 base (v1 and v2 share /templates)", async () => {
