@@ -87,13 +87,20 @@ export class Follower {
       return this.destructured(name, out, seen, depth, path);
     }
     if ((Node.isPropertyDeclaration(p) || Node.isParameterDeclaration(p)) && p.getInitializer() === outer) return each(references(p.getNameNode()));
+    // `const { runpod } = require("./config")` (a reference to an exported property): the name it declares.
+    if (Node.isBindingElement(p) && (p.getPropertyNameNode() ?? p.getNameNode()) === outer && Node.isIdentifier(p.getNameNode()) && p.getNameNode() !== outer) return each(references(p.getNameNode()));
+    if (Node.isBindingElement(p) && !p.getPropertyNameNode() && p.getNameNode() === outer && Node.isIdentifier(outer)) return each(references(outer));
     // A destructured element's default (`{ baseUrl = BASE } = {}`): the name it declares.
     if (Node.isBindingElement(p) && p.getInitializer() === outer && Node.isIdentifier(p.getNameNode())) return each(references(p.getNameNode()));
     if (Node.isBinaryExpression(p) && p.getOperatorToken().getKind() === SyntaxKind.EqualsToken && p.getRight() === outer) {
       const left = p.getLeft();
       const nameNode = Node.isPropertyAccessExpression(left) ? left.getNameNode() : Node.isIdentifier(left) ? left : undefined;
       const text = left.getText().replace(/\s/g, "");
-      if (/^(module\.)?exports(\.|$)/.test(text)) return void out.push(outer);
+      // `exports.base = …`: the compiler binds CommonJS exports in JavaScript, so its importers' reads are references.
+      if (/^(module\.)?exports(\.|$)/.test(text)) {
+        const refs = /^(module\.)?exports\.\w+$/.test(text) && nameNode ? references(nameNode) : [];
+        return refs.length ? each(refs) : void out.push(outer);
+      }
       return nameNode ? each(references(nameNode)) : void out.push(outer);
     }
     // A schema entry's default (`z.string().default(BASE)`): the entry stands for the value.
@@ -125,6 +132,11 @@ export class Follower {
         return this.follow(holder, out, seen, depth + 1, [...path, name]);
       }
       if (obj && (Node.isReturnStatement(holder!) || (holder && Node.isArrowFunction(holder)) || (holder && Node.isPropertyAssignment(holder)))) return this.follow(obj, out, seen, depth + 1, [...path, name]);
+      // `module.exports = { baseUrl }`: its importers' reads (`config.baseUrl`, `const { runpod } = require(…)`).
+      if (holder && Node.isBinaryExpression(holder) && /^(module\.)?exports$/.test(holder.getLeft().getText().replace(/\s/g, ""))) {
+        const refs = references(p.getNameNode());
+        if (refs.length) return each(refs);
+      }
       return void out.push(outer);
     }
     if (Node.isReturnStatement(p) || (Node.isArrowFunction(p) && p.getBody() === outer)) {

@@ -84,7 +84,7 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
     if (!text || !text.startsWith("/") || text.includes(V1_HOST)) continue;
     const path = text.split(/[?#]/)[0]!.replace(/\/$/, "");
     if (!path || path === "/" || /^\/v[12]\b/.test(path)) continue;
-    if (isNavigation(n)) continue;
+    if (isAppRoute(n, text)) continue;
     const matches = uniqueMatches(path);
     if (!matches.length) continue;
     // The path of a call on the v2 base (a migrated helper: v1 and v2 share `/pods/{id}`).
@@ -123,14 +123,25 @@ function onV2Base(a: Analysis, literal: Node): boolean {
   return false;
 }
 
-/** The app's own pages: a router's or a link's target (`router.push("/pods")`, `<Link href="/pods">`, `redirect("/pods")`). */
-function isNavigation(literal: Node): boolean {
+/**
+ * The app's own routes, not requests: a router's or a link's target (`router.push("/pods")`,
+ * `<Link href="/pods">`, `redirect("/pods")`), a route table entry (`{ path: "/pods", element }`,
+ * `/pods/:podId`), a server's route registration (`app.get("/pods", (req, res) => …)`).
+ */
+function isAppRoute(literal: Node, text: string): boolean {
+  if (/\/:[A-Za-z_]/.test(text)) return true;
   const parent = literal.getParent();
   if (parent && (Node.isJsxAttribute(parent) || Node.isJsxExpression(parent))) return true;
+  if (parent && Node.isPropertyAssignment(parent) && parent.getInitializer() === literal) {
+    const obj = parent.getParent();
+    const keys = obj && Node.isObjectLiteralExpression(obj) ? obj.getProperties().map((p) => (p as any).getName?.() as string | undefined) : [];
+    return keys.some((k) => k !== undefined && ["element", "component", "Component", "children", "lazy", "loader", "redirectTo", "page"].includes(k));
+  }
   if (!parent || !Node.isCallExpression(parent)) return false;
   const callee = parent.getExpression();
   const name = Node.isPropertyAccessExpression(callee) ? callee.getName() : callee.getText();
-  return ["push", "replace", "navigate", "redirect", "permanentRedirect", "prefetch", "navigateTo", "goto"].includes(name);
+  if (["push", "replace", "navigate", "redirect", "permanentRedirect", "prefetch", "navigateTo", "goto"].includes(name)) return true;
+  return Node.isPropertyAccessExpression(callee) && /^(get|post|put|patch|delete|all|use|route)$/.test(name) && parent.getArguments().some((a) => Node.isArrowFunction(a) || Node.isFunctionExpression(a));
 }
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];

@@ -12,8 +12,10 @@ export function references(nameNode: Node): Node[] {
   const out: Node[] = [];
   for (const r of refs) {
     if (r === nameNode) continue;
-    // A JSDoc `@param name` names the parameter; it is not a use of its value.
+    // A JSDoc `@param name` names the parameter; it is not a use of its value. Nor is a type's
+    // member (`interface Cfg { baseUrl: string }` declares the property a value is read by).
     if (r.getFirstAncestor((x) => Node.isJSDoc(x))) continue;
+    if (r.getParent() && (Node.isPropertySignature(r.getParent()!) || Node.isPropertyAssignment(r.getParent()!)) && (r.getParent() as any).getNameNode() === r) continue;
     const p = r.getParent();
     // Alias declarations: the compiler already follows them to the names' uses.
     if (r.getFirstAncestor((x) => Node.isImportDeclaration(x) || Node.isExportDeclaration(x)) || Node.isImportDeclaration(r) || Node.isExportDeclaration(r)) continue;

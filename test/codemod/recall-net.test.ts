@@ -59,6 +59,8 @@ describe("recall net", () => {
       "src/http.ts": 'import { config } from "./config";\nconst url = (path: string) => new URL(config.baseUrl + path).toString();\nexport async function rp(method: string, path: string): Promise<unknown> {\n  return (await fetch(url(path), { method })).json();\n}\n',
       "src/pods.ts": 'import { rp } from "./http";\nexport const deletePod = (id: string) => rp("DELETE", `/pods/${id}`);\nexport const pods = () => rp("GET", "/pods");\n',
       "src/page.ts": 'import { pods } from "./pods";\nexport const go = async (router: { push(p: string): void }) => { await pods(); router.push("/pods"); };\n',
+      // The server's own routes (a registration with a handler, a route pattern) are not requests.
+      "src/server.ts": 'import { pods } from "./pods";\ndeclare const app: { get(p: string, h: (req: unknown, res: { json(v: unknown): void }) => void): void };\napp.get("/pods", async (_req, res) => res.json(await pods()));\nexport const patterns = ["/pods/:podId"];\n',
     });
     const found = (await runCodemod({ paths: [dir] })).findings.filter((f) => f.reason.startsWith("a v1 route path"));
     expect(found.map((f) => [f.file, f.line, f.operation])).toEqual([

@@ -5,7 +5,7 @@
 // `.default(…)`, `{ default: … }`). Where knowledge stops it answers a dynamic value saying where
 // and why. Bases are found by their value wherever they flow, not by the shape of the code.
 import { Node, SyntaxKind } from "../../ts-morph.ts";
-import { bindAcross, classOfThis, type ModuleResolver } from "../symbols.ts";
+import { bindAcross, classOfThis, importedBinding, type ModuleResolver } from "../symbols.ts";
 import { elementDefault, isFunctionLike, writesOf, type Binding } from "../scope.ts";
 import { unwrapExpression } from "../urls.ts";
 import { references } from "../references.ts";
@@ -190,6 +190,12 @@ export class Evaluator {
         return this.madeProperty(at, v, key);
       case "dynamic":
         return dynamic(at, `.${key} of an unknown value`, v);
+      case "module": {
+        // `const config = require("./config")` then `config.baseUrl`: the module's export of that name.
+        const target = v.name === "*" ? this.resolve?.(v.node.getSourceFile().getFilePath(), v.module) : undefined;
+        const b = target ? importedBinding(target, key, this.resolve) : undefined;
+        return b ? this.binding(at, b, undefined) : dynamic(at, `.${key} of module ${v.module}`);
+      }
       case "function": {
         // `RunpodClient.API_BASE`: a static field's initializer (`static readonly API_BASE = "…"`).
         const field = Node.isClassDeclaration(v.node) ? v.node.getStaticProperty(key) : undefined;
