@@ -125,6 +125,16 @@ export function resolveParts(input: Node, ctx: UrlContext, depth = 0): Part[] {
       return [{ kind: "hole", node }];
     }
   }
+  if (Node.isNewExpression(node) && node.getExpression().getText() === "URL") {
+    // `new URL(path, base)` inside a URL builder: a relative path on a base ending in `/` is appended
+    // to it (an absolute one would drop the base's /v1: not followed).
+    const [rel, base] = node.getArguments();
+    if (rel && !base) return resolveParts(rel, ctx, depth + 1);
+    const b = base ? resolveParts(base, ctx, depth + 1) : [];
+    const r = rel ? resolveParts(rel, ctx, depth + 1) : [];
+    if (b.length === 1 && b[0]!.kind === "base" && b[0]!.value.endsWith("/") && r[0]?.kind === "text" && r[0].text && !/^(\/|[a-z][a-z0-9+.-]*:)/i.test(r[0].text)) return [b[0]!, ...r];
+    return [{ kind: "hole", node }];
+  }
   if (Node.isCallExpression(node)) {
     const callee = node.getExpression();
     if (Node.isPropertyAccessExpression(callee) && callee.getName() === "toString" && node.getArguments().length === 0) return resolveParts(callee.getExpression(), ctx, depth + 1);

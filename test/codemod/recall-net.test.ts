@@ -56,7 +56,7 @@ describe("recall net", () => {
   it("counts routes in modules that reach the base through other modules, not the app's own navigation", async () => {
     const dir = tree({
       "src/config.ts": 'export const config = { baseUrl: process.env.RP_URL ?? "https://rest.runpod.io/v1" };\n',
-      "src/http.ts": 'import { config } from "./config";\nconst url = (path: string) => new URL(config.baseUrl + path).toString();\nexport async function rp(method: string, path: string): Promise<unknown> {\n  return (await fetch(url(path), { method })).json();\n}\n',
+      "src/http.ts": 'import { config } from "./config";\nimport { join } from "url-join-lib";\nconst url = (path: string) => join(config.baseUrl, path);\nexport async function rp(method: string, path: string): Promise<unknown> {\n  return (await fetch(url(path), { method })).json();\n}\n',
       "src/pods.ts": 'import { rp } from "./http";\nexport const deletePod = (id: string) => rp("DELETE", `/pods/${id}`);\nexport const pods = () => rp("GET", "/pods");\n',
       "src/page.ts": 'import { pods } from "./pods";\nexport const go = async (router: { push(p: string): void }) => { await pods(); router.push("/pods"); };\n',
       // The server's own routes (a registration with a handler, a route pattern) are not requests.
