@@ -13,7 +13,7 @@ import type { HttpCall } from "./transports/index.ts";
 import { helperSignature, noteHelperAnchor } from "./helpers.ts";
 import { bind, sourceLiteral, sourceLiterals, urlContext, valueOf, type External } from "./values.ts";
 import { todo } from "./todo-marks.ts";
-import { axiosRedirect, openapiFetchRedirect, helperRedirect, v1Redirect, type Redirect } from "./v1-redirect.ts";
+import { axiosRedirect, openapiFetchRedirect, prefixUrlRedirect, helperRedirect, v1Redirect, type Redirect } from "./v1-redirect.ts";
 import { changeMethod } from "./rewrites/method.ts";
 import { addFixedBody, convertRequestBody } from "./rewrites/request-body.ts";
 import { unwrapList } from "./rewrites/list-unwrap.ts";
@@ -248,6 +248,8 @@ function redirectFor(a: Analysis, http: HttpCall, url: LocatedUrl, parts: Part[]
     return axiosRedirect(http.call, verb, http.external.value, http.options);
   }
   if (http.lib === "openapi-fetch" && http.external?.node && !parts.some((p) => p.node === http.external!.node)) return openapiFetchRedirect(http.call, http.external.value, http.options);
+  // ky and got take `prefixUrl` per request too (options are always the second argument).
+  if ((http.lib === "ky" || http.lib === "got") && http.external?.node && !parts.some((p) => p.node === http.external!.node)) return prefixUrlRedirect(http.call, http.external.value, http.options);
   if (http.lib !== "helper") return v1Redirect(url, parts);
   const fn = http.helper?.fn as Node | undefined;
   const anchor = fn && a.helperAnchors.get(fn);

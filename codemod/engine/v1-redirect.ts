@@ -141,6 +141,11 @@ export function openapiFetchRedirect(call: Node & { getArguments(): Node[] }, ba
   return optionRedirect(call, "baseUrl", undefined, baseValue, init);
 }
 
+/** ky / got: `api.post(path, { …, prefixUrl: RUNPOD_V1_BASE })` (a per-request prefix). */
+export function prefixUrlRedirect(call: Node & { getArguments(): Node[] }, baseValue: string, options: Node | undefined): Redirect | undefined {
+  return optionRedirect(call, "prefixUrl", undefined, baseValue, options);
+}
+
 function optionRedirect(call: Node & { getArguments(): Node[] }, key: string, verb: string | undefined, baseValue: string, config: Node | undefined): Redirect | undefined {
   const target = nameFor(baseValue);
   if (!target || target.slash) return undefined;
