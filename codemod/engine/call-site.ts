@@ -252,6 +252,17 @@ function redirectFor(a: Analysis, http: HttpCall, url: LocatedUrl, parts: Part[]
   if ((http.lib === "ky" || http.lib === "got") && http.external?.node && !parts.some((p) => p.node === http.external!.node)) return prefixUrlRedirect(http.call, http.external.value, http.options);
   if (http.lib !== "helper") return v1Redirect(url, parts);
   const fn = http.helper?.fn as Node | undefined;
+  // Reached through a typed constructor parameter (`constructor(private request: RequestFn)`): an
+  // extra argument would not fit the declared function type.
+  if (typedInjection(http.call)) return undefined;
   const anchor = fn && a.helperAnchors.get(fn);
   return anchor && !http.helper!.pathKey ? helperRedirect(fn!, anchor.node, anchor.value, http.call) : undefined;
+}
+
+function typedInjection(call: Node): boolean {
+  const callee = Node.isCallExpression(call) ? unwrapExpression(call.getExpression()) : undefined;
+  if (!callee || !Node.isPropertyAccessExpression(callee) || !Node.isThisExpression(callee.getExpression())) return false;
+  const cls = callee.getFirstAncestor((n) => Node.isClassDeclaration(n));
+  const param = cls && Node.isClassDeclaration(cls) ? cls.getConstructors()[0]?.getParameters().find((p) => p.isParameterProperty() && p.getName() === callee.getName()) : undefined;
+  return !!param?.getTypeNode();
 }

@@ -153,6 +153,9 @@ export class Follower {
       const method = call && Node.isCallExpression(call) && call.getExpression() === p ? functionNamed(this.a, p) : undefined;
       if (method && this.insideFollowed(method)) return;
     }
+    // A method handed to a class of the project as its constructor's parameter property
+    // (`new Pods(this.request.bind(this))`): its uses are that class's `this.request(…)` calls.
+    if (!path.length && this.injected(outer, out, seen, depth)) return;
     // A base given positionally to a class of the project (`new Client(key, BASE)`) is followed into
     // its constructor the same way (its uses are the class's own members).
     if (Node.isNewExpression(p) && (p.getArguments() as Node[]).includes(outer) && this.intoCallee(p, outer, path, out, seen, depth)) return this.follow(p, out, seen, depth + 1, path);
@@ -165,6 +168,21 @@ export class Follower {
       if (callee && name && Node.isIdentifier(name)) return each(referencesOf(callee.fn, name));
     }
     out.push(outer);
+  }
+
+  private injected(outer: Node, out: Node[], seen: Set<string>, depth: number): boolean {
+    let arg: Node = outer;
+    const bind = outer.getParent();
+    if (bind && Node.isPropertyAccessExpression(bind) && bind.getName() === "bind" && bind.getParent() && Node.isCallExpression(bind.getParent()!)) arg = bind.getParent()!;
+    const made = arg.getParent();
+    if (!made || !Node.isNewExpression(made) || !made.getArguments().includes(arg as never)) return false;
+    const cls = classNamed(this.a, made.getExpression());
+    const param = cls?.getConstructors()[0]?.getParameters()[made.getArguments().indexOf(arg as never)];
+    if (!cls || !param || !param.isParameterProperty()) return false;
+    for (const access of cls.getDescendantsOfKind(SyntaxKind.PropertyAccessExpression)) {
+      if (access.getName() === param.getName() && Node.isThisExpression(access.getExpression())) this.follow(access, out, seen, depth + 1);
+    }
+    return true;
   }
 
   /** With a path: `x.key` reads the value, `x.method(…)` of a made object keeps exposing it. True when handled. */

@@ -4,6 +4,7 @@
 import { Node, SyntaxKind, type SourceFile } from "../ts-morph.ts";
 import { bindingNames, resolveIdentifier, type Binding } from "./scope.ts";
 import { unwrapExpression } from "./urls.ts";
+import { references } from "./references.ts";
 
 export type ModuleResolver = (from: string, specifier: string) => SourceFile | undefined;
 
@@ -129,9 +130,41 @@ export function memberMethod(access: Node): Node | undefined {
         const init = m.getInitializer() && unwrapExpression(m.getInitializer()!);
         return init && (Node.isArrowFunction(init) || Node.isFunctionExpression(init)) ? init : undefined;
       }
+      // `constructor(private readonly request: RequestFn)`: the method every `new` of the class hands in.
+      if (Node.isConstructorDeclaration(m)) {
+        const index = m.getParameters().findIndex((p) => p.isParameterProperty() && p.getName() === name);
+        if (index >= 0) return injectedMethod(cls, index);
+      }
     }
   }
   return undefined;
+}
+
+/**
+ * The method given to a class's constructor at `index` by every `new` of it in the project
+ * (`new Pods(this.request.bind(this))`, `new Pods((m, p, b) => this.request(m, p, b))`), when
+ * they all give the same one (resource sub-objects of an SDK-like client).
+ */
+function injectedMethod(cls: Node, index: number, depth = 0): Node | undefined {
+  const name = Node.isClassDeclaration(cls) ? cls.getNameNode() : undefined;
+  if (!name || depth > 2) return undefined;
+  const found = new Set<Node>();
+  for (const ref of references(name)) {
+    const made = ref.getParent();
+    if (!made || !Node.isNewExpression(made) || made.getExpression() !== ref) continue;
+    let arg: Node | undefined = made.getArguments()[index];
+    arg = arg && unwrapExpression(arg);
+    if (arg && Node.isCallExpression(arg) && Node.isPropertyAccessExpression(arg.getExpression()) && (arg.getExpression() as any).getName() === "bind") arg = unwrapExpression((arg.getExpression() as any).getExpression());
+    // A forwarding arrow: `(...args) => this.request(...args)`.
+    if (arg && Node.isArrowFunction(arg)) {
+      const body = unwrapExpression(arg.getBody());
+      arg = Node.isCallExpression(body) ? unwrapExpression(body.getExpression()) : undefined;
+    }
+    const method = arg && Node.isPropertyAccessExpression(arg) && Node.isThisExpression(arg.getExpression()) ? memberMethod(arg) : undefined;
+    if (!method) return undefined;
+    found.add(method);
+  }
+  return found.size === 1 ? [...found][0] : undefined;
 }
 
 /**
