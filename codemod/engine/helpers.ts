@@ -144,6 +144,7 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
       if (keys.length) sig.bodyKeys = keys;
     }
     if (sig.optionsIndex !== undefined) sig.jsonHeader = helperHeaders(a, fn, http, sig.optionsIndex);
+    if (sig.bodyIndex !== undefined) sig.bodyIsJson = http.lib === "helper" ? !!http.helper!.bodyIsJson : helperHeaders(a, fn, http, -1) === "sets";
     sig.returnsBody = returnsBody(a, http, fn);
     if (!sig.returnsBody && http.lib === "fetch" && returnsValueOf(fn, call)) sig.returnsResponse = true;
     if (!sig.returnsBody && !sig.returnsResponse) {

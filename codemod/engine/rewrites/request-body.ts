@@ -39,6 +39,10 @@ export function addFixedBody(plan: Plan, http: HttpCall, body: Record<string, un
     if (http.lib === "helper") {
       const sig = http.helper!;
       if (sig.bodyIndex !== undefined && args.length === sig.bodyIndex && args.length > 0) {
+        if (!sig.bodyIsJson) {
+          plan.problems.push({ reason: "v2 reads the action from a JSON body, and this helper does not send Content-Type: application/json", advice: "make the helper send Content-Type: application/json with a body" });
+          return;
+        }
         const last = args[args.length - 1]!;
         return void edit(plan, last, { start: last.getEnd(), end: last.getEnd(), text: `, ${value}` });
       }
