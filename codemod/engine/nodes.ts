@@ -24,7 +24,7 @@ export function referencesOf(scope: Node, nameNode: Node): Node[] {
     if (p && Node.isPropertyAccessExpression(p) && p.getNameNode() === d) continue;
     if (p && Node.isPropertyAssignment(p) && p.getNameNode() === d) continue;
     const b = resolveIdentifier(d);
-    if (b && (b.kind === "var" || b.kind === "param") && (b.decl === nameNode.getParent() || b.decl === nameNode.getParent()?.getParent()?.getParent())) refs.push(d);
+    if (b && (b.kind === "var" || b.kind === "param" || b.kind === "catch") && (b.decl === nameNode.getParent() || b.decl === nameNode.getParent()?.getParent()?.getParent())) refs.push(d);
     else if (b?.kind === "var" && b.decl.getFirstDescendant((x) => x === nameNode)) refs.push(d);
   }
   return refs;
