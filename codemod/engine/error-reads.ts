@@ -60,13 +60,15 @@ export function settleErrorReads(a: Analysis): void {
   const kept = new Set<Node>();
   for (const [r, mode] of modes) if (mode !== "convert") readDeclarations(r).forEach((d) => kept.add(d));
   for (const [r, mode] of modes) if (mode === "convert" && readDeclarations(r).some((d) => kept.has(d))) modes.set(r, "both");
+  const written = new Set<string>();
   for (const [r, mode] of modes) {
     if (!mode) continue;
     const path = r.node.getSourceFile().getFilePath();
     const frozen = a.frozen.get(path);
     const result = frozen ? { problem: frozen } : errorReadEdits(a, r, mode);
     if ("edits" in result) {
-      for (const e of result.edits) a.files.get(e.file ?? path)?.edits.push(e);
+      // Reads through one declared type widen it once.
+      for (const e of result.edits) if (!written.has(`${e.file}:${e.start}:${e.end}:${e.text}`)) written.add(`${e.file}:${e.start}:${e.end}:${e.text}`), a.files.get(e.file ?? path)?.edits.push(e);
       continue;
     }
     const migrated = [...r.sites].filter((s) => s.applied);

@@ -108,9 +108,11 @@ export function errorReadEdits(a: Analysis, read: ErrorRead, mode: ReadMode): { 
     if (!duplicable(receiver)) return { problem: `its receiver (${short(receiver)}) is computed where it is read, so it cannot be read twice` };
     const r = receiver.getText();
     const dot = n.hasQuestionDotToken() ? "?." : ".";
-    // A receiver typed without the v2 field reads it through a cast, so the line still type-checks.
-    const typed = isTypeScriptFile(file) && !hasFieldOrAny(receiver, to);
-    const v2 = typed ? `(${r} as { ${to}?: string } | null | undefined)?.${to}` : `${r}${dot}${to}`;
+    // A receiver typed without the v2 field: its type literal or interface of the run gains it
+    // (optional), else the read goes through a cast, so the line still type-checks.
+    const typed = isTypeScriptFile(file) && !hasFieldOrAny(a, receiver, to);
+    const widened = typed && widenDeclared(a, receiver, read.field, to, put);
+    const v2 = typed && !widened ? `(${r} as { ${to}?: string } | null | undefined)?.${to}` : `${r}${dot}${to}`;
     const both = `${v2} ?? ${n.getText()}`;
     put(n, standsAlone(n) ? both : `(${both})`);
     return { edits };
@@ -125,7 +127,7 @@ export function errorReadEdits(a: Analysis, read: ErrorRead, mode: ReadMode): { 
   // `{ message }` → `{ detail: message = body.message }`: v2's field, else v1's.
   const source = destructuredSource(n);
   if (!source) return { problem: "it is destructured from a value that cannot be read again there (a parameter, or a value computed in place)" };
-  if (isTypeScriptFile(file) && !hasFieldOrAny(source.node, to, source.path)) return { problem: `the destructured value is typed without the v2 field ${to}` };
+  if (isTypeScriptFile(file) && !hasFieldOrAny(a, source.node, to, source.path)) return { problem: `the destructured value is typed without the v2 field ${to}` };
   const init = n.getInitializer();
   const v1 = `${source.text}${source.path.map((k) => `.${k}`).join("")}.${read.field}`;
   put(n, `${to}: ${n.getNameNode().getText()} = ${init ? `${v1} ?? (${init.getText()})` : v1}`);
@@ -144,11 +146,25 @@ function standsAlone(n: Node): boolean {
   return Node.isVariableDeclaration(p) || Node.isReturnStatement(p) || Node.isTemplateSpan(p) || Node.isPropertyAssignment(p) || Node.isArrayLiteralExpression(p) || Node.isJsxExpression(p);
 }
 
-/** An expression that can be written twice with the same value: names and property reads only. */
+/** `{ message?: string }` → `{ message?: string; detail?: string }` where the receiver's field is declared in the run. */
+function widenDeclared(a: Analysis, receiver: Node, v1: string, v2: string, put: (n: Node, text: string, start?: number, end?: number) => void): boolean {
+  const decls = declaredFieldsOf(receiver, v1) ?? [];
+  const inRun = (d: Node) => Node.isPropertySignature(d) && a.files.has(d.getSourceFile().getFilePath()) && !d.getSourceFile().isDeclarationFile();
+  if (!decls.length || !decls.every(inRun)) return false;
+  for (const d of decls) {
+    const text = d.getText();
+    put(d, /[;,]$/.test(text) ? ` ${v2}?: string;` : `; ${v2}?: string`, d.getEnd(), d.getEnd());
+  }
+  return true;
+}
+
+/** An expression that can be written twice with the same value: names, property reads, `x ?? {}`. */
 function duplicable(expr: Node): boolean {
   const n = unwrapExpression(expr);
   if (Node.isIdentifier(n) || n.getKind() === SyntaxKind.ThisKeyword) return true;
   if (Node.isPropertyAccessExpression(n)) return duplicable(n.getExpression());
+  if (Node.isObjectLiteralExpression(n)) return n.getProperties().length === 0;
+  if (Node.isBinaryExpression(n) && [SyntaxKind.QuestionQuestionToken, SyntaxKind.BarBarToken].includes(n.getOperatorToken().getKind())) return duplicable(n.getLeft()) && duplicable(n.getRight());
   return false;
 }
 
@@ -157,21 +173,42 @@ function short(n: Node): string {
   return t.length > 40 ? `${t.slice(0, 37)}…` : t;
 }
 
-/** Whether the value's type (down `path`) is `any` or already has `field`. */
-function hasFieldOrAny(expr: Node, field: string, path: string[] = []): boolean {
+/** Whether the value's type (down `path`) is `any` by its declaration, or already has `field`. */
+function hasFieldOrAny(a: Analysis, expr: Node, field: string, path: string[] = []): boolean {
   try {
     let t = expr.getType();
     for (const k of path) {
-      if (t.isAny()) return true;
+      if (t.isAny()) return anyByDeclaration(a, expr, 0);
       const p = t.getNonNullableType().getProperty(k);
       if (!p) return false;
       t = p.getTypeAtLocation(expr);
     }
-    if (t.isAny()) return true;
+    if (t.isAny()) return anyByDeclaration(a, expr, 0);
     return !!t.getNonNullableType().getProperty(field);
   } catch {
     return false;
   }
+}
+
+/**
+ * `any` because the code declares nothing (`catch (e)`, an untyped handler parameter, `: any`),
+ * not because a type it names did not resolve here (`AxiosError<Body>` without the package's
+ * types): a named type may lack the v2 field where the project is compiled.
+ */
+function anyByDeclaration(a: Analysis, expr: Node, depth: number): boolean {
+  let root = unwrapExpression(expr);
+  for (;;) {
+    if (Node.isAsExpression(root) || Node.isTypeAssertion(root)) return root.getTypeNode()?.getText() === "any";
+    if (Node.isPropertyAccessExpression(root) || Node.isNonNullExpression(root) || Node.isParenthesizedExpression(root)) root = root.getExpression();
+    else break;
+  }
+  if (!Node.isIdentifier(root) || depth > 3) return false;
+  const b = bind(a, root);
+  if (!b || b.kind === "import" || b.kind === "function") return false;
+  const typeNode = (b.decl as any).getTypeNode?.() as Node | undefined;
+  if (typeNode) return typeNode.getText() === "any";
+  const init = b.kind === "var" ? b.init : undefined;
+  return init ? anyByDeclaration(a, init, depth + 1) : true;
 }
 
 /** Where a destructured element's value comes from: `const { a: { message } } = x` → x, path [a]. */
@@ -185,7 +222,7 @@ function destructuredSource(el: Node): { node: Node; text: string; path: string[
       const init = holder.getInitializer();
       if (!init || !duplicable(init)) return undefined;
       const u = unwrapExpression(init);
-      return { node: u, text: u.getText(), path };
+      return { node: u, text: Node.isBinaryExpression(u) ? `(${u.getText()})` : u.getText(), path };
     }
     if (!Node.isBindingElement(holder) || holder.getInitializer()) return undefined;
     const key = holder.getPropertyNameNode();
