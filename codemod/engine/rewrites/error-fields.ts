@@ -199,8 +199,19 @@ function anyByDeclaration(a: Analysis, expr: Node, depth: number): boolean {
   let root = unwrapExpression(expr);
   for (;;) {
     if (Node.isAsExpression(root) || Node.isTypeAssertion(root)) return root.getTypeNode()?.getText() === "any";
-    if (Node.isPropertyAccessExpression(root) || Node.isNonNullExpression(root) || Node.isParenthesizedExpression(root)) root = root.getExpression();
+    if (Node.isPropertyAccessExpression(root) || Node.isNonNullExpression(root) || Node.isParenthesizedExpression(root) || Node.isAwaitExpression(root)) root = root.getExpression();
+    // `res.json().catch(() => ({}))`: the body's.
+    else if (Node.isCallExpression(root) && /\.catch$/.test(root.getExpression().getText())) root = (root.getExpression() as any).getExpression();
     else break;
+  }
+  if (Node.isCallExpression(root)) {
+    // A fetch body (`await res.json()`, `JSON.parse(text)`) is `any` as the platform declares it.
+    if (/(\.json|^JSON\.parse)$/.test(root.getExpression().getText()) && !root.getTypeArguments().length) return true;
+    try {
+      return root.getExpression().getType().getCallSignatures().length > 0;
+    } catch {
+      return false;
+    }
   }
   if (!Node.isIdentifier(root) || depth > 3) return false;
   const b = bind(a, root);
