@@ -40,7 +40,8 @@ function fromCall(a: Analysis, http: HttpCall, add: Add, propagate: boolean, dep
   for (const s of bodySites(a, http)) if (s.kind === "value" && describeRead(s.node).errorReachable) add(s.node, false);
   if (passesResponse(http)) for (const p of responseHandlers(a, http.call)) responseParam(a, p, (n) => add(n, false), 0);
   for (const holder of catchersOf(a, http.call, propagate)) caughtBodies(a, holder, (n) => add(n, false));
-  if (http.lib === "axios") for (const { param, global } of interceptorsOf(a, http.call)) caughtBodies(a, param, (n) => add(n, global));
+  // axios's, also when the instance is made by a factory of the project (a call by convention).
+  if (http.lib === "axios" || http.lib === "convention") for (const { param, global } of interceptorsOf(a, http.call)) caughtBodies(a, param, (n) => add(n, global));
   for (const { inner, foreign } of innerTransports(a, http)) fromCall(a, inner, (n, f) => add(n, f || foreign), false, depth + 1);
 }
 
@@ -91,8 +92,17 @@ function responseParam(a: Analysis, name: Node, add: (n: Node) => void, depth: n
       for (let up = skipParens(v).getParent(); up && Node.isPropertyAccessExpression(up) && up.getName() === "catch" && Node.isCallExpression(up.getParent()); up = skipParens(v).getParent()) v = up.getParent()!;
       const awaited = skipParens(v).getParent();
       if (!awaited || !Node.isAwaitExpression(awaited)) continue;
-      const parse = p.getName() === "text" ? jsonParseOf(awaited) : awaited;
-      if (parse && describeRead(parse).errorReachable) add(parse);
+      if (p.getName() === "json") {
+        if (describeRead(awaited).errorReachable) add(awaited);
+        continue;
+      }
+      // `JSON.parse(await res.text())`, or the text kept in a variable and parsed later.
+      const holder = skipParens(awaited).getParent();
+      const texts = holder && Node.isVariableDeclaration(holder) && Node.isIdentifier(holder.getNameNode()) ? referencesOf(enclosingFunction(holder), holder.getNameNode()) : [awaited];
+      for (const t of texts) {
+        const parse = jsonParseOf(t);
+        if (parse && describeRead(parse, awaited).errorReachable) add(parse);
+      }
     } else if (p && Node.isCallExpression(p) && p.getArguments().includes(outer as any)) {
       const callee = argumentCallee(a, outer);
       const next = callee && (callee.param as any).getNameNode?.();

@@ -101,7 +101,7 @@ export function errorReadEdits(a: Analysis, read: ErrorRead, mode: ReadMode): { 
       put(n.getNameNode(), to);
       // `as { message?: string }`, `AxiosError<{ message: string }>`: the declared error type follows the read.
       renameDeclaredField(a, n.getExpression(), read.field, to, (d, text) => put(d, text));
-      errorTypeLiteral(a, n, read.field, put);
+      if (/\.response\??\.(data|body)$/.test(n.getExpression().getText().replace(/\s/g, ""))) errorTypeLiteral(a, n, read.field, put);
       return { edits };
     }
     const receiver = n.getExpression();
