@@ -49,7 +49,7 @@ export function errorFieldReads(a: Analysis, value: Node, out: ErrorRead[] = [],
   const parent = outer.getParent();
   if (!parent) return out;
   if (Node.isPropertyAccessExpression(parent) && parent.getExpression() === outer) {
-    if (isField(parent.getName()) && !isBothForm(parent)) out.push({ node: parent, field: parent.getName() as ErrorField });
+    if (isField(parent.getName()) && !isBothForm(parent) && !isWritten(parent)) out.push({ node: parent, field: parent.getName() as ErrorField });
   } else if (Node.isVariableDeclaration(parent) && parent.getInitializer() === outer) {
     errorFieldReads(a, parent.getNameNode(), out, depth + 1);
   } else if (Node.isBinaryExpression(parent)) {
@@ -73,6 +73,15 @@ export function errorFieldReads(a: Analysis, value: Node, out: ErrorRead[] = [],
 export function isDeclarationName(id: Node): boolean {
   const p = id.getParent();
   return !!p && (Node.isParameterDeclaration(p) || Node.isVariableDeclaration(p) || Node.isBindingElement(p)) && p.getNameNode() === id;
+}
+
+/** `body.message = …`, `delete body.message`: the code writes the field, it does not read the server's. */
+function isWritten(access: Node): boolean {
+  const outer = skipParens(access);
+  const p = outer.getParent();
+  if (p && Node.isBinaryExpression(p) && p.getLeft() === outer) return p.getOperatorToken().getKind() >= SyntaxKind.FirstAssignment && p.getOperatorToken().getKind() <= SyntaxKind.LastAssignment;
+  const step = (k: SyntaxKind) => k === SyntaxKind.PlusPlusToken || k === SyntaxKind.MinusMinusToken;
+  return !!p && (Node.isDeleteExpression(p) || (Node.isPrefixUnaryExpression(p) && step(p.getOperatorToken())) || Node.isPostfixUnaryExpression(p));
 }
 
 /** `(x.detail ?? x.message)` written by an earlier run: already reads both shapes. */
