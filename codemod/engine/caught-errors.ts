@@ -8,7 +8,7 @@
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
 import { enclosingFunction, isFunctionLike } from "./scope.ts";
-import { referencesOf, skipParens } from "./nodes.ts";
+import { declarationScope, isDeclarationName, referencesOf, skipParens } from "./nodes.ts";
 import { references, functionName } from "./references.ts";
 import { argumentCallee, classNamed, functionNamed } from "./record-callees.ts";
 import { classOfMember } from "./symbols.ts";
@@ -171,10 +171,8 @@ function follow(a: Analysis, node: Node, path: string[], add: (n: Node) => void,
     for (const el of node.getElements()) if ((el.getPropertyNameNode()?.getText() ?? el.getName()) === path[0]) next(el.getNameNode(), path.slice(1));
     return;
   }
-  if (Node.isIdentifier(node) && isName(node)) {
-    const decl = node.getParent()!;
-    const scope = Node.isParameterDeclaration(decl) ? decl.getParent()! : enclosingFunction(node);
-    for (const r of referencesOf(scope, node)) next(r);
+  if (Node.isIdentifier(node) && isDeclarationName(node)) {
+    for (const r of referencesOf(declarationScope(node), node)) next(r);
     return;
   }
   if (!path.length) return add(node);
@@ -208,9 +206,4 @@ function follow(a: Analysis, node: Node, path: string[], add: (n: Node) => void,
     const param = classNamed(a, p.getExpression())?.getConstructors()[0]?.getParameters()[p.getArguments().indexOf(outer as any)];
     if (param) next(param.getNameNode());
   }
-}
-
-function isName(id: Node): boolean {
-  const p = id.getParent();
-  return !!p && (Node.isParameterDeclaration(p) || Node.isVariableDeclaration(p) || Node.isBindingElement(p)) && p.getNameNode() === id;
 }

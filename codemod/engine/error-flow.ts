@@ -12,7 +12,7 @@ import type { HttpCall } from "./transports/transport.ts";
 import { bodySites } from "./body-sites.ts";
 import { describeRead } from "./response-branch.ts";
 import { enclosingFunction } from "./scope.ts";
-import { referencesOf, skipParens } from "./nodes.ts";
+import { declarationScope, referencesOf, skipParens } from "./nodes.ts";
 import { argumentCallee, functionNamed } from "./record-callees.ts";
 import { memberMethod } from "./symbols.ts";
 import { bind } from "./values.ts";
@@ -80,9 +80,7 @@ function responseHandlers(a: Analysis, call: Node): Node[] {
 /** A parameter that takes a Response: its body reads on the error side, and the functions it hands it to. */
 function responseParam(a: Analysis, name: Node, add: (n: Node) => void, depth: number): void {
   if (!Node.isIdentifier(name) || depth > 3) return;
-  const decl = name.getParent()!;
-  const scope = Node.isParameterDeclaration(decl) ? decl.getParent()! : enclosingFunction(name);
-  for (const ref of referencesOf(scope, name)) {
+  for (const ref of referencesOf(declarationScope(name), name)) {
     const outer = skipParens(ref);
     const p = outer.getParent();
     const c = p?.getParent();

@@ -6,9 +6,8 @@
 import { Node, SyntaxKind, type SourceFile } from "../../ts-morph.ts";
 import { errorFieldMap } from "../../../mappings/index.ts";
 import type { Edit } from "../../types.ts";
-import { enclosingFunction } from "../scope.ts";
 import type { Analysis } from "../state.ts";
-import { isTypeScriptFile, referencesOf, skipParens } from "../nodes.ts";
+import { declarationScope, isDeclarationName, isTypeScriptFile, referencesOf, skipParens } from "../nodes.ts";
 import { declaredFieldsOf, renameDeclaredField } from "../declared-types.ts";
 import { bind } from "../values.ts";
 import { isHttpErrorBody } from "../response-branch.ts";
@@ -41,8 +40,7 @@ export function errorFieldReads(a: Analysis, value: Node, out: ErrorRead[] = [],
     return out;
   }
   if (Node.isIdentifier(value) && isDeclarationName(value)) {
-    const scope = Node.isParameterDeclaration(value.getParent()) ? value.getParent()!.getParent()! : enclosingFunction(value);
-    for (const r of referencesOf(scope, value)) errorFieldReads(a, r, out, depth + 1);
+    for (const r of referencesOf(declarationScope(value), value)) errorFieldReads(a, r, out, depth + 1);
     return out;
   }
   const outer = skipParens(value);
@@ -68,11 +66,6 @@ export function errorFieldReads(a: Analysis, value: Node, out: ErrorRead[] = [],
     if (name) errorFieldReads(a, name, out, depth + 1);
   }
   return out;
-}
-
-export function isDeclarationName(id: Node): boolean {
-  const p = id.getParent();
-  return !!p && (Node.isParameterDeclaration(p) || Node.isVariableDeclaration(p) || Node.isBindingElement(p)) && p.getNameNode() === id;
 }
 
 /** `body.message = …`, `delete body.message`: the code writes the field, it does not read the server's. */
