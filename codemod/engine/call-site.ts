@@ -17,7 +17,6 @@ import { axiosRedirect, openapiFetchRedirect, prefixUrlRedirect, helperRedirect,
 import { changeMethod } from "./rewrites/method.ts";
 import { addFixedBody, convertRequestBody } from "./rewrites/request-body.ts";
 import { unwrapList } from "./rewrites/list-unwrap.ts";
-import { errorReads } from "./rewrites/error-fields.ts";
 import { recordReads } from "./rewrites/record-fields.ts";
 import { queryParams } from "./rewrites/query.ts";
 import { dynamicPathProblem } from "./dynamic-paths.ts";
@@ -96,12 +95,13 @@ export function processCall(a: Analysis, http: HttpCall): void {
     // only when every call of the helper is (the do-no-harm check decides).
     a.helperParts.set(fn, [...(a.helperParts.get(fn) ?? []), ...used, ...http.trail]);
     for (const p of parts) a.consumed.add(p.node);
-    // Its error reads (`data.message`) change with its base: planned like a site's edits.
     const deps = new Set<Node>();
     const source = url.anchor?.node ? sourceLiteral(a, url.anchor.node) : undefined;
     if (source) deps.add(source);
     const file = a.files.get(at.getSourceFile().getFilePath())!;
     noteHelperAnchor(a, fn, parts, url);
+    // Its failure is its callers' (error-flow.ts follows it from each of them).
+    a.helperTransports.set(fn, [...(a.helperTransports.get(fn) ?? []), http]);
     if (http.lib === "helper") return; // over another helper: that helper's call reads the body
     if (!url.anchor && url.inlineBase && parts[0]) {
       // The base is written in the helper's own URL: it flips with the helper's callers.
@@ -109,15 +109,13 @@ export function processCall(a: Analysis, http: HttpCall): void {
       a.bases.set(parts[0].node, { literal: parts[0].node, file, flip, helper: fn });
       deps.add(parts[0].node);
     }
-    const helperSite: Site = { call: at, file, deps, edits: [], complete: true };
-    errorReads(planFor(a, helperSite), http);
-    a.sites.push(helperSite);
+    a.sites.push({ call: at, file, deps, edits: [], complete: true });
     return;
   }
   for (const p of parts) a.consumed.add(p.node);
   const deps = new Set<Node>();
   addBaseDeps(a, http, url, deps);
-  const site: Site = { call: at, file: undefined as never, deps, edits: [], complete: false };
+  const site: Site = { call: at, file: undefined as never, deps, edits: [], complete: false, http };
   for (const n of [...used, ...http.trail, at.getExpression()]) a.accounted.add(n);
   const plan = planFor(a, site);
   const problems = plan.problems;
@@ -177,7 +175,6 @@ export function processCall(a: Analysis, http: HttpCall): void {
     if (paths.size === 1 && [...paths][0] !== null) {
       rewriteUrl(url, [...paths][0]!)?.forEach((x) => edit(plan, at, x));
       if (!simple) problems.push({ reason: `HTTP method not known statically (v1 ${candidates.map((c) => c.operation.key).join(" / ")})`, advice: "check the method, request body and response shape against v2" });
-      errorReads(plan, http);
     } else {
       problems.push({ reason: `HTTP method not known statically (v1 ${candidates.map((c) => c.operation.key).join(" / ")})`, advice: "pass the method as a literal or rewrite the call by hand" });
     }
@@ -214,7 +211,7 @@ function conditionalSite(a: Analysis, http: HttpCall, branches: Part[][], extern
   const finding = addFinding(a, at, { operation: null, v1: null, v2: null, category: "review", reason, advice });
   // It keeps v1 on its own where it can (a helper's base parameter), so the base may still flip for the others.
   const redirect = http.lib === "helper" ? redirectFor(a, http, locate(branches[0]!, external)!, branches[0]!) : undefined;
-  a.sites.push({ call: at, file: a.files.get(at.getSourceFile().getFilePath())!, deps, edits: [], finding, complete: false, whole: true, redirect });
+  a.sites.push({ call: at, file: a.files.get(at.getSourceFile().getFilePath())!, deps, edits: [], finding, complete: false, whole: true, redirect, http });
 }
 
 function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match, op: OperationMapping): void {
@@ -236,7 +233,6 @@ function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match
   if (op.response.kind === "list") (openapi ? unwrapListBinding : unwrapList)(plan, http, op.response.wrapper);
   const unwrapEdits = new Set(plan.site.edits.slice(beforeUnwrap));
   if (openapi) errorBindingReads(plan, http);
-  errorReads(plan, http);
   recordReads(plan, http, op, unwrapEdits);
 }
 

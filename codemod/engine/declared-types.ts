@@ -84,7 +84,7 @@ export function declaredFields(a: Analysis, node: Node, viaReturn: boolean): str
  * renamed to (a nested v2 path, or a file outside the run).
  */
 export function renameDeclaredField(a: Analysis, object: Node, v1: string, v2: string, renameEdit: (node: Node, text: string) => void): boolean {
-  const decls = fieldDeclarationsOf(object, v1);
+  const decls = declaredFieldsOf(object, v1);
   if (!decls) return true;
   for (const d of decls) {
     if (!Node.isPropertySignature(d) && !Node.isPropertyDeclaration(d)) continue;
@@ -96,7 +96,7 @@ export function renameDeclaredField(a: Analysis, object: Node, v1: string, v2: s
 }
 
 /** The declarations of a field on the value's type, through `| null | undefined` (`pod?.x`); undefined when the checker fails. */
-function fieldDeclarationsOf(object: Node, field: string): Node[] | undefined {
+export function declaredFieldsOf(object: Node, field: string): Node[] | undefined {
   try {
     const type = object.getType();
     const parts = type.isUnion() ? type.getUnionTypes().filter((t) => !t.isNull() && !t.isUndefined()) : [type];

@@ -217,6 +217,7 @@ function settleSite(a: Analysis, site: Site, verdicts: Map<Node, Verdict>): void
   if (!stuck.length) {
     for (const e of site.edits) a.files.get(e.file!)?.edits.push(e);
     site.onApply?.();
+    site.applied = true;
     return;
   }
   if (!site.finding) return;

@@ -10,13 +10,13 @@
 import { SyntaxKind, type SourceFile } from "../ts-morph.ts";
 import type { FileAnalysis, Finding } from "../types.ts";
 import { parseErrorOf, type ProjectIndex } from "../project-index.ts";
-import { addFile, newAnalysis, planFor, type Analysis, type Site } from "./state.ts";
+import { addFile, newAnalysis, type Analysis } from "./state.ts";
 import { httpCall } from "./transports/index.ts";
 import { setCallReader } from "./call-reader.ts";
 
 setCallReader(httpCall);
 import { processCall } from "./call-site.ts";
-import { httpErrorReads } from "./rewrites/error-fields.ts";
+import { registerCaughtReadsByShape, registerErrorReads, settleErrorReads } from "./error-reads.ts";
 import { scanLiterals } from "./base-sources.ts";
 import { resolveDoNoHarm } from "./do-no-harm.ts";
 import { markFindings } from "./todo-marks.ts";
@@ -33,18 +33,9 @@ export interface ProjectAnalysis {
 }
 
 function callSites(a: Analysis, sf: SourceFile): void {
-  const before = a.sites.length;
   for (const call of sf.getDescendantsOfKind(SyntaxKind.CallExpression)) {
     const http = httpCall(a, call);
     if (http) processCall(a, http);
-  }
-  const mine = a.sites.slice(before).filter((s) => s.finding);
-  if (mine.length) {
-    // axios/got `err.response.data.message` in a file that calls v1: tied to that file's sites.
-    // Planned as one pseudo-site over the file's bases; its edits join the file's first site.
-    const pseudo: Site = { call: sf, file: mine[0]!.file, deps: new Set(mine.flatMap((s) => [...s.deps])), edits: [], complete: true };
-    httpErrorReads(planFor(a, pseudo), sf);
-    if (pseudo.edits.length) mine[0]!.edits.push(...pseudo.edits), pseudo.deps.forEach((d) => mine[0]!.deps.add(d));
   }
 }
 
@@ -107,10 +98,14 @@ function analyzeOnce(index: ProjectIndex, displayName: (file: string) => string,
     }
   };
   guarded(callSites);
+  // Error reads on the calls' failure paths, wherever they are (shared code included); settled below.
+  guarded(registerErrorReads);
+  guarded(registerCaughtReadsByShape);
   guarded(openapiTypes);
   guarded(scanLiterals);
   guarded(recallNet);
   resolveDoNoHarm(a);
+  settleErrorReads(a);
   for (const sf of parsed) {
     const file = a.files.get(sf.getFilePath())!;
     const internal = failed.get(sf.getFilePath());

@@ -1,6 +1,6 @@
 // Small syntax-tree utilities shared by the passes.
 import { Node, SyntaxKind, type SourceFile } from "../ts-morph.ts";
-import { resolveIdentifier } from "./scope.ts";
+import { enclosingFunction, resolveIdentifier } from "./scope.ts";
 
 /** The outermost node around `node` that only wraps it (parentheses, `as`, `!`, `satisfies`). */
 export function skipParens(node: Node): Node {
@@ -24,10 +24,22 @@ export function referencesOf(scope: Node, nameNode: Node): Node[] {
     if (p && Node.isPropertyAccessExpression(p) && p.getNameNode() === d) continue;
     if (p && Node.isPropertyAssignment(p) && p.getNameNode() === d) continue;
     const b = resolveIdentifier(d);
-    if (b && (b.kind === "var" || b.kind === "param") && (b.decl === nameNode.getParent() || b.decl === nameNode.getParent()?.getParent()?.getParent())) refs.push(d);
+    if (b && (b.kind === "var" || b.kind === "param" || b.kind === "catch") && (b.decl === nameNode.getParent() || b.decl === nameNode.getParent()?.getParent()?.getParent())) refs.push(d);
     else if (b?.kind === "var" && b.decl.getFirstDescendant((x) => x === nameNode)) refs.push(d);
   }
   return refs;
+}
+
+/** Whether an identifier is the name a parameter, variable or destructured element declares. */
+export function isDeclarationName(id: Node): boolean {
+  const p = id.getParent();
+  return !!p && (Node.isParameterDeclaration(p) || Node.isVariableDeclaration(p) || Node.isBindingElement(p)) && p.getNameNode() === id;
+}
+
+/** Where the uses of a declared name are: its function for a parameter, else the enclosing function. */
+export function declarationScope(id: Node): Node {
+  const decl = id.getParent();
+  return decl && Node.isParameterDeclaration(decl) ? decl.getParent()! : enclosingFunction(id);
 }
 
 /**

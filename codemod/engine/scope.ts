@@ -79,7 +79,8 @@ function declaredIn(scope: Node, name: string): Binding | undefined {
   }
   if (Node.isCatchClause(scope)) {
     const v = scope.getVariableDeclaration();
-    if (v && v.getName() === name) return { kind: "catch", decl: v };
+    // `catch (e)`, and `catch ({ response })`: a name the pattern binds.
+    if (v && bindingNames(v.getNameNode()).some((b) => b.name === name)) return { kind: "catch", decl: v };
   }
   let statements: Node[] = [];
   if (Node.isSourceFile(scope) || Node.isBlock(scope) || Node.isModuleBlock(scope) || Node.isCaseClause(scope) || Node.isDefaultClause(scope)) {

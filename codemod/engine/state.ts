@@ -8,6 +8,7 @@ import { Evaluator } from "./evaluate/evaluator.ts";
 import type { Redirect } from "./v1-redirect.ts";
 import type { AdapterOptions } from "../adapter/index.ts";
 import type { Problems } from "./rewrites/problems.ts";
+import type { HttpCall } from "./transports/transport.ts";
 
 export interface FileState {
   sf: SourceFile;
@@ -62,6 +63,19 @@ export interface Site {
   keepsV1Record?: boolean;
   /** Field declarations its v1 record is typed through where it leaves sight, and parameters it hands its record to (they must keep v1 reads while it stays v1). */
   typeUses?: Set<Node>;
+  /** The call as read (its failure path is followed to the error reads it reaches). */
+  http?: HttpCall;
+  /** Set by do no harm when its rewrite lands: the call now talks to v2 (and fails with v2 problems). */
+  applied?: boolean;
+}
+
+/** A v1 error-field read (`body.message`, `{ error }`) and the calls whose failure reaches it. */
+export interface SharedErrorRead {
+  node: Node;
+  field: "message" | "error";
+  sites: Set<Site>;
+  /** Also reached by calls that are not v1 sites (a global interceptor, a wrapper other code uses): never v2-only. */
+  foreign: boolean;
 }
 
 /** A v1 base string the run found: it flips to v2 only when all its uses are accounted for. */
@@ -121,6 +135,10 @@ export interface Analysis {
   overrides: Map<Node, Set<string>>;
   /** A parameter that takes planned sites' records → where they are handed to it (calls, callback references). */
   readerEntries: Map<Node, Set<Node>>;
+  /** A request helper → its own transport calls (their failure is its callers'). */
+  helperTransports: Map<Node, HttpCall[]>;
+  /** Error-field reads on the failure path of planned calls, settled after do no harm (error-reads.ts). */
+  errorReads: Map<Node, SharedErrorRead>;
 }
 
 /** A function that forwards its URL (and init) argument to a transport: `fetchWithRetry(url, init)`. */
@@ -154,6 +172,8 @@ export function newAnalysis(resolve: ModuleResolver | undefined): Analysis {
     helperAnchors: new Map(),
     sharedRedirects: new Set(),
     readerEntries: new Map(),
+    helperTransports: new Map(),
+    errorReads: new Map(),
   };
 }
 

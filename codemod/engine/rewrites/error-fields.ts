@@ -1,90 +1,256 @@
-// Rewrite: v1 error bodies (`{ message }`, `{ error, status }`) are RFC 9457 problems in v2, so
-// reads of `.message` / `.error` on a v1 call's response body become `.detail` / `.title`
-// (`errorFieldMap` in the table), destructuring included, and axios/got `err.response.data.message`.
+// Rewrite: v1 error bodies (`{ message }`, `{ error, status }`) are RFC 9457 problems in v2, so a
+// read of `.message` / `.error` on an error body becomes `.detail` / `.title` (`errorFieldMap`).
+// Which calls' failures reach a read is error-flow.ts's; whether it reads v2 only or both shapes
+// is decided once per read after do no harm (error-reads.ts). This module finds the reads on a
+// body value and writes either form.
 import { Node, SyntaxKind, type SourceFile } from "../../ts-morph.ts";
 import { errorFieldMap } from "../../../mappings/index.ts";
-import { enclosingFunction } from "../scope.ts";
-import { edit, type Analysis, type Plan } from "../state.ts";
-import type { HttpCall } from "../transports/index.ts";
-import { bodySites } from "../body-sites.ts";
-import { referencesOf, skipParens } from "../nodes.ts";
-import { renameDeclaredField } from "../declared-types.ts";
+import type { Edit } from "../../types.ts";
+import type { Analysis } from "../state.ts";
+import { declarationScope, isDeclarationName, isTypeScriptFile, referencesOf, skipParens } from "../nodes.ts";
+import { declaredFieldsOf, renameDeclaredField } from "../declared-types.ts";
 import { bind } from "../values.ts";
-import { describeRead, isHttpErrorBody } from "../response-branch.ts";
+import { isHttpErrorBody } from "../response-branch.ts";
+import { argumentCallee } from "../record-callees.ts";
 import { unwrapExpression } from "../urls.ts";
 
-export function errorReads(plan: Plan, http: HttpCall): void {
-  for (const site of bodySites(plan.a, http)) {
-    if (site.kind !== "value") continue;
-    // No error status reaches this read: it is the record, with no v1 error field to rename.
-    if (!describeRead(site.node).errorReachable) continue;
-    errorBodyReads(plan, site.node);
-  }
+export type ErrorField = "message" | "error";
+/** A read of a v1 error field: `body.message` (a property access) or `{ message }` (a binding element). */
+export interface ErrorRead {
+  node: Node;
+  field: ErrorField;
 }
+/** `convert`: every call reaching the read now answers v2 problems; `both`: some still answer v1 bodies. */
+export type ReadMode = "convert" | "both";
 
-/** `.message` / `.error` reads of an error body value: directly, through a variable, destructured. */
-function errorBodyReads(plan: Plan, value: Node): void {
+const isField = (name: string): name is ErrorField => name === "message" || name === "error";
+
+/**
+ * The v1 error-field reads of an error body value: `.message` on it, through a variable, a
+ * destructuring, `?? {}` / `&&` / `JSON.parse(…)`, and a function of the project it is handed to.
+ * `value` may also be a declaration's name (a parameter that takes the body) or a binding pattern.
+ */
+export function errorFieldReads(a: Analysis, value: Node, out: ErrorRead[] = [], depth = 0): ErrorRead[] {
+  if (depth > 4) return out;
+  if (Node.isObjectBindingPattern(value)) {
+    for (const el of value.getElements()) {
+      const key = el.getPropertyNameNode()?.getText() ?? el.getName();
+      if (isField(key) && !el.getDotDotDotToken()) out.push({ node: el, field: key });
+    }
+    return out;
+  }
+  if (Node.isIdentifier(value) && isDeclarationName(value)) {
+    for (const r of referencesOf(declarationScope(value), value)) errorFieldReads(a, r, out, depth + 1);
+    return out;
+  }
   const outer = skipParens(value);
   const parent = outer.getParent();
-  if (parent && Node.isPropertyAccessExpression(parent)) renameErrorField(plan, parent);
-  if (parent && Node.isVariableDeclaration(parent)) {
-    const name = parent.getNameNode();
-    if (Node.isIdentifier(name)) {
-      for (const r of referencesOf(enclosingFunction(parent), name)) {
-        const rp = r.getParent();
-        if (rp && Node.isPropertyAccessExpression(rp) && rp.getExpression() === r) renameErrorField(plan, rp);
-      }
-    } else if (Node.isObjectBindingPattern(name)) {
-      for (const el of name.getElements()) {
-        const propName = el.getPropertyNameNode();
-        const key = propName?.getText() ?? el.getName();
-        const to = (errorFieldMap as Record<string, string>)[key];
-        if (!to || key === "status") continue;
-        if (propName) edit(plan, propName, { start: propName.getStart(), end: propName.getEnd(), text: to });
-        else edit(plan, el, { start: el.getStart(), end: el.getStart(), text: `${to}: ` });
-      }
+  if (!parent) return out;
+  if (Node.isPropertyAccessExpression(parent) && parent.getExpression() === outer) {
+    if (isField(parent.getName()) && !isBothForm(parent) && !isWritten(parent)) out.push({ node: parent, field: parent.getName() as ErrorField });
+  } else if (Node.isVariableDeclaration(parent) && parent.getInitializer() === outer) {
+    errorFieldReads(a, parent.getNameNode(), out, depth + 1);
+  } else if (Node.isBinaryExpression(parent)) {
+    const op = parent.getOperatorToken().getKind();
+    // `body ?? {}`, `body || {}` (the body is the left), `res && body` (the right).
+    const left = parent.getLeft() === outer;
+    if (((op === SyntaxKind.QuestionQuestionToken || op === SyntaxKind.BarBarToken) && left) || (op === SyntaxKind.AmpersandAmpersandToken && !left)) errorFieldReads(a, parent, out, depth + 1);
+  } else if (Node.isConditionalExpression(parent) && parent.getCondition() !== outer) {
+    errorFieldReads(a, parent, out, depth + 1);
+  } else if (Node.isCallExpression(parent) && parent.getExpression().getText() === "JSON.parse" && parent.getArguments()[0] === outer) {
+    errorFieldReads(a, parent, out, depth + 1);
+  } else if (Node.isCallExpression(parent)) {
+    // `describeError(body)`: its reads of the parameter are reads of the body.
+    const callee = argumentCallee(a, outer);
+    const name = callee && (callee.param as any).getNameNode?.();
+    if (name) errorFieldReads(a, name, out, depth + 1);
+  }
+  return out;
+}
+
+/** `body.message = …`, `delete body.message`: the code writes the field, it does not read the server's. */
+function isWritten(access: Node): boolean {
+  const outer = skipParens(access);
+  const p = outer.getParent();
+  if (p && Node.isBinaryExpression(p) && p.getLeft() === outer) return p.getOperatorToken().getKind() >= SyntaxKind.FirstAssignment && p.getOperatorToken().getKind() <= SyntaxKind.LastAssignment;
+  const step = (k: SyntaxKind) => k === SyntaxKind.PlusPlusToken || k === SyntaxKind.MinusMinusToken;
+  return !!p && (Node.isDeleteExpression(p) || (Node.isPrefixUnaryExpression(p) && step(p.getOperatorToken())) || Node.isPostfixUnaryExpression(p));
+}
+
+/** `(x.detail ?? x.message)` written by an earlier run: already reads both shapes. */
+function isBothForm(access: Node): boolean {
+  const bin = skipParens(access).getParent();
+  if (!bin || !Node.isBinaryExpression(bin) || bin.getOperatorToken().getKind() !== SyntaxKind.QuestionQuestionToken || bin.getRight() !== skipParens(access)) return false;
+  const left = unwrapExpression(bin.getLeft());
+  const to = errorFieldMap[(access as any).getName() as ErrorField];
+  return Node.isPropertyAccessExpression(left) && left.getName() === to;
+}
+
+/** The declarations of the field a read's receiver is typed with (`{ message?: string }`, an interface). */
+export function readDeclarations(read: ErrorRead): Node[] {
+  return Node.isPropertyAccessExpression(read.node) ? declaredFieldsOf(read.node.getExpression(), read.field) ?? [] : [];
+}
+
+/** The edits that make a read right for `mode`, or why they cannot be written there. */
+export function errorReadEdits(a: Analysis, read: ErrorRead, mode: ReadMode): { edits: Edit[] } | { problem: string } {
+  const edits: Edit[] = [];
+  const file = read.node.getSourceFile().getFilePath();
+  const put = (n: Node, text: string, start = n.getStart(), end = n.getEnd()) => edits.push({ start, end, text, file });
+  const to = errorFieldMap[read.field];
+  const n = read.node;
+  if (Node.isPropertyAccessExpression(n)) {
+    if (mode === "convert") {
+      put(n.getNameNode(), to);
+      // `as { message?: string }`, `AxiosError<{ message: string }>`: the declared error type follows the read.
+      renameDeclaredField(a, n.getExpression(), read.field, to, (d, text) => put(d, text));
+      if (/\.response\??\.(data|body)$/.test(n.getExpression().getText().replace(/\s/g, ""))) errorTypeLiteral(a, n, read.field, put);
+      return { edits };
+    }
+    const receiver = n.getExpression();
+    if (!duplicable(receiver)) return { problem: `its receiver (${short(receiver)}) is computed where it is read, so it cannot be read twice` };
+    const r = receiver.getText();
+    const dot = n.hasQuestionDotToken() ? "?." : ".";
+    // A receiver typed without the v2 field: its type literal or interface of the run gains it
+    // (optional), else the read goes through a cast, so the line still type-checks.
+    const typed = isTypeScriptFile(file) && !hasFieldOrAny(a, receiver, to);
+    const widened = typed && widenDeclared(a, receiver, read.field, to, put);
+    const v2 = typed && !widened ? `(${r} as { ${to}?: string } | null | undefined)?.${to}` : `${r}${dot}${to}`;
+    const both = `${v2} ?? ${n.getText()}`;
+    put(n, standsAlone(n) ? both : `(${both})`);
+    return { edits };
+  }
+  if (!Node.isBindingElement(n)) return { problem: "it is not a field read the codemod can rewrite" };
+  const prop = n.getPropertyNameNode();
+  if (mode === "convert") {
+    if (prop) put(prop, to);
+    else put(n, `${to}: `, n.getStart(), n.getStart());
+    return { edits };
+  }
+  // `{ message }` → `{ detail: message = body.message }`: v2's field, else v1's.
+  const source = destructuredSource(n);
+  if (!source) return { problem: "it is destructured from a value that cannot be read again there (a parameter, or a value computed in place)" };
+  if (isTypeScriptFile(file) && !hasFieldOrAny(a, source.node, to, source.path)) return { problem: `the destructured value is typed without the v2 field ${to}` };
+  const init = n.getInitializer();
+  const v1 = `${source.text}${source.path.map((k) => `.${k}`).join("")}.${read.field}`;
+  put(n, `${to}: ${n.getNameNode().getText()} = ${init ? `${v1} ?? (${init.getText()})` : v1}`);
+  return { edits };
+}
+
+/** Whether `a ?? b` can replace the node without parentheses (an argument, an initializer, a `??` operand, …). */
+function standsAlone(n: Node): boolean {
+  const outer = skipParens(n);
+  if (outer !== n) return Node.isParenthesizedExpression(n.getParent());
+  const p = n.getParent();
+  if (!p) return false;
+  if (Node.isBinaryExpression(p)) return p.getOperatorToken().getKind() === SyntaxKind.QuestionQuestionToken;
+  if (Node.isCallExpression(p) || Node.isNewExpression(p)) return p.getExpression() !== n;
+  if (Node.isConditionalExpression(p)) return p.getCondition() !== n;
+  return Node.isVariableDeclaration(p) || Node.isReturnStatement(p) || Node.isTemplateSpan(p) || Node.isPropertyAssignment(p) || Node.isArrayLiteralExpression(p) || Node.isJsxExpression(p);
+}
+
+/** `{ message?: string }` → `{ message?: string; detail?: string }` where the receiver's field is declared in the run. */
+function widenDeclared(a: Analysis, receiver: Node, v1: string, v2: string, put: (n: Node, text: string, start?: number, end?: number) => void): boolean {
+  const decls = declaredFieldsOf(receiver, v1) ?? [];
+  const inRun = (d: Node) => Node.isPropertySignature(d) && a.files.has(d.getSourceFile().getFilePath()) && !d.getSourceFile().isDeclarationFile();
+  if (!decls.length || !decls.every(inRun)) return false;
+  for (const d of decls) {
+    const text = d.getText();
+    put(d, /[;,]$/.test(text) ? ` ${v2}?: string;` : `; ${v2}?: string`, d.getEnd(), d.getEnd());
+  }
+  return true;
+}
+
+/** An expression that can be written twice with the same value: names, property reads, `x ?? {}`. */
+function duplicable(expr: Node): boolean {
+  const n = unwrapExpression(expr);
+  if (Node.isIdentifier(n) || n.getKind() === SyntaxKind.ThisKeyword) return true;
+  if (Node.isPropertyAccessExpression(n)) return duplicable(n.getExpression());
+  if (Node.isObjectLiteralExpression(n)) return n.getProperties().length === 0;
+  if (Node.isBinaryExpression(n) && [SyntaxKind.QuestionQuestionToken, SyntaxKind.BarBarToken].includes(n.getOperatorToken().getKind())) return duplicable(n.getLeft()) && duplicable(n.getRight());
+  return false;
+}
+
+function short(n: Node): string {
+  const t = n.getText().replace(/\s+/g, " ");
+  return t.length > 40 ? `${t.slice(0, 37)}…` : t;
+}
+
+/** Whether the value's type (down `path`) is `any` by its declaration, or already has `field`. */
+function hasFieldOrAny(a: Analysis, expr: Node, field: string, path: string[] = []): boolean {
+  try {
+    let t = expr.getType();
+    for (const k of path) {
+      if (t.isAny()) return anyByDeclaration(a, expr, 0);
+      const p = t.getNonNullableType().getProperty(k);
+      if (!p) return false;
+      t = p.getTypeAtLocation(expr);
+    }
+    if (t.isAny()) return anyByDeclaration(a, expr, 0);
+    return !!t.getNonNullableType().getProperty(field);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `any` because the code declares nothing (`catch (e)`, an untyped handler parameter, `: any`),
+ * not because a type it names did not resolve here (`AxiosError<Body>` without the package's
+ * types): a named type may lack the v2 field where the project is compiled.
+ */
+function anyByDeclaration(a: Analysis, expr: Node, depth: number): boolean {
+  let root = unwrapExpression(expr);
+  for (;;) {
+    if (Node.isAsExpression(root) || Node.isTypeAssertion(root)) return root.getTypeNode()?.getText() === "any";
+    if (Node.isPropertyAccessExpression(root) || Node.isNonNullExpression(root) || Node.isParenthesizedExpression(root) || Node.isAwaitExpression(root)) root = root.getExpression();
+    // `res.json().catch(() => ({}))`: the body's.
+    else if (Node.isCallExpression(root) && /\.catch$/.test(root.getExpression().getText())) root = (root.getExpression() as any).getExpression();
+    else break;
+  }
+  if (Node.isCallExpression(root)) {
+    // A fetch body (`await res.json()`, `JSON.parse(text)`) is `any` as the platform declares it.
+    if (/(\.json|^JSON\.parse)$/.test(root.getExpression().getText()) && !root.getTypeArguments().length) return true;
+    try {
+      return root.getExpression().getType().getCallSignatures().length > 0;
+    } catch {
+      return false;
     }
   }
+  if (!Node.isIdentifier(root) || depth > 3) return false;
+  const b = bind(a, root);
+  if (!b || b.kind === "import" || b.kind === "function") return false;
+  const typeNode = (b.decl as any).getTypeNode?.() as Node | undefined;
+  if (typeNode) return typeNode.getText() === "any";
+  const init = b.kind === "var" ? b.init : undefined;
+  return init ? anyByDeclaration(a, init, depth + 1) : true;
 }
 
-function renameErrorField(plan: Plan, access: Node): void {
-  if (!Node.isPropertyAccessExpression(access)) return;
-  const name = access.getName();
-  if (name !== "message" && name !== "error") return;
-  const nn = access.getNameNode();
-  edit(plan, nn, { start: nn.getStart(), end: nn.getEnd(), text: errorFieldMap[name] });
-  // `as { message?: string }`: the declared error type follows the read.
-  renameDeclaredField(plan.a, access.getExpression(), name, errorFieldMap[name], (n, text) => edit(plan, n, { start: n.getStart(), end: n.getEnd(), text }));
-}
-
-/** axios / got / ky errors: `err.response.data.message` → `.detail`, in a file that calls v1. */
-export function httpErrorReads(plan: Plan, sf: SourceFile): void {
-  for (const n of sf.getDescendantsOfKind(SyntaxKind.PropertyAccessExpression)) {
-    const name = n.getName();
-    if (name !== "message" && name !== "error") continue;
-    const inner = n.getExpression().getText().replace(/\?\./g, ".").replace(/\s/g, "");
-    // got's parsed `error.response.body` only on a caught error (a got response has `.body` too).
-    if (!/\.response\.data$/.test(inner) && !(/\.response\.body$/.test(inner) && isHttpErrorBody(n.getExpression()))) continue;
-    renameErrorField(plan, n);
-    errorTypeLiteral(plan, n, name);
-  }
-  // A caught error's body kept in a variable (`const body = err.response?.data`), and ky / got
-  // `HTTPError` bodies: `await error.response.json()`, `JSON.parse(error.response.body)`.
-  for (const n of sf.getDescendants()) {
-    if (Node.isPropertyAccessExpression(n) && Node.isVariableDeclaration(skipParens(n).getParent()) && isHttpErrorBody(n)) errorBodyReads(plan, n);
-    const call = Node.isAwaitExpression(n) ? unwrapExpression(n.getExpression()) : undefined;
-    if (call && Node.isCallExpression(call) && call.getExpression().getText().endsWith("json") && isHttpErrorBody(n)) errorBodyReads(plan, n);
-    const [arg] = Node.isCallExpression(n) && n.getExpression().getText() === "JSON.parse" ? n.getArguments() : [];
-    if (arg && isHttpErrorBody(arg)) errorBodyReads(plan, n);
+/** Where a destructured element's value comes from: `const { a: { message } } = x` → x, path [a]. */
+function destructuredSource(el: Node): { node: Node; text: string; path: string[] } | undefined {
+  const path: string[] = [];
+  let pattern = el.getParent();
+  for (;;) {
+    const holder = pattern?.getParent();
+    if (!holder) return undefined;
+    if (Node.isVariableDeclaration(holder)) {
+      const init = holder.getInitializer();
+      if (!init || !duplicable(init)) return undefined;
+      const u = unwrapExpression(init);
+      return { node: u, text: Node.isBinaryExpression(u) ? `(${u.getText()})` : u.getText(), path };
+    }
+    if (!Node.isBindingElement(holder) || holder.getInitializer()) return undefined;
+    const key = holder.getPropertyNameNode();
+    if (!key || !Node.isIdentifier(key)) return undefined;
+    path.unshift(key.getText());
+    pattern = holder.getParent();
   }
 }
 
 /** `const e = err as AxiosError<{ message: string }>`: the error body's declared field follows the read. */
-function errorTypeLiteral(plan: Plan, access: Node, name: "message" | "error"): void {
+function errorTypeLiteral(a: Analysis, access: Node, name: ErrorField, put: (n: Node, text: string) => void): void {
   let root: Node = access;
   while (Node.isPropertyAccessExpression(root)) root = root.getExpression();
   if (!Node.isIdentifier(root)) return;
-  const b = bind(plan.a, root);
+  const b = bind(a, root);
   if (b?.kind !== "var" && b?.kind !== "param" && b?.kind !== "catch") return;
   const decl = b.decl as any;
   const init = b.kind === "var" ? b.init : undefined;
@@ -92,6 +258,32 @@ function errorTypeLiteral(plan: Plan, access: Node, name: "message" | "error"): 
   if (!typeNode) return;
   for (const lit of typeNode.getDescendantsOfKind(SyntaxKind.TypeLiteral)) {
     const member = lit.getProperty(name);
-    if (member) edit(plan, member.getNameNode(), { start: member.getNameNode().getStart(), end: member.getNameNode().getEnd(), text: errorFieldMap[name] });
+    if (member) put(member.getNameNode(), errorFieldMap[name]);
   }
+}
+
+/**
+ * Error bodies of caught HTTP client errors in a file, by their shape (`x.response.data`, a caught
+ * error's `response.body` / `response.json()`): what a file calling v1 reads when no call's
+ * failure path was followed to it (its catch is elsewhere in the file).
+ */
+export function caughtBodiesByShape(sf: SourceFile): Node[] {
+  const out: Node[] = [];
+  for (const n of sf.getDescendants()) {
+    if (Node.isPropertyAccessExpression(n) && isField(n.getName())) {
+      const inner = n.getExpression();
+      const text = inner.getText().replace(/\?\./g, ".").replace(/\s/g, "");
+      // got's parsed `error.response.body` only on a caught error (a got response has `.body` too).
+      if (/\.response\.data$/.test(text) || (/\.response\.body$/.test(text) && isHttpErrorBody(inner))) out.push(inner);
+      continue;
+    }
+    // A caught error's body kept in a variable (`const body = err.response?.data`), and ky / got
+    // `HTTPError` bodies: `await error.response.json()`, `JSON.parse(error.response.body)`.
+    if (Node.isPropertyAccessExpression(n) && Node.isVariableDeclaration(skipParens(n).getParent()) && isHttpErrorBody(n)) out.push(n);
+    const call = Node.isAwaitExpression(n) ? unwrapExpression(n.getExpression()) : undefined;
+    if (call && Node.isCallExpression(call) && call.getExpression().getText().endsWith("json") && isHttpErrorBody(n)) out.push(n);
+    const [arg] = Node.isCallExpression(n) && n.getExpression().getText() === "JSON.parse" ? n.getArguments() : [];
+    if (arg && isHttpErrorBody(arg)) out.push(n);
+  }
+  return out;
 }

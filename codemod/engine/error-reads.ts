@@ -1,0 +1,87 @@
+// Error reads, one rule for all: a read of a v1 error field (`body.message`, `{ error }`) is
+// reached by the calls whose failure path leads to it (error-flow.ts), beside the call or in
+// shared code (an interceptor, `unwrap(res)`, `toHttpError(e)`, a request helper's own check).
+// After do no harm has settled which calls migrate:
+//   - reached only by calls that now talk to v2: it reads v2's field (`.detail`, `.title`)
+//   - reached also by calls kept on v1 (marked, on RUNPOD_V1_BASE) or by code that is no v1 call
+//     at all: it reads both (`(body.detail ?? body.message)`, cast where TypeScript types the body)
+//   - reached by no migrated call: left as it is
+// Where neither form can be written (a value computed in place, a read-only file), the read is
+// marked and reported: one finding at the read, naming the calls that lose their message.
+import { SyntaxKind, type SourceFile } from "../ts-morph.ts";
+import { errorFieldMap } from "../../mappings/index.ts";
+import type { Node } from "../ts-morph.ts";
+import { addFinding, type Analysis, type SharedErrorRead, type Site } from "./state.ts";
+import { failureBodies } from "./error-flow.ts";
+import { caughtBodiesByShape, errorFieldReads, errorReadEdits, readDeclarations, type ErrorRead, type ReadMode } from "./rewrites/error-fields.ts";
+import { todo } from "./todo-marks.ts";
+import { inInterceptor } from "./caught-errors.ts";
+
+function note(a: Analysis, read: ErrorRead, site: Site, foreign: boolean): void {
+  if (!a.files.has(read.node.getSourceFile().getFilePath())) return;
+  const entry = a.errorReads.get(read.node) ?? { node: read.node, field: read.field, sites: new Set<Site>(), foreign: false };
+  entry.sites.add(site);
+  entry.foreign ||= foreign;
+  a.errorReads.set(read.node, entry);
+}
+
+/** Pass: the error reads on the failure path of each call planned in this file. */
+export function registerErrorReads(a: Analysis, sf: SourceFile): void {
+  for (const site of a.sites) {
+    if (!site.finding || !site.http || site.call.getSourceFile() !== sf) continue;
+    for (const body of failureBodies(a, site.http)) for (const read of errorFieldReads(a, body.node)) note(a, read, site, body.foreign);
+  }
+}
+
+/**
+ * Pass (after the first, for every file): a caught HTTP client error's body read in a file that
+ * calls v1 (`e.response.data.message`) that no call's path was followed to is taken as the
+ * failure of every call of the file (an interceptor of another instance excepted).
+ */
+export function registerCaughtReadsByShape(a: Analysis, sf: SourceFile): void {
+  const mine = a.sites.filter((s) => s.finding && s.http && s.call.getSourceFile() === sf && s.call.getKind() === SyntaxKind.CallExpression);
+  if (!mine.length) return;
+  for (const body of caughtBodiesByShape(sf)) {
+    // An interceptor's instance says which calls reach it: none of this file's, if it was not followed.
+    if (inInterceptor(a, body)) continue;
+    for (const read of errorFieldReads(a, body)) if (!a.errorReads.has(read.node)) for (const s of mine) note(a, read, s, false);
+  }
+}
+
+/** After do no harm: each read gets the form its calls need, or a mark. */
+export function settleErrorReads(a: Analysis): void {
+  const modes = new Map<SharedErrorRead, ReadMode | null>();
+  for (const r of a.errorReads.values()) {
+    const migrated = [...r.sites].filter((s) => s.applied).length;
+    modes.set(r, !migrated ? null : migrated === r.sites.size && !r.foreign ? "convert" : "both");
+  }
+  // A declared error type that a read keeping v1's field is typed with keeps the field too: reads
+  // through it that would rename it read both instead.
+  const kept = new Set<Node>();
+  for (const [r, mode] of modes) if (mode !== "convert") readDeclarations(r).forEach((d) => kept.add(d));
+  for (const [r, mode] of modes) if (mode === "convert" && readDeclarations(r).some((d) => kept.has(d))) modes.set(r, "both");
+  const written = new Set<string>();
+  for (const [r, mode] of modes) {
+    if (!mode) continue;
+    const path = r.node.getSourceFile().getFilePath();
+    const frozen = a.frozen.get(path);
+    const result = frozen ? { problem: frozen } : errorReadEdits(a, r, mode);
+    if ("edits" in result) {
+      // Reads through one declared type widen it once.
+      for (const e of result.edits) if (!written.has(`${e.file}:${e.start}:${e.end}:${e.text}`)) written.add(`${e.file}:${e.start}:${e.end}:${e.text}`), a.files.get(e.file ?? path)?.edits.push(e);
+      continue;
+    }
+    const migrated = [...r.sites].filter((s) => s.applied);
+    const calls = migrated.slice(0, 3).map((s) => where(s.call)).join(", ") + (migrated.length > 3 ? `, and ${migrated.length - 3} more` : "");
+    const v2 = errorFieldMap[r.field];
+    const reason = `reads the v1 error field ${r.field} of ${migrated.length === 1 ? "a call" : "calls"} now on v2 (${calls}), whose errors are RFC 9457 problems (${v2}); it cannot be rewritten here: ${result.problem}`;
+    const advice = `read ${v2} here as well as ${r.field} (${mode === "both" ? "calls still on v1 answer { " + r.field + " }" : "every call reaching it is on v2"}), e.g. (body.${v2} ?? body.${r.field})`;
+    if (!frozen) todo(a, r.node, "base", "review", reason, advice);
+    addFinding(a, r.node, { operation: null, v1: null, v2: null, category: "review", reason, advice });
+  }
+}
+
+function where(n: Node): string {
+  const sf = n.getSourceFile();
+  return `${sf.getBaseName()}:${sf.getLineAndColumnAtPos(n.getStart()).line}`;
+}
