@@ -42,9 +42,9 @@ describe("a method-first helper's options carry the body and the query after the
     // A pod to act on, made through the gateway as a v1 client would.
     const made = await fetch(`${gateway.url}/v1/pods`, { method: "POST", headers: auth, body: JSON.stringify({ name: "opts-e2e", imageName: "nginx:latest", gpuTypeIds: ["NVIDIA GeForce RTX 4090"], gpuCount: 1 }) });
     expect(made.ok).toBe(true);
-    const podId: string = (await made.json()).id;
+    const podId = ((await made.json()) as { id: string }).id;
     const realFetch = globalThis.fetch;
-    const status = async () => (await (await realFetch(`${sandbox.url}/v2/pods/${podId}`, { headers: auth })).json()).status;
+    const status = async () => ((await (await realFetch(`${sandbox.url}/v2/pods/${podId}`, { headers: auth })).json()) as { status: string }).status;
 
     const seen: string[] = [];
     globalThis.fetch = (async (input: any, init?: any) => {
