@@ -26,7 +26,7 @@ describe("a method-first helper's options carry the body and the query after the
     cpSync(path.join(FIXTURES, "helpers/method-first-options/input.ts"), path.join(tmp, "ops.ts"));
     const result = await runCodemod({ paths: [tmp], write: true, adapter: false });
     const marked = result.findings.filter((f) => f.operation && f.category !== "auto").map((f) => f.operation).sort();
-    expect(marked).toEqual(["ListPods", "ListPods"]);
+    expect(marked).toEqual(["CreateNetworkVolume", "ListPods", "ListPods"]);
 
     const { startSandbox } = await import("../../sandbox/server.ts");
     const { startGateway } = await import("../../gateway/server.ts");
