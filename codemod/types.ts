@@ -39,6 +39,8 @@ export interface HelperSignature {
   bodyKey?: string;
   /** Option keys the helper builds its body from (`json` it serialises, `body` it passes on). */
   bodyKeys?: { key: string; serialised: boolean }[];
+  /** Option keys the helper sends as the URL's query (`q(path, opts.query)`): a call's query parameters are read there. */
+  queryKeys?: string[];
   /** Set when the helper sends no request body at all (a v2 body cannot be passed through it). */
   dropsBody?: boolean;
   /** Literal text the helper puts between its base and the path argument (`${BASE}/${kind}` → "/"). */

@@ -2,7 +2,9 @@
 // expression the helper gives its transport: `body: json !== undefined ? JSON.stringify(json) :
 // rest.body` after `const { json, ...rest } = init` takes `json` (serialised by the helper) and
 // `body` (passed as it is). A call passing its body under one of those keys is read there, so
-// its v1 body is converted (or marked), never left behind while the URL moves to v2.
+// its v1 body is converted (or marked), never left behind while the URL moves to v2. Likewise the
+// keys the helper puts in its URL after the path (`${q(path, opts.query)}`,
+// `"?" + new URLSearchParams(opts.query)`): a call's query parameters are read there.
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
 import { bind } from "./values.ts";
@@ -24,6 +26,11 @@ export function bodyOptionKeys(a: Analysis, fn: Node, index: number, body: Node)
     keys.set(key, (keys.get(key) ?? false) || serialised);
   }
   return [...keys].map(([key, serialised]) => ({ key, serialised }));
+}
+
+/** The option keys read from parameter `index` of `fn` anywhere in `nodes` (the URL's holes after its path). */
+export function queryOptionKeys(a: Analysis, fn: Node, index: number, nodes: Node[]): string[] {
+  return [...new Set(nodes.flatMap((n) => bodyOptionKeys(a, fn, index, n).map((k) => k.key)))];
 }
 
 /** `init.json`, a destructured `{ json }` of the parameter, or `rest.body` of `const { …, ...rest } = init`. */

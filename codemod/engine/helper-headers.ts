@@ -23,6 +23,18 @@ function readsParam(a: Analysis, fn: Node, node: Node | undefined, index: number
   return b?.kind === "param" && b.fn === fn && b.index === index && b.path.length === 0;
 }
 
+/** Headers naming Content-Type, also in a spread object (`...(json !== undefined ? { "Content-Type": … } : {})`). */
+function namesContentType(h: Node): boolean {
+  if (!Node.isObjectLiteralExpression(h)) return false;
+  return h.getProperties().some((p) => {
+    if (/^["'`]?content-type["'`]?$/i.test((p as any).getName?.() ?? "")) return true;
+    if (!Node.isSpreadAssignment(p)) return false;
+    const e = unwrapExpression(p.getExpression());
+    const branches = Node.isConditionalExpression(e) ? [e.getWhenTrue(), e.getWhenFalse()] : [e];
+    return branches.some((b) => namesContentType(unwrapExpression(b)));
+  });
+}
+
 export function helperHeaders(a: Analysis, fn: Node, http: HttpCall, optionsIndex: number): HelperHeaders {
   // Over another helper: what that one does, when these options are the ones handed to it.
   if (http.lib === "helper") return http.options && readsParam(a, fn, http.options, optionsIndex) ? http.helper!.jsonHeader : undefined;
@@ -37,7 +49,7 @@ export function helperHeaders(a: Analysis, fn: Node, http: HttpCall, optionsInde
   if (!headers) return spreadsOptions ? "passes" : undefined;
   const h = objectLiteral(a, headers);
   if (h && Node.isObjectLiteralExpression(h)) {
-    if (h.getProperties().some((p) => /^["'`]?content-type["'`]?$/i.test((p as any).getName?.() ?? ""))) return "sets";
+    if (namesContentType(h)) return "sets";
     if (h.getProperties().some((p) => Node.isSpreadAssignment(p) && readsParam(a, fn, p.getExpression(), optionsIndex))) return "passes";
     return undefined;
   }

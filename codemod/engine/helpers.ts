@@ -12,7 +12,7 @@ import { bodyOf, methodOf } from "./transports/call-parts.ts";
 import type { HttpCall } from "./transports/transport.ts";
 import { readCall as httpCall } from "./call-reader.ts";
 import { bodySites } from "./body-sites.ts";
-import { bodyOptionKeys } from "./helper-body-keys.ts";
+import { bodyOptionKeys, queryOptionKeys } from "./helper-body-keys.ts";
 import { helperHeaders } from "./helper-headers.ts";
 
 const BODY_NAME = /body|data|payload|json/i;
@@ -124,7 +124,12 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
       const init = (mb.decl as any).getInitializer?.() as Node | undefined;
       const lit = init && literalText(unwrapExpression(init));
       if (lit) sig.defaultMethod = lit.toUpperCase();
-      if (bb?.kind === "param") sig.bodyIndex = bb.index;
+      const bodyKeys = bb?.kind === "param" && !isParamItself(a, fn, http.body!.node) ? bodyOptionKeys(a, fn, bb.index, http.body!.prop ?? http.body!.node) : [];
+      if (bodyKeys.length) {
+        // `api(method, path, opts)` sending `opts.body`: the body travels in the options, under its key.
+        sig.optionsIndex = (bb as Binding & { kind: "param" }).index;
+        sig.bodyKeys = bodyKeys;
+      } else if (bb?.kind === "param") sig.bodyIndex = bb.index;
       else {
         const bodyParam = params.findIndex((p, i) => i !== pb.index && i !== mb.index && BODY_NAME.test((p as any).getName?.() ?? ""));
         if (bodyParam >= 0) sig.bodyIndex = bodyParam;
@@ -143,6 +148,7 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
       const keys = ob?.kind === "param" && http.body ? bodyOptionKeys(a, fn, ob.index, http.body.prop ?? http.body.node) : [];
       if (keys.length) sig.bodyKeys = keys;
     }
+    queryKeysOf(a, fn, sig, parts.slice(holeAt + 1), !http.body);
     if (sig.optionsIndex !== undefined) sig.jsonHeader = helperHeaders(a, fn, http, sig.optionsIndex);
     if (sig.bodyIndex !== undefined) sig.bodyIsJson = http.lib === "helper" ? !!http.helper!.bodyIsJson : helperHeaders(a, fn, http, -1) === "sets";
     sig.returnsBody = returnsBody(a, http, fn);
@@ -155,6 +161,32 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
   }
   a.helperCache.set(fn, sig);
   return sig;
+}
+
+/** The body is the parameter itself (`body`), not one of its keys (`opts.body`, a destructured `{ body }`). */
+function isParamItself(a: Analysis, fn: Node, node: Node): boolean {
+  const u = unwrapExpression(node);
+  const b = Node.isIdentifier(u) ? bind(a, u) : undefined;
+  return b?.kind === "param" && b.fn === fn && b.path.length === 0;
+}
+
+/**
+ * The option keys the helper's URL carries after the path (`${q(path, opts.query)}`): its query.
+ * They come from the options argument when the helper has one, else from the one parameter they
+ * are read from (which then is the options argument; a helper with no body in it sends none).
+ */
+function queryKeysOf(a: Analysis, fn: Node, sig: HelperSignature, after: Part[], noBody: boolean): void {
+  const holes = after.filter((p) => p.kind === "hole").map((p) => p.node);
+  if (!holes.length) return;
+  const params = (fn as any).getParameters() as Node[];
+  const candidates = sig.optionsIndex !== undefined ? [sig.optionsIndex] : params.map((_, i) => i).filter((i) => i !== sig.pathIndex && i !== sig.methodIndex && i !== sig.bodyIndex);
+  const found = candidates.map((i) => ({ i, keys: queryOptionKeys(a, fn, i, holes) })).filter((c) => c.keys.length);
+  if (found.length !== 1) return;
+  sig.queryKeys = found[0]!.keys;
+  if (sig.optionsIndex === undefined) {
+    sig.optionsIndex = found[0]!.i;
+    if (noBody) sig.dropsBody = true;
+  }
 }
 
 /** Whether the transport (or inner helper) serialises the body it is given (callers pass plain objects). */
@@ -283,20 +315,25 @@ export function helperCall(a: Analysis, call: CallExpression, sig: HelperSignatu
   const pathArg = sig.pathKey ? prop(objectLiteral(a, args[sig.pathIndex]), sig.pathKey) : args[sig.pathIndex];
   const out: HttpCall = { call, lib: "helper", helper: sig, urlNode: pathArg, method: { kind: "default", value: (sig.defaultMethod ?? "GET") as HttpCall["method"]["value"] }, bodyKey: "arg", trail };
   out.external = { value: sig.base + (sig.pathPrefix && !sig.base.endsWith("/") ? sig.pathPrefix : ""), node: null, join: "concat" };
-  if (sig.methodIndex !== undefined) {
-    out.method = methodOf(args[sig.methodIndex]) ?? out.method;
-    if (sig.bodyIndex !== undefined && args[sig.bodyIndex]) out.body = bodyOf(args[sig.bodyIndex]!);
-  } else if (sig.optionsIndex !== undefined) {
+  if (sig.methodIndex !== undefined) out.method = methodOf(args[sig.methodIndex]) ?? out.method;
+  if (sig.bodyIndex !== undefined && args[sig.bodyIndex]) out.body = bodyOf(args[sig.bodyIndex]!);
+  if (sig.optionsIndex !== undefined) {
     const raw = args[sig.optionsIndex];
     const opts = objectLiteral(a, raw);
     out.options = opts ?? raw;
-    out.bodyKey = "body";
-    if (raw && !opts) out.method = { kind: "unknown" };
-    out.method = methodOf(prop(opts, sig.methodKey ?? "method")) ?? out.method;
-    const key = sig.bodyKey ?? sig.bodyKeys?.find((k) => prop(opts, k.key))?.key ?? "body";
-    const b = prop(opts, key);
-    if (b) out.body = bodyOf(b, (opts as any).getProperty(key));
-    if (b && sig.bodyKeys?.find((k) => k.key === key)?.serialised) out.body!.stringify = true;
+    // Options built elsewhere: what they carry (method, body, query) cannot be read here.
+    if (raw && !opts) out.opaqueOptions = raw;
+    if (sig.methodIndex === undefined) {
+      if (raw && !opts) out.method = { kind: "unknown" };
+      out.method = methodOf(prop(opts, sig.methodKey ?? "method")) ?? out.method;
+    }
+    if (sig.bodyIndex === undefined) {
+      out.bodyKey = "body";
+      const key = sig.bodyKey ?? sig.bodyKeys?.find((k) => prop(opts, k.key))?.key ?? "body";
+      const b = prop(opts, key);
+      if (b) out.body = bodyOf(b, (opts as any).getProperty(key));
+      if (b && sig.bodyKeys?.find((k) => k.key === key)?.serialised) out.body!.stringify = true;
+    }
   }
   return out;
 }

@@ -93,7 +93,7 @@ export interface UrlContext {
    * A call of a project function that only returns an expression (`this.url(route)`): that
    * expression, and the context in which its parameters stand for the call's arguments.
    */
-  inline?(call: Node): { expr: Node; ctx: UrlContext } | undefined;
+  inline?(call: Node): { expr?: Node; returns: Node[]; ctx: UrlContext } | undefined;
   /** Inside an inlined builder, the call's argument a parameter stands for. */
   argumentFor?(node: Node): Node | undefined;
 }
@@ -141,10 +141,12 @@ export function resolveParts(input: Node, ctx: UrlContext, depth = 0): Part[] {
     if (Node.isIdentifier(callee) && callee.getText() === "String" && node.getArguments().length === 1) return resolveParts(node.getArguments()[0]!, ctx, depth + 1);
     // Read through the project's URL builders when what they return carries a base.
     const inlined = ctx.inline?.(node);
-    if (inlined) {
+    if (inlined?.expr) {
       const parts = resolveParts(inlined.expr, inlined.ctx, depth + 1);
       if (parts.some((p) => p.kind === "base")) return parts;
     }
+    const withQuery = inlined && pathThenQuery(inlined.returns, inlined.ctx, depth);
+    if (withQuery) return [...withQuery, { kind: "hole", node }];
   }
   const argument = ctx.argumentFor?.(node);
   if (argument) return resolveParts(argument, ctx, depth + 1);
@@ -173,6 +175,28 @@ export function resolveParts(input: Node, ctx: UrlContext, depth = 0): Part[] {
     if (base !== undefined) return [{ kind: "base", value: base, node }];
   }
   return [{ kind: "hole", node }];
+}
+
+/**
+ * A query helper (`q(path, query)` returning `path` or `${path}?${new URLSearchParams(query)}`):
+ * every value it returns is the same path, some with a query after it. The path's parts, so the
+ * call reads as the path followed by a hole for its query; undefined for anything else.
+ */
+function pathThenQuery(returns: Node[], ctx: UrlContext, depth: number): Part[] | undefined {
+  const branches = (n: Node): Node[] => {
+    const u = unwrapExpression(n);
+    return Node.isConditionalExpression(u) ? [...branches(u.getWhenTrue()), ...branches(u.getWhenFalse())] : [u];
+  };
+  const all = returns.flatMap(branches).map((r) => resolveParts(r, ctx, depth + 1));
+  const path = all.reduce<Part[] | undefined>((short, p) => (!short || p.length < short.length ? p : short), undefined);
+  if (!path?.length || path.some((p) => p.kind === "base") || all.every((p) => p.length === path.length)) return undefined;
+  const same = (x: Part, y: Part) => x.kind === y.kind && (x.kind === "text" ? x.text === (y as typeof x).text : x.node === y.node);
+  for (const p of all) {
+    if (!path.every((x, i) => same(x, p[i]!))) return undefined;
+    const next = p[path.length];
+    if (next && !(next.kind === "text" && next.text.startsWith("?"))) return undefined;
+  }
+  return path;
 }
 
 /** The initializer of a `const` (a `let` may be given another path later). */
@@ -282,10 +306,10 @@ export function isDynamicPath(url: LocatedUrl): boolean {
 
 /**
  * Rewrites the parts so the URL reads `newPath` (relative to the v2 base, `\0` for the same holes
- * in the same order) and the inline base becomes v2. Returns the literal edits, or null when the
- * new text cannot be spread over the user's literals.
+ * in the same order), then `newQuery` (names v2 spells otherwise), and the inline base becomes
+ * v2. Returns the literal edits, or null when the new text cannot be spread over the user's literals.
  */
-export function rewriteUrl(url: LocatedUrl, newPath: string | null): Edit[] | null {
+export function rewriteUrl(url: LocatedUrl, newPath: string | null, newQuery = url.query): Edit[] | null {
   const oldS = url.parts.map((p) => (p.kind === "text" ? p.text : HOLE)).join("");
   const inlineNew = url.inlineBase ? v2BaseFor(url.inlineBase) : "";
   const versionNew = url.versionPrefix.replace("v1", "v2");
@@ -293,7 +317,7 @@ export function rewriteUrl(url: LocatedUrl, newPath: string | null): Edit[] | nu
   const keptHead = head.slice(url.inlineBase.length + url.versionPrefix.length);
   let written = url.pathText;
   if (newPath !== null) written = url.leadingSlash || newPath === "" ? newPath : newPath.replace(/^\//, "");
-  const newS = inlineNew + versionNew + keptHead + written + url.query;
+  const newS = inlineNew + versionNew + keptHead + written + newQuery;
   if (newS === oldS) return [];
   return distribute(url.parts, oldS, newS);
 }

@@ -3,7 +3,7 @@
 // which v1 base a URL part carries and which literal that base comes from.
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import { bindAcross, soleOverride } from "./symbols.ts";
-import { isRewritten, type Binding } from "./scope.ts";
+import { enclosingFunction, isRewritten, type Binding } from "./scope.ts";
 import { resolveParts, unwrapExpression, type JoinMode, type UrlContext } from "./urls.ts";
 import type { Analysis } from "./state.ts";
 import { baseIn } from "./evaluate/bases.ts";
@@ -31,25 +31,30 @@ export function urlContext(a: Analysis, args = new Map<Node, Node>(), inside: No
     inline: (call) => {
       if (!Node.isCallExpression(call) || inside.length >= 3) return undefined;
       const fn = functionNamed(a, call.getExpression()) ?? soleOverride(call.getExpression());
-      const expr = fn && !inside.includes(fn) ? returnedExpression(fn) : undefined;
-      if (!fn || !expr) return undefined;
+      const returns = fn && !inside.includes(fn) ? returnedExpressions(fn) : [];
+      if (!fn || !returns.length) return undefined;
       const inner = new Map(args);
       const given = call.getArguments();
       (fn as any).getParameters().forEach((p: Node, i: number) => {
         if (Node.isParameterDeclaration(p) && !p.getDotDotDotToken() && Node.isIdentifier(p.getNameNode()) && given[i]) inner.set(p, given[i]!);
       });
-      return { expr, ctx: urlContext(a, inner, [...inside, fn]) };
+      return { expr: returns.length === 1 ? returns[0] : undefined, returns, ctx: urlContext(a, inner, [...inside, fn]) };
     },
   };
 }
 
-/** The one expression a function gives back: an arrow's expression body, or a body that is only `return x`. */
-function returnedExpression(fn: Node): Node | undefined {
+/**
+ * What a function gives back: an arrow's expression body, the `return x` a body only is (one
+ * expression), or else every `return` of its own (none when one returns nothing).
+ */
+function returnedExpressions(fn: Node): Node[] {
   const body = (fn as any).getBody?.() as Node | undefined;
-  if (!body) return undefined;
-  if (!Node.isBlock(body)) return body;
+  if (!body) return [];
+  if (!Node.isBlock(body)) return [body];
   const [only, ...rest] = body.getStatements();
-  return !rest.length && only && Node.isReturnStatement(only) ? only.getExpression() : undefined;
+  if (!rest.length && only && Node.isReturnStatement(only)) return only.getExpression() ? [only.getExpression()!] : [];
+  const returns = body.getDescendantsOfKind(SyntaxKind.ReturnStatement).filter((r) => enclosingFunction(r) === fn);
+  return returns.every((r) => r.getExpression()) ? returns.map((r) => r.getExpression()!) : [];
 }
 
 /** The literal a base part comes from (`"…/v1"`, the right of `env ?? "…/v1"`, a followed name's literal). */

@@ -27,6 +27,8 @@ function queryObject(a: Analysis, http: HttpCall): Node | undefined {
   if (http.lib === "axios") return prop(opts, "params");
   if (http.lib === "convention") return prop(opts, "params") ?? prop(opts, "searchParams") ?? prop(opts, "query");
   if (http.lib === "got" || http.lib === "ky") return prop(opts, "searchParams");
+  // A request helper's own query option, as it puts it into its URL (helpers.ts queryKeysOf).
+  if (http.lib === "helper") return http.helper!.queryKeys?.map((k) => prop(opts, k)).find((x) => x);
   if (http.lib === "openapi-fetch") {
     const params = prop(opts, "params");
     return params && Node.isObjectLiteralExpression(unwrapExpression(params)) ? prop(unwrapExpression(params), "query") : undefined;
@@ -52,8 +54,8 @@ function runtimeQuery(plan: Plan, op: OperationMapping, holes: Node[], seen: Set
   for (const [name, written] of perHole.flatMap((names) => [...names!])) {
     if (seen.has(name)) continue;
     check(name, op, seen, plan.problems);
-    const renamed = op.query?.find((q) => q.v1 === name && !q.decision && q.v2 && q.v2 !== name);
-    if (renamed) renameWhereWritten(plan, written, renamed.v2!);
+    const v2 = v2Spelling(op, name);
+    if (v2) renameWhereWritten(plan, written, v2);
   }
 }
 
@@ -67,6 +69,24 @@ function renameWhereWritten(plan: Plan, written: Node[], v2Name: string): void {
       edit(plan, key, { start: key.getStart(), end: key.getEnd(), text: Node.isStringLiteral(key) ? JSON.stringify(v2Name) : v2Name });
     }
   }
+}
+
+/** The v2 name of a v1 query parameter v2 only spells otherwise (`endpointId` → `serverlessId`). */
+function v2Spelling(op: OperationMapping, name: string): string | undefined {
+  const m = op.query?.find((q) => q.v1 === name && !q.decision && q.v2 && q.v2 !== name);
+  return m?.v2;
+}
+
+/** A URL's literal query with each name v2 spells otherwise renamed (`?endpointId=${id}` → `?serverlessId=${id}`), for rewriteUrl. */
+export function renamedLiteralQuery(query: string, op: OperationMapping): string {
+  const at = query.search(/[?#]/) === 0 ? 1 : 0;
+  const [search, ...fragment] = query.slice(at).split("#");
+  const pairs = search!.split("&").map((pair) => {
+    const [name, ...value] = pair.split("=");
+    const v2 = name && !name.includes("\0") ? v2Spelling(op, name) : undefined;
+    return v2 ? [v2, ...value].join("=") : pair;
+  });
+  return query.slice(0, at) + [pairs.join("&"), ...fragment].join("#");
 }
 
 export function queryParams(plan: Plan, http: HttpCall, url: LocatedUrl, op: OperationMapping): void {
@@ -84,6 +104,10 @@ export function queryParams(plan: Plan, http: HttpCall, url: LocatedUrl, op: Ope
     }
   }
   const q = queryObject(plan.a, http);
+  if (!q && http.opaqueOptions && http.helper?.queryKeys && op.query?.some((x) => x.decision || (x.v2 && x.v2 !== x.v1))) {
+    plan.problems.push({ reason: `the helper's options are built elsewhere (${http.opaqueOptions.getText().slice(0, 40)}): the query they may carry cannot be checked, and v2 does not take all of ${op.key}'s v1 parameters as they are`, advice: "pass the options as an object literal at the call, or check each parameter against docs/mapping.md" });
+    return;
+  }
   if (!q) return;
   const obj = objectLiteral(plan.a, q);
   if (!obj || !Node.isObjectLiteralExpression(obj)) {
@@ -91,7 +115,12 @@ export function queryParams(plan: Plan, http: HttpCall, url: LocatedUrl, op: Ope
     return;
   }
   for (const p of obj.getProperties()) {
-    if (Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p)) check(p.getName().replace(/^["']|["']$/g, ""), op, seen, plan.problems);
+    if (Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p)) {
+      const name = p.getName().replace(/^["']|["']$/g, "");
+      check(name, op, seen, plan.problems);
+      const v2 = v2Spelling(op, name);
+      if (v2) renameWhereWritten(plan, [p], v2);
+    }
     else if (op.query?.some((x) => x.decision)) plan.problems.push({ reason: `query parameters spread from elsewhere (${p.getText().slice(0, 40)})`, advice: "check each parameter against docs/mapping.md" });
   }
 }

@@ -57,10 +57,11 @@ export function addFixedBody(plan: Plan, http: HttpCall, body: Record<string, un
   }
   // A helper that serialises one option key itself (`json`) gets the plain object there.
   const serialisedKey = http.lib === "helper" ? http.helper!.bodyKeys?.find((k) => k.serialised)?.key : undefined;
-  if (serialisedKey) return addToOptions(plan, http, serialisedKey, value);
+  // It still reaches fetch as text/plain unless the helper says JSON (or passes the call's headers on).
+  if (serialisedKey) return addToHelperOptions(plan, http, serialisedKey, value, true);
   const serialised = (http.lib === "helper" && http.helper!.serialisesBody) || http.lib === "openapi-fetch";
   const json = http.bodyKey === "body" && !serialised ? `JSON.stringify(${value})` : value;
-  const key = http.lib === "helper" && http.helper!.bodyKey ? http.helper!.bodyKey : http.bodyKey;
+  const key = http.lib === "helper" ? (http.helper!.bodyKey ?? http.helper!.bodyKeys?.[0]?.key ?? http.bodyKey) : http.bodyKey;
   if (http.lib === "helper") return addToHelperOptions(plan, http, key, json, json !== value);
   addToOptions(plan, http, key, json, http.bodyKey === "body" && http.lib !== "openapi-fetch");
 }
@@ -122,6 +123,12 @@ export function addToOptions(plan: Plan, http: HttpCall, key: string, value: str
   if (!http.options) {
     const urlArg = args[0];
     if (!urlArg) return;
+    // A helper's options argument is added after the last one only where it is the next argument.
+    const at = http.lib === "helper" ? http.helper!.optionsIndex : undefined;
+    if (at !== undefined && args.length !== at) {
+      plan.problems.push({ reason: `v2 needs ${key} ${value}, passed in the helper's options (argument ${at + 1}), and this call stops before it`, advice: `pass the arguments before it, then { ${key}: ${value} }` });
+      return;
+    }
     let add = `${key}: ${value}`;
     if (jsonHeader) add += `, headers: { ${contentType} }`;
     const anchor = http.lib === "helper" ? args[args.length - 1]! : http.urlNode ?? urlArg;
@@ -132,6 +139,10 @@ export function addToOptions(plan: Plan, http: HttpCall, key: string, value: str
 }
 
 export function convertRequestBody(plan: Plan, http: HttpCall, lens: string, opKey?: string): void {
+  if (!http.body && http.opaqueOptions && http.helper?.bodyIndex === undefined) {
+    plan.problems.push({ reason: `the helper's options are built elsewhere (${oneLine(http.opaqueOptions.getText()).slice(0, 40)}), so the v1 body they may carry cannot be converted with the ${lens} lens`, advice: "pass the options as an object literal at the call, or convert the body into the nested v2 body by hand (see docs/mapping.md)" });
+    return;
+  }
   if (!http.body) return;
   let node = unwrapExpression(http.body.node);
   if (Node.isIdentifier(node)) {

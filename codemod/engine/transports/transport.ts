@@ -23,6 +23,8 @@ export interface HttpCall {
   method: { value?: HttpMethod; node?: Node; kind: "literal" | "default" | "verb" | "unknown" };
   /** Options object where a body / method could be added. */
   options?: Node;
+  /** A request helper's options argument built elsewhere (not an object literal here): its body and query are not seen. */
+  opaqueOptions?: Node;
   body?: { node: Node; stringify: boolean; prop?: Node };
   /** Where a fixed body goes for this library. */
   bodyKey: "body" | "data" | "json" | "arg";
