@@ -164,21 +164,26 @@ function serialises(http: HttpCall): boolean {
 
 function returnsBody(a: Analysis, http: HttpCall, fn: Node): boolean {
   for (const site of bodySites(a, http)) {
-    if (site.kind === "binding") continue;
+    // `const { data } = await api.get(path); return data;`: the bound name is the body.
+    if (site.kind === "binding") {
+      const local = (site.node as any).getNameNode() as Node;
+      if (Node.isIdentifier(local) && returnsName(fn, local.getText())) return true;
+      continue;
+    }
     let up = site.node.getParent();
     while (up && (Node.isParenthesizedExpression(up) || Node.isAsExpression(up) || Node.isAwaitExpression(up) || Node.isNonNullExpression(up) || Node.isSatisfiesExpression(up) || (Node.isConditionalExpression(up) && up.getCondition() !== site.node) || (Node.isBinaryExpression(up) && ["??", "||"].includes(up.getOperatorToken().getText())))) up = up.getParent();
     if (up && Node.isReturnStatement(up)) return true;
     if (up && Node.isArrowFunction(up) && up === fn) return true;
-    if (up && Node.isVariableDeclaration(up) && Node.isIdentifier(up.getNameNode())) {
-      const name = up.getName();
-      const returned = fn.getDescendantsOfKind(SyntaxKind.ReturnStatement).some((r) => {
-        const e = r.getExpression();
-        return e && unwrapExpression(e).getText() === name;
-      });
-      if (returned) return true;
-    }
+    if (up && Node.isVariableDeclaration(up) && Node.isIdentifier(up.getNameNode()) && returnsName(fn, up.getName())) return true;
   }
   return false;
+}
+
+function returnsName(fn: Node, name: string): boolean {
+  return fn.getDescendantsOfKind(SyntaxKind.ReturnStatement).some((r) => {
+    const e = r.getExpression();
+    return e && unwrapExpression(e).getText() === name;
+  });
 }
 
 /**

@@ -23,6 +23,8 @@ export function referencesOf(scope: Node, nameNode: Node): Node[] {
     if (p && (Node.isJSDocParameterTag(p) || d.getFirstAncestor((x) => Node.isJSDoc(x)))) continue;
     if (p && Node.isPropertyAccessExpression(p) && p.getNameNode() === d) continue;
     if (p && Node.isPropertyAssignment(p) && p.getNameNode() === d) continue;
+    // `const { data: tpl } = …` takes the key `data`; it does not read a variable named so.
+    if (p && Node.isBindingElement(p) && p.getPropertyNameNode() === d) continue;
     const b = resolveIdentifier(d);
     if (b && (b.kind === "var" || b.kind === "param") && (b.decl === nameNode.getParent() || b.decl === nameNode.getParent()?.getParent()?.getParent())) refs.push(d);
     else if (b?.kind === "var" && b.decl.getFirstDescendant((x) => x === nameNode)) refs.push(d);

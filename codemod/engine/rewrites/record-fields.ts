@@ -208,7 +208,16 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   // The answer handed on unread (`return fetch(…)` to callers outside the project): its record is read out of sight (a list: list-unwrap says so).
   if (shape.kind === "record" && !sites.length && !["helper", "convention", "openapi-fetch"].includes(http.lib) && resultIsUsed(http.call)) escapes.push(http.call);
   for (const site of sites) {
-    if (site.kind === "binding") continue;
+    // axios `const { data } = await api.get(…)`, `{ data: pod }`: the bound name is the body.
+    if (site.kind === "binding") {
+      read = site.node;
+      readIsPromise = false;
+      const local = (site.node as any).getNameNode() as Node;
+      if (Node.isIdentifier(local)) for (const r of referencesOf(enclosingFunction(site.node), local)) (shape.kind === "record" ? recordUse : listUse)(r, 0);
+      else if (shape.kind === "record" && Node.isObjectBindingPattern(local)) boundFields(local);
+      else escapes.push(local);
+      continue;
+    }
     // An error body is a problem document in v2, not the record.
     if (classifyRead(site.node) === "error") continue;
     read = site.node;
