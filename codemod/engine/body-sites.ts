@@ -7,8 +7,13 @@ import { unwrapExpression } from "./urls.ts";
 import type { Analysis } from "./state.ts";
 import type { HttpCall } from "./transports/transport.ts";
 import { referencesOf, skipParens } from "./nodes.ts";
+import { responseHandedTo } from "./response-handed.ts";
 
-export type BodySite = { kind: "value" | "promise" | "binding"; node: Node };
+/**
+ * `handed`: the Response is handed to a function of the project that uses it in a way not
+ * followed (the node is that call): where the body goes there is not known.
+ */
+export type BodySite = { kind: "value" | "promise" | "binding" | "handed"; node: Node };
 
 /** `JSON.parse(x)` around a node, if any. */
 function jsonParseAround(node: Node): Node | undefined {
@@ -78,10 +83,17 @@ export function bodySites(a: Analysis, http: HttpCall): BodySite[] {
   if (!awaited) return sites;
   const up = skipParens(awaited).getParent();
   if (!up) return sites;
+  // A fetch Response handed to a function of the project (`unwrap<Pod[]>(await fetch(…))`).
+  const handed = (response: Node) => {
+    const h = http.lib === "fetch" ? responseHandedTo(a, response) : undefined;
+    if (h?.kind === "body") addPromise(h.call);
+    else if (h) sites.push({ kind: "handed", node: h.call });
+  };
   if (Node.isPropertyAccessExpression(up)) {
     responseMember(up, http.lib, addPromise, sites);
     return sites;
   }
+  if (Node.isCallExpression(up)) handed(awaited);
   if (Node.isVariableDeclaration(up)) {
     const name = up.getNameNode();
     const scope = enclosingFunction(up);
@@ -89,6 +101,7 @@ export function bodySites(a: Analysis, http: HttpCall): BodySite[] {
       for (const ref of referencesOf(scope, name)) {
         const p = ref.getParent();
         if (p && Node.isPropertyAccessExpression(p) && p.getExpression() === ref) responseMember(p, http.lib, addPromise, sites);
+        else if (p && Node.isCallExpression(p)) handed(ref);
       }
     } else if (Node.isObjectBindingPattern(name)) {
       for (const el of name.getElements()) {

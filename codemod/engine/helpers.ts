@@ -170,6 +170,7 @@ function returnsBody(a: Analysis, http: HttpCall, fn: Node): boolean {
       if (Node.isIdentifier(local) && returnsName(fn, local.getText())) return true;
       continue;
     }
+    if (site.kind === "handed") continue;
     let up = site.node.getParent();
     while (up && (Node.isParenthesizedExpression(up) || Node.isAsExpression(up) || Node.isAwaitExpression(up) || Node.isNonNullExpression(up) || Node.isSatisfiesExpression(up) || (Node.isConditionalExpression(up) && up.getCondition() !== site.node) || (Node.isBinaryExpression(up) && ["??", "||"].includes(up.getOperatorToken().getText())))) up = up.getParent();
     if (up && Node.isReturnStatement(up)) return true;

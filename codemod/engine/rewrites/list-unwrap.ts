@@ -35,6 +35,11 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
     edit(plan, t, { start: t.getStart(), end: t.getEnd(), text: `{ ${wrapper}: ${t.getText()} }` });
   }
   for (const site of sites) {
+    if (site.kind === "handed") {
+      const where = `${site.node.getSourceFile().getBaseName()}:${site.node.getStartLineNumber()}`;
+      plan.problems.push({ reason: `v2 wraps the list in { ${wrapper}: [...] } and the response is handed to ${(site.node as any).getExpression().getText()} (${where}), which uses it in a way the codemod does not follow`, advice: `read .${wrapper} of the response body` });
+      continue;
+    }
     if (site.kind === "binding") {
       const el = site.node as any;
       const local = el.getNameNode().getText();
