@@ -32,7 +32,7 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
   // axios `get<Pod[]>(…)`: the response type follows the unwrap.
   if ((http.lib === "axios" || http.lib === "convention") && sites.length && http.call.getTypeArguments().length === 1) {
     const t = http.call.getTypeArguments()[0]!;
-    edit(plan, t, { start: t.getStart(), end: t.getEnd(), text: `{ ${wrapper}: ${t.getText()} }` });
+    wrapType(plan, t, wrapper);
   }
   for (const site of sites) {
     if (site.kind === "handed") {
@@ -65,7 +65,7 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
     const asserted = assertionAround(v);
     if (asserted) {
       const t = asserted.getTypeNode()!;
-      edit(plan, t, { start: t.getStart(), end: t.getEnd(), text: `{ ${wrapper}: ${t.getText()} }` });
+      wrapType(plan, t, wrapper);
       edit(plan, asserted, { start: asserted.getStart(), end: asserted.getStart(), text: "(" });
       edit(plan, asserted, { start: asserted.getEnd(), end: asserted.getEnd(), text: `).${wrapper}` });
       continue;
@@ -120,7 +120,7 @@ function retypeJson(plan: Plan, node: Node, wrapper: string, genericJson: boolea
   const typedBody = Node.isPropertyAccessExpression(callee) && callee.getName() === "json";
   if (!typedBody && !returnsTypedBody(call)) return;
   const [t] = call.getTypeArguments();
-  if (t && call.getTypeArguments().length === 1) edit(plan, t, { start: t.getStart(), end: t.getEnd(), text: `{ ${wrapper}: ${t.getText()} }` });
+  if (t && call.getTypeArguments().length === 1) wrapType(plan, t, wrapper);
   // got / ky infer `.json<T>()` from the variable's declared type; once unwrapped, T must be written.
   if (!t && typedBody && genericJson) {
     const decl = skipParens(node).getParent();
@@ -137,4 +137,10 @@ function assertionAround(v: Node): (Node & { getTypeNode(): Node | undefined }) 
     n = p;
   }
   return undefined;
+}
+
+/** `Pod[]` → `{ pods: Pod[] }`, written around the type so that edits of its members (a renamed field) still land. */
+function wrapType(plan: Plan, t: Node, wrapper: string): void {
+  edit(plan, t, { start: t.getStart(), end: t.getStart(), text: `{ ${wrapper}: ` });
+  edit(plan, t, { start: t.getEnd(), end: t.getEnd(), text: " }" });
 }

@@ -4,7 +4,7 @@
 import { Node } from "../../ts-morph.ts";
 import { converterNamed, type BodyLens, type FieldLens, type OperationMapping } from "../../../mappings/index.ts";
 import { edit, type Plan } from "../state.ts";
-import { renameDeclaredField, retypeDeclaredField } from "../declared-types.ts";
+import { membersNamed, renameDeclaredField, retypeDeclaredField } from "../declared-types.ts";
 import { convertedRead, declareReadHelper, type Retype } from "./converted-reads.ts";
 import { declaresField } from "./record-flow-facts.ts";
 
@@ -27,7 +27,11 @@ export function fieldIndex(fields: FieldLens[]): ByFirst {
   return byFirst;
 }
 
-export function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lost, op: OperationMapping, lens: BodyLens): void {
+/**
+ * `declared`: the record type the code declares the body through at its read (declaredBodyRecord),
+ * whose members follow the reads as the receiver's own type does.
+ */
+export function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lost, op: OperationMapping, lens: BodyLens, declared?: Node): void {
   if (!Node.isPropertyAccessExpression(access)) return;
   const gone = lost.get(access.getName());
   if (gone) {
@@ -58,7 +62,20 @@ export function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lo
         if (type) edit(plan, type, { start: type.getStart(), end: type.getEnd(), text: "unknown" });
         (plan.site.typeRenames ??= new Set()).add(decl);
       });
-    const converted = f.converter ? convertedRead(access, last, f, v1, retype) : undefined;
+    // The declared record's member moves with the read: renamed, or retyped `unknown` for a
+    // converted one (optional only, as for the receiver's own type); one it cannot follow refuses the read.
+    const members = membersNamed(declared, cand.segs[0]!);
+    const flat = cand.segs.length === 1 && f.v2.length === 1 && !f.v2[0]!.includes(".");
+    const membersMove = !members.length || (flat && (!f.converter || members.every((m) => (m as any).hasQuestionToken())));
+    const converted = f.converter && membersMove ? convertedRead(access, last, f, v1, retype) : undefined;
+    for (const m of membersMove ? members : []) {
+      const name = (m as any).getNameNode() as Node;
+      const type = (m as any).getTypeNode() as Node | undefined;
+      if (f.converter && !converted) break;
+      edit(plan, name, { start: name.getStart(), end: name.getEnd(), text: f.v2[0]! });
+      if (f.converter && type) edit(plan, type, { start: type.getStart(), end: type.getEnd(), text: "unknown" });
+      (plan.site.typeRenames ??= new Set()).add(m);
+    }
     if (converted) {
       edit(plan, access, { start: access.getStart(), end: last.getEnd(), text: converted.text });
       const site = plan.site;
@@ -83,7 +100,7 @@ export function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lo
         edit(plan, n, { start: n.getStart(), end: n.getEnd(), text });
         (plan.site.typeRenames ??= new Set()).add(n.getParent()!);
       });
-      if (!ok || (cand.segs.length > 1 && declaresField(object, cand.segs[0]!))) {
+      if (!ok || !membersMove || (cand.segs.length > 1 && declaresField(object, cand.segs[0]!))) {
         const reason = `v1 record field ${v1} is ${f.v2[0]} in v2, and the type this code reads it through declares ${v1}`;
         if (!plan.problems.some((p) => p.reason === reason)) plan.problems.push({ reason, advice: `change that type to the v2 record (${f.v2[0]})` });
       }

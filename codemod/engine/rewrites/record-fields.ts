@@ -13,7 +13,7 @@ import type { HttpCall } from "../transports/index.ts";
 import { bodySites } from "../body-sites.ts";
 import { referencesOf, resultIsUsed, skipParens } from "../nodes.ts";
 import { shownAsText } from "../display-sinks.ts";
-import { declaredFields } from "../declared-types.ts";
+import { declaredBodyRecord, declaredFields } from "../declared-types.ts";
 import { wrapRecordInAdapter } from "../adapter-sites.ts";
 import { boundRefs } from "./openapi-fetch.ts";
 import { classifyRead } from "../response-branch.ts";
@@ -69,7 +69,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   let readIsPromise = false;
 
   const lost: Lost = new Map((lens.v1Lost ?? []).map((l) => [l.v1, l]));
-  const field = (access: Node) => recordField(plan, access, byFirst, lost, op, lens);
+  const field = (access: Node) => recordField(plan, access, byFirst, lost, op, lens, read && declaredBodyRecord(plan.a, read));
   /** A reference to a record value: a field read, or somewhere the value goes on. */
   const recordUse = (ref: Node, depth: number) => {
     const outer = skipParens(ref);
