@@ -13,7 +13,7 @@ import { responseHandedTo } from "./response-handed.ts";
  * `handed`: the Response is handed to a function of the project that uses it in a way not
  * followed (the node is that call): where the body goes there is not known.
  */
-export type BodySite = { kind: "value" | "promise" | "binding" | "handed"; node: Node };
+export type BodySite = { kind: "value" | "promise" | "binding" | "handed"; node: Node; why?: string };
 
 /** `JSON.parse(x)` around a node, if any. */
 function jsonParseAround(node: Node): Node | undefined {
@@ -87,7 +87,7 @@ export function bodySites(a: Analysis, http: HttpCall): BodySite[] {
   const handed = (response: Node) => {
     const h = http.lib === "fetch" ? responseHandedTo(a, response) : undefined;
     if (h?.kind === "body") addPromise(h.call);
-    else if (h) sites.push({ kind: "handed", node: h.call });
+    else if (h) sites.push({ kind: "handed", node: h.call, why: h.why });
   };
   if (Node.isPropertyAccessExpression(up)) {
     responseMember(up, http.lib, addPromise, sites);

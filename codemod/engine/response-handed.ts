@@ -17,8 +17,8 @@ const STATUS = new Set(["ok", "status", "statusText", "headers", "url", "redirec
 export type Handed =
   /** The call returns this Response's parsed body. */
   | { kind: "body"; call: Node }
-  /** The function uses the Response in a way not followed here (named for the mark). */
-  | { kind: "unfollowed"; call: Node; fn: Node };
+  /** The function uses the Response in a way not followed here: `why` says how, for the mark. */
+  | { kind: "unfollowed"; call: Node; why: string };
 
 /**
  * What a project function does with the Response at `value` (an argument of its call), or
@@ -30,27 +30,29 @@ export function responseHandedTo(a: Analysis, value: Node): Handed | undefined {
   const call = skipParens(value).getParent()!;
   const use = parsedBodyReturned(callee.fn, callee.param);
   if (use === "none") return undefined;
-  return use === "returned" ? { kind: "body", call } : { kind: "unfollowed", call, fn: callee.fn };
+  return use === "returned" ? { kind: "body", call } : { kind: "unfollowed", call, why: use.why };
 }
 
 /**
  * `returned`: every use of the parameter is a status read, the error text, or a `.json()` whose
- * value the function returns (one at least); `none`: only status reads and text; `other`: anything else.
+ * value the function returns and reads no other way (one at least); `none`: only status reads and
+ * text; else how the function uses it otherwise.
  */
-function parsedBodyReturned(fn: Node, param: Node): "returned" | "none" | "other" {
+function parsedBodyReturned(fn: Node, param: Node): "returned" | "none" | { why: string } {
   const name = (param as any).getNameNode?.() as Node | undefined;
-  if (!name || !Node.isIdentifier(name)) return "other";
+  if (!name || !Node.isIdentifier(name)) return { why: "takes it destructured" };
   let returned = false;
   for (const r of referencesOf(fn, name)) {
     const p = r.getParent();
-    if (!p || !Node.isPropertyAccessExpression(p) || p.getExpression() !== r) return "other";
+    const line = r.getStartLineNumber();
+    if (!p || !Node.isPropertyAccessExpression(p) || p.getExpression() !== r) return { why: `hands it on (line ${line})` };
     if (STATUS.has(p.getName())) continue;
     const call = p.getParent();
-    if (!call || !Node.isCallExpression(call) || call.getExpression() !== p) return "other";
+    if (!call || !Node.isCallExpression(call) || call.getExpression() !== p) return { why: `reads its ${p.getName()} (line ${line})` };
     const returns = reachesReturn(call, fn);
     // `throw new Error(await res.text())`: the text of an error, not the body handed back.
     if (p.getName() === "text" && !returns) continue;
-    if (p.getName() !== "json" || !returns) return "other";
+    if (p.getName() !== "json" || !returns) return { why: `reads the body for more than handing it back (line ${line})` };
     returned = true;
   }
   return returned ? "returned" : "none";

@@ -190,8 +190,12 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   // The answer handed on unread (`return fetch(…)` to callers outside the project): its record is read out of sight (a list: list-unwrap says so).
   if (shape.kind === "record" && !sites.length && !["helper", "convention", "openapi-fetch"].includes(http.lib) && resultIsUsed(http.call)) escapes.push(http.call);
   for (const site of sites) {
+    // A list's site is marked by its unwrap already; a record is read where it is not followed.
     if (site.kind === "handed") {
-      escapes.push(site.node);
+      const fields = differingFields(lens.fields, lens.v1Lost);
+      const where = `${site.node.getSourceFile().getBaseName()}:${site.node.getStartLineNumber()}`;
+      const to = `the response is handed to ${(site.node as any).getExpression().getText()} (${where}), which ${site.why}`;
+      if (shape.kind === "record" && fields.length) plan.problems.push({ reason: `${to}: where the record is read is not followed, and these v1 fields differ in v2: ${fields.join(", ")}`, advice: "read the v2 record where that function reads it (docs/mapping.md)", brief: `${to}: the record's reads are not followed (${fields.length} v1 fields differ in v2)` });
       continue;
     }
     // axios `const { data } = await api.get(…)`, `{ data: pod }`: the bound name is the body.
