@@ -19,6 +19,7 @@ import { addFixedBody, convertRequestBody } from "./rewrites/request-body.ts";
 import { unwrapList } from "./rewrites/list-unwrap.ts";
 import { errorReads } from "./rewrites/error-fields.ts";
 import { recordReads } from "./rewrites/record-fields.ts";
+import { answerLeavesSight } from "./rewrites/answer-leaves.ts";
 import { queryParams } from "./rewrites/query.ts";
 import { dynamicPathProblem } from "./dynamic-paths.ts";
 import { newPathFor, uniqueMatches, type Match } from "./v1-match.ts";
@@ -238,6 +239,7 @@ function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match
   if (openapi) errorBindingReads(plan, http);
   errorReads(plan, http);
   recordReads(plan, http, op, unwrapEdits);
+  if (!openapi) answerLeavesSight(plan, http, op);
 }
 
 

@@ -17,19 +17,18 @@ const STATUS = new Set(["ok", "status", "statusText", "headers", "url", "redirec
 export type Handed =
   /** The call returns this Response's parsed body. */
   | { kind: "body"; call: Node }
+  /** The function reads its status (or error text) only: the body is not its. */
+  | { kind: "status"; call: Node }
   /** The function uses the Response in a way not followed here: `why` says how, for the mark. */
   | { kind: "unfollowed"; call: Node; why: string };
 
-/**
- * What a project function does with the Response at `value` (an argument of its call), or
- * undefined when `value` is not an argument of a project function or the function takes no body.
- */
+/** What a project function does with the Response at `value` (an argument of its call); undefined when it is not a project function's argument. */
 export function responseHandedTo(a: Analysis, value: Node): Handed | undefined {
   const callee = argumentCallee(a, value);
   if (!callee) return undefined;
   const call = skipParens(value).getParent()!;
   const use = parsedBodyReturned(callee.fn, callee.param);
-  if (use === "none") return undefined;
+  if (use === "none") return { kind: "status", call };
   return use === "returned" ? { kind: "body", call } : { kind: "unfollowed", call, why: use.why };
 }
 
@@ -44,15 +43,16 @@ function parsedBodyReturned(fn: Node, param: Node): "returned" | "none" | { why:
   let returned = false;
   for (const r of referencesOf(fn, name)) {
     const p = r.getParent();
-    const line = r.getStartLineNumber();
-    if (!p || !Node.isPropertyAccessExpression(p) || p.getExpression() !== r) return { why: `hands it on (line ${line})` };
+    // file:line, as every position in a mark is (a later run finds the mark by it).
+    const line = `${r.getSourceFile().getBaseName()}:${r.getStartLineNumber()}`;
+    if (!p || !Node.isPropertyAccessExpression(p) || p.getExpression() !== r) return { why: `hands it on (${line})` };
     if (STATUS.has(p.getName())) continue;
     const call = p.getParent();
-    if (!call || !Node.isCallExpression(call) || call.getExpression() !== p) return { why: `reads its ${p.getName()} (line ${line})` };
+    if (!call || !Node.isCallExpression(call) || call.getExpression() !== p) return { why: `reads its ${p.getName()} (${line})` };
     const returns = reachesReturn(call, fn);
     // `throw new Error(await res.text())`: the text of an error, not the body handed back.
     if (p.getName() === "text" && !returns) continue;
-    if (p.getName() !== "json" || !returns) return { why: `reads the body for more than handing it back (line ${line})` };
+    if (p.getName() !== "json" || !returns) return { why: `reads the body for more than handing it back (${line})` };
     returned = true;
   }
   return returned ? "returned" : "none";
