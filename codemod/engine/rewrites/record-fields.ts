@@ -11,7 +11,7 @@ import { edit, type Plan } from "../state.ts";
 import type { Edit } from "../../types.ts";
 import type { HttpCall } from "../transports/index.ts";
 import { bodySites } from "../body-sites.ts";
-import { referencesOf, resultIsUsed, skipParens } from "../nodes.ts";
+import { referencesOf, skipParens } from "../nodes.ts";
 import { shownAsText } from "../display-sinks.ts";
 import { declaredBodyRecord, declaredFields } from "../declared-types.ts";
 import { wrapRecordInAdapter } from "../adapter-sites.ts";
@@ -187,8 +187,6 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   // openapi-fetch: `const { data } = await client.GET(…)`, data being the record (or the unwrapped list).
   if (http.lib === "openapi-fetch") for (const r of boundRefs(http, "data")) (shape.kind === "record" ? recordUse : listUse)(r, 0);
   const sites = bodySites(plan.a, http);
-  // The answer handed on unread (`return fetch(…)` to callers outside the project): its record is read out of sight (a list: list-unwrap says so).
-  if (shape.kind === "record" && !sites.length && !["helper", "convention", "openapi-fetch"].includes(http.lib) && resultIsUsed(http.call)) escapes.push(http.call);
   for (const site of sites) {
     // A list's site is marked by its unwrap already; a record is read where it is not followed.
     if (site.kind === "handed") {
