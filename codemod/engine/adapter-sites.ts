@@ -6,6 +6,7 @@
 // no source form) keep their mark.
 import path from "node:path";
 import { Node } from "../ts-morph.ts";
+import type { BindingElement } from "ts-morph";
 import { lenses, type OperationMapping } from "../../mappings/index.ts";
 import { adapterCall, adapterCovers, adapterFileName, adapterImport, adapterOmissions, ADAPTER_BINDING, type AdapterOptions } from "../adapter/index.ts";
 import { projectReader } from "./project-reads.ts";
@@ -35,8 +36,12 @@ export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean, op
   const ts = isTypeScriptFile(read.getSourceFile().getFilePath());
   const param = `${kind === "record" ? "record" : "body"}${ts ? ": unknown" : ""}`;
   const [open, close] = promise ? ["", `.then((${param}) => ${adapterCall(kind, op.key, param.split(":")[0]!)})`] : adapterCall(kind, op.key, "\0").split("\0");
-  if (open) edit(plan, read, { start: read.getStart(), end: read.getStart(), text: open });
-  edit(plan, read, { start: read.getEnd(), end: read.getEnd(), text: close! });
+  if (Node.isBindingElement(read)) {
+    if (!wrapBinding(plan, read, open!, close!)) return false;
+  } else {
+    if (open) edit(plan, read, { start: read.getStart(), end: read.getStart(), text: open });
+    edit(plan, read, { start: read.getEnd(), end: read.getEnd(), text: close! });
+  }
   const without = left.length ? ` (without ${left.join(", ")}, which nothing in the project reads)` : "";
   note(plan, read, kind === "record" ? `the v2 ${op.key.split("#")[0]} record is converted back to v1 by ${ADAPTER_BINDING}${without}` : `the v2 ${op.key.split("#")[0]} list is unwrapped and its records converted back to v1 by ${ADAPTER_BINDING}${without}`);
   const site = plan.site;
@@ -46,6 +51,23 @@ export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean, op
     before?.();
     useAdapter(plan, site.file ?? plan.a.files.get(read.getSourceFile().getFilePath())!);
   };
+  return true;
+}
+
+/**
+ * axios `const { data: pod } = await api.get(…)`: a pattern has no place for a call, so the
+ * declaration takes the body whole, `const pod = toV1(…)((await api.get(…)).data)`. Only where
+ * `data` is all the pattern binds, without a default or a declared type (else false: marked).
+ */
+function wrapBinding(plan: Plan, el: BindingElement, open: string, close: string): boolean {
+  const pattern = el.getParent();
+  const decl = pattern.getParent();
+  const init = Node.isVariableDeclaration(decl) ? decl.getInitializer() : undefined;
+  if (!init || !Node.isVariableDeclaration(decl) || decl.getTypeNode() || pattern.getElements().length !== 1 || el.getInitializer() || el.getDotDotDotToken()) return false;
+  const key = el.getPropertyNameNode()?.getText() ?? el.getName();
+  edit(plan, pattern, { start: pattern.getStart(), end: pattern.getEnd(), text: el.getNameNode().getText() });
+  edit(plan, init, { start: init.getStart(), end: init.getStart(), text: `${open}(` });
+  edit(plan, init, { start: init.getEnd(), end: init.getEnd(), text: `).${key}${close}` });
   return true;
 }
 

@@ -7,8 +7,14 @@ import { unwrapExpression } from "./urls.ts";
 import type { Analysis } from "./state.ts";
 import type { HttpCall } from "./transports/transport.ts";
 import { referencesOf, skipParens } from "./nodes.ts";
+import { responseHandedTo } from "./response-handed.ts";
+import { returnedTo } from "./answer-flow.ts";
 
-export type BodySite = { kind: "value" | "promise" | "binding"; node: Node };
+/**
+ * `handed`: the Response is handed to a function of the project that uses it in a way not
+ * followed (the node is that call): where the body goes there is not known.
+ */
+export type BodySite = { kind: "value" | "promise" | "binding" | "handed"; node: Node; why?: string };
 
 /** `JSON.parse(x)` around a node, if any. */
 function jsonParseAround(node: Node): Node | undefined {
@@ -18,7 +24,7 @@ function jsonParseAround(node: Node): Node | undefined {
   return undefined;
 }
 
-export function bodySites(a: Analysis, http: HttpCall): BodySite[] {
+export function bodySites(a: Analysis, http: HttpCall, depth = 0): BodySite[] {
   // A call by convention reads its answer the way the code around it does.
   if (http.lib === "convention") {
     if (http.style === "body") return bodySites(a, { ...http, lib: "helper", helper: { kind: "helper", base: "", pathIndex: 0, returnsBody: true, serialisesBody: true } });
@@ -59,51 +65,90 @@ export function bodySites(a: Analysis, http: HttpCall): BodySite[] {
   }
   const outer = skipParens(call);
   const parent = outer.getParent();
+  // The answer returned from a function of the project: its callers read it as they would the
+  // call. Not from a request helper's own transport call (its callers are sites of their own).
+  const follows = depth < 3 && !a.helperParts.has(enclosingFunction(call));
+  const callers = (answer: Node) => {
+    const to = follows ? returnedTo(answer) : undefined;
+    if (!Array.isArray(to)) return false;
+    for (const c of to) sites.push(...bodySites(a, { ...http, call: c as HttpCall["call"] }, depth + 1));
+    return true;
+  };
+  if (callers(outer)) return sites;
   if ((http.lib === "got" || http.lib === "ky") && parent && Node.isPropertyAccessExpression(parent) && parent.getName() === "json") {
     const c = parent.getParent();
     if (c && Node.isCallExpression(c)) addPromise(c);
     return sites;
   }
+  // A fetch Response handed to a function of the project (`unwrap<Pod[]>(await fetch(…))`).
+  const handed = (response: Node) => {
+    const h = http.lib === "fetch" ? responseHandedTo(a, response) : undefined;
+    if (h?.kind === "body") addPromise(h.call);
+    else if (h?.kind === "unfollowed") sites.push({ kind: "handed", node: h.call, why: h.why });
+  };
+  /** A reference to the awaited answer (a variable, a then callback's parameter): its body members, the Response handed on, or returned. */
+  const answerRef = (ref: Node) => {
+    const p = ref.getParent();
+    if (p && Node.isPropertyAccessExpression(p) && p.getExpression() === ref) responseMember(p, http.lib, addPromise, sites);
+    else if (p && Node.isCallExpression(p)) handed(ref);
+    else callers(ref);
+  };
   if (parent && Node.isPropertyAccessExpression(parent) && parent.getName() === "then") {
     const thenCall = parent.getParent();
     const cb = thenCall && Node.isCallExpression(thenCall) ? thenCall.getArguments()[0] : undefined;
-    if (cb && Node.isArrowFunction(cb)) {
-      const body = unwrapExpression(cb.getBody());
-      const pname = cb.getParameters()[0]?.getName();
-      if (pname && readsBody(body, pname, http.lib)) addPromise(thenCall!);
+    if (cb && (Node.isArrowFunction(cb) || Node.isFunctionExpression(cb))) {
+      const body = Node.isArrowFunction(cb) ? unwrapExpression(cb.getBody()) : undefined;
+      const pn = cb.getParameters()[0]?.getNameNode();
+      if (pn && Node.isIdentifier(pn)) {
+        // `.then((r) => r.json())`: the then's promise is the body; else the callback reads the answer as a variable would.
+        if (body && readsBody(body, pn.getText(), http.lib)) addPromise(thenCall!);
+        else for (const ref of referencesOf(cb, pn)) answerRef(ref);
+      } else if (pn && Node.isObjectBindingPattern(pn)) {
+        // `.then(({ data }) => data)`: the then's promise is the body; `({ data }) => data.map(…)` reads it.
+        const els = pn.getElements();
+        const only = els.length === 1 && http.lib === "axios" && bodyKey(els[0]!) && body?.getText() === els[0]!.getNameNode().getText();
+        if (only) addPromise(thenCall!);
+        else bindings(pn, http.lib, cb, addPromise, sites);
+      }
     }
     return sites;
   }
   const awaited = parent && Node.isAwaitExpression(parent) ? parent : undefined;
   if (!awaited) return sites;
   const up = skipParens(awaited).getParent();
-  if (!up) return sites;
+  if (!up || callers(awaited)) return sites;
   if (Node.isPropertyAccessExpression(up)) {
     responseMember(up, http.lib, addPromise, sites);
     return sites;
   }
+  if (Node.isCallExpression(up)) handed(awaited);
   if (Node.isVariableDeclaration(up)) {
     const name = up.getNameNode();
     const scope = enclosingFunction(up);
-    if (Node.isIdentifier(name)) {
-      for (const ref of referencesOf(scope, name)) {
+    if (Node.isIdentifier(name)) for (const ref of referencesOf(scope, name)) answerRef(ref);
+    else if (Node.isObjectBindingPattern(name)) bindings(name, http.lib, scope, addPromise, sites);
+  }
+  return sites;
+}
+
+
+function bodyKey(el: Node): boolean {
+  return Node.isBindingElement(el) && (el.getPropertyNameNode()?.getText() ?? el.getName()) === "data";
+}
+
+/** `const { data, status } = await api.get(…)`, `({ data }) => …`: axios `data` is the body; undici `body.json()` parses it. */
+function bindings(pattern: Node & { getElements(): Node[] }, lib: HttpCall["lib"], scope: Node, addPromise: (p: Node) => void, sites: BodySite[]): void {
+  for (const el of pattern.getElements()) {
+    if (!Node.isBindingElement(el)) continue;
+    const key = el.getPropertyNameNode()?.getText() ?? el.getName();
+    if (lib === "axios" && key === "data") sites.push({ kind: "binding", node: el });
+    if (lib === "undici-request" && key === "body" && Node.isIdentifier(el.getNameNode())) {
+      for (const ref of referencesOf(scope, el.getNameNode())) {
         const p = ref.getParent();
-        if (p && Node.isPropertyAccessExpression(p) && p.getExpression() === ref) responseMember(p, http.lib, addPromise, sites);
-      }
-    } else if (Node.isObjectBindingPattern(name)) {
-      for (const el of name.getElements()) {
-        const key = el.getPropertyNameNode()?.getText() ?? el.getName();
-        if (http.lib === "axios" && key === "data") sites.push({ kind: "binding", node: el });
-        if (http.lib === "undici-request" && key === "body" && Node.isIdentifier(el.getNameNode())) {
-          for (const ref of referencesOf(scope, el.getNameNode())) {
-            const p = ref.getParent();
-            if (p && Node.isPropertyAccessExpression(p) && p.getName() === "json" && Node.isCallExpression(p.getParent())) addPromise(p.getParent()!);
-          }
-        }
+        if (p && Node.isPropertyAccessExpression(p) && p.getName() === "json" && Node.isCallExpression(p.getParent())) addPromise(p.getParent()!);
       }
     }
   }
-  return sites;
 }
 
 function readsBody(expr: Node, name: string, lib: HttpCall["lib"]): boolean {

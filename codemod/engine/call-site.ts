@@ -19,6 +19,7 @@ import { addFixedBody, convertRequestBody } from "./rewrites/request-body.ts";
 import { unwrapList } from "./rewrites/list-unwrap.ts";
 import { recordReads } from "./rewrites/record-fields.ts";
 import { queryParams, renamedLiteralQuery } from "./rewrites/query.ts";
+import { answerLeavesSight } from "./rewrites/answer-leaves.ts";
 import { dynamicPathProblem } from "./dynamic-paths.ts";
 import { newPathFor, uniqueMatches, type Match } from "./v1-match.ts";
 
@@ -234,6 +235,7 @@ function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match
   const unwrapEdits = new Set(plan.site.edits.slice(beforeUnwrap));
   if (openapi) errorBindingReads(plan, http);
   recordReads(plan, http, op, unwrapEdits);
+  if (!openapi) answerLeavesSight(plan, http, op);
 }
 
 

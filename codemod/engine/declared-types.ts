@@ -132,3 +132,50 @@ export function retypeDeclaredField(a: Analysis, object: Node, v1: string, v2: s
   for (const d of new Set(decls)) retypeEdit(d, (d as any).getNameNode(), (d as any).getTypeNode?.());
   return true;
 }
+
+/**
+ * The record type the code declares a body through where it reads it, which the checker may not
+ * see (a client library's own types are not loaded, so `api.get("x").json<Volume[]>()` is `any`
+ * to it): a call's one type argument (`.json<T>()`, axios `get<T>()`, `unwrap<T>(…)`, through the
+ * `res` of `res.data` and the declaration of `const { data } = …`) or an `as T` around the read.
+ * The type literal, or the project's own interface or type alias; undefined otherwise.
+ */
+export function declaredBodyRecord(a: Analysis, read: Node): Node | undefined {
+  let n: Node | undefined = read;
+  if (Node.isBindingElement(n)) {
+    const decl = n.getParent().getParent();
+    n = Node.isVariableDeclaration(decl) ? decl.getInitializer() : undefined;
+  } else if (Node.isPropertyAccessExpression(n) && n.getName() === "data") {
+    const holder = unwrapValue(n.getExpression());
+    const b = Node.isIdentifier(holder) ? bind(a, holder) : undefined;
+    n = b?.kind === "var" && !b.path.length && Node.isVariableDeclaration(b.decl) ? b.decl.getInitializer() : holder;
+  }
+  const call = n && unwrapValue(n);
+  let type = call && Node.isCallExpression(call) && call.getTypeArguments().length === 1 ? call.getTypeArguments()[0] : undefined;
+  if (!type) {
+    let up = read.getParent();
+    while (up && (Node.isParenthesizedExpression(up) || Node.isAwaitExpression(up))) up = up.getParent();
+    if (up && Node.isAsExpression(up)) type = up.getTypeNode();
+  }
+  const t = recordTypeNode(type);
+  if (!t) return undefined;
+  if (Node.isTypeLiteral(t)) return t;
+  if (!Node.isTypeReference(t)) return undefined;
+  const d = t.getTypeName().getSymbol()?.getDeclarations()[0];
+  const own = d && a.files.has(d.getSourceFile().getFilePath()) && !d.getSourceFile().isDeclarationFile();
+  if (own && Node.isInterfaceDeclaration(d)) return d;
+  const aliased = own && Node.isTypeAliasDeclaration(d) ? d.getTypeNode() : undefined;
+  return aliased && Node.isTypeLiteral(aliased) ? aliased : undefined;
+}
+
+/** The property signatures named `name` of a type literal or interface from declaredBodyRecord. */
+export function membersNamed(record: Node | undefined, name: string): Node[] {
+  if (!record || !(Node.isTypeLiteral(record) || Node.isInterfaceDeclaration(record))) return [];
+  return record.getMembers().filter((m) => Node.isPropertySignature(m) && m.getName() === name);
+}
+
+function unwrapValue(n: Node): Node {
+  let x = n;
+  while (Node.isParenthesizedExpression(x) || Node.isAwaitExpression(x) || Node.isNonNullExpression(x)) x = x.getExpression();
+  return x;
+}

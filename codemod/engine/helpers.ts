@@ -11,7 +11,7 @@ import { bind, objectLiteral, prop, sourceLiteral, sourceLiterals, urlContext } 
 import { bodyOf, methodOf } from "./transports/call-parts.ts";
 import type { HttpCall } from "./transports/transport.ts";
 import { readCall as httpCall } from "./call-reader.ts";
-import { bodySites } from "./body-sites.ts";
+import { bodySites, type BodySite } from "./body-sites.ts";
 import { bodyOptionKeys, queryOptionKeys } from "./helper-body-keys.ts";
 import { helperHeaders } from "./helper-headers.ts";
 
@@ -195,22 +195,33 @@ function serialises(http: HttpCall): boolean {
 }
 
 function returnsBody(a: Analysis, http: HttpCall, fn: Node): boolean {
-  for (const site of bodySites(a, http)) {
-    if (site.kind === "binding") continue;
+  for (const site of inside(fn, bodySites(a, http))) {
+    // `const { data } = await api.get(path); return data;`: the bound name is the body.
+    if (site.kind === "binding") {
+      const local = (site.node as any).getNameNode() as Node;
+      if (Node.isIdentifier(local) && returnsName(fn, local.getText())) return true;
+      continue;
+    }
+    if (site.kind === "handed") continue;
     let up = site.node.getParent();
     while (up && (Node.isParenthesizedExpression(up) || Node.isAsExpression(up) || Node.isAwaitExpression(up) || Node.isNonNullExpression(up) || Node.isSatisfiesExpression(up) || (Node.isConditionalExpression(up) && up.getCondition() !== site.node) || (Node.isBinaryExpression(up) && ["??", "||"].includes(up.getOperatorToken().getText())))) up = up.getParent();
     if (up && Node.isReturnStatement(up)) return true;
     if (up && Node.isArrowFunction(up) && up === fn) return true;
-    if (up && Node.isVariableDeclaration(up) && Node.isIdentifier(up.getNameNode())) {
-      const name = up.getName();
-      const returned = fn.getDescendantsOfKind(SyntaxKind.ReturnStatement).some((r) => {
-        const e = r.getExpression();
-        return e && unwrapExpression(e).getText() === name;
-      });
-      if (returned) return true;
-    }
+    if (up && Node.isVariableDeclaration(up) && Node.isIdentifier(up.getNameNode()) && returnsName(fn, up.getName())) return true;
   }
   return false;
+}
+
+/** The body reads inside the function itself (bodySites also follows an answer the function returns to its callers). */
+function inside(fn: Node, sites: BodySite[]): BodySite[] {
+  return sites.filter((s) => !!s.node.getFirstAncestor((x) => x === fn));
+}
+
+function returnsName(fn: Node, name: string): boolean {
+  return fn.getDescendantsOfKind(SyntaxKind.ReturnStatement).some((r) => {
+    const e = r.getExpression();
+    return e && unwrapExpression(e).getText() === name;
+  });
 }
 
 /**
@@ -219,7 +230,7 @@ function returnsBody(a: Analysis, http: HttpCall, fn: Node): boolean {
  */
 function bodyKeyOf(a: Analysis, http: HttpCall, fn: Node): string | undefined {
   const holders = new Set<string>();
-  for (const site of bodySites(a, http)) {
+  for (const site of inside(fn, bodySites(a, http))) {
     if (site.kind !== "value") continue;
     let up = site.node.getParent();
     while (up && (Node.isParenthesizedExpression(up) || Node.isAsExpression(up) || Node.isNonNullExpression(up))) up = up.getParent();

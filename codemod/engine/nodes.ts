@@ -23,6 +23,8 @@ export function referencesOf(scope: Node, nameNode: Node): Node[] {
     if (p && (Node.isJSDocParameterTag(p) || d.getFirstAncestor((x) => Node.isJSDoc(x)))) continue;
     if (p && Node.isPropertyAccessExpression(p) && p.getNameNode() === d) continue;
     if (p && Node.isPropertyAssignment(p) && p.getNameNode() === d) continue;
+    // `const { data: tpl } = …` takes the key `data`; it does not read a variable named so.
+    if (p && Node.isBindingElement(p) && p.getPropertyNameNode() === d) continue;
     const b = resolveIdentifier(d);
     if (b && (b.kind === "var" || b.kind === "param" || b.kind === "catch") && (b.decl === nameNode.getParent() || b.decl === nameNode.getParent()?.getParent()?.getParent())) refs.push(d);
     else if (b?.kind === "var" && b.decl.getFirstDescendant((x) => x === nameNode)) refs.push(d);
@@ -81,29 +83,4 @@ export function afterImports(sf: SourceFile, text: string): number {
   }
   if (at === 0 && text.startsWith("#!")) at = text.indexOf("\n") + 1;
   return at;
-}
-
-/**
- * Whether a call's answer (a Response) is handed on whole: returned, or given to another call,
- * directly or through a variable. Reading its status (`res.ok`) is not handing it on.
- */
-export function resultIsUsed(call: Node): boolean {
-  let n: Node = call;
-  for (let p = n.getParent(); p && (Node.isAwaitExpression(p) || Node.isParenthesizedExpression(p) || Node.isAsExpression(p) || Node.isNonNullExpression(p)); p = n.getParent()) n = p;
-  const p = n.getParent();
-  if (!p) return false;
-  if (Node.isVariableDeclaration(p) && p.getInitializer() === n) {
-    const name = p.getNameNode();
-    if (!Node.isIdentifier(name)) return false;
-    const scope = p.getFirstAncestor((x) => Node.isBlock(x) || Node.isSourceFile(x)) ?? p.getSourceFile();
-    return scope.getDescendantsOfKind(SyntaxKind.Identifier).some((r) => r !== name && r.getText() === name.getText() && handedOn(r));
-  }
-  return handedOn(n);
-}
-
-function handedOn(n: Node): boolean {
-  const p = n.getParent();
-  if (!p) return false;
-  if (Node.isReturnStatement(p) || (Node.isArrowFunction(p) && p.getBody() === n)) return true;
-  return (Node.isCallExpression(p) || Node.isNewExpression(p)) && (p.getArguments() as Node[]).includes(n);
 }

@@ -7,7 +7,7 @@ import { unwrapExpression } from "../urls.ts";
 import { edit, type Analysis, type Plan } from "../state.ts";
 import type { HttpCall } from "../transports/index.ts";
 import { bodySites } from "../body-sites.ts";
-import { referencesOf, resultIsUsed, skipParens } from "../nodes.ts";
+import { referencesOf, skipParens } from "../nodes.ts";
 import type { Problems } from "./problems.ts";
 import { classifyRead } from "../response-branch.ts";
 
@@ -20,9 +20,6 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
   const all = bodySites(plan.a, http);
   if (!all.length && http.lib === "helper" && !http.helper!.returnsBody) {
     plan.problems.push({ reason: `v2 wraps the list in { ${wrapper}: [...] } and this helper's result is not followed to where it is read`, advice: `read .${wrapper} of the response body` });
-  } else if (!all.length && http.lib !== "helper" && http.lib !== "convention" && resultIsUsed(http.call)) {
-    // The answer leaves the codemod's sight unread (`return fetch(…)` to callers outside the project).
-    plan.problems.push({ reason: `v2 wraps the list in { ${wrapper}: [...] } and the Response is handed on unread (${http.call.getSourceFile().getBaseName()}:${http.call.getStartLineNumber()}), so its readers are not followed`, advice: `read .${wrapper} of the response body where it is read` });
   }
   // An error body is a problem document in v2: the list key belongs to the success body only.
   const sites = all.filter((site) => classifyRead(site.node) !== "error");
@@ -35,6 +32,11 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
     wrapType(plan, t, wrapper);
   }
   for (const site of sites) {
+    if (site.kind === "handed") {
+      const where = `${site.node.getSourceFile().getBaseName()}:${site.node.getStartLineNumber()}`;
+      plan.problems.push({ reason: `v2 wraps the list in { ${wrapper}: [...] } and the response is handed to ${(site.node as any).getExpression().getText()} (${where}), which ${site.why}: where the list is read is not followed`, advice: `read .${wrapper} of the response body where that function reads it` });
+      continue;
+    }
     if (site.kind === "binding") {
       const el = site.node as any;
       const local = el.getNameNode().getText();

@@ -5,41 +5,23 @@
 // that goes anywhere else (passed on, stored, serialised) cannot be vouched for, so the site
 // gets a mark listing the record fields that differ in v2.
 import { Node } from "../../ts-morph.ts";
-import { converterNamed, lensNamed, type BodyLens, type FieldLens, type OperationMapping } from "../../../mappings/index.ts";
+import { lensNamed, type FieldLens, type OperationMapping } from "../../../mappings/index.ts";
 import { enclosingFunction } from "../scope.ts";
 import { edit, type Plan } from "../state.ts";
 import type { Edit } from "../../types.ts";
 import type { HttpCall } from "../transports/index.ts";
 import { bodySites } from "../body-sites.ts";
-import { referencesOf, resultIsUsed, skipParens } from "../nodes.ts";
+import { referencesOf, skipParens } from "../nodes.ts";
 import { shownAsText } from "../display-sinks.ts";
-import { declaredFields, renameDeclaredField, retypeDeclaredField } from "../declared-types.ts";
+import { declaredBodyRecord, declaredFields } from "../declared-types.ts";
 import { wrapRecordInAdapter } from "../adapter-sites.ts";
 import { boundRefs } from "./openapi-fetch.ts";
 import { classifyRead } from "../response-branch.ts";
-import { convertedRead, declareReadHelper, type Retype } from "./converted-reads.ts";
-import { callersOf, declaresField, fieldDeclarations, onlyTested, resultBeyondStatus } from "./record-flow-facts.ts";
+import { fieldIndex, recordField, type Lost } from "./record-field-read.ts";
+import { callersOf, fieldDeclarations, onlyTested, resultBeyondStatus } from "./record-flow-facts.ts";
 import { argumentCallee, callbackCallee, noteEntry, type Callee } from "../record-callees.ts";
 
-type ByFirst = Map<string, { segs: string[]; lens: FieldLens }[]>;
-/** The lens's v1Lost fields by name: reads of them get a mark. */
-type Lost = Map<string, { v1: string; reason: string; advice: string }>;
 const ITERATORS = ["map", "filter", "find", "forEach", "some", "every", "flatMap", "findLast", "sort", "slice", "reduce"];
-
-function fieldIndex(fields: FieldLens[]): ByFirst {
-  const byFirst: ByFirst = new Map();
-  for (const f of fields) {
-    if (f.only === "toV2") continue;
-    for (const v1 of f.v1) {
-      const segs = v1.split(".");
-      const list = byFirst.get(segs[0]!) ?? [];
-      list.push({ segs, lens: f });
-      byFirst.set(segs[0]!, list);
-    }
-  }
-  for (const list of byFirst.values()) list.sort((x, y) => y.segs.length - x.segs.length);
-  return byFirst;
-}
 
 /** The v1 record fields whose name or value differ in v2, and those v2 lacks (for the mark of a body that escapes). */
 export function differingFields(fields: FieldLens[], lost: { v1: string }[] = []): string[] {
@@ -87,7 +69,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   let readIsPromise = false;
 
   const lost: Lost = new Map((lens.v1Lost ?? []).map((l) => [l.v1, l]));
-  const field = (access: Node) => recordField(plan, access, byFirst, lost, op, lens);
+  const field = (access: Node) => recordField(plan, access, byFirst, lost, op, lens, read && declaredBodyRecord(plan.a, read));
   /** A reference to a record value: a field read, or somewhere the value goes on. */
   const recordUse = (ref: Node, depth: number) => {
     const outer = skipParens(ref);
@@ -205,10 +187,25 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   // openapi-fetch: `const { data } = await client.GET(…)`, data being the record (or the unwrapped list).
   if (http.lib === "openapi-fetch") for (const r of boundRefs(http, "data")) (shape.kind === "record" ? recordUse : listUse)(r, 0);
   const sites = bodySites(plan.a, http);
-  // The answer handed on unread (`return fetch(…)` to callers outside the project): its record is read out of sight (a list: list-unwrap says so).
-  if (shape.kind === "record" && !sites.length && !["helper", "convention", "openapi-fetch"].includes(http.lib) && resultIsUsed(http.call)) escapes.push(http.call);
   for (const site of sites) {
-    if (site.kind === "binding") continue;
+    // A list's site is marked by its unwrap already; a record is read where it is not followed.
+    if (site.kind === "handed") {
+      const fields = differingFields(lens.fields, lens.v1Lost);
+      const where = `${site.node.getSourceFile().getBaseName()}:${site.node.getStartLineNumber()}`;
+      const to = `the response is handed to ${(site.node as any).getExpression().getText()} (${where}), which ${site.why}`;
+      if (shape.kind === "record" && fields.length) plan.problems.push({ reason: `${to}: where the record is read is not followed, and these v1 fields differ in v2: ${fields.join(", ")}`, advice: "read the v2 record where that function reads it (docs/mapping.md)", brief: `${to}: the record's reads are not followed (${fields.length} v1 fields differ in v2)` });
+      continue;
+    }
+    // axios `const { data } = await api.get(…)`, `{ data: pod }`: the bound name is the body.
+    if (site.kind === "binding") {
+      read = site.node;
+      readIsPromise = false;
+      const local = (site.node as any).getNameNode() as Node;
+      if (Node.isIdentifier(local)) for (const r of referencesOf(enclosingFunction(site.node), local)) (shape.kind === "record" ? recordUse : listUse)(r, 0);
+      else if (shape.kind === "record" && Node.isObjectBindingPattern(local)) boundFields(local);
+      else escapes.push(local);
+      continue;
+    }
     // An error body is a problem document in v2, not the record.
     if (classifyRead(site.node) === "error") continue;
     read = site.node;
@@ -278,89 +275,4 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
       });
     }
   }
-}
-
-function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lost, op: OperationMapping, lens: BodyLens): void {
-  if (!Node.isPropertyAccessExpression(access)) return;
-  const gone = lost.get(access.getName());
-  if (gone) {
-    // Left as it is the read would be undefined in v2 without a word: the human decides.
-    // The call stays whole on v1 (its mark names the read).
-    const line = access.getSourceFile().getLineAndColumnAtPos(access.getStart()).line;
-    const reason = `reads v1 record field ${gone.v1} (${access.getSourceFile().getBaseName()}:${line}), which has no v2 source: ${gone.reason}`;
-    if (!plan.problems.some((p) => p.reason === reason)) plan.problems.push({ reason, advice: gone.advice, brief: `reads v1 record field ${gone.v1} (${access.getSourceFile().getBaseName()}:${line}), which v2 does not have` });
-    return;
-  }
-  for (const cand of byFirst.get(access.getName()) ?? []) {
-    let last: Node = access;
-    let ok = true;
-    for (const seg of cand.segs.slice(1)) {
-      const up = last.getParent();
-      if (!up || !Node.isPropertyAccessExpression(up) || up.getExpression() !== last || up.getName() !== seg) {
-        ok = false;
-        break;
-      }
-      last = up;
-    }
-    if (!ok) continue;
-    const f = cand.lens;
-    const v1 = cand.segs.join(".");
-    const retype: Retype = (receiver, v1Field, v2Field) =>
-      retypeDeclaredField(plan.a, receiver, v1Field, v2Field, (decl, name, type) => {
-        edit(plan, name, { start: name.getStart(), end: name.getEnd(), text: v2Field });
-        if (type) edit(plan, type, { start: type.getStart(), end: type.getEnd(), text: "unknown" });
-        (plan.site.typeRenames ??= new Set()).add(decl);
-      });
-    const converted = f.converter ? convertedRead(access, last, f, v1, retype) : undefined;
-    if (converted) {
-      edit(plan, access, { start: access.getStart(), end: last.getEnd(), text: converted.text });
-      const site = plan.site;
-      const before = site.onApply;
-      const file = plan.a.files.get(access.getSourceFile().getFilePath())!;
-      // Not when the record went through the adapter after all (its reads stay v1, the edit is dropped).
-      site.onApply = () => (before?.(), site.keepsV1Record || declareReadHelper(file, converted.helper));
-    } else if (f.converter) {
-      const conv = converterNamed(f.converter);
-      // The read cannot be renamed: the call stays whole on v1, and its mark names the read.
-      const line = access.getSourceFile().getLineAndColumnAtPos(access.getStart()).line;
-      const reason = `reads v1 record field ${v1} (${access.getSourceFile().getBaseName()}:${line}), which is ${f.v2.join(" + ")} in v2 with other values (converter ${f.converter})`;
-      const advice = `read ${f.v2.map((x) => "." + x).join(" / ")} and convert it as docs/mapping.md describes for ${f.converter}${conv ? "" : ""}`;
-      if (!plan.problems.some((p) => p.reason === reason)) plan.problems.push({ reason, advice });
-    } else if (f.v2.length === 1 && f.v2[0] !== v1) {
-      const start = (access as any).getNameNode().getStart();
-      // A nested v2 field may be absent where the v1 field was only empty: read it optionally.
-      edit(plan, access, { start, end: (last as any).getNameNode().getEnd(), text: f.v2[0]!.split(".").join("?.") });
-      // The record's declared type (the project's own interface or type literal) follows the read.
-      const object = Node.isPropertyAccessExpression(access) ? access.getExpression() : access;
-      const ok = cand.segs.length === 1 && renameDeclaredField(plan.a, object, v1, f.v2[0]!, (n, text) => {
-        edit(plan, n, { start: n.getStart(), end: n.getEnd(), text });
-        (plan.site.typeRenames ??= new Set()).add(n.getParent()!);
-      });
-      if (!ok || (cand.segs.length > 1 && declaresField(object, cand.segs[0]!))) {
-        const reason = `v1 record field ${v1} is ${f.v2[0]} in v2, and the type this code reads it through declares ${v1}`;
-        if (!plan.problems.some((p) => p.reason === reason)) plan.problems.push({ reason, advice: `change that type to the v2 record (${f.v2[0]})` });
-      }
-    }
-    return;
-  }
-  const unknown = unvouchedRead(access.getName(), byFirst, lens);
-  if (unknown) {
-    const line = access.getSourceFile().getLineAndColumnAtPos(access.getStart()).line;
-    const reason = `reads ${access.getName()} (${access.getSourceFile().getBaseName()}:${line}), ${unknown}`;
-    if (!plan.problems.some((p) => p.reason === reason)) plan.problems.push({ reason, advice: "read what the v2 record has instead (docs/mapping.md)" });
-  }
-}
-
-/**
- * Why a read the lens has no rename for cannot be vouched for on a v2 record, or undefined when it
- * can: a v1 object v2 spreads elsewhere read whole (`pod.machine`), or a field the gateway fills
- * with an extra request. A name neither document has (`j.pod?.state`) reads nothing on v1 and on
- * v2 alike (the documents are the field-level truth): left as written.
- */
-function unvouchedRead(name: string, byFirst: ByFirst, lens: BodyLens): string | undefined {
-  const parts = byFirst.get(name);
-  if (parts) return `a v1 object whose parts v2 keeps elsewhere (${parts.map((c) => `${c.segs.join(".")}→${c.lens.v2.join("+") || "(none)"}`).join(", ")}), read here as a whole`;
-  const emulated = lens.v1FromEmulation?.find((e) => e.v1.split(".")[0] === name);
-  if (emulated) return `a v1 field the gateway fills with an extra request (${emulated.emulation}); the v2 record does not have it`;
-  return undefined;
 }

@@ -1,0 +1,77 @@
+// A fetch Response handed to a function of the project that parses it and returns the body
+// (`async function unwrap<T>(res: Response): Promise<T> { if (!res.ok) throw …; return res.json() }`,
+// called as `unwrap<Pod[]>(await fetch(…))`): that call is where this site's body is, so the list
+// is unwrapped and the record followed there, at this call only (the function's other callers
+// keep theirs). A function that only checks the status (or reads the error text) takes nothing
+// of the body; one that uses the Response any other way is not followed, and says so.
+import { Node } from "../ts-morph.ts";
+import type { Analysis } from "./state.ts";
+import { argumentCallee } from "./record-callees.ts";
+import { referencesOf, skipParens } from "./nodes.ts";
+import { enclosingFunction } from "./scope.ts";
+import { unwrapExpression } from "./urls.ts";
+
+/** Response members that say nothing about the body. */
+const STATUS = new Set(["ok", "status", "statusText", "headers", "url", "redirected", "type"]);
+
+export type Handed =
+  /** The call returns this Response's parsed body. */
+  | { kind: "body"; call: Node }
+  /** The function reads its status (or error text) only: the body is not its. */
+  | { kind: "status"; call: Node }
+  /** The function uses the Response in a way not followed here: `why` says how, for the mark. */
+  | { kind: "unfollowed"; call: Node; why: string };
+
+/** What a project function does with the Response at `value` (an argument of its call); undefined when it is not a project function's argument. */
+export function responseHandedTo(a: Analysis, value: Node): Handed | undefined {
+  const callee = argumentCallee(a, value);
+  if (!callee) return undefined;
+  const call = skipParens(value).getParent()!;
+  const use = parsedBodyReturned(callee.fn, callee.param);
+  if (use === "none") return { kind: "status", call };
+  return use === "returned" ? { kind: "body", call } : { kind: "unfollowed", call, why: use.why };
+}
+
+/**
+ * `returned`: every use of the parameter is a status read, the error text, or a `.json()` whose
+ * value the function returns and reads no other way (one at least); `none`: only status reads and
+ * text; else how the function uses it otherwise.
+ */
+function parsedBodyReturned(fn: Node, param: Node): "returned" | "none" | { why: string } {
+  const name = (param as any).getNameNode?.() as Node | undefined;
+  if (!name || !Node.isIdentifier(name)) return { why: "takes it destructured" };
+  let returned = false;
+  for (const r of referencesOf(fn, name)) {
+    const p = r.getParent();
+    // file:line, as every position in a mark is (a later run finds the mark by it).
+    const line = `${r.getSourceFile().getBaseName()}:${r.getStartLineNumber()}`;
+    if (!p || !Node.isPropertyAccessExpression(p) || p.getExpression() !== r) return { why: `hands it on (${line})` };
+    if (STATUS.has(p.getName())) continue;
+    const call = p.getParent();
+    if (!call || !Node.isCallExpression(call) || call.getExpression() !== p) return { why: `reads its ${p.getName()} (${line})` };
+    const returns = reachesReturn(call, fn);
+    // `throw new Error(await res.text())`: the text of an error, not the body handed back.
+    if (p.getName() === "text" && !returns) continue;
+    if (p.getName() !== "json" || !returns) return { why: `reads the body for more than handing it back (${line})` };
+    returned = true;
+  }
+  return returned ? "returned" : "none";
+}
+
+/** `return res.json()`, `return (await res.json()) as T`, `const body = await res.json(); … return body`. */
+function reachesReturn(value: Node, fn: Node): boolean {
+  let up = value.getParent();
+  while (up && (Node.isParenthesizedExpression(up) || Node.isAwaitExpression(up) || Node.isAsExpression(up) || Node.isNonNullExpression(up) || Node.isSatisfiesExpression(up))) up = up.getParent();
+  if (!up) return false;
+  if (Node.isReturnStatement(up)) return enclosingFunction(up) === fn;
+  if (Node.isArrowFunction(up)) return up === fn;
+  if (Node.isVariableDeclaration(up) && Node.isIdentifier(up.getNameNode()) && enclosingFunction(up) === fn) {
+    // Every use is the return: a read of it in the function (`data.message` on an error) is not followed.
+    const refs = referencesOf(fn, up.getNameNode());
+    return refs.length > 0 && refs.every((r) => {
+      const ret = skipParens(r).getParent();
+      return !!ret && Node.isReturnStatement(ret) && enclosingFunction(ret) === fn && unwrapExpression(ret.getExpression()!) === r;
+    });
+  }
+  return false;
+}

@@ -1,0 +1,130 @@
+// One read of a v1 record field on a v1 call's response (`pod.containerDiskInGb`, `pod.desiredStatus`):
+// renamed from the operation's record lens, converted through the converter's v1-direction form,
+// or a problem naming the read. The project's types the record is read through follow the read.
+import { Node } from "../../ts-morph.ts";
+import { converterNamed, type BodyLens, type FieldLens, type OperationMapping } from "../../../mappings/index.ts";
+import { edit, type Plan } from "../state.ts";
+import { membersNamed, renameDeclaredField, retypeDeclaredField } from "../declared-types.ts";
+import { convertedRead, declareReadHelper, type Retype } from "./converted-reads.ts";
+import { declaresField } from "./record-flow-facts.ts";
+
+export type ByFirst = Map<string, { segs: string[]; lens: FieldLens }[]>;
+/** The lens's v1Lost fields by name: reads of them get a mark. */
+export type Lost = Map<string, { v1: string; reason: string; advice: string }>;
+
+export function fieldIndex(fields: FieldLens[]): ByFirst {
+  const byFirst: ByFirst = new Map();
+  for (const f of fields) {
+    if (f.only === "toV2") continue;
+    for (const v1 of f.v1) {
+      const segs = v1.split(".");
+      const list = byFirst.get(segs[0]!) ?? [];
+      list.push({ segs, lens: f });
+      byFirst.set(segs[0]!, list);
+    }
+  }
+  for (const list of byFirst.values()) list.sort((x, y) => y.segs.length - x.segs.length);
+  return byFirst;
+}
+
+/**
+ * `declared`: the record type the code declares the body through at its read (declaredBodyRecord),
+ * whose members follow the reads as the receiver's own type does.
+ */
+export function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lost, op: OperationMapping, lens: BodyLens, declared?: Node): void {
+  if (!Node.isPropertyAccessExpression(access)) return;
+  const gone = lost.get(access.getName());
+  if (gone) {
+    // Left as it is the read would be undefined in v2 without a word: the human decides.
+    // The call stays whole on v1 (its mark names the read).
+    const line = access.getSourceFile().getLineAndColumnAtPos(access.getStart()).line;
+    const reason = `reads v1 record field ${gone.v1} (${access.getSourceFile().getBaseName()}:${line}), which has no v2 source: ${gone.reason}`;
+    if (!plan.problems.some((p) => p.reason === reason)) plan.problems.push({ reason, advice: gone.advice, brief: `reads v1 record field ${gone.v1} (${access.getSourceFile().getBaseName()}:${line}), which v2 does not have` });
+    return;
+  }
+  for (const cand of byFirst.get(access.getName()) ?? []) {
+    let last: Node = access;
+    let ok = true;
+    for (const seg of cand.segs.slice(1)) {
+      const up = last.getParent();
+      if (!up || !Node.isPropertyAccessExpression(up) || up.getExpression() !== last || up.getName() !== seg) {
+        ok = false;
+        break;
+      }
+      last = up;
+    }
+    if (!ok) continue;
+    const f = cand.lens;
+    const v1 = cand.segs.join(".");
+    const retype: Retype = (receiver, v1Field, v2Field) =>
+      retypeDeclaredField(plan.a, receiver, v1Field, v2Field, (decl, name, type) => {
+        edit(plan, name, { start: name.getStart(), end: name.getEnd(), text: v2Field });
+        if (type) edit(plan, type, { start: type.getStart(), end: type.getEnd(), text: "unknown" });
+        (plan.site.typeRenames ??= new Set()).add(decl);
+      });
+    // The declared record's member moves with the read: renamed, or retyped `unknown` for a
+    // converted one (optional only, as for the receiver's own type); one it cannot follow refuses the read.
+    const members = membersNamed(declared, cand.segs[0]!);
+    const flat = cand.segs.length === 1 && f.v2.length === 1 && !f.v2[0]!.includes(".");
+    const membersMove = !members.length || (flat && (!f.converter || members.every((m) => (m as any).hasQuestionToken())));
+    const converted = f.converter && membersMove ? convertedRead(access, last, f, v1, retype) : undefined;
+    for (const m of membersMove ? members : []) {
+      const name = (m as any).getNameNode() as Node;
+      const type = (m as any).getTypeNode() as Node | undefined;
+      if (f.converter && !converted) break;
+      edit(plan, name, { start: name.getStart(), end: name.getEnd(), text: f.v2[0]! });
+      if (f.converter && type) edit(plan, type, { start: type.getStart(), end: type.getEnd(), text: "unknown" });
+      (plan.site.typeRenames ??= new Set()).add(m);
+    }
+    if (converted) {
+      edit(plan, access, { start: access.getStart(), end: last.getEnd(), text: converted.text });
+      const site = plan.site;
+      const before = site.onApply;
+      const file = plan.a.files.get(access.getSourceFile().getFilePath())!;
+      // Not when the record went through the adapter after all (its reads stay v1, the edit is dropped).
+      site.onApply = () => (before?.(), site.keepsV1Record || declareReadHelper(file, converted.helper));
+    } else if (f.converter) {
+      const conv = converterNamed(f.converter);
+      // The read cannot be renamed: the call stays whole on v1, and its mark names the read.
+      const line = access.getSourceFile().getLineAndColumnAtPos(access.getStart()).line;
+      const reason = `reads v1 record field ${v1} (${access.getSourceFile().getBaseName()}:${line}), which is ${f.v2.join(" + ")} in v2 with other values (converter ${f.converter})`;
+      const advice = `read ${f.v2.map((x) => "." + x).join(" / ")} and convert it as docs/mapping.md describes for ${f.converter}${conv ? "" : ""}`;
+      if (!plan.problems.some((p) => p.reason === reason)) plan.problems.push({ reason, advice });
+    } else if (f.v2.length === 1 && f.v2[0] !== v1) {
+      const start = (access as any).getNameNode().getStart();
+      // A nested v2 field may be absent where the v1 field was only empty: read it optionally.
+      edit(plan, access, { start, end: (last as any).getNameNode().getEnd(), text: f.v2[0]!.split(".").join("?.") });
+      // The record's declared type (the project's own interface or type literal) follows the read.
+      const object = Node.isPropertyAccessExpression(access) ? access.getExpression() : access;
+      const ok = cand.segs.length === 1 && renameDeclaredField(plan.a, object, v1, f.v2[0]!, (n, text) => {
+        edit(plan, n, { start: n.getStart(), end: n.getEnd(), text });
+        (plan.site.typeRenames ??= new Set()).add(n.getParent()!);
+      });
+      if (!ok || !membersMove || (cand.segs.length > 1 && declaresField(object, cand.segs[0]!))) {
+        const reason = `v1 record field ${v1} is ${f.v2[0]} in v2, and the type this code reads it through declares ${v1}`;
+        if (!plan.problems.some((p) => p.reason === reason)) plan.problems.push({ reason, advice: `change that type to the v2 record (${f.v2[0]})` });
+      }
+    }
+    return;
+  }
+  const unknown = unvouchedRead(access.getName(), byFirst, lens);
+  if (unknown) {
+    const line = access.getSourceFile().getLineAndColumnAtPos(access.getStart()).line;
+    const reason = `reads ${access.getName()} (${access.getSourceFile().getBaseName()}:${line}), ${unknown}`;
+    if (!plan.problems.some((p) => p.reason === reason)) plan.problems.push({ reason, advice: "read what the v2 record has instead (docs/mapping.md)" });
+  }
+}
+
+/**
+ * Why a read the lens has no rename for cannot be vouched for on a v2 record, or undefined when it
+ * can: a v1 object v2 spreads elsewhere read whole (`pod.machine`), or a field the gateway fills
+ * with an extra request. A name neither document has (`j.pod?.state`) reads nothing on v1 and on
+ * v2 alike (the documents are the field-level truth): left as written.
+ */
+function unvouchedRead(name: string, byFirst: ByFirst, lens: BodyLens): string | undefined {
+  const parts = byFirst.get(name);
+  if (parts) return `a v1 object whose parts v2 keeps elsewhere (${parts.map((c) => `${c.segs.join(".")}→${c.lens.v2.join("+") || "(none)"}`).join(", ")}), read here as a whole`;
+  const emulated = lens.v1FromEmulation?.find((e) => e.v1.split(".")[0] === name);
+  if (emulated) return `a v1 field the gateway fills with an extra request (${emulated.emulation}); the v2 record does not have it`;
+  return undefined;
+}
