@@ -6,6 +6,7 @@ import type { LocatedUrl } from "./urls.ts";
 import type { Analysis } from "./state.ts";
 import type { Problems } from "./rewrites/problems.ts";
 import { uniqueMatches } from "./v1-match.ts";
+import type { OperationMapping } from "../../mappings/index.ts";
 
 /** String literal values an expression can take, when its type says so. */
 export function literalValues(node: Node): string[] | undefined {
@@ -23,7 +24,31 @@ export function literalValues(node: Node): string[] | undefined {
   }
 }
 
-export function dynamicPathProblem(_a: Analysis, url: LocatedUrl, method?: string): Problems[number] {
+/**
+ * The v1 route literals written in a call's own URL argument (`getJson(buildUrl("/networkvolumes"))`),
+ * when the path they give is computed at run time: the call is their site (not a stray route).
+ */
+export function routeLiteralsIn(urlNode: Node | undefined, method?: string): { node: Node; path: string; ops: OperationMapping[] }[] {
+  if (!urlNode) return [];
+  const out: { node: Node; path: string; ops: OperationMapping[] }[] = [];
+  for (const n of [urlNode, ...urlNode.getDescendants()]) {
+    if (!Node.isStringLiteral(n) && !Node.isNoSubstitutionTemplateLiteral(n)) continue;
+    const path = n.getLiteralValue().split(/[?#]/)[0]!.replace(/\/$/, "");
+    if (!path.startsWith("/") || path === "/") continue;
+    const ops = uniqueMatches(path).map((m) => m.operation).filter((o) => !method || o.v1.method === method);
+    if (ops.length) out.push({ node: n, path, ops });
+  }
+  return out;
+}
+
+export function dynamicPathProblem(_a: Analysis, url: LocatedUrl, method?: string, routes: ReturnType<typeof routeLiteralsIn> = []): Problems[number] {
+  if (routes.length) {
+    const described = routes.map((r) => `${r.path}: ${r.ops.map((o) => `${o.key}${o.v2 ? ` → ${o.v2.method} ${o.v2.path}` : " (no v2 equivalent)"}`).join(" / ")}`);
+    return {
+      reason: `the v1 path is computed at run time from the route written here (${described.join("; ")})`,
+      advice: "write the v2 path where the URL is built (or build this URL without the run-time step), and check the request and answer shapes (docs/mapping.md)",
+    };
+  }
   const hole = url.parts.find((p) => p.kind === "hole");
   const values = hole && Node.isIdentifier(hole.node) ? literalValues(hole.node) : undefined;
   if (values) {
