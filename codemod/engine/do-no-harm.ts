@@ -19,6 +19,7 @@ import { strayCaller } from "./record-callees.ts";
 import { isTestFile } from "./test-files.ts";
 import { isTypeScriptFile } from "./nodes.ts";
 import { references } from "./references.ts";
+import { shortExpression } from "./expression-name.ts";
 
 type Verdict = { flips: boolean; unfollowed: Node[]; because?: string };
 
@@ -301,7 +302,7 @@ function flipOrMark(a: Analysis, base: BaseSource, verdict: Verdict, unseenBy: s
     }
     return;
   }
-  const uses = verdict.unfollowed.slice(0, 8).map((u) => `${where(u)} (${u.getText().replace(/\s+/g, " ").slice(0, 40)})`);
+  const uses = verdict.unfollowed.slice(0, 8).map((u) => `${where(u)} (${shortExpression(u)})`);
   const more = verdict.unfollowed.length > 8 ? ` and ${verdict.unfollowed.length - 8} more` : "";
   const reason = verdict.because ? `v1 base kept: ${verdict.because}` : `v1 base kept: the codemod could not follow ${verdict.unfollowed.length === 1 ? "this use" : "these uses"} to a v1 call: ${uses.join(", ")}${more}`;
   const advice = `migrate those calls by hand (v2 paths, bodies and answers: docs/mapping.md), then switch this base to ${V2_BASE}`;
