@@ -95,3 +95,16 @@ function handedOn(n: Node): boolean {
   if (Node.isReturnStatement(p) || (Node.isArrowFunction(p) && p.getBody() === n)) return true;
   return (Node.isCallExpression(p) || Node.isNewExpression(p)) && (p.getArguments() as Node[]).includes(n);
 }
+
+/** Whether the checker types a value as a string or as an object (undefined: it does not say). */
+export function valueKind(n: Node): "string" | "object" | undefined {
+  try {
+    const t = n.getType();
+    if (t.isAny() || t.isUnknown()) return undefined;
+    const members = t.isUnion() ? t.getUnionTypes() : [t];
+    if (members.every((m) => m.isString() || m.isStringLiteral() || m.isTemplateLiteral())) return "string";
+    return members.every((m) => m.isObject() && m.getSymbol()?.getName() !== "URL") ? "object" : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -7,6 +7,7 @@ import type { Edit } from "../types.ts";
 import { escapeFor, type LocatedUrl, type Part } from "./urls.ts";
 import { V1_HOST } from "../../mappings/bases.ts";
 import { enclosingFunction } from "./scope.ts";
+import { valueKind } from "./nodes.ts";
 import { insertAt, replaceNode, textEdit } from "./text-edit.ts";
 
 export const V1_BASE_NAME = "RUNPOD_V1_BASE";
@@ -133,8 +134,16 @@ export function helperRedirect(fn: Node, anchor: Node, anchorValue: string, call
  * so the call keeps v1 with `{ baseURL: RUNPOD_V1_BASE }` in its config.
  */
 export function axiosRedirect(call: Node & { getArguments(): Node[] }, verb: string | undefined, baseValue: string, config: Node | undefined): Redirect | undefined {
+  const first = call.getArguments()[0];
+  // `api(cfg)` with a config object: axios reads no second argument then, the base goes into the config.
+  if (verb === undefined && !config && first) {
+    const kind = valueKind(first);
+    if (kind === "object") return optionRedirect(call, "baseURL", verb, baseValue, first);
+    if (kind !== "string") return undefined;
+  }
   return optionRedirect(call, "baseURL", verb, baseValue, config);
 }
+
 
 /** openapi-fetch: `client.GET(path, { …, baseUrl: RUNPOD_V1_BASE })` (a per-request base). */
 export function openapiFetchRedirect(call: Node & { getArguments(): Node[] }, baseValue: string, init: Node | undefined): Redirect | undefined {
