@@ -78,12 +78,13 @@ const WRITABLE = "make the file writable or pass --force, then run rewrite again
 const BY_HAND = "migrate this by hand (v2 path, body and answer: docs/mapping.md) and report the file to v2-bridge";
 
 function conflictHold(file: FileState, at: number): Frozen {
+  // Named as `file.ts:line`, which marks of later runs read without the line (marks move lines).
   const line = file.sf.getLineAndColumnAtPos(at).line;
-  return { why: `two rewrites planned in ${file.display} overlap (line ${line}), so only marks are written there`, advice: BY_HAND, marks: true };
+  return { why: `two rewrites planned in ${file.display} overlap (at ${file.sf.getBaseName()}:${line}), so only marks are written there`, advice: BY_HAND, marks: true };
 }
 
 function refusedHold(file: FileState, e: Edit): Frozen {
-  const what = e.file !== file.sf.getFilePath() ? `an edit made for ${e.file.split("/").pop()} was given to it` : `an edit at ${e.start}..${e.end} does not fit its text`;
+  const what = e.file !== file.sf.getFilePath() ? `an edit made for ${e.file.split("/").pop()} was given to it` : "an edit does not fit its text";
   return { why: `the codemod planned an edit in ${file.display} it could not apply (internal error: ${what}), so only marks are written there`, advice: BY_HAND, marks: true };
 }
 
