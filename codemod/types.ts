@@ -11,13 +11,19 @@ export type Category = AuditCategory;
  */
 export type Finding = AuditFinding;
 
-/** A text edit on the original source: replace [start, end) with text. Insertions have start === end. */
+/**
+ * A text edit on the original source: replace [start, end) with text. Insertions have start === end.
+ * It names its file and the text it replaces as the planner saw it: applying refuses an edit made
+ * for another file, or whose range no longer holds that text (engine/apply-edits.ts).
+ */
 export interface Edit {
   start: number;
   end: number;
   text: string;
-  /** Absolute path of the file the edit applies to (the file being analysed when absent). */
-  file?: string;
+  /** Absolute path of the file the edit applies to. */
+  file: string;
+  /** The text of [start, end) when the edit was planned ("" for an insertion). */
+  old: string;
 }
 
 /**

@@ -13,6 +13,7 @@ import { projectReader } from "./project-reads.ts";
 import { packageRoot } from "./package-root.ts";
 import { edit, type Plan, type FileState } from "./state.ts";
 import { afterImports, isTypeScriptFile, statementOf } from "./nodes.ts";
+import { insertAt } from "./text-edit.ts";
 
 /**
  * Wraps the body read in the adapter when it holds this operation's record (or, for a list, its
@@ -114,7 +115,7 @@ function useAdapter(plan: Plan, file: FileState): void {
   const explicit = /from\s+["']\.{1,2}\/[^"']+\.js["']/.test(file.text);
   const line = adapterImport(file.sf.getFilePath(), adapterPath, options.moduleKind, { explicitExtension: explicit });
   const at = afterImports(file.sf, file.text);
-  file.edits.push({ start: at, end: at, text: at > 0 && !file.text.slice(0, at).endsWith("\n") ? `\n${line}` : `${line}\n`, file: file.sf.getFilePath() });
+  file.edits.push(insertAt(file.sf, at, at > 0 && !file.text.slice(0, at).endsWith("\n") ? `\n${line}` : `${line}\n`));
 }
 
 

@@ -1,6 +1,9 @@
-// Applies text edits to a file's original source: non-overlapping edits in order; identical
-// duplicates collapse; conflicting ones are returned (the caller leaves the file alone). The
-// rewrites write their new lines with \n; in a CRLF file they are written with \r\n instead.
+// Applies text edits to a file's original source. An edit made for another file, or whose range no
+// longer holds the text the planner saw, is refused (the caller leaves the file alone and says so):
+// positions mean nothing outside the text they were taken from. Identical duplicates collapse. An
+// edit inside another that keeps the text it replaces (a list unwrap `T` → `{ pods: T }` around a
+// field rename in `T`) is applied inside it; any other overlap is a conflict. The rewrites write
+// their new lines with \n; in a CRLF file they are written with \r\n instead.
 import type { Edit } from "../types.ts";
 
 /** The file's line ending, as its first line break has it. */
@@ -9,28 +12,70 @@ export function lineEndingOf(text: string): "\n" | "\r\n" {
   return lf > 0 && text[lf - 1] === "\r" ? "\r\n" : "\n";
 }
 
-export function applyEdits(text: string, edits: Edit[]): { output: string; conflicts: Edit[] } {
+export interface Applied {
+  output: string;
+  /** Edits that overlap another and cannot be applied inside it (two plans disagree). */
+  conflicts: Edit[];
+  /** Edits made for another file, or for text that is not there: never applied. */
+  refused: Edit[];
+}
+
+interface Item {
+  e: Edit;
+  i: number;
+  text: string;
+  inner: Item[];
+}
+
+export function applyEdits(file: string, text: string, edits: Edit[]): Applied {
   const eol = lineEndingOf(text);
+  const refused = edits.filter((e) => e.file !== file || text.slice(e.start, e.end) !== e.old);
   const seen = new Set<string>();
-  const list = edits
-    .map((e, i) => ({ ...e, i }))
-    .filter((e) => {
-      const key = `${e.start}:${e.end}:${e.text}`;
-      if (e.start !== e.end && seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    })
-    .sort((x, y) => x.start - y.start || (x.start === x.end ? 0 : 1) - (y.start === y.end ? 0 : 1) || x.i - y.i);
+  const items: Item[] = [];
+  edits.forEach((e, i) => {
+    if (refused.includes(e)) return;
+    const key = `${e.start}:${e.end}:${e.text}`;
+    if (e.start !== e.end && seen.has(key)) return;
+    seen.add(key);
+    items.push({ e, i, text: eol === "\n" ? e.text : e.text.replace(/\r?\n/g, eol), inner: [] });
+  });
   const conflicts: Edit[] = [];
-  let out = "";
-  let pos = 0;
-  for (const e of list) {
-    if (e.start < pos) {
-      conflicts.push(e);
-      continue;
-    }
-    out += text.slice(pos, e.start) + (eol === "\n" ? e.text : e.text.replace(/\r?\n/g, eol));
-    pos = e.end;
+  const output = compose(text, 0, items, conflicts);
+  return { output, conflicts, refused };
+}
+
+/** `text` (which starts at `offset` of the file) with the items applied; what cannot be is added to `conflicts`. */
+function compose(text: string, offset: number, items: Item[], conflicts: Edit[]): string {
+  // By start; at one start, insertions first (they go before what is replaced there), then the wider range.
+  const list = [...items].sort((x, y) => x.e.start - y.e.start || isInsert(y) - isInsert(x) || y.e.end - x.e.end || x.i - y.i);
+  const top: Item[] = [];
+  for (const item of list) {
+    const last = top.at(-1);
+    if (!last || item.e.start >= last.e.end) top.push(item);
+    else if (isInsert(last) === 0 && item.e.end <= last.e.end && !(item.e.start === last.e.start && item.e.end === last.e.end)) last.inner.push(item);
+    else conflicts.push(item.e);
   }
-  return { output: out + text.slice(pos), conflicts };
+  let out = "";
+  let pos = offset;
+  for (const item of top) {
+    out += text.slice(pos - offset, item.e.start - offset) + nested(text.slice(item.e.start - offset, item.e.end - offset), item, conflicts);
+    pos = item.e.end;
+  }
+  return out + text.slice(pos - offset);
+}
+
+/** An item's text with the edits inside its range applied where it keeps the text it replaces (exactly once). */
+function nested(old: string, item: Item, conflicts: Edit[]): string {
+  if (!item.inner.length) return item.text;
+  const at = item.text.indexOf(old);
+  if (!old || at < 0 || item.text.indexOf(old, at + 1) >= 0) {
+    conflicts.push(...item.inner.map((x) => x.e));
+    return item.text;
+  }
+  const inside = compose(old, item.e.start, item.inner, conflicts);
+  return item.text.slice(0, at) + inside + item.text.slice(at + old.length);
+}
+
+function isInsert(item: Item): number {
+  return item.e.start === item.e.end ? 1 : 0;
 }

@@ -7,12 +7,13 @@ import { Node, SyntaxKind, type SourceFile } from "../ts-morph.ts";
 import { V1_HOST, V2_BASE } from "../../mappings/bases.ts";
 import { isBaseOnly, isDynamicPath, locate, resolveParts, rewriteUrl, v2BaseFor } from "./urls.ts";
 import type { Category, Finding } from "../types.ts";
-import { addFinding, edit, planFor, fileOf, type Analysis, type Site } from "./state.ts";
+import { addFinding, planFor, fileOf, siteEdits, type Analysis, type Site } from "./state.ts";
 import { sourceLiterals, urlContext } from "./values.ts";
 import { todo } from "./todo-marks.ts";
 import { isDeclaredV1Base, v1Redirect } from "./v1-redirect.ts";
 import { newPathFor, uniqueMatches } from "./v1-match.ts";
 import { skipParens } from "./nodes.ts";
+import { replaceNode } from "./text-edit.ts";
 
 const ENV = /^(process\.env|import\.meta\.env)(?:\.([A-Za-z_$][\w$]*)|\[\s*(["'])([^"']+)\3\s*\])$/;
 
@@ -47,7 +48,7 @@ function literal(a: Analysis, n: Node): void {
     todo(a, n, op ?? "base", category, reason, advice);
     site.finding = addFinding(a, n, { operation: op, v1, v2, category, reason, advice });
     site.whole = true;
-    if (url) site.redirect = v1Redirect(url, parts);
+    if (url) site.redirect = v1Redirect(url, parts, n);
     a.sites.push(site);
   };
   const plan = planFor(a, site);
@@ -62,7 +63,7 @@ function literal(a: Analysis, n: Node): void {
   const reason = cands.length ? `v1 URL not passed to a recognised HTTP call (v1 ${keys})` : `${url.path.replace(/\0/g, "{…}")} is not a v1 operation path`;
   const v1 = single ? { method: single.v1.method, path: single.v1.path } : null;
   if (cands.length && paths.size === 1 && [...paths][0] !== null && cands.every((c) => c.operation.v2)) {
-    rewriteUrl(url, [...paths][0]!)?.forEach((x) => edit(plan, n, x));
+    siteEdits(plan, rewriteUrl(url, [...paths][0]!) ?? []);
     const v2 = single?.v2 ? { method: single.v2.method, path: single.v2.path } : null;
     return finish(single?.key ?? cands[0]!.operation.key, "review", reason, "check the HTTP method, request body and response shape against v2 (docs/mapping.md)", v1, v2);
   }
@@ -73,7 +74,7 @@ function literal(a: Analysis, n: Node): void {
 /** A base on its own: its flip (and the env variable rename) is prepared, not applied. */
 function registerBase(a: Analysis, n: Node, value: string): void {
   const quote = n.getText()[0]!;
-  const flip = [{ start: n.getStart(), end: n.getEnd(), text: `${quote}${v2BaseFor(value)}${quote}`, file: n.getSourceFile().getFilePath() }];
+  const flip = [replaceNode(n, `${quote}${v2BaseFor(value)}${quote}`)];
   if (isDeclaredV1Base(n)) {
     a.bases.set(n, { literal: n, file: fileOf(a, n), flip: [], pinned: true });
     return;
@@ -94,7 +95,7 @@ function registerBase(a: Analysis, n: Node, value: string): void {
       const nameNode = Node.isPropertyAccessExpression(left) ? left.getNameNode() : Node.isElementAccessExpression(left) ? left.getArgumentExpression() : undefined;
       if (nameNode) {
         const text = Node.isStringLiteral(nameNode) ? `${nameNode.getText()[0]}${name}_V2${nameNode.getText()[0]}` : `${name}_V2`;
-        flip.push({ start: nameNode.getStart(), end: nameNode.getEnd(), text, file: n.getSourceFile().getFilePath() });
+        flip.push(replaceNode(nameNode, text));
       }
     }
   }

@@ -8,7 +8,7 @@ import { V2_BASE, V2_OPENAPI_URL } from "../../mappings/bases.ts";
 import { enclosingFunction, isFunctionLike } from "./scope.ts";
 import { isDynamicPath, locate, resolveParts, rewriteUrl, unwrapExpression, type LocatedUrl, type Part } from "./urls.ts";
 import type { Category, Finding } from "../types.ts";
-import { addFinding, edit, planFor, type Analysis, type Plan, type Site } from "./state.ts";
+import { addFinding, edit, planFor, siteEdits, type Analysis, type Plan, type Site } from "./state.ts";
 import type { HttpCall } from "./transports/index.ts";
 import { helperSignature, noteHelperAnchor } from "./helpers.ts";
 import { bind, sourceLiteral, sourceLiterals, urlContext, valueOf, type External } from "./values.ts";
@@ -20,7 +20,7 @@ import { unwrapList } from "./rewrites/list-unwrap.ts";
 import { recordReads } from "./rewrites/record-fields.ts";
 import { queryParams, renamedLiteralQuery } from "./rewrites/query.ts";
 import { answerLeavesSight } from "./rewrites/answer-leaves.ts";
-import { dynamicPathProblem } from "./dynamic-paths.ts";
+import { dynamicPathProblem, routeLiteralsIn } from "./dynamic-paths.ts";
 import { newPathFor, uniqueMatches, type Match } from "./v1-match.ts";
 
 export { newPathFor, uniqueMatches, type Match };
@@ -144,7 +144,13 @@ export function processCall(a: Analysis, http: HttpCall): void {
   // `/pods${query}`: the path is known; the query string built at run time is checked with the query.
   splitQueryHole(a, url);
   if (isDynamicPath(url) || url.path === "") {
-    problems.push(url.path === "" ? { reason: "call on the bare v1 base URL", advice: "check which v1 operation it calls and use its v2 path (see docs/mapping.md)" } : dynamicPathProblem(a, url, http.method.kind !== "unknown" ? http.method.value : undefined));
+    const method = http.method.kind !== "unknown" ? http.method.value : undefined;
+    // Route literals in the call's own URL argument are this site's (one finding, naming the operation).
+    const routes = url.path === "" ? [] : routeLiteralsIn(http.urlNode, method);
+    routes.forEach((r) => a.consumed.add(r.node));
+    const ops = [...new Set(routes.flatMap((r) => r.ops))];
+    if (ops.length === 1) (opKey = ops[0]!.key), (v1 = { method: ops[0]!.v1.method, path: ops[0]!.v1.path }), (v2 = ops[0]!.v2 ? { method: ops[0]!.v2.method, path: ops[0]!.v2.path } : null);
+    problems.push(url.path === "" ? { reason: "call on the bare v1 base URL", advice: "check which v1 operation it calls and use its v2 path (see docs/mapping.md)" } : dynamicPathProblem(a, url, method, routes));
     return done();
   }
   if (http.lib === "helper" && http.helper!.pathType) {
@@ -174,7 +180,7 @@ export function processCall(a: Analysis, http: HttpCall): void {
     const paths = new Set(candidates.map((c) => newPathFor(c, url)));
     const simple = candidates.every((c) => c.operation.v2 && c.operation.v2.method === c.operation.v1.method && !c.operation.request && c.operation.response.kind !== "list");
     if (paths.size === 1 && [...paths][0] !== null) {
-      rewriteUrl(url, [...paths][0]!)?.forEach((x) => edit(plan, at, x));
+      siteEdits(plan, rewriteUrl(url, [...paths][0]!) ?? []);
       if (!simple) problems.push({ reason: `HTTP method not known statically (v1 ${candidates.map((c) => c.operation.key).join(" / ")})`, advice: "check the method, request body and response shape against v2" });
     } else {
       problems.push({ reason: `HTTP method not known statically (v1 ${candidates.map((c) => c.operation.key).join(" / ")})`, advice: "pass the method as a literal or rewrite the call by hand" });
@@ -224,7 +230,7 @@ function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match
     plan.problems.push({ reason: "the v2 path cannot be written into this URL expression", advice: `use ${op.v2!.method} ${op.v2!.path}` });
     return;
   }
-  urlEdits.forEach((x) => edit(plan, http.call, x));
+  siteEdits(plan, urlEdits);
   if (openapi) renamePathParams(plan, http, op);
   queryParams(plan, http, url, op);
   if (op.v2!.method !== op.v1.method) changeMethod(plan, http, op);
@@ -248,7 +254,7 @@ function redirectFor(a: Analysis, http: HttpCall, url: LocatedUrl, parts: Part[]
   if (http.lib === "openapi-fetch" && http.external?.node && !parts.some((p) => p.node === http.external!.node)) return openapiFetchRedirect(http.call, http.external.value, http.options);
   // ky and got take `prefixUrl` per request too (options are always the second argument).
   if ((http.lib === "ky" || http.lib === "got") && http.external?.node && !parts.some((p) => p.node === http.external!.node)) return prefixUrlRedirect(http.call, http.external.value, http.options);
-  if (http.lib !== "helper") return v1Redirect(url, parts);
+  if (http.lib !== "helper") return v1Redirect(url, parts, http.call);
   const fn = http.helper?.fn as Node | undefined;
   // Reached through a typed constructor parameter (`constructor(private request: RequestFn)`): an
   // extra argument would not fit the declared function type.

@@ -8,8 +8,8 @@
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import { V2_BASE } from "../../mappings/bases.ts";
 import { enclosingFunction, isFunctionLike } from "./scope.ts";
-import type { Analysis, BaseSource, Site } from "./state.ts";
-import { addFinding } from "./state.ts";
+import type { Analysis, BaseSource, Frozen, Site } from "./state.ts";
+import { addEdit, addFinding } from "./state.ts";
 import { todo } from "./todo-marks.ts";
 import { Follower } from "./follow-uses.ts";
 import { declarationEdit, V1_BASE_NAME } from "./v1-redirect.ts";
@@ -19,6 +19,7 @@ import { strayCaller } from "./record-callees.ts";
 import { isTestFile } from "./test-files.ts";
 import { isTypeScriptFile } from "./nodes.ts";
 import { references } from "./references.ts";
+import { shortExpression } from "./expression-name.ts";
 
 type Verdict = { flips: boolean; unfollowed: Node[]; because?: string };
 
@@ -137,12 +138,12 @@ function pinBasesOfMarkedCalls(a: Analysis, verdicts: Map<Node, Verdict>): void 
     }
     for (const site of a.sites) {
       // A site the run may not write (a read-only or conflicting file) stays v1 as it is: its bases too.
-      const frozen = a.frozen.has(site.file?.sf.getFilePath() ?? site.call.getSourceFile().getFilePath()) || site.edits.some((e) => a.frozen.has(e.file!));
+      const frozen = a.frozen.has(site.file?.sf.getFilePath() ?? site.call.getSourceFile().getFilePath()) || site.edits.some((e) => a.frozen.has(e.file));
       const stuck = [...site.deps].some((d) => verdicts.get(d)?.flips === false || !verdicts.has(d));
       // A call that would migrate but one of its bases stays v1 keeps every base it has on v1 (it
       // cannot move for one caller and not another); a marked call with a redirect keeps v1 on its own.
       const keptWhole = site.finding && site.complete && stuck;
-      if (!frozen && !keptWhole && (!site.finding || site.redirect || !site.whole)) continue;
+      if (!frozen && !keptWhole && (!site.finding || usableRedirect(a, site) || !site.whole)) continue;
       if (!frozen && site.complete && !stuck) continue;
       for (const d of site.deps) {
         if (verdicts.get(d)?.flips !== true) continue;
@@ -200,22 +201,24 @@ function staysV1(site: Site, verdicts: Map<Node, Verdict>): boolean {
 /** What happens to one site: its rewrite applies, or it stays whole on v1 (redirected or with its base), marked. */
 function settleSite(a: Analysis, site: Site, verdicts: Map<Node, Verdict>): void {
   const stuck = [...site.deps].filter((d) => verdicts.get(d)?.flips === false || !verdicts.has(d));
-  const frozenEdit = site.edits.find((e) => a.frozen.has(e.file!));
+  const frozenEdit = site.edits.find((e) => a.frozen.has(e.file));
   if (frozenEdit && site.finding) {
     site.finding.category = site.finding.category === "no-equivalent" ? "no-equivalent" : "review";
-    site.finding.reason = `${site.finding.reason}; kept on v1: ${a.frozen.get(frozenEdit.file!)}`;
+    const frozen = a.frozen.get(frozenEdit.file)!;
+    site.finding.reason = `${site.finding.reason}; kept on v1: ${frozen.why}`;
+    site.finding.advice = frozen.advice;
     site.complete = false;
-    todo(a, site.call, site.finding.operation ?? "base", site.finding.category, `kept on v1: ${a.frozen.get(frozenEdit.file!)}`, "make the file writable or pass --force, then run rewrite again");
+    todo(a, site.call, site.finding.operation ?? "base", site.finding.category, `kept on v1: ${frozen.why}`, frozen.advice);
     return;
   }
   if (site.finding && !site.complete && site.whole) {
     // Marked: left whole, on its own v1 base when the base it had flips (or is inline).
     const flips = [...site.deps].some((d) => verdicts.get(d)?.flips === true);
-    if (site.redirect && (flips || site.deps.size === 0) && !a.frozen.has(site.file.sf.getFilePath())) applyRedirect(a, site);
+    if (usableRedirect(a, site) && (flips || site.deps.size === 0) && !a.frozen.has(site.file.sf.getFilePath())) applyRedirect(a, site);
     return;
   }
   if (!stuck.length) {
-    for (const e of site.edits) a.files.get(e.file!)?.edits.push(e);
+    for (const e of site.edits) addEdit(a, e);
     site.onApply?.();
     site.applied = true;
     return;
@@ -246,34 +249,44 @@ function markKept(a: Analysis, site: Site, reason: string, advice: string): void
   todo(a, site.call, finding.operation ?? "base", finding.category, reason, advice);
 }
 
+/** A marked call's redirect, when every file it writes may be written (a helper's new parameter may be in another file). */
+function usableRedirect(a: Analysis, site: Site): Site["redirect"] {
+  const r = site.redirect;
+  return r && ![...r.edits, ...(r.shared?.edits ?? [])].some((e) => a.frozen.has(e.file)) ? r : undefined;
+}
+
 function applyRedirect(a: Analysis, site: Site): void {
-  const file = site.file;
-  file.edits.push(...site.redirect!.edits);
-  const shared = site.redirect!.shared;
+  const redirect = site.redirect!;
+  // Each edit goes to the file it was made for; the declared names, to the files whose text uses them.
+  for (const e of redirect.edits) addEdit(a, e);
+  const shared = redirect.shared;
   if (shared && !a.sharedRedirects.has(shared.key)) {
     a.sharedRedirects.add(shared.key);
-    for (const e of shared.edits) a.files.get(e.file!)?.edits.push(e);
+    for (const e of shared.edits) addEdit(a, e);
   }
-  const ts = isTypeScriptFile(file.sf.getFilePath());
-  for (const name of site.redirect!.names) {
-    if (file.declared.has(name)) continue;
-    file.declared.add(name);
-    const decl = declarationEdit(file.sf, name, ts);
-    if (decl) file.edits.push(decl);
+  const users = redirect.edits.length ? [...new Set(redirect.edits.map((e) => e.file))].map((f) => a.files.get(f)!) : [site.file];
+  for (const file of users) {
+    const ts = isTypeScriptFile(file.sf.getFilePath());
+    for (const name of redirect.names) {
+      if (file.declared.has(name)) continue;
+      file.declared.add(name);
+      const decl = declarationEdit(file.sf, name, ts);
+      if (decl) file.edits.push(decl);
+    }
   }
 }
 
-function flipOrMark(a: Analysis, base: BaseSource, verdict: Verdict, unseenBy: string[] | undefined, frozen: string | undefined): void {
+function flipOrMark(a: Analysis, base: BaseSource, verdict: Verdict, unseenBy: string[] | undefined, frozen: Frozen | undefined): void {
   if (base.pinned) return;
   if (!verdict.flips && (unseenBy || frozen)) {
-    const reason = frozen ? `v1 base kept: ${frozen}` : `v1 base kept: files the codemod could not analyse import this module (${unseenBy!.join(", ")})`;
-    const advice = frozen ? "make the file writable or pass --force, then run rewrite again" : "make those files readable UTF-8 under --max-file-size (or migrate them by hand), then run again";
+    const reason = frozen ? `v1 base kept: ${frozen.why}` : `v1 base kept: files the codemod could not analyse import this module (${unseenBy!.join(", ")})`;
+    const advice = frozen ? frozen.advice : "make those files readable UTF-8 under --max-file-size (or migrate them by hand), then run again";
     todo(a, base.literal, "base", "review", reason, advice);
     addFinding(a, base.literal, { operation: null, v1: null, v2: null, category: "review", reason, advice });
     return;
   }
   if (verdict.flips) {
-    base.file.edits.push(...base.flip);
+    for (const e of base.flip) addEdit(a, e);
     if (base.env) {
       const name = `${base.env}_V2`;
       const reason = `the v2 base is now read from ${name}, not ${base.env}: deployments set ${base.env} to the v1 API or to a gateway's /v1, and v2 paths sent there fail`;
@@ -290,7 +303,7 @@ function flipOrMark(a: Analysis, base: BaseSource, verdict: Verdict, unseenBy: s
     }
     return;
   }
-  const uses = verdict.unfollowed.slice(0, 8).map((u) => `${where(u)} (${u.getText().replace(/\s+/g, " ").slice(0, 40)})`);
+  const uses = verdict.unfollowed.slice(0, 8).map((u) => `${where(u)} (${shortExpression(u)})`);
   const more = verdict.unfollowed.length > 8 ? ` and ${verdict.unfollowed.length - 8} more` : "";
   const reason = verdict.because ? `v1 base kept: ${verdict.because}` : `v1 base kept: the codemod could not follow ${verdict.unfollowed.length === 1 ? "this use" : "these uses"} to a v1 call: ${uses.join(", ")}${more}`;
   const advice = `migrate those calls by hand (v2 paths, bodies and answers: docs/mapping.md), then switch this base to ${V2_BASE}`;

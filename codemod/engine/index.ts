@@ -8,9 +8,9 @@
 //   5. apply        (apply-edits.ts): text edits on the original source, per file
 // The audit is the same analysis with the output discarded.
 import { SyntaxKind, type SourceFile } from "../ts-morph.ts";
-import type { FileAnalysis, Finding } from "../types.ts";
+import type { Edit, FileAnalysis, Finding } from "../types.ts";
 import { parseErrorOf, type ProjectIndex } from "../project-index.ts";
-import { addFile, newAnalysis, type Analysis } from "./state.ts";
+import { addFile, newAnalysis, planFor, type Analysis, type FileState, type Frozen, type Site } from "./state.ts";
 import { httpCall } from "./transports/index.ts";
 import { setCallReader } from "./call-reader.ts";
 
@@ -51,25 +51,41 @@ export interface AnalyzeOptions {
 }
 
 export function analyzeProject(index: ProjectIndex, displayName: (file: string) => string, options: AnalyzeOptions = {}): ProjectAnalysis {
-  const first = analyzeOnce(index, displayName, options);
-  // A file whose edits overlap is left as it is; bases there must then stay v1 for every caller,
-  // so the analysis runs again with that file frozen (it converges: frozen files only grow).
-  for (let round = 0; round < 3 && first.conflicted.size; round++) {
-    const frozen = new Map(options.frozen ?? []);
-    for (const [f, why] of first.conflicted) frozen.set(f, why);
-    const again = analyzeOnce(index, displayName, { ...options, frozen });
-    if (!again.conflicted.size || [...again.conflicted.keys()].every((f) => frozen.has(f))) return { files: again.files, adapters: again.adapters };
-    Object.assign(first, again);
+  // A file whose edits cannot all be applied (two plans overlap, or an edit does not fit its text)
+  // is held: the analysis runs again with only its marks written there, so its bases stay v1 for
+  // every caller and its sites keep v1, marked. It converges: held files only grow.
+  const held = new Map<string, Frozen>();
+  let run = analyzeOnce(index, displayName, options, held);
+  for (let round = 0; round < 3 && run.held.size; round++) {
+    const before = held.size;
+    for (const [f, h] of run.held) if (!held.has(f)) held.set(f, h);
+    if (held.size === before) break;
+    run = analyzeOnce(index, displayName, options, held);
   }
-  return { files: first.files, adapters: first.adapters };
+  return { files: run.files, adapters: run.adapters };
 }
 
-function analyzeOnce(index: ProjectIndex, displayName: (file: string) => string, options: AnalyzeOptions): ProjectAnalysis & { conflicted: Map<string, string> } {
-  const conflicted = new Map<string, string>();
+const WRITABLE = "make the file writable or pass --force, then run rewrite again";
+const BY_HAND = "migrate this by hand (v2 path, body and answer: docs/mapping.md) and report the file to v2-bridge";
+
+function conflictHold(file: FileState, at: number): Frozen {
+  // Named as `file.ts:line`, which marks of later runs read without the line (marks move lines).
+  const line = file.sf.getLineAndColumnAtPos(at).line;
+  return { why: `two rewrites planned in ${file.display} overlap (at ${file.sf.getBaseName()}:${line}), so only marks are written there`, advice: BY_HAND, marks: true };
+}
+
+function refusedHold(file: FileState, e: Edit): Frozen {
+  const what = e.file !== file.sf.getFilePath() ? `an edit made for ${e.file.split("/").pop()} was given to it` : "an edit does not fit its text";
+  return { why: `the codemod planned an edit in ${file.display} it could not apply (internal error: ${what}), so only marks are written there`, advice: BY_HAND, marks: true };
+}
+
+function analyzeOnce(index: ProjectIndex, displayName: (file: string) => string, options: AnalyzeOptions, held: Map<string, Frozen>): ProjectAnalysis & { held: Map<string, Frozen> } {
+  const hold = new Map<string, Frozen>();
   const a = newAnalysis(index.resolve);
   if (options.adapterRoot) a.adapter = { root: options.adapterRoot, used: new Map() };
   a.projectFiles = options.projectFiles;
-  for (const [f, why] of options.frozen ?? []) a.frozen.set(f, why);
+  for (const [f, why] of options.frozen ?? []) a.frozen.set(f, { why, advice: WRITABLE });
+  for (const [f, h] of held) if (!a.frozen.has(f)) a.frozen.set(f, h);
   for (const [f, by] of options.blocked ?? []) a.blocked.set(f, by);
   const result = new Map<string, FileAnalysis>();
   const parsed: SourceFile[] = [];
@@ -93,7 +109,7 @@ function analyzeOnce(index: ProjectIndex, displayName: (file: string) => string,
       } catch (error) {
         const why = `the codemod failed on ${displayName(sf.getFilePath())} (${(error as Error).message.split("\n")[0]}); it is left as it is`;
         failed.set(sf.getFilePath(), why);
-        a.frozen.set(sf.getFilePath(), why);
+        a.frozen.set(sf.getFilePath(), { why, advice: "migrate this file by hand and report the error" });
       }
     }
   };
@@ -107,20 +123,33 @@ function analyzeOnce(index: ProjectIndex, displayName: (file: string) => string,
   resolveDoNoHarm(a);
   settleErrorReads(a);
   for (const sf of parsed) {
-    const file = a.files.get(sf.getFilePath())!;
-    const internal = failed.get(sf.getFilePath());
+    const path = sf.getFilePath();
+    const file = a.files.get(path)!;
+    const internal = failed.get(path);
     const findings: Finding[] = [...file.findings, ...markFindings(file)].sort((x, y) => x.line - y.line || x.column - y.column);
     if (internal) findings.unshift({ file: file.display, line: 1, column: 1, operation: null, v1: null, v2: null, category: "review", reason: `not processed (internal error): ${internal}`, advice: "migrate this file by hand and report the error", snippet: "" });
     const sites = a.sites.filter((s) => s.file === file && s.finding && s.call.getKind() === SyntaxKind.CallExpression);
-    const { output, conflicts } = a.frozen.has(sf.getFilePath()) ? { output: file.text, conflicts: [] } : applyEdits(file.text, file.edits);
-    if (conflicts.length) {
-      conflicted.set(sf.getFilePath(), "its edits overlap (two plans disagree), so it is left as it is");
-      // Overlapping edits mean two plans disagree: leave the file alone and say so.
-      const safe = findings.map((f) => (f.category === "auto" ? { ...f, category: "review" as const, reason: `${f.reason}; overlapping edits, left unchanged`, advice: "rewrite this file by hand" } : f));
-      result.set(sf.getFilePath(), { findings: safe, edits: [], output: file.text, callSites: sites.length, rewritten: 0 });
+    const frozen = a.frozen.get(path);
+    if (frozen && !frozen.marks) {
+      result.set(path, { findings, edits: file.edits, output: file.text, callSites: sites.length, rewritten: 0 });
       continue;
     }
-    result.set(sf.getFilePath(), { findings, edits: file.edits, output, callSites: sites.length, rewritten: sites.filter((s) => s.complete).length });
+    const edits = frozen ? file.edits.filter((e) => file.markEdits.has(e)) : file.edits;
+    const { output, conflicts, refused } = applyEdits(path, file.text, edits);
+    if (conflicts.length || refused.length) {
+      // Nothing of it is written this round: the next one holds the file (and any file an edit was meant for).
+      for (const e of refused) {
+        hold.set(path, refusedHold(file, e));
+        const meant = a.files.get(e.file);
+        if (meant && meant !== file) hold.set(e.file, refusedHold(meant, e));
+      }
+      if (conflicts.length && !hold.has(path)) hold.set(path, conflictHold(file, conflicts[0]!.start));
+      const why = (hold.get(path) ?? frozen)!.why.replace(/, so only marks are written there$/, "");
+      const safe = findings.map((f) => (f.category === "auto" ? { ...f, category: "review" as const, reason: `${f.reason}; left unchanged: ${why}`, advice: BY_HAND } : f));
+      result.set(path, { findings: safe, edits: [], output: file.text, callSites: sites.length, rewritten: 0 });
+      continue;
+    }
+    result.set(path, { findings, edits, output, callSites: sites.length, rewritten: frozen ? 0 : sites.filter((s) => s.complete).length });
   }
-  return { files: result, conflicted, adapters: a.adapter?.used };
+  return { files: result, held: hold, adapters: a.adapter?.used };
 }

@@ -84,3 +84,16 @@ export function afterImports(sf: SourceFile, text: string): number {
   if (at === 0 && text.startsWith("#!")) at = text.indexOf("\n") + 1;
   return at;
 }
+
+/** Whether the checker types a value as a string or as an object (undefined: it does not say). */
+export function valueKind(n: Node): "string" | "object" | undefined {
+  try {
+    const t = n.getType();
+    if (t.isAny() || t.isUnknown()) return undefined;
+    const members = t.isUnion() ? t.getUnionTypes() : [t];
+    if (members.every((m) => m.isString() || m.isStringLiteral() || m.isTemplateLiteral())) return "string";
+    return members.every((m) => m.isObject() && m.getSymbol()?.getName() !== "URL") ? "object" : undefined;
+  } catch {
+    return undefined;
+  }
+}

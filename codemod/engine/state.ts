@@ -5,6 +5,7 @@ import { Node, type SourceFile } from "../ts-morph.ts";
 import type { ModuleResolver } from "./symbols.ts";
 import { redact } from "../redact.ts";
 import { Evaluator } from "./evaluate/evaluator.ts";
+import { textEdit } from "./text-edit.ts";
 import type { Redirect } from "./v1-redirect.ts";
 import type { AdapterOptions } from "../adapter/index.ts";
 import type { Problems } from "./rewrites/problems.ts";
@@ -26,6 +27,8 @@ export interface FileState {
   declared: Set<string>;
   /** Marks of this run per statement, by their text without a count. */
   marks: Map<Node, Map<string, Mark>>;
+  /** The edits that write marks (all a held file gets). */
+  markEdits: Set<Edit>;
 }
 
 /** A mark this run writes (edit) or finds already there (existing); `times` sites share it. */
@@ -111,8 +114,8 @@ export interface Analysis {
   wrapperCache: Map<Node, WrapperSignature | null>;
   baseCache: Map<Node, string | null>;
   consumed: Set<Node>;
-  /** Files the run may not write (read-only): no edit lands there, so nothing may depend on one. */
-  frozen: Map<string, string>;
+  /** Files the run may not rewrite (read-only, or where its edits disagreed): no rewrite lands there, so nothing may depend on one. */
+  frozen: Map<string, Frozen>;
   /** Files imported by files the run could not analyse: their bases may be used unseen. */
   blocked: Map<string, string[]>;
   /** Which strings and objects an expression can hold (one evaluator per analysis, memoised). */
@@ -139,6 +142,14 @@ export interface Analysis {
   helperTransports: Map<Node, HttpCall[]>;
   /** Error-field reads on the failure path of planned calls, settled after do no harm (error-reads.ts). */
   errorReads: Map<Node, SharedErrorRead>;
+}
+
+/** Why a file may not be rewritten, what to do about it, and whether its marks may still be written. */
+export interface Frozen {
+  why: string;
+  advice: string;
+  /** The file is writable: the marks of its sites are written, nothing else. */
+  marks?: boolean;
 }
 
 /** A function that forwards its URL (and init) argument to a transport: `fetchWithRetry(url, init)`. */
@@ -191,6 +202,7 @@ export function addFile(a: Analysis, sf: SourceFile, display: string): FileState
     emittedTodos: new Set(),
     declared: new Set(),
     marks: new Map(),
+    markEdits: new Set(),
   };
   a.files.set(sf.getFilePath(), state);
   return state;
@@ -216,9 +228,24 @@ export function planFor(a: Analysis, site: Site, problems: Problems = []): Plan 
   return { a, site, problems };
 }
 
-/** An edit of the site being planned: applied only when the do-no-harm check lets the site flip. */
-export function edit(p: Plan, at: Node, e: Edit): void {
-  p.site.edits.push({ ...e, file: e.file ?? at.getSourceFile().getFilePath() });
+/**
+ * An edit of the site being planned, in `at`'s file (its positions are that file's): applied only
+ * when the do-no-harm check lets the site flip. An edit made elsewhere keeps its own file: siteEdits.
+ */
+export function edit(p: Plan, at: Node, e: { start: number; end: number; text: string; file?: never }): void {
+  p.site.edits.push(textEdit(at, e.start, e.end, e.text));
+}
+
+/** Edits of the site being planned that were made from their own nodes (a URL's literals, in any file). */
+export function siteEdits(p: Plan, edits: Edit[]): void {
+  p.site.edits.push(...edits);
+}
+
+/** Adds an edit to the file it names (never to another: its positions are that file's). */
+export function addEdit(a: Analysis, e: Edit): void {
+  const file = a.files.get(e.file);
+  if (!file) throw new Error(`internal: an edit names ${e.file}, which is not part of the analysis`);
+  file.edits.push(e);
 }
 
 export function quoteOf(a: Analysis, at: Node): string {

@@ -9,6 +9,7 @@ import { TODO_TAG } from "../prefilter.ts";
 import type { Category, Finding } from "../types.ts";
 import { fileOf, type Analysis, type FileState, type Mark } from "./state.ts";
 import { oneLine, statementOf } from "./nodes.ts";
+import { insertAt, textEdit } from "./text-edit.ts";
 
 export const TODO_LINE = /^[ \t]*\/\/ TODO\(v2-migration\) (\S+) \((review|no-equivalent)\)(?: ×(\d+))?: (.*?)(?:; advice: (.*))?$/;
 
@@ -46,8 +47,9 @@ export function todo(a: Analysis, at: Node, op: string, category: Category, reas
     const line = markText(op, category, reason, advice, shared.times);
     if (shared.edit) shared.edit.text = shared.existing ? `${indent}${line}` : `${indent}${line}\n`;
     else if (shared.existing && line !== shared.existing.text) {
-      shared.edit = { start: shared.existing.start, end: shared.existing.end, text: `${indent}${line}`, file: file.sf.getFilePath() };
+      shared.edit = textEdit(file.sf, shared.existing.start, shared.existing.end, `${indent}${line}`);
       file.edits.push(shared.edit);
+      file.markEdits.add(shared.edit);
     }
     return;
   }
@@ -67,16 +69,18 @@ export function todo(a: Analysis, at: Node, op: string, category: Category, reas
       file.emittedTodos.add(`${file.sf.getLineAndColumnAtPos(start).line}|${prev}`);
       const mark: Mark = { times: 1, existing };
       if (countMarks(prev) !== 1) {
-        mark.edit = { start: prevStart, end: prevEnd, text: `${indent}${line}`, file: file.sf.getFilePath() };
+        mark.edit = textEdit(file.sf, prevStart, prevEnd, `${indent}${line}`);
         file.edits.push(mark.edit);
+        file.markEdits.add(mark.edit);
       }
       remember(file, st, key, mark);
       return;
     }
     pos = prevStart;
   }
-  const edit = { start: lineStart, end: lineStart, text: `${indent}${line}\n`, file: file.sf.getFilePath() };
+  const edit = insertAt(file.sf, lineStart, `${indent}${line}\n`);
   file.edits.push(edit);
+  file.markEdits.add(edit);
   remember(file, st, key, { times: 1, edit });
 }
 

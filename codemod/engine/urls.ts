@@ -4,6 +4,7 @@ import { Node, SyntaxKind } from "../ts-morph.ts";
 import type { Edit } from "../types.ts";
 import { resolveIdentifier, writesOf } from "./scope.ts";
 import { V1_HOST, V2_BASE, V2_ORIGIN } from "../../mappings/bases.ts";
+import { textEdit } from "./text-edit.ts";
 
 const HOST_PATTERN = V1_HOST.replace(/\./g, "\\.");
 /** A v1 base on its own: origin, optionally `/v1`, optionally a trailing slash. */
@@ -67,16 +68,15 @@ export function escapeFor(text: string, template: boolean, quote = '"'): string 
 
 /** An edit that sets the literal piece's value to `text`, keeping its quotes. */
 export function literalEdit(node: Node, text: string): Edit {
-  const file = node.getSourceFile().getFilePath();
   const range = contentRange(node);
   if (text === "" && Node.isStringLiteral(node)) {
     // `… + id + ""` reads badly: drop the operand instead.
     const parent = node.getParent();
     if (parent && Node.isBinaryExpression(parent) && parent.getRight() === node && parent.getOperatorToken().getKind() === SyntaxKind.PlusToken) {
-      return { start: parent.getLeft().getEnd(), end: node.getEnd(), text: "", file };
+      return textEdit(node, parent.getLeft().getEnd(), node.getEnd(), "");
     }
   }
-  return { start: range.start, end: range.end, text: escapeFor(text, range.template, range.quote), file };
+  return textEdit(node, range.start, range.end, escapeFor(text, range.template, range.quote));
 }
 
 /** Source text of a string value in the file's quote style. */

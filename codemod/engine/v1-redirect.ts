@@ -6,6 +6,9 @@ import { Node, SyntaxKind } from "../ts-morph.ts";
 import type { Edit } from "../types.ts";
 import { escapeFor, type LocatedUrl, type Part } from "./urls.ts";
 import { V1_HOST } from "../../mappings/bases.ts";
+import { enclosingFunction } from "./scope.ts";
+import { valueKind } from "./nodes.ts";
+import { insertAt, replaceNode, textEdit } from "./text-edit.ts";
 
 export const V1_BASE_NAME = "RUNPOD_V1_BASE";
 export const V1_ORIGIN_NAME = "RUNPOD_V1_ORIGIN";
@@ -30,41 +33,41 @@ function nameFor(value: string): { name: string; slash: boolean } | undefined {
 /**
  * How to keep this call on the declared v1 base: replace the base expression in its own URL
  * (`${BASE}/pods` → `${RUNPOD_V1_BASE}/pods`) or the inline base of its literal. Undefined when
- * the base is not in the call's own URL (an instance's `baseURL`, a helper's base): such a base
- * cannot flip while the call stays v1.
+ * the base is not in the call's own URL (an instance's `baseURL`, a helper's base, a URL another
+ * function builds): such a base cannot flip while the call stays v1. The URL must be written in
+ * the function that makes the call: one a URL builder returns serves its other callers too.
  */
-export function v1Redirect(url: LocatedUrl, parts: Part[]): Redirect | undefined {
+export function v1Redirect(url: LocatedUrl, parts: Part[], at: Node): Redirect | undefined {
   const first = parts[0];
-  if (!first) return undefined;
+  if (!first || !inFunctionOf(first.node, at)) return undefined;
   if (url.anchor) {
     if (first.kind !== "base" || first.node !== url.anchor.node) return undefined;
     const target = nameFor(url.anchor.value);
     if (!target) return undefined;
     const node = first.node;
     if (Node.isIdentifier(node) && node.getText() === target.name && !target.slash) return { edits: [], names: [target.name] };
-    const text = target.slash ? `(${target.name} + "/")` : target.name;
-    const file = node.getSourceFile().getFilePath();
-    if (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node)) {
-      return { edits: [{ start: node.getStart(), end: node.getEnd(), text, file }], names: [target.name] };
-    }
-    return { edits: [{ start: node.getStart(), end: node.getEnd(), text, file }], names: [target.name] };
+    return { edits: [replaceNode(node, target.slash ? `(${target.name} + "/")` : target.name)], names: [target.name] };
   }
   if (!url.inlineBase || first.kind !== "text" || !first.text.startsWith(url.inlineBase)) return undefined;
   const target = nameFor(url.inlineBase);
   if (!target) return undefined;
   const node = first.node;
-  const file = node.getSourceFile().getFilePath();
   const rest = first.text.slice(url.inlineBase.length);
   if (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node)) {
-    return { edits: [{ start: node.getStart(), end: node.getEnd(), text: `\`\${${target.name}}${escapeFor(rest, true)}\``, file }], names: [target.name] };
+    return { edits: [replaceNode(node, `\`\${${target.name}}${escapeFor(rest, true)}\``)], names: [target.name] };
   }
   if (node.getKind() === SyntaxKind.TemplateHead) {
     const start = node.getStart() + 1;
     const raw = node.getText().slice(1, -2);
     if (!raw.startsWith(url.inlineBase)) return undefined;
-    return { edits: [{ start, end: start + url.inlineBase.length, text: `\${${target.name}}`, file }], names: [target.name] };
+    return { edits: [textEdit(node, start, start + url.inlineBase.length, `\${${target.name}}`)], names: [target.name] };
   }
   return undefined;
+}
+
+/** Whether `node` is written in the same file and function as `at` (module level counts as one). */
+function inFunctionOf(node: Node, at: Node): boolean {
+  return node.getSourceFile() === at.getSourceFile() && enclosingFunction(node) === enclosingFunction(at);
 }
 
 /** Whether a literal is the value of a declared v1 base (it never flips: marked calls depend on it). */
@@ -91,7 +94,7 @@ export function declarationEdit(sf: Node & { getStatements(): Node[]; getFilePat
   const where = name === V1_BASE_NAME ? "its /v1" : "its root";
   const line = `// Calls still in v1 shape (each with a v2-migration mark) use this base: point ${name} at the v2-bridge gateway (${where}).\nconst ${name} = ${env} ?? "${value}";\n`;
   const afterStatement = at > 0 && !text.slice(0, at).endsWith("\n");
-  return { start: at, end: at, text: afterStatement ? `\n${line.slice(0, -1)}` : line, file: sf.getFilePath() };
+  return insertAt(sf, at, afterStatement ? `\n${line.slice(0, -1)}` : line);
 }
 
 export const HELPER_BASE_PARAM = "runpodBase";
@@ -108,24 +111,22 @@ export function helperRedirect(fn: Node, anchor: Node, anchorValue: string, call
   if (params.some((p) => (p as any).isRestParameter?.())) return undefined;
   const args = call.getArguments();
   if (args.length > params.length || args.some((x) => Node.isSpreadElement(x))) return undefined;
-  const file = fn.getSourceFile().getFilePath();
   const open = fn.getFirstChildByKind(SyntaxKind.OpenParenToken);
   const close = fn.getFirstChildByKind(SyntaxKind.CloseParenToken);
   if (!open || !close) return undefined;
   const param = `${HELPER_BASE_PARAM} = ${anchor.getText()}`;
   const last = params.at(-1);
   const shared: Edit[] = [
-    last ? { start: last.getEnd(), end: last.getEnd(), text: `, ${param}`, file } : { start: close.getStart(), end: close.getStart(), text: param, file },
-    { start: anchor.getStart(), end: anchor.getEnd(), text: HELPER_BASE_PARAM, file },
+    last ? insertAt(last, last.getEnd(), `, ${param}`) : insertAt(close, close.getStart(), param),
+    replaceNode(anchor, HELPER_BASE_PARAM),
   ];
   const fill = Array.from({ length: params.length - args.length }, () => "undefined");
-  const callFile = call.getSourceFile().getFilePath();
   const tail = [...fill, target.name].join(", ");
   const closeParen = call.getLastChildByKind(SyntaxKind.CloseParenToken);
   if (!closeParen) return undefined;
   const at = args.length ? args.at(-1)!.getEnd() : closeParen.getStart();
   const text = args.length ? `, ${tail}` : tail;
-  return { edits: [{ start: at, end: at, text, file: callFile }], names: [target.name], shared: { key: `${file}:${fn.getStart()}`, edits: shared } };
+  return { edits: [insertAt(call, at, text)], names: [target.name], shared: { key: `${fn.getSourceFile().getFilePath()}:${fn.getStart()}`, edits: shared } };
 }
 
 /**
@@ -133,8 +134,16 @@ export function helperRedirect(fn: Node, anchor: Node, anchorValue: string, call
  * so the call keeps v1 with `{ baseURL: RUNPOD_V1_BASE }` in its config.
  */
 export function axiosRedirect(call: Node & { getArguments(): Node[] }, verb: string | undefined, baseValue: string, config: Node | undefined): Redirect | undefined {
+  const first = call.getArguments()[0];
+  // `api(cfg)` with a config object: axios reads no second argument then, the base goes into the config.
+  if (verb === undefined && !config && first) {
+    const kind = valueKind(first);
+    if (kind === "object") return optionRedirect(call, "baseURL", verb, baseValue, first);
+    if (kind !== "string") return undefined;
+  }
   return optionRedirect(call, "baseURL", verb, baseValue, config);
 }
+
 
 /** openapi-fetch: `client.GET(path, { …, baseUrl: RUNPOD_V1_BASE })` (a per-request base). */
 export function openapiFetchRedirect(call: Node & { getArguments(): Node[] }, baseValue: string, init: Node | undefined): Redirect | undefined {
@@ -149,7 +158,6 @@ export function prefixUrlRedirect(call: Node & { getArguments(): Node[] }, baseV
 function optionRedirect(call: Node & { getArguments(): Node[] }, key: string, verb: string | undefined, baseValue: string, config: Node | undefined): Redirect | undefined {
   const target = nameFor(baseValue);
   if (!target || target.slash) return undefined;
-  const file = call.getSourceFile().getFilePath();
   const option = `${key}: ${target.name}`;
   const args = call.getArguments();
   if (config) {
@@ -157,14 +165,14 @@ function optionRedirect(call: Node & { getArguments(): Node[] }, key: string, ve
     if (Node.isObjectLiteralExpression(u)) {
       const open = u.getStart() + 1;
       const empty = u.getProperties().length === 0;
-      return { edits: [{ start: open, end: empty ? u.getEnd() - 1 : open, text: empty ? ` ${option} ` : ` ${option},`, file }], names: [target.name] };
+      return { edits: [textEdit(u, open, empty ? u.getEnd() - 1 : open, empty ? ` ${option} ` : ` ${option},`)], names: [target.name] };
     }
-    return { edits: [{ start: u.getStart(), end: u.getEnd(), text: `{ ...${u.getText()}, ${option} }`, file }], names: [target.name] };
+    return { edits: [replaceNode(u, `{ ...${u.getText()}, ${option} }`)], names: [target.name] };
   }
   const dataVerb = verb !== undefined && ["post", "put", "patch"].includes(verb.toLowerCase());
   const want = verb === undefined ? 2 : dataVerb ? 3 : 2;
   if (args.length >= want || args.length === 0) return undefined;
   const fill = Array.from({ length: want - 1 - args.length }, () => "undefined");
   const at = args.at(-1)!.getEnd();
-  return { edits: [{ start: at, end: at, text: `, ${[...fill, `{ ${option} }`].join(", ")}`, file }], names: [target.name] };
+  return { edits: [insertAt(call, at, `, ${[...fill, `{ ${option} }`].join(", ")}`)], names: [target.name] };
 }

@@ -4,6 +4,7 @@
 import type { Node } from "../../ts-morph.ts";
 import { isBaseOnly } from "../urls.ts";
 import { optionsOf, type Value } from "./value.ts";
+import { shortExpression } from "../expression-name.ts";
 
 export interface FoundBase {
   value: string;
@@ -33,7 +34,7 @@ function describe(v: Value): string {
     case "string":
       return JSON.stringify(v.text);
     case "dynamic":
-      return v.node.getText().replace(/\s+/g, " ").slice(0, 40);
+      return shortExpression(v.node);
     default:
       return v.kind;
   }

@@ -12,6 +12,7 @@ import { references } from "../references.ts";
 import { dynamic, optionsOf, union, type Frame, type Value } from "./value.ts";
 import { HELPER_BASE_PARAM } from "../v1-redirect.ts";
 import { tidiedReceiver } from "./tidy.ts";
+import { shortExpression } from "../expression-name.ts";
 
 const MAX_DEPTH = 24;
 const MAX_CALLERS = 12;
@@ -277,7 +278,7 @@ export class Evaluator {
       const receiver = this.evaluate(callee.getExpression(), v.frame);
       if (receiver.kind === "made" || receiver.kind === "object") return this.property(at, receiver, key);
     }
-    return dynamic(at, `.${key} of what ${callee.getText().slice(0, 40)}(…) returns`);
+    return dynamic(at, `.${key} of what ${shortExpression(callee)}(…) returns`);
   }
 
   private optionIn(at: Node, arg: Node, key: string, frame: Frame | undefined, depth: number): Value | undefined {

@@ -12,6 +12,7 @@ import type { FieldLens } from "../../../mappings/index.ts";
 import { converterNamed } from "../../../mappings/index.ts";
 import type { FileState } from "../state.ts";
 import { afterImports, isTypeScriptFile } from "../nodes.ts";
+import { insertAt } from "../text-edit.ts";
 
 export interface ConvertedRead {
   /** Replaces the read from `access` to `last` (the v1 path's last segment). */
@@ -71,7 +72,7 @@ export function declareReadHelper(file: FileState, helper: ConvertedRead["helper
   if (file.text.includes(`function ${helper.name}(`)) return;
   const at = afterImports(file.sf, file.text);
   const text = at > 0 ? `\n\n${helper.code}` : `${helper.code}\n\n`;
-  file.edits.push({ start: at, end: at, text, file: file.sf.getFilePath() });
+  file.edits.push(insertAt(file.sf, at, text));
 }
 
 /** `pod.desiredStatus = …`, `delete pod.x`, `pod.x++`: not a read. */

@@ -95,7 +95,7 @@ export function readDeclarations(read: ErrorRead): Node[] {
 export function errorReadEdits(a: Analysis, read: ErrorRead, mode: ReadMode): { edits: Edit[] } | { problem: string } {
   const edits: Edit[] = [];
   const file = read.node.getSourceFile().getFilePath();
-  const put = (n: Node, text: string, start = n.getStart(), end = n.getEnd()) => edits.push({ start, end, text, file });
+  const put = (n: Node, text: string, start = n.getStart(), end = n.getEnd()) => edits.push({ start, end, text, file, old: n.getSourceFile().getFullText().slice(start, end) });
   const to = errorFieldMap[read.field];
   const n = read.node;
   if (Node.isPropertyAccessExpression(n)) {

@@ -11,6 +11,7 @@ import type { Problems } from "./problems.ts";
 import type { HttpCall } from "../transports/index.ts";
 import { objectLiteral, prop } from "../values.ts";
 import { runtimeQueryNames } from "../query-holes.ts";
+import { shortExpression } from "../expression-name.ts";
 
 function check(name: string, op: OperationMapping, seen: Set<string>, problems: Problems): void {
   if (!name || name.includes("\0") || seen.has(name)) return;
@@ -111,7 +112,7 @@ export function queryParams(plan: Plan, http: HttpCall, url: LocatedUrl, op: Ope
   if (!q) return;
   const obj = objectLiteral(plan.a, q);
   if (!obj || !Node.isObjectLiteralExpression(obj)) {
-    if (op.query?.some((x) => x.decision)) plan.problems.push({ reason: `the query parameters are built elsewhere (${q.getText().slice(0, 40)}), and v2 does not take all of ${op.key}'s v1 parameters as they are`, advice: "check each parameter against docs/mapping.md" });
+    if (op.query?.some((x) => x.decision)) plan.problems.push({ reason: `the query parameters are built elsewhere (${shortExpression(q)}), and v2 does not take all of ${op.key}'s v1 parameters as they are`, advice: "check each parameter against docs/mapping.md" });
     return;
   }
   for (const p of obj.getProperties()) {
@@ -121,6 +122,6 @@ export function queryParams(plan: Plan, http: HttpCall, url: LocatedUrl, op: Ope
       const v2 = v2Spelling(op, name);
       if (v2) renameWhereWritten(plan, [p], v2);
     }
-    else if (op.query?.some((x) => x.decision)) plan.problems.push({ reason: `query parameters spread from elsewhere (${p.getText().slice(0, 40)})`, advice: "check each parameter against docs/mapping.md" });
+    else if (op.query?.some((x) => x.decision)) plan.problems.push({ reason: `query parameters spread from elsewhere (${shortExpression(p)})`, advice: "check each parameter against docs/mapping.md" });
   }
 }

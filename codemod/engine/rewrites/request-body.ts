@@ -10,11 +10,11 @@ import { edit, fileOf, q, quoteOf, type Analysis, type Plan } from "../state.ts"
 import type { HttpCall } from "../transports/index.ts";
 import { bind, objectLiteral, prop } from "../values.ts";
 import { headersFact } from "../json-headers.ts";
-import { oneLine } from "../nodes.ts";
 import type { Problems } from "./problems.ts";
 import { wrapBodyInAdapter } from "../adapter-sites.ts";
 import { declaredShape } from "../declared-shapes.ts";
 import { convertDeclared } from "../declared-body.ts";
+import { shortExpression } from "../expression-name.ts";
 
 export function addFixedBody(plan: Plan, http: HttpCall, body: Record<string, unknown>): void {
   const value = renderValue(body, quoteOf(plan.a, http.call));
@@ -140,7 +140,7 @@ export function addToOptions(plan: Plan, http: HttpCall, key: string, value: str
 
 export function convertRequestBody(plan: Plan, http: HttpCall, lens: string, opKey?: string): void {
   if (!http.body && http.opaqueOptions && http.helper?.bodyIndex === undefined) {
-    plan.problems.push({ reason: `the helper's options are built elsewhere (${oneLine(http.opaqueOptions.getText()).slice(0, 40)}), so the v1 body they may carry cannot be converted with the ${lens} lens`, advice: "pass the options as an object literal at the call, or convert the body into the nested v2 body by hand (see docs/mapping.md)" });
+    plan.problems.push({ reason: `the helper's options are built elsewhere (${shortExpression(http.opaqueOptions)}), so the v1 body they may carry cannot be converted with the ${lens} lens`, advice: "pass the options as an object literal at the call, or convert the body into the nested v2 body by hand (see docs/mapping.md)" });
     return;
   }
   if (!http.body) return;
@@ -162,7 +162,7 @@ export function convertRequestBody(plan: Plan, http: HttpCall, lens: string, opK
     }
     // A body from the app's own interface (a tool's input, a form): the adapter converts it at run time.
     if (opKey && wrapBodyInAdapter(plan, http.body.node, opKey)) return;
-    plan.problems.push({ reason: `the v1 body is built elsewhere (${oneLine(http.body.node.getText()).slice(0, 40)}); it must be converted with the ${lens} lens`, advice: "rewrite the flat v1 fields into the nested v2 body (see docs/mapping.md)" });
+    plan.problems.push({ reason: `the v1 body is built elsewhere (${shortExpression(http.body.node)}); it must be converted with the ${lens} lens`, advice: "rewrite the flat v1 fields into the nested v2 body (see docs/mapping.md)" });
     return;
   }
   const result = convertBody(node, lens, quoteOf(plan.a, node));

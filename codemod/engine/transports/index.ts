@@ -177,6 +177,8 @@ export function httpCall(a: Analysis, call: CallExpression): HttpCall | undefine
   const parts = wrapper
     ? { urlNode: args[wrapper.urlIndex], options: wrapper.optionsIndex !== undefined ? args[wrapper.optionsIndex] : undefined, bodyKey: BODY_KEY[lib], external: instance }
     : BY_LIB.get(lib)!.parts(a, args, verb, instance);
+  // A retry re-sending a request made elsewhere: not a site, and not a use of the base the codemod must follow.
+  if ("resend" in parts && parts.resend) return void [...trail, callee].forEach((n) => a.accounted.add(n));
   const out: HttpCall = { call, lib, urlNode: parts.urlNode, external: parts.external, method: { kind: "default", value: "GET" }, bodyKey: parts.bodyKey, trail, wrapper };
   const opts = objectLiteral(a, parts.options);
   out.options = opts ?? parts.options;

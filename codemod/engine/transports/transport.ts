@@ -44,6 +44,8 @@ export interface CallParts {
   bodyKey: HttpCall["bodyKey"];
   /** A body passed as its own argument (`axios.post(url, data)`). */
   bodyArg?: Node;
+  /** The call re-sends a request made elsewhere (`http(error.config)` in a retry): not a site of its own. */
+  resend?: boolean;
 }
 
 export interface Transport {
