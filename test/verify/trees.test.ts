@@ -46,15 +46,15 @@ describe("the after tree", () => {
     mkdirSync(path.join(root, "node_modules", "dep"), { recursive: true });
     mkdirSync(path.join(root, ".git"));
     mkdirSync(path.join(root, "src"));
-    writeFileSync(path.join(root, "src", "client.mjs"), 'export const pods = () => fetch("https://rest.runpod.io/v1/pods");\n');
+    writeFileSync(path.join(root, "src", "client.mjs"), 'export const stop = async (id) => (await fetch(`https://rest.runpod.io/v1/pods/${id}/stop`, { method: "POST" })).ok;\n');
     const tree = await prepareAfterTree({ root });
     try {
       expect(lstatSync(path.join(tree.dir, "node_modules")).isSymbolicLink()).toBe(true);
       expect(realpathSync(path.join(tree.dir, "node_modules"))).toBe(realpathSync(path.join(root, "node_modules")));
       expect(existsSync(path.join(tree.dir, ".git"))).toBe(false);
-      expect(readFileSync(path.join(tree.dir, "src", "client.mjs"), "utf8")).toContain("https://api.runpod.io/v2/pods");
-      expect(readFileSync(path.join(root, "src", "client.mjs"), "utf8")).toContain("https://rest.runpod.io/v1/pods"); // the original is untouched
-      expect(tree.findings.map((f) => [f.file, f.operation])).toEqual([["src/client.mjs", "ListPods"]]);
+      expect(readFileSync(path.join(tree.dir, "src", "client.mjs"), "utf8")).toContain("https://api.runpod.io/v2/pods/${id}/action");
+      expect(readFileSync(path.join(root, "src", "client.mjs"), "utf8")).toContain("https://rest.runpod.io/v1/pods/${id}/stop"); // the original is untouched
+      expect(tree.findings.map((f) => [f.file, f.operation])).toEqual([["src/client.mjs", "StopPod"]]);
     } finally {
       tree.cleanup();
     }
