@@ -63,6 +63,8 @@ export function bodySites(a: Analysis, http: HttpCall, depth = 0): BodySite[] {
     if (http.helper?.resultBodyKey) resultKeyReads(call, http.helper.resultBodyKey, sites);
     return sites;
   }
+  // A wrapper that returns neither the body nor the transport's answer (`return handle(res)`): where the body is is not known.
+  if (http.wrapper && !http.wrapper.returnsResponse) return sites;
   const outer = skipParens(call);
   const parent = outer.getParent();
   // The answer returned from a function of the project: its callers read it as they would the

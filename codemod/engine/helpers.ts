@@ -282,6 +282,7 @@ export function wrapperSignature(a: Analysis, fn: Node): WrapperSignature | null
     sig = { kind: "wrapper", lib: http.lib, urlIndex: ub.index, optionsIndex: ob?.kind === "param" && ob.path.length === 0 ? ob.index : undefined, returnsBody: false };
     a.wrapperCache.set(fn, sig);
     sig.returnsBody = enclosingFunction(call) === fn && returnsBody(a, http, fn);
+    sig.returnsResponse = !sig.returnsBody && enclosingFunction(call) === fn && returnsValueOf(fn, call);
     break;
   }
   a.wrapperCache.set(fn, sig);

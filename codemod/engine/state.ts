@@ -160,6 +160,8 @@ export interface WrapperSignature {
   optionsIndex?: number;
   /** Whether a call's awaited value is the parsed response body (`return res.json()`). */
   returnsBody: boolean;
+  /** Whether it is the transport's own answer (`return fetch(url, init)`, `const res = await fetch(…); … return res`). */
+  returnsResponse?: boolean;
 }
 
 export function newAnalysis(resolve: ModuleResolver | undefined): Analysis {

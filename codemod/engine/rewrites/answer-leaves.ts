@@ -7,31 +7,39 @@ import type { Plan } from "../state.ts";
 import type { HttpCall } from "../transports/index.ts";
 import { answerLeaves } from "../answer-flow.ts";
 import { differingFields } from "./record-fields.ts";
+import { resultBeyondStatus } from "./record-flow-facts.ts";
 
-/** Whether the call's value is the answer object (its body read off it), not the body itself. */
-function answersWithResponse(http: HttpCall): boolean {
-  if (http.lib === "helper") return !!http.helper?.returnsResponse;
-  if (http.lib === "convention") return http.style === "data" || http.style === "json";
-  if (http.lib === "openapi-fetch") return false;
-  return !http.wrapper?.returnsBody;
+/**
+ * What the call's value is: the answer object (its body read off it), the body itself (followed
+ * by the record pass), or not known (a project wrapper returning something else, `return
+ * handle(res)`: the helper pass marks its own kind).
+ */
+function answerKind(http: HttpCall): "response" | "body" | "unknown" | "other" {
+  if (http.lib === "helper") return http.helper?.returnsResponse ? "response" : "other";
+  if (http.lib === "convention") return http.style === "data" || http.style === "json" ? "response" : "other";
+  if (http.lib === "openapi-fetch") return "other";
+  if (http.wrapper) return http.wrapper.returnsBody ? "body" : http.wrapper.returnsResponse ? "response" : "unknown";
+  return "response";
 }
 
 export function answerLeavesSight(plan: Plan, http: HttpCall, op: OperationMapping): void {
   const shape = op.response;
-  if ((shape.kind !== "list" && shape.kind !== "record") || !answersWithResponse(http)) return;
+  const kind = answerKind(http);
+  if ((shape.kind !== "list" && shape.kind !== "record") || (kind !== "response" && kind !== "unknown")) return;
   const lens = lensNamed(shape.lens);
   const fields = lens ? differingFields(lens.fields, lens.v1Lost) : [];
   if (shape.kind === "record" && !fields.length) return;
   const fetchLike = http.lib === "fetch" || (http.lib === "helper" && !!http.helper?.returnsResponse) || (http.lib === "convention" && http.style === "json");
-  const at = answerLeaves(plan.a, http.call, fetchLike);
+  // A wrapper's result of unknown form: any use of it may read the v2 body.
+  const at = kind === "unknown" ? (resultBeyondStatus(http.call) ? http.call : undefined) : answerLeaves(plan.a, http.call, fetchLike);
   if (!at) return;
   const where = `${at.getSourceFile().getBaseName()}:${at.getStartLineNumber()}`;
-  const goes = `the answer ${how(at)} (${where})`;
+  const goes = kind === "unknown" ? `${http.call.getExpression().getText()} returns neither the body nor the Response (${where}), so where the answer is read is not known` : `the answer ${how(at)} (${where})`;
   const what = shape.kind === "list" ? `v2 wraps the list in { ${shape.wrapper}: [...] }` : `these v1 record fields differ in v2: ${fields.join(", ")}`;
   plan.problems.push({
-    reason: `${goes}, where the codemod does not follow it, and ${what}`,
+    reason: `${goes}${kind === "unknown" ? "" : ", where the codemod does not follow it"}, and ${what}`,
     advice: shape.kind === "list" ? `read .${shape.wrapper} of the body where the answer is read` : "read the v2 record where the answer is read (docs/mapping.md)",
-    brief: `${goes}, where its ${shape.kind === "list" ? "list is not unwrapped" : "record's reads are not checked"}`,
+    brief: `${goes}${kind === "unknown" ? ":" : ", where"} its ${shape.kind === "list" ? "list is not unwrapped" : "record's reads are not checked"}`,
   });
 }
 
