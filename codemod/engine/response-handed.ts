@@ -10,6 +10,7 @@ import { argumentCallee } from "./record-callees.ts";
 import { referencesOf, skipParens } from "./nodes.ts";
 import { enclosingFunction } from "./scope.ts";
 import { unwrapExpression } from "./urls.ts";
+import { classifyRead } from "./response-branch.ts";
 
 /** Response members that say nothing about the body. */
 const STATUS = new Set(["ok", "status", "statusText", "headers", "url", "redirected", "type"]);
@@ -52,6 +53,9 @@ function parsedBodyReturned(fn: Node, param: Node): "returned" | "none" | { why:
     const returns = reachesReturn(call, fn);
     // `throw new Error(await res.text())`: the text of an error, not the body handed back.
     if (p.getName() === "text" && !returns) continue;
+    // `if (!res.ok) { const problem = await res.json(); throw … problem.message }`: an error body,
+    // whose v1 fields the error pass reads in both shapes (error-flow.ts), not the record.
+    if (p.getName() === "json" && !returns && classifyRead(call, r) === "error") continue;
     if (p.getName() !== "json" || !returns) return { why: `reads the body for more than handing it back (${line})` };
     returned = true;
   }
