@@ -2,6 +2,7 @@
 // so the gateway refuses it (when it runs without the v1 document too) and the codemod marks it
 // instead of converting it into something v2 would take.
 import type { Converter, V1Kind } from "./types.ts";
+import { splitOnEnums } from "./enum-split.ts";
 
 function describe(kind: V1Kind): string {
   if (typeof kind !== "string") return `one of ${kind.map((k) => JSON.stringify(k)).join(", ")}`;
@@ -34,6 +35,7 @@ export function define(converter: Converter): Converter {
   const toV2 = converter.toV2;
   return {
     ...converter,
+    codemod: converter.codemod && splitOnEnums(converter, converter.codemod),
     toV2: (inputs, ctx) => {
       const wrong = wrongKind(converter, inputs);
       if (wrong) throw new Error(`${JSON.stringify(inputs[wrong.index])} is not ${wrong.expected}`);
