@@ -129,9 +129,10 @@ function analyzeOnce(index: ProjectIndex, displayName: (file: string) => string,
     const findings: Finding[] = [...file.findings, ...markFindings(file)].sort((x, y) => x.line - y.line || x.column - y.column);
     if (internal) findings.unshift({ file: file.display, line: 1, column: 1, operation: null, v1: null, v2: null, category: "review", reason: `not processed (internal error): ${internal}`, advice: "migrate this file by hand and report the error", snippet: "" });
     const sites = a.sites.filter((s) => s.file === file && s.finding && s.call.getKind() === SyntaxKind.CallExpression);
+    const found = sites.length + (file.netSites ?? 0);
     const frozen = a.frozen.get(path);
     if (frozen && !frozen.marks) {
-      result.set(path, { findings, edits: file.edits, output: file.text, callSites: sites.length, rewritten: 0 });
+      result.set(path, { findings, edits: file.edits, output: file.text, callSites: found, rewritten: 0 });
       continue;
     }
     const edits = frozen ? file.edits.filter((e) => file.markEdits.has(e)) : file.edits;
@@ -146,10 +147,10 @@ function analyzeOnce(index: ProjectIndex, displayName: (file: string) => string,
       if (conflicts.length && !hold.has(path)) hold.set(path, conflictHold(file, conflicts[0]!.start));
       const why = (hold.get(path) ?? frozen)!.why.replace(/, so only marks are written there$/, "");
       const safe = findings.map((f) => (f.category === "auto" ? { ...f, category: "review" as const, reason: `${f.reason}; left unchanged: ${why}`, advice: BY_HAND } : f));
-      result.set(path, { findings: safe, edits: [], output: file.text, callSites: sites.length, rewritten: 0 });
+      result.set(path, { findings: safe, edits: [], output: file.text, callSites: found, rewritten: 0 });
       continue;
     }
-    result.set(path, { findings, edits, output, callSites: sites.length, rewritten: frozen ? 0 : sites.filter((s) => s.complete).length });
+    result.set(path, { findings, edits, output, callSites: found, rewritten: frozen ? 0 : sites.filter((s) => s.complete).length });
   }
   return { files: result, held: hold, adapters: a.adapter?.used };
 }

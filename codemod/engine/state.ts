@@ -27,6 +27,8 @@ export interface FileState {
   declared: Set<string>;
   /** Marks of this run per statement, by their text without a count. */
   marks: Map<Node, Map<string, Mark>>;
+  /** Route literals the recall net reported as call sites it cannot follow (counted in the summary). */
+  netSites?: number;
   /** The edits that write marks (all a held file gets). */
   markEdits: Set<Edit>;
 }

@@ -40,6 +40,8 @@ describe("recall net", () => {
       // The method written beside the path picks the operation (GET /templates, not POST).
       ["src/runpod.ts", 4, "ListTemplates"],
     ]);
+    // The rewrite's summary counts them as call sites found (none migrated).
+    expect([before.summary.callSites, before.summary.rewritten]).toEqual([2, 0]);
     // The base stays v1 (its use by the unknown SDK is not followed) and is reported once.
     expect(before.findings.filter((f) => f.operation === null && f.reason.includes("v1 base kept"))).toHaveLength(1);
 
