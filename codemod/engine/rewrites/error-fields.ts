@@ -3,6 +3,7 @@
 // Which calls' failures reach a read is error-flow.ts's; whether it reads v2 only or both shapes
 // is decided once per read after do no harm (error-reads.ts). This module finds the reads on a
 // body value and writes either form.
+import { textEdit } from "../text-edit.ts";
 import { Node, SyntaxKind, type SourceFile } from "../../ts-morph.ts";
 import { errorFieldMap } from "../../../mappings/index.ts";
 import type { Edit } from "../../types.ts";
@@ -95,7 +96,8 @@ export function readDeclarations(read: ErrorRead): Node[] {
 export function errorReadEdits(a: Analysis, read: ErrorRead, mode: ReadMode): { edits: Edit[] } | { problem: string } {
   const edits: Edit[] = [];
   const file = read.node.getSourceFile().getFilePath();
-  const put = (n: Node, text: string, start = n.getStart(), end = n.getEnd()) => edits.push({ start, end, text, file, old: n.getSourceFile().getFullText().slice(start, end) });
+  // Each edit belongs to the file of the node it changes: a widened declaration may be in another module.
+  const put = (n: Node, text: string, start = n.getStart(), end = n.getEnd()) => edits.push(textEdit(n, start, end, text));
   const to = errorFieldMap[read.field];
   const n = read.node;
   if (Node.isPropertyAccessExpression(n)) {
@@ -155,7 +157,12 @@ function widenDeclared(a: Analysis, receiver: Node, v1: string, v2: string, put:
   if (!decls.length || !decls.every(inRun)) return false;
   for (const d of decls) {
     const text = d.getText();
-    put(d, /[;,]$/.test(text) ? ` ${v2}?: string;` : `; ${v2}?: string`, d.getEnd(), d.getEnd());
+    // On a line of its own, indented as the field, where the field has its own line.
+    const sf = d.getSourceFile();
+    const lineStart = sf.getFullText().lastIndexOf("\n", d.getStart() - 1) + 1;
+    const indent = sf.getFullText().slice(lineStart, d.getStart());
+    const sep = /^[ \t]*$/.test(indent) ? `\n${indent}` : " ";
+    put(d, /[;,]$/.test(text) ? `${sep}${v2}?: string;` : `;${sep}${v2}?: string`, d.getEnd(), d.getEnd());
   }
   return true;
 }
