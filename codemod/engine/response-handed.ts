@@ -28,6 +28,9 @@ export function responseHandedTo(a: Analysis, value: Node): Handed | undefined {
   const callee = argumentCallee(a, value);
   if (!callee) return undefined;
   const call = skipParens(value).getParent()!;
+  // `if (!res.ok) throw await apiError(res)`: called on the failure branch only, whatever the
+  // function reads is the error body (the error pass follows it there), not this site's answer.
+  if (classifyRead(call, value) === "error") return { kind: "status", call };
   const use = parsedBodyReturned(callee.fn, callee.param);
   if (use === "none") return { kind: "status", call };
   return use === "returned" ? { kind: "body", call } : { kind: "unfollowed", call, why: use.why };
