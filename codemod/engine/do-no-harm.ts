@@ -170,6 +170,25 @@ function sharedTypeConflict(a: Analysis, site: Site, verdicts: Map<Node, Verdict
     if (decl && Node.isParameterDeclaration(decl)) return `${readerName(decl)} reads its record and a record of ${whose} (${where(other.call)})`;
     if (decl) return `its record type's field ${(decl as any).getName?.() ?? decl.getText()} is shared with ${whose} (${where(other.call)})`;
   }
+  // The renamed type named in the statement of a call that stays v1 (`req<Template[]>(…)`,
+  // `const all: Template[] = await …`): that call's record would be retyped as v2 while it stays v1.
+  for (const d of site.typeRenames) {
+    const owner = d.getParent();
+    const alias = owner?.getParent();
+    const name = Node.isInterfaceDeclaration(owner) ? owner.getNameNode() : Node.isTypeLiteral(owner) && Node.isTypeAliasDeclaration(alias) ? alias.getNameNode() : undefined;
+    if (!name || !Node.isPropertySignature(d)) continue;
+    // Only a field this site's edits change (a read of `name`, the same in v2, retypes nothing).
+    const path = d.getSourceFile().getFilePath();
+    if (!site.edits.some((e) => e.file === path && e.start >= d.getStart() && e.end <= d.getEnd() && e.text !== e.old)) continue;
+    const refs = references(name);
+    for (const other of a.sites) {
+      if (other === site || !other.finding || !(staysV1(other, verdicts) || other.keepsV1Record)) continue;
+      const statement = other.call.getFirstAncestor((n) => Node.isStatement(n));
+      if (!statement || !refs.some((r) => r.getSourceFile() === statement.getSourceFile() && r.getStart() >= statement.getStart() && r.getEnd() <= statement.getEnd())) continue;
+      const whose = other.keepsV1Record && !staysV1(other, verdicts) ? "a call whose record the adapter keeps in v1 shape" : "a call that stays v1";
+      return `its record type ${name.getText()} (field ${d.getName()}) also types the record of ${whose} (${where(other.call)})`;
+    }
+  }
   return undefined;
 }
 
