@@ -45,62 +45,76 @@ function valueWritten(written: Node): Node | undefined {
 }
 
 /**
- * Drops a parameter wherever the code writes it, when every place gives it a harmless literal and
- * can be removed without touching another request (see `removable`). Returns whether it did.
+ * Whether a parameter can go wherever the code writes it: every place gives it a harmless literal
+ * and can be removed without touching another request (see `removable`). If so, those places are
+ * added to `drops` (removed together by `dropWritten`).
  */
-export function dropWhereWritten(plan: Plan, op: OperationMapping, name: string, written: Node[], call: Node): boolean {
+export function droppable(op: OperationMapping, name: string, written: Node[], call: Node, drops: Node[]): boolean {
   const m = op.query?.find((q) => q.v1 === name);
   if (!written.length) return false;
   const values = written.map((w) => queryLiteral(valueWritten(w)));
   if (values.some((v) => v === undefined) || !isHarmlessQuery(m, values as string[])) return false;
-  const removals = written.map((w) => removal(w, call));
-  if (removals.some((r) => !r)) return false;
-  for (const r of removals) edit(plan, r!.at, r!);
+  if (!written.every((w) => removable(w, call) && (Node.isPropertyAssignment(w) || setterStatement(w)))) return false;
+  drops.push(...written);
   return true;
 }
 
-interface Removal {
-  at: Node;
+/** Removes the dropped names: properties (an object's together, so their commas stay right), `.set(…)` statements. */
+export function dropWritten(plan: Plan, drops: Node[]): void {
+  const byObject = new Map<Node, Set<Node>>();
+  for (const w of new Set(drops)) {
+    if (Node.isPropertyAssignment(w)) {
+      const obj = w.getParent()!;
+      byObject.set(obj, (byObject.get(obj) ?? new Set()).add(w));
+    } else {
+      const statement = setterStatement(w)!;
+      edit(plan, statement, lineRemoval(statement));
+    }
+  }
+  for (const [obj, gone] of byObject) for (const r of propertyRemovals(obj, gone)) edit(plan, obj, r);
+}
+
+/** The statement a `.set(name, …)` call is, alone in a block. */
+function setterStatement(written: Node): Node | undefined {
+  const setter = written.getParent();
+  const statement = setter?.getParent();
+  if (!setter || !Node.isCallExpression(setter) || !statement || !Node.isExpressionStatement(statement) || statement.getExpression() !== setter) return undefined;
+  const holder = statement.getParent();
+  return holder && (Node.isBlock(holder) || Node.isSourceFile(holder)) ? statement : undefined;
+}
+
+interface Range {
   start: number;
   end: number;
   text: string;
 }
 
-/** The edit that removes a written name: its property (with a comma), or its `.set(…)` statement. */
-function removal(written: Node, call: Node): Removal | undefined {
-  if (!removable(written, call)) return undefined;
-  if (Node.isPropertyAssignment(written)) return propertyRemoval(written);
-  const setter = written.getParent();
-  const statement = setter?.getParent();
-  if (!statement || !Node.isExpressionStatement(statement) || statement.getExpression() !== setter) return undefined;
-  const holder = statement.getParent();
-  if (!holder || !(Node.isBlock(holder) || Node.isSourceFile(holder))) return undefined;
-  return lineRemoval(statement);
-}
-
-/** A property and the comma after it (or before it, when it is the last). */
-function propertyRemoval(p: Node): Removal {
-  const text = p.getSourceFile().getFullText();
-  let start = p.getStart();
-  let end = p.getEnd();
-  const after = /^\s*,[ \t]*/.exec(text.slice(end));
-  if (after) end += after[0].length;
-  else {
-    const before = /,\s*$/.exec(text.slice(0, start));
-    if (before) start -= before[0].length;
+/** Edits removing some properties of an object literal: each run up to the next kept one, a last run from the kept one before. */
+function propertyRemovals(obj: Node, gone: Set<Node>): Range[] {
+  if (!Node.isObjectLiteralExpression(obj)) return [];
+  const props = obj.getProperties();
+  if (props.every((p) => gone.has(p))) return [{ start: obj.getStart() + 1, end: obj.getEnd() - 1, text: "" }];
+  const out: Range[] = [];
+  for (let i = 0; i < props.length; i++) {
+    if (!gone.has(props[i]!)) continue;
+    let j = i;
+    while (j + 1 < props.length && gone.has(props[j + 1]!)) j++;
+    if (j + 1 < props.length) out.push({ start: props[i]!.getStart(), end: props[j + 1]!.getStart(), text: "" });
+    else out.push({ start: props[i - 1]!.getEnd(), end: props[j]!.getEnd(), text: "" });
+    i = j;
   }
-  return { at: p, start, end, text: "" };
+  return out;
 }
 
 /** A statement on its own line, with the line; else the statement alone. */
-function lineRemoval(statement: Node): Removal {
+function lineRemoval(statement: Node): Range {
   const text = statement.getSourceFile().getFullText();
   const start = statement.getStart();
   const end = statement.getEnd();
   const lineStart = text.lastIndexOf("\n", start - 1) + 1;
   const lineEnd = text.indexOf("\n", end);
-  if (/^[ \t]*$/.test(text.slice(lineStart, start)) && lineEnd >= 0 && /^[ \t]*$/.test(text.slice(end, lineEnd))) return { at: statement, start: lineStart, end: lineEnd + 1, text: "" };
-  return { at: statement, start, end, text: "" };
+  if (/^[ \t]*$/.test(text.slice(lineStart, start)) && lineEnd >= 0 && /^[ \t]*$/.test(text.slice(end, lineEnd))) return { start: lineStart, end: lineEnd + 1, text: "" };
+  return { start, end, text: "" };
 }
 
 /**

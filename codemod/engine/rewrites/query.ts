@@ -13,7 +13,7 @@ import type { HttpCall } from "../transports/index.ts";
 import { objectLiteral, prop } from "../values.ts";
 import { runtimeQueryNames } from "../query-holes.ts";
 import { shortExpression } from "../expression-name.ts";
-import { dropWhereWritten, harmlessPair } from "./harmless-query.ts";
+import { droppable, dropWritten, harmlessPair } from "./harmless-query.ts";
 
 function check(name: string, op: OperationMapping, seen: Set<string>, problems: Problems): void {
   if (!name || name.includes("\0") || seen.has(name)) return;
@@ -44,7 +44,7 @@ function queryObject(a: Analysis, http: HttpCall): Node | undefined {
  * the code, are checked one by one, and a name v2 spells otherwise is marked (it is not rewritten
  * where it is given). Otherwise every parameter of the operation that v2 does not take as it is.
  */
-function runtimeQuery(plan: Plan, op: OperationMapping, holes: Part[], seen: Set<string>, call: Node): void {
+function runtimeQuery(plan: Plan, op: OperationMapping, holes: Part[], seen: Set<string>, call: Node, drops: Node[]): void {
   const perHole = holes.map((h) => runtimeQueryNames(plan.a, h.node, h.kind === "hole" ? h.ctx : undefined));
   if (perHole.some((names) => names === undefined)) {
     if (seen.has("\0")) return;
@@ -58,7 +58,7 @@ function runtimeQuery(plan: Plan, op: OperationMapping, holes: Part[], seen: Set
   for (const names of perHole) for (const [name, written] of names!) all.set(name, [...(all.get(name) ?? []), ...written]);
   for (const [name, written] of all) {
     if (seen.has(name)) continue;
-    if (dropWhereWritten(plan, op, name, written, call)) continue;
+    if (droppable(op, name, written, call, drops)) continue;
     check(name, op, seen, plan.problems);
     const v2 = v2Spelling(op, name);
     if (v2) renameWhereWritten(plan, written, v2);
@@ -102,6 +102,12 @@ export function v2LiteralQuery(query: string, op: OperationMapping): string {
 }
 
 export function queryParams(plan: Plan, http: HttpCall, url: LocatedUrl, op: OperationMapping): void {
+  const drops: Node[] = [];
+  checkQuery(plan, http, url, op, drops);
+  dropWritten(plan, drops);
+}
+
+function checkQuery(plan: Plan, http: HttpCall, url: LocatedUrl, op: OperationMapping, drops: Node[]): void {
   const seen = new Set<string>();
   if (url.query) {
     // The query's holes are the URL's last ones; a hole in a name is a query built at run time.
@@ -110,7 +116,7 @@ export function queryParams(plan: Plan, http: HttpCall, url: LocatedUrl, op: Ope
     for (const pair of url.query.split("#")[0]!.replace(/^\?/, "").split("&")) {
       const [name, ...value] = pair.split("=");
       const inName = (name!.match(/\0/g) ?? []).length;
-      if (inName) runtimeQuery(plan, op, holes.slice(next, next + inName), seen, http.call);
+      if (inName) runtimeQuery(plan, op, holes.slice(next, next + inName), seen, http.call, drops);
       else if (!(value.length && harmlessPair(op, name!, value.join("=")))) check(name!, op, seen, plan.problems);
       next += inName + (value.join("=").match(/\0/g) ?? []).length;
     }
@@ -129,7 +135,7 @@ export function queryParams(plan: Plan, http: HttpCall, url: LocatedUrl, op: Ope
   for (const p of obj.getProperties()) {
     if (Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p)) {
       const name = p.getName().replace(/^["']|["']$/g, "");
-      if (!seen.has(name) && dropWhereWritten(plan, op, name, [p], http.call)) continue;
+      if (!seen.has(name) && droppable(op, name, [p], http.call, drops)) continue;
       check(name, op, seen, plan.problems);
       const v2 = v2Spelling(op, name);
       if (v2) renameWhereWritten(plan, [p], v2);
