@@ -57,10 +57,19 @@ export function renderMarkdown(): string {
   for (const op of operations.filter((o) => o.status !== "mapped" || o.decision)) {
     lines.push(`- **${op.v1.method} ${op.v1.path}** (${op.status})` + (op.decision ? `: ${op.decision.message}. Default: ${op.decision.policy}${op.decision.errorStatus ? ` with ${op.decision.errorStatus}` : ""}. ${op.decision.advice}` : `: ${(op.emulations ?? []).join(", ")}`));
   }
-  lines.push("", "## Query parameters", "", "| v1 operation | v1 parameter | v2 | decision | advice |", "|---|---|---|---|---|");
+  lines.push(
+    "",
+    "## Query parameters",
+    "",
+    "A harmless value asks for what v2 does anyway: the codemod drops the parameter where the code writes it with that value (no mark), and the gateway leaves it out without a warning. Any other value keeps the decision.",
+    "",
+    "| v1 operation | v1 parameter | v2 | decision | harmless values | advice |",
+    "|---|---|---|---|---|---|",
+  );
   for (const op of operations) {
     for (const q of op.query ?? []) {
-      lines.push(`| ${code(`${op.v1.method} ${op.v1.path}`)} | ${code(q.v1)} | ${q.v2 ? code(q.v2) : "—"} | ${q.decision ?? "forward"} | ${cell(q.advice ?? "")} |`);
+      const harmless = q.harmless ? `${q.harmless.values.map(code).join(", ")}: ${cell(q.harmless.reason)}` : "—";
+      lines.push(`| ${code(`${op.v1.method} ${op.v1.path}`)} | ${code(q.v1)} | ${q.v2 ? code(q.v2) : "—"} | ${q.decision ?? "forward"} | ${harmless} | ${cell(q.advice ?? "")} |`);
     }
   }
   lines.push("", "## Version changes", "", "Each change is one named unit; operations above list the ones that touch them, computed from their table entries (`mappings/data/changes.ts`).", "", "| change | request | response |", "|---|---|---|");

@@ -178,16 +178,47 @@ export interface BodyLens {
   v1Undocumented?: { v1: string; note: string }[];
 }
 
-/** A v1 query parameter and its fate. */
-export interface QueryMapping {
+/** A v1 query value as it is sent (`false`, `podId`): the literal forms code writes it in are compared as this text. */
+export type QueryValue = string;
+
+/**
+ * Values of a v1 query parameter that ask for what v2 does anyway, so a request without the
+ * parameter means the same on v2: the codemod drops it where it is written (no mark), the gateway
+ * without a warning. Only what the v2 document says (`reason` quotes it).
+ */
+export interface HarmlessQueryValues {
+  values: readonly [QueryValue, ...QueryValue[]];
+  /** Why v2 already behaves so. */
+  reason: string;
+}
+
+/**
+ * A v1 query parameter and its fate: forwarded (under its v2 name), or a decision for one v2 does
+ * not take. Harmless values exist only for the latter (the compiler keeps them there).
+ */
+export type QueryMapping = ForwardedQuery | DecidedQuery;
+
+interface QueryMappingBase {
   v1: string;
-  /** v2 query parameter name when it is forwarded. */
-  v2?: string;
-  decision?: Decision;
-  /** For emulated filters: the v1 record field the value is compared with. */
-  filterField?: string;
   reason?: string;
   advice?: string;
+}
+
+export interface ForwardedQuery extends QueryMappingBase {
+  /** v2 query parameter name. */
+  v2: string;
+  decision?: undefined;
+  filterField?: undefined;
+  harmless?: undefined;
+}
+
+export interface DecidedQuery extends QueryMappingBase {
+  v2?: undefined;
+  decision: Decision;
+  /** For emulated filters: the v1 record field the value is compared with. */
+  filterField?: string;
+  /** Values that need nothing in v2: a request without the parameter means the same there. */
+  harmless?: HarmlessQueryValues;
 }
 
 export type ResponseShape =

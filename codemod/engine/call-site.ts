@@ -18,7 +18,7 @@ import { changeMethod } from "./rewrites/method.ts";
 import { addFixedBody, convertRequestBody } from "./rewrites/request-body.ts";
 import { unwrapList } from "./rewrites/list-unwrap.ts";
 import { recordReads } from "./rewrites/record-fields.ts";
-import { queryParams, renamedLiteralQuery } from "./rewrites/query.ts";
+import { queryParams, v2LiteralQuery } from "./rewrites/query.ts";
 import { answerLeavesSight } from "./rewrites/answer-leaves.ts";
 import { dynamicPathProblem, routeLiteralsIn } from "./dynamic-paths.ts";
 import { newPathFor, uniqueMatches, type Match } from "./v1-match.ts";
@@ -225,7 +225,7 @@ function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match
   const openapi = http.lib === "openapi-fetch";
   const computed = newPathFor(match, url);
   const newPath = openapi && computed !== null ? v2TemplateNames(computed, op) : computed;
-  const urlEdits = newPath === null ? null : rewriteUrl(url, newPath, renamedLiteralQuery(url.query, op));
+  const urlEdits = newPath === null ? null : rewriteUrl(url, newPath, v2LiteralQuery(url.query, op));
   if (!urlEdits) {
     plan.problems.push({ reason: "the v2 path cannot be written into this URL expression", advice: `use ${op.v2!.method} ${op.v2!.path}` });
     return;

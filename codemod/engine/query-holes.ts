@@ -2,7 +2,7 @@
 // `queryString = params.size ? \`?${params}\` : ""`): the path is still known, so the hole is
 // taken as the URL's query, not as part of the path. The query itself is left for review.
 import { Node, SyntaxKind } from "../ts-morph.ts";
-import { unwrapExpression, type LocatedUrl } from "./urls.ts";
+import { unwrapExpression, type LocatedUrl, type UrlContext } from "./urls.ts";
 import type { Analysis } from "./state.ts";
 import { bind, objectLiteral, valueOf } from "./values.ts";
 import { enclosingFunction } from "./scope.ts";
@@ -55,11 +55,13 @@ export function splitQueryHole(a: Analysis, url: LocatedUrl): boolean {
  * value followed through names, conditionals and `String(params)` / `params.toString()` to a
  * `new URLSearchParams(…)`, whose names are its object argument's keys and every literal name
  * `params.append(…)` / `params.set(…)` gives it in the same function. Undefined when any name is
- * computed (a loop over `Object.entries`, a spread, an argument built elsewhere).
+ * computed (a loop over `Object.entries`, a spread, an argument built elsewhere). Inside a URL
+ * builder (`ctx`), a parameter is what the call gives it: its argument, else its default (`params =
+ * {}`), else nothing.
  */
-export function runtimeQueryNames(a: Analysis, hole: Node): QueryNames | undefined {
+export function runtimeQueryNames(a: Analysis, hole: Node, ctx?: UrlContext): QueryNames | undefined {
   const names: QueryNames = new Map();
-  return collect(a, hole, names, 0) ? names : undefined;
+  return collect(a, hole, names, 0, ctx) ? names : undefined;
 }
 
 /** Each name, with where it is written (a string literal, or an object literal's property). */
@@ -69,34 +71,38 @@ function named(names: QueryNames, name: string, at: Node): void {
   names.set(name, [...(names.get(name) ?? []), at]);
 }
 
-function collect(a: Analysis, node: Node, names: QueryNames, depth: number): boolean {
+function collect(a: Analysis, node: Node, names: QueryNames, depth: number, ctx: UrlContext | undefined): boolean {
   const n = unwrapExpression(node);
   if (depth > 6) return false;
+  const given = ctx?.argumentFor?.(n);
+  if (given) return collect(a, given, names, depth + 1, ctx);
   if (Node.isStringLiteral(n) || Node.isNoSubstitutionTemplateLiteral(n)) return n.getLiteralValue() === "" || n.getLiteralValue() === "?";
-  if (Node.isTemplateExpression(n)) return n.getTemplateSpans().every((s) => collect(a, s.getExpression(), names, depth + 1));
-  if (Node.isConditionalExpression(n)) return collect(a, n.getWhenTrue(), names, depth + 1) && collect(a, n.getWhenFalse(), names, depth + 1);
-  if (Node.isBinaryExpression(n) && n.getOperatorToken().getText() === "+") return collect(a, n.getLeft(), names, depth + 1) && collect(a, n.getRight(), names, depth + 1);
+  if (Node.isTemplateExpression(n)) return n.getTemplateSpans().every((s) => collect(a, s.getExpression(), names, depth + 1, ctx));
+  if (Node.isConditionalExpression(n)) return collect(a, n.getWhenTrue(), names, depth + 1, ctx) && collect(a, n.getWhenFalse(), names, depth + 1, ctx);
+  if (Node.isBinaryExpression(n) && n.getOperatorToken().getText() === "+") return collect(a, n.getLeft(), names, depth + 1, ctx) && collect(a, n.getRight(), names, depth + 1, ctx);
   if (Node.isCallExpression(n)) {
     const callee = n.getExpression();
-    if (Node.isPropertyAccessExpression(callee) && callee.getName() === "toString" && !n.getArguments().length) return collect(a, callee.getExpression(), names, depth + 1);
-    if (Node.isIdentifier(callee) && callee.getText() === "String" && n.getArguments().length === 1) return collect(a, n.getArguments()[0]!, names, depth + 1);
+    if (Node.isPropertyAccessExpression(callee) && callee.getName() === "toString" && !n.getArguments().length) return collect(a, callee.getExpression(), names, depth + 1, ctx);
+    if (Node.isIdentifier(callee) && callee.getText() === "String" && n.getArguments().length === 1) return collect(a, n.getArguments()[0]!, names, depth + 1, ctx);
     return false;
   }
-  if (Node.isNewExpression(n)) return searchParamsNames(a, n, undefined, names);
+  if (Node.isNewExpression(n)) return searchParamsNames(a, n, undefined, names, ctx);
   if (Node.isIdentifier(n)) {
     const b = bind(a, n);
     if (b?.kind !== "var" || !b.init || b.path.length) return false;
     const init = unwrapExpression(b.init);
-    if (Node.isNewExpression(init)) return searchParamsNames(a, init, b.decl, names);
-    return collect(a, init, names, depth + 1);
+    if (Node.isNewExpression(init)) return searchParamsNames(a, init, b.decl, names, ctx);
+    return collect(a, init, names, depth + 1, ctx);
   }
   return false;
 }
 
 /** `new URLSearchParams({ a, b })` (and, held in `decl`, its `.append("c", …)` / `.set("d", …)` calls). */
-function searchParamsNames(a: Analysis, created: Node, decl: Node | undefined, names: QueryNames): boolean {
+function searchParamsNames(a: Analysis, created: Node, decl: Node | undefined, names: QueryNames, ctx: UrlContext | undefined): boolean {
   if (!Node.isNewExpression(created) || created.getExpression().getText() !== "URLSearchParams") return false;
-  const [arg] = created.getArguments();
+  const [written] = created.getArguments();
+  // A builder's parameter the call gives nothing: `new URLSearchParams(undefined)` is empty.
+  const arg = written && ctx?.absent?.(written) ? undefined : written && (ctx?.argumentFor?.(written) ?? written);
   if (arg) {
     const obj = objectLiteral(a, arg);
     if (!obj || !Node.isObjectLiteralExpression(obj)) return false;

@@ -15,7 +15,8 @@ const HOLE = "\u0000";
 
 export type Part =
   | { kind: "text"; text: string; node: Node }
-  | { kind: "hole"; node: Node }
+  /** `ctx`: where the hole sits inside an inlined URL builder, the call's arguments for its parameters. */
+  | { kind: "hole"; node: Node; ctx?: UrlContext }
   | { kind: "base"; value: string; node: Node };
 
 export function isBaseOnly(value: string): boolean {
@@ -94,8 +95,10 @@ export interface UrlContext {
    * expression, and the context in which its parameters stand for the call's arguments.
    */
   inline?(call: Node): { expr?: Node; returns: Node[]; ctx: UrlContext } | undefined;
-  /** Inside an inlined builder, the call's argument a parameter stands for. */
+  /** Inside an inlined builder, the call's argument a parameter stands for (its default when the call gives none). */
   argumentFor?(node: Node): Node | undefined;
+  /** Inside an inlined builder, whether a parameter is given nothing at the call (and has no default): undefined. */
+  absent?(node: Node): boolean;
 }
 
 const ENVISH = /^(process\.env|import\.meta\.env|Deno\.env)/;
@@ -146,7 +149,7 @@ export function resolveParts(input: Node, ctx: UrlContext, depth = 0): Part[] {
       if (parts.some((p) => p.kind === "base")) return parts;
     }
     const withQuery = inlined && pathThenQuery(inlined.returns, inlined.ctx, depth);
-    if (withQuery) return [...withQuery, { kind: "hole", node }];
+    if (withQuery) return [...withQuery, { kind: "hole", node, ctx }];
   }
   const argument = ctx.argumentFor?.(node);
   if (argument) return resolveParts(argument, ctx, depth + 1);
@@ -174,7 +177,7 @@ export function resolveParts(input: Node, ctx: UrlContext, depth = 0): Part[] {
     const base = ctx.baseOf(node);
     if (base !== undefined) return [{ kind: "base", value: base, node }];
   }
-  return [{ kind: "hole", node }];
+  return [{ kind: "hole", node, ctx }];
 }
 
 /**

@@ -19,14 +19,22 @@ export function bind(a: Analysis, id: Node): Binding | undefined {
   return bindAcross(id, a.resolve);
 }
 
-export function urlContext(a: Analysis, args = new Map<Node, Node>(), inside: Node[] = []): UrlContext {
+export function urlContext(a: Analysis, args = new Map<Node, Node>(), inside: Node[] = [], absent = new Set<Node>()): UrlContext {
+  const param = (node: Node) => {
+    const n = unwrapExpression(node);
+    const b = (args.size || absent.size) && Node.isIdentifier(n) ? bind(a, n) : undefined;
+    return b?.kind === "param" && b.path.length === 0 ? b.decl : undefined;
+  };
   return {
     baseOf: (node) => baseOf(a, node),
     valueOf: (node) => valueOf(a, node),
     argumentFor: (node) => {
-      const n = unwrapExpression(node);
-      const b = args.size && Node.isIdentifier(n) ? bind(a, n) : undefined;
-      return b?.kind === "param" && b.path.length === 0 ? args.get(b.decl) : undefined;
+      const decl = param(node);
+      return decl && args.get(decl);
+    },
+    absent: (node) => {
+      const decl = param(node);
+      return !!decl && absent.has(decl);
     },
     inline: (call) => {
       if (!Node.isCallExpression(call) || inside.length >= 3) return undefined;
@@ -34,11 +42,17 @@ export function urlContext(a: Analysis, args = new Map<Node, Node>(), inside: No
       const returns = fn && !inside.includes(fn) ? returnedExpressions(fn) : [];
       if (!fn || !returns.length) return undefined;
       const inner = new Map(args);
+      const none = new Set(absent);
       const given = call.getArguments();
+      const spread = given.some((g) => Node.isSpreadElement(g));
       (fn as any).getParameters().forEach((p: Node, i: number) => {
-        if (Node.isParameterDeclaration(p) && !p.getDotDotDotToken() && Node.isIdentifier(p.getNameNode()) && given[i]) inner.set(p, given[i]!);
+        if (!Node.isParameterDeclaration(p) || p.getDotDotDotToken() || !Node.isIdentifier(p.getNameNode())) return;
+        if (given[i]) inner.set(p, given[i]!);
+        // Given nothing at this call: the parameter's default, or undefined.
+        else if (!spread && p.getInitializer()) inner.set(p, p.getInitializer()!);
+        else if (!spread) none.add(p);
       });
-      return { expr: returns.length === 1 ? returns[0] : undefined, returns, ctx: urlContext(a, inner, [...inside, fn]) };
+      return { expr: returns.length === 1 ? returns[0] : undefined, returns, ctx: urlContext(a, inner, [...inside, fn], none) };
     },
   };
 }

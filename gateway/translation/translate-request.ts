@@ -1,6 +1,7 @@
 // v1 request → v2 request pieces, read entirely from the mapping table: path (with re-encoded
-// parameters), query parameters (forward / emulate / drop-with-warning / reject) and body lens.
-import { matchV1, toV2, v1MethodsFor, type ConvertContext, type OperationMapping } from "../../mappings/index.ts";
+// parameters), query parameters (forward / emulate / drop-with-warning / reject; harmless values
+// left out silently) and body lens.
+import { isHarmlessQuery, matchV1, toV2, v1MethodsFor, type ConvertContext, type OperationMapping } from "../../mappings/index.ts";
 import type { V1Match } from "../../mappings/table.ts";
 import { isSafeParam } from "../upstream/path-safety.ts";
 import { V1Error } from "./v1-errors.ts";
@@ -72,9 +73,12 @@ export function translateQuery(op: OperationMapping, query: URLSearchParams): Tr
         out.filters.push({ param: name, field: mapping.filterField ?? name, values: values.flatMap((v) => v.split(",")).filter(Boolean) });
         break;
       case "reject":
+        if (isHarmlessQuery(mapping, values)) break;
         out.rejections.push(`query parameter ${name} is not supported by v2: ${mapping.reason}; ${mapping.advice}`);
         break;
       default:
+        // A value that asks for what v2 does anyway (`includeMachine=false`) is no loss: nothing to warn about.
+        if (isHarmlessQuery(mapping, values)) break;
         out.warnings.push(`${name} ignored: ${mapping.reason ?? "no v2 equivalent"}`);
         out.dropped.push(name);
     }

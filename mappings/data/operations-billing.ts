@@ -38,6 +38,7 @@ export const billingOperations: OperationEntry[] = [
       {
         v1: "grouping",
         decision: "emulate",
+        harmless: { values: ["podId"], reason: "v2 pod billing emits one record per pod per bucket" },
         reason: "v2 pod billing is one record per pod per bucket (v1 grouping=podId); for v1's default grouping=gpuTypeId the gateway sums the pods of each GPU type (CPU pods under their CPU flavour) per bucket",
         advice: "group the records by each pod's gpu.id yourself (GET /v2/pods)",
       },
@@ -61,6 +62,7 @@ export const billingOperations: OperationEntry[] = [
       {
         v1: "grouping",
         decision: "drop-with-warning",
+        harmless: { values: ["endpointId"], reason: "v2 serverless billing emits one record per endpoint per bucket" },
         reason: "v2 serverless billing is one record per endpoint per bucket",
         advice: "group the records yourself",
       },

@@ -1,6 +1,6 @@
 // One entry per v1 operation in v1-openapi.json (37, counting the POST …/update synonyms).
 // Read this file to answer "what does v1 X become in v2?".
-import type { OperationEntry, QueryMapping } from "../types.ts";
+import type { DecidedQuery, HarmlessQueryValues, OperationEntry } from "../types.ts";
 import { uses, actionWaitsForBoot, catalogTemplates, cpuFlavorPriority, emptyUpdateAsRead, endpointCpuReadModifyWrite, endpointWorkers, flashbootKeepsPriority, gpuPoolsFromCatalog, gpuTypePriority, hourlyRateFromCatalog, listFilters, lockOnCreate, podMountsReadModifyWrite, podNetworkVolume, resetAsRestart, scalingReadModifyWrite, servePublishedDocument, templateIdFromRequest, templateMountsReadModifyWrite } from "./emulations.ts";
 import { billingOperations } from "./operations-billing.ts";
 import { endpointCreate, endpointRecord, endpointUpdate, networkVolumeCreate, networkVolumeRecord, networkVolumeUpdate, podCreate, podRecord, podUpdate, registryCreate, registryRecord, templateCreate, templateRecord, templateUpdate } from "./lenses/index.ts";
@@ -8,20 +8,33 @@ import { endpointCreate, endpointRecord, endpointUpdate, networkVolumeCreate, ne
 
 const ID = { podId: "id" };
 
-const dropInclude = (v1: string, advice: string): QueryMapping => ({
+/** `include…=false` (v1's default) asks for no expansion, and v2 records have none. */
+const noExpansion: HarmlessQueryValues = { values: ["false"], reason: "v2 records carry no include expansions, which is what false asks for" };
+
+const dropInclude = (v1: string, advice: string, harmless: HarmlessQueryValues = noExpansion): DecidedQuery => ({
   v1,
   decision: "drop-with-warning",
   reason: "v2 has no include expansions",
   advice,
+  harmless,
 });
 
 /** A v1 include expansion the gateway serves from another v2 call (see the operation's emulations). */
-const expand = (v1: string, reason: string, advice: string): QueryMapping => ({ v1, decision: "emulate", reason, advice });
+const expand = (v1: string, reason: string, advice: string, harmless: HarmlessQueryValues = noExpansion): DecidedQuery => ({ v1, decision: "emulate", reason, advice, harmless });
+
+/** GET /v2/templates: "all templates owned by the authenticated user"; public and official ones are the catalog's. */
+const ownTemplatesOnly: HarmlessQueryValues = { values: ["false"], reason: "GET /v2/templates lists only the templates you own (public and official ones are in GET /v2/catalog/templates)" };
+const allOwnTemplates: HarmlessQueryValues = { values: ["true"], reason: "GET /v2/templates lists every template you own, endpoint-bound ones included" };
+/** GET /v2/templates/{id} "serves both templates you own and public catalog templates". */
+const anyReadableTemplate: HarmlessQueryValues = { values: ["true"], reason: "GET /v2/templates/{id} serves your templates and public catalog templates alike" };
 
 const includeNetworkVolume = expand("includeNetworkVolume", "v2 pod records carry only the volume id; the gateway reads the volume", "read mounts.network from the v2 pod and GET /v2/network-volumes/{id}");
 const includeWorkers = expand("includeWorkers", "v2 endpoint records have no workers; the gateway lists them", "list workers with GET /v2/serverless/{id}/workers");
 
-const filter = (v1: string, filterField = v1): QueryMapping => ({
+// false is not known harmless: the v2 document does not say whether GET /v2/pods lists serverless workers.
+const podWorkers: DecidedQuery = { ...dropInclude("includeWorkers", "v1 pods are not endpoints; list endpoint workers with GET /v2/serverless/{id}/workers"), harmless: undefined };
+
+const filter = (v1: string, filterField = v1): DecidedQuery => ({
   v1,
   decision: "emulate",
   filterField,
@@ -100,7 +113,7 @@ export const operationEntries: OperationEntry[] = [
       includeNetworkVolume,
       dropInclude("includeSavingsPlans", "savings plans are not in v2 pod records"),
       dropInclude("includeTemplate", "fetch GET /v2/templates/{id} for the pod's template"),
-      dropInclude("includeWorkers", "v1 pods are not endpoints; list endpoint workers with GET /v2/serverless/{id}/workers"),
+      podWorkers,
     ],
     response: { kind: "list", wrapper: "pods", lens: podRecord.name },
     emulations: uses(listFilters, hourlyRateFromCatalog, podNetworkVolume),
@@ -117,7 +130,7 @@ export const operationEntries: OperationEntry[] = [
       includeNetworkVolume,
       dropInclude("includeSavingsPlans", "savings plans are not in v2 pod records"),
       dropInclude("includeTemplate", "fetch GET /v2/templates/{id} for the pod's template"),
-      dropInclude("includeWorkers", "v1 pods are not endpoints; list endpoint workers with GET /v2/serverless/{id}/workers"),
+      podWorkers,
     ],
     response: { kind: "record", lens: podRecord.name },
     emulations: uses(hourlyRateFromCatalog, podNetworkVolume),
@@ -247,9 +260,9 @@ export const operationEntries: OperationEntry[] = [
     v2: { operationId: "listTemplates", method: "GET", path: "/v2/templates" },
     status: "mapped",
     query: [
-      dropInclude("includeEndpointBoundTemplates", "v2 lists all of your templates"),
-      expand("includePublicTemplates", "v2 lists public templates in its catalog; the gateway appends them", "list them with GET /v2/catalog/templates?source=community (and verified)"),
-      expand("includeRunpodTemplates", "v2 lists official templates in its catalog; the gateway appends them", "list them with GET /v2/catalog/templates (source official)"),
+      dropInclude("includeEndpointBoundTemplates", "v2 lists all of your templates", allOwnTemplates),
+      expand("includePublicTemplates", "v2 lists public templates in its catalog; the gateway appends them", "list them with GET /v2/catalog/templates?source=community (and verified)", ownTemplatesOnly),
+      expand("includeRunpodTemplates", "v2 lists official templates in its catalog; the gateway appends them", "list them with GET /v2/catalog/templates (source official)", ownTemplatesOnly),
     ],
     response: { kind: "list", wrapper: "templates", lens: templateRecord.name },
     emulations: uses(catalogTemplates),
@@ -262,9 +275,9 @@ export const operationEntries: OperationEntry[] = [
     status: "mapped",
     pathParams: { templateId: "id" },
     query: [
-      dropInclude("includeEndpointBoundTemplates", "v2 returns the template regardless"),
-      dropInclude("includePublicTemplates", "use GET /v2/catalog/templates"),
-      dropInclude("includeRunpodTemplates", "use GET /v2/catalog/templates"),
+      dropInclude("includeEndpointBoundTemplates", "v2 returns the template regardless", anyReadableTemplate),
+      dropInclude("includePublicTemplates", "use GET /v2/catalog/templates", anyReadableTemplate),
+      dropInclude("includeRunpodTemplates", "use GET /v2/catalog/templates", anyReadableTemplate),
     ],
     response: { kind: "record", lens: templateRecord.name },
   },

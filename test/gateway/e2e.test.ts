@@ -47,7 +47,7 @@ describe.skipIf(missingReference)(refSuite("gateway end to end against the v2 sa
     const body = rig.upstreamCalls.find((c) => c.method === "POST" && c.path === "/v2/templates")!.body!;
     expect(JSON.parse(body)).toMatchObject({ image: "runpod/pytorch:2", disk: 30, registry: ids.registry, args: "python -m http.server" });
     expect((await v1("GET", "/templates")).json.map((t: any) => t.id)).toContain(ids.template);
-    expect((await v1("GET", `/templates/${ids.template}?includePublicTemplates=true`)).headers.get("v2-bridge-warning")).toMatch(/includePublicTemplates ignored/);
+    expect((await v1("GET", `/templates/${ids.template}?includePublicTemplates=false`)).headers.get("v2-bridge-warning")).toMatch(/includePublicTemplates ignored/);
     expect((await v1("PATCH", `/templates/${ids.template}`, { body: { name: "tpl2" } })).json.name).toBe("tpl2");
     expect((await v1("POST", `/templates/${ids.template}/update`, { body: { containerDiskInGb: 40 } })).json.containerDiskInGb).toBe(40);
   });

@@ -2,16 +2,18 @@
 // passed as an options object (axios `params`, got/ky `searchParams`, openapi-fetch
 // `params.query`) or built at run time (`?${params}`, names followed to the URLSearchParams).
 // They stay as written and the site is marked with the table's decision; a name v2 only spells
-// otherwise is renamed where it is written.
+// otherwise is renamed where it is written, and one written with a harmless literal value (the
+// table's `harmless`: `includeMachine=false`) is dropped there (harmless-query.ts).
 import { Node } from "../../ts-morph.ts";
 import type { OperationMapping } from "../../../mappings/index.ts";
-import { unwrapExpression, type LocatedUrl } from "../urls.ts";
+import { unwrapExpression, type LocatedUrl, type Part } from "../urls.ts";
 import { edit, type Analysis, type Plan } from "../state.ts";
 import type { Problems } from "./problems.ts";
 import type { HttpCall } from "../transports/index.ts";
 import { objectLiteral, prop } from "../values.ts";
 import { runtimeQueryNames } from "../query-holes.ts";
 import { shortExpression } from "../expression-name.ts";
+import { droppable, dropWritten, harmlessPair } from "./harmless-query.ts";
 
 function check(name: string, op: OperationMapping, seen: Set<string>, problems: Problems): void {
   if (!name || name.includes("\0") || seen.has(name)) return;
@@ -42,8 +44,8 @@ function queryObject(a: Analysis, http: HttpCall): Node | undefined {
  * the code, are checked one by one, and a name v2 spells otherwise is marked (it is not rewritten
  * where it is given). Otherwise every parameter of the operation that v2 does not take as it is.
  */
-function runtimeQuery(plan: Plan, op: OperationMapping, holes: Node[], seen: Set<string>): void {
-  const perHole = holes.map((h) => runtimeQueryNames(plan.a, h));
+function runtimeQuery(plan: Plan, op: OperationMapping, holes: Part[], seen: Set<string>, call: Node, drops: Node[]): void {
+  const perHole = holes.map((h) => runtimeQueryNames(plan.a, h.node, h.kind === "hole" ? h.ctx : undefined));
   if (perHole.some((names) => names === undefined)) {
     if (seen.has("\0")) return;
     seen.add("\0");
@@ -52,8 +54,11 @@ function runtimeQuery(plan: Plan, op: OperationMapping, holes: Node[], seen: Set
     plan.problems.push({ reason: `the query string is built at run time, and ${names.length ? `v2 does not take these v1 parameters of ${op.key} as they are: ${names.join(", ")}` : `${op.key} takes no query parameters`}`, advice: "see docs/mapping.md for each parameter (v2 lists take no filters: filter the v2 list on the client)" });
     return;
   }
-  for (const [name, written] of perHole.flatMap((names) => [...names!])) {
+  const all = new Map<string, Node[]>();
+  for (const names of perHole) for (const [name, written] of names!) all.set(name, [...(all.get(name) ?? []), ...written]);
+  for (const [name, written] of all) {
     if (seen.has(name)) continue;
+    if (droppable(op, name, written, call, drops)) continue;
     check(name, op, seen, plan.problems);
     const v2 = v2Spelling(op, name);
     if (v2) renameWhereWritten(plan, written, v2);
@@ -78,19 +83,31 @@ function v2Spelling(op: OperationMapping, name: string): string | undefined {
   return m?.v2;
 }
 
-/** A URL's literal query with each name v2 spells otherwise renamed (`?endpointId=${id}` → `?serverlessId=${id}`), for rewriteUrl. */
-export function renamedLiteralQuery(query: string, op: OperationMapping): string {
-  const at = query.search(/[?#]/) === 0 ? 1 : 0;
-  const [search, ...fragment] = query.slice(at).split("#");
-  const pairs = search!.split("&").map((pair) => {
+/**
+ * A URL's literal query in v2 terms, for rewriteUrl: each name v2 spells otherwise renamed
+ * (`?endpointId=${id}` → `?serverlessId=${id}`), each pair with a harmless literal value dropped
+ * (`?includeMachine=false` → ``).
+ */
+export function v2LiteralQuery(query: string, op: OperationMapping): string {
+  if (!query.startsWith("?")) return query;
+  const [search, ...fragment] = query.slice(1).split("#");
+  const pairs = search!.split("&").flatMap((pair) => {
     const [name, ...value] = pair.split("=");
+    if (name && value.length && harmlessPair(op, name, value.join("="))) return [];
     const v2 = name && !name.includes("\0") ? v2Spelling(op, name) : undefined;
-    return v2 ? [v2, ...value].join("=") : pair;
+    return [v2 ? [v2, ...value].join("=") : pair];
   });
-  return query.slice(0, at) + [pairs.join("&"), ...fragment].join("#");
+  const kept = pairs.length ? "?" + pairs.join("&") : "";
+  return [kept, ...fragment].join("#");
 }
 
 export function queryParams(plan: Plan, http: HttpCall, url: LocatedUrl, op: OperationMapping): void {
+  const drops: Node[] = [];
+  checkQuery(plan, http, url, op, drops);
+  dropWritten(plan, drops);
+}
+
+function checkQuery(plan: Plan, http: HttpCall, url: LocatedUrl, op: OperationMapping, drops: Node[]): void {
   const seen = new Set<string>();
   if (url.query) {
     // The query's holes are the URL's last ones; a hole in a name is a query built at run time.
@@ -99,8 +116,8 @@ export function queryParams(plan: Plan, http: HttpCall, url: LocatedUrl, op: Ope
     for (const pair of url.query.split("#")[0]!.replace(/^\?/, "").split("&")) {
       const [name, ...value] = pair.split("=");
       const inName = (name!.match(/\0/g) ?? []).length;
-      if (inName) runtimeQuery(plan, op, holes.slice(next, next + inName).map((h) => h.node), seen);
-      else check(name!, op, seen, plan.problems);
+      if (inName) runtimeQuery(plan, op, holes.slice(next, next + inName), seen, http.call, drops);
+      else if (!(value.length && harmlessPair(op, name!, value.join("=")))) check(name!, op, seen, plan.problems);
       next += inName + (value.join("=").match(/\0/g) ?? []).length;
     }
   }
@@ -118,6 +135,7 @@ export function queryParams(plan: Plan, http: HttpCall, url: LocatedUrl, op: Ope
   for (const p of obj.getProperties()) {
     if (Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p)) {
       const name = p.getName().replace(/^["']|["']$/g, "");
+      if (!seen.has(name) && droppable(op, name, [p], http.call, drops)) continue;
       check(name, op, seen, plan.problems);
       const v2 = v2Spelling(op, name);
       if (v2) renameWhereWritten(plan, [p], v2);
