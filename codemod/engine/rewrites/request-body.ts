@@ -6,7 +6,7 @@ import { Node } from "../../ts-morph.ts";
 import { convertBody, evaluateLiteral, renderValue } from "../body.ts";
 import { countIdentifiers, enclosingFunction } from "../scope.ts";
 import { unwrapExpression } from "../urls.ts";
-import { edit, fileOf, q, quoteOf, type Analysis, type Plan } from "../state.ts";
+import { edit, fileOf, q, quoteOf, siteEdits, type Analysis, type Plan } from "../state.ts";
 import type { HttpCall } from "../transports/index.ts";
 import { bind, objectLiteral, prop } from "../values.ts";
 import { headersFact } from "../json-headers.ts";
@@ -178,6 +178,7 @@ export function convertRequestBody(plan: Plan, http: HttpCall, lens: string, opK
   }
   const result = convertBody(node, lens, quoteOf(plan.a, node));
   if (result.text !== null) edit(plan, node, { start: node.getStart(), end: node.getEnd(), text: result.text });
+  if (result.text !== null && result.before) siteEdits(plan, result.before);
   for (const p of result.problems) plan.problems.push({ reason: p.reason, advice: p.advice });
 }
 
