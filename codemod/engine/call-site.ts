@@ -16,7 +16,7 @@ import { todo } from "./todo-marks.ts";
 import { axiosRedirect, openapiFetchRedirect, prefixUrlRedirect, helperRedirect, v1Redirect, type Redirect } from "./v1-redirect.ts";
 import { changeMethod } from "./rewrites/method.ts";
 import { addFixedBody, convertRequestBody, type ComputedBody } from "./rewrites/request-body.ts";
-import { decideFinite, expandFinite, operationKeys } from "./finite-paths.ts";
+import { decideFinite, expandFinite, operationKeys, possibleOperations } from "./finite-paths.ts";
 import { isTypeScriptFile } from "./nodes.ts";
 import type { Edit } from "../types.ts";
 import { unwrapList } from "./rewrites/list-unwrap.ts";
@@ -155,7 +155,8 @@ export function processCall(a: Analysis, http: HttpCall): void {
     if (ops.length === 1) (opKey = ops[0]!.key), (v1 = { method: ops[0]!.v1.method, path: ops[0]!.v1.path }), (v2 = ops[0]!.v2 ? { method: ops[0]!.v2.method, path: ops[0]!.v2.path } : null);
     const finite = !routes.length && url.path !== "" ? finiteSite(plan, http, url, method) : undefined;
     if (finite) ({ opKey, v1, v2 } = finite);
-    else problems.push(url.path === "" ? { reason: "call on the bare v1 base URL", advice: "check which v1 operation it calls and use its v2 path (see docs/mapping.md)" } : dynamicPathProblem(a, url, method, routes));
+    else if (!routes.length) opKey = possibleKeys(url, method);
+    if (!finite) problems.push(url.path === "" ? { reason: "call on the bare v1 base URL", advice: "check which v1 operation it calls and use its v2 path (see docs/mapping.md)" } : dynamicPathProblem(a, url, method, routes));
     return done();
   }
   if (http.lib === "helper" && http.helper!.pathType) {
@@ -167,7 +168,7 @@ export function processCall(a: Analysis, http: HttpCall): void {
   if (!candidates.length && url.path.includes("\0") && !uniqueMatches(url.path).length) {
     const finite = finiteSite(plan, http, url, known);
     if (finite) ({ opKey, v1, v2 } = finite);
-    else problems.push(dynamicPathProblem(a, url, known));
+    else (opKey = possibleKeys(url, known)), problems.push(dynamicPathProblem(a, url, known));
     return done();
   }
   if (!candidates.length) {
@@ -245,6 +246,12 @@ function finiteSite(plan: Plan, http: HttpCall, url: LocatedUrl, method: string 
   const op = decision.match.operation;
   planOperation(plan, http, url, decision.match, op, decision);
   return { opKey, v1: { method: op.v1.method, path: decision.v1Path }, v2: { method: op.v2!.method, path: op.v2!.path } };
+}
+
+/** Every operation a path computed at run time can call, for its finding (null: not known). */
+function possibleKeys(url: LocatedUrl, method: string | undefined): string | null {
+  const ops = possibleOperations(url.path, method);
+  return ops.length ? ops.map((o) => o.key).join("|") : null;
 }
 
 function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match, op: OperationMapping, finite?: { urlEdits: Edit[]; body?: ComputedBody }): void {

@@ -5,7 +5,7 @@
 // site is rewritten once with that value computed in the body; otherwise the site is marked,
 // naming what each value calls.
 import { Node } from "../ts-morph.ts";
-import { matchV1, type OperationMapping } from "../../mappings/index.ts";
+import { matchV1, operations, type OperationMapping } from "../../mappings/index.ts";
 import { finiteStrings } from "./evaluate/finite-strings.ts";
 import { HOLE, type LocatedUrl } from "./urls.ts";
 import { newPathFor, uniqueMatches, type Match } from "./v1-match.ts";
@@ -155,4 +155,22 @@ function readableAt(expr: Node, call: Node): boolean {
   if (expr.getFirstAncestor((a) => a === call)) return true;
   const b = Node.isIdentifier(n) ? resolveIdentifier(n) : undefined;
   return b?.kind === "param" && !!call.getFirstAncestor((a) => a === b.fn);
+}
+
+const MAX_POSSIBLE = 12;
+
+/**
+ * The v1 operations a path with unbounded segments can call (`/pods/{…}/{…}` with POST: the pod
+ * actions and the update synonym), each segment computed at run time standing for any one segment.
+ * Empty when it cannot be said (a hole spanning several segments, or too many operations).
+ */
+export function possibleOperations(path: string, method: string | undefined): OperationMapping[] {
+  const segs = path.split("/").filter(Boolean);
+  if (segs.some((s) => s.includes(HOLE) && s !== HOLE)) return [];
+  const out = operations.filter((o) => {
+    if (method && o.v1.method !== method) return false;
+    const t = o.v1.path.split("/").filter(Boolean);
+    return t.length === segs.length && t.every((seg, i) => segs[i] === HOLE || /^\{\w+\}$/.test(seg) || seg === segs[i]);
+  });
+  return out.length <= MAX_POSSIBLE ? out : [];
 }
