@@ -248,10 +248,10 @@ function finiteSite(plan: Plan, http: HttpCall, url: LocatedUrl, method: string 
   return { opKey, v1: { method: op.v1.method, path: decision.v1Path }, v2: { method: op.v2!.method, path: op.v2!.path } };
 }
 
-/** Every operation a path computed at run time can call, for its finding (null: not known). */
+/** Every operation a path computed at run time can call, for its finding's operation (a few; the reason lists them all). */
 function possibleKeys(url: LocatedUrl, method: string | undefined): string | null {
   const ops = possibleOperations(url.path, method);
-  return ops.length ? ops.map((o) => o.key).join("|") : null;
+  return ops.length && ops.length <= 5 ? ops.map((o) => o.key).join("|") : null;
 }
 
 function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match, op: OperationMapping, finite?: { urlEdits: Edit[]; body?: ComputedBody }): void {
