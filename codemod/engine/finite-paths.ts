@@ -106,7 +106,7 @@ function v1PathOf(ops: OperationMapping[]): string {
  * (`{ action }`) or a literal map (`({ reset: "restart" } as const)[action]`). Undefined: no body;
  * null: a field no one segment decides, or a segment that cannot be read again at the call.
  */
-function computedBody(fp: FinitePath, ops: OperationMapping[], call: Node, quote: string, typescript: boolean): { computed: string; shown: string } | undefined | null {
+export function computedBody(fp: FinitePath, ops: OperationMapping[], call: Node, quote: string, typescript: boolean): { computed: string; shown: string } | undefined | null {
   const bodies = ops.map((o) => o.request?.fixedBody ?? {});
   const keys = Object.keys(bodies[0]!);
   if (!keys.length) return undefined;
