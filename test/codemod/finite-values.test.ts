@@ -42,6 +42,9 @@ function viaKeyof(a: keyof typeof MAP) { use(a); }
 function viaLoop() { for (const a of LIST) use(a); }
 function viaElement(i: number) { const a = LIST[i]; use(a); }
 function viaConst() { const a = flag ? "start" : "reset"; use(a); }
+function viaCallers(id: string, a: string) { use(a); }
+function caller1() { viaCallers("x", "stop"); }
+function caller2() { viaCallers("y", "restart"); }
 `),
     ).toEqual({
       union: ["start", "stop"],
@@ -55,6 +58,7 @@ function viaConst() { const a = flag ? "start" : "reset"; use(a); }
       viaLoop: ["start", "stop"],
       viaElement: ["start", "stop"],
       viaConst: ["start", "reset"],
+      viaCallers: ["stop", "restart"],
     });
   });
 
@@ -68,8 +72,11 @@ function reassigned(a: string) { if (!ACTIONS.has(a)) throw new Error(); a = a.t
 function guardDoesNotExit(a: string) { if (!ACTIONS.has(a)) other(); use(a); }
 function guardAfter(a: string) { use(a); if (!ACTIONS.has(a)) throw new Error(); }
 function unknownList(a: string) { if (later.includes(a)) use(a); }
+export function exported(a: string) { use(a); }
+function passedOn(a: string) { use(a); }
+function callers() { exported("stop"); passedOn("stop"); ["start"].forEach(passedOn); }
 `),
-    ).toEqual({ plain: undefined, reassigned: undefined, guardDoesNotExit: undefined, guardAfter: undefined, unknownList: undefined });
+    ).toEqual({ plain: undefined, reassigned: undefined, guardDoesNotExit: undefined, guardAfter: undefined, unknownList: undefined, exported: undefined, passedOn: undefined });
   });
 });
 

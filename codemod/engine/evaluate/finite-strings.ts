@@ -3,16 +3,19 @@
 // - its type, when the checker lists string literals (`"start" | "stop"`, a string enum,
 //   `keyof typeof ACTIONS`, `(typeof ACTIONS)[number]` of an `as const` array);
 // - its value, for a const holding literals (`c ? "start" : "stop"`), an element of a literal
-//   array (`ACTIONS[i]`, `for (const a of ACTIONS)`);
+//   array (`ACTIONS[i]`, `for (const a of ACTIONS)`), a parameter of a function the module keeps
+//   to itself whose every call passes such a value (`power(id, "stop")`);
 // - the guards around the read, for a name that is never reassigned: `if (!ACTIONS.has(a)) throw`,
 //   `if (a !== "start" && a !== "stop") return`, `if (ACTIONS.includes(a)) { … }`,
 //   `switch (a) { case "start": case "stop": … }`.
 // No answer (undefined) means the set is not known: the caller must treat the value as any string.
 import { Node, SyntaxKind } from "../../ts-morph.ts";
-import { isFunctionLike, resolveIdentifier, writesOf } from "../scope.ts";
+import { isFunctionLike, resolveIdentifier, writesOf, type Binding } from "../scope.ts";
+import { references } from "../references.ts";
 import { unwrapExpression } from "../urls.ts";
 
 const MAX = 64;
+const MAX_CALLERS = 12;
 
 export function finiteStrings(input: Node): string[] | undefined {
   const node = unwrapExpression(input);
@@ -70,11 +73,36 @@ function valueStrings(node: Node, depth: number): string[] | undefined {
   if (Node.isElementAccessExpression(n)) return collectionStrings(n.getExpression(), depth + 1);
   if (!Node.isIdentifier(n)) return undefined;
   const b = stableBinding(n);
+  if (b?.kind === "param") return argumentStrings(b, depth);
   if (b?.kind !== "var") return undefined;
   if (b.init) return valueStrings(b.init, depth + 1);
   // `for (const a of ACTIONS)`: an element of the collection.
   const loop = b.decl.getParent()?.getParent();
   return loop && Node.isForOfStatement(loop) ? collectionStrings(loop.getExpression(), depth + 1) : undefined;
+}
+
+/**
+ * What every call of a function passes for a parameter (its default where one is left out), when
+ * the function is not exported and every use of it is a call: callers outside the run cannot exist.
+ */
+function argumentStrings(b: Binding & { kind: "param" }, depth: number): string[] | undefined {
+  const fn = b.fn;
+  const holder = fn.getParent();
+  const name = Node.isFunctionDeclaration(fn) ? fn.getNameNode() : (Node.isArrowFunction(fn) || Node.isFunctionExpression(fn)) && holder && Node.isVariableDeclaration(holder) ? holder.getNameNode() : undefined;
+  const exported = Node.isFunctionDeclaration(fn) ? fn.isExported() || fn.isDefaultExport() : holder && Node.isVariableDeclaration(holder) ? holder.isExported() : true;
+  if (!name || !Node.isIdentifier(name) || exported || (b.decl as any).getDotDotDotToken?.()) return undefined;
+  const uses = references(name);
+  if (!uses.length || uses.length > MAX_CALLERS) return undefined;
+  const out: string[] = [];
+  for (const use of uses) {
+    const call = use.getParent();
+    if (!call || !Node.isCallExpression(call) || call.getExpression() !== use) return undefined;
+    const arg = call.getArguments()[b.index] ?? (b.decl as any).getInitializer?.();
+    const vs = arg && !Node.isSpreadElement(arg) ? valueStrings(arg, depth + 1) : undefined;
+    if (!vs) return undefined;
+    out.push(...vs);
+  }
+  return [...new Set(out)];
 }
 
 /** The strings a literal array (or a `new Set` of one, or a const naming one) holds. */
