@@ -7,6 +7,9 @@ import { operand } from "../../mappings/data/source-forms.ts";
 import { computedMoreThanOnce, convertField, reviewOf, type Value } from "./body-converters.ts";
 import { neverNull, sourceInput } from "./source-facts.ts";
 import { quoteString } from "./urls.ts";
+import { isPure } from "../../mappings/data/source-forms.ts";
+import { computedValue, hoistEdits, writeBack, type Computed } from "./computed-fields.ts";
+import type { Edit } from "../types.ts";
 
 export interface BodyProblem {
   fields: string[];
@@ -20,6 +23,8 @@ export interface BodyConversion {
   /** Replacement text for the object literal (null when nothing changes). */
   text: string | null;
   problems: BodyProblem[];
+  /** Consts the converted body reads, declared before its statement (a computed value it would write twice). */
+  before?: Edit[];
 }
 
 
@@ -30,6 +35,8 @@ export interface V1Field {
   trailing: string[];
   /** The field as written (`gpuCount: n`), kept verbatim when it cannot be converted. */
   text: string;
+  /** A value that computes something: a placeholder in the conversion (computed-fields.ts). */
+  computed?: Computed;
 }
 
 const IDENT = /^[A-Za-z_$][\w$]*$/;
@@ -203,7 +210,7 @@ function convertFields(lens: BodyLens, fields: Map<string, V1Field>, get: (name:
     const trailing = present.flatMap((n) => fields.get(n)!.trailing);
     const computed = present.find((n) => blocked.has(n));
     if (computed) {
-      const source = fields.get(computed)!.value.source;
+      const source = fields.get(computed)!.computed?.written ?? fields.get(computed)!.value.source;
       problems.push({ fields: present, reason: `${source} is computed, and the v2 body would compute it more than once`, advice: `store ${source} in a const first, then convert the body` });
       keepVerbatim(present);
       continue;
@@ -280,8 +287,9 @@ export function convertBody(obj: ObjectLiteralExpression, lensName: string, quot
       }
       const init = Node.isPropertyAssignment(p) ? p.getInitializerOrThrow() : p.getNameNode();
       const lit = Node.isPropertyAssignment(p) ? evaluateLiteral(init) : undefined;
+      const computed = !lit && !isPure(init.getText()) ? computedValue(init, name, i, obj) : undefined;
       const value: Value = lit ? { literal: true, value: lit.value, source: init.getText() } : { literal: false, source: init.getText(), input: sourceInput(init), nonNull: neverNull(init) };
-      fields.set(name, { name, value, comments: leading, trailing, text: p.getText() });
+      fields.set(name, { name, value, comments: leading, trailing, text: p.getText(), ...(computed ? { computed } : {}) });
       return;
     }
     const what = Node.isSpreadAssignment(p) ? "spread" : "method or accessor";
@@ -291,6 +299,12 @@ export function convertBody(obj: ObjectLiteralExpression, lensName: string, quot
   });
 
   const out = convertFieldMap(lens, fields, quote, problems, verbatim);
+  // Values computed once before the statement: their consts read where the placeholders are.
+  const hoists = [...fields.values()].flatMap((f) => (f.computed && f.value.source === f.computed.placeholder ? [f.computed] : []));
+  const replace = writeBack(hoists);
+  replaceSources(out, replace);
+  for (const v of verbatim) v.text = replace(v.text);
+  for (const p of problems) (p.reason = replace(p.reason)), (p.advice = replace(p.advice));
   const original = obj.getText();
   const multiline = original.includes("\n");
   const fullText = obj.getSourceFile().getFullText();
@@ -298,7 +312,33 @@ export function convertBody(obj: ObjectLiteralExpression, lensName: string, quot
   const firstProp = props[0];
   const step = firstProp ? lineIndent(fullText, firstProp.getStart()).slice(closeIndent.length) || "  " : "  ";
   const rendered = render(out, multiline, closeIndent, step, quote, verbatim.filter((v) => !head.includes(v)), head);
-  return { text: rendered === original ? null : rendered, problems };
+  return { text: rendered === original ? null : rendered, problems, ...(hoists.length && rendered !== original ? { before: hoistEdits(hoists) } : {}) };
+}
+
+/**
+ * Computes each value the body would compute twice in a const before the statement, with every
+ * value that computes something before it (their order kept): false where one cannot be.
+ */
+function hoistComputed(fields: Map<string, V1Field>, twice: string[]): boolean {
+  const last = Math.max(...twice.map((n) => fields.get(n)!.computed?.node.getStart() ?? Infinity));
+  const hoist = [...fields.values()].filter((f) => f.computed && !f.computed.pure && f.computed.node.getStart() <= last);
+  if (!Number.isFinite(last) || !hoist.every((f) => f.computed!.hoist)) return false;
+  for (const f of hoist) {
+    const c = f.computed!;
+    if (f.value.literal || f.value.source === c.placeholder) continue;
+    f.value = { ...f.value, source: c.placeholder, input: { ...f.value.input, source: c.placeholder } };
+    // Kept as written (a field v2 does not take, next to converted ones), it reads the const too.
+    const prop = c.node.getParent()!;
+    f.text = f.text.slice(0, c.node.getStart() - prop.getStart()) + c.placeholder + f.text.slice(c.node.getEnd() - prop.getStart());
+  }
+  return true;
+}
+
+function replaceSources(map: Map<string, OutNode>, replace: (s: string) => string): void {
+  for (const n of map.values()) {
+    if (n.source !== undefined) n.source = replace(n.source);
+    if (n.children) replaceSources(n.children, replace);
+  }
 }
 
 /**
@@ -340,8 +380,9 @@ export function convertFieldMap(lens: BodyLens, fields: Map<string, V1Field>, qu
     problems.length = before.problems;
     verbatim.length = before.verbatim;
     out = convertFields(lens, fields, get, blocked, quote, problems, verbatim);
-    const twice = computedMoreThanOnce(fields, [...outSources(out), ...verbatim.map((v) => v.text)].join("\n")).filter((n) => !blocked.has(n));
+    const twice = computedMoreThanOnce(fields, [...outSources(out), ...verbatim.map((v) => v.text)].join("\n")).filter((n) => !blocked.has(n) && !fields.get(n)!.computed?.pure);
     if (!twice.length || pass > fields.size) break;
+    if (hoistComputed(fields, twice)) continue;
     blocked = new Set([...blocked, ...twice]);
   }
   for (const [path, value] of Object.entries(lens.v2Defaults ?? {})) {

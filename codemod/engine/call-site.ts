@@ -8,14 +8,17 @@ import { V2_BASE, V2_OPENAPI_URL } from "../../mappings/bases.ts";
 import { enclosingFunction, isFunctionLike } from "./scope.ts";
 import { isDynamicPath, locate, resolveParts, rewriteUrl, unwrapExpression, type LocatedUrl, type Part } from "./urls.ts";
 import type { Category, Finding } from "../types.ts";
-import { addFinding, edit, planFor, siteEdits, type Analysis, type Plan, type Site } from "./state.ts";
+import { addFinding, edit, planFor, quoteOf, siteEdits, type Analysis, type Plan, type Site } from "./state.ts";
 import type { HttpCall } from "./transports/index.ts";
 import { helperSignature, noteHelperAnchor } from "./helpers.ts";
 import { bind, sourceLiteral, sourceLiterals, urlContext, valueOf, type External } from "./values.ts";
 import { todo } from "./todo-marks.ts";
 import { axiosRedirect, openapiFetchRedirect, prefixUrlRedirect, helperRedirect, v1Redirect, type Redirect } from "./v1-redirect.ts";
 import { changeMethod } from "./rewrites/method.ts";
-import { addFixedBody, convertRequestBody } from "./rewrites/request-body.ts";
+import { addFixedBody, convertRequestBody, type ComputedBody } from "./rewrites/request-body.ts";
+import { decideFinite, expandFinite, operationKeys, possibleOperations } from "./finite-paths.ts";
+import { isTypeScriptFile } from "./nodes.ts";
+import type { Edit } from "../types.ts";
 import { unwrapList } from "./rewrites/list-unwrap.ts";
 import { recordReads } from "./rewrites/record-fields.ts";
 import { queryParams, v2LiteralQuery } from "./rewrites/query.ts";
@@ -150,7 +153,10 @@ export function processCall(a: Analysis, http: HttpCall): void {
     routes.forEach((r) => a.consumed.add(r.node));
     const ops = [...new Set(routes.flatMap((r) => r.ops))];
     if (ops.length === 1) (opKey = ops[0]!.key), (v1 = { method: ops[0]!.v1.method, path: ops[0]!.v1.path }), (v2 = ops[0]!.v2 ? { method: ops[0]!.v2.method, path: ops[0]!.v2.path } : null);
-    problems.push(url.path === "" ? { reason: "call on the bare v1 base URL", advice: "check which v1 operation it calls and use its v2 path (see docs/mapping.md)" } : dynamicPathProblem(a, url, method, routes));
+    const finite = !routes.length && url.path !== "" ? finiteSite(plan, http, url, method) : undefined;
+    if (finite) ({ opKey, v1, v2 } = finite);
+    else if (!routes.length) opKey = possibleKeys(url, method);
+    if (!finite) problems.push(url.path === "" ? { reason: "call on the bare v1 base URL", advice: "check which v1 operation it calls and use its v2 path (see docs/mapping.md)" } : dynamicPathProblem(a, url, method, routes));
     return done();
   }
   if (http.lib === "helper" && http.helper!.pathType) {
@@ -160,7 +166,9 @@ export function processCall(a: Analysis, http: HttpCall): void {
   const known = http.method.kind !== "unknown" ? http.method.value : undefined;
   const candidates = known ? [matchV1(known, url.path)].filter((m): m is Match => m !== null) : uniqueMatches(url.path);
   if (!candidates.length && url.path.includes("\0") && !uniqueMatches(url.path).length) {
-    problems.push(dynamicPathProblem(a, url, known));
+    const finite = finiteSite(plan, http, url, known);
+    if (finite) ({ opKey, v1, v2 } = finite);
+    else (opKey = possibleKeys(url, known)), problems.push(dynamicPathProblem(a, url, known));
     return done();
   }
   if (!candidates.length) {
@@ -221,11 +229,36 @@ function conditionalSite(a: Analysis, http: HttpCall, branches: Part[][], extern
   a.sites.push({ call: at, file: a.files.get(at.getSourceFile().getFilePath())!, deps, edits: [], finding, complete: false, whole: true, redirect, http });
 }
 
-function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match, op: OperationMapping): void {
+/**
+ * A path with segments from a finite set (`/pods/${id}/${action}`): rewritten once where every
+ * value makes the same v2 call, else marked naming what each value calls. Undefined: no such segment.
+ */
+function finiteSite(plan: Plan, http: HttpCall, url: LocatedUrl, method: string | undefined): { opKey: string | null; v1: Finding["v1"]; v2: Finding["v2"] } | undefined {
+  const fp = http.lib === "openapi-fetch" ? undefined : expandFinite(url, method);
+  if (!fp) return undefined;
+  const file = http.call.getSourceFile().getFilePath();
+  const decision = decideFinite(fp, url, http.call, quoteOf(plan.a, http.call), isTypeScriptFile(file));
+  const opKey = operationKeys(fp);
+  if (decision.kind === "mark") {
+    plan.problems.push({ reason: decision.reason, advice: decision.advice });
+    return { opKey, v1: null, v2: null };
+  }
+  const op = decision.match.operation;
+  planOperation(plan, http, url, decision.match, op, decision);
+  return { opKey, v1: { method: op.v1.method, path: decision.v1Path }, v2: { method: op.v2!.method, path: op.v2!.path } };
+}
+
+/** Every operation a path computed at run time can call, for its finding's operation (a few; the reason lists them all). */
+function possibleKeys(url: LocatedUrl, method: string | undefined): string | null {
+  const ops = possibleOperations(url.path, method);
+  return ops.length && ops.length <= 5 ? ops.map((o) => o.key).join("|") : null;
+}
+
+function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match, op: OperationMapping, finite?: { urlEdits: Edit[]; body?: ComputedBody }): void {
   const openapi = http.lib === "openapi-fetch";
   const computed = newPathFor(match, url);
   const newPath = openapi && computed !== null ? v2TemplateNames(computed, op) : computed;
-  const urlEdits = newPath === null ? null : rewriteUrl(url, newPath, v2LiteralQuery(url.query, op));
+  const urlEdits = finite ? finite.urlEdits : newPath === null ? null : rewriteUrl(url, newPath, v2LiteralQuery(url.query, op));
   if (!urlEdits) {
     plan.problems.push({ reason: "the v2 path cannot be written into this URL expression", advice: `use ${op.v2!.method} ${op.v2!.path}` });
     return;
@@ -234,7 +267,8 @@ function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match
   if (openapi) renamePathParams(plan, http, op);
   queryParams(plan, http, url, op);
   if (op.v2!.method !== op.v1.method) changeMethod(plan, http, op);
-  if (op.request?.fixedBody) addFixedBody(plan, http, op.request.fixedBody);
+  if (finite?.body) addFixedBody(plan, http, finite.body);
+  else if (op.request?.fixedBody && !finite) addFixedBody(plan, http, op.request.fixedBody);
   if (op.request?.lens) convertRequestBody(plan, http, op.request.lens, op.key);
   const beforeUnwrap = plan.site.edits.length;
   if (op.response.kind === "list") (openapi ? unwrapListBinding : unwrapList)(plan, http, op.response.wrapper);

@@ -7,6 +7,7 @@ import type { Analysis } from "./state.ts";
 import type { Problems } from "./rewrites/problems.ts";
 import { uniqueMatches } from "./v1-match.ts";
 import type { OperationMapping } from "../../mappings/index.ts";
+import { possibleOperations } from "./finite-paths.ts";
 
 /** String literal values an expression can take, when its type says so. */
 export function literalValues(node: Node): string[] | undefined {
@@ -65,6 +66,8 @@ export function dynamicPathProblem(_a: Analysis, url: LocatedUrl, method?: strin
       advice: "map each value to its v2 path (and request/response shape) explicitly, then call the v2 base",
     };
   }
+  const possible = possibleOperations(url.path, method);
+  if (possible.length) return { reason: `the v1 path is computed at run time (it can call ${possible.map((o) => o.key).join(", ")})`, brief: "the v1 path is computed at run time", advice: "check which v1 operation it calls and use its v2 path (see docs/mapping.md)" };
   return { reason: "the v1 path is computed at run time", advice: "check which v1 operation it calls and use its v2 path (see docs/mapping.md)" };
 }
 

@@ -70,7 +70,7 @@ function present(expr: Node, rule: Rule, depth = 0): boolean {
   if (Node.isNonNullExpression(node)) return true;
   if (Node.isStringLiteral(node) || Node.isNumericLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node) || Node.isTrueLiteral(node) || Node.isFalseLiteral(node)) return true;
   if (ALWAYS.has(node.getKind())) return true;
-  if (Node.isCallExpression(node)) return ALWAYS_CALLS.test(node.getExpression().getText());
+  if (Node.isCallExpression(node)) return ALWAYS_CALLS.test(node.getExpression().getText()) || declaredReturn(node.getExpression(), rule);
   if (Node.isBinaryExpression(node)) {
     const op = node.getOperatorToken().getText();
     if (op === "??" || op === "||") return present(node.getRight(), rule, depth + 1);
@@ -85,6 +85,15 @@ function present(expr: Node, rule: Rule, depth = 0): boolean {
   const symbol = parent && Node.isShorthandPropertyAssignment(parent) ? parent.getValueSymbol() : node.getSymbol();
   const decls = symbol?.getDeclarations() ?? [];
   return decls.length > 0 && decls.every((d) => declaredPresent(d, depth, rule));
+}
+
+/** `volumeFor(kind)` with `function volumeFor(kind: string): number`: every declaration of the callee declares a return type that is always there. */
+function declaredReturn(callee: Node, rule: Rule): boolean {
+  const decls = callee.getSymbol()?.getDeclarations() ?? [];
+  return decls.length > 0 && decls.every((d) => {
+    const typeNode = Node.isFunctionDeclaration(d) || Node.isMethodDeclaration(d) ? d.getReturnTypeNode() : undefined;
+    return !!typeNode && !rule.excluded.test(typeNode.getText()) && !/^Promise\b/.test(typeNode.getText());
+  });
 }
 
 /** `{ size }: { size: number }`: the property the binding element takes, as its pattern's declared type says. */

@@ -11,7 +11,7 @@ const HOST_PATTERN = V1_HOST.replace(/\./g, "\\.");
 export const BASE_ONLY = new RegExp(`^(?:https?:)?//${HOST_PATTERN}(/v1)?/?$`);
 const ORIGIN_AT_START = new RegExp(`^(?:https?:)?//${HOST_PATTERN}(?=[/?#]|$)`);
 const BASE_AT_START = new RegExp(`^(?:https?:)?//${HOST_PATTERN}(/v1)?`);
-const HOLE = "\u0000";
+export const HOLE = "\u0000";
 
 export type Part =
   | { kind: "text"; text: string; node: Node }
@@ -325,7 +325,7 @@ export function rewriteUrl(url: LocatedUrl, newPath: string | null, newQuery = u
   return distribute(url.parts, oldS, newS);
 }
 
-function distribute(parts: Part[], oldS: string, newS: string): Edit[] | null {
+export function distribute(parts: Part[], oldS: string, newS: string): Edit[] | null {
   const oldChunks = oldS.split(HOLE);
   const newChunks = newS.split(HOLE);
   if (oldChunks.length !== newChunks.length) return null;

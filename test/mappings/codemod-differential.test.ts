@@ -5,7 +5,8 @@
 // object literal (codemod/engine/body.ts, as `rewrite` does) and the written v2 body is evaluated with the
 // values the client holds at run time. It must send what the gateway sends for the same v1 JSON,
 // or the site must be marked. Where the gateway refuses the v1 body, v2 must refuse the written
-// one too. A computed value is computed once, and the written TypeScript type-checks (strict).
+// one too. A computed value is computed once (in a const before the body where the form reads it
+// twice), and the written TypeScript type-checks (strict).
 // A failure prints fast-check's seed and counterexample; FC_SEED=<seed> replays it.
 import fc from "fast-check";
 import path from "node:path";
@@ -100,11 +101,13 @@ refDescribe("every converter's written form sends what the gateway sends", () =>
         const sf = project.createSourceFile("/differential/client.ts", `${declarations}\nconst body = ${body};\n`, { overwrite: true });
         const result = convertBody(sf.getVariableDeclarationOrThrow("body").getInitializerOrThrow() as ObjectLiteralExpression, lens.name, '"');
         const text = result.text ?? body;
-        written.push(`namespace case${written.length} { // ${lens.name} ${converter.name}\n${declarations}\nexport const body = ${text};\n}`);
+        // A value computed once in a const before the statement (codemod/engine/computed-fields.ts).
+        const before = result.text !== null ? (result.before ?? []).map((e) => e.text).join("") : "";
+        written.push(`namespace case${written.length} { // ${lens.name} ${converter.name}\n${declarations}\n${before}export const body = ${text};\n}`);
         const scope = runtimeScope(fields);
         const sent = sentBody(fields);
-        const context = `\n  client body: ${body}\n  written:     ${text}\n  sent (v1):   ${JSON.stringify(sent)}`;
-        const evaluated = json(new Function("v", "t", "c", `return (${text});`)(scope.v, scope.t, scope.c));
+        const context = `\n  client body: ${body}\n  written:     ${before}${text}\n  sent (v1):   ${JSON.stringify(sent)}`;
+        const evaluated = json(new Function("v", "t", "c", `${before}return (${text});`)(scope.v, scope.t, scope.c));
 
         // Marked: the converter's fields are left as they were, with a mark (a review note is not one).
         const present = names.filter((n) => fields.some((f) => f.name === n));

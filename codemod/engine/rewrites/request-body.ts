@@ -6,7 +6,7 @@ import { Node } from "../../ts-morph.ts";
 import { convertBody, evaluateLiteral, renderValue } from "../body.ts";
 import { countIdentifiers, enclosingFunction } from "../scope.ts";
 import { unwrapExpression } from "../urls.ts";
-import { edit, fileOf, q, quoteOf, type Analysis, type Plan } from "../state.ts";
+import { edit, fileOf, q, quoteOf, siteEdits, type Analysis, type Plan } from "../state.ts";
 import type { HttpCall } from "../transports/index.ts";
 import { bind, objectLiteral, prop } from "../values.ts";
 import { headersFact } from "../json-headers.ts";
@@ -16,18 +16,29 @@ import { declaredShape } from "../declared-shapes.ts";
 import { convertDeclared } from "../declared-body.ts";
 import { shortExpression } from "../expression-name.ts";
 
-export function addFixedBody(plan: Plan, http: HttpCall, body: Record<string, unknown>): void {
-  const value = renderValue(body, quoteOf(plan.a, http.call));
+/** A fixed body whose values are computed at the call (`{ action }` for a path segment chosen at run time), as source. */
+export interface ComputedBody {
+  computed: string;
+  shown: string;
+}
+
+export function addFixedBody(plan: Plan, http: HttpCall, fixed: Record<string, unknown> | ComputedBody): void {
+  const isComputed = typeof fixed.computed === "string" && typeof fixed.shown === "string";
+  const value = isComputed ? (fixed as ComputedBody).computed : renderValue(fixed, quoteOf(plan.a, http.call));
+  const shown = isComputed ? (fixed as ComputedBody).shown : JSON.stringify(fixed);
   if (http.lib === "helper" && http.helper!.dropsBody) {
-    plan.problems.push({ reason: `v2 expects the body ${JSON.stringify(body)} and this helper sends no request body`, advice: `let the helper pass a body through, then send ${JSON.stringify(body)}` });
+    plan.problems.push({ reason: `v2 expects the body ${shown} and this helper sends no request body`, advice: `let the helper pass a body through, then send ${shown}` });
     return;
   }
   const existing = http.body?.node;
+  // `api.post(url, undefined, config)`: no data, only a placeholder for the config after it.
+  const placeholder = existing && http.bodyKey === "arg" && /^(undefined|null)$/.test(unwrapExpression(existing).getText());
+  if (existing && placeholder) return void edit(plan, existing, { start: existing.getStart(), end: existing.getEnd(), text: value });
   if (existing) {
     const lit = evaluateLiteral(unwrapExpression(existing));
-    if (lit && JSON.stringify(lit.value) === JSON.stringify(body)) return;
+    if (lit && !isComputed && JSON.stringify(lit.value) === shown) return;
     if (!(lit && typeof lit.value === "object" && lit.value && !Array.isArray(lit.value) && Object.keys(lit.value).length === 0)) {
-      plan.problems.push({ reason: `v2 expects the body ${JSON.stringify(body)} here and the call already sends one`, advice: `send ${JSON.stringify(body)}` });
+      plan.problems.push({ reason: `v2 expects the body ${shown} here and the call already sends one`, advice: `send ${shown}` });
       return;
     }
     const u = unwrapExpression(existing);
@@ -47,12 +58,12 @@ export function addFixedBody(plan: Plan, http: HttpCall, body: Record<string, un
         return void edit(plan, last, { start: last.getEnd(), end: last.getEnd(), text: `, ${value}` });
       }
       if (sig.optionsIndex !== undefined) return addToHelperOptions(plan, http, "body", sig.serialisesBody ? value : `JSON.stringify(${value})`, !sig.serialisesBody);
-      plan.problems.push({ reason: `v2 expects the body ${JSON.stringify(body)} and the helper call has no body argument in that position`, advice: `send ${JSON.stringify(body)}` });
+      plan.problems.push({ reason: `v2 expects the body ${shown} and the helper call has no body argument in that position`, advice: `send ${shown}` });
       return;
     }
     const urlArg = args[0]!;
     if (args.length === 1) return void edit(plan, urlArg, { start: urlArg.getEnd(), end: urlArg.getEnd(), text: `, ${value}` });
-    plan.problems.push({ reason: `v2 expects the body ${JSON.stringify(body)}`, advice: `pass ${JSON.stringify(body)} as the request data` });
+    plan.problems.push({ reason: `v2 expects the body ${shown}`, advice: `pass ${shown} as the request data` });
     return;
   }
   // A helper that serialises one option key itself (`json`) gets the plain object there.
@@ -167,6 +178,7 @@ export function convertRequestBody(plan: Plan, http: HttpCall, lens: string, opK
   }
   const result = convertBody(node, lens, quoteOf(plan.a, node));
   if (result.text !== null) edit(plan, node, { start: node.getStart(), end: node.getEnd(), text: result.text });
+  if (result.text !== null && result.before) siteEdits(plan, result.before);
   for (const p of result.problems) plan.problems.push({ reason: p.reason, advice: p.advice });
 }
 
