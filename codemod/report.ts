@@ -4,7 +4,7 @@ import { operations } from "../mappings/table.ts";
 import type { Category, Finding } from "./types.ts";
 import type { RunResult } from "./project.ts";
 import { V2_OPENAPI_URL } from "../mappings/bases.ts";
-import type { Audit } from "../formats/audit.ts";
+import type { Audit, Subject } from "../formats/audit.ts";
 import { VERSION } from "../product/package-info.ts";
 
 /** The audit JSON document; its one definition is the schema in formats/audit.ts. */
@@ -34,6 +34,7 @@ export function auditJson(result: RunResult, now = new Date()): AuditJson {
       reason: f.reason,
       advice: f.advice,
       snippet: f.snippet,
+      ...(f.subject ? { subject: f.subject } : {}),
     })),
   };
 }
@@ -85,10 +86,26 @@ function pathToUri(p: string): string {
   return "file://" + withSlash.split("/").map(encodeURIComponent).join("/");
 }
 
+/** How the text names a finding without an operation: by what it is about. */
+const SUBJECT_LABEL: Record<Subject, string> = {
+  call: "v1 call, operation unknown",
+  url: "v1 URL, operation unknown",
+  base: "v1 base URL",
+  "error-read": "v1 error read",
+  hook: "client hook",
+  types: "v1 paths types",
+  file: "file not processed",
+};
+
+export function findingLabel(f: Finding): string {
+  if (f.operation) return `${f.operation}${f.v2 ? ` → ${f.v2.method} ${f.v2.path}` : ""}`;
+  return f.subject ? SUBJECT_LABEL[f.subject] : "v2-migration mark";
+}
+
 export function auditText(result: RunResult): string {
   const lines: string[] = [];
   for (const f of result.findings) {
-    const op = f.operation ? `${f.operation}${f.v2 ? ` → ${f.v2.method} ${f.v2.path}` : ""}` : "v1 base URL";
+    const op = findingLabel(f);
     lines.push(`${f.file}:${f.line}:${f.column}  ${f.category.padEnd(13)} ${op}`);
     lines.push(`    ${f.reason}`);
     if (f.category !== "auto") lines.push(`    advice: ${f.advice}`);

@@ -79,7 +79,7 @@ export function settleErrorReads(a: Analysis): void {
     const reason = `reads the v1 error field ${r.field} of ${migrated.length === 1 ? "a call" : "calls"} now on v2 (${calls}), whose errors are RFC 9457 problems (${v2}); it cannot be rewritten here: ${result.problem}`;
     const advice = `read ${v2} here as well as ${r.field} (${mode === "both" ? "calls still on v1 answer { " + r.field + " }" : "every call reaching it is on v2"}), e.g. (body.${v2} ?? body.${r.field})`;
     if (!frozen) todo(a, r.node, "base", "review", reason, advice);
-    addFinding(a, r.node, { operation: null, v1: null, v2: null, category: "review", reason, advice });
+    addFinding(a, r.node, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "error-read" });
   }
 }
 
@@ -92,7 +92,7 @@ function markUnfollowedHooks(a: Analysis): void {
     const reason = `the client's hook ${short(hook)} cannot be read, and calls now on v2 (${calls}) fail through it with RFC 9457 problems (detail, not message)`;
     const advice = "where it reads the error body's message, read detail too: (body.detail ?? body.message)";
     if (!a.frozen.has(hook.getSourceFile().getFilePath())) todo(a, hook, "base", "review", reason, advice);
-    addFinding(a, hook, { operation: null, v1: null, v2: null, category: "review", reason, advice });
+    addFinding(a, hook, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "hook" });
   }
 }
 
