@@ -1,13 +1,13 @@
 // The audit names a finding without an operation by what it is about, not "v1 base URL" for all:
 // a call site whose path is computed, a base the codemod could not follow, a URL in a script, a
 // client hook it cannot read. Real files on disk; the text is what `audit` prints, the JSON
-// carries the same `subject`. After `rewrite --write`, a finding read back from a mark keeps it.
+// carries the same `subject`, SARIF a rule per subject. After `rewrite --write`, a finding read back from a mark keeps it.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCodemod } from "../../codemod/project.ts";
-import { auditJson, auditText } from "../../codemod/report.ts";
+import { auditJson, auditSarif, auditText } from "../../codemod/report.ts";
 
 const temps: string[] = [];
 afterAll(() => temps.forEach((t) => rmSync(t, { recursive: true, force: true })));
@@ -58,6 +58,11 @@ describe("audit labels of findings without an operation", () => {
       ["client.ts", null, "base"],
       ["deploy.sh", null, "url"],
     ]);
+    // SARIF: one rule per subject, described as the text labels it.
+    const run = (auditSarif(result) as any).runs[0];
+    expect(run.results.map((r: any) => r.ruleId)).toEqual(["v1-base-url", "v1-call-unknown-operation", "v1-base-url", "v1-url-unknown-operation"]);
+    for (const r of run.results) expect(run.tool.driver.rules[r.ruleIndex].id).toBe(r.ruleId);
+    expect(run.tool.driver.rules.find((r: any) => r.id === "v1-call-unknown-operation").shortDescription.text).toBe("v1 call, operation unknown");
   });
 
   it("a finding with an operation keeps its operation label and no subject", async () => {
