@@ -89,7 +89,14 @@ function made(a: Analysis, value: Node, name: Node | undefined, out: Link[], dep
 
 /** A name other code uses too (not only the one link this chain goes through). */
 function shared(name: Node | undefined): boolean {
-  return !!name && references(name).length > 1;
+  return !!name && usedMoreThanOnce(name);
+}
+
+const usesCache = new WeakMap<Node, boolean>();
+function usedMoreThanOnce(name: Node): boolean {
+  let used = usesCache.get(name);
+  if (used === undefined) usesCache.set(name, (used = references(name).length > 1));
+  return used;
 }
 
 function hooksIn(a: Analysis, lib: "got" | "ky", config: Node, foreign: boolean, hooks: ClientHook[], unfollowed: Node[], depth: number): void {
@@ -142,8 +149,7 @@ function hookFunction(a: Analysis, item: Node): Node | undefined {
 function usedElsewhere(fn: Node): boolean {
   const holder = fn.getParent();
   const name = (fn as any).getNameNode?.() ?? (holder && Node.isVariableDeclaration(holder) ? holder.getNameNode() : undefined);
-  if (!name || name.getKind() !== SyntaxKind.Identifier) return false;
-  return references(name).length > 1;
+  return !!name && name.getKind() === SyntaxKind.Identifier && usedMoreThanOnce(name);
 }
 
 /** `error.data = body` in a beforeError hook: the fields of the thrown error that hold the body (callers' catches read `e.data.message`). */
