@@ -4,7 +4,7 @@ import { operations } from "../mappings/table.ts";
 import type { Category, Finding } from "./types.ts";
 import type { RunResult } from "./project.ts";
 import { V2_OPENAPI_URL } from "../mappings/bases.ts";
-import type { Audit } from "../formats/audit.ts";
+import { SUBJECTS, type Audit, type Subject } from "../formats/audit.ts";
 import { VERSION } from "../product/package-info.ts";
 
 /** The audit JSON document; its one definition is the schema in formats/audit.ts. */
@@ -34,21 +34,55 @@ export function auditJson(result: RunResult, now = new Date()): AuditJson {
       reason: f.reason,
       advice: f.advice,
       snippet: f.snippet,
+      ...(f.subject ? { subject: f.subject } : {}),
     })),
   };
 }
 
 const LEVEL: Record<Category, "note" | "warning" | "error"> = { auto: "note", review: "warning", "no-equivalent": "error" };
 
+/** How the text names a finding without an operation: by what it is about. */
+const SUBJECT_LABEL: Record<Subject, string> = {
+  call: "v1 call, operation unknown",
+  url: "v1 URL, operation unknown",
+  base: "v1 base URL",
+  "error-read": "v1 error read",
+  hook: "client hook",
+  types: "v1 paths types",
+  file: "file not processed",
+};
+
+/** The SARIF rule of a finding without an operation: one per subject (`v1-base-url` also for findings that name none). */
+const SUBJECT_RULE: Record<Subject, string> = {
+  call: "v1-call-unknown-operation",
+  url: "v1-url-unknown-operation",
+  base: "v1-base-url",
+  "error-read": "v1-error-read",
+  hook: "v1-client-hook",
+  types: "v1-paths-types",
+  file: "file-not-processed",
+};
+const SUBJECT_TEXT: Record<Subject, string> = {
+  call: "A call of the retired v1 REST API whose operation is not known statically",
+  url: "A v1 URL whose operation is not known statically",
+  base: "An address of the retired v1 REST API",
+  "error-read": "A read of a v1 error field (message, error) on the failure path of calls now on v2",
+  hook: "An HTTP client hook the codemod cannot read, on the failure path of calls now on v2",
+  types: "openapi-fetch path types that must come from the v2 document",
+  file: "A file the codemod did not process",
+};
+const ruleOf = (f: Finding) => f.operation ?? SUBJECT_RULE[f.subject ?? "base"];
+
 export function auditSarif(result: RunResult, toolVersion = VERSION): object {
-  const ruleIds = ["v1-base-url", ...operations.map((o) => o.key)];
+  const ruleIds = [...SUBJECTS.map((s) => SUBJECT_RULE[s]), ...operations.map((o) => o.key)];
   const rules = ruleIds.map((id) => {
     const op = operations.find((o) => o.key === id);
+    const subject = SUBJECTS.find((s) => SUBJECT_RULE[s] === id);
     return {
       id,
       name: id.replace(/[^A-Za-z0-9]/g, ""),
-      shortDescription: { text: op ? `v1 ${op.v1.method} ${op.v1.path}` : "v1 base URL" },
-      fullDescription: { text: op ? (op.v2 ? `${op.summary}: v2 ${op.v2.method} ${op.v2.path}` : `${op.summary}: no v2 equivalent`) : "An address of the retired v1 REST API" },
+      shortDescription: { text: op ? `v1 ${op.v1.method} ${op.v1.path}` : SUBJECT_LABEL[subject!] },
+      fullDescription: { text: op ? (op.v2 ? `${op.summary}: v2 ${op.v2.method} ${op.v2.path}` : `${op.summary}: no v2 equivalent`) : SUBJECT_TEXT[subject!] },
       helpUri: V2_OPENAPI_URL,
       defaultConfiguration: { level: op?.status === "no-equivalent" ? "error" : "warning" },
     };
@@ -61,8 +95,8 @@ export function auditSarif(result: RunResult, toolVersion = VERSION): object {
         tool: { driver: { name: "v2-bridge", version: toolVersion, informationUri: V2_OPENAPI_URL, rules } },
         originalUriBaseIds: { ROOT: { uri: pathToUri(result.root) } },
         results: result.findings.map((f) => ({
-          ruleId: f.operation ?? "v1-base-url",
-          ruleIndex: Math.max(0, ruleIds.indexOf(f.operation ?? "v1-base-url")),
+          ruleId: ruleOf(f),
+          ruleIndex: Math.max(0, ruleIds.indexOf(ruleOf(f))),
           level: LEVEL[f.category],
           message: { text: `[${f.category}] ${f.reason}. ${f.advice}` },
           locations: [
@@ -85,10 +119,15 @@ function pathToUri(p: string): string {
   return "file://" + withSlash.split("/").map(encodeURIComponent).join("/");
 }
 
+export function findingLabel(f: Finding): string {
+  if (f.operation) return `${f.operation}${f.v2 ? ` → ${f.v2.method} ${f.v2.path}` : ""}`;
+  return f.subject ? SUBJECT_LABEL[f.subject] : "v2-migration mark";
+}
+
 export function auditText(result: RunResult): string {
   const lines: string[] = [];
   for (const f of result.findings) {
-    const op = f.operation ? `${f.operation}${f.v2 ? ` → ${f.v2.method} ${f.v2.path}` : ""}` : "v1 base URL";
+    const op = findingLabel(f);
     lines.push(`${f.file}:${f.line}:${f.column}  ${f.category.padEnd(13)} ${op}`);
     lines.push(`    ${f.reason}`);
     if (f.category !== "auto") lines.push(`    advice: ${f.advice}`);

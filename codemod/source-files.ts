@@ -87,5 +87,5 @@ export function skipFinding(display: string, skip: Skipped): Finding {
         : skip.why === "not-utf8"
           ? "convert it to UTF-8 (or migrate it by hand), then run again"
           : "check its permissions and run again";
-  return { file: display, line: 1, column: 1, operation: null, v1: null, v2: null, category: "review", reason: `not processed (${skip.why}): ${skip.detail}`, advice, snippet: "" };
+  return { file: display, line: 1, column: 1, operation: null, v1: null, v2: null, category: "review", reason: `not processed (${skip.why}): ${skip.detail}`, advice, snippet: "", subject: "file" };
 }

@@ -148,17 +148,17 @@ function withArticle(kind: string): string {
   return (/^(?:[aeiou]|HTTP|HCL|HTML|XML|SQL|R |F#)/i.test(kind) ? "an " : "a ") + kind;
 }
 
-type Described = Pick<Finding, "operation" | "v1" | "v2" | "category" | "reason" | "advice">;
+type Described = Pick<Finding, "operation" | "v1" | "v2" | "category" | "reason" | "advice" | "subject">;
 
 function describe(url: TextUrl, method: string | undefined, kind: string): Described {
-  const none = { operation: null, v1: null, v2: null, category: "review" as Category };
+  const none = { operation: null, v1: null, v2: null, category: "review" as Category, subject: "url" as const };
   if (url.path === null) {
     return { ...none, reason: `v1 host in ${kind} (not under /v1)`, advice: `check whether it is a v1 API address; v2 lives at ${V2_BASE}` };
   }
   const path = url.path;
   if (path === "" || url.continued) {
     const what = path === "" ? "v1 base URL" : `v1 URL ${path} extended at run time`;
-    return { ...none, reason: `${what} in ${kind}`, advice: `use the v2 base ${V2_BASE} and the v2 path of each v1 operation called through it (docs/mapping.md)` };
+    return { ...none, ...(path === "" ? { subject: "base" as const } : {}), reason: `${what} in ${kind}`, advice: `use the v2 base ${V2_BASE} and the v2 path of each v1 operation called through it (docs/mapping.md)` };
   }
   const all = candidates(path);
   const ops = method ? all.filter((op) => op.v1.method === method) : all;

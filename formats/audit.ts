@@ -10,6 +10,15 @@ export const CATEGORIES = ["auto", "review", "no-equivalent"] as const;
 export const Category = stringEnum(CATEGORIES);
 export type Category = Static<typeof Category>;
 
+/**
+ * What a finding that names no operation is about: a call site or a v1 URL whose operation is not
+ * known, a base declaration, an error read or a client hook on a migrated call's failure path, the
+ * openapi-fetch `paths` types, a file not processed.
+ */
+export const SUBJECTS = ["call", "url", "base", "error-read", "hook", "types", "file"] as const;
+export const Subject = stringEnum(SUBJECTS);
+export type Subject = Static<typeof Subject>;
+
 export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const satisfies readonly HttpMethod[];
 export const Route = Type.Object({ method: stringEnum(HTTP_METHODS), path: Type.String() });
 export type Route = Static<typeof Route>;
@@ -27,6 +36,8 @@ export const AuditFinding = Type.Object({
   reason: Type.String(),
   advice: Type.String(),
   snippet: Type.String(),
+  /** Absent where an operation is named, and in audits from before it was recorded. */
+  subject: Type.Optional(Subject),
 });
 export type AuditFinding = Static<typeof AuditFinding>;
 

@@ -46,7 +46,7 @@ function literal(a: Analysis, n: Node): void {
   const site: Site = { call: n, file: fileOf(a, n), deps, edits: [], complete: false };
   const finish = (op: string | null, category: Category, reason: string, advice: string, v1: Finding["v1"] = null, v2: Finding["v2"] = null) => {
     todo(a, n, op ?? "base", category, reason, advice);
-    site.finding = addFinding(a, n, { operation: op, v1, v2, category, reason, advice });
+    site.finding = addFinding(a, n, { operation: op, v1, v2, category, reason, advice, ...(op ? {} : { subject: "url" as const }) });
     site.whole = true;
     if (url) site.redirect = v1Redirect(url, parts, n);
     a.sites.push(site);

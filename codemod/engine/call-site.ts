@@ -133,7 +133,7 @@ export function processCall(a: Analysis, http: HttpCall): void {
     if (problems.length) todo(a, at, opKey ?? "base", category, problems.map((p) => p.brief ?? p.reason).join("; "), problems.length > 1 ? "see each reason in docs/mapping.md (audit --format json has the details)" : problems[0]!.advice);
     const reason = problems.length ? problems.map((p) => p.reason).join("; ") : [`v1 ${v1?.method ?? ""} ${v1?.path ?? ""} becomes v2 ${v2?.method ?? ""} ${v2?.path ?? ""}`.replace(/\s+/g, " ").trim(), ...(site.notes ?? [])].join("; ");
     const advice = problems.length ? problems.map((p) => p.advice).join("; ") : "rewritten by `v2-bridge rewrite`";
-    site.finding = addFinding(a, at, { operation: opKey, v1, v2, category, reason, advice });
+    site.finding = addFinding(a, at, { operation: opKey, v1, v2, category, reason, advice, ...(opKey ? {} : { subject: "call" as const }) });
     site.file = a.files.get(at.getSourceFile().getFilePath())!;
     site.complete = !problems.length;
     site.whole = true;
@@ -223,7 +223,7 @@ function conditionalSite(a: Analysis, http: HttpCall, branches: Part[][], extern
   const reason = onePath ? `the query string of ${paths[0]} is built at run time, and v2 does not take v1's parameters as they are` : `the URL is chosen at run time between ${paths.join(" and ")}`;
   const advice = onePath ? "translate or drop each v1 parameter (docs/mapping.md), then call the v2 path" : "write each v1 call as its own v2 call (docs/mapping.md)";
   todo(a, at, "base", "review", reason, advice);
-  const finding = addFinding(a, at, { operation: null, v1: null, v2: null, category: "review", reason, advice });
+  const finding = addFinding(a, at, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "call" });
   // It keeps v1 on its own where it can (a helper's base parameter), so the base may still flip for the others.
   const redirect = http.lib === "helper" ? redirectFor(a, http, locate(branches[0]!, external)!, branches[0]!) : undefined;
   a.sites.push({ call: at, file: a.files.get(at.getSourceFile().getFilePath())!, deps, edits: [], finding, complete: false, whole: true, redirect, http });

@@ -15,7 +15,8 @@ import { classOfMember } from "./symbols.ts";
 import { bind } from "./values.ts";
 import { unwrapExpression } from "./urls.ts";
 
-const BODY_PATHS = [["response", "data"], ["response", "body"], ["response", "json()"]];
+// `JSON.parse(await error.response.text())` as well as `.json()`; `parse()` is `JSON.parse(…)`.
+const BODY_PATHS = [["response", "data"], ["response", "body"], ["response", "json()"], ["response", "text()", "parse()"]];
 const CALLER_LEVELS = 3;
 
 /** The caught errors (their names: a catch variable, a handler's parameter, or a pattern) a failure of `call` reaches. */
@@ -155,9 +156,14 @@ function instanceKey(a: Analysis, expr: Node, depth: number): string | undefined
 }
 
 /** The error bodies read from a caught error (its name or a pattern binding it). */
-export function caughtBodies(a: Analysis, holder: Node, add: (body: Node) => void): void {
+export function caughtBodies(a: Analysis, holder: Node, add: (body: Node) => void, under: string[] = []): void {
   const seen = new Set<string>();
-  for (const path of BODY_PATHS) follow(a, holder, path, add, 0, seen);
+  for (const path of BODY_PATHS) follow(a, holder, [...under, ...path], add, 0, seen);
+}
+
+/** What a value holds down `path` (`error.data`, a got response's `body`), wherever the code reads it. */
+export function followPath(a: Analysis, holder: Node, path: string[], add: (n: Node) => void): void {
+  follow(a, holder, path, add, 0, new Set());
 }
 
 /** Follows a value down `path` (property names still to read) to the nodes that hold what the path reads. */
@@ -181,12 +187,18 @@ function follow(a: Analysis, node: Node, path: string[], add: (n: Node) => void,
   if (!p) return;
   if (Node.isPropertyAccessExpression(p) && p.getExpression() === outer) {
     if (p.getName() === path[0]) return next(p, path.slice(1));
-    // ky: `await error.response.json()`
+    // ky: `await error.response.json()`, `.text()`, through `.clone()`
     const c = p.getParent();
-    const awaited = c && Node.isCallExpression(c) && c.getExpression() === p ? skipParens(c).getParent() : undefined;
-    if (path[0] === "json()" && p.getName() === "json" && awaited && Node.isAwaitExpression(awaited)) next(awaited, path.slice(1));
+    const called = c && Node.isCallExpression(c) && c.getExpression() === p ? c : undefined;
+    if (called && p.getName() === "clone" && /\(\)$/.test(path[0]!)) return next(called);
+    // `.json().catch(() => ({}))`: the body, or the fallback.
+    let v = called && skipParens(called);
+    for (let up = v?.getParent(); v && up && Node.isPropertyAccessExpression(up) && up.getName() === "catch" && Node.isCallExpression(up.getParent()); up = v.getParent()) v = skipParens(up.getParent()!);
+    const awaited = v?.getParent();
+    if (path[0] === `${p.getName()}()` && awaited && Node.isAwaitExpression(awaited)) next(awaited, path.slice(1));
     return;
   }
+  if (path[0] === "parse()" && Node.isCallExpression(p) && p.getExpression().getText() === "JSON.parse" && p.getArguments()[0] === outer) return next(p, path.slice(1));
   if (Node.isVariableDeclaration(p) && p.getInitializer() === outer) return next(p.getNameNode());
   if (Node.isBinaryExpression(p)) {
     const op = p.getOperatorToken().getKind();

@@ -107,7 +107,7 @@ export function resolveDoNoHarm(a: Analysis): void {
     const reason = `this test's client now calls v2: its mocked answers and expectations on records (${uses.slice(0, 3).map(where).join(", ")}${uses.length > 3 ? ", …" : ""}) are in v1 shape`;
     const advice = "update the mocked answers and expectations to v2 paths, bodies and records (docs/mapping.md)";
     todo(a, literal, "base", "review", reason, advice);
-    addFinding(a, literal, { operation: null, v1: null, v2: null, category: "review", reason, advice });
+    addFinding(a, literal, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "base" });
   }
 }
 
@@ -301,7 +301,7 @@ function flipOrMark(a: Analysis, base: BaseSource, verdict: Verdict, unseenBy: s
     const reason = frozen ? `v1 base kept: ${frozen.why}` : `v1 base kept: files the codemod could not analyse import this module (${unseenBy!.join(", ")})`;
     const advice = frozen ? frozen.advice : "make those files readable UTF-8 under --max-file-size (or migrate them by hand), then run again";
     todo(a, base.literal, "base", "review", reason, advice);
-    addFinding(a, base.literal, { operation: null, v1: null, v2: null, category: "review", reason, advice });
+    addFinding(a, base.literal, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "base" });
     return;
   }
   if (verdict.flips) {
@@ -311,14 +311,14 @@ function flipOrMark(a: Analysis, base: BaseSource, verdict: Verdict, unseenBy: s
       const reason = `the v2 base is now read from ${name}, not ${base.env}: deployments set ${base.env} to the v1 API or to a gateway's /v1, and v2 paths sent there fail`;
       const advice = `set ${name} to ${V2_BASE} (or leave it unset) wherever ${base.env} is configured, then remove ${base.env}`;
       todo(a, base.literal, "base", "review", reason, advice);
-      addFinding(a, base.literal, { operation: null, v1: null, v2: null, category: "review", reason, advice });
+      addFinding(a, base.literal, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "base" });
     }
     if (base.override) {
       const list = base.override.split(", ");
       const reason = `the v2 base applies only when ${list.length > 1 ? `none of ${list.join(", ")} is set` : `${list[0]} is not set`}: a caller that passes the v1 base (or a gateway's /v1) there now sends v2 paths to v1`;
       const advice = `make sure every value given to ${base.override} is the v2 base ${V2_BASE} (or none)`;
       todo(a, base.literal, "base", "review", reason, advice);
-      addFinding(a, base.literal, { operation: null, v1: null, v2: null, category: "review", reason, advice });
+      addFinding(a, base.literal, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "base" });
     }
     return;
   }
@@ -327,7 +327,7 @@ function flipOrMark(a: Analysis, base: BaseSource, verdict: Verdict, unseenBy: s
   const reason = verdict.because ? `v1 base kept: ${verdict.because}` : `v1 base kept: the codemod could not follow ${verdict.unfollowed.length === 1 ? "this use" : "these uses"} to a v1 call: ${uses.join(", ")}${more}`;
   const advice = `migrate those calls by hand (v2 paths, bodies and answers: docs/mapping.md), then switch this base to ${V2_BASE}`;
   todo(a, base.literal, "base", "review", reason, advice);
-  addFinding(a, base.literal, { operation: null, v1: null, v2: null, category: "review", reason, advice });
+  addFinding(a, base.literal, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "base" });
 }
 
 export type { Site };

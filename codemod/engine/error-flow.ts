@@ -18,7 +18,8 @@ import { memberMethod } from "./symbols.ts";
 import { bind } from "./values.ts";
 import { unwrapExpression } from "./urls.ts";
 import { readCall } from "./call-reader.ts";
-import { callersOf, caughtBodies, catchersOf, handlerParam, interceptorsOf } from "./caught-errors.ts";
+import { callersOf, caughtBodies, catchersOf, followPath, handlerParam, interceptorsOf } from "./caught-errors.ts";
+import { clientHooks, storedOnError } from "./client-hooks.ts";
 
 /** A body read on a call's failure path; `foreign` when calls that are not v1 sites reach it too. */
 export interface FailureBody {
@@ -26,23 +27,42 @@ export interface FailureBody {
   foreign: boolean;
 }
 
-export function failureBodies(a: Analysis, http: HttpCall): FailureBody[] {
+/** `unfollowed` hears of each got/ky hook on the call's path that cannot be read (it is marked if the call migrates). */
+export function failureBodies(a: Analysis, http: HttpCall, unfollowed: (hook: Node) => void = () => {}): FailureBody[] {
   const out = new Map<Node, boolean>();
-  fromCall(a, http, (n, foreign) => out.set(n, (out.get(n) ?? false) || foreign), true, 0);
+  fromCall(a, http, (n, foreign) => out.set(n, (out.get(n) ?? false) || foreign), unfollowed, true, 0);
   return [...out].map(([node, foreign]) => ({ node, foreign }));
 }
 
 type Add = (body: Node, foreign: boolean) => void;
 
 /** `propagate`: the call's own failure also reaches the catches of its function's callers (not so for a wrapper's inner call, whose callers are not all this site). */
-function fromCall(a: Analysis, http: HttpCall, add: Add, propagate: boolean, depth: number): void {
+function fromCall(a: Analysis, http: HttpCall, add: Add, unfollowed: (hook: Node) => void, propagate: boolean, depth: number): void {
   if (depth > 3) return;
   for (const s of bodySites(a, http)) if (s.kind === "value" && describeRead(s.node).errorReachable) add(s.node, false);
   if (passesResponse(http)) for (const p of responseHandlers(a, http.call)) responseParam(a, p, (n) => add(n, false), 0);
-  for (const holder of catchersOf(a, http.call, propagate)) caughtBodies(a, holder, (n) => add(n, false));
+  const holders = catchersOf(a, http.call, propagate);
+  for (const holder of holders) caughtBodies(a, holder, (n) => add(n, false));
   // axios's, also when the instance is made by a factory of the project (a call by convention).
   if (http.lib === "axios" || http.lib === "convention") for (const { param, global } of interceptorsOf(a, http.call)) caughtBodies(a, param, (n) => add(n, global));
-  for (const { inner, foreign } of innerTransports(a, http)) fromCall(a, inner, (n, f) => add(n, f || foreign), false, depth + 1);
+  hooksOf(a, http, holders, add, unfollowed);
+  for (const { inner, foreign } of innerTransports(a, http)) fromCall(a, inner, (n, f) => add(n, f || foreign), unfollowed, false, depth + 1);
+}
+
+/** got's and ky's hooks of the call's instance (client-hooks.ts): the body each reads on a failure, and the body a beforeError hook stores on the error its callers catch. */
+function hooksOf(a: Analysis, http: HttpCall, holders: Node[], add: Add, unfollowed: (hook: Node) => void): void {
+  const found = clientHooks(a, http);
+  found.unfollowed.forEach(unfollowed);
+  for (const { param, takes, foreign } of found.hooks) {
+    if (takes === "fetch-response") responseParam(a, param, (n) => add(n, foreign), 0);
+    else if (takes === "got-response") followPath(a, param, ["body"], (n) => describeRead(n).errorReachable && add(n, foreign));
+    else {
+      const bodies: Node[] = [];
+      caughtBodies(a, param, (n) => bodies.push(n));
+      bodies.forEach((n) => add(n, foreign));
+      for (const field of storedOnError(param, bodies)) for (const holder of holders) followPath(a, holder, [field], (n) => add(n, foreign));
+    }
+  }
 }
 
 /** Whether the call's awaited value is a fetch-like Response (its body read with `.json()` / `.text()`). */
@@ -80,32 +100,35 @@ function responseHandlers(a: Analysis, call: Node): Node[] {
 /** A parameter that takes a Response: its body reads on the error side, and the functions it hands it to. */
 function responseParam(a: Analysis, name: Node, add: (n: Node) => void, depth: number): void {
   if (!Node.isIdentifier(name) || depth > 3) return;
-  for (const ref of referencesOf(declarationScope(name), name)) {
-    const outer = skipParens(ref);
-    const p = outer.getParent();
-    const c = p?.getParent();
-    if (p && Node.isPropertyAccessExpression(p) && p.getExpression() === outer && (p.getName() === "json" || p.getName() === "text") && c && Node.isCallExpression(c)) {
-      let v: Node = c;
-      // `res.json().catch(() => ({}))`: the body (or the fallback) is the awaited value.
-      for (let up = skipParens(v).getParent(); up && Node.isPropertyAccessExpression(up) && up.getName() === "catch" && Node.isCallExpression(up.getParent()); up = skipParens(v).getParent()) v = up.getParent()!;
-      const awaited = skipParens(v).getParent();
-      if (!awaited || !Node.isAwaitExpression(awaited)) continue;
-      if (p.getName() === "json") {
-        if (describeRead(awaited).errorReachable) add(awaited);
-        continue;
-      }
-      // `JSON.parse(await res.text())`, or the text kept in a variable and parsed later.
-      const holder = skipParens(awaited).getParent();
-      const texts = holder && Node.isVariableDeclaration(holder) && Node.isIdentifier(holder.getNameNode()) ? referencesOf(enclosingFunction(holder), holder.getNameNode()) : [awaited];
-      for (const t of texts) {
-        const parse = jsonParseOf(t);
-        if (parse && describeRead(parse, awaited).errorReachable) add(parse);
-      }
-    } else if (p && Node.isCallExpression(p) && p.getArguments().includes(outer as any)) {
-      const callee = argumentCallee(a, outer);
-      const next = callee && (callee.param as any).getNameNode?.();
-      if (next) responseParam(a, next, add, depth + 1);
+  for (const ref of referencesOf(declarationScope(name), name)) responseUse(a, skipParens(ref), add, depth);
+}
+
+function responseUse(a: Analysis, outer: Node, add: (n: Node) => void, depth: number): void {
+  const p = outer.getParent();
+  const c = p?.getParent();
+  // `response.clone().json()` (a hook reads the body and leaves it to the app): the same response.
+  if (p && Node.isPropertyAccessExpression(p) && p.getExpression() === outer && p.getName() === "clone" && c && Node.isCallExpression(c) && c.getExpression() === p) return responseUse(a, skipParens(c), add, depth);
+  if (p && Node.isPropertyAccessExpression(p) && p.getExpression() === outer && (p.getName() === "json" || p.getName() === "text") && c && Node.isCallExpression(c)) {
+    let v: Node = c;
+    // `res.json().catch(() => ({}))`: the body (or the fallback) is the awaited value.
+    for (let up = skipParens(v).getParent(); up && Node.isPropertyAccessExpression(up) && up.getName() === "catch" && Node.isCallExpression(up.getParent()); up = skipParens(v).getParent()) v = up.getParent()!;
+    const awaited = skipParens(v).getParent();
+    if (!awaited || !Node.isAwaitExpression(awaited)) return;
+    if (p.getName() === "json") {
+      if (describeRead(awaited).errorReachable) add(awaited);
+      return;
     }
+    // `JSON.parse(await res.text())`, or the text kept in a variable and parsed later.
+    const holder = skipParens(awaited).getParent();
+    const texts = holder && Node.isVariableDeclaration(holder) && Node.isIdentifier(holder.getNameNode()) ? referencesOf(enclosingFunction(holder), holder.getNameNode()) : [awaited];
+    for (const t of texts) {
+      const parse = jsonParseOf(t);
+      if (parse && describeRead(parse, awaited).errorReachable) add(parse);
+    }
+  } else if (p && Node.isCallExpression(p) && p.getArguments().includes(outer as any)) {
+    const callee = argumentCallee(a, outer);
+    const next = callee && (callee.param as any).getNameNode?.();
+    if (next) responseParam(a, next, add, depth + 1);
   }
 }
 

@@ -29,7 +29,8 @@ function note(a: Analysis, read: ErrorRead, site: Site, foreign: boolean): void 
 export function registerErrorReads(a: Analysis, sf: SourceFile): void {
   for (const site of a.sites) {
     if (!site.finding || !site.http || site.call.getSourceFile() !== sf) continue;
-    for (const body of failureBodies(a, site.http)) for (const read of errorFieldReads(a, body.node)) note(a, read, site, body.foreign);
+    const unfollowed = (hook: Node) => a.files.has(hook.getSourceFile().getFilePath()) && a.unfollowedHooks.set(hook, (a.unfollowedHooks.get(hook) ?? new Set()).add(site));
+    for (const body of failureBodies(a, site.http, unfollowed)) for (const read of errorFieldReads(a, body.node)) note(a, read, site, body.foreign);
   }
 }
 
@@ -50,6 +51,7 @@ export function registerCaughtReadsByShape(a: Analysis, sf: SourceFile): void {
 
 /** After do no harm: each read gets the form its calls need, or a mark. */
 export function settleErrorReads(a: Analysis): void {
+  markUnfollowedHooks(a);
   const modes = new Map<SharedErrorRead, ReadMode | null>();
   for (const r of a.errorReads.values()) {
     const migrated = [...r.sites].filter((s) => s.applied).length;
@@ -77,8 +79,26 @@ export function settleErrorReads(a: Analysis): void {
     const reason = `reads the v1 error field ${r.field} of ${migrated.length === 1 ? "a call" : "calls"} now on v2 (${calls}), whose errors are RFC 9457 problems (${v2}); it cannot be rewritten here: ${result.problem}`;
     const advice = `read ${v2} here as well as ${r.field} (${mode === "both" ? "calls still on v1 answer { " + r.field + " }" : "every call reaching it is on v2"}), e.g. (body.${v2} ?? body.${r.field})`;
     if (!frozen) todo(a, r.node, "base", "review", reason, advice);
-    addFinding(a, r.node, { operation: null, v1: null, v2: null, category: "review", reason, advice });
+    addFinding(a, r.node, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "error-read" });
   }
+}
+
+/** A got/ky hook the codemod cannot read, on the failure path of calls now on v2: it may read their v1 `message`. */
+function markUnfollowedHooks(a: Analysis): void {
+  for (const [hook, sites] of a.unfollowedHooks) {
+    const migrated = [...sites].filter((s) => s.applied);
+    if (!migrated.length) continue;
+    const calls = migrated.slice(0, 3).map((s) => where(s.call)).join(", ") + (migrated.length > 3 ? `, and ${migrated.length - 3} more` : "");
+    const reason = `the client's hook ${short(hook)} cannot be read, and calls now on v2 (${calls}) fail through it with RFC 9457 problems (detail, not message)`;
+    const advice = "where it reads the error body's message, read detail too: (body.detail ?? body.message)";
+    if (!a.frozen.has(hook.getSourceFile().getFilePath())) todo(a, hook, "base", "review", reason, advice);
+    addFinding(a, hook, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "hook" });
+  }
+}
+
+function short(n: Node): string {
+  const t = n.getText().replace(/\s+/g, " ");
+  return t.length > 40 ? `${t.slice(0, 37)}…` : t;
 }
 
 function where(n: Node): string {

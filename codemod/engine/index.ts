@@ -127,7 +127,7 @@ function analyzeOnce(index: ProjectIndex, displayName: (file: string) => string,
     const file = a.files.get(path)!;
     const internal = failed.get(path);
     const findings: Finding[] = [...file.findings, ...markFindings(file)].sort((x, y) => x.line - y.line || x.column - y.column);
-    if (internal) findings.unshift({ file: file.display, line: 1, column: 1, operation: null, v1: null, v2: null, category: "review", reason: `not processed (internal error): ${internal}`, advice: "migrate this file by hand and report the error", snippet: "" });
+    if (internal) findings.unshift({ file: file.display, line: 1, column: 1, operation: null, v1: null, v2: null, category: "review", reason: `not processed (internal error): ${internal}`, advice: "migrate this file by hand and report the error", snippet: "", subject: "file" });
     const sites = a.sites.filter((s) => s.file === file && s.finding && s.call.getKind() === SyntaxKind.CallExpression);
     const found = sites.length + (file.netSites ?? 0);
     const frozen = a.frozen.get(path);

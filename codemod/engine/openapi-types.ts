@@ -39,7 +39,7 @@ export function openapiTypes(a: Analysis, sf: SourceFile): void {
     // True only once the client's base flips: then the import moves and the mark says so.
     site.onApply = () => {
       todo(a, decl, "base", "review", reason, advice);
-      addFinding(a, decl, { operation: null, v1: null, v2: null, category: "review", reason, advice });
+      addFinding(a, decl, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "types" });
     };
     a.sites.push(site);
   }

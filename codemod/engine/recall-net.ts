@@ -98,7 +98,7 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
     // Counted with the call sites the engine follows (the rewrite's summary).
     const file = a.files.get(n.getSourceFile().getFilePath());
     if (file) file.netSites = (file.netSites ?? 0) + 1;
-    addFinding(a, n, { operation: op?.key ?? null, v1: op ? { method: op.v1.method, path: op.v1.path } : null, v2: op?.v2 ? { method: op.v2.method, path: op.v2.path } : null, category: "review", reason, advice });
+    addFinding(a, n, { operation: op?.key ?? null, v1: op ? { method: op.v1.method, path: op.v1.path } : null, v2: op?.v2 ? { method: op.v2.method, path: op.v2.path } : null, category: "review", reason, advice, ...(op ? {} : { subject: "url" as const }) });
   }
 }
 

@@ -144,6 +144,8 @@ export interface Analysis {
   helperTransports: Map<Node, HttpCall[]>;
   /** Error-field reads on the failure path of planned calls, settled after do no harm (error-reads.ts). */
   errorReads: Map<Node, SharedErrorRead>;
+  /** got/ky hook entries on planned calls' failure path that the engine cannot read → the calls they serve (marked when one migrates). */
+  unfollowedHooks: Map<Node, Set<Site>>;
 }
 
 /** Why a file may not be rewritten, what to do about it, and whether its marks may still be written. */
@@ -189,6 +191,7 @@ export function newAnalysis(resolve: ModuleResolver | undefined): Analysis {
     readerEntries: new Map(),
     helperTransports: new Map(),
     errorReads: new Map(),
+    unfollowedHooks: new Map(),
   };
 }
 

@@ -7,9 +7,25 @@ import { operations } from "../../mappings/index.ts";
 import { redact } from "../redact.ts";
 import { TODO_TAG } from "../prefilter.ts";
 import type { Category, Finding } from "../types.ts";
+import type { Subject } from "../../formats/audit.ts";
 import { fileOf, type Analysis, type FileState, type Mark } from "./state.ts";
 import { oneLine, statementOf } from "./nodes.ts";
 import { insertAt, textEdit } from "./text-edit.ts";
+
+// What a mark without an operation is about, read back from its reason (the passes that write them
+// word them so): the label `audit` gives it when no pass of this run wrote it again.
+const MARK_SUBJECTS: [RegExp, Subject][] = [
+  [/^(v1 base kept|the v2 base |this test's client )/, "base"],
+  [/^reads the v1 error field /, "error-read"],
+  [/^the client's hook /, "hook"],
+  [/^the client's `paths` types /, "types"],
+  [/^(the v1 path is computed|the URL is chosen at run time|the query string of |call on the bare v1 base URL|HTTP method not known)/, "call"],
+  [/^(a v1 route path|v1 URL not passed|a v1 URL built at run time|string mentions the v1 host)/, "url"],
+];
+
+export function markSubject(reason: string): Subject | undefined {
+  return MARK_SUBJECTS.find(([re]) => re.test(reason))?.[1];
+}
 
 export const TODO_LINE = /^[ \t]*\/\/ TODO\(v2-migration\) (\S+) \((review|no-equivalent)\)(?: ×(\d+))?: (.*?)(?:; advice: (.*))?$/;
 
@@ -120,6 +136,7 @@ export function markFindings(file: FileState): Finding[] {
       reason: reason!,
       advice: advice ?? "",
       snippet: redact(target.trim()),
+      ...(operation ? {} : { subject: markSubject(reason!) }),
     });
   });
   return out;

@@ -1,14 +1,15 @@
 // The error text of a failed call survives the migration, for calls that move to v2 and calls
-// kept on v1, when it is read in shared code: an axios interceptor and a fetch response check,
-// each serving both kinds of call. The client is rewritten (`rewrite --write`) and run over real
-// HTTP: migrated calls against the strict v2 sandbox (RFC 9457 problems, `detail`), kept calls
-// through the gateway's /v1 (v1 `{ message }`). Each failure must carry the server's own text.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+// kept on v1, when it is read in shared code: an axios interceptor, a fetch response check, a got
+// instance's beforeError hook, each serving both kinds of call. The client is rewritten (`rewrite
+// --write`) and run over real HTTP: migrated calls against the strict v2 sandbox (RFC 9457
+// problems, `detail`), kept calls through the gateway's /v1 (v1 `{ message }`). Each failure must
+// carry the server's own text.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runCodemod } from "../../codemod/project.ts";
+import { e2eScope, type E2eServers } from "./e2e-servers.ts";
 
 const CLIENT = `import axios from "axios";
 
@@ -43,47 +44,86 @@ export async function resetPodNow(podId: string) {
 }
 `;
 
+// A got client whose instance turns the API's error body into the error's message, in a
+// beforeError hook given to `got.extend` (got parses the body: `responseType: "json"`).
+const GOT_CLIENT = `import got, { type BeforeErrorHook } from "got";
+
+const BASE = process.env.RUNPOD_API_URL ?? "https://rest.runpod.io/v1";
+
+const withServerText: BeforeErrorHook = (error) => {
+  const body = error.response?.body as { message?: string } | undefined;
+  error.message = body?.message ?? "no message";
+  return error;
+};
+
+const runpod = got.extend({
+  prefixUrl: BASE,
+  responseType: "json",
+  retry: { limit: 0 },
+  headers: { authorization: \`Bearer \${process.env.RUNPOD_API_KEY}\` },
+  hooks: { beforeError: [withServerText] },
+});
+
+export async function stopPod(podId: string): Promise<void> {
+  await runpod.post(\`pods/\${podId}/stop\`);
+}
+
+export async function resetPod(podId: string): Promise<void> {
+  await runpod.post(\`pods/\${podId}/reset\`);
+}
+`;
+
 describe("error text read in shared code, after a partial migration", () => {
-  const closers: (() => Promise<unknown>)[] = [];
-  const tmp = mkdtempSync(path.join(os.tmpdir(), "codemod-error-reads-"));
-  const saved = { ...process.env };
-  afterAll(async () => {
-    for (const close of closers.reverse()) await close();
-    process.env = saved;
-    rmSync(tmp, { recursive: true, force: true });
-  });
+  const scope = e2eScope("codemod-error-reads-");
 
-  it("keeps the server's message for migrated and kept calls alike", async () => {
-    writeFileSync(path.join(tmp, "client.ts"), CLIENT);
-    await runCodemod({ paths: [tmp], write: true });
-    const text = readFileSync(path.join(tmp, "client.ts"), "utf8");
-    // Both shared reads serve a call on v2 and a call kept on v1: they read both fields.
-    expect(text).toContain("error.response?.data?.detail ?? error.response?.data?.message");
-    expect(text).toContain("body.detail ?? body.message");
-    expect(text).toContain("RUNPOD_V1_BASE");
+  /** The client written in its own folder and rewritten (`rewrite --write`); its text after. */
+  async function rewritten(name: string, source: string): Promise<string> {
+    const file = path.join(scope.tmp, name, "client.ts");
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, source);
+    await runCodemod({ paths: [path.dirname(file)], write: true });
+    return readFileSync(file, "utf8");
+  }
 
-    const { startSandbox } = await import("../../sandbox/server.ts");
-    const { startGateway } = await import("../../gateway/server.ts");
-    const sandbox = await startSandbox({ port: 0, bootMs: 0, warn: () => {} } as any);
-    closers.push(() => sandbox.close());
-    const gateway = await startGateway({ upstream: sandbox.url, port: 0, timeoutMs: 5_000 } as any);
-    closers.push(() => gateway.close());
-    process.env.RUNPOD_V1_BASE = `${gateway.url}/v1`;
+  /** The servers, the client's environment, and what each server says to a failed call, asked directly: v2's problem detail, the gateway's v1 message. */
+  async function serversAndTexts(): Promise<E2eServers & { v2Stop: string; v2Template: string; v1Reset: string }> {
+    const servers = await scope.servers();
+    const { sandbox, gateway } = servers;
     process.env.RUNPOD_API_URL_V2 = `${sandbox.url}/v2`;
     process.env.RUNPOD_API_KEY = "sandbox_errors";
     const auth = { Authorization: `Bearer ${process.env.RUNPOD_API_KEY}` };
-
-    // What each server says, asked directly: v2's problem detail, the gateway's v1 message.
     type Said = { detail?: string; message?: string };
     const v2Stop = (await (await fetch(`${sandbox.url}/v2/pods/nope/action`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify({ action: "stop" }) })).json()) as Said;
     const v2Template = (await (await fetch(`${sandbox.url}/v2/templates/nope`, { method: "DELETE", headers: auth })).json()) as Said;
     const v1Reset = (await (await fetch(`${gateway.url}/v1/pods/nope/reset`, { method: "POST", headers: auth })).json()) as Said;
     for (const said of [v2Stop.detail, v2Template.detail, v1Reset.message]) expect(said).toEqual(expect.any(String));
+    return { ...servers, v2Stop: v2Stop.detail!, v2Template: v2Template.detail!, v1Reset: v1Reset.message! };
+  }
 
-    const client = await import(pathToFileURL(path.join(tmp, "client.ts")).href);
-    await expect(client.stopPod("nope")).rejects.toThrow(v2Stop.detail!);
-    await expect(client.resetPod("nope")).rejects.toThrow(v1Reset.message!);
-    await expect(client.deleteTemplate("nope")).rejects.toThrow(v2Template.detail!);
-    await expect(client.resetPodNow("nope")).rejects.toThrow(v1Reset.message!);
+  it("keeps the server's message for migrated and kept calls alike", async () => {
+    const text = await rewritten("axios-fetch", CLIENT);
+    // Both shared reads serve a call on v2 and a call kept on v1: they read both fields.
+    expect(text).toContain("error.response?.data?.detail ?? error.response?.data?.message");
+    expect(text).toContain("body.detail ?? body.message");
+    expect(text).toContain("RUNPOD_V1_BASE");
+
+    const said = await serversAndTexts();
+    const client = await import(pathToFileURL(path.join(scope.tmp, "axios-fetch", "client.ts")).href);
+    await expect(client.stopPod("nope")).rejects.toThrow(said.v2Stop);
+    await expect(client.resetPod("nope")).rejects.toThrow(said.v1Reset);
+    await expect(client.deleteTemplate("nope")).rejects.toThrow(said.v2Template);
+    await expect(client.resetPodNow("nope")).rejects.toThrow(said.v1Reset);
+  });
+
+  it("keeps it through a got instance's beforeError hook", async () => {
+    const text = await rewritten("got-hook", GOT_CLIENT);
+    // The hook serves the migrated stop and the reset kept on v1: it reads both fields.
+    expect(text).toContain("error.message = body?.detail ?? body?.message");
+    expect(text).toContain("{ prefixUrl: RUNPOD_V1_BASE }");
+
+    const said = await serversAndTexts();
+    const client = await import(pathToFileURL(path.join(scope.tmp, "got-hook", "client.ts")).href);
+    await expect(client.stopPod("nope")).rejects.toThrow(said.v2Stop);
+    await expect(client.resetPod("nope")).rejects.toThrow(said.v1Reset);
   });
 });

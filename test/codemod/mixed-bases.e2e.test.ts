@@ -2,23 +2,17 @@
 // is run after `rewrite --write` with RUNPOD_V1_BASE pointed at the gateway and the v2 base at the
 // sandbox the gateway fronts. Migrated calls reach v2 directly, marked calls go whole through the
 // gateway, and every call succeeds on the same account.
-import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import os from "node:os";
+import { cpSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runCodemod } from "../../codemod/project.ts";
 import { FIXTURES } from "./fixture-helpers.ts";
+import { e2eScope } from "./e2e-servers.ts";
 
 describe("a partly migrated client runs: marked calls through the gateway, the rest on v2", () => {
-  const closers: (() => Promise<unknown>)[] = [];
-  const tmp = mkdtempSync(path.join(os.tmpdir(), "codemod-mixed-"));
-  const saved = { ...process.env };
-  afterAll(async () => {
-    for (const close of closers.reverse()) await close();
-    process.env = saved;
-    rmSync(tmp, { recursive: true, force: true });
-  });
+  const scope = e2eScope("codemod-mixed-");
+  const tmp = scope.tmp;
 
   it("runs every call after the rewrite", async () => {
     cpSync(path.join(FIXTURES, "client-mixed"), tmp, { recursive: true });
@@ -31,22 +25,10 @@ describe("a partly migrated client runs: marked calls through the gateway, the r
     const marked = result.findings.filter((f) => f.operation && f.category !== "auto").map((f) => f.operation).sort();
     expect(marked).toEqual(["CreatePod"]);
 
-    const { startSandbox } = await import("../../sandbox/server.ts");
-    const { startGateway } = await import("../../gateway/server.ts");
-    const sandbox = await startSandbox({ port: 0, bootMs: 0, warn: () => {} } as any);
-    closers.push(() => sandbox.close());
-    const seen: string[] = [];
-    const gateway = await startGateway({ upstream: sandbox.url, port: 0, timeoutMs: 5_000 } as any);
-    closers.push(() => gateway.close());
-    process.env.RUNPOD_V1_BASE = `${gateway.url}/v1`;
+    const { sandbox, gateway } = await scope.servers();
     process.env.RUNPOD_API_V2 = `${sandbox.url}/v2`;
     process.env.RUNPOD_API_KEY = "sandbox_mixed";
-    const realFetch = globalThis.fetch;
-    globalThis.fetch = (async (input: any, init?: any) => {
-      seen.push(`${init?.method ?? "GET"} ${new URL(String(input)).origin === gateway.url ? "gateway" : "v2"} ${new URL(String(input)).pathname}`);
-      return realFetch(input, init);
-    }) as typeof fetch;
-    closers.push(async () => void (globalThis.fetch = realFetch));
+    const seen = scope.recordFetch(gateway.url);
 
     const client = await import(pathToFileURL(path.join(tmp, "pods.ts")).href);
     const id: string = await client.createPod({ name: "mixed-e2e", imageName: "nginx:latest", gpuTypeIds: ["NVIDIA GeForce RTX 4090"], gpuCount: 1 });

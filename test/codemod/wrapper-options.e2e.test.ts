@@ -4,23 +4,17 @@
 // (the sandbox refuses undocumented query parameters with 422); marked calls go whole through the
 // gateway. Before, the action body landed in the options slot (v2 answered 4xx) and `endpointId`
 // went to /v2/billing/serverless as it was (422).
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
+import { cpSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runCodemod } from "../../codemod/project.ts";
 import { FIXTURES } from "./fixture-helpers.ts";
+import { e2eScope } from "./e2e-servers.ts";
 
 describe("a method-first helper's options carry the body and the query after the rewrite", () => {
-  const closers: (() => Promise<unknown>)[] = [];
-  const tmp = mkdtempSync(path.join(os.tmpdir(), "codemod-wrapper-opts-"));
-  const saved = { ...process.env };
-  afterAll(async () => {
-    for (const close of closers.reverse()) await close();
-    process.env = saved;
-    rmSync(tmp, { recursive: true, force: true });
-  });
+  const scope = e2eScope("codemod-wrapper-opts-");
+  const tmp = scope.tmp;
 
   it("runs every call: v2 directly, marked ones through the gateway", async () => {
     cpSync(path.join(FIXTURES, "helpers/method-first-options/input.ts"), path.join(tmp, "ops.ts"));
@@ -28,13 +22,7 @@ describe("a method-first helper's options carry the body and the query after the
     const marked = result.findings.filter((f) => f.operation && f.category !== "auto").map((f) => f.operation).sort();
     expect(marked).toEqual(["CreateNetworkVolume", "ListPods", "ListPods"]);
 
-    const { startSandbox } = await import("../../sandbox/server.ts");
-    const { startGateway } = await import("../../gateway/server.ts");
-    const sandbox = await startSandbox({ port: 0, bootMs: 0, warn: () => {} } as any);
-    closers.push(() => sandbox.close());
-    const gateway = await startGateway({ upstream: sandbox.url, port: 0, timeoutMs: 5_000 } as any);
-    closers.push(() => gateway.close());
-    process.env.RUNPOD_V1_BASE = `${gateway.url}/v1`;
+    const { sandbox, gateway } = await scope.servers();
     process.env.RUNPOD_REST_V2 = `${sandbox.url}/v2`;
     process.env.RUNPOD_API_KEY = "sandbox_wrapper_opts";
     const auth = { Authorization: "Bearer sandbox_wrapper_opts", "Content-Type": "application/json" };
@@ -46,13 +34,7 @@ describe("a method-first helper's options carry the body and the query after the
     const realFetch = globalThis.fetch;
     const status = async () => ((await (await realFetch(`${sandbox.url}/v2/pods/${podId}`, { headers: auth })).json()) as { status: string }).status;
 
-    const seen: string[] = [];
-    globalThis.fetch = (async (input: any, init?: any) => {
-      const url = new URL(String(input));
-      seen.push(`${init?.method ?? "GET"} ${url.origin === gateway.url ? "gateway" : "v2"} ${url.pathname}${url.search}`);
-      return realFetch(input, init);
-    }) as typeof fetch;
-    closers.push(async () => void (globalThis.fetch = realFetch));
+    const seen = scope.recordFetch(gateway.url, { query: true });
 
     const ops = await import(pathToFileURL(path.join(tmp, "ops.ts")).href);
     await ops.stopPod(podId);

@@ -32,7 +32,8 @@ const isField = (name: string): name is ErrorField => name === "message" || name
  * `value` may also be a declaration's name (a parameter that takes the body) or a binding pattern.
  */
 export function errorFieldReads(a: Analysis, value: Node, out: ErrorRead[] = [], depth = 0): ErrorRead[] {
-  if (depth > 4) return out;
+  // Each name the body passes through is two steps (the declaration, then its uses).
+  if (depth > 6) return out;
   if (Node.isObjectBindingPattern(value)) {
     for (const el of value.getElements()) {
       const key = el.getPropertyNameNode()?.getText() ?? el.getName();
@@ -126,6 +127,8 @@ export function errorReadEdits(a: Analysis, read: ErrorRead, mode: ReadMode): { 
   if (mode === "convert") {
     if (prop) put(prop, to);
     else put(n, `${to}: `, n.getStart(), n.getStart());
+    // `const { message } = body as { message: string }`: the declared type follows the read.
+    renameDeclaredField(a, n.getParent()!, read.field, to, (d, text) => put(d, text));
     return { edits };
   }
   // `{ message }` → `{ detail: message = body.message }`: v2's field, else v1's.

@@ -1,0 +1,54 @@
+// What the codemod's end-to-end tests share: a temp folder for the client they rewrite, the strict
+// v2 sandbox and the gateway in front of it (its /v1) on loopback ports, RUNPOD_V1_BASE pointed
+// at the gateway (where calls kept on v1 go), and, after the file's tests, every server closed,
+// the environment and `fetch` restored and the folder removed.
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll } from "vitest";
+
+export interface E2eServers {
+  sandbox: { url: string };
+  gateway: { url: string };
+}
+
+export function e2eScope(prefix: string) {
+  const closers: (() => Promise<unknown>)[] = [];
+  const tmp = mkdtempSync(path.join(os.tmpdir(), prefix));
+  const saved = { ...process.env };
+  let started: Promise<E2eServers> | undefined;
+  afterAll(async () => {
+    for (const close of closers.reverse()) await close();
+    process.env = saved;
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  async function start(): Promise<E2eServers> {
+    const { startSandbox } = await import("../../sandbox/server.ts");
+    const { startGateway } = await import("../../gateway/server.ts");
+    const sandbox = await startSandbox({ port: 0, bootMs: 0, warn: () => {} } as any);
+    closers.push(() => sandbox.close());
+    const gateway = await startGateway({ upstream: sandbox.url, port: 0, timeoutMs: 5_000 } as any);
+    closers.push(() => gateway.close());
+    process.env.RUNPOD_V1_BASE = `${gateway.url}/v1`;
+    return { sandbox, gateway };
+  }
+
+  return {
+    tmp,
+    /** The sandbox and the gateway, started once for the file's tests. */
+    servers: (): Promise<E2eServers> => (started ??= start()),
+    /** Each request `fetch` makes from now on, as `POST gateway /v1/pods` or `GET v2 /v2/pods` (with the query when asked). */
+    recordFetch(gatewayUrl: string, { query = false } = {}): string[] {
+      const seen: string[] = [];
+      const realFetch = globalThis.fetch;
+      globalThis.fetch = (async (input: any, init?: any) => {
+        const url = new URL(String(input));
+        seen.push(`${init?.method ?? "GET"} ${url.origin === gatewayUrl ? "gateway" : "v2"} ${url.pathname}${query ? url.search : ""}`);
+        return realFetch(input, init);
+      }) as typeof fetch;
+      closers.push(async () => void (globalThis.fetch = realFetch));
+      return seen;
+    },
+  };
+}
