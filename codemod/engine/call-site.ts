@@ -16,6 +16,7 @@ import { todo } from "./todo-marks.ts";
 import { axiosRedirect, openapiFetchRedirect, prefixUrlRedirect, helperRedirect, v1Redirect, type Redirect } from "./v1-redirect.ts";
 import { changeMethod } from "./rewrites/method.ts";
 import { addFixedBody, convertRequestBody } from "./rewrites/request-body.ts";
+import { jsonType } from "./rewrites/json-type.ts";
 import { unwrapList } from "./rewrites/list-unwrap.ts";
 import { recordReads } from "./rewrites/record-fields.ts";
 import { queryParams, renamedLiteralQuery } from "./rewrites/query.ts";
@@ -236,6 +237,8 @@ function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match
   if (op.v2!.method !== op.v1.method) changeMethod(plan, http, op);
   if (op.request?.fixedBody) addFixedBody(plan, http, op.request.fixedBody);
   if (op.request?.lens) convertRequestBody(plan, http, op.request.lens, op.key);
+  // A body the call sends itself goes to v2 as JSON or not at all (415).
+  if (http.body) jsonType(plan, http);
   const beforeUnwrap = plan.site.edits.length;
   if (op.response.kind === "list") (openapi ? unwrapListBinding : unwrapList)(plan, http, op.response.wrapper);
   const unwrapEdits = new Set(plan.site.edits.slice(beforeUnwrap));
