@@ -13,8 +13,8 @@ import type { HttpCall } from "../transports/transport.ts";
 import { HeaderWalk, type Fix, type HeaderState } from "../request-headers.ts";
 import type { Frame } from "../evaluate/value.ts";
 import { enclosingFunction, countIdentifiers } from "../scope.ts";
-import { bind, objectLiteral } from "../values.ts";
-import { unwrapExpression } from "../urls.ts";
+import { bind, objectLiteral, urlContext } from "../values.ts";
+import { locate, resolveParts, unwrapExpression } from "../urls.ts";
 import { shortExpression } from "../expression-name.ts";
 import { optionsOf } from "../evaluate/value.ts";
 
@@ -55,13 +55,13 @@ export function jsonType(plan: Plan, http: HttpCall, added?: { into?: Node; newO
   const need = added ? addedNeed(chain.inner) : bodyNeed(plan.a, http, chain.inner);
   if (need === "none") return {};
   if (typeof need === "object") {
-    plan.problems.push({ reason: `the body is sent as ${need.form}, and v2 takes only JSON bodies`, advice: ADVICE, brief: `the body is a ${need.form}, not JSON` });
+    plan.problems.push({ reason: `the body is sent as a ${need.form}, and v2 takes only JSON bodies`, advice: ADVICE, brief: `the body is a ${need.form}, not JSON` });
     return undefined;
   }
   const state = headerState(plan, walk, chain);
   if (state.kind === "json") return {};
   if (state.kind === "other") {
-    plan.problems.push({ reason: `the request says Content-Type ${state.value} (${shortExpression(state.at)}), and v2 takes only application/json bodies`, advice: ADVICE, brief: `Content-Type ${state.value} is not JSON` });
+    plan.problems.push({ reason: `the request says Content-Type ${state.value}, and v2 takes only application/json bodies`, advice: ADVICE, brief: `Content-Type ${state.value} is not JSON` });
     return undefined;
   }
   if (state.kind === "unknown") {
@@ -70,7 +70,7 @@ export function jsonType(plan: Plan, http: HttpCall, added?: { into?: Node; newO
   }
   const fix = chooseFix(plan, http, chain, state.fixes);
   if (!fix) {
-    const why = state.why ?? "its headers are built where other requests share them";
+    const why = state.why ?? noPlace(chain, state.fixes);
     plan.problems.push({ reason: `the request sends its body without Content-Type: application/json (v2 answers 415), and the codemod cannot add it: ${why}`, advice: ADVICE, brief: `no JSON Content-Type, and ${why}` });
     return undefined;
   }
@@ -115,7 +115,7 @@ function bodyNeed(a: Analysis, site: HttpCall, inner: HttpCall): "json" | "none"
   if (lib === "axios" || (lib === "convention" && inner.bodyKey !== "body")) return body.stringify || isString(body.node) ? "json" : "none";
   if (serialised) return "json";
   const form = formOf(a, body.node);
-  return form ? { form: `a ${form}` } : "json";
+  return form ? { form } : "json";
 }
 
 /** A form or binary body (`new URLSearchParams(…)`, a value typed `FormData`): fetch gives it its own type. */
@@ -193,11 +193,35 @@ function chooseFix(plan: Plan, site: HttpCall, chain: Chain, fixes: Fix[]): Fix 
   const atSite = fixes.find((f) => placeOf(plan, f, site.call, undefined));
   if (atSite) return atSite;
   for (const layer of chain.layers) {
-    if (!layer.helper) continue;
+    if (!layer.helper && !onlyApiCalls(plan, layer.fn)) continue;
     const found = fixes.find((f) => placeOf(plan, f, layer.transport, layer.fn));
     if (found) return found;
   }
   return undefined;
+}
+
+/** A wrapper (it takes whole URLs) every call of which, in the run, is on a v1 base: a header there reaches only the API. */
+function onlyApiCalls(plan: Plan, fn: Node): boolean {
+  const callers = plan.a.evaluator.callers(fn);
+  return !!callers?.length && callers.every((c) => {
+    const http = Node.isCallExpression(c) ? readCall(plan.a, c) : undefined;
+    return !!http?.urlNode && !!locate(resolveParts(http.urlNode, urlContext(plan.a)), http.external);
+  });
+}
+
+/** Why no place is sound, by where the headers are built. */
+function noPlace(chain: Chain, fixes: Fix[]): string {
+  const anchors = fixes.map((f) => (f.kind === "append" ? f.literal : f.kind === "headers" || f.kind === "respread" ? f.options : f.kind === "options" ? f.call : f.expr));
+  const wrapper = chain.layers.find((l) => !l.helper && anchors.some((n) => n.getFirstAncestor((x) => x === l.fn)));
+  if (wrapper) return `its headers are built in ${nameOf(wrapper.fn)}, which other URLs are fetched through too`;
+  const at = anchors[0];
+  return at ? `its headers (${shortExpression(at)}) are shared with other requests` : "the request gives nowhere to write it";
+}
+
+function nameOf(fn: Node): string {
+  const own = (fn as any).getName?.() as string | undefined;
+  const holder = fn.getParent();
+  return own ?? (holder && Node.isVariableDeclaration(holder) ? holder.getName() : "a wrapper");
 }
 
 /**
