@@ -44,7 +44,7 @@ export function addFixedBody(plan: Plan, http: HttpCall, body: Record<string, un
         const last = args[args.length - 1]!;
         return void edit(plan, last, { start: last.getEnd(), end: last.getEnd(), text: `, ${value}` });
       }
-      if (sig.optionsIndex !== undefined) return addToHelperOptions(plan, http, "body", sig.serialisesBody ? value : `JSON.stringify(${value})`, !sig.serialisesBody);
+      if (sig.optionsIndex !== undefined) return addSaidJson(plan, http, "body", sig.serialisesBody ? value : `JSON.stringify(${value})`);
       plan.problems.push({ reason: `v2 expects the body ${JSON.stringify(body)} and the helper call has no body argument in that position`, advice: `send ${JSON.stringify(body)}` });
       return;
     }
@@ -56,20 +56,19 @@ export function addFixedBody(plan: Plan, http: HttpCall, body: Record<string, un
   // A helper that serialises one option key itself (`json`) gets the plain object there.
   const serialisedKey = http.lib === "helper" ? http.helper!.bodyKeys?.find((k) => k.serialised)?.key : undefined;
   // It still reaches fetch as text/plain unless the helper says JSON (or passes the call's headers on).
-  if (serialisedKey) return addToHelperOptions(plan, http, serialisedKey, value, true);
+  if (serialisedKey) return addSaidJson(plan, http, serialisedKey, value);
   const serialised = (http.lib === "helper" && http.helper!.serialisesBody) || http.lib === "openapi-fetch";
   const json = http.bodyKey === "body" && !serialised ? `JSON.stringify(${value})` : value;
   const key = http.lib === "helper" ? (http.helper!.bodyKey ?? http.helper!.bodyKeys?.[0]?.key ?? http.bodyKey) : http.bodyKey;
-  if (http.lib === "helper") return addToHelperOptions(plan, http, key, json, json !== value);
-  addToHelperOptions(plan, http, key, json, http.bodyKey === "body" && http.lib !== "openapi-fetch");
+  addSaidJson(plan, http, key, json);
 }
 
 /**
- * A body string reaches fetch as text/plain unless the request says JSON: the header is added where
- * the request's headers are built (rewrites/json-type.ts), or beside the body when they are not.
+ * Adds the body to the options, and makes the request say it is JSON where its library sends a
+ * string as it is (fetch: text/plain, even when a helper serialises the object): the header is added
+ * where the request's headers are built (rewrites/json-type.ts), or beside the body.
  */
-function addToHelperOptions(plan: Plan, http: HttpCall, key: string, value: string, needsJsonHeader: boolean): void {
-  if (!needsJsonHeader) return addToOptions(plan, http, key, value);
+function addSaidJson(plan: Plan, http: HttpCall, key: string, value: string): void {
   const opts = http.options && unwrapExpression(http.options);
   const result = jsonType(plan, http, { into: opts && Node.isObjectLiteralExpression(opts) ? opts : undefined, newOptions: !http.options });
   if (result) addToOptions(plan, http, key, value, !!result.merged);
