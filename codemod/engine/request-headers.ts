@@ -49,6 +49,8 @@ const absent = (fixes: Fix[] = [], plain = true, why?: string): HeaderState => (
 export class HeaderWalk {
   /** The call a frame binds (its missing arguments can be given there). */
   readonly calls = new Map<Frame, CallExpression>();
+  /** Literals being read (a literal that spreads itself, through a variable, is not followed forever). */
+  private readonly open = new Set<Node>();
 
   constructor(private readonly a: Analysis) {}
 
@@ -82,6 +84,16 @@ export class HeaderWalk {
 
   /** The options' headers, property by property: a later `headers` or spread replaces an earlier one. */
   optionsLiteral(lit: ObjectLiteralExpression, frame: Frame | undefined): { state: HeaderState; touched: boolean } {
+    if (this.open.has(lit)) return { state: { kind: "unknown", why: "the options are built from themselves", at: lit }, touched: true };
+    this.open.add(lit);
+    try {
+      return this.optionsProperties(lit, frame);
+    } finally {
+      this.open.delete(lit);
+    }
+  }
+
+  private optionsProperties(lit: ObjectLiteralExpression, frame: Frame | undefined): { state: HeaderState; touched: boolean } {
     const writes = writesInto(lit, /^headers$/);
     if (writes.kind === "unknown") return { state: { kind: "unknown", why: writes.why, at: writes.at }, touched: true };
     if (writes.value) return { state: this.headers(writes.value, frame), touched: true };
@@ -145,6 +157,16 @@ export class HeaderWalk {
 
   /** A headers object literal: its Content-Type (any casing), through its spreads in order. */
   private headersLiteral(lit: ObjectLiteralExpression, frame: Frame | undefined): HeaderState {
+    if (this.open.has(lit)) return { kind: "unknown", why: "the headers are built from themselves", at: lit };
+    this.open.add(lit);
+    try {
+      return this.headerProperties(lit, frame);
+    } finally {
+      this.open.delete(lit);
+    }
+  }
+
+  private headerProperties(lit: ObjectLiteralExpression, frame: Frame | undefined): HeaderState {
     const writes = writesInto(lit, /^content-type$/i);
     if (writes.kind === "unknown") return { kind: "unknown", why: writes.why, at: writes.at };
     let state: HeaderState = absent([]);
