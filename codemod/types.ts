@@ -65,10 +65,8 @@ export interface HelperSignature {
   resultBodyKey?: string;
   /** Whether the helper serialises the body itself (call sites pass plain objects). */
   serialisesBody: boolean;
-  /** For a body passed in the options: the helper says JSON itself, passes the caller's headers on, or neither (engine/helper-headers.ts). */
-  jsonHeader?: "sets" | "passes";
-  /** With a positional body: whether the helper's own request says it is JSON (fetch sends a string as text/plain otherwise). */
-  bodyIsJson?: boolean;
+  /** The helper's own transport call (its request's headers are read there: engine/request-headers.ts). */
+  transport?: unknown;
   /** The helper function itself (its callers are the sites; its base flips only when all are followed). */
   fn?: unknown;
   /** The base literal the helper's URL takes its v1 base from (absent for an inline base). */

@@ -16,6 +16,7 @@ import { todo } from "./todo-marks.ts";
 import { axiosRedirect, openapiFetchRedirect, prefixUrlRedirect, helperRedirect, v1Redirect, type Redirect } from "./v1-redirect.ts";
 import { changeMethod } from "./rewrites/method.ts";
 import { addFixedBody, convertRequestBody, type ComputedBody } from "./rewrites/request-body.ts";
+import { jsonType } from "./rewrites/json-type.ts";
 import { decideFinite, expandFinite, operationKeys, possibleOperations } from "./finite-paths.ts";
 import { isTypeScriptFile } from "./nodes.ts";
 import type { Edit } from "../types.ts";
@@ -270,6 +271,8 @@ function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match
   if (finite?.body) addFixedBody(plan, http, finite.body);
   else if (op.request?.fixedBody && !finite) addFixedBody(plan, http, op.request.fixedBody);
   if (op.request?.lens) convertRequestBody(plan, http, op.request.lens, op.key);
+  // A body the call sends itself goes to v2 as JSON or not at all (415).
+  if (http.body) jsonType(plan, http);
   const beforeUnwrap = plan.site.edits.length;
   if (op.response.kind === "list") (openapi ? unwrapListBinding : unwrapList)(plan, http, op.response.wrapper);
   const unwrapEdits = new Set(plan.site.edits.slice(beforeUnwrap));

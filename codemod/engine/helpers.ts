@@ -13,7 +13,6 @@ import type { HttpCall } from "./transports/transport.ts";
 import { readCall as httpCall } from "./call-reader.ts";
 import { bodySites, type BodySite } from "./body-sites.ts";
 import { bodyOptionKeys, queryOptionKeys } from "./helper-body-keys.ts";
-import { helperHeaders } from "./helper-headers.ts";
 
 const BODY_NAME = /body|data|payload|json/i;
 
@@ -149,8 +148,7 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
       if (keys.length) sig.bodyKeys = keys;
     }
     queryKeysOf(a, fn, sig, parts.slice(holeAt + 1), !http.body);
-    if (sig.optionsIndex !== undefined) sig.jsonHeader = helperHeaders(a, fn, http, sig.optionsIndex);
-    if (sig.bodyIndex !== undefined) sig.bodyIsJson = http.lib === "helper" ? !!http.helper!.bodyIsJson : helperHeaders(a, fn, http, -1) === "sets";
+    sig.transport = call;
     sig.returnsBody = returnsBody(a, http, fn);
     if (!sig.returnsBody && http.lib === "fetch" && returnsValueOf(fn, call)) sig.returnsResponse = true;
     if (!sig.returnsBody && !sig.returnsResponse) {
@@ -279,7 +277,7 @@ export function wrapperSignature(a: Analysis, fn: Node): WrapperSignature | null
     const ub = paramIndex(a, fn, http.urlNode);
     if (ub?.kind !== "param" || ub.path.length || !Node.isIdentifier(unwrapExpression(http.urlNode))) continue;
     const ob = http.options ? optionsParam(a, fn, http.options) : undefined;
-    sig = { kind: "wrapper", lib: http.lib, urlIndex: ub.index, optionsIndex: ob?.kind === "param" && ob.path.length === 0 ? ob.index : undefined, returnsBody: false };
+    sig = { kind: "wrapper", fn, transport: call, lib: http.lib, urlIndex: ub.index, optionsIndex: ob?.kind === "param" && ob.path.length === 0 ? ob.index : undefined, returnsBody: false };
     a.wrapperCache.set(fn, sig);
     sig.returnsBody = enclosingFunction(call) === fn && returnsBody(a, http, fn);
     sig.returnsResponse = !sig.returnsBody && enclosingFunction(call) === fn && returnsValueOf(fn, call);

@@ -159,6 +159,9 @@ export interface Frozen {
 /** A function that forwards its URL (and init) argument to a transport: `fetchWithRetry(url, init)`. */
 export interface WrapperSignature {
   kind: "wrapper";
+  /** The wrapper and its own transport call (its request's headers are read there). */
+  fn: Node;
+  transport: Node;
   lib: "fetch" | "axios" | "got" | "ky" | "undici-request" | "openapi-fetch";
   urlIndex: number;
   optionsIndex?: number;

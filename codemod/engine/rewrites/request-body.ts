@@ -9,7 +9,7 @@ import { unwrapExpression } from "../urls.ts";
 import { edit, fileOf, q, quoteOf, siteEdits, type Analysis, type Plan } from "../state.ts";
 import type { HttpCall } from "../transports/index.ts";
 import { bind, objectLiteral, prop } from "../values.ts";
-import { headersFact } from "../json-headers.ts";
+import { jsonType } from "./json-type.ts";
 import type { Problems } from "./problems.ts";
 import { wrapBodyInAdapter } from "../adapter-sites.ts";
 import { declaredShape } from "../declared-shapes.ts";
@@ -50,14 +50,12 @@ export function addFixedBody(plan: Plan, http: HttpCall, fixed: Record<string, u
     if (http.lib === "helper") {
       const sig = http.helper!;
       if (sig.bodyIndex !== undefined && args.length === sig.bodyIndex && args.length > 0) {
-        if (!sig.bodyIsJson) {
-          plan.problems.push({ reason: "v2 reads the action from a JSON body, and this helper does not send Content-Type: application/json", advice: "make the helper send Content-Type: application/json with a body" });
-          return;
-        }
+        // The helper's request must say JSON (the header goes where its headers are built).
+        if (!jsonType(plan, http, {})) return;
         const last = args[args.length - 1]!;
         return void edit(plan, last, { start: last.getEnd(), end: last.getEnd(), text: `, ${value}` });
       }
-      if (sig.optionsIndex !== undefined) return addToHelperOptions(plan, http, "body", sig.serialisesBody ? value : `JSON.stringify(${value})`, !sig.serialisesBody);
+      if (sig.optionsIndex !== undefined) return addSaidJson(plan, http, "body", sig.serialisesBody ? value : `JSON.stringify(${value})`);
       plan.problems.push({ reason: `v2 expects the body ${shown} and the helper call has no body argument in that position`, advice: `send ${shown}` });
       return;
     }
@@ -69,28 +67,26 @@ export function addFixedBody(plan: Plan, http: HttpCall, fixed: Record<string, u
   // A helper that serialises one option key itself (`json`) gets the plain object there.
   const serialisedKey = http.lib === "helper" ? http.helper!.bodyKeys?.find((k) => k.serialised)?.key : undefined;
   // It still reaches fetch as text/plain unless the helper says JSON (or passes the call's headers on).
-  if (serialisedKey) return addToHelperOptions(plan, http, serialisedKey, value, true);
+  if (serialisedKey) return addSaidJson(plan, http, serialisedKey, value);
   const serialised = (http.lib === "helper" && http.helper!.serialisesBody) || http.lib === "openapi-fetch";
   const json = http.bodyKey === "body" && !serialised ? `JSON.stringify(${value})` : value;
   const key = http.lib === "helper" ? (http.helper!.bodyKey ?? http.helper!.bodyKeys?.[0]?.key ?? http.bodyKey) : http.bodyKey;
-  if (http.lib === "helper") return addToHelperOptions(plan, http, key, json, json !== value);
-  addToOptions(plan, http, key, json, http.bodyKey === "body" && http.lib !== "openapi-fetch");
+  addSaidJson(plan, http, key, json);
 }
 
 /**
- * A body string handed through a helper's options reaches fetch as text/plain unless the helper
- * says JSON or passes the call's headers on (engine/helper-headers.ts).
+ * Adds the body to the options, and makes the request say it is JSON where its library sends a
+ * string as it is (fetch: text/plain, even when a helper serialises the object): the header is added
+ * where the request's headers are built (rewrites/json-type.ts), or beside the body.
  */
-function addToHelperOptions(plan: Plan, http: HttpCall, key: string, value: string, needsJsonHeader: boolean): void {
-  const says = http.helper!.jsonHeader;
-  if (needsJsonHeader && !says) {
-    plan.problems.push({ reason: "v2 reads the action from a JSON body, and this helper neither sends Content-Type: application/json nor passes the call's headers on", advice: "make the helper send Content-Type: application/json with a body" });
-    return;
-  }
-  addToOptions(plan, http, key, value, needsJsonHeader && says === "passes");
+function addSaidJson(plan: Plan, http: HttpCall, key: string, value: string): void {
+  const opts = http.options && unwrapExpression(http.options);
+  const result = jsonType(plan, http, { into: opts && Node.isObjectLiteralExpression(opts) ? opts : undefined, newOptions: !http.options });
+  if (result) addToOptions(plan, http, key, value, !!result.merged);
 }
 
-export function addToOptions(plan: Plan, http: HttpCall, key: string, value: string, jsonHeader = false): void {
+/** Adds `key: value` to the call's options (with `headers: { Content-Type }` when `jsonHeader`: the options carry no headers). */
+function addToOptions(plan: Plan, http: HttpCall, key: string, value: string, jsonHeader = false): void {
   const opts = http.options && unwrapExpression(http.options);
   const args = http.call.getArguments();
   const at = http.call;
@@ -98,26 +94,7 @@ export function addToOptions(plan: Plan, http: HttpCall, key: string, value: str
   if (opts && Node.isObjectLiteralExpression(opts)) {
     const props = opts.getProperties();
     let add = `${key}: ${value}`;
-    if (jsonHeader) {
-      const headers = prop(opts, "headers");
-      const h = headers && (objectLiteral(plan.a, headers) ?? unwrapExpression(headers));
-      const shared = !!headers && !Node.isObjectLiteralExpression(unwrapExpression(headers));
-      if (!headers) add += `, headers: { ${contentType} }`;
-      else if (h && Node.isObjectLiteralExpression(h) && h.getProperties().some((p) => /content-type/i.test((p as any).getName?.() ?? p.getText()))) {
-        // already JSON
-      } else if (h && Node.isObjectLiteralExpression(h) && !shared) {
-        const last = h.getProperties().at(-1);
-        if (last) edit(plan, last, { start: last.getEnd(), end: last.getEnd(), text: `, ${contentType}` });
-        else edit(plan, h, { start: h.getStart(), end: h.getEnd(), text: `{ ${contentType} }` });
-      } else {
-        // Built elsewhere: the object literals it can hold say whether it is JSON already.
-        const fact = headersFact(plan.a, headers!);
-        const holder = headers!.getParent();
-        if (fact === "plain" && holder && Node.isShorthandPropertyAssignment(holder)) edit(plan, holder, { start: holder.getStart(), end: holder.getEnd(), text: `headers: { ...${headers!.getText()}, ${contentType} }` });
-        else if (fact === "plain") edit(plan, headers!, { start: headers!.getStart(), end: headers!.getEnd(), text: `{ ...${headers!.getText()}, ${contentType} }` });
-        else if (fact === "unknown") plan.problems.push({ reason: "v2 reads the action from a JSON body; the headers here are built elsewhere", advice: "make sure they include Content-Type: application/json" });
-      }
-    }
+    if (jsonHeader) add += `, headers: { ${contentType} }`;
     const last = props.at(-1);
     if (last) {
       const text = fileOf(plan.a, opts).text;

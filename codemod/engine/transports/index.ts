@@ -185,8 +185,11 @@ export function httpCall(a: Analysis, call: CallExpression): HttpCall | undefine
   if (verb) out.method = { kind: "verb", value: verb.toUpperCase() as HttpMethod, node: verbNode };
   else if (parts.options && !opts) out.method = { kind: "unknown" };
   else out.method = methodOf(prop(opts, "method")) ?? out.method;
-  if ("bodyArg" in parts && parts.bodyArg) out.body = { node: parts.bodyArg, stringify: false };
+  // `api.post(url, JSON.stringify(body))`: the body is the serialised value (and goes as a string).
+  if ("bodyArg" in parts && parts.bodyArg) out.body = bodyOf(parts.bodyArg);
   else if (opts && out.bodyKey !== "arg") {
+    // got and ky also take a body as it is (`body: JSON.stringify(x)`), sent with no JSON type.
+    if ((lib === "got" || lib === "ky") && !prop(opts, "json") && prop(opts, "body")) out.bodyKey = "body";
     const b = prop(opts, out.bodyKey);
     if (b) out.body = bodyOf(b, (opts as any).getProperty(out.bodyKey) as Node);
   }
