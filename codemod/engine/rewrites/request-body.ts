@@ -13,6 +13,7 @@ import { headersFact } from "../json-headers.ts";
 import type { Problems } from "./problems.ts";
 import { wrapBodyInAdapter } from "../adapter-sites.ts";
 import { declaredShape } from "../declared-shapes.ts";
+import { builtShape } from "../built-body.ts";
 import { convertDeclared } from "../declared-body.ts";
 import { shortExpression } from "../expression-name.ts";
 
@@ -152,11 +153,15 @@ export function convertRequestBody(plan: Plan, http: HttpCall, lens: string, opK
     if (init && Node.isObjectLiteralExpression(init) && usedOnlyHere(b!.decl, node) && !(b!.decl as any).getTypeNode?.()) node = init;
   }
   if (!Node.isObjectLiteralExpression(node)) {
-    // Fields declared where the value comes from (a tool's input schema, a typed parameter): converted one by one.
-    const shape = declaredShape(plan.a, node);
+    // Fields known where the value comes from (built just above from a literal and additions, a
+    // tool's input schema, a typed parameter): converted one by one, read from the value at the send.
+    const shape = builtShape(plan.a, node) ?? declaredShape(plan.a, node);
     if (shape) {
       const result = convertDeclared(node, shape, lens, quoteOf(plan.a, node));
-      if (result.text !== null) edit(plan, node, { start: node.getStart(), end: node.getEnd(), text: result.text });
+      // `{ data }`: the key stays, its value becomes the v2 body.
+      const holder = node.getParent();
+      const key = holder && Node.isShorthandPropertyAssignment(holder) ? `${node.getText()}: ` : "";
+      if (result.text !== null) edit(plan, node, { start: node.getStart(), end: node.getEnd(), text: key + result.text });
       for (const p of result.problems) plan.problems.push({ reason: p.reason, advice: p.advice });
       return;
     }
