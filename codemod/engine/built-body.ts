@@ -12,7 +12,7 @@ import type { Analysis } from "./state.ts";
 import type { DeclaredField, DeclaredShape } from "./declared-shapes.ts";
 import { bind } from "./values.ts";
 import { enclosingFunction } from "./scope.ts";
-import { referencesOf, skipParens } from "./nodes.ts";
+import { isTypeScriptFile, referencesOf, skipParens } from "./nodes.ts";
 import { unwrapExpression } from "./urls.ts";
 import { evaluateLiteral } from "./body.ts";
 import { neverNull, sourceInput } from "./source-facts.ts";
@@ -63,6 +63,8 @@ export function builtShape(a: Analysis, use: Node): DeclaredShape | undefined {
     if (change.kind === "delete") optional.add(change.name);
     else for (const [name, value] of change.fields) add(name, value, always);
   }
+  // TypeScript: the send reads each field off the variable, so its type must have them (an index signature, or each member).
+  if (isTypeScriptFile(use.getSourceFile().getFilePath()) && ![...fields.keys()].every((k) => typeHas(use, k))) return undefined;
   const out: DeclaredField[] = [];
   for (const [name, f] of fields) {
     // A literal's value is known; a list or object only where nothing reads it on its own to change it.
@@ -99,6 +101,15 @@ function literalFields(literal: Node, each: (name: string, value: Node) => void,
     else return false;
   }
   return true;
+}
+
+function typeHas(value: Node, key: string): boolean {
+  try {
+    const type = value.getType();
+    return type.isAny() || !!type.getStringIndexType() || !!type.getProperty(key);
+  } catch {
+    return false;
+  }
 }
 
 function primitive(v: unknown): boolean {

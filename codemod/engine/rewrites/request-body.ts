@@ -4,7 +4,8 @@
 // through the mapping table's lenses.
 import { Node } from "../../ts-morph.ts";
 import { convertBody, evaluateLiteral, renderValue } from "../body.ts";
-import { countIdentifiers, enclosingFunction } from "../scope.ts";
+import { enclosingFunction } from "../scope.ts";
+import { referencesOf } from "../nodes.ts";
 import { unwrapExpression } from "../urls.ts";
 import { edit, fileOf, q, quoteOf, type Analysis, type Plan } from "../state.ts";
 import type { HttpCall } from "../transports/index.ts";
@@ -175,9 +176,11 @@ export function convertRequestBody(plan: Plan, http: HttpCall, lens: string, opK
   for (const p of result.problems) plan.problems.push({ reason: p.reason, advice: p.advice });
 }
 
-/** A const declared in its scope and named nowhere else there but at this use (nor exported). */
+/** A const declared in its scope and used nowhere else there but at this use (nor exported); the option key `body:` is not a use. */
 function usedOnlyHere(decl: Node, use: Node): boolean {
   const statement = decl.getParent()?.getParent();
-  if (!statement || !Node.isVariableStatement(statement) || statement.isExported()) return false;
-  return countIdentifiers(enclosingFunction(decl), use.getText()) === 2;
+  const name = Node.isVariableDeclaration(decl) ? decl.getNameNode() : undefined;
+  if (!statement || !Node.isVariableStatement(statement) || statement.isExported() || !name || !Node.isIdentifier(name)) return false;
+  const refs = referencesOf(enclosingFunction(decl), name);
+  return refs.length === 1 && refs[0] === use;
 }
