@@ -17,15 +17,23 @@ import { insertAt } from "./text-edit.ts";
 
 /**
  * Wraps the body read in the adapter when it holds this operation's record (or, for a list, its
- * records: `toV1List` unwraps and converts them); false when it does not.
+ * records: `toV1List` unwraps and converts them); false when it does not. `reads`: the fields the
+ * answer's own flow reads, when it was followed to every read (nothing out of sight); otherwise any
+ * file of the project reading a field the adapter leaves out may be reading this record.
  */
-export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean, op: OperationMapping, kind: "record" | "recordList" = "record"): boolean {
+export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean, op: OperationMapping, kind: "record" | "recordList" = "record", reads?: ReadonlySet<string>): boolean {
   if (!plan.a.adapter) return false;
   // Exactly, or without fields the live catalog fills, where nothing in the project reads them.
   const left = adapterCovers(kind, op.key) === true ? [] : adapterOmissions(kind, op.key);
   if (!left) return false;
   // Fields the adapter leaves out (the live catalog's), or v2 does not have at all: nothing may read them.
   for (const [fields, why] of [[left, "the adapter cannot fill"], [lostFields(op), "v2 records do not have"]] as const) {
+    if (reads) {
+      const read = fields.filter((f) => reads.has(f));
+      if (!read.length) continue;
+      plan.problems.push({ reason: `${why} ${fields.join(" / ")}, and the record is read for ${read.join(", ")}`, advice: "read what the v2 record has instead (docs/mapping.md)" });
+      return false;
+    }
     const reader = fields.length ? projectReader(plan.a, fields, read.getSourceFile().getFilePath()) : undefined;
     if (!reader) continue;
     const where = path.relative(plan.a.adapter.root, reader).split(path.sep).join("/");
@@ -43,7 +51,7 @@ export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean, op
     if (open) edit(plan, read, { start: read.getStart(), end: read.getStart(), text: open });
     edit(plan, read, { start: read.getEnd(), end: read.getEnd(), text: close! });
   }
-  const without = left.length ? ` (without ${left.join(", ")}, which nothing in the project reads)` : "";
+  const without = left.length ? ` (without ${left.join(", ")}, which ${reads ? "this record's reads do not name" : "nothing in the project reads"})` : "";
   note(plan, read, kind === "record" ? `the v2 ${op.key.split("#")[0]} record is converted back to v1 by ${ADAPTER_BINDING}${without}` : `the v2 ${op.key.split("#")[0]} list is unwrapped and its records converted back to v1 by ${ADAPTER_BINDING}${without}`);
   const site = plan.site;
   site.keepsV1Record = true;

@@ -15,7 +15,7 @@ export interface BodyProblem {
   fields: string[];
   reason: string;
   advice: string;
-  /** Set when the fields were converted all the same (a note to review), not left as written. */
+  /** Set when the converter could write the fields, at a loss a human must weigh (a GPU fallback list cut to one): the site is marked and left whole all the same. */
   review?: true;
 }
 
@@ -226,9 +226,12 @@ function convertFields(lens: BodyLens, fields: Map<string, V1Field>, get: (name:
       continue;
     }
     const review = reviewOf(lensField, values);
-    if (review) problems.push({ fields: present, reason: review, advice: `check the v2 ${lensField.v2.join(", ")} it was converted to`, review: true });
+    // The site is then marked and left whole on v1 (a marked site is never half-rewritten), so the
+    // advice says what to write, not what to check.
+    const decide = `decide what v2 should get, then write the v2 ${lensField.v2.join(", ")} yourself (the call stays on v1 until then)`;
+    if (review) problems.push({ fields: present, reason: review, advice: decide, review: true });
     // What the gateway would say in V2-Bridge-Warning (an input v2 refuses, left out) is said here.
-    for (const w of outcome.warnings ?? []) problems.push({ fields: present, reason: w, advice: `check the v2 ${lensField.v2.join(", ")} it was converted to`, review: true });
+    for (const w of outcome.warnings ?? []) problems.push({ fields: present, reason: w, advice: decide, review: true });
     lensField.v2.forEach((p, i) => {
       const src = outcome.outputs[i]?.replace(/\[([A-Za-z_$][\w$.]*)\]\[0\]/g, "$1");
       if (src !== undefined) setOut(out, p.split("."), src, i === 0 ? comments : [], i === 0 ? trailing : []);

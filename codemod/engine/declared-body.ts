@@ -22,7 +22,8 @@ export function convertDeclared(value: Node, shape: DeclaredShape, lensName: str
     const known = f.oneOf?.length === 1 && !f.optional ? { known: { value: f.oneOf[0] } } : {};
     const input: SourceInput = { source, optional: f.optional, ...(f.oneOf ? { oneOf: f.oneOf } : {}), ...known };
     const key = IDENT.test(f.name) ? f.name : quoteString(f.name, quote);
-    fields.set(f.name, { name: f.name, value: { literal: false, source, input, nonNull: !f.nullable }, comments: [], trailing: [], text: `${key}: ${source}` });
+    const value: V1Field["value"] = f.literal ? { literal: true, value: f.literal.value, source } : { literal: false, source, input, nonNull: !f.nullable };
+    fields.set(f.name, { name: f.name, value, comments: [], trailing: [], text: `${key}: ${source}` });
   }
   const out = convertFieldMap(lens, fields, quote, problems, verbatim);
   const indent = lineIndent(value.getSourceFile().getFullText(), value.getStart());

@@ -19,6 +19,8 @@ export interface DeclaredField {
   nullable: boolean;
   /** The values the declaration allows, when it lists them (`z.enum([...])`, a literal union). */
   oneOf?: unknown[];
+  /** The one value it holds, written as a literal where the body is built (built-body.ts). */
+  literal?: { value: unknown };
 }
 
 export interface DeclaredShape {

@@ -1,11 +1,13 @@
 // The recall net: what the engine cannot follow is still counted. A string or template literal
 // whose text is a v1 route path of the table (dynamic segments included: `/pods/${id}/stop`) in a
 // module connected to a v1 base (the module names one, or imports one that does) is a v1 site when
-// no planned call has consumed it. It gets a finding and a mark at its statement; the base it
-// belongs to is already kept on v1 by the do-no-harm check (its use was not followed).
+// no planned call has consumed it and its value can reach a request (route-reach.ts: not a cache
+// key or an event name). It gets a finding and a mark at its statement; the base it belongs to is
+// already kept on v1 by the do-no-harm check (its use was not followed).
 import { Node, SyntaxKind, type SourceFile } from "../ts-morph.ts";
 import { V1_HOST, V2_BASE } from "../../mappings/bases.ts";
 import { functionNamed } from "./record-callees.ts";
+import { reachesRequest } from "./route-reach.ts";
 import { optionsOf } from "./evaluate/value.ts";
 import { addFinding, fileOf, type Analysis } from "./state.ts";
 import { todo } from "./todo-marks.ts";
@@ -89,6 +91,8 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
     if (!matches.length) continue;
     // The path of a call on the v2 base (a migrated helper: v1 and v2 share `/pods/{id}`).
     if (onV2Base(a, n)) continue;
+    // A path used as a key, compared or logged, never reaching a request or a URL being built.
+    if (!reachesRequest(a, n)) continue;
     const method = matches.length > 1 ? methodBeside(n) : undefined;
     const narrowed = method ? matches.filter((m) => m.operation.v1.method === method) : matches;
     const op = narrowed.length === 1 ? narrowed[0]!.operation : undefined;

@@ -108,4 +108,68 @@ describe("recall net", () => {
     // Only the marked sites are left; the migrated ListTemplates call is not a v1 route literal.
     expect(left(after.findings)).toEqual(left(written.findings));
   });
+  it("does not count a route path that never reaches a request (a cache key, an event name, a comparison)", async () => {
+    const dir = tree({
+      "src/pods.ts": [
+        'import { mutate } from "swr";',
+        'import { useQuery } from "@tanstack/react-query";',
+        'import { bus } from "./bus";',
+        'const API = "https://rest.runpod.io/v1";',
+        "const listeners = new Map<string, () => void>();",
+        "const cache = new Map<string, unknown>();",
+        "const notify = (prefix: string) => listeners.forEach((fn, key) => key.startsWith(prefix) && fn());",
+        "function forget(key: string): void {",
+        "  cache.delete(key);",
+        "}",
+        "export async function stopPod(id: string): Promise<void> {",
+        "  await fetch(`${API}/pods/${id}/stop`, { method: \"POST\" });",
+        '  notify("/pods");',
+        "  forget(`/pods/${id}`);",
+        '  await mutate("/pods");',
+        '  bus.emit("/pods");',
+        "}",
+        "export const usePod = (id: string) => useQuery({ queryKey: [`/pods/${id}`], queryFn: () => fetch(`${API}/pods/${id}`).then((r) => r.json()) });",
+        'export const onPods = (path: string) => path === "/pods";',
+      ].join("\n"),
+      "src/bus.ts": 'import { EventEmitter } from "node:events";\nexport const bus = new EventEmitter();\n',
+    });
+    const found = (await runCodemod({ paths: [dir] })).findings.filter((f) => f.reason.startsWith("a v1 route path"));
+    expect(found).toEqual([]);
+    await runCodemod({ paths: [dir], write: true });
+    expect(readFileSync(path.join(dir, "src/pods.ts"), "utf8")).not.toContain("a v1 route path");
+  });
+
+  it("still counts a route path that reaches a request through the project's functions, returns and string building", async () => {
+    const dir = tree({
+      "src/client.ts": [
+        'import { RestClient } from "some-unknown-sdk";',
+        'const client = new RestClient("https://rest.runpod.io/v1", process.env.KEY);',
+        // Into a project function that hands the path on to code the engine cannot see.
+        "function send(method: string, route: string) {",
+        "  return client.call(method, route);",
+        "}",
+        "export const stop = (id: string) => send(\"POST\", `/pods/${id}/stop`);",
+        // Returned from a function, then sent by the caller.
+        "const startRoute = (id: string) => `/pods/${id}/start`;",
+        "export const start = (id: string) => client.call(\"POST\", startRoute(id));",
+        // Built on with a string method, through a variable.
+        'const prefix = "/endpoints";',
+        "export const endpoint = (id: string) => client.call(\"GET\", prefix.concat(`/${id}`));",
+        // A key in a set of the project that is also what the request is made with.
+        "const seen = new Set<string>();",
+        "export async function templates() {",
+        '  const route = "/templates";',
+        "  seen.add(route);",
+        '  return client.call("GET", route);',
+        "}",
+      ].join("\n"),
+    });
+    const found = (await runCodemod({ paths: [dir] })).findings.filter((f) => f.reason.startsWith("a v1 route path"));
+    expect(found.map((f) => [f.line, f.operation])).toEqual([
+      [6, "StopPod"],
+      [7, "StartPod"],
+      [9, null],
+      [13, null],
+    ]);
+  });
 });

@@ -37,8 +37,12 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   if (!lens) return;
   const byFirst = fieldIndex(lens.fields);
   const escapes: Node[] = [];
+  /** The fields this answer's flow reads (wherever it goes within sight), and whether it also goes out of sight. */
+  const reached = new Set<string>();
+  let outOfSight = false;
   /** A value leaves the codemod's sight: harmless when its declared type names no differing field. */
   const escape = (n: Node, viaReturn = false) => {
+    outOfSight = true;
     const declared = declaredFields(plan.a, n, viaReturn);
     if (declared && !declared.some((f) => differing.has(f))) return;
     escapes.push(n);
@@ -69,7 +73,10 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   let readIsPromise = false;
 
   const lost: Lost = new Map((lens.v1Lost ?? []).map((l) => [l.v1, l]));
-  const field = (access: Node) => recordField(plan, access, byFirst, lost, op, lens, read && declaredBodyRecord(plan.a, read));
+  const field = (access: Node) => {
+    if (Node.isPropertyAccessExpression(access)) reached.add(access.getName());
+    recordField(plan, access, byFirst, lost, op, lens, read && declaredBodyRecord(plan.a, read));
+  };
   /** A reference to a record value: a field read, or somewhere the value goes on. */
   const recordUse = (ref: Node, depth: number) => {
     const outer = skipParens(ref);
@@ -171,6 +178,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
     if (!Node.isObjectBindingPattern(name)) return;
     for (const el of name.getElements()) {
       const key = el.getPropertyNameNode()?.getText() ?? el.getName();
+      reached.add(key);
       if (el.getDotDotDotToken()) escape(el);
       else if (differing.has(key)) renameBinding(el, key);
     }
@@ -190,6 +198,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   for (const site of sites) {
     // A list's site is marked by its unwrap already; a record is read where it is not followed.
     if (site.kind === "handed") {
+      outOfSight = true;
       const fields = differingFields(lens.fields, lens.v1Lost);
       const where = `${site.node.getSourceFile().getBaseName()}:${site.node.getStartLineNumber()}`;
       const to = `the response is handed to ${(site.node as any).getExpression().getText()} (${where}), which ${site.why}`;
@@ -241,7 +250,10 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
     plan.site.edits = saved.edits.filter((e, i) => i < mark.edits && !unwrapEdits.has(e));
     plan.site.typeRenames = mark.typeRenames;
     const problems = plan.problems.length;
-    const wrapped = !!read && wrapRecordInAdapter(plan, read, readIsPromise, op, shape.kind === "list" ? "recordList" : "record");
+    // Where this one answer is followed to every read, only those reads can miss a field the adapter
+    // leaves out; a read through the same type of another value elsewhere cannot see this record.
+    const seen = !outOfSight && escapes.length === 0 && sites.length === 1 ? reached : undefined;
+    const wrapped = !!read && wrapRecordInAdapter(plan, read, readIsPromise, op, shape.kind === "list" ? "recordList" : "record", seen);
     // Why the adapter could not take it belongs to the site only where the site is marked anyway.
     if (!wrapped && speculative) plan.problems.splice(problems);
     const route = wrapped ? { edits: plan.site.edits, typeRenames: plan.site.typeRenames, onApply: plan.site.onApply } : undefined;

@@ -4,7 +4,8 @@
 // through the mapping table's lenses.
 import { Node } from "../../ts-morph.ts";
 import { convertBody, evaluateLiteral, renderValue } from "../body.ts";
-import { countIdentifiers, enclosingFunction } from "../scope.ts";
+import { enclosingFunction } from "../scope.ts";
+import { referencesOf } from "../nodes.ts";
 import { unwrapExpression } from "../urls.ts";
 import { edit, fileOf, q, quoteOf, siteEdits, type Analysis, type Plan } from "../state.ts";
 import type { HttpCall } from "../transports/index.ts";
@@ -13,6 +14,7 @@ import { jsonType } from "./json-type.ts";
 import type { Problems } from "./problems.ts";
 import { wrapBodyInAdapter } from "../adapter-sites.ts";
 import { declaredShape } from "../declared-shapes.ts";
+import { builtShape } from "../built-body.ts";
 import { convertDeclared } from "../declared-body.ts";
 import { shortExpression } from "../expression-name.ts";
 
@@ -140,11 +142,15 @@ export function convertRequestBody(plan: Plan, http: HttpCall, lens: string, opK
     if (init && Node.isObjectLiteralExpression(init) && usedOnlyHere(b!.decl, node) && !(b!.decl as any).getTypeNode?.()) node = init;
   }
   if (!Node.isObjectLiteralExpression(node)) {
-    // Fields declared where the value comes from (a tool's input schema, a typed parameter): converted one by one.
-    const shape = declaredShape(plan.a, node);
+    // Fields known where the value comes from (built just above from a literal and additions, a
+    // tool's input schema, a typed parameter): converted one by one, read from the value at the send.
+    const shape = builtShape(plan.a, node) ?? declaredShape(plan.a, node);
     if (shape) {
       const result = convertDeclared(node, shape, lens, quoteOf(plan.a, node));
-      if (result.text !== null) edit(plan, node, { start: node.getStart(), end: node.getEnd(), text: result.text });
+      // `{ data }`: the key stays, its value becomes the v2 body.
+      const holder = node.getParent();
+      const key = holder && Node.isShorthandPropertyAssignment(holder) ? `${node.getText()}: ` : "";
+      if (result.text !== null) edit(plan, node, { start: node.getStart(), end: node.getEnd(), text: key + result.text });
       for (const p of result.problems) plan.problems.push({ reason: p.reason, advice: p.advice });
       return;
     }
@@ -159,9 +165,11 @@ export function convertRequestBody(plan: Plan, http: HttpCall, lens: string, opK
   for (const p of result.problems) plan.problems.push({ reason: p.reason, advice: p.advice });
 }
 
-/** A const declared in its scope and named nowhere else there but at this use (nor exported). */
+/** A const declared in its scope and used nowhere else there but at this use (nor exported); the option key `body:` is not a use. */
 function usedOnlyHere(decl: Node, use: Node): boolean {
   const statement = decl.getParent()?.getParent();
-  if (!statement || !Node.isVariableStatement(statement) || statement.isExported()) return false;
-  return countIdentifiers(enclosingFunction(decl), use.getText()) === 2;
+  const name = Node.isVariableDeclaration(decl) ? decl.getNameNode() : undefined;
+  if (!statement || !Node.isVariableStatement(statement) || statement.isExported() || !name || !Node.isIdentifier(name)) return false;
+  const refs = referencesOf(enclosingFunction(decl), name);
+  return refs.length === 1 && refs[0] === use;
 }
