@@ -24,7 +24,7 @@ export interface Redirect {
 }
 
 /** The name (and any suffix) that stands for a v1 base value. */
-function nameFor(value: string): { name: string; slash: boolean } | undefined {
+export function nameFor(value: string): { name: string; slash: boolean } | undefined {
   const m = /^(?:https?:)?\/\/[^/]+(\/v1)?(\/)?$/.exec(value);
   if (!m) return undefined;
   return { name: m[1] ? V1_BASE_NAME : V1_ORIGIN_NAME, slash: !!m[2] };
@@ -97,37 +97,8 @@ export function declarationEdit(sf: Node & { getStatements(): Node[]; getFilePat
   return insertAt(sf, at, afterStatement ? `\n${line.slice(0, -1)}` : line);
 }
 
+/** The trailing base parameter a helper gets for its marked calls (helper-redirect.ts). */
 export const HELPER_BASE_PARAM = "runpodBase";
-
-/**
- * A marked call through a project's request helper whose URL is `${BASE}${path}`: the helper
- * gets a trailing parameter defaulting to its base (`runpodBase = BASE`), used in its URL, and the
- * marked call passes the declared v1 base there. The helper's other callers are unchanged.
- */
-export function helperRedirect(fn: Node, anchor: Node, anchorValue: string, call: Node & { getArguments(): Node[] }): Redirect | undefined {
-  const target = nameFor(anchorValue);
-  if (!target || target.slash) return undefined;
-  const params = ((fn as any).getParameters?.() ?? []) as Node[];
-  if (params.some((p) => (p as any).isRestParameter?.())) return undefined;
-  const args = call.getArguments();
-  if (args.length > params.length || args.some((x) => Node.isSpreadElement(x))) return undefined;
-  const open = fn.getFirstChildByKind(SyntaxKind.OpenParenToken);
-  const close = fn.getFirstChildByKind(SyntaxKind.CloseParenToken);
-  if (!open || !close) return undefined;
-  const param = `${HELPER_BASE_PARAM} = ${anchor.getText()}`;
-  const last = params.at(-1);
-  const shared: Edit[] = [
-    last ? insertAt(last, last.getEnd(), `, ${param}`) : insertAt(close, close.getStart(), param),
-    replaceNode(anchor, HELPER_BASE_PARAM),
-  ];
-  const fill = Array.from({ length: params.length - args.length }, () => "undefined");
-  const tail = [...fill, target.name].join(", ");
-  const closeParen = call.getLastChildByKind(SyntaxKind.CloseParenToken);
-  if (!closeParen) return undefined;
-  const at = args.length ? args.at(-1)!.getEnd() : closeParen.getStart();
-  const text = args.length ? `, ${tail}` : tail;
-  return { edits: [insertAt(call, at, text)], names: [target.name], shared: { key: `${fn.getSourceFile().getFilePath()}:${fn.getStart()}`, edits: shared } };
-}
 
 /**
  * A marked call on an axios instance (`api.post("/pods", data)`): axios takes a base per request,
