@@ -9,6 +9,7 @@ import { V1_HOST } from "../../mappings/bases.ts";
 import { enclosingFunction } from "./scope.ts";
 import { valueKind } from "./nodes.ts";
 import { insertAt, replaceNode, textEdit } from "./text-edit.ts";
+import { fallbackRead } from "./env-convention.ts";
 
 export const V1_BASE_NAME = "RUNPOD_V1_BASE";
 export const V1_ORIGIN_NAME = "RUNPOD_V1_ORIGIN";
@@ -76,8 +77,8 @@ export function isDeclaredV1Base(literal: Node): boolean {
   return !!decl && [V1_BASE_NAME, V1_ORIGIN_NAME].includes(decl.getName());
 }
 
-/** The declaration of a v1 base name, inserted after a file's imports (once per file). */
-export function declarationEdit(sf: Node & { getStatements(): Node[]; getFilePath(): string; getFullText(): string }, name: string, typescript: boolean): Edit | undefined {
+/** The declaration of a v1 base name, inserted after a file's imports (once per file), read from the environment as the kept calls' bases were. */
+export function declarationEdit(sf: Node & { getStatements(): Node[]; getFilePath(): string; getFullText(): string }, name: string, typescript: boolean, baseEnvs: (string | undefined)[] = []): Edit | undefined {
   const text = sf.getFullText();
   if (new RegExp(`\\b(const|let|var)\\s+${name}\\b`).test(text)) return undefined;
   const statements = sf.getStatements();
@@ -90,9 +91,10 @@ export function declarationEdit(sf: Node & { getStatements(): Node[]; getFilePat
   }
   if (at === 0 && text.startsWith("#!")) at = text.indexOf("\n") + 1;
   const value = name === V1_BASE_NAME ? V1_BASE_VALUE : V1_ORIGIN_VALUE;
-  const env = /\bprocess\.env\b/.test(text) ? `process.env.${name}` : typescript ? `(globalThis as any).process?.env?.${name}` : `globalThis.process?.env?.${name}`;
+  // Read the way the kept calls' own base was (env-convention.ts).
+  const env = fallbackRead(name, baseEnvs, text, typescript);
   const where = name === V1_BASE_NAME ? "its /v1" : "its root";
-  const line = `// Calls still in v1 shape (each with a v2-migration mark) use this base: point ${name} at the v2-bridge gateway (${where}).\nconst ${name} = ${env} ?? "${value}";\n`;
+  const line = `// Calls still in v1 shape (each with a v2-migration mark) use this base: point ${env.variable} at the v2-bridge gateway (${where}).\nconst ${name} = ${env.read} ?? "${value}";\n`;
   const afterStatement = at > 0 && !text.slice(0, at).endsWith("\n");
   return insertAt(sf, at, afterStatement ? `\n${line.slice(0, -1)}` : line);
 }
