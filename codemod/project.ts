@@ -9,6 +9,7 @@ import { BOM, DEFAULT_MAX_FILE_BYTES, decodeUtf8, readBounded, skipFinding, writ
 import { specifiersOf } from "./import-specifiers.ts";
 import pLimit from "p-limit";
 import { TreeListing, walkSources } from "./walk.ts";
+import { addedMetaEnvNames, declareMetaEnv } from "./env-declarations.ts";
 import { writeFileAtomic } from "../product/atomic-write.ts";
 import type { Category, FileAnalysis, Finding } from "./types.ts";
 
@@ -244,6 +245,24 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
       outcomes.push(outcome);
       summary.filesChanged++;
     }
+  }
+  // Names the rewrite added to import.meta.env, declared in the project's ImportMetaEnv interface.
+  const metaEnv = new Map<string, string[]>();
+  for (const file of relevant) {
+    const out = analysed.get(file)?.output;
+    if (out !== undefined && out !== texts.get(file) && out.includes("import.meta.env")) metaEnv.set(file, addedMetaEnvNames(texts.get(file)!, out));
+  }
+  for (const change of await declareMetaEnv(metaEnv, (options.paths.length ? options.paths : ["."]).map((p) => path.resolve(cwd, p)), listing)) {
+    const rel = displayName(change.file);
+    if (options.write && !options.force && !(await writable(change.file))) {
+      skips.push({ file: change.file, why: "read-only", detail: `${rel} is read-only (pass --force to write it): it must declare ${change.names.join(", ")} in ImportMetaEnv` });
+      continue;
+    }
+    const outcome: FileOutcome = { file: rel, changed: true, findings: 0 };
+    if (createTwoFilesPatch) outcome.diff = createTwoFilesPatch(`a/${rel}`, `b/${rel}`, change.before, change.after, undefined, undefined, { context: 3 });
+    if (options.write) await writeFileAtomic(change.file, change.after, { mode: (await stat(change.file)).mode & 0o7777 });
+    outcomes.push(outcome);
+    summary.filesChanged++;
   }
   for (const skip of skips.sort((x, y) => x.file.localeCompare(y.file))) {
     const f = skipFinding(displayName(skip.file), skip);

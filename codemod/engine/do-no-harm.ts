@@ -8,7 +8,8 @@
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import { V2_BASE } from "../../mappings/bases.ts";
 import { enclosingFunction, isFunctionLike } from "./scope.ts";
-import type { Analysis, BaseSource, Frozen, Site } from "./state.ts";
+import type { Analysis, BaseSource, FileState, Frozen, Site } from "./state.ts";
+import type { Edit } from "../types.ts";
 import { addEdit, addFinding } from "./state.ts";
 import { todo } from "./todo-marks.ts";
 import { Follower } from "./follow-uses.ts";
@@ -100,7 +101,9 @@ export function resolveDoNoHarm(a: Analysis): void {
   }
   for (const base of a.bases.values()) if (base.pinned) verdicts.set(base.literal, { flips: false, unfollowed: [], because: "the declared v1 base of marked calls" });
   pinBasesOfMarkedCalls(a, verdicts);
-  for (const site of a.sites) settleSite(a, site, verdicts);
+  const fallbacks: Fallbacks = new Map();
+  for (const site of a.sites) settleSite(a, site, verdicts, fallbacks);
+  declareFallbacks(fallbacks);
   for (const base of a.bases.values()) flipOrMark(a, base, verdicts.get(base.literal)!, unseen.get(base.literal), a.frozen.get(base.literal.getSourceFile().getFilePath()));
   for (const [literal, uses] of testBases) {
     if (!verdicts.get(literal)?.flips) continue;
@@ -218,7 +221,7 @@ function staysV1(site: Site, verdicts: Map<Node, Verdict>): boolean {
 }
 
 /** What happens to one site: its rewrite applies, or it stays whole on v1 (redirected or with its base), marked. */
-function settleSite(a: Analysis, site: Site, verdicts: Map<Node, Verdict>): void {
+function settleSite(a: Analysis, site: Site, verdicts: Map<Node, Verdict>, fallbacks: Fallbacks): void {
   const stuck = [...site.deps].filter((d) => verdicts.get(d)?.flips === false || !verdicts.has(d));
   const frozenEdit = site.edits.find((e) => a.frozen.has(e.file));
   if (frozenEdit && site.finding) {
@@ -233,7 +236,7 @@ function settleSite(a: Analysis, site: Site, verdicts: Map<Node, Verdict>): void
   if (site.finding && !site.complete && site.whole) {
     // Marked: left whole, on its own v1 base when the base it had flips (or is inline).
     const flips = [...site.deps].some((d) => verdicts.get(d)?.flips === true);
-    if (usableRedirect(a, site) && (flips || site.deps.size === 0) && !a.frozen.has(site.file.sf.getFilePath())) applyRedirect(a, site);
+    if (usableRedirect(a, site) && (flips || site.deps.size === 0) && !a.frozen.has(site.file.sf.getFilePath())) applyRedirect(a, site, fallbacks);
     return;
   }
   if (!stuck.length) {
@@ -274,7 +277,10 @@ function usableRedirect(a: Analysis, site: Site): Site["redirect"] {
   return r && ![...r.edits, ...(r.shared?.edits ?? [])].some((e) => a.frozen.has(e.file)) ? r : undefined;
 }
 
-function applyRedirect(a: Analysis, site: Site): void {
+/** Per file, the v1 base names its redirected calls use: the declaration (written where the first call needs it) and the environment reads of the bases those calls had. */
+type Fallbacks = Map<FileState, Map<string, { edit: Edit; envs: (string | undefined)[] }>>;
+
+function applyRedirect(a: Analysis, site: Site, fallbacks: Fallbacks): void {
   const redirect = site.redirect!;
   // Each edit goes to the file it was made for; the declared names, to the files whose text uses them.
   for (const e of redirect.edits) addEdit(a, e);
@@ -284,14 +290,27 @@ function applyRedirect(a: Analysis, site: Site): void {
     for (const e of shared.edits) addEdit(a, e);
   }
   const users = redirect.edits.length ? [...new Set(redirect.edits.map((e) => e.file))].map((f) => a.files.get(f)!) : [site.file];
+  const envs = [...site.deps].map((d) => a.bases.get(d)).filter((b) => b && !b.pinned).map((b) => b!.env);
   for (const file of users) {
-    const ts = isTypeScriptFile(file.sf.getFilePath());
+    const names = fallbacks.get(file) ?? new Map<string, { edit: Edit; envs: (string | undefined)[] }>();
+    fallbacks.set(file, names);
     for (const name of redirect.names) {
-      if (file.declared.has(name)) continue;
+      const known = names.get(name);
+      if (known) known.envs.push(...envs);
+      if (known || file.declared.has(name)) continue;
       file.declared.add(name);
-      const decl = declarationEdit(file.sf, name, ts);
-      if (decl) file.edits.push(decl);
+      const decl = declarationEdit(file.sf, name, isTypeScriptFile(file.sf.getFilePath()), envs);
+      if (!decl) continue;
+      file.edits.push(decl);
+      names.set(name, { edit: decl, envs: [...envs] });
     }
+  }
+}
+
+/** Each declaration, read as the bases of all the calls that use it were (env-convention.ts). */
+function declareFallbacks(fallbacks: Fallbacks): void {
+  for (const [file, names] of fallbacks) {
+    for (const [name, { edit, envs }] of names) edit.text = declarationEdit(file.sf, name, isTypeScriptFile(file.sf.getFilePath()), envs)!.text;
   }
 }
 

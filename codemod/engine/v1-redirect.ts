@@ -9,6 +9,7 @@ import { V1_HOST } from "../../mappings/bases.ts";
 import { enclosingFunction } from "./scope.ts";
 import { valueKind } from "./nodes.ts";
 import { insertAt, replaceNode, textEdit } from "./text-edit.ts";
+import { fallbackRead } from "./env-convention.ts";
 
 export const V1_BASE_NAME = "RUNPOD_V1_BASE";
 export const V1_ORIGIN_NAME = "RUNPOD_V1_ORIGIN";
@@ -24,7 +25,7 @@ export interface Redirect {
 }
 
 /** The name (and any suffix) that stands for a v1 base value. */
-function nameFor(value: string): { name: string; slash: boolean } | undefined {
+export function nameFor(value: string): { name: string; slash: boolean } | undefined {
   const m = /^(?:https?:)?\/\/[^/]+(\/v1)?(\/)?$/.exec(value);
   if (!m) return undefined;
   return { name: m[1] ? V1_BASE_NAME : V1_ORIGIN_NAME, slash: !!m[2] };
@@ -76,8 +77,8 @@ export function isDeclaredV1Base(literal: Node): boolean {
   return !!decl && [V1_BASE_NAME, V1_ORIGIN_NAME].includes(decl.getName());
 }
 
-/** The declaration of a v1 base name, inserted after a file's imports (once per file). */
-export function declarationEdit(sf: Node & { getStatements(): Node[]; getFilePath(): string; getFullText(): string }, name: string, typescript: boolean): Edit | undefined {
+/** The declaration of a v1 base name, inserted after a file's imports (once per file), read from the environment as the kept calls' bases were. */
+export function declarationEdit(sf: Node & { getStatements(): Node[]; getFilePath(): string; getFullText(): string }, name: string, typescript: boolean, baseEnvs: (string | undefined)[] = []): Edit | undefined {
   const text = sf.getFullText();
   if (new RegExp(`\\b(const|let|var)\\s+${name}\\b`).test(text)) return undefined;
   const statements = sf.getStatements();
@@ -90,44 +91,16 @@ export function declarationEdit(sf: Node & { getStatements(): Node[]; getFilePat
   }
   if (at === 0 && text.startsWith("#!")) at = text.indexOf("\n") + 1;
   const value = name === V1_BASE_NAME ? V1_BASE_VALUE : V1_ORIGIN_VALUE;
-  const env = /\bprocess\.env\b/.test(text) ? `process.env.${name}` : typescript ? `(globalThis as any).process?.env?.${name}` : `globalThis.process?.env?.${name}`;
+  // Read the way the kept calls' own base was (env-convention.ts).
+  const env = fallbackRead(name, baseEnvs, text, typescript);
   const where = name === V1_BASE_NAME ? "its /v1" : "its root";
-  const line = `// Calls still in v1 shape (each with a v2-migration mark) use this base: point ${name} at the v2-bridge gateway (${where}).\nconst ${name} = ${env} ?? "${value}";\n`;
+  const line = `// Calls still in v1 shape (each with a v2-migration mark) use this base: point ${env.variable} at the v2-bridge gateway (${where}).\nconst ${name} = ${env.read} ?? "${value}";\n`;
   const afterStatement = at > 0 && !text.slice(0, at).endsWith("\n");
   return insertAt(sf, at, afterStatement ? `\n${line.slice(0, -1)}` : line);
 }
 
+/** The trailing base parameter a helper gets for its marked calls (helper-redirect.ts). */
 export const HELPER_BASE_PARAM = "runpodBase";
-
-/**
- * A marked call through a project's request helper whose URL is `${BASE}${path}`: the helper
- * gets a trailing parameter defaulting to its base (`runpodBase = BASE`), used in its URL, and the
- * marked call passes the declared v1 base there. The helper's other callers are unchanged.
- */
-export function helperRedirect(fn: Node, anchor: Node, anchorValue: string, call: Node & { getArguments(): Node[] }): Redirect | undefined {
-  const target = nameFor(anchorValue);
-  if (!target || target.slash) return undefined;
-  const params = ((fn as any).getParameters?.() ?? []) as Node[];
-  if (params.some((p) => (p as any).isRestParameter?.())) return undefined;
-  const args = call.getArguments();
-  if (args.length > params.length || args.some((x) => Node.isSpreadElement(x))) return undefined;
-  const open = fn.getFirstChildByKind(SyntaxKind.OpenParenToken);
-  const close = fn.getFirstChildByKind(SyntaxKind.CloseParenToken);
-  if (!open || !close) return undefined;
-  const param = `${HELPER_BASE_PARAM} = ${anchor.getText()}`;
-  const last = params.at(-1);
-  const shared: Edit[] = [
-    last ? insertAt(last, last.getEnd(), `, ${param}`) : insertAt(close, close.getStart(), param),
-    replaceNode(anchor, HELPER_BASE_PARAM),
-  ];
-  const fill = Array.from({ length: params.length - args.length }, () => "undefined");
-  const tail = [...fill, target.name].join(", ");
-  const closeParen = call.getLastChildByKind(SyntaxKind.CloseParenToken);
-  if (!closeParen) return undefined;
-  const at = args.length ? args.at(-1)!.getEnd() : closeParen.getStart();
-  const text = args.length ? `, ${tail}` : tail;
-  return { edits: [insertAt(call, at, text)], names: [target.name], shared: { key: `${fn.getSourceFile().getFilePath()}:${fn.getStart()}`, edits: shared } };
-}
 
 /**
  * A marked call on an axios instance (`api.post("/pods", data)`): axios takes a base per request,

@@ -10,7 +10,7 @@ import { elementDefault, isFunctionLike, writesOf, type Binding } from "../scope
 import { unwrapExpression } from "../urls.ts";
 import { references } from "../references.ts";
 import { dynamic, optionsOf, union, type Frame, type Value } from "./value.ts";
-import { HELPER_BASE_PARAM } from "../v1-redirect.ts";
+import { HELPER_BASE_PARAM, V1_BASE_NAME, V1_ORIGIN_NAME } from "../v1-redirect.ts";
 import { tidiedReceiver } from "./tidy.ts";
 import { shortExpression } from "../expression-name.ts";
 
@@ -140,6 +140,9 @@ export class Evaluator {
     if (callers) {
       for (const call of callers) {
         const arg = (call as any).getArguments()[b.index] as Node | undefined;
+        // A marked call an earlier run kept on v1 gives the declared v1 base here: that is its own
+        // base, not one the helper holds for its other callers (helper-redirect.ts).
+        if (arg && givesDeclaredV1Base(arg)) continue;
         if (arg) options.push(this.path(id, this.evaluate(arg), b.path));
         else if (!def) options.push(dynamic(call, `${id.getText()} is not given here`));
       }
@@ -352,4 +355,12 @@ export class Evaluator {
 /** A key the object literal certainly lacks (no property, no spread that could hold it). */
 function isAbsent(v: Value): boolean {
   return v.kind === "dynamic" && v.why.startsWith("the object has no ");
+}
+
+/** `RUNPOD_V1_BASE`, or an options literal giving it under some key (`{ baseUrl: RUNPOD_V1_BASE }`). */
+function givesDeclaredV1Base(arg: Node): boolean {
+  const u = unwrapExpression(arg);
+  const declared = (n: Node | undefined) => !!n && Node.isIdentifier(n) && [V1_BASE_NAME, V1_ORIGIN_NAME].includes(n.getText());
+  if (declared(u)) return true;
+  return Node.isObjectLiteralExpression(u) && u.getProperties().some((p) => Node.isPropertyAssignment(p) && declared(unwrapExpression(p.getInitializer()!)));
 }

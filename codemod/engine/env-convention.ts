@@ -1,0 +1,43 @@
+// The environment reads a run writes follow the project's own convention. A bundled browser app
+// reads `import.meta.env.VITE_…` (only names with the bundler's public prefix reach the bundle, and
+// `process` does not exist there); a Next.js page reads `process.env.NEXT_PUBLIC_…`. The v1 base
+// of calls kept on v1 is read the way the base they had was, under the same prefix, and falls back
+// to that base's own variable, so a deployment's configured base (a proxy, a gateway) still holds.
+
+const PUBLIC_PREFIX = /^(VITE_|NEXT_PUBLIC_|PUBLIC_|REACT_APP_|EXPO_PUBLIC_|NUXT_PUBLIC_|GATSBY_|STORYBOOK_)/;
+const ENV_READ = /^(process\.env|import\.meta\.env)\.([A-Za-z_$][\w$]*)$/;
+
+type Root = "process.env" | "import.meta.env";
+
+/** The public prefix of a variable name (`VITE_RUNPOD_BASE` → `VITE_`); under import.meta.env, also a custom one before `RUNPOD`. */
+export function publicPrefix(name: string, root: Root): string {
+  const known = PUBLIC_PREFIX.exec(name)?.[1];
+  if (known) return known;
+  const at = root === "import.meta.env" ? name.indexOf("RUNPOD") : -1;
+  return at > 0 ? name.slice(0, at) : "";
+}
+
+/**
+ * How a v1 base name (`RUNPOD_V1_BASE`) is read: `read` is the expression before the literal
+ * default, `variable` the environment variable a user sets. `baseEnvs` are the environment reads
+ * of the bases the kept calls had (`import.meta.env.VITE_RUNPOD_API_BASE`; undefined for a base
+ * with none). That variable is read next only when it was every kept call's one base: another
+ * call's base must not move to it.
+ */
+export function fallbackRead(name: string, baseEnvs: (string | undefined)[], fileText: string, typescript: boolean): { read: string; variable: string } {
+  const reads = baseEnvs.filter((e): e is string => !!e).map((e) => ENV_READ.exec(e)).filter((m): m is RegExpExecArray => !!m).map((m) => ({ root: m[1] as Root, name: m[2]! }));
+  let root: Root | undefined = reads.find((r) => r.root === "import.meta.env")?.root ?? reads[0]?.root;
+  let model = reads.find((r) => r.root === root)?.name;
+  if (!root) {
+    // No base of its own from the environment: the file's own reads say which convention it follows.
+    const meta = /\bimport\.meta\.env\.([A-Za-z_$][\w$]*)/.exec(fileText);
+    const cjs = /\brequire\(|\bmodule\.exports\b/.test(fileText);
+    if (meta && !cjs && !/\bprocess\.env\b/.test(fileText)) [root, model] = ["import.meta.env", meta[1]];
+    else if (/\bprocess\.env\b/.test(fileText)) root = "process.env";
+  }
+  if (!root) return { read: typescript ? `(globalThis as any).process?.env?.${name}` : `globalThis.process?.env?.${name}`, variable: name };
+  const variable = `${model ? publicPrefix(model, root) : ""}${name}`;
+  const own = new Set(baseEnvs);
+  const chained = own.size === 1 && reads.length === baseEnvs.length && reads[0]!.root === root && reads[0]!.name !== variable ? [`${root}.${reads[0]!.name}`] : [];
+  return { read: [`${root}.${variable}`, ...chained].join(" ?? "), variable };
+}

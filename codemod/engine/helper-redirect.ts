@@ -1,0 +1,170 @@
+// A marked call through a project's request helper keeps v1 through the helper itself. Where the
+// helper's base is a slot its callers fill (an option with a default, `{ baseUrl = BASE } = opts`,
+// `opts.baseUrl ?? BASE`, a base parameter), the marked call fills that slot with the declared v1
+// base and the default flips for the others. Otherwise the helper gets a new trailing parameter.
+// Two rules keep it sound: text written into the parameter list names only bindings visible there
+// (a parameter default cannot see the body's `const`s), and a call that gives its own base keeps it.
+import { Node, SyntaxKind } from "../ts-morph.ts";
+import type { Edit } from "../types.ts";
+import { bindingNames, resolveIdentifier } from "./scope.ts";
+import { unwrapExpression } from "./urls.ts";
+import { insertAt, replaceNode, textEdit } from "./text-edit.ts";
+import { HELPER_BASE_PARAM, nameFor, type Redirect } from "./v1-redirect.ts";
+import { isTypeScriptFile } from "./nodes.ts";
+
+/** Where callers give the helper its base: a parameter, or one key of an options parameter. */
+interface Slot {
+  index: number;
+  key?: string;
+}
+
+type Call = Node & { getArguments(): Node[] };
+
+export function helperRedirect(fn: Node, anchor: Node, anchorValue: string, call: Call): Redirect | undefined {
+  const target = nameFor(anchorValue);
+  if (!target || target.slash) return undefined;
+  const slot = slotOf(fn, anchor, 0);
+  // A base computed from what callers give, other than one slot: no redirect keeps each caller's own.
+  if (slot === "reads-parameters") return undefined;
+  if (slot) return fillSlot(call, slot, target.name);
+  return newParameter(fn, anchor, target.name, call);
+}
+
+/** The slot the anchor reads, "reads-parameters" when it reads the helper's parameters otherwise, else undefined. */
+function slotOf(fn: Node, anchor: Node, depth: number): Slot | "reads-parameters" | undefined {
+  const e = unwrapExpression(anchor);
+  if (depth > 4) return readsParameters(fn, e, 0) ? "reads-parameters" : undefined;
+  const direct = slotRead(fn, e);
+  if (direct) return direct;
+  // `opts.baseUrl ?? BASE`: the option, else a default that reads no parameter.
+  if (Node.isBinaryExpression(e) && ["??", "||"].includes(e.getOperatorToken().getText())) {
+    const left = slotRead(fn, unwrapExpression(e.getLeft()));
+    if (left && !readsParameters(fn, e.getRight(), 0)) return left;
+  }
+  if (Node.isIdentifier(e)) {
+    const b = resolveIdentifier(e);
+    if (b?.kind === "var" && inside(fn, b.decl) && b.init && !changed(b.decl)) {
+      // `const { baseUrl = BASE } = options`: the options parameter's key.
+      const from = unwrapExpression(b.init);
+      const whole = slotRead(fn, from);
+      if (b.path.length === 1 && whole && whole.key === undefined) return { index: whole.index, key: b.path[0]! };
+      if (b.path.length === 0) return slotOf(fn, from, depth + 1);
+    }
+  }
+  return readsParameters(fn, e, 0) ? "reads-parameters" : undefined;
+}
+
+/** `param`, `param.key`, or a name destructured from one in the parameter list (`{ baseUrl } = {}`). */
+function slotRead(fn: Node, e: Node): Slot | undefined {
+  if (Node.isIdentifier(e)) {
+    const b = resolveIdentifier(e);
+    if (b?.kind !== "param" || b.fn !== fn || changed(b.decl, e.getText())) return undefined;
+    if (b.path.length === 0) return { index: b.index };
+    return b.path.length === 1 && !/^\.\.\.|\[computed\]$/.test(b.path[0]!) ? { index: b.index, key: b.path[0]! } : undefined;
+  }
+  if (Node.isPropertyAccessExpression(e)) {
+    const whole = slotRead(fn, unwrapExpression(e.getExpression()));
+    return whole && whole.key === undefined ? { index: whole.index, key: e.getName() } : undefined;
+  }
+  return undefined;
+}
+
+/** Whether an expression reads the helper's parameters, or body names it cannot follow. */
+function readsParameters(fn: Node, e: Node, depth: number): boolean {
+  const ids = Node.isIdentifier(e) ? [e] : e.getDescendantsOfKind(SyntaxKind.Identifier);
+  for (const id of ids) {
+    if (isPropertyName(id)) continue;
+    if (id.getText() === "arguments") return true;
+    const b = resolveIdentifier(id);
+    if (!b || !inside(fn, b.decl)) continue;
+    if (b.kind === "param") return true;
+    if (b.kind !== "var" || !b.init || changed(b.decl) || depth > 4 || readsParameters(fn, b.init, depth + 1)) return true;
+  }
+  return false;
+}
+
+/** Names in an expression that resolve to declarations inside the helper (not visible in its parameter list). */
+function bodyNames(fn: Node, e: Node): boolean {
+  const ids = Node.isIdentifier(e) ? [e] : e.getDescendantsOfKind(SyntaxKind.Identifier);
+  return ids.some((id) => {
+    if (isPropertyName(id)) return false;
+    const b = resolveIdentifier(id);
+    return !!b && b.kind !== "param" && inside(fn, b.decl);
+  });
+}
+
+function isPropertyName(id: Node): boolean {
+  const p = id.getParent();
+  return !!p && ((Node.isPropertyAccessExpression(p) && p.getNameNode() === id) || (Node.isPropertyAssignment(p) && p.getNameNode() === id));
+}
+
+function inside(fn: Node, decl: Node): boolean {
+  return decl.getSourceFile() === fn.getSourceFile() && decl.getStart() >= fn.getStart() && decl.getEnd() <= fn.getEnd();
+}
+
+/** A `let`/`var` written again, or a parameter assigned in the body: not one value for the whole call. */
+function changed(decl: Node, name?: string): boolean {
+  if (Node.isVariableDeclaration(decl)) {
+    const list = decl.getParent();
+    if (list && Node.isVariableDeclarationList(list) && list.getDeclarationKind() === "const") return false;
+  }
+  const fn = decl.getFirstAncestor((n) => Node.isFunctionDeclaration(n) || Node.isFunctionExpression(n) || Node.isArrowFunction(n) || Node.isMethodDeclaration(n)) ?? decl.getSourceFile();
+  const names = name ? [name] : Node.isVariableDeclaration(decl) ? bindingNames(decl.getNameNode()).map((b) => b.name) : [];
+  return fn.getDescendantsOfKind(SyntaxKind.BinaryExpression).some((b) => {
+    const op = b.getOperatorToken().getKind();
+    return op >= SyntaxKind.FirstAssignment && op <= SyntaxKind.LastAssignment && names.includes(unwrapExpression(b.getLeft()).getText());
+  });
+}
+
+/** The marked call gives the declared v1 base in the slot, when it gives none of its own there. */
+function fillSlot(call: Call, slot: Slot, name: string): Redirect | undefined {
+  const args = call.getArguments();
+  if (args.some((x) => Node.isSpreadElement(x))) return undefined;
+  const given = args[slot.index];
+  const empty = !given || (Node.isIdentifier(given) && given.getText() === "undefined");
+  const key = slot.key === undefined ? undefined : /^[A-Za-z_$][\w$]*$/.test(slot.key) ? slot.key : JSON.stringify(slot.key);
+  const value = key === undefined ? name : `{ ${key}: ${name} }`;
+  if (empty) {
+    if (given) return { edits: [replaceNode(given, value)], names: [name] };
+    const fill = Array.from({ length: slot.index - args.length }, () => "undefined");
+    const closeParen = call.getLastChildByKind(SyntaxKind.CloseParenToken);
+    if (!closeParen) return undefined;
+    const at = args.length ? args.at(-1)!.getEnd() : closeParen.getStart();
+    const text = [...fill, value].join(", ");
+    return { edits: [insertAt(call, at, args.length ? `, ${text}` : text)], names: [name] };
+  }
+  // Options given inline, without this key (or anything that could carry it): the key is added.
+  const u = unwrapExpression(given);
+  if (key === undefined || !Node.isObjectLiteralExpression(u)) return undefined;
+  if (u.getProperties().some((p) => !(Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p) || Node.isMethodDeclaration(p)) || p.getNameNode().getText().replace(/^["']|["']$/g, "") === slot.key || Node.isComputedPropertyName(p.getNameNode()))) return undefined;
+  const last = u.getProperties().at(-1);
+  if (last) return { edits: [insertAt(last, last.getEnd(), `, ${key}: ${name}`)], names: [name] };
+  return { edits: [textEdit(u, u.getStart() + 1, u.getEnd() - 1, ` ${key}: ${name} `)], names: [name] };
+}
+
+/**
+ * A base that no caller gives: a trailing parameter defaulting to it (`runpodBase = BASE`), used in
+ * the URL, which the marked call fills. A base declared in the body cannot be a parameter's
+ * default: the parameter then has none, and the URL reads `runpodBase ?? base`.
+ */
+function newParameter(fn: Node, anchor: Node, name: string, call: Call): Redirect | undefined {
+  const params = ((fn as any).getParameters?.() ?? []) as Node[];
+  if (params.some((p) => (p as any).isRestParameter?.())) return undefined;
+  const args = call.getArguments();
+  if (args.length > params.length || args.some((x) => Node.isSpreadElement(x))) return undefined;
+  const close = fn.getFirstChildByKind(SyntaxKind.CloseParenToken);
+  if (!close) return undefined;
+  const local = bodyNames(fn, anchor);
+  const typed = isTypeScriptFile(fn.getSourceFile().getFilePath());
+  const param = local ? (typed ? `${HELPER_BASE_PARAM}?: string` : HELPER_BASE_PARAM) : `${HELPER_BASE_PARAM} = ${anchor.getText()}`;
+  const inTemplate = Node.isTemplateSpan(anchor.getParent()!) && (anchor.getParent() as any).getExpression() === anchor;
+  const use = !local ? HELPER_BASE_PARAM : inTemplate ? `${HELPER_BASE_PARAM} ?? ${anchor.getText()}` : `(${HELPER_BASE_PARAM} ?? ${anchor.getText()})`;
+  const last = params.at(-1);
+  const shared: Edit[] = [last ? insertAt(last, last.getEnd(), `, ${param}`) : insertAt(close, close.getStart(), param), replaceNode(anchor, use)];
+  const fill = Array.from({ length: params.length - args.length }, () => "undefined");
+  const tail = [...fill, name].join(", ");
+  const closeParen = call.getLastChildByKind(SyntaxKind.CloseParenToken);
+  if (!closeParen) return undefined;
+  const at = args.length ? args.at(-1)!.getEnd() : closeParen.getStart();
+  return { edits: [insertAt(call, at, args.length ? `, ${tail}` : tail)], names: [name], shared: { key: `${fn.getSourceFile().getFilePath()}:${fn.getStart()}`, edits: shared } };
+}
