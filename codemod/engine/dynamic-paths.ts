@@ -8,22 +8,8 @@ import type { Problems } from "./rewrites/problems.ts";
 import { uniqueMatches } from "./v1-match.ts";
 import type { OperationMapping } from "../../mappings/index.ts";
 import { possibleOperations } from "./finite-paths.ts";
+import { typeStrings } from "./evaluate/finite-strings.ts";
 
-/** String literal values an expression can take, when its type says so. */
-export function literalValues(node: Node): string[] | undefined {
-  try {
-    const type = node.getType();
-    const members = type.isUnion() ? type.getUnionTypes() : [type];
-    const out: string[] = [];
-    for (const t of members) {
-      if (!t.isStringLiteral()) return undefined;
-      out.push(String(t.getLiteralValue()));
-    }
-    return out.length ? out : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * The v1 route literals written in a call's own URL argument (`getJson(buildUrl("/networkvolumes"))`),
@@ -54,7 +40,7 @@ export function dynamicPathProblem(_a: Analysis, url: LocatedUrl, method?: strin
     };
   }
   const hole = url.parts.find((p) => p.kind === "hole");
-  const values = hole && Node.isIdentifier(hole.node) ? literalValues(hole.node) : undefined;
+  const values = hole && Node.isIdentifier(hole.node) ? typeStrings(hole.node) : undefined;
   if (values) {
     const described = values.map((v) => {
       const path = url.path.replace("\0", v.replace(/^\//, ""));
