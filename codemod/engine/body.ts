@@ -8,7 +8,7 @@ import { computedMoreThanOnce, convertField, reviewOf, type Value } from "./body
 import { neverNull, sourceInput } from "./source-facts.ts";
 import { quoteString } from "./urls.ts";
 import { isPure } from "../../mappings/data/source-forms.ts";
-import { computedValue, hoistEdits, writeBack, type Computed } from "./computed-fields.ts";
+import { computedValue, hoistComputed, hoistEdits, writeBack, type Computed } from "./computed-fields.ts";
 import type { Edit } from "../types.ts";
 
 export interface BodyProblem {
@@ -316,25 +316,6 @@ export function convertBody(obj: ObjectLiteralExpression, lensName: string, quot
   const step = firstProp ? lineIndent(fullText, firstProp.getStart()).slice(closeIndent.length) || "  " : "  ";
   const rendered = render(out, multiline, closeIndent, step, quote, verbatim.filter((v) => !head.includes(v)), head);
   return { text: rendered === original ? null : rendered, problems, ...(hoists.length && rendered !== original ? { before: hoistEdits(hoists) } : {}) };
-}
-
-/**
- * Computes each value the body would compute twice in a const before the statement, with every
- * value that computes something before it (their order kept): false where one cannot be.
- */
-function hoistComputed(fields: Map<string, V1Field>, twice: string[]): boolean {
-  const last = Math.max(...twice.map((n) => fields.get(n)!.computed?.node.getStart() ?? Infinity));
-  const hoist = [...fields.values()].filter((f) => f.computed && !f.computed.pure && f.computed.node.getStart() <= last);
-  if (!Number.isFinite(last) || !hoist.every((f) => f.computed!.hoist)) return false;
-  for (const f of hoist) {
-    const c = f.computed!;
-    if (f.value.literal || f.value.source === c.placeholder) continue;
-    f.value = { ...f.value, source: c.placeholder, input: { ...f.value.input, source: c.placeholder } };
-    // Kept as written (a field v2 does not take, next to converted ones), it reads the const too.
-    const prop = c.node.getParent()!;
-    f.text = f.text.slice(0, c.node.getStart() - prop.getStart()) + c.placeholder + f.text.slice(c.node.getEnd() - prop.getStart());
-  }
-  return true;
 }
 
 function replaceSources(map: Map<string, OutNode>, replace: (s: string) => string): void {

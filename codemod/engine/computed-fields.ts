@@ -11,6 +11,7 @@ import { enclosingFunction, isFunctionLike } from "./scope.ts";
 import { operand } from "../../mappings/data/source-forms.ts";
 import type { Edit } from "../types.ts";
 import { textEdit } from "./text-edit.ts";
+import type { V1Field } from "./body.ts";
 
 export interface Computed {
   placeholder: string;
@@ -126,4 +127,23 @@ export function hoistEdits(hoists: Computed[]): Edit[] {
     const semi = st.getText().trimEnd().endsWith(";") ? ";" : "";
     return textEdit(st, st.getStart(), st.getStart(), cs.map((c) => `const ${c.hoist!.name} = ${c.written}${semi}\n${indent}`).join(""));
   });
+}
+
+/**
+ * Computes each value the body would compute twice in a const before the statement, with every
+ * value that computes something before it (their order kept): false where one cannot be.
+ */
+export function hoistComputed(fields: Map<string, V1Field>, twice: string[]): boolean {
+  const last = Math.max(...twice.map((n) => fields.get(n)!.computed?.node.getStart() ?? Infinity));
+  const hoist = [...fields.values()].filter((f) => f.computed && !f.computed.pure && f.computed.node.getStart() <= last);
+  if (!Number.isFinite(last) || !hoist.every((f) => f.computed!.hoist)) return false;
+  for (const f of hoist) {
+    const c = f.computed!;
+    if (f.value.literal || f.value.source === c.placeholder) continue;
+    f.value = { ...f.value, source: c.placeholder, input: { ...f.value.input, source: c.placeholder } };
+    // Kept as written (a field v2 does not take, next to converted ones), it reads the const too.
+    const prop = c.node.getParent()!;
+    f.text = f.text.slice(0, c.node.getStart() - prop.getStart()) + c.placeholder + f.text.slice(c.node.getEnd() - prop.getStart());
+  }
+  return true;
 }

@@ -6,7 +6,7 @@
 // naming what each value calls.
 import { Node } from "../ts-morph.ts";
 import { matchV1, operations, type OperationMapping } from "../../mappings/index.ts";
-import { finiteStrings } from "./evaluate/finite-strings.ts";
+import { finiteStrings, typeStrings } from "./evaluate/finite-strings.ts";
 import { HOLE, type LocatedUrl } from "./urls.ts";
 import { newPathFor, uniqueMatches, type Match } from "./v1-match.ts";
 import { renderValue } from "./body.ts";
@@ -120,13 +120,15 @@ export function computedBody(fp: FinitePath, ops: OperationMapping[], call: Node
     const h = fp.holes.findIndex((_, k) => decides(fp.expansions.map((e) => e.values[k]!), vals));
     const hole = fp.holes[h];
     if (!hole || !readableAt(hole.node, call)) return null;
-    const expr = hole.node.getText();
+    // In TypeScript, a set proven by a guard rather than the type is said with a cast (typed v2 bodies take the literals).
+    const typed = typeStrings(hole.node);
+    const expr = typescript && !(typed && typed.every((v) => hole.values.includes(v))) ? `${hole.node.getText()} as ${hole.values.map((v) => renderValue(v, quote)).join(" | ")}` : hole.node.getText();
     const identity = fp.expansions.every((e, i) => e.values[h] === vals[i]);
     if (identity) fields.push(expr === key ? key : `${key}: ${expr}`);
     else {
       const entries = [...new Map(fp.expansions.map((e, i) => [e.values[h]!, vals[i]])).entries()];
       const map = `{ ${entries.map(([k, v]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : renderValue(k, quote)}: ${renderValue(v, quote)}`).join(", ")} }`;
-      fields.push(`${key}: (${map}${typescript ? " as const" : ""})[${expr}]`);
+      fields.push(`${key}: (${map}${typescript ? " as const" : ""})[${expr.includes(" as ") ? `(${expr})` : expr}]`);
     }
   }
   const computed = `{ ${fields.join(", ")} }`;
