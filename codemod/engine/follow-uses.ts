@@ -8,6 +8,7 @@ import { Node, SyntaxKind } from "../ts-morph.ts";
 import { enclosingFunction, isFunctionLike } from "./scope.ts";
 import type { Analysis } from "./state.ts";
 import { functionName, references } from "./references.ts";
+import { importerUses } from "./module-exports.ts";
 import { referencesOf } from "./nodes.ts";
 import { argumentCallee, classNamed, functionNamed } from "./record-callees.ts";
 
@@ -97,8 +98,9 @@ export class Follower {
       const nameNode = Node.isPropertyAccessExpression(left) ? left.getNameNode() : Node.isIdentifier(left) ? left : undefined;
       const text = left.getText().replace(/\s/g, "");
       // `exports.base = …`: the compiler binds CommonJS exports in JavaScript, so its importers' reads are references.
+      // `module.exports = value`: the importers' uses of the module's value.
       if (/^(module\.)?exports(\.|$)/.test(text)) {
-        const refs = /^(module\.)?exports\.\w+$/.test(text) && nameNode ? references(nameNode) : [];
+        const refs = !nameNode ? [] : /^(module\.)?exports\.\w+$/.test(text) ? references(nameNode) : importerUses(nameNode);
         return refs.length ? each(refs) : void out.push(outer);
       }
       return nameNode ? each(references(nameNode)) : void out.push(outer);

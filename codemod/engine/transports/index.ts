@@ -4,7 +4,7 @@
 import { Node, type CallExpression } from "../../ts-morph.ts";
 import type { HttpMethod } from "../../../mappings/index.ts";
 import { elementDefault, isFunctionLike } from "../scope.ts";
-import { memberMethod, classOfMember, memberValues } from "../symbols.ts";
+import { importedBinding, memberMethod, classOfMember, memberValues } from "../symbols.ts";
 import { literalText, unwrapExpression } from "../urls.ts";
 import type { Analysis } from "../state.ts";
 import { bind, external, objectLiteral, prop } from "../values.ts";
@@ -117,11 +117,11 @@ export function rootOf(a: Analysis, node: Node, trail: Node[] = [], depth = 0): 
       if (lib?.lib === "undici-ns") return name === "fetch" ? { lib: "fetch" } : name === "request" ? { lib: "undici-request" } : undefined;
       // `axios.default(…)` is the library itself; `axios.patch(…)` is a verb of it (read below, with its data).
       if (lib) return name === "default" ? lib : undefined;
+      // `http.request(…)` of a module of the project, ESM or CommonJS: the export of that name.
       const target = a.resolve?.(obj.getSourceFile().getFilePath(), b.module);
-      const fn = target?.getFunction(name);
-      if (fn) return functionRoot(a, fn, n.getText());
-      const v = target?.getVariableDeclaration(name)?.getInitializer();
-      return v ? valueRoot(a, v, n.getText(), trail, depth) : undefined;
+      const e = target && importedBinding(target, name, a.resolve);
+      if (e?.kind === "function") return functionRoot(a, e.decl, n.getText());
+      return e?.kind === "var" && e.init && e.path.length === 0 ? valueRoot(a, e.init, n.getText(), trail, depth) : undefined;
     }
   }
   // A class member: `this.fetchImpl`, `this.api` (an axios instance), `this.request` (a helper).
