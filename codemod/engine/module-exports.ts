@@ -75,7 +75,7 @@ const exportsCache = new WeakMap<SourceFile, Map<Node, string[]>>();
 
 /**
  * A CommonJS module's exports: each name node that stands for an exported value (the export's own
- * key, and the local declaration it names) → the export names it goes by.
+ * key, the local name it is given as, and that name's declaration) → the export names it goes by.
  */
 export function commonJsExports(sf: SourceFile): Map<Node, string[]> {
   let table = exportsCache.get(sf);
@@ -97,13 +97,17 @@ export function commonJsExports(sf: SourceFile): Map<Node, string[]> {
           const exported = Node.isStringLiteral(key) ? key.getLiteralValue() : key.getText();
           add(key, exported);
           const init = Node.isPropertyAssignment(p) ? p.getInitializer() : undefined;
-          if (init) add(localDeclarationName(unwrap(init)), exported);
+          if (init && Node.isIdentifier(unwrap(init))) {
+            add(unwrap(init), exported);
+            add(localDeclarationName(unwrap(init)), exported);
+          }
         }
       }
       continue;
     }
     const exported = name ?? WHOLE_MODULE;
     add(Node.isPropertyAccessExpression(left) ? left.getNameNode() : left, exported);
+    if (Node.isIdentifier(right)) add(right, exported);
     add(localDeclarationName(right), exported);
   }
   return table;
