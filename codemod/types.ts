@@ -59,14 +59,18 @@ export interface HelperSignature {
   fixedMethod?: boolean;
   /** Whether a call's awaited value is the parsed response body (the helper returns `res.json()` / `res.data`). */
   returnsBody: boolean;
-  /** Whether a call's awaited value is the fetch Response itself (callers read `.json()`). */
+  /** Whether a call's awaited value is the transport's own answer (fetch's Response, axios's response): callers read it as that library's. */
   returnsResponse?: boolean;
+  /** With `returnsResponse`: whose answer it is (fetch's when absent): axios's is read by `.data`. */
+  answerLib?: "fetch" | "axios";
   /** The helper returns its own result object with the parsed body under this key (`{ ok, detail, corps }`). */
   resultBodyKey?: string;
   /** Whether the helper serialises the body itself (call sites pass plain objects). */
   serialisesBody: boolean;
   /** The helper's own transport call (its request's headers are read there: engine/request-headers.ts). */
   transport?: unknown;
+  /** A method whose transport is reached through `this.<key>` (`this.instance.get(url)`): each call's base is its receiver's. */
+  receiverKey?: string;
   /** The helper function itself (its callers are the sites; its base flips only when all are followed). */
   fn?: unknown;
   /** The base literal the helper's URL takes its v1 base from (absent for an inline base). */

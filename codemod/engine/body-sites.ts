@@ -56,8 +56,8 @@ export function bodySites(a: Analysis, http: HttpCall, depth = 0): BodySite[] {
     } else if (!parsesText) sites.push({ kind: "promise", node: p });
   };
   const call = http.call;
-  // A helper that returns the fetch Response: its callers read the body as fetch's do.
-  if (http.lib === "helper" && http.helper?.returnsResponse) return bodySites(a, { ...http, lib: "fetch", helper: undefined });
+  // A helper that returns its transport's answer: its callers read the body as that library's do.
+  if (http.lib === "helper" && http.helper?.returnsResponse) return bodySites(a, { ...http, lib: http.helper.answerLib ?? "fetch", helper: undefined }, depth);
   if (http.lib === "helper" || http.wrapper?.returnsBody) {
     if (http.helper?.returnsBody || http.wrapper?.returnsBody) addPromise(call);
     if (http.helper?.resultBodyKey) resultKeyReads(call, http.helper.resultBodyKey, sites);

@@ -70,6 +70,7 @@ export function resolveDoNoHarm(a: Analysis): void {
     const out: Node[] = [];
     follower.overrides = new Set();
     follower.passedOptions = [];
+    follower.literal = base.literal;
     if (base.helper) out.push(...follower.helperUses(base.helper));
     else follower.follow(base.literal, out, new Set<string>(), 0);
     // A base the run cannot write, or that files it could not read import, stays v1.
@@ -78,8 +79,13 @@ export function resolveDoNoHarm(a: Analysis): void {
     for (const by of a.blocked.get(baseFile) ?? []) unseen.set(base.literal, [...(unseen.get(base.literal) ?? []), by]);
     if (unseen.has(base.literal)) out.push(base.literal);
     // What the evaluator saw can override the base at run time (an environment variable behind a schema default).
-    const evaluated = [...(a.overrides.get(base.literal) ?? [])].filter((o) => o.startsWith("the environment variable") && !(base.env && o.endsWith(` ${base.env.split(".").pop()}`)));
-    const overrides = [...follower.overrides, ...evaluated].filter((o) => o !== base.env);
+    // The base's own variable (`process.env.X ?? "…/v1"`) is renamed with it: not an override.
+    const own = (o: string) => !!base.env && (o === base.env || o === `the environment variable ${base.env.split(".").pop()}`);
+    const evaluated = [...(a.overrides.get(base.literal) ?? [])].filter((o) => o.startsWith("the environment variable") && !own(o));
+    // The sites' own evaluation has each call's arguments bound (`process.env[key]` of `setting("RUNPOD_API_URL")`):
+    // where it names the environment variables, the follower's reading without them is left out.
+    const followed = [...follower.overrides].filter((o) => !own(o) && (!evaluated.length || !o.startsWith("the environment variable")));
+    const overrides = [...new Set([...followed, ...evaluated])];
     if (!base.override && overrides.length) base.override = overrides.join(", ");
     // A test's own base, whose only unfollowed uses are the test's (mocks, expectations): it flips
     // with the code under test, and its mark says the test must move to v2 shapes too.
@@ -334,8 +340,11 @@ function flipOrMark(a: Analysis, base: BaseSource, verdict: Verdict, unseenBy: s
     }
     if (base.override) {
       const list = base.override.split(", ");
-      const reason = `the v2 base applies only when ${list.length > 1 ? `none of ${list.join(", ")} is set` : `${list[0]} is not set`}: a caller that passes the v1 base (or a gateway's /v1) there now sends v2 paths to v1`;
-      const advice = `make sure every value given to ${base.override} is the v2 base ${V2_BASE} (or none)`;
+      // Only environment variables: it is the deployments that set them, not callers.
+      const env = list.every((o) => o.startsWith("the environment variable"));
+      const who = env ? "a deployment that sets it to the v1 base (or a gateway's /v1)" : "a caller that passes the v1 base (or a gateway's /v1) there";
+      const reason = `the v2 base applies only when ${list.length > 1 ? `none of ${list.join(", ")} is set` : `${list[0]} is not set`}: ${who} now sends v2 paths to v1`;
+      const advice = env ? `set ${list.map((o) => o.replace("the environment variable ", "")).join(", ")} to the v2 base ${V2_BASE} (or leave it unset) wherever it is configured` : `make sure every value given to ${base.override} is the v2 base ${V2_BASE} (or none)`;
       todo(a, base.literal, "base", "review", reason, advice);
       addFinding(a, base.literal, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "base" });
     }

@@ -68,7 +68,7 @@ function hooksOf(a: Analysis, http: HttpCall, holders: Node[], add: Add, unfollo
 /** Whether the call's awaited value is a fetch-like Response (its body read with `.json()` / `.text()`). */
 function passesResponse(http: HttpCall): boolean {
   if (http.lib === "fetch" || http.lib === "undici-request") return !http.wrapper?.returnsBody;
-  if (http.lib === "helper") return !!http.helper?.returnsResponse;
+  if (http.lib === "helper") return !!http.helper?.returnsResponse && !http.helper.answerLib;
   return http.lib === "convention" && http.style === "json";
 }
 

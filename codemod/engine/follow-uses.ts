@@ -8,6 +8,10 @@ import { Node, SyntaxKind } from "../ts-morph.ts";
 import { enclosingFunction, isFunctionLike } from "./scope.ts";
 import type { Analysis } from "./state.ts";
 import { functionName, references } from "./references.ts";
+import { commonJsExports, importerUses } from "./module-exports.ts";
+import { optionsOf } from "./evaluate/value.ts";
+import { receiverHolds } from "./receiver-base.ts";
+import { unwrapExpression } from "./urls.ts";
 import { referencesOf } from "./nodes.ts";
 import { argumentCallee, classNamed, functionNamed } from "./record-callees.ts";
 
@@ -19,6 +23,8 @@ export class Follower {
   private readonly helperMemo = new Map<Node, boolean>();
   /** Expressions that take precedence over the followed value (`opts.baseUrl ?? BASE`). */
   overrides = new Set<string>();
+  /** The base literal being followed: a call of a function returning strings that cannot be it is not its use. */
+  literal: Node | undefined;
   /** Values this base gives as an option to a client or function (`new Client({ baseUrl })`). */
   passedOptions: { holder: Node; key: string; at: Node }[] = [];
   /** Each URL part inside a request helper → the helpers it belongs to (indexed once: looked up per followed use). */
@@ -48,7 +54,12 @@ export class Follower {
     const out: Node[] = [];
     const named = (fn as any).getNameNode?.() as Node | undefined;
     if ((Node.isFunctionDeclaration(fn) || Node.isMethodDeclaration(fn)) && named) {
-      for (const r of references(named)) this.follow(r, out, new Set<string>(), 0);
+      // A method called on an instance that cannot hold this base (another API's) does not use it.
+      const key = this.a.helperCache.get(fn)?.receiverKey;
+      for (const r of references(named)) {
+        if (key && Node.isPropertyAccessExpression(r) && !receiverHolds(this.a, unwrapExpression(r.getExpression()), key, this.literal)) continue;
+        this.follow(r, out, new Set<string>(), 0);
+      }
     } else this.follow(fn, out, new Set<string>(), 0);
     return out;
   }
@@ -62,6 +73,8 @@ export class Follower {
     if (seen.has(key)) return;
     seen.add(key);
     if (this.accounted(value)) return;
+    // A type written with it (`keyof typeof DEFAULTS`) holds no value.
+    if (value.getFirstAncestor((x) => Node.isTypeNode(x))) return;
     if (depth > 14) return void out.push(value);
     let outer = value;
     for (;;) {
@@ -69,7 +82,7 @@ export class Follower {
       if (!p) break;
       if (WRAPPERS.has(p.getKind())) outer = p;
       else if (Node.isBinaryExpression(p) && ["??", "||"].includes(p.getOperatorToken().getText())) {
-        if (p.getRight() === outer) this.overrides.add(p.getLeft().getText().replace(/\s+/g, " "));
+        if (p.getRight() === outer) this.overrideBy(p.getLeft());
         outer = p;
       }
       else if (Node.isConditionalExpression(p) && p.getCondition() !== outer) outer = p;
@@ -97,8 +110,9 @@ export class Follower {
       const nameNode = Node.isPropertyAccessExpression(left) ? left.getNameNode() : Node.isIdentifier(left) ? left : undefined;
       const text = left.getText().replace(/\s/g, "");
       // `exports.base = …`: the compiler binds CommonJS exports in JavaScript, so its importers' reads are references.
+      // `module.exports = value`: the importers' uses of the module's value.
       if (/^(module\.)?exports(\.|$)/.test(text)) {
-        const refs = /^(module\.)?exports\.\w+$/.test(text) && nameNode ? references(nameNode) : [];
+        const refs = !nameNode ? [] : /^(module\.)?exports\.\w+$/.test(text) ? references(nameNode) : importerUses(nameNode);
         return refs.length ? each(refs) : void out.push(outer);
       }
       return nameNode ? each(references(nameNode)) : void out.push(outer);
@@ -170,6 +184,23 @@ export class Follower {
     out.push(outer);
   }
 
+  /**
+   * A call whose every possible result is known and none is the followed literal: with its own
+   * arguments bound (`get("SLACK_URL")` of `get(key)` reading `DEFAULTS[key]`), it does not return this base.
+   */
+  private cannotHold(call: Node): boolean {
+    if (!this.literal) return false;
+    const options = optionsOf(this.a.evaluator.evaluate(call));
+    return options.every((o) => o.kind === "env" || (o.kind === "string" && o.node !== this.literal));
+  }
+
+  /** What takes precedence over the value (`x ?? value`): an environment read by its variable's name (`process.env[key]` in `get(key)`), else its text. */
+  private overrideBy(left: Node): void {
+    const options = optionsOf(this.a.evaluator.evaluate(left));
+    if (options.length && options.every((o) => o.kind === "env")) for (const o of options) this.overrides.add(`the environment variable ${(o as { name: string }).name}`);
+    else this.overrides.add(left.getText().replace(/\s+/g, " "));
+  }
+
   private injected(outer: Node, out: Node[], seen: Set<string>, depth: number): boolean {
     let arg: Node = outer;
     const bind = outer.getParent();
@@ -204,8 +235,15 @@ export class Follower {
       return true;
     }
     if (Node.isElementAccessExpression(p) && p.getExpression() === outer) {
+      // `DEFAULTS[key]`: a use when the key can be this one (every string it can hold, over its callers).
       const arg = p.getArgumentExpression();
-      if (arg && Node.isStringLiteral(arg) && arg.getLiteralValue() === want) return this.follow(p, out, seen, depth + 1, path.slice(0, -1)), true;
+      const keys = arg ? optionsOf(this.a.evaluator.evaluate(arg)) : [];
+      if (keys.length && keys.every((k) => k.kind === "string")) {
+        if (keys.some((k) => k.kind === "string" && k.text === want)) this.follow(p, out, seen, depth + 1, path.slice(0, -1));
+        return true;
+      }
+      // A key known only at run time may be this one: the read is the use that cannot be followed.
+      return out.push(p), true;
     }
     return false;
   }
@@ -283,8 +321,11 @@ export class Follower {
     if (!name) return void out.push(fn);
     for (const r of references(name)) {
       const call = r.getParent();
-      if (call && Node.isCallExpression(call) && call.getExpression() === r) this.follow(call, out, seen, depth + 1, path);
-      else out.push(r);
+      if (call && Node.isCallExpression(call) && call.getExpression() === r) {
+        if (!path.length && this.cannotHold(call)) continue;
+        this.follow(call, out, seen, depth + 1, path);
+      } else if (!commonJsExports(r.getSourceFile()).has(r)) out.push(r);
+      // (Exported the CommonJS way: the importers' calls are among the references.)
     }
   }
 }

@@ -13,6 +13,8 @@ import type { HttpCall } from "./transports/transport.ts";
 import { readCall as httpCall } from "./call-reader.ts";
 import { bodySites, type BodySite } from "./body-sites.ts";
 import { bodyOptionKeys, queryOptionKeys } from "./helper-body-keys.ts";
+import { skipParens } from "./nodes.ts";
+import { receiverKey } from "./receiver-base.ts";
 
 const BODY_NAME = /body|data|payload|json/i;
 
@@ -96,6 +98,8 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
     const baseSource = http.lib === "helper" ? http.helper!.baseSource : url.anchor?.node ? sourceLiteral(a, url.anchor.node) : parts[0]?.node;
     const baseSources = http.lib === "helper" ? http.helper!.baseSources : url.anchor?.node ? sourceLiterals(a, url.anchor.node) : undefined;
     sig = { kind: "helper", base, pathIndex: pb.index, returnsBody: false, serialisesBody: false, fn, baseSource, baseSources };
+    const key = receiverKey(http, url.anchor?.node ?? undefined);
+    if (key) sig.receiverKey = key;
     // Known before the helper's file is planned, for callers planned earlier.
     noteHelperAnchor(a, fn, parts, url);
     const holeAt = parts.indexOf(hole);
@@ -150,7 +154,13 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
     queryKeysOf(a, fn, sig, parts.slice(holeAt + 1), !http.body);
     sig.transport = call;
     sig.returnsBody = returnsBody(a, http, fn);
-    if (!sig.returnsBody && http.lib === "fetch" && returnsValueOf(fn, call)) sig.returnsResponse = true;
+    // A helper returning its transport's answer as it is (`return fetch(…)`, `return this.instance.get<T>(url, config)`):
+    // it is an HTTP call by convention, its callers read the answer as that library's.
+    const answer = !sig.returnsBody && returnsValueOf(fn, call) ? answerLibOf(http) : undefined;
+    if (answer) {
+      sig.returnsResponse = true;
+      if (answer !== "fetch") sig.answerLib = answer;
+    }
     if (!sig.returnsBody && !sig.returnsResponse) {
       const key = bodyKeyOf(a, http, fn);
       if (key) sig.resultBodyKey = key;
@@ -185,6 +195,14 @@ function queryKeysOf(a: Analysis, fn: Node, sig: HelperSignature, after: Part[],
     sig.optionsIndex = found[0]!.i;
     if (noBody) sig.dropsBody = true;
   }
+}
+
+/** Whose answer a transport call gives back: fetch's Response or axios's response (read by `.data`); others are not read through a helper. */
+function answerLibOf(http: HttpCall): "fetch" | "axios" | undefined {
+  if (http.lib === "fetch" || http.lib === "axios") return http.lib;
+  if (http.lib === "convention") return http.style === "data" ? "axios" : http.style === "json" ? "fetch" : undefined;
+  if (http.lib === "helper" && http.helper?.returnsResponse) return http.helper.answerLib ?? "fetch";
+  return undefined;
 }
 
 /** Whether the transport (or inner helper) serialises the body it is given (callers pass plain objects). */
@@ -253,8 +271,8 @@ function bodyKeyOf(a: Analysis, http: HttpCall, fn: Node): string | undefined {
 
 /** `return fetch(…)`, `return await fetch(…)`, or `const res = await fetch(…)` (or `res = await fetch(…)` in a try) `…; return res`. */
 function returnsValueOf(fn: Node, call: Node): boolean {
-  let up = call.getParent();
-  while (up && (Node.isParenthesizedExpression(up) || Node.isAwaitExpression(up) || Node.isAsExpression(up))) up = up.getParent();
+  let up = skipParens(call).getParent();
+  while (up && (Node.isParenthesizedExpression(up) || Node.isAwaitExpression(up) || Node.isAsExpression(up))) up = skipParens(up).getParent();
   if (up && (Node.isReturnStatement(up) || (Node.isArrowFunction(up) && up === fn))) return true;
   let name: string;
   if (up && Node.isVariableDeclaration(up) && Node.isIdentifier(up.getNameNode())) name = up.getName();

@@ -23,6 +23,7 @@ import { markFindings } from "./todo-marks.ts";
 import { applyEdits } from "./apply-edits.ts";
 import { openapiTypes } from "./openapi-types.ts";
 import { recallNet } from "./recall-net.ts";
+import { setModuleResolver } from "./module-exports.ts";
 import type { AdapterOptions } from "../adapter/index.ts";
 
 export interface ProjectAnalysis {
@@ -82,6 +83,7 @@ function refusedHold(file: FileState, e: Edit): Frozen {
 function analyzeOnce(index: ProjectIndex, displayName: (file: string) => string, options: AnalyzeOptions, held: Map<string, Frozen>): ProjectAnalysis & { held: Map<string, Frozen> } {
   const hold = new Map<string, Frozen>();
   const a = newAnalysis(index.resolve);
+  setModuleResolver(index.project, index.resolve);
   if (options.adapterRoot) a.adapter = { root: options.adapterRoot, used: new Map() };
   a.projectFiles = options.projectFiles;
   for (const [f, why] of options.frozen ?? []) a.frozen.set(f, { why, advice: WRITABLE });

@@ -7,9 +7,24 @@ export function skipParens(node: Node): Node {
   let n = node;
   for (;;) {
     const p = n.getParent();
-    if (p && (Node.isParenthesizedExpression(p) || Node.isAsExpression(p) || Node.isNonNullExpression(p) || Node.isSatisfiesExpression(p))) n = p;
+    if (p && (Node.isParenthesizedExpression(p) || Node.isAsExpression(p) || Node.isNonNullExpression(p) || Node.isSatisfiesExpression(p) || passesValueOn(p, n))) n = p;
     else return n;
   }
+}
+
+const RXJS_PASS = new Set(["firstValueFrom", "lastValueFrom", "from"]);
+
+/**
+ * `firstValueFrom(x)`, `lastValueFrom(x)`, `from(x)` of rxjs: the same value as a promise or an
+ * observable (an HTTP service in the style of @nestjs/axios answers observables), so an answer
+ * read through them is read as the call's own.
+ */
+export function passesValueOn(call: Node, arg: Node): boolean {
+  if (!Node.isCallExpression(call) || call.getArguments().length !== 1 || call.getArguments()[0] !== arg) return false;
+  const callee = call.getExpression();
+  if (!Node.isIdentifier(callee) || !RXJS_PASS.has(callee.getText())) return false;
+  const b = resolveIdentifier(callee);
+  return b?.kind === "import" && /^rxjs(\/|$)/.test(b.module);
 }
 
 /** References to a local name inside a scope (same file). */

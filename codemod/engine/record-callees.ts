@@ -2,7 +2,7 @@
 // `this.summarise(pod)`): the parameter that takes it, so its reads are followed inside. A read
 // renamed there is shared by every caller, so each entry is kept: do no harm lets the rename land
 // only when every call of the function hands it records of calls that migrate (shared-readers.ts).
-import { Node } from "../ts-morph.ts";
+import { Node, SyntaxKind } from "../ts-morph.ts";
 import type { ClassDeclaration } from "ts-morph";
 import type { Analysis, Plan } from "./state.ts";
 import { skipParens } from "./nodes.ts";
@@ -36,6 +36,9 @@ export function functionNamed(a: Analysis, expr: Node): Node | undefined {
       const init = d.getInitializer();
       fn = init ? unwrap(init) : undefined;
     }
+    // `module.exports.request = async function (…) {…}`: the compiler declares the export by its assignment.
+    const assign = Node.isPropertyAccessExpression(d) ? d.getParent() : undefined;
+    if (assign && Node.isBinaryExpression(assign) && assign.getLeft() === d && assign.getOperatorToken().getKind() === SyntaxKind.EqualsToken) fn = unwrap(assign.getRight());
     if (!FUNCTION(fn) || !(fn as any).getBody?.()) continue;
     if (!a.files.has(fn.getSourceFile().getFilePath()) || fn.getSourceFile().isDeclarationFile()) continue;
     found.push(fn);

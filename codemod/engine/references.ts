@@ -1,6 +1,7 @@
 // The uses of a declaration across the project, through the compiler's find-references: alias
 // declarations (imports, re-exports) and writes are left out, a member use is its property access.
 import { Node, SyntaxKind } from "../ts-morph.ts";
+import { importerUses } from "./module-exports.ts";
 
 export function references(nameNode: Node): Node[] {
   let refs: Node[];
@@ -17,6 +18,8 @@ export function references(nameNode: Node): Node[] {
     if (r.getFirstAncestor((x) => Node.isJSDoc(x))) continue;
     if (r.getParent() && (Node.isPropertySignature(r.getParent()!) || Node.isPropertyAssignment(r.getParent()!)) && (r.getParent() as any).getNameNode() === r) continue;
     const p = r.getParent();
+    // `const request = require("./http")`: the compiler's CommonJS alias, not a use (its reads are listed).
+    if (Node.isVariableDeclaration(r)) continue;
     // Alias declarations: the compiler already follows them to the names' uses.
     if (r.getFirstAncestor((x) => Node.isImportDeclaration(x) || Node.isExportDeclaration(x)) || Node.isImportDeclaration(r) || Node.isExportDeclaration(r)) continue;
     if (p && (Node.isImportSpecifier(p) || Node.isExportSpecifier(p) || Node.isImportClause(p) || Node.isNamespaceImport(p) || Node.isExportAssignment(p) || Node.isImportEqualsDeclaration(p))) continue;
@@ -31,6 +34,8 @@ export function references(nameNode: Node): Node[] {
     if (p && (Node.isVariableDeclaration(p) || Node.isPropertyDeclaration(p) || Node.isParameterDeclaration(p) || Node.isMethodDeclaration(p) || Node.isFunctionDeclaration(p)) && (p as any).getNameNode?.() === r) continue;
     out.push(r);
   }
+  // A CommonJS export's importers, which the compiler's find-references does not reach.
+  for (const u of importerUses(nameNode)) if (!out.includes(u)) out.push(u);
   return out;
 }
 

@@ -5,34 +5,10 @@ import { Node, SyntaxKind, type SourceFile } from "../ts-morph.ts";
 import { bindingNames, resolveIdentifier, type Binding } from "./scope.ts";
 import { unwrapExpression } from "./urls.ts";
 import { references } from "./references.ts";
+import { commonJsExports, commonJsValue, exportedDeclaration, type ModuleResolver } from "./module-exports.ts";
 
-export type ModuleResolver = (from: string, specifier: string) => SourceFile | undefined;
-
-/** The declaration an export name stands for in a parsed module (follows re-exports). */
-export function exportedDeclaration(sf: SourceFile, name: string): Node | undefined {
-  let decls: Node[] | undefined;
-  try {
-    decls = sf.getExportedDeclarations().get(name);
-  } catch {
-    decls = undefined;
-  }
-  if (decls?.length) return decls[0];
-  // CommonJS: `module.exports = { name }`, `exports.name = …`, `module.exports.name = …`.
-  for (const st of sf.getStatements()) {
-    if (!Node.isExpressionStatement(st)) continue;
-    const e = st.getExpression();
-    if (!Node.isBinaryExpression(e) || e.getOperatorToken().getKind() !== SyntaxKind.EqualsToken) continue;
-    const left = e.getLeft().getText().replace(/\s/g, "");
-    const right = unwrapExpression(e.getRight());
-    if (left === "module.exports" && Node.isObjectLiteralExpression(right)) {
-      const p = right.getProperty(name);
-      if (p) return p;
-    }
-    if (left === "module.exports" && name === "default") return e;
-    if (new RegExp(`^(?:module\\.)?exports\\.${name.replace(/\$/g, "\\$")}$`).test(left)) return e;
-  }
-  return undefined;
-}
+export type { ModuleResolver };
+export { exportedDeclaration };
 
 /** A declaration node as a binding the engine understands. */
 export function bindingOfDeclaration(decl: Node): Binding | undefined {
@@ -44,6 +20,9 @@ export function bindingOfDeclaration(decl: Node): Binding | undefined {
   if (Node.isFunctionDeclaration(decl) || Node.isClassDeclaration(decl)) return { kind: "function", decl };
   if (Node.isPropertyAssignment(decl)) return { kind: "var", decl, init: decl.getInitializer(), path: [], isConst: true };
   if (Node.isBinaryExpression(decl)) return { kind: "var", decl, init: decl.getRight(), path: [], isConst: true };
+  // `exports.request = request`: the compiler declares a CommonJS export by the assignment's left side.
+  const assign = Node.isPropertyAccessExpression(decl) ? decl.getParent() : undefined;
+  if (assign && Node.isBinaryExpression(assign) && assign.getLeft() === decl && assign.getOperatorToken().getKind() === SyntaxKind.EqualsToken) return bindingOfDeclaration(assign);
   if (Node.isShorthandPropertyAssignment(decl)) return resolveIdentifier(decl.getNameNode());
   if (Node.isExportAssignment(decl)) return { kind: "var", decl, init: decl.getExpression(), path: [], isConst: true };
   return undefined;
@@ -56,16 +35,25 @@ export function bindingOfDeclaration(decl: Node): Binding | undefined {
 export function bindAcross(id: Node, resolve: ModuleResolver | undefined, depth = 0): Binding | undefined {
   const b = resolveIdentifier(id);
   if (!b || b.kind !== "import" || !resolve || depth > 6) return b;
-  if (b.name === "*") return b;
   const target = resolve(id.getSourceFile().getFilePath(), b.module);
   if (!target) return b;
+  // A whole module bound to a name (`const request = require("./http")`) is its `module.exports`
+  // when that is one value (a function, a class, an instance), not an object of exports.
+  // A default import of a CommonJS module is its `module.exports` too.
+  if (b.name === "*" || (b.name === "default" && commonJsExports(target).size > 0)) {
+    const whole = commonJsValue(target);
+    return whole ? exportBinding(whole, resolve, depth) ?? b : { ...b, name: "*" };
+  }
   return importedBinding(target, b.name, resolve, depth) ?? b;
 }
 
 /** The binding of an export of a parsed module. */
 export function importedBinding(target: SourceFile, name: string, resolve: ModuleResolver | undefined, depth = 0): Binding | undefined {
   const decl = exportedDeclaration(target, name);
-  if (!decl) return undefined;
+  return decl ? exportBinding(decl, resolve, depth) : undefined;
+}
+
+function exportBinding(decl: Node, resolve: ModuleResolver | undefined, depth: number): Binding | undefined {
   const bound = bindingOfDeclaration(decl);
   // `export default api` / `module.exports = { request }` where the value is a local name.
   if (bound?.kind === "var" && bound.init && Node.isIdentifier(unwrapExpression(bound.init)) && !Node.isVariableDeclaration(decl)) {

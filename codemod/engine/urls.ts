@@ -123,6 +123,9 @@ export function resolveParts(input: Node, ctx: UrlContext, depth = 0): Part[] {
     const op = node.getOperatorToken().getKind();
     if (op === SyntaxKind.PlusToken) return mergeBaseText([...resolveParts(node.getLeft(), ctx, depth + 1), ...resolveParts(node.getRight(), ctx, depth + 1)]);
     if (op === SyntaxKind.QuestionQuestionToken || op === SyntaxKind.BarBarToken) {
+      // By value first: the evaluator also learns what overrides the base here (`process.env[key]` for this call's key).
+      const base = ctx.baseOf(node);
+      if (base !== undefined) return [{ kind: "base", value: base, node }];
       const right = resolveParts(node.getRight(), ctx, depth + 1);
       if (right.length === 1 && right[0]!.kind === "base") return [{ kind: "base", value: right[0]!.value, node }];
       return [{ kind: "hole", node }];

@@ -7,6 +7,7 @@ import { enclosingFunction, isRewritten, type Binding } from "./scope.ts";
 import { resolveParts, unwrapExpression, type JoinMode, type UrlContext } from "./urls.ts";
 import type { Analysis } from "./state.ts";
 import { baseIn } from "./evaluate/bases.ts";
+import type { Frame } from "./evaluate/value.ts";
 import { functionNamed } from "./record-callees.ts";
 
 export interface External {
@@ -26,7 +27,8 @@ export function urlContext(a: Analysis, args = new Map<Node, Node>(), inside: No
     return b?.kind === "param" && b.path.length === 0 ? b.decl : undefined;
   };
   return {
-    baseOf: (node) => baseOf(a, node),
+    // Inside an inlined builder, with the call's arguments bound (`DEFAULTS[key]` for this call's key).
+    baseOf: (node) => baseOf(a, node, args.size ? frameOf(args) : undefined),
     valueOf: (node) => valueOf(a, node),
     argumentFor: (node) => {
       const decl = param(node);
@@ -75,8 +77,11 @@ function returnedExpressions(fn: Node): Node[] {
 export function sourceLiteral(a: Analysis, node: Node): Node | undefined {
   const n = unwrapExpression(node);
   if (Node.isStringLiteral(n) || Node.isNoSubstitutionTemplateLiteral(n)) return n;
+  if (a.baseSource.has(n)) return a.baseSource.get(n);
   if (Node.isBinaryExpression(n) && [SyntaxKind.QuestionQuestionToken, SyntaxKind.BarBarToken].includes(n.getOperatorToken().getKind())) return sourceLiteral(a, n.getRight());
-  return a.baseSource.get(n);
+  // A part whose base was found through a builder it called (`get("RUNPOD_API_URL")`): asked by value, with the call's arguments.
+  if (Node.isCallExpression(n) && baseOf(a, n) !== undefined) return a.baseSource.get(n);
+  return undefined;
 }
 
 /** Every literal a base part can come from (several callers may each give a v1 base): all must flip. */
@@ -87,15 +92,22 @@ export function sourceLiterals(a: Analysis, node: Node): Node[] {
   return [first, ...(a.moreBaseSources.get(n) ?? []).filter((x) => x !== first)];
 }
 
-/** The v1 base an identifier or member access stands for. */
-export function baseOf(a: Analysis, node: Node): string | undefined {
+/** The evaluator's frame for an inlined call: each parameter bound to its argument (an argument naming an outer parameter reads the same frame). */
+function frameOf(args: Map<Node, Node>): Frame {
+  const frame: Frame = { args: new Map(), parent: undefined };
+  for (const [param, arg] of args) frame.args.set(param, { arg, frame });
+  return frame;
+}
+
+/** The v1 base an identifier or member access stands for (in a call's frame: that call's arguments). */
+export function baseOf(a: Analysis, node: Node, frame?: Frame): string | undefined {
   const n = unwrapExpression(node);
-  if (a.baseCache.has(n)) return a.baseCache.get(n) ?? undefined;
-  a.baseCache.set(n, null);
+  if (!frame && a.baseCache.has(n)) return a.baseCache.get(n) ?? undefined;
+  if (!frame) a.baseCache.set(n, null);
   let found: { value: string; source?: Node; sources?: Node[] } | undefined;
-  if (Node.isIdentifier(n) || Node.isPropertyAccessExpression(n) || Node.isElementAccessExpression(n) || Node.isCallExpression(n)) {
+  if (Node.isIdentifier(n) || Node.isPropertyAccessExpression(n) || Node.isElementAccessExpression(n) || Node.isCallExpression(n) || Node.isBinaryExpression(n)) {
     // By value, wherever it flows: variables, imports, config returns, class members, constructor options, schema defaults.
-    const b = baseIn(a.evaluator.evaluate(n));
+    const b = baseIn(a.evaluator.evaluate(n, frame));
     if (b) {
       found = { value: b.value, source: b.source, sources: b.sources };
       if (b.overrides.length) a.overrides.set(b.source, new Set([...(a.overrides.get(b.source) ?? []), ...b.overrides]));
@@ -103,7 +115,7 @@ export function baseOf(a: Analysis, node: Node): string | undefined {
   }
   if (found?.source) a.baseSource.set(n, found.source);
   if (found?.sources && found.sources.length > 1) a.moreBaseSources.set(n, found.sources.slice(1));
-  a.baseCache.set(n, found?.value ?? null);
+  if (!frame) a.baseCache.set(n, found?.value ?? null);
   return found?.value;
 }
 

@@ -9,6 +9,7 @@ import { bindAcross, classOfThis, importedBinding, type ModuleResolver } from ".
 import { elementDefault, isFunctionLike, writesOf, type Binding } from "../scope.ts";
 import { unwrapExpression } from "../urls.ts";
 import { references } from "../references.ts";
+import { commonJsExports } from "../module-exports.ts";
 import { dynamic, optionsOf, union, type Frame, type Value } from "./value.ts";
 import { HELPER_BASE_PARAM, V1_BASE_NAME, V1_ORIGIN_NAME } from "../v1-redirect.ts";
 import { tidiedReceiver } from "./tidy.ts";
@@ -56,12 +57,7 @@ export class Evaluator {
     }
     if (Node.isIdentifier(node)) return this.identifier(node, frame);
     if (Node.isPropertyAccessExpression(node)) return this.member(node, node.getName(), node.getExpression(), frame);
-    if (Node.isElementAccessExpression(node)) {
-      const key = node.getArgumentExpression();
-      const k = key && unwrapExpression(key);
-      if (k && (Node.isStringLiteral(k) || Node.isNoSubstitutionTemplateLiteral(k))) return this.member(node, k.getLiteralValue(), node.getExpression(), frame);
-      return dynamic(node, "a computed member");
-    }
+    if (Node.isElementAccessExpression(node)) return this.element(node, frame);
     if (Node.isCallExpression(node)) return this.call(node, frame);
     if (Node.isNewExpression(node)) {
       const callee = this.evaluate(node.getExpression(), frame);
@@ -165,10 +161,25 @@ export class Evaluator {
       if (p && (Node.isCallExpression(p) || Node.isNewExpression(p)) && p.getExpression() === r) out.push(p);
       // The declaration itself, imports and re-exports of the name, and types written with it are not uses.
       else if (p && (Node.isClassDeclaration(p) || Node.isImportSpecifier(p) || Node.isExportSpecifier(p) || Node.isImportClause(p) || r.getFirstAncestor((x) => Node.isTypeNode(x)))) continue;
+      // Exported the CommonJS way (`module.exports = { get }`, `exports.get = get`): its importers' uses are listed too.
+      else if (p && commonJsExports(r.getSourceFile()).has(r)) continue;
       else return undefined;
       if (out.length > MAX_CALLERS) return undefined;
     }
     return out;
+  }
+
+  /**
+   * `obj[key]`: the member for each string the key can hold, in this call's frame (`DEFAULTS[key]`
+   * and `process.env[key]` inside `get(key)`, called as `get("RUNPOD_API_URL")`). A key known only at
+   * run time stops here.
+   */
+  private element(node: Node & { getArgumentExpression(): Node | undefined; getExpression(): Node }, frame: Frame | undefined): Value {
+    const arg = node.getArgumentExpression();
+    const key = arg ? this.evaluate(arg, frame) : undefined;
+    const keys = key ? optionsOf(key) : [];
+    if (!keys.length || keys.some((k) => k.kind !== "string")) return dynamic(node, "a member whose key is computed at run time", key);
+    return union(node, keys.map((k) => this.member(node, (k as Value & { kind: "string" }).text, node.getExpression(), frame)));
   }
 
   private member(node: Node, key: string, objExpr: Node, frame: Frame | undefined): Value {

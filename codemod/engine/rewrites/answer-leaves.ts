@@ -29,7 +29,7 @@ export function answerLeavesSight(plan: Plan, http: HttpCall, op: OperationMappi
   const lens = lensNamed(shape.lens);
   const fields = lens ? differingFields(lens.fields, lens.v1Lost) : [];
   if (shape.kind === "record" && !fields.length) return;
-  const fetchLike = http.lib === "fetch" || (http.lib === "helper" && !!http.helper?.returnsResponse) || (http.lib === "convention" && http.style === "json");
+  const fetchLike = http.lib === "fetch" || (http.lib === "helper" && !!http.helper?.returnsResponse && !http.helper.answerLib) || (http.lib === "convention" && http.style === "json");
   // A wrapper's result of unknown form: any use of it may read the v2 body.
   const at = kind === "unknown" ? (resultBeyondStatus(http.call) ? http.call : undefined) : answerLeaves(plan.a, http.call, fetchLike);
   if (!at) return;

@@ -18,7 +18,8 @@ export function isErrorRead(ref: Node): boolean {
 
 export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
   const all = bodySites(plan.a, http);
-  if (!all.length && http.lib === "helper" && !http.helper!.returnsBody) {
+  // (A helper returning its transport's answer is followed where the answer goes: answer-leaves.ts says where it leaves sight.)
+  if (!all.length && http.lib === "helper" && !http.helper!.returnsBody && !http.helper!.returnsResponse) {
     plan.problems.push({ reason: `v2 wraps the list in { ${wrapper}: [...] } and this helper's result is not followed to where it is read`, advice: `read .${wrapper} of the response body` });
   }
   // An error body is a problem document in v2: the list key belongs to the success body only.
@@ -26,8 +27,9 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
   if (!sites.length && http.lib === "convention" && !http.style) {
     plan.problems.push({ reason: `v2 wraps the list in { ${wrapper}: [...] } and the codemod cannot tell how this client's answer is read`, advice: `read .${wrapper} of the response body` });
   }
-  // axios `get<Pod[]>(…)`: the response type follows the unwrap.
-  if ((http.lib === "axios" || http.lib === "convention") && sites.length && http.call.getTypeArguments().length === 1) {
+  // axios `get<Pod[]>(…)` (or a helper forwarding to it, `this.http.get<Pod[]>(…)`): the response type follows the unwrap.
+  const axiosLike = http.lib === "axios" || http.lib === "convention" || (http.lib === "helper" && http.helper?.answerLib === "axios");
+  if (axiosLike && sites.length && http.call.getTypeArguments().length === 1) {
     const t = http.call.getTypeArguments()[0]!;
     wrapType(plan, t, wrapper);
   }

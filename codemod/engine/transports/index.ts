@@ -4,8 +4,8 @@
 import { Node, type CallExpression } from "../../ts-morph.ts";
 import type { HttpMethod } from "../../../mappings/index.ts";
 import { elementDefault, isFunctionLike } from "../scope.ts";
-import { memberMethod, classOfMember, memberValues } from "../symbols.ts";
-import { literalText, unwrapExpression } from "../urls.ts";
+import { importedBinding, memberMethod, classOfMember, memberValues } from "../symbols.ts";
+import { isBaseOnly, literalText, unwrapExpression } from "../urls.ts";
 import type { Analysis } from "../state.ts";
 import { bind, external, objectLiteral, prop } from "../values.ts";
 import { helperSignature, helperCall, wrapperSignature, factoryResult } from "../helpers.ts";
@@ -17,6 +17,8 @@ import { gotTransport, kyTransport } from "./got-ky.ts";
 import { openapiFetchTransport } from "./openapi-fetch.ts";
 import { CONVENTION_VERBS, conventionCall, madeWithBase, urlFirstCall } from "./convention.ts";
 import { bodyOf, methodOf } from "./call-parts.ts";
+import { optionsOf } from "../evaluate/value.ts";
+import { receiverHolds } from "../receiver-base.ts";
 
 export { bodyOf, methodOf };
 
@@ -84,6 +86,21 @@ function valueRoot(a: Analysis, value: Node, name: string, trail: Node[], depth:
   return undefined;
 }
 
+/**
+ * A member given by the class's callers (`constructor(private readonly instance: AxiosInstance)`,
+ * `new HttpService(axios.create({ baseURL }))`): by value, the instance every caller makes, when
+ * one library call makes it.
+ */
+function madeRoot(a: Analysis, n: Node, trail: Node[], depth: number): Root | undefined {
+  const made = optionsOf(a.evaluator.evaluate(n));
+  const roots = made.map((o) => (o.kind === "made" && Node.isCallExpression(o.call) ? valueRoot(a, o.call, n.getText(), trail, depth) : undefined));
+  const first = roots[0];
+  if (!first || !roots.every((r) => r && r.lib === first.lib && r.lib !== "helper")) return undefined;
+  // Instances of one library with different bases (RunPod's and another API's): the v1 one; each
+  // call's own receiver decides whether it is a site (receiver-base.ts).
+  return roots.find((r) => r && "instance" in r && r.instance && isBaseOnly(r.instance.value));
+}
+
 /** What a callee's root value is: a known HTTP library, an instance of one, a wrapper, or a helper. */
 export function rootOf(a: Analysis, node: Node, trail: Node[] = [], depth = 0): Root | undefined {
   const n = unwrapExpression(node);
@@ -117,11 +134,11 @@ export function rootOf(a: Analysis, node: Node, trail: Node[] = [], depth = 0): 
       if (lib?.lib === "undici-ns") return name === "fetch" ? { lib: "fetch" } : name === "request" ? { lib: "undici-request" } : undefined;
       // `axios.default(…)` is the library itself; `axios.patch(…)` is a verb of it (read below, with its data).
       if (lib) return name === "default" ? lib : undefined;
+      // `http.request(…)` of a module of the project, ESM or CommonJS: the export of that name.
       const target = a.resolve?.(obj.getSourceFile().getFilePath(), b.module);
-      const fn = target?.getFunction(name);
-      if (fn) return functionRoot(a, fn, n.getText());
-      const v = target?.getVariableDeclaration(name)?.getInitializer();
-      return v ? valueRoot(a, v, n.getText(), trail, depth) : undefined;
+      const e = target && importedBinding(target, name, a.resolve);
+      if (e?.kind === "function") return functionRoot(a, e.decl, n.getText());
+      return e?.kind === "var" && e.init && e.path.length === 0 ? valueRoot(a, e.init, n.getText(), trail, depth) : undefined;
     }
   }
   // A class member: `this.fetchImpl`, `this.api` (an axios instance), `this.request` (a helper).
@@ -133,7 +150,7 @@ export function rootOf(a: Analysis, node: Node, trail: Node[] = [], depth = 0): 
       const r = valueRoot(a, v, n.getText(), trail, depth);
       if (r) return r;
     }
-    return undefined;
+    return madeRoot(a, n, trail, depth);
   }
   const parent = rootOf(a, obj, trail, depth + 1);
   if (parent?.lib === "undici-ns") return name === "fetch" ? { lib: "fetch" } : name === "request" ? { lib: "undici-request" } : undefined;
@@ -172,7 +189,11 @@ export function httpCall(a: Analysis, call: CallExpression): HttpCall | undefine
   }
   if (!root && urlFirstCall(a, call)) return conventionCall(a, call, Node.isPropertyAccessExpression(callee) ? callee.getName() : undefined, undefined, trail);
   if (!root || root.lib === "undici-ns") return undefined;
-  if (root.lib === "helper") return helperCall(a, call, root.sig, trail);
+  if (root.lib === "helper") {
+    // A method of a class serving several instances: a site only where this receiver may hold a v1 base.
+    if (root.sig.receiverKey && Node.isPropertyAccessExpression(callee) && !receiverHolds(a, unwrapExpression(callee.getExpression()), root.sig.receiverKey)) return undefined;
+    return helperCall(a, call, root.sig, trail);
+  }
   const { lib, instance, wrapper } = root;
   const parts = wrapper
     ? { urlNode: args[wrapper.urlIndex], options: wrapper.optionsIndex !== undefined ? args[wrapper.optionsIndex] : undefined, bodyKey: BODY_KEY[lib], external: instance }
