@@ -150,6 +150,8 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
       // The body built from option keys (`json`, `body`, `data`): calls are read under each of them.
       const keys = ob?.kind === "param" && http.body ? bodyOptionKeys(a, fn, ob.index, http.body.prop ?? http.body.node) : [];
       if (keys.length) sig.bodyKeys = keys;
+      // `fetch(url, { method, headers })` with nothing of the caller's options passed on: a body given to it goes nowhere.
+      if (!http.body && !optionsParam(a, fn, http.options)) sig.dropsBody = true;
     }
     queryKeysOf(a, fn, sig, parts.slice(holeAt + 1), !http.body);
     sig.transport = call;

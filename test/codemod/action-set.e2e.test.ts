@@ -3,12 +3,12 @@
 // sandbox as `POST /v2/pods/{id}/action` with the action in a JSON body, and the pod's state
 // follows; a set that holds `reset` (no v2 equivalent) stays whole on v1 through the gateway.
 // Before, both calls kept the v1 base and went through the gateway.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runCodemod } from "../../codemod/project.ts";
+import { e2eScope } from "./e2e-servers.ts";
 
 const CLIENT = `const BASE = process.env.RUNPOD_API_URL ?? "https://rest.runpod.io/v1";
 const headers = { Authorization: \`Bearer \${process.env.RUNPOD_API_KEY}\` };
@@ -27,14 +27,8 @@ export async function maintenance(id: string, step: "stop" | "reset"): Promise<v
 `;
 
 describe("a pod action chosen from a set, after the rewrite", () => {
-  const closers: (() => Promise<unknown>)[] = [];
-  const tmp = mkdtempSync(path.join(os.tmpdir(), "codemod-action-set-"));
-  const saved = { ...process.env };
-  afterAll(async () => {
-    for (const close of closers.reverse()) await close();
-    process.env = saved;
-    rmSync(tmp, { recursive: true, force: true });
-  });
+  const scope = e2eScope("codemod-action-set-");
+  const tmp = scope.tmp;
 
   it("sends each action to v2 with the action in the body; the set with reset goes through the gateway", async () => {
     writeFileSync(path.join(tmp, "client.ts"), CLIENT);
@@ -44,13 +38,7 @@ describe("a pod action chosen from a set, after the rewrite", () => {
     const sites = result.findings.filter((f) => f.operation?.includes("Pod")).map((f) => `${f.operation} ${f.category}`);
     expect(sites.sort()).toEqual(["StartPod|StopPod|RestartPod auto", "StopPod|ResetPod review"]);
 
-    const { startSandbox } = await import("../../sandbox/server.ts");
-    const { startGateway } = await import("../../gateway/server.ts");
-    const sandbox = await startSandbox({ port: 0, bootMs: 0, warn: () => {} } as any);
-    closers.push(() => sandbox.close());
-    const gateway = await startGateway({ upstream: sandbox.url, port: 0, timeoutMs: 5_000 } as any);
-    closers.push(() => gateway.close());
-    process.env.RUNPOD_V1_BASE = `${gateway.url}/v1`;
+    const { sandbox, gateway } = await scope.servers();
     process.env.RUNPOD_API_URL_V2 = `${sandbox.url}/v2`;
     process.env.RUNPOD_API_KEY = "sandbox_action_set";
     const auth = { Authorization: "Bearer sandbox_action_set", "Content-Type": "application/json" };
@@ -60,13 +48,7 @@ describe("a pod action chosen from a set, after the rewrite", () => {
     const podId = ((await made.json()) as { id: string }).id;
     const realFetch = globalThis.fetch;
     const status = async () => ((await (await realFetch(`${sandbox.url}/v2/pods/${podId}`, { headers: auth })).json()) as { status: string }).status;
-    const seen: string[] = [];
-    globalThis.fetch = (async (input: any, init?: any) => {
-      const url = new URL(String(input));
-      seen.push(`${init?.method ?? "GET"} ${url.origin === gateway.url ? "gateway" : "v2"} ${url.pathname}`);
-      return realFetch(input, init);
-    }) as typeof fetch;
-    closers.push(async () => void (globalThis.fetch = realFetch));
+    const seen = scope.recordFetch(gateway.url);
 
     const client = await import(pathToFileURL(path.join(tmp, "client.ts")).href);
     await client.podAction(podId, "stop");

@@ -24,7 +24,7 @@ describe("a helper taking its base from an option runs after the rewrite", () =>
   it("sends the marked call through the gateway and the migrated one to v2", async () => {
     cpSync(path.join(FIXTURES, "helpers/base-from-option-default-cjs/input.cjs"), path.join(tmp, "client.cjs"));
     const result = await runCodemod({ paths: [tmp], write: true });
-    expect(result.findings.filter((f) => f.category !== "auto").map((f) => f.operation)).toEqual(["StopPod"]);
+    expect(result.findings.filter((f) => f.category !== "auto").map((f) => f.operation)).toEqual(["StopPod", "ResetPod"]);
     expect(readFileSync(path.join(tmp, "client.cjs"), "utf8")).not.toContain("runpodBase");
 
     const { startSandbox } = await import("../../sandbox/server.ts");
