@@ -71,7 +71,8 @@ const SUBJECT_TEXT: Record<Subject, string> = {
   types: "openapi-fetch path types that must come from the v2 document",
   file: "A file the codemod did not process",
 };
-const ruleOf = (f: Finding) => f.operation ?? SUBJECT_RULE[f.subject ?? "base"];
+// A finding naming several operations (`DeletePod|DeleteEndpoint`, a computed path) is a call whose operation is not one rule.
+const ruleOf = (f: Finding) => (f.operation && !f.operation.includes("|") ? f.operation : SUBJECT_RULE[f.subject ?? (f.operation ? "call" : "base")]);
 
 export function auditSarif(result: RunResult, toolVersion = VERSION): object {
   const ruleIds = [...SUBJECTS.map((s) => SUBJECT_RULE[s]), ...operations.map((o) => o.key)];

@@ -30,7 +30,7 @@ function headers(text: string): string[] {
 const CLIENT = `const BASE = "https://rest.runpod.io/v1";
 const headers = { Authorization: \`Bearer \${process.env.RUNPOD_API_KEY}\` };
 
-// The resource is chosen by the caller: the operation is not known here.
+// The resource is chosen by the caller: the finding names each operation the path can match.
 export async function remove(kind: string, id: string) {
   await fetch(\`\${BASE}/\${kind}/\${id}\`, { method: "DELETE", headers });
 }
@@ -47,14 +47,14 @@ describe("audit labels of findings without an operation", () => {
     const result = await runCodemod({ paths: [dir], write: false, textFiles: true });
     expect(headers(auditText(result))).toEqual([
       "README.md  review  v1 base URL",
-      "client.ts  review  v1 call, operation unknown",
+      "client.ts  review  DeletePod|DeleteEndpoint|DeleteTemplate|DeleteNetworkVolume|DeleteContainerRegistryAuth",
       "client.ts  review  v1 base URL",
       "deploy.sh  review  v1 URL, operation unknown",
     ]);
     const json = auditJson(result);
     expect(json.findings.map((f) => [f.file, f.operation, f.subject])).toEqual([
       ["README.md", null, "base"],
-      ["client.ts", null, "call"],
+      ["client.ts", "DeletePod|DeleteEndpoint|DeleteTemplate|DeleteNetworkVolume|DeleteContainerRegistryAuth", undefined],
       ["client.ts", null, "base"],
       ["deploy.sh", null, "url"],
     ]);
@@ -62,7 +62,7 @@ describe("audit labels of findings without an operation", () => {
     const run = (auditSarif(result) as any).runs[0];
     expect(run.results.map((r: any) => r.ruleId)).toEqual(["v1-base-url", "v1-call-unknown-operation", "v1-base-url", "v1-url-unknown-operation"]);
     for (const r of run.results) expect(run.tool.driver.rules[r.ruleIndex].id).toBe(r.ruleId);
-    expect(run.tool.driver.rules.find((r: any) => r.id === "v1-call-unknown-operation").shortDescription.text).toBe("v1 call, operation unknown");
+    expect(run.tool.driver.rules.find((r: any) => r.id === "v1-url-unknown-operation").shortDescription.text).toBe("v1 URL, operation unknown");
   });
 
   it("a finding with an operation keeps its operation label and no subject", async () => {
