@@ -12,6 +12,7 @@ import { addFinding, edit, planFor, quoteOf, siteEdits, type Analysis, type Plan
 import type { HttpCall } from "./transports/index.ts";
 import { helperSignature, noteHelperAnchor } from "./helpers.ts";
 import { bind, sourceLiteral, sourceLiterals, urlContext, valueOf, type External } from "./values.ts";
+import { receiverSources } from "./receiver-base.ts";
 import { todo } from "./todo-marks.ts";
 import { axiosRedirect, openapiFetchRedirect, prefixUrlRedirect, v1Redirect, type Redirect } from "./v1-redirect.ts";
 import { helperRedirect } from "./helper-redirect.ts";
@@ -79,7 +80,11 @@ function holeIsParamOf(a: Analysis, parts: Part[], fn: Node): boolean {
  */
 function addBaseDeps(a: Analysis, http: HttpCall, url: LocatedUrl, deps: Set<Node>): void {
   if (url.anchor?.node) for (const s of sourceLiterals(a, url.anchor.node)) deps.add(s);
-  if (http.lib === "helper") for (const s of (http.helper?.baseSources ?? [http.helper?.baseSource]) as (Node | undefined)[]) if (s) deps.add(s);
+  if (http.lib !== "helper") return;
+  // A method of a class serving several instances: the bases its own receiver gives it.
+  const callee = unwrapExpression(http.call.getExpression());
+  const own = http.helper?.receiverKey && Node.isPropertyAccessExpression(callee) ? receiverSources(a, unwrapExpression(callee.getExpression()), http.helper.receiverKey) : undefined;
+  for (const s of (own ?? http.helper?.baseSources ?? [http.helper?.baseSource]) as (Node | undefined)[]) if (s) deps.add(s);
 }
 
 /** Plans one HTTP call (library call or helper call). */

@@ -14,7 +14,7 @@ import { readCall as httpCall } from "./call-reader.ts";
 import { bodySites, type BodySite } from "./body-sites.ts";
 import { bodyOptionKeys, queryOptionKeys } from "./helper-body-keys.ts";
 import { skipParens } from "./nodes.ts";
-import { receiverKey } from "./receiver-base.ts";
+import { heldSources, receiverMember } from "./receiver-base.ts";
 
 const BODY_NAME = /body|data|payload|json/i;
 
@@ -98,8 +98,13 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
     const baseSource = http.lib === "helper" ? http.helper!.baseSource : url.anchor?.node ? sourceLiteral(a, url.anchor.node) : parts[0]?.node;
     const baseSources = http.lib === "helper" ? http.helper!.baseSources : url.anchor?.node ? sourceLiterals(a, url.anchor.node) : undefined;
     sig = { kind: "helper", base, pathIndex: pb.index, returnsBody: false, serialisesBody: false, fn, baseSource, baseSources };
-    const key = receiverKey(http, url.anchor?.node ?? undefined);
-    if (key) sig.receiverKey = key;
+    // A method reaching its transport through `this.<key>`: its base is each instance's, every one of them a source.
+    const member = receiverMember(http, url.anchor?.node ?? undefined);
+    if (member && Node.isPropertyAccessExpression(member)) {
+      sig.receiverKey = member.getName();
+      const all = heldSources(a, member, a.evaluator.evaluate(member));
+      if (all?.length) sig.baseSources = [...new Set([...((sig.baseSources ?? [sig.baseSource]) as Node[]).filter(Boolean), ...all])];
+    }
     // Known before the helper's file is planned, for callers planned earlier.
     noteHelperAnchor(a, fn, parts, url);
     const holeAt = parts.indexOf(hole);

@@ -11,38 +11,41 @@ import { optionsOf, type Value } from "./evaluate/value.ts";
 import { BASE_KEYS } from "./transports/convention.ts";
 
 /** `this.<key>` read by the transport call: its receiver (`this.instance.get(…)`, `this.http(…)`) or its URL's base (`${this.baseUrl}…`). */
-export function receiverKey(http: HttpCall, anchor: Node | undefined): string | undefined {
+export function receiverMember(http: HttpCall, anchor: Node | undefined): Node | undefined {
   const callee = unwrapExpression(http.call.getExpression());
   const candidates = [Node.isPropertyAccessExpression(callee) ? unwrapExpression(callee.getExpression()) : undefined, callee, anchor && unwrapExpression(anchor)];
-  for (const c of candidates) {
-    if (c && Node.isPropertyAccessExpression(c) && c.getExpression().getKind() === SyntaxKind.ThisKeyword) return c.getName();
+  return candidates.find((c) => c && Node.isPropertyAccessExpression(c) && c.getExpression().getKind() === SyntaxKind.ThisKeyword);
+}
+
+/** Every v1 base literal a value can hold (a string, or the base option of an instance a factory made); undefined when not known. */
+export function heldSources(a: Analysis, at: Node, v: Value): Node[] | undefined {
+  const out: Node[] = [];
+  for (const m of optionsOf(v)) {
+    if (m.kind === "string") out.push(...(baseIn(m)?.sources ?? []));
+    else if (m.kind === "made") {
+      const options = BASE_KEYS.map((k) => a.evaluator.property(at, m, k)).filter((o) => o.kind !== "dynamic");
+      if (!options.length) return undefined;
+      for (const o of options) out.push(...(baseIn(o)?.sources ?? []));
+    } else return undefined;
   }
-  return undefined;
+  return [...new Set(out)];
+}
+
+/** The v1 base literals a method call's receiver gives it through `this.<key>`; undefined when the receiver is not known. */
+export function receiverSources(a: Analysis, receiver: Node, key: string): Node[] | undefined {
+  if (receiver.getKind() === SyntaxKind.ThisKeyword) return undefined;
+  const owner = a.evaluator.evaluate(receiver);
+  const owners = optionsOf(owner);
+  if (!owners.length || !owners.every((o) => o.kind === "instance" || o.kind === "object")) return undefined;
+  return heldSources(a, receiver, a.evaluator.property(receiver, owner, key));
 }
 
 /**
  * Whether a helper method called on `receiver` may use a v1 base (`literal`, when given: that one).
  * False only when the receiver is known (instances of the project's class, object literals) and
- * none of its `key` members holds it; anything not known may.
+ * none of its `key` members holds it (an instance's base option included); anything not known may.
  */
 export function receiverHolds(a: Analysis, receiver: Node, key: string, literal?: Node): boolean {
-  if (receiver.getKind() === SyntaxKind.ThisKeyword) return true;
-  const owner = a.evaluator.evaluate(receiver);
-  const owners = optionsOf(owner);
-  if (!owners.length || !owners.every((o) => o.kind === "instance" || o.kind === "object")) return true;
-  return optionsOf(a.evaluator.property(receiver, owner, key)).some((m) => holds(a, receiver, m, literal));
-}
-
-function holds(a: Analysis, at: Node, m: Value, literal: Node | undefined): boolean {
-  if (m.kind === "string") return found(baseIn(m), literal);
-  // An instance a factory made from options (`axios.create({ baseURL })`): its base option.
-  if (m.kind === "made") return BASE_KEYS.some((k) => {
-    const option = a.evaluator.property(at, m, k);
-    return option.kind !== "dynamic" && found(baseIn(option), literal);
-  }) || !BASE_KEYS.some((k) => a.evaluator.property(at, m, k).kind !== "dynamic");
-  return true;
-}
-
-function found(base: ReturnType<typeof baseIn>, literal: Node | undefined): boolean {
-  return !!base && (!literal || base.sources.includes(literal));
+  const sources = receiverSources(a, receiver, key);
+  return !sources || (literal ? sources.includes(literal) : sources.length > 0);
 }
