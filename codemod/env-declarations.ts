@@ -8,7 +8,7 @@ import path from "node:path";
 import { walkSources, type TreeListing } from "./walk.ts";
 import type { TypeScript as TS } from "./ts-morph.ts";
 
-const META_ENV = /\bimport\.meta\.env\.([A-Za-z_$][\w$]*)/g;
+const META_ENV = /\bimport\.meta\.env(?:\.([A-Za-z_$][\w$]*)|\[\s*["']([^"']+)["']\s*\])/g;
 const DECLARES = /\binterface\s+ImportMetaEnv\b/;
 const MAX_BYTES = 256 * 1024;
 
@@ -22,8 +22,9 @@ export interface DeclarationChange {
 
 /** `import.meta.env` names the rewritten text reads that the original did not. */
 export function addedMetaEnvNames(before: string, after: string): string[] {
-  const had = new Set([...before.matchAll(META_ENV)].map((m) => m[1]!));
-  return [...new Set([...after.matchAll(META_ENV)].map((m) => m[1]!))].filter((n) => !had.has(n));
+  const names = (text: string) => [...text.matchAll(META_ENV)].map((m) => (m[1] ?? m[2])!);
+  const had = new Set(names(before));
+  return [...new Set(names(after))].filter((n) => !had.has(n));
 }
 
 /** The changes that declare each added name in the `ImportMetaEnv` interface nearest the file reading it. */

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { runCodemod } from "../../codemod/project.ts";
 import { fallbackRead } from "../../codemod/engine/env-convention.ts";
 import { FIXTURES } from "./fixture-helpers.ts";
+import { addedMetaEnvNames } from "../../codemod/env-declarations.ts";
 
 const temps: string[] = [];
 afterAll(() => temps.forEach((t) => rmSync(t, { recursive: true, force: true })));
@@ -61,6 +62,10 @@ describe("the v1 base of kept calls is read as the project reads its environment
 });
 
 describe("a Vite app whose ImportMetaEnv the project declares", () => {
+  it("declares only the import.meta.env names the rewrite added, dotted or bracketed", () => {
+    expect(addedMetaEnvNames('import.meta.env["VITE_A"]; import.meta.env.VITE_KEY', 'import.meta.env["VITE_A_V2"]; import.meta.env.VITE_KEY; import.meta.env.VITE_RUNPOD_V1_BASE')).toEqual(["VITE_A_V2", "VITE_RUNPOD_V1_BASE"]);
+  });
+
   it("type-checks after the rewrite, with no mark excused, and a second run changes nothing", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "codemod-vite-"));
     temps.push(dir);
