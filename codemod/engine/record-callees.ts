@@ -17,7 +17,7 @@ const FUNCTION = (n: Node | undefined): n is Node =>
   !!n && (Node.isFunctionDeclaration(n) || Node.isMethodDeclaration(n) || Node.isArrowFunction(n) || Node.isFunctionExpression(n));
 
 /** The declarations an expression names, through imports and aliases (none when the checker cannot tell). */
-function declarationsNamed(expr: Node): Node[] {
+export function declarationsNamed(expr: Node): Node[] {
   try {
     let symbol = expr.getSymbol();
     if (symbol?.isAlias()) symbol = symbol.getAliasedSymbol() ?? symbol;

@@ -7,7 +7,7 @@
 // and returns to callers. Where it goes somewhere unknown, it counts (recall first).
 import { Node } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
-import { classNamed, functionNamed } from "./record-callees.ts";
+import { classNamed, declarationsNamed, functionNamed } from "./record-callees.ts";
 import { enclosingFunction } from "./scope.ts";
 import { referencesOf, skipParens } from "./nodes.ts";
 import { callersOf } from "./rewrites/record-flow-facts.ts";
@@ -102,7 +102,7 @@ function argument(a: Analysis, call: Node, index: number, depth: number, seen: S
   if (KEY_VERBS.has(name) || /^console\.\w+$/.test(callee.getText())) return false;
   // The standard library's declarations (the only outside code the analysis loads): a URL parameter,
   // or a string result that may carry the value on (`concat`, `replace`); anything else is a key or a test.
-  const declared = declarations(callee);
+  const declared = declarationsNamed(callee);
   if (!declared.length || !declared.every((d) => d.getSourceFile().isDeclarationFile())) return true;
   for (const d of declared) {
     const params = ((d as any).getParameters?.() ?? []) as Node[];
@@ -112,16 +112,6 @@ function argument(a: Analysis, call: Node, index: number, depth: number, seen: S
     if (URL_LIKE.test(param.getName()) || URL_TYPE.test(param.getTypeNode()?.getText() ?? "")) return true;
   }
   return stringy(call) && goes(a, call, depth + 1, seen);
-}
-
-function declarations(expr: Node): Node[] {
-  try {
-    let symbol = expr.getSymbol();
-    if (symbol?.isAlias()) symbol = symbol.getAliasedSymbol() ?? symbol;
-    return symbol?.getDeclarations() ?? [];
-  } catch {
-    return [];
-  }
 }
 
 /** Whether a call's result may be a string (a string type, or one the checker does not know). */
