@@ -6,13 +6,17 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll } from "vitest";
+import type { GatewayOptions } from "../../gateway/config.ts";
+import type { Gateway } from "../../gateway/server.ts";
+import type { Sandbox } from "../../sandbox/server.ts";
 
 export interface E2eServers {
-  sandbox: { url: string };
-  gateway: { url: string };
+  sandbox: Sandbox;
+  gateway: Gateway;
 }
 
-export function e2eScope(prefix: string) {
+/** `gateway`: more options for the gateway (e.g. `onUpstreamRequest`, to list what it sends upstream). */
+export function e2eScope(prefix: string, { gateway: gatewayOptions = {} }: { gateway?: Partial<GatewayOptions> } = {}) {
   const closers: (() => Promise<unknown>)[] = [];
   const tmp = mkdtempSync(path.join(os.tmpdir(), prefix));
   const saved = { ...process.env };
@@ -28,7 +32,7 @@ export function e2eScope(prefix: string) {
     const { startGateway } = await import("../../gateway/server.ts");
     const sandbox = await startSandbox({ port: 0, bootMs: 0, warn: () => {} } as any);
     closers.push(() => sandbox.close());
-    const gateway = await startGateway({ upstream: sandbox.url, port: 0, timeoutMs: 5_000 } as any);
+    const gateway = await startGateway({ upstream: sandbox.url, port: 0, timeoutMs: 5_000, ...gatewayOptions } as any);
     closers.push(() => gateway.close());
     process.env.RUNPOD_V1_BASE = `${gateway.url}/v1`;
     return { sandbox, gateway };
@@ -38,14 +42,20 @@ export function e2eScope(prefix: string) {
     tmp,
     /** The sandbox and the gateway, started once for the file's tests. */
     servers: (): Promise<E2eServers> => (started ??= start()),
-    /** Each request `fetch` makes from now on, as `POST gateway /v1/pods` or `GET v2 /v2/pods` (with the query when asked). */
-    recordFetch(gatewayUrl: string, { query = false } = {}): string[] {
+    /**
+     * Each request `fetch` makes from now on, as `POST gateway /v1/pods` or `GET v2 /v2/pods` (with the
+     * query when asked), or as the URL exactly as handed to `fetch` (`handed`: a bare `?` shows).
+     * `serve` sends an origin's requests to another (`https://api.runpod.io` to the sandbox).
+     */
+    recordFetch(gatewayUrl: string, { query = false, handed = false, serve = {} as Record<string, string> } = {}): string[] {
       const seen: string[] = [];
       const realFetch = globalThis.fetch;
       globalThis.fetch = (async (input: any, init?: any) => {
         const url = new URL(String(input));
-        seen.push(`${init?.method ?? "GET"} ${url.origin === gatewayUrl ? "gateway" : "v2"} ${url.pathname}${query ? url.search : ""}`);
-        return realFetch(input, init);
+        if (handed) seen.push(String(input));
+        else seen.push(`${init?.method ?? "GET"} ${url.origin === gatewayUrl ? "gateway" : "v2"} ${url.pathname}${query ? url.search : ""}`);
+        const to = serve[url.origin];
+        return realFetch(to ? `${to}${url.pathname}${url.search}` : input, init);
       }) as typeof fetch;
       closers.push(async () => void (globalThis.fetch = realFetch));
       return seen;

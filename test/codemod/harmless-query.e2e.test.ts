@@ -3,25 +3,20 @@
 // migrated calls reach v2 without the dropped parameters, a builder's empty query leaves a bare
 // `?` that v2 takes, and the marked calls still work whole through the gateway. Before, every one
 // of these calls was marked and went to the gateway.
-import { cpSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, symlinkSync } from "node:fs";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
-import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runCodemod } from "../../codemod/project.ts";
 import { REPO_ROOT } from "../../openapi/reference.ts";
 import { FIXTURES } from "./fixture-helpers.ts";
+import { e2eScope } from "./e2e-servers.ts";
 
 describe("harmless query values and builders' default queries, run after the rewrite", () => {
-  const closers: (() => Promise<unknown>)[] = [];
-  const tmp = mkdtempSync(path.join(os.tmpdir(), "codemod-harmless-query-"));
-  const saved = { ...process.env };
-  afterAll(async () => {
-    for (const close of closers.reverse()) await close();
-    process.env = saved;
-    rmSync(tmp, { recursive: true, force: true });
-  });
+  const viaGateway: string[] = [];
+  const scope = e2eScope("codemod-harmless-query-", { gateway: { onUpstreamRequest: (r) => viaGateway.push(`${r.method} ${r.path}`) } });
+  const tmp = scope.tmp;
 
   it("migrated calls reach v2 as v2 requests; marked ones go whole through the gateway", async () => {
     cpSync(path.join(FIXTURES, "urls/query-harmless-values/input.ts"), path.join(tmp, "harmless.ts"));
@@ -35,19 +30,12 @@ describe("harmless query values and builders' default queries, run after the rew
       "builder.ts ListPods",
     ].sort());
 
-    const { startSandbox } = await import("../../sandbox/server.ts");
-    const { startGateway } = await import("../../gateway/server.ts");
-    const sandbox = await startSandbox({ port: 0, bootMs: 0, warn: () => {} } as any);
-    closers.push(() => sandbox.close());
-    const viaGateway: string[] = [];
-    const gateway = await startGateway({ upstream: sandbox.url, port: 0, timeoutMs: 5_000, onUpstreamRequest: (r: { method: string; path: string }) => viaGateway.push(`${r.method} ${r.path}`) } as any);
-    closers.push(() => gateway.close());
+    const { sandbox, gateway } = await scope.servers();
     // Every request the sandbox answers, with its status (the gateway's too: `viaGateway` lists those).
     const answered: string[] = [];
     sandbox.app.server.on("request", (req: IncomingMessage, res: ServerResponse) => {
       res.on("finish", () => answered.push(`${res.statusCode} ${req.method} ${req.url}`));
     });
-    process.env.RUNPOD_V1_BASE = `${gateway.url}/v1`;
     process.env.RUNPOD_REST_V2 = `${sandbox.url}/v2`;
     process.env.RUNPOD_REPORT = `${gateway.url}/v1`;
     process.env.RUNPOD_API_KEY = "sandbox_harmless_query";
@@ -73,10 +61,7 @@ describe("harmless query values and builders' default queries, run after the rew
     expect(await h.podSpendSince("2026-11-01T00:00:00Z")).toBeGreaterThan(0);
     const b = await import(pathToFileURL(path.join(tmp, "builder.ts")).href);
     // The URL a builder hands to fetch ends in a bare `?` (fetch sends the path without it).
-    const realFetch = globalThis.fetch;
-    const handed: string[] = [];
-    globalThis.fetch = ((input: any, init?: any) => (handed.push(String(input)), realFetch(input, init))) as typeof fetch;
-    closers.push(async () => void (globalThis.fetch = realFetch));
+    const handed = scope.recordFetch(gateway.url, { handed: true });
     expect(await b.volumeRegions()).toEqual(["EU-RO-1"]);
     expect(handed).toEqual([`${sandbox.url}/v2/network-volumes?`]);
     expect(await b.podSpendRows()).toBeGreaterThan(0);
