@@ -8,8 +8,13 @@
 import _Ajv2020 from "ajv/dist/2020.js";
 import _AjvDraft7 from "ajv";
 import _addFormats from "ajv-formats";
-import type { ErrorObject, ValidateFunction } from "ajv";
+import type { ValidateFunction } from "ajv";
 import type { OpenApiDocument } from "./reference.ts";
+import { escapePointer, resolveRef } from "./document-refs.ts";
+import { operationMatcher, serverBasePaths, type OperationMatch } from "./operation-match.ts";
+import { coerceQueryValue } from "./query-coerce.ts";
+import { hoistConditionals, normaliseOpenApi30 } from "./schema-normalise.ts";
+import { OK, fail, formatErrors, type ValidationResult } from "./validation-result.ts";
 
 // ajv and ajv-formats are CommonJS with a `default` export; under NodeNext ESM the default import
 // is the module object, so unwrap it once here.
@@ -19,13 +24,9 @@ const addFormats = ((_addFormats as any).default ?? _addFormats) as typeof _addF
 
 type AjvInstance = InstanceType<typeof Ajv2020> | InstanceType<typeof AjvDraft7>;
 
-export type ValidationResult = { ok: true } | { ok: false; errors: string[] };
-
-export type OperationMatch = {
-  pathTemplate: string;
-  operationId: string | undefined;
-  params: Record<string, string>;
-};
+export type { ValidationResult } from "./validation-result.ts";
+export type { OperationMatch } from "./operation-match.ts";
+export { formatErrors } from "./validation-result.ts";
 
 export type QueryInput = Record<string, string | string[] | number | boolean | undefined | null>;
 
@@ -91,10 +92,7 @@ function buildValidator(
   for (const name of ["currency", "binary", "byte", "password"]) ajv.addFormat(name, () => true);
   ajv.addSchema(hoistConditionals(doc) as any, DOC_ID);
 
-  const templates = Object.keys(doc.paths ?? {}).map((template) => ({
-    template,
-    segments: splitPath(template),
-  }));
+  const matchOperation = operationMatcher(doc, opts.basePaths);
   const cache = new Map<string, ValidateFunction>();
 
   function compilePointer(key: string, pointer: string, wrap?: (ref: { $ref: string }) => object): ValidateFunction {
@@ -113,45 +111,6 @@ function buildValidator(
     const op = pathItem?.[m];
     if (!pathItem || !op || !HTTP_METHODS.has(m)) return null;
     return { pathItem, op, pointer: `/paths/${escapePointer(pathTemplate)}/${m}` };
-  }
-
-  function matchOperation(method: string, concretePath: string): OperationMatch | null {
-    const m = method.toLowerCase();
-    const pathOnly = concretePath.split("?")[0];
-    const candidates = [pathOnly];
-    for (const base of opts.basePaths) {
-      if (base && (pathOnly === base || pathOnly.startsWith(base + "/"))) candidates.push(pathOnly.slice(base.length) || "/");
-    }
-    for (const candidate of candidates) {
-      const segments = splitPath(candidate);
-      let best: { template: string; score: number[]; params: Record<string, string> } | null = null;
-      for (const t of templates) {
-        if (t.segments.length !== segments.length) continue;
-        if (!doc.paths[t.template]?.[m]) continue;
-        const params: Record<string, string> = {};
-        const score: number[] = [];
-        let ok = true;
-        for (let i = 0; i < segments.length; i++) {
-          const ts = t.segments[i];
-          const param = /^\{(.+)\}$/.exec(ts);
-          if (param) {
-            if (segments[i] === "") { ok = false; break; }
-            params[param[1]] = safeDecode(segments[i]);
-            score.push(0);
-          } else if (ts === segments[i]) {
-            score.push(1);
-          } else {
-            ok = false;
-            break;
-          }
-        }
-        if (ok && (!best || compareScore(score, best.score) > 0)) best = { template: t.template, score, params };
-      }
-      if (best) {
-        return { pathTemplate: best.template, operationId: doc.paths[best.template][m]?.operationId, params: best.params };
-      }
-    }
-    return null;
   }
 
   function requestBodyInfo(method: string, pathTemplate: string) {
@@ -247,173 +206,4 @@ function buildValidator(
     validateResponse,
     hasRequestBody: (method, pathTemplate) => requestBodyInfo(method, pathTemplate) !== null,
   };
-}
-
-// ---------------------------------------------------------------------------------------------
-
-const OK: ValidationResult = { ok: true };
-function fail(errors: string[]): ValidationResult {
-  return { ok: false, errors: errors.length ? errors : ["invalid"] };
-}
-
-/** Human-readable, de-duplicated Ajv messages, e.g. "/gpu/count must be >= 1". */
-export function formatErrors(errors: ErrorObject[] | null | undefined): string[] {
-  const out: string[] = [];
-  for (const e of errors ?? []) {
-    // Branch-selection noise from if/then and anyOf/oneOf adds nothing a caller can act on.
-    if (e.keyword === "if") continue;
-    let message = e.message ?? "is invalid";
-    const p = e.params as Record<string, any>;
-    switch (e.keyword) {
-      case "additionalProperties":
-        message = `must NOT have additional property '${p.additionalProperty}'`;
-        break;
-      case "unevaluatedProperties":
-        message = `must NOT have unevaluated property '${p.unevaluatedProperty}'`;
-        break;
-      case "required":
-        message = `must have required property '${p.missingProperty}'`;
-        break;
-      case "enum":
-        message = `must be one of: ${(p.allowedValues ?? []).map((v: unknown) => JSON.stringify(v)).join(", ")}`;
-        break;
-      case "const":
-        message = `must be ${JSON.stringify(p.allowedValue)}`;
-        break;
-    }
-    const text = e.instancePath ? `${e.instancePath} ${message}` : message;
-    if (!out.includes(text)) out.push(text);
-  }
-  return out;
-}
-
-function compareScore(a: number[], b: number[]): number {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
-  return 0;
-}
-
-function splitPath(p: string): string[] {
-  return p.replace(/^\/+/, "").split("/");
-}
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-}
-
-function escapePointer(s: string): string {
-  return s.replace(/~/g, "~0").replace(/\//g, "~1");
-}
-
-function serverBasePaths(doc: OpenApiDocument): string[] {
-  const servers = (doc as any).servers as Array<{ url?: string }> | undefined;
-  const out: string[] = [];
-  for (const s of servers ?? []) {
-    try {
-      const p = new URL(s.url ?? "", "http://placeholder").pathname.replace(/\/+$/, "");
-      if (p && !out.includes(p)) out.push(p);
-    } catch {
-      /* ignore unparsable server urls */
-    }
-  }
-  return out;
-}
-
-/** Follow local "#/..." refs; returns the target and its JSON pointer inside the document. */
-function resolveRef(doc: OpenApiDocument, value: any, pointer: string): { value: any; pointer: string } {
-  let current = value;
-  let ptr = pointer;
-  for (let depth = 0; depth < 20 && current && typeof current.$ref === "string" && current.$ref.startsWith("#/"); depth++) {
-    ptr = current.$ref.slice(1);
-    current = ptr
-      .split("/")
-      .slice(1)
-      .map((s: string) => s.replace(/~1/g, "/").replace(/~0/g, "~"))
-      .reduce((acc: any, key: string) => (acc == null ? acc : acc[key]), doc);
-  }
-  return { value: current, pointer: ptr };
-}
-
-function coerceQueryValue(raw: unknown, schema: any, exploded: boolean): unknown {
-  const type = Array.isArray(schema?.type) ? schema.type.find((t: string) => t !== "null") : schema?.type;
-  if (type === "array") {
-    // form/explode=false sends "a,b"; exploded sends ?x=a&x=b. Accept either spelling.
-    void exploded;
-    const values = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => (typeof v === "string" ? v.split(",") : [v]));
-    const itemType = schema.items?.type;
-    return values.map((v) => coerceScalar(v, itemType));
-  }
-  const scalar = Array.isArray(raw) ? raw[raw.length - 1] : raw;
-  return coerceScalar(scalar, type);
-}
-
-function coerceScalar(v: unknown, type: string | undefined): unknown {
-  if (typeof v !== "string") return v;
-  if (type === "integer" || type === "number") return v.trim() !== "" && !Number.isNaN(Number(v)) ? Number(v) : v;
-  if (type === "boolean") return v === "true" ? true : v === "false" ? false : v;
-  return v;
-}
-
-/**
- * Ajv 8 drops the annotations of sibling keywords when a top-level `if` fails and `then` has
- * `properties`, so `unevaluatedProperties: false` then rejects every property (seen on v2's
- * CreateEndpointRequest). Moving `if`/`then`/`else` into an `allOf` member is equivalent in
- * JSON Schema 2020-12 and sidesteps the bug. Works on a copy; the caller's document is untouched.
- */
-function hoistConditionals(doc: OpenApiDocument): OpenApiDocument {
-  const clone = structuredClone(doc);
-  const visit = (node: any): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
-    if (!node || typeof node !== "object") return;
-    for (const value of Object.values(node)) visit(value);
-    if (node.if !== undefined && (node.then !== undefined || node.else !== undefined)) {
-      const conditional: Record<string, unknown> = { if: node.if };
-      if (node.then !== undefined) conditional.then = node.then;
-      if (node.else !== undefined) conditional.else = node.else;
-      delete node.if;
-      delete node.then;
-      delete node.else;
-      node.allOf = [...(Array.isArray(node.allOf) ? node.allOf : []), conditional];
-    }
-  };
-  visit((clone as any).components);
-  visit((clone as any).paths);
-  return clone;
-}
-
-/** OpenAPI 3.0 → JSON Schema: `nullable: true` becomes a null-admitting type (or anyOf). */
-function normaliseOpenApi30(doc: OpenApiDocument): OpenApiDocument {
-  const clone = structuredClone(doc);
-  const visit = (node: any): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
-    if (!node || typeof node !== "object") return;
-    for (const value of Object.values(node)) visit(value);
-    if (node.nullable === true) {
-      delete node.nullable;
-      if (typeof node.type === "string") {
-        node.type = [node.type, "null"];
-        if (Array.isArray(node.enum) && !node.enum.includes(null)) node.enum.push(null);
-      } else if (node.$ref || node.allOf || node.oneOf || node.anyOf) {
-        const inner = { ...node };
-        for (const k of Object.keys(node)) delete node[k];
-        node.anyOf = [inner, { type: "null" }];
-      }
-    } else if (node.nullable === false) {
-      delete node.nullable;
-    }
-    if (node.exclusiveMinimum === true && typeof node.minimum === "number") {
-      node.exclusiveMinimum = node.minimum;
-      delete node.minimum;
-    } else if (node.exclusiveMinimum === false) delete node.exclusiveMinimum;
-    if (node.exclusiveMaximum === true && typeof node.maximum === "number") {
-      node.exclusiveMaximum = node.maximum;
-      delete node.maximum;
-    } else if (node.exclusiveMaximum === false) delete node.exclusiveMaximum;
-  };
-  visit((clone as any).components);
-  visit((clone as any).paths);
-  return clone;
 }
