@@ -6,7 +6,7 @@ import { applicableV1Defaults, converterNamed, knownV1Fields, lensNamed, type Bo
 import { operand } from "../../mappings/data/source-forms.ts";
 import { computedMoreThanOnce, convertField, reviewOf, type Value } from "./body-converters.ts";
 import { neverNull, sourceInput } from "./source-facts.ts";
-import { quoteString } from "./urls.ts";
+import { outSources, render, renderValue, replaceSources, lineIndent, setOut, type OutNode, type Verbatim } from "./body-render.ts";
 import { isPure } from "../../mappings/data/source-forms.ts";
 import { computedValue, hoistComputed, hoistEdits, writeBack, type Computed } from "./computed-fields.ts";
 import type { Edit } from "../types.ts";
@@ -39,7 +39,6 @@ export interface V1Field {
   computed?: Computed;
 }
 
-const IDENT = /^[A-Za-z_$][\w$]*$/;
 /** Stands for a field whose value is not a literal: set, so `v1DefaultsUnless` sees it, but equal to no value. */
 const NOT_A_LITERAL = Symbol("not a literal");
 
@@ -80,18 +79,6 @@ export function evaluateLiteral(node: Node): { value: unknown } | undefined {
   return undefined;
 }
 
-export function renderValue(value: unknown, quote: string): string {
-  if (typeof value === "string") return quoteString(value, quote);
-  if (value === null || typeof value === "number" || typeof value === "boolean") return String(value);
-  if (Array.isArray(value)) return `[${value.map((v) => renderValue(v, quote)).join(", ")}]`;
-  if (typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    if (!entries.length) return "{}";
-    return `{ ${entries.map(([k, v]) => `${IDENT.test(k) ? k : quoteString(k, quote)}: ${renderValue(v, quote)}`).join(", ")} }`;
-  }
-  return "undefined";
-}
-
 function propertyName(node: Node): string | undefined {
   if (Node.isIdentifier(node)) return node.getText();
   if (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node)) return node.getLiteralValue();
@@ -121,68 +108,6 @@ function trailingOfPrevious(prop: Node, comment: string): boolean {
   const between = text.slice(prev.getEnd(), prop.getStart());
   const idx = between.indexOf(comment);
   return idx >= 0 && !between.slice(0, idx).includes("\n");
-}
-
-export interface OutNode {
-  source?: string;
-  children?: Map<string, OutNode>;
-  comments: string[];
-  trailing: string[];
-}
-
-function setOut(root: Map<string, OutNode>, path: string[], source: string, comments: string[], trailing: string[]): void {
-  let map = root;
-  for (let i = 0; i < path.length - 1; i++) {
-    let child = map.get(path[i]!);
-    if (!child) map.set(path[i]!, (child = { children: new Map(), comments: [], trailing: [] }));
-    if (!child.children) child.children = new Map(); // a literal object and a nested path: nested wins
-    map = child.children;
-  }
-  const leaf = path[path.length - 1]!;
-  const existing = map.get(leaf);
-  map.set(leaf, { source, comments: [...(existing?.comments ?? []), ...comments], trailing: [...(existing?.trailing ?? []), ...trailing] });
-}
-
-function hasComments(n: OutNode): boolean {
-  return n.comments.length > 0 || n.trailing.length > 0 || [...(n.children?.values() ?? [])].some(hasComments);
-}
-
-export interface Verbatim {
-  comments: string[];
-  text: string;
-}
-
-export function render(map: Map<string, OutNode>, multiline: boolean, indent: string, step: string, quote: string, verbatim: Verbatim[] = [], head: Verbatim[] = []): string {
-  const key = (k: string) => (IDENT.test(k) ? k : quoteString(k, quote));
-  const entries = [...map.entries()];
-  if (!multiline) {
-    const items = entries.map(([k, n]) => (!n.children && n.source === k && IDENT.test(k) ? k : `${key(k)}: ${n.children ? render(n.children, false, "", step, quote) : n.source}`));
-    items.push(...verbatim.map((v) => v.text));
-    items.unshift(...head.map((v) => v.text));
-    return items.length ? `{ ${items.join(", ")} }` : "{}";
-  }
-  const inner = indent + step;
-  const lines: string[] = [];
-  for (const v of head) {
-    for (const c of v.comments) lines.push(inner + c);
-    lines.push(`${inner}${v.text},`);
-  }
-  for (const [k, n] of entries) {
-    for (const c of n.comments) lines.push(inner + c);
-    const value = n.children ? render(n.children, hasComments(n), inner, step, quote) : n.source;
-    const entry = !n.children && n.source === k && IDENT.test(k) ? k : `${key(k)}: ${value}`;
-    lines.push(`${inner}${entry},${n.trailing.length ? " " + n.trailing.join(" ") : ""}`);
-  }
-  for (const v of verbatim) {
-    for (const c of v.comments) lines.push(inner + c);
-    lines.push(`${inner}${v.text},`);
-  }
-  return `{\n${lines.join("\n")}\n${indent}}`;
-}
-
-export function lineIndent(text: string, pos: number): string {
-  const lineStart = text.lastIndexOf("\n", pos - 1) + 1;
-  return /^[ \t]*/.exec(text.slice(lineStart))![0];
 }
 
 /** Every lens field of the body into `out`; fields it cannot convert are kept verbatim, with a problem. */
@@ -265,10 +190,6 @@ function nullableFields(lens: BodyLens): Set<string> {
   return out;
 }
 
-function outSources(map: Map<string, OutNode>): string[] {
-  return [...map.values()].flatMap((n) => (n.children ? outSources(n.children) : n.source !== undefined ? [n.source] : []));
-}
-
 /** Converts a v1 body object literal with the named lens. */
 export function convertBody(obj: ObjectLiteralExpression, lensName: string, quote: string): BodyConversion {
   const lens: BodyLens = lensNamed(lensName);
@@ -316,13 +237,6 @@ export function convertBody(obj: ObjectLiteralExpression, lensName: string, quot
   const step = firstProp ? lineIndent(fullText, firstProp.getStart()).slice(closeIndent.length) || "  " : "  ";
   const rendered = render(out, multiline, closeIndent, step, quote, verbatim.filter((v) => !head.includes(v)), head);
   return { text: rendered === original ? null : rendered, problems, ...(hoists.length && rendered !== original ? { before: hoistEdits(hoists) } : {}) };
-}
-
-function replaceSources(map: Map<string, OutNode>, replace: (s: string) => string): void {
-  for (const n of map.values()) {
-    if (n.source !== undefined) n.source = replace(n.source);
-    if (n.children) replaceSources(n.children, replace);
-  }
 }
 
 /**

@@ -5,7 +5,8 @@
 import type { Node } from "../ts-morph.ts";
 import { lensNamed } from "../../mappings/index.ts";
 import type { SourceInput } from "../../mappings/index.ts";
-import { convertFieldMap, lineIndent, render, type BodyConversion, type BodyProblem, type V1Field, type Verbatim } from "./body.ts";
+import { convertFieldMap, type BodyConversion, type BodyProblem, type V1Field } from "./body.ts";
+import { lineIndent, render, type Verbatim } from "./body-render.ts";
 import type { DeclaredShape } from "./declared-shapes.ts";
 import { quoteString } from "./urls.ts";
 

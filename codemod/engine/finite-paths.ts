@@ -9,7 +9,7 @@ import { matchV1, operations, type OperationMapping } from "../../mappings/index
 import { finiteStrings, typeStrings } from "./evaluate/finite-strings.ts";
 import { HOLE, type LocatedUrl } from "./urls.ts";
 import { newPathFor, uniqueMatches, type Match } from "./v1-match.ts";
-import { renderValue } from "./body.ts";
+import { renderValue } from "./body-render.ts";
 import { resolveIdentifier } from "./scope.ts";
 import type { Edit } from "../types.ts";
 import { rewriteUrlWithout } from "./url-drop-holes.ts";

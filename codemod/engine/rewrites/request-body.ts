@@ -3,7 +3,8 @@
 // body argument or options); and flat v1 create/update bodies converted to nested v2 bodies
 // through the mapping table's lenses.
 import { Node } from "../../ts-morph.ts";
-import { convertBody, evaluateLiteral, renderValue } from "../body.ts";
+import { convertBody, evaluateLiteral } from "../body.ts";
+import { renderValue } from "../body-render.ts";
 import { enclosingFunction } from "../scope.ts";
 import { referencesOf } from "../nodes.ts";
 import { unwrapExpression } from "../urls.ts";
