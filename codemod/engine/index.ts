@@ -21,6 +21,7 @@ import { scanLiterals } from "./base-sources.ts";
 import { resolveDoNoHarm } from "./do-no-harm.ts";
 import { markFindings } from "./todo-marks.ts";
 import { applyEdits } from "./apply-edits.ts";
+import { placeMarkPositions } from "./mark-positions.ts";
 import { openapiTypes } from "./openapi-types.ts";
 import { recallNet } from "./recall-net.ts";
 import { setModuleResolver } from "./module-exports.ts";
@@ -124,6 +125,12 @@ function analyzeOnce(index: ProjectIndex, displayName: (file: string) => string,
   guarded(recallNet);
   resolveDoNoHarm(a);
   settleErrorReads(a);
+  // The edits each file is written with: none for a file left alone, only marks for a held one.
+  const written = (file: FileState) => {
+    const frozen = a.frozen.get(file.sf.getFilePath());
+    return frozen && !frozen.marks ? [] : frozen ? file.edits.filter((e) => file.markEdits.has(e)) : file.edits;
+  };
+  placeMarkPositions(a, written);
   for (const sf of parsed) {
     const path = sf.getFilePath();
     const file = a.files.get(path)!;
@@ -137,7 +144,7 @@ function analyzeOnce(index: ProjectIndex, displayName: (file: string) => string,
       result.set(path, { findings, edits: file.edits, output: file.text, callSites: found, rewritten: 0 });
       continue;
     }
-    const edits = frozen ? file.edits.filter((e) => file.markEdits.has(e)) : file.edits;
+    const edits = written(file);
     const { output, conflicts, refused } = applyEdits(path, file.text, edits);
     if (conflicts.length || refused.length) {
       // Nothing of it is written this round: the next one holds the file (and any file an edit was meant for).

@@ -1,0 +1,62 @@
+// Positions quoted in the marks a run writes (`the answer is handed to show (pods.ts:12)`) are taken
+// from the files as they were read; the marks and rewrites inserted above them move those lines. So
+// once every file's edits are known, each quoted `file.ts:N` is turned into the line it will have in
+// the written file. A name that more than one file of the run has (two `index.ts`) is placed only
+// when it is the marked file's own; else it is left as read.
+import path from "node:path";
+import type { Edit } from "../types.ts";
+import type { Analysis, FileState } from "./state.ts";
+
+/** `pods.ts:12`, as every position in a mark is written (todo-marks.ts reads marks without them). */
+const POSITION = /([\w.-]+\.[cm]?[jt]sx?):(\d+)\b/g;
+
+/** Rewrites the positions in the marks of every file to the written files' lines; `written(file)`: the edits its output gets. */
+export function placeMarkPositions(a: Analysis, written: (file: FileState) => Edit[]): void {
+  const byName = new Map<string, FileState[]>();
+  for (const [p, file] of a.files) byName.set(path.basename(p), [...(byName.get(path.basename(p)) ?? []), file]);
+  const shifts = new Map<FileState, (line: number) => number>();
+  const shiftOf = (file: FileState) => {
+    let shift = shifts.get(file);
+    if (!shift) shifts.set(file, (shift = lineShift(file.text, written(file))));
+    return shift;
+  };
+  for (const file of a.files.values()) {
+    const own = path.basename(file.sf.getFilePath());
+    for (const e of written(file)) {
+      if (!file.markEdits.has(e)) continue;
+      e.text = e.text.replace(POSITION, (whole, name: string, line: string) => {
+        const files = byName.get(name) ?? [];
+        const target = name === own ? file : files.length === 1 ? files[0]! : undefined;
+        return target ? `${name}:${shiftOf(target)(Number(line))}` : whole;
+      });
+    }
+  }
+}
+
+/** Where line N (1-based) of `text` is after `edits`: moved by the lines the edits before its start add or remove. */
+function lineShift(text: string, edits: Edit[]): (line: number) => number {
+  const starts = [0];
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
+  const seen = new Set<string>();
+  const deltas: { end: number; lines: number }[] = [];
+  for (const e of edits) {
+    // applyEdits collapses identical duplicates: each counts once.
+    const key = `${e.start}:${e.end}:${e.text}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const lines = newlines(e.text) - newlines(text.slice(e.start, e.end));
+    if (lines) deltas.push({ end: e.end, lines });
+  }
+  return (line) => {
+    const at = starts[line - 1];
+    if (at === undefined) return line;
+    // An insertion at the line's start (a mark above its statement) goes before it.
+    return line + deltas.reduce((n, d) => (d.end <= at ? n + d.lines : n), 0);
+  };
+}
+
+function newlines(s: string): number {
+  let n = 0;
+  for (let i = s.indexOf("\n"); i >= 0; i = s.indexOf("\n", i + 1)) n++;
+  return n;
+}
