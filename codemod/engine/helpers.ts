@@ -15,6 +15,7 @@ import { bodySites, type BodySite } from "./body-sites.ts";
 import { bodyOptionKeys, queryOptionKeys } from "./helper-body-keys.ts";
 import { skipParens } from "./nodes.ts";
 import { heldSources, receiverMember } from "./receiver-base.ts";
+import { localBaseExpression } from "./local-base.ts";
 
 const BODY_NAME = /body|data|payload|json/i;
 
@@ -66,8 +67,12 @@ function ownCalls(fn: Node): CallExpression[] {
 }
 
 /** Where a marked call's own v1 base goes through its helper (v1-redirect.ts): the base leading the helper's URL. */
-export function noteHelperAnchor(a: Analysis, fn: Node, parts: Part[], url: LocatedUrl): void {
-  if (url.anchor?.node && parts[0]?.kind === "base" && parts[0].node === url.anchor.node && !a.helperAnchors.has(fn)) a.helperAnchors.set(fn, { node: parts[0].node, value: url.anchor.value });
+export function noteHelperAnchor(a: Analysis, fn: Node, parts: Part[], url: LocatedUrl, http: HttpCall): void {
+  if (!url.anchor?.node || parts[0]?.kind !== "base" || parts[0].node !== url.anchor.node || a.helperAnchors.has(fn)) return;
+  // A base computed in another function (`${apiBase(env)}${path}`): its expression as the helper writes it, or none.
+  const inHelper = parts[0].node.getSourceFile() === fn.getSourceFile() && !!parts[0].node.getFirstAncestor((n) => n === fn);
+  const node = inHelper ? parts[0].node : http.urlNode ? localBaseExpression(a, http.urlNode, parts[0].node, http.call) : undefined;
+  if (node) a.helperAnchors.set(fn, { node, value: url.anchor.value });
 }
 
 /**
@@ -106,7 +111,7 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
       if (all?.length) sig.baseSources = [...new Set([...((sig.baseSources ?? [sig.baseSource]) as Node[]).filter(Boolean), ...all])];
     }
     // Known before the helper's file is planned, for callers planned earlier.
-    noteHelperAnchor(a, fn, parts, url);
+    noteHelperAnchor(a, fn, parts, url, http);
     const holeAt = parts.indexOf(hole);
     const between = parts.slice(url.anchor ? 1 : 0, holeAt).map((p) => (p.kind === "text" ? p.text : "")).join("").slice(url.anchor ? 0 : url.inlineBase.length);
     if (between === "/") sig.pathPrefix = "/";
