@@ -30,6 +30,23 @@ function paramIndex(a: Analysis, fn: Node, node: Node | undefined): Binding | un
   return undefined;
 }
 
+/**
+ * The expression a helper's method is read from, with its fallback: `method || "GET"`,
+ * `(method ?? "GET").toUpperCase()` and `method.toUpperCase()` all send the caller's method.
+ */
+function methodParam(node: Node | undefined): { node: Node; fallback?: string } | undefined {
+  let u = node && unwrapExpression(node);
+  if (u && Node.isCallExpression(u) && u.getArguments().length === 0) {
+    const callee = u.getExpression();
+    if (Node.isPropertyAccessExpression(callee) && ["toUpperCase", "toLowerCase"].includes(callee.getName())) u = unwrapExpression(callee.getExpression());
+  }
+  if (u && Node.isBinaryExpression(u) && ["||", "??"].includes(u.getOperatorToken().getText())) {
+    const fallback = literalText(unwrapExpression(u.getRight()));
+    if (fallback !== undefined) return { node: unwrapExpression(u.getLeft()), fallback };
+  }
+  return u ? { node: u } : undefined;
+}
+
 /** The parameter an options object comes from: the parameter itself, or spread into a literal (`{ ...init, signal }`). */
 function optionsParam(a: Analysis, fn: Node, node: Node | undefined): Binding | undefined {
   const direct = paramIndex(a, fn, node);
@@ -122,7 +139,8 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
       sig.fixedMethod = true;
     }
     const params = (fn as any).getParameters() as Node[];
-    const mb = paramIndex(a, fn, http.method.node);
+    const method = methodParam(http.method.node);
+    const mb = paramIndex(a, fn, method?.node);
     const bb = http.body ? paramIndex(a, fn, http.body.node) : undefined;
     if (inOptions) {
       // `request({ path, method, body })`: one options argument carries all three.
@@ -132,10 +150,10 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
       sig.bodyKey = http.body ? optionsKey(a, fn, http.body.node)?.key : undefined;
       sig.dropsBody = !sig.bodyKey && !optionsParam(a, fn, http.options);
       sig.serialisesBody = serialises(http);
-    } else if (mb?.kind === "param" && mb.path.length === 0 && !Node.isPropertyAccessExpression(unwrapExpression(http.method.node!))) {
+    } else if (mb?.kind === "param" && mb.path.length === 0 && !Node.isPropertyAccessExpression(method!.node)) {
       sig.methodIndex = mb.index;
       const init = (mb.decl as any).getInitializer?.() as Node | undefined;
-      const lit = init && literalText(unwrapExpression(init));
+      const lit = init ? literalText(unwrapExpression(init)) : method!.fallback;
       if (lit) sig.defaultMethod = lit.toUpperCase();
       const bodyKeys = bb?.kind === "param" && !isParamItself(a, fn, http.body!.node) ? bodyOptionKeys(a, fn, bb.index, http.body!.prop ?? http.body!.node) : [];
       if (bodyKeys.length) {

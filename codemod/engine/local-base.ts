@@ -42,6 +42,7 @@ export function localBaseExpression(a: Analysis, urlNode: Node, base: Node, at: 
       if (Node.isPropertyAccessExpression(callee) && callee.getName() === "toString" && n.getArguments().length === 0) return walk(callee.getExpression(), depth + 1);
       return undefined;
     }
+    if (Node.isPropertyAccessExpression(n) && n.getName() === "href") return walk(n.getExpression(), depth + 1);
     if (Node.isIdentifier(n)) {
       // A local variable holding the URL: its initializer is rewritten only when this call is its one reader.
       const b = bind(a, n);
