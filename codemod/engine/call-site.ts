@@ -17,6 +17,7 @@ import { todo } from "./todo-marks.ts";
 import { axiosRedirect, openapiFetchRedirect, prefixUrlRedirect, siteBaseRedirect, v1Redirect, type Redirect } from "./v1-redirect.ts";
 import { localBaseExpression } from "./local-base.ts";
 import { helperRedirect } from "./helper-redirect.ts";
+import { forwardedOptionsRedirect } from "./forwarded-base.ts";
 import { changeMethod } from "./rewrites/method.ts";
 import { addFixedBody, convertRequestBody, type ComputedBody } from "./rewrites/request-body.ts";
 import { jsonType } from "./rewrites/json-type.ts";
@@ -304,7 +305,8 @@ function redirectFor(a: Analysis, http: HttpCall, url: LocatedUrl, parts: Part[]
   // extra argument would not fit the declared function type.
   if (typedInjection(http.call)) return undefined;
   const anchor = fn && a.helperAnchors.get(fn);
-  return anchor && !http.helper!.pathKey ? helperRedirect(fn!, anchor.node, anchor.value, http.call) : undefined;
+  if (!anchor) return forwardedOptionsRedirect(a, http);
+  return !http.helper!.pathKey ? helperRedirect(fn!, anchor.node, anchor.value, http.call) : undefined;
 }
 
 /** A base computed in another function (`${apiBase(env)}/pods`): replaced where the call's own URL takes it. */

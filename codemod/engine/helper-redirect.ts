@@ -117,6 +117,11 @@ function changed(decl: Node, name?: string): boolean {
   });
 }
 
+/** A marked call's per-request base option in the options parameter a forwarding method passes on (forwarded-base.ts). */
+export function fillOptionSlot(call: Call, index: number, key: string, name: string): Redirect | undefined {
+  return fillSlot(call, { index, key }, name);
+}
+
 /** The marked call gives the declared v1 base in the slot, when it gives none of its own there. */
 function fillSlot(call: Call, slot: Slot, name: string): Redirect | undefined {
   const args = call.getArguments();
