@@ -76,6 +76,9 @@ function useLeaves(a: Analysis, value: Node, fetchLike: boolean, depth: number):
 
 /** `.then((r) => …)` on the answer's promise: the callback's parameter is the answer. */
 function thenLeaves(a: Analysis, access: Node & { getName(): string; getParent(): Node | undefined }, fetchLike: boolean, depth: number): Node | undefined {
+  // An observable's `.pipe(…)` or `.subscribe(…)`: the answer goes on through operators, or into a
+  // callback, where its reads are not followed.
+  if (["pipe", "subscribe"].includes(access.getName()) && Node.isCallExpression(access.getParent())) return access.getParent();
   if (access.getName() !== "then") return undefined;
   const call = access.getParent();
   const cb = call && Node.isCallExpression(call) ? call.getArguments()[0] : undefined;

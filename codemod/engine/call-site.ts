@@ -14,8 +14,10 @@ import { helperSignature, noteHelperAnchor } from "./helpers.ts";
 import { bind, sourceLiteral, sourceLiterals, urlContext, valueOf, type External } from "./values.ts";
 import { receiverSources } from "./receiver-base.ts";
 import { todo } from "./todo-marks.ts";
-import { axiosRedirect, openapiFetchRedirect, prefixUrlRedirect, v1Redirect, type Redirect } from "./v1-redirect.ts";
+import { axiosRedirect, openapiFetchRedirect, prefixUrlRedirect, siteBaseRedirect, v1Redirect, type Redirect } from "./v1-redirect.ts";
+import { localBaseExpression } from "./local-base.ts";
 import { helperRedirect } from "./helper-redirect.ts";
+import { forwardedOptionsRedirect } from "./forwarded-base.ts";
 import { changeMethod } from "./rewrites/method.ts";
 import { addFixedBody, convertRequestBody, type ComputedBody } from "./rewrites/request-body.ts";
 import { jsonType } from "./rewrites/json-type.ts";
@@ -110,7 +112,7 @@ export function processCall(a: Analysis, http: HttpCall): void {
     const source = url.anchor?.node ? sourceLiteral(a, url.anchor.node) : undefined;
     if (source) deps.add(source);
     const file = a.files.get(at.getSourceFile().getFilePath())!;
-    noteHelperAnchor(a, fn, parts, url);
+    noteHelperAnchor(a, fn, parts, url, http);
     // Its failure is its callers' (error-flow.ts follows it from each of them).
     a.helperTransports.set(fn, [...(a.helperTransports.get(fn) ?? []), http]);
     if (http.lib === "helper") return; // over another helper: that helper's call reads the body
@@ -297,13 +299,22 @@ function redirectFor(a: Analysis, http: HttpCall, url: LocatedUrl, parts: Part[]
   if (http.lib === "openapi-fetch" && http.external?.node && !parts.some((p) => p.node === http.external!.node)) return openapiFetchRedirect(http.call, http.external.value, http.options);
   // ky and got take `prefixUrl` per request too (options are always the second argument).
   if ((http.lib === "ky" || http.lib === "got") && http.external?.node && !parts.some((p) => p.node === http.external!.node)) return prefixUrlRedirect(http.call, http.external.value, http.options);
-  if (http.lib !== "helper") return v1Redirect(url, parts, http.call);
+  if (http.lib !== "helper") return v1Redirect(url, parts, http.call) ?? computedBaseRedirect(a, http, url, parts);
   const fn = http.helper?.fn as Node | undefined;
   // Reached through a typed constructor parameter (`constructor(private request: RequestFn)`): an
   // extra argument would not fit the declared function type.
   if (typedInjection(http.call)) return undefined;
   const anchor = fn && a.helperAnchors.get(fn);
-  return anchor && !http.helper!.pathKey ? helperRedirect(fn!, anchor.node, anchor.value, http.call) : undefined;
+  if (!anchor) return forwardedOptionsRedirect(a, http);
+  return !http.helper!.pathKey ? helperRedirect(fn!, anchor.node, anchor.value, http.call) : undefined;
+}
+
+/** A base computed in another function (`${apiBase(env)}/pods`): replaced where the call's own URL takes it. */
+function computedBaseRedirect(a: Analysis, http: HttpCall, url: LocatedUrl, parts: Part[]): Redirect | undefined {
+  const first = parts[0];
+  if (!http.urlNode || !url.anchor?.node || first?.kind !== "base" || first.node !== url.anchor.node) return undefined;
+  const local = localBaseExpression(a, http.urlNode, first.node, http.call);
+  return local && local !== first.node ? siteBaseRedirect(local, url.anchor.value) : undefined;
 }
 
 function typedInjection(call: Node): boolean {

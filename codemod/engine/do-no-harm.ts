@@ -287,7 +287,10 @@ function usableRedirect(a: Analysis, site: Site): Site["redirect"] {
 type Fallbacks = Map<FileState, Map<string, { edit: Edit; envs: (string | undefined)[] }>>;
 
 function applyRedirect(a: Analysis, site: Site, fallbacks: Fallbacks): void {
-  const redirect = site.redirect!;
+  // A base computed elsewhere that something at run time can set (an environment variable, an
+  // option): the kept call takes the v1 counterpart of what it is set to, not a fixed v1 base.
+  const overridable = [...site.deps].some((d) => a.bases.get(d)?.override || a.bases.get(d)?.env);
+  const redirect = site.redirect!.derived && overridable ? { ...site.redirect!, ...site.redirect!.derived } : site.redirect!;
   // Each edit goes to the file it was made for; the declared names, to the files whose text uses them.
   for (const e of redirect.edits) addEdit(a, e);
   const shared = redirect.shared;
@@ -297,10 +300,13 @@ function applyRedirect(a: Analysis, site: Site, fallbacks: Fallbacks): void {
   }
   const users = redirect.edits.length ? [...new Set(redirect.edits.map((e) => e.file))].map((f) => a.files.get(f)!) : [site.file];
   const envs = [...site.deps].map((d) => a.bases.get(d)).filter((b) => b && !b.pinned).map((b) => b!.env);
-  for (const file of users) {
+  // Names the helper's own shared edits use are declared in the helper's file.
+  const helperFile = shared?.names?.length ? a.files.get(shared.edits[0]!.file) : undefined;
+  const declare: [FileState, string[]][] = [...users.map((f): [FileState, string[]] => [f, redirect.names]), ...(helperFile ? [[helperFile, shared!.names!] as [FileState, string[]]] : [])];
+  for (const [file, wanted] of declare) {
     const names = fallbacks.get(file) ?? new Map<string, { edit: Edit; envs: (string | undefined)[] }>();
     fallbacks.set(file, names);
-    for (const name of redirect.names) {
+    for (const name of wanted) {
       const known = names.get(name);
       if (known) known.envs.push(...envs);
       if (known || file.declared.has(name)) continue;

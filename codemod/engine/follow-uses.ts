@@ -9,7 +9,7 @@ import { enclosingFunction, isFunctionLike } from "./scope.ts";
 import type { Analysis } from "./state.ts";
 import { functionName, references } from "./references.ts";
 import { commonJsExports, importerUses } from "./module-exports.ts";
-import { optionsOf } from "./evaluate/value.ts";
+import { optionsOf, type Frame } from "./evaluate/value.ts";
 import { receiverHolds } from "./receiver-base.ts";
 import { unwrapExpression } from "./urls.ts";
 import { referencesOf } from "./nodes.ts";
@@ -161,6 +161,9 @@ export class Follower {
     // Only tested (`if (!client)`, `client === null`): the value goes nowhere.
     if ((Node.isPrefixUnaryExpression(p) && p.getOperatorToken() === SyntaxKind.ExclamationToken) || ((Node.isIfStatement(p) || Node.isWhileStatement(p)) && p.getExpression() === outer)) return;
     if (Node.isBinaryExpression(p) && ["===", "!==", "==", "!="].includes(p.getOperatorToken().getText())) return;
+    // `typeof DEFAULTS[key] === "number"`, `Number(raw)`: a type test or a number holds no URL.
+    if (Node.isTypeOfExpression(p)) return;
+    if (Node.isCallExpression(p) && p.getArguments()[0] === outer && NUMERIC.test(p.getExpression().getText())) return;
     // A method of a class the base was followed into, called on an instance of it (`this.api.list()`).
     if (Node.isPropertyAccessExpression(p) && p.getExpression() === outer && !path.length) {
       const call = p.getParent();
@@ -191,7 +194,31 @@ export class Follower {
   private cannotHold(call: Node): boolean {
     if (!this.literal) return false;
     const options = optionsOf(this.a.evaluator.evaluate(call));
-    return options.every((o) => o.kind === "env" || (o.kind === "string" && o.node !== this.literal));
+    if (options.every((o) => o.kind === "env" || (o.kind === "string" && o.node !== this.literal))) return true;
+    return this.otherKey(call);
+  }
+
+  /** Keyed reads the value was followed through (`DEFAULTS[key]` for the key `RUNPOD_API_URL`). */
+  private readonly keyedReads: { read: Node; want: string }[] = [];
+
+  /**
+   * `config.get("DEFAULT_DATA_CENTER")` of `get(key)` whose value was followed in through
+   * `DEFAULTS[key]`: with this call's arguments bound, the key is known and is another key, so the
+   * read gives another value here (whatever else the function returns never held this one).
+   */
+  private otherKey(call: Node): boolean {
+    const fn = Node.isCallExpression(call) ? functionNamed(this.a, call.getExpression()) : undefined;
+    if (!fn || !Node.isCallExpression(call)) return false;
+    const reads = this.keyedReads.filter((k) => k.read.getSourceFile() === fn.getSourceFile() && k.read.getStart() >= fn.getStart() && k.read.getEnd() <= fn.getEnd());
+    if (!reads.length) return false;
+    const params = ((fn as any).getParameters?.() ?? []) as Node[];
+    const frame: Frame = { args: new Map(), parent: undefined };
+    call.getArguments().forEach((arg, i) => params[i] && frame.args.set(params[i]!, { arg, frame: undefined }));
+    return reads.every(({ read, want }) => {
+      const arg = Node.isElementAccessExpression(read) ? read.getArgumentExpression() : undefined;
+      const keys = arg ? optionsOf(this.a.evaluator.evaluate(arg, frame)) : [];
+      return keys.length > 0 && keys.every((k) => k.kind === "string" && k.text !== want);
+    });
   }
 
   /** What takes precedence over the value (`x ?? value`): an environment read by its variable's name (`process.env[key]` in `get(key)`), else its text. */
@@ -239,7 +266,10 @@ export class Follower {
       const arg = p.getArgumentExpression();
       const keys = arg ? optionsOf(this.a.evaluator.evaluate(arg)) : [];
       if (keys.length && keys.every((k) => k.kind === "string")) {
-        if (keys.some((k) => k.kind === "string" && k.text === want)) this.follow(p, out, seen, depth + 1, path.slice(0, -1));
+        if (keys.some((k) => k.kind === "string" && k.text === want)) {
+          this.keyedReads.push({ read: p, want });
+          this.follow(p, out, seen, depth + 1, path.slice(0, -1));
+        }
         return true;
       }
       // A key known only at run time may be this one: the read is the use that cannot be followed.
@@ -329,6 +359,8 @@ export class Follower {
     }
   }
 }
+
+const NUMERIC = /^(Number|parseInt|parseFloat|Boolean|Number\.parseInt|Number\.parseFloat)$/;
 
 /** The outermost call of a method chain a call sits in (`z.string().default(x).describe(…)`). */
 function chainTop(call: Node): Node {

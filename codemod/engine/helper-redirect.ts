@@ -9,7 +9,7 @@ import type { Edit } from "../types.ts";
 import { bindingNames, resolveIdentifier } from "./scope.ts";
 import { unwrapExpression } from "./urls.ts";
 import { insertAt, replaceNode, textEdit } from "./text-edit.ts";
-import { HELPER_BASE_PARAM, nameFor, type Redirect } from "./v1-redirect.ts";
+import { HELPER_BASE_PARAM, nameFor, V1_BASE_NAME, V1_DERIVE_NAME, type Redirect } from "./v1-redirect.ts";
 import { isTypeScriptFile } from "./nodes.ts";
 
 /** Where callers give the helper its base: a parameter, or one key of an options parameter. */
@@ -24,8 +24,9 @@ export function helperRedirect(fn: Node, anchor: Node, anchorValue: string, call
   const target = nameFor(anchorValue);
   if (!target || target.slash) return undefined;
   const slot = slotOf(fn, anchor, 0);
-  // A base computed from what callers give, other than one slot: no redirect keeps each caller's own.
-  if (slot === "reads-parameters") return undefined;
+  // A base computed from what callers give, other than one slot: the marked call asks the helper
+  // for the v1 counterpart of the base it computes for it (each caller keeps its own).
+  if (slot === "reads-parameters") return target.name === V1_BASE_NAME ? v1Flag(fn, anchor, call) : undefined;
   if (slot) return fillSlot(call, slot, target.name);
   return newParameter(fn, anchor, target.name, call);
 }
@@ -116,6 +117,11 @@ function changed(decl: Node, name?: string): boolean {
   });
 }
 
+/** A marked call's per-request base option in the options parameter a forwarding method passes on (forwarded-base.ts). */
+export function fillOptionSlot(call: Call, index: number, key: string, name: string): Redirect | undefined {
+  return fillSlot(call, { index, key }, name);
+}
+
 /** The marked call gives the declared v1 base in the slot, when it gives none of its own there. */
 function fillSlot(call: Call, slot: Slot, name: string): Redirect | undefined {
   const args = call.getArguments();
@@ -167,4 +173,33 @@ function newParameter(fn: Node, anchor: Node, name: string, call: Call): Redirec
   if (!closeParen) return undefined;
   const at = args.length ? args.at(-1)!.getEnd() : closeParen.getStart();
   return { edits: [insertAt(call, at, args.length ? `, ${tail}` : tail)], names: [name], shared: { key: `${fn.getSourceFile().getFilePath()}:${fn.getStart()}`, edits: shared } };
+}
+
+/** The flag a helper gets for its marked calls when its base reads what callers give (helper-redirect.ts). */
+export const HELPER_V1_FLAG = "runpodV1";
+
+/**
+ * `rpFetch(env, path, init = {}, runpodV1?: boolean)`: the helper's URL takes
+ * `runpodV1 ? runpodV1Base(apiBase(env)) : apiBase(env)`, the marked call passes `true`. The base
+ * is still computed from this caller's own arguments; only its version goes back to v1.
+ */
+function v1Flag(fn: Node, anchor: Node, call: Call): Redirect | undefined {
+  const params = ((fn as any).getParameters?.() ?? []) as Node[];
+  if (params.some((p) => (p as any).isRestParameter?.())) return undefined;
+  const args = call.getArguments();
+  if (args.length > params.length || args.some((x) => Node.isSpreadElement(x))) return undefined;
+  const close = fn.getFirstChildByKind(SyntaxKind.CloseParenToken);
+  const closeParen = call.getLastChildByKind(SyntaxKind.CloseParenToken);
+  if (!close || !closeParen) return undefined;
+  const typed = isTypeScriptFile(fn.getSourceFile().getFilePath());
+  const param = typed ? `${HELPER_V1_FLAG}?: boolean` : HELPER_V1_FLAG;
+  const text = anchor.getText();
+  const chosen = `${HELPER_V1_FLAG} ? ${V1_DERIVE_NAME}(${text}) : ${text}`;
+  const inTemplate = Node.isTemplateSpan(anchor.getParent()!) && (anchor.getParent() as any).getExpression() === anchor;
+  const last = params.at(-1);
+  const shared: Edit[] = [last ? insertAt(last, last.getEnd(), `, ${param}`) : insertAt(close, close.getStart(), param), replaceNode(anchor, inTemplate ? chosen : `(${chosen})`)];
+  const tail = [...Array.from({ length: params.length - args.length }, () => "undefined"), "true"].join(", ");
+  const at = args.length ? args.at(-1)!.getEnd() : closeParen.getStart();
+  const key = `${fn.getSourceFile().getFilePath()}:${fn.getStart()}`;
+  return { edits: [insertAt(call, at, args.length ? `, ${tail}` : tail)], names: [], shared: { key, edits: shared, names: [V1_BASE_NAME, V1_DERIVE_NAME] } };
 }

@@ -15,6 +15,7 @@ import { bodySites, type BodySite } from "./body-sites.ts";
 import { bodyOptionKeys, queryOptionKeys } from "./helper-body-keys.ts";
 import { skipParens } from "./nodes.ts";
 import { heldSources, receiverMember } from "./receiver-base.ts";
+import { localBaseExpression } from "./local-base.ts";
 
 const BODY_NAME = /body|data|payload|json/i;
 
@@ -27,6 +28,23 @@ function paramIndex(a: Analysis, fn: Node, node: Node | undefined): Binding | un
   }
   if (Node.isPropertyAccessExpression(u)) return paramIndex(a, fn, u.getExpression());
   return undefined;
+}
+
+/**
+ * The expression a helper's method is read from, with its fallback: `method || "GET"`,
+ * `(method ?? "GET").toUpperCase()` and `method.toUpperCase()` all send the caller's method.
+ */
+function methodParam(node: Node | undefined): { node: Node; fallback?: string } | undefined {
+  let u = node && unwrapExpression(node);
+  if (u && Node.isCallExpression(u) && u.getArguments().length === 0) {
+    const callee = u.getExpression();
+    if (Node.isPropertyAccessExpression(callee) && ["toUpperCase", "toLowerCase"].includes(callee.getName())) u = unwrapExpression(callee.getExpression());
+  }
+  if (u && Node.isBinaryExpression(u) && ["||", "??"].includes(u.getOperatorToken().getText())) {
+    const fallback = literalText(unwrapExpression(u.getRight()));
+    if (fallback !== undefined) return { node: unwrapExpression(u.getLeft()), fallback };
+  }
+  return u ? { node: u } : undefined;
 }
 
 /** The parameter an options object comes from: the parameter itself, or spread into a literal (`{ ...init, signal }`). */
@@ -66,8 +84,12 @@ function ownCalls(fn: Node): CallExpression[] {
 }
 
 /** Where a marked call's own v1 base goes through its helper (v1-redirect.ts): the base leading the helper's URL. */
-export function noteHelperAnchor(a: Analysis, fn: Node, parts: Part[], url: LocatedUrl): void {
-  if (url.anchor?.node && parts[0]?.kind === "base" && parts[0].node === url.anchor.node && !a.helperAnchors.has(fn)) a.helperAnchors.set(fn, { node: parts[0].node, value: url.anchor.value });
+export function noteHelperAnchor(a: Analysis, fn: Node, parts: Part[], url: LocatedUrl, http: HttpCall): void {
+  if (!url.anchor?.node || parts[0]?.kind !== "base" || parts[0].node !== url.anchor.node || a.helperAnchors.has(fn)) return;
+  // A base computed in another function (`${apiBase(env)}${path}`): its expression as the helper writes it, or none.
+  const inHelper = parts[0].node.getSourceFile() === fn.getSourceFile() && !!parts[0].node.getFirstAncestor((n) => n === fn);
+  const node = inHelper ? parts[0].node : http.urlNode ? localBaseExpression(a, http.urlNode, parts[0].node, http.call) : undefined;
+  if (node) a.helperAnchors.set(fn, { node, value: url.anchor.value });
 }
 
 /**
@@ -106,7 +128,7 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
       if (all?.length) sig.baseSources = [...new Set([...((sig.baseSources ?? [sig.baseSource]) as Node[]).filter(Boolean), ...all])];
     }
     // Known before the helper's file is planned, for callers planned earlier.
-    noteHelperAnchor(a, fn, parts, url);
+    noteHelperAnchor(a, fn, parts, url, http);
     const holeAt = parts.indexOf(hole);
     const between = parts.slice(url.anchor ? 1 : 0, holeAt).map((p) => (p.kind === "text" ? p.text : "")).join("").slice(url.anchor ? 0 : url.inlineBase.length);
     if (between === "/") sig.pathPrefix = "/";
@@ -117,7 +139,8 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
       sig.fixedMethod = true;
     }
     const params = (fn as any).getParameters() as Node[];
-    const mb = paramIndex(a, fn, http.method.node);
+    const method = methodParam(http.method.node);
+    const mb = paramIndex(a, fn, method?.node);
     const bb = http.body ? paramIndex(a, fn, http.body.node) : undefined;
     if (inOptions) {
       // `request({ path, method, body })`: one options argument carries all three.
@@ -127,10 +150,10 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
       sig.bodyKey = http.body ? optionsKey(a, fn, http.body.node)?.key : undefined;
       sig.dropsBody = !sig.bodyKey && !optionsParam(a, fn, http.options);
       sig.serialisesBody = serialises(http);
-    } else if (mb?.kind === "param" && mb.path.length === 0 && !Node.isPropertyAccessExpression(unwrapExpression(http.method.node!))) {
+    } else if (mb?.kind === "param" && mb.path.length === 0 && !Node.isPropertyAccessExpression(method!.node)) {
       sig.methodIndex = mb.index;
       const init = (mb.decl as any).getInitializer?.() as Node | undefined;
-      const lit = init && literalText(unwrapExpression(init));
+      const lit = init ? literalText(unwrapExpression(init)) : method!.fallback;
       if (lit) sig.defaultMethod = lit.toUpperCase();
       const bodyKeys = bb?.kind === "param" && !isParamItself(a, fn, http.body!.node) ? bodyOptionKeys(a, fn, bb.index, http.body!.prop ?? http.body!.node) : [];
       if (bodyKeys.length) {

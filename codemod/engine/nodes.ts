@@ -24,7 +24,31 @@ export function passesValueOn(call: Node, arg: Node): boolean {
   const callee = call.getExpression();
   if (!Node.isIdentifier(callee) || !RXJS_PASS.has(callee.getText())) return false;
   const b = resolveIdentifier(callee);
-  return b?.kind === "import" && /^rxjs(\/|$)/.test(b.module);
+  if (b?.kind !== "import") return false;
+  if (/^rxjs(\/|$)/.test(b.module)) return true;
+  // The project's own stand-in (`export function firstValueFrom<T>(source: Observable<T>): Promise<T>`):
+  // typed to hand the same T on, it is read the same way.
+  return b.module.startsWith(".") && handsTypeOn(callee);
+}
+
+function declarationOf(callee: Node) {
+  try {
+    const symbol = callee.getSymbol();
+    const d = ((symbol?.getAliasedSymbol() ?? symbol)?.getDeclarations() ?? []).find((x) => Node.isFunctionDeclaration(x));
+    return d && Node.isFunctionDeclaration(d) ? d : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A function declared `<T>(x: A<T>) => B<T>`: its result carries what its one argument carries. */
+function handsTypeOn(callee: Node): boolean {
+  const fn = declarationOf(callee);
+  if (!fn) return false;
+  const [tp] = fn.getTypeParameters();
+  const params = fn.getParameters();
+  const argOf = (t: Node | undefined) => (t && Node.isTypeReference(t) && t.getTypeArguments().length === 1 ? t.getTypeArguments()[0]!.getText() : undefined);
+  return !!tp && fn.getTypeParameters().length === 1 && params.length === 1 && argOf(params[0]!.getTypeNode()) === tp.getName() && argOf(fn.getReturnTypeNode()) === tp.getName();
 }
 
 /** References to a local name inside a scope (same file). */

@@ -5,7 +5,7 @@
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import type { Edit } from "../types.ts";
 import { escapeFor, type LocatedUrl, type Part } from "./urls.ts";
-import { V1_HOST } from "../../mappings/bases.ts";
+import { V1_HOST, V2_ORIGIN } from "../../mappings/bases.ts";
 import { enclosingFunction } from "./scope.ts";
 import { valueKind } from "./nodes.ts";
 import { insertAt, replaceNode, textEdit } from "./text-edit.ts";
@@ -21,7 +21,34 @@ export interface Redirect {
   edits: Edit[];
   names: string[];
   /** Edits shared by every redirected call of one helper (its new base parameter), applied once. */
-  shared?: { key: string; edits: Edit[] };
+  shared?: { key: string; edits: Edit[]; names?: string[] };
+  /**
+   * Where the base is computed elsewhere and something at run time can override it (an environment
+   * variable, a caller's option): the call keeps what its base evaluates to, moved back from v2.
+   */
+  derived?: { edits: Edit[]; names: string[] };
+}
+
+/** The function a kept call's computed base goes through (declared once in its file). */
+export const V1_DERIVE_NAME = "runpodV1Base";
+
+/**
+ * A marked call whose base expression at the site (`apiBase(env)`) is computed in another function
+ * that flips with the calls that migrate: the site's expression is replaced, not the producer's.
+ * Plain: `RUNPOD_V1_BASE`. Derived (used when the base can be overridden at run time): the value
+ * the producer gives, moved back to v1 (`runpodV1Base(apiBase(env))`), so a deployment's own v1
+ * base (a gateway's /v1) still holds and the flipped default goes back to `RUNPOD_V1_BASE`.
+ */
+export function siteBaseRedirect(node: Node, value: string): Redirect | undefined {
+  const target = nameFor(value);
+  if (!target || target.name !== V1_BASE_NAME) return undefined;
+  const plain = replaceNode(node, target.slash ? `(${target.name} + "/")` : target.name);
+  return { edits: [plain], names: [target.name], derived: { edits: [replaceNode(node, `${V1_DERIVE_NAME}(${node.getText()})`)], names: [V1_BASE_NAME, V1_DERIVE_NAME] } };
+}
+
+/** Whether a call is a kept call's derived base (`runpodV1Base(…)`, written by an earlier run). */
+export function isDerivedV1Base(node: Node): boolean {
+  return Node.isCallExpression(node) && node.getExpression().getText() === V1_DERIVE_NAME && node.getArguments().length === 1;
 }
 
 /** The name (and any suffix) that stands for a v1 base value. */
@@ -47,6 +74,7 @@ export function v1Redirect(url: LocatedUrl, parts: Part[], at: Node): Redirect |
     if (!target) return undefined;
     const node = first.node;
     if (Node.isIdentifier(node) && node.getText() === target.name && !target.slash) return { edits: [], names: [target.name] };
+    if (isDerivedV1Base(node)) return { edits: [], names: [V1_BASE_NAME, V1_DERIVE_NAME] };
     return { edits: [replaceNode(node, target.slash ? `(${target.name} + "/")` : target.name)], names: [target.name] };
   }
   if (!url.inlineBase || first.kind !== "text" || !first.text.startsWith(url.inlineBase)) return undefined;
@@ -80,7 +108,7 @@ export function isDeclaredV1Base(literal: Node): boolean {
 /** The declaration of a v1 base name, inserted after a file's imports (once per file), read from the environment as the kept calls' bases were. */
 export function declarationEdit(sf: Node & { getStatements(): Node[]; getFilePath(): string; getFullText(): string }, name: string, typescript: boolean, baseEnvs: (string | undefined)[] = []): Edit | undefined {
   const text = sf.getFullText();
-  if (new RegExp(`\\b(const|let|var)\\s+${name}\\b`).test(text)) return undefined;
+  if (new RegExp(`\\b(const|let|var|function)\\s+${name}\\b`).test(text)) return undefined;
   const statements = sf.getStatements();
   let at = 0;
   for (const st of statements) {
@@ -90,13 +118,34 @@ export function declarationEdit(sf: Node & { getStatements(): Node[]; getFilePat
     else break;
   }
   if (at === 0 && text.startsWith("#!")) at = text.indexOf("\n") + 1;
+  const afterStatement = at > 0 && !text.slice(0, at).endsWith("\n");
+  if (name === V1_DERIVE_NAME) {
+    const line = deriveFunction(typescript);
+    return insertAt(sf, at, afterStatement ? `\n${line.slice(0, -1)}` : line);
+  }
   const value = name === V1_BASE_NAME ? V1_BASE_VALUE : V1_ORIGIN_VALUE;
   // Read the way the kept calls' own base was (env-convention.ts).
   const env = fallbackRead(name, baseEnvs, text, typescript);
   const where = name === V1_BASE_NAME ? "its /v1" : "its root";
   const line = `// Calls still in v1 shape (each with a v2-migration mark) use this base: point ${env.variable} at the v2-bridge gateway (${where}).\nconst ${name} = ${env.read} ?? "${value}";\n`;
-  const afterStatement = at > 0 && !text.slice(0, at).endsWith("\n");
   return insertAt(sf, at, afterStatement ? `\n${line.slice(0, -1)}` : line);
+}
+
+/**
+ * The kept calls' base, from the base their client now has: a v2 base goes back to v1 (the public
+ * one to RUNPOD_V1_BASE, another host's /v2 to its /v1); a base set to v1 by a deployment is kept.
+ */
+function deriveFunction(typescript: boolean): string {
+  const t = (s: string) => (typescript ? s : "");
+  return [
+    `// Calls still in v1 shape whose base can be set at run time: the v1 counterpart of what it is set to.`,
+    `function ${V1_DERIVE_NAME}(base${t(": string")})${t(": string")} {`,
+    `  const m = /^(.*)\\/v2(\\/?)$/.exec(base);`,
+    `  if (!m) return base;`,
+    `  return m[1] === "${V2_ORIGIN}" ? ${V1_BASE_NAME} + m[2] : \`\${m[1]}/v1\${m[2]}\`;`,
+    `}`,
+    ``,
+  ].join("\n");
 }
 
 /** The trailing base parameter a helper gets for its marked calls (helper-redirect.ts). */

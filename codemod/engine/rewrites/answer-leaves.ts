@@ -45,6 +45,8 @@ export function answerLeavesSight(plan: Plan, http: HttpCall, op: OperationMappi
 
 /** How the answer leaves at `at`, for the mark. */
 function how(at: Node): string {
+  const callee = Node.isCallExpression(at) ? at.getExpression() : undefined;
+  if (callee && Node.isPropertyAccessExpression(callee) && ["pipe", "subscribe"].includes(callee.getName())) return `goes through .${callee.getName()}(…)`;
   const p = at.getParent();
   if (p && (Node.isReturnStatement(p) || Node.isArrowFunction(p))) return "is returned to callers the codemod cannot list (outside the run, or the function passed on)";
   if (p && (Node.isCallExpression(p) || Node.isNewExpression(p))) return `is handed to ${p.getExpression().getText()}`;
