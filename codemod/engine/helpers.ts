@@ -298,7 +298,8 @@ export function wrapperSignature(a: Analysis, fn: Node): WrapperSignature | null
   for (const call of calls) {
     if (call === fn) continue;
     const http = httpCall(a, call);
-    if (!http || http.lib === "helper" || http.lib === "convention" || !http.urlNode) continue;
+    // (A superagent chain is read at its own call; a function around it is a request helper when its path is a parameter.)
+    if (!http || http.lib === "helper" || http.lib === "convention" || http.lib === "superagent" || !http.urlNode) continue;
     const ub = paramIndex(a, fn, http.urlNode);
     if (ub?.kind !== "param" || ub.path.length || !Node.isIdentifier(unwrapExpression(http.urlNode))) continue;
     const ob = http.options ? optionsParam(a, fn, http.options) : undefined;
