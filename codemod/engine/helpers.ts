@@ -163,7 +163,7 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
     sig.returnsBody = returnsBody(a, http, fn);
     // A helper returning its transport's answer as it is (`return fetch(…)`, `return this.instance.get<T>(url, config)`):
     // it is an HTTP call by convention, its callers read the answer as that library's.
-    const answer = !sig.returnsBody && returnsValueOf(fn, call) ? answerLibOf(http) : undefined;
+    const answer = !sig.returnsBody && returnsValueOf(fn, http.call) ? answerLibOf(http) : undefined;
     if (answer) {
       sig.returnsResponse = true;
       if (answer !== "fetch") sig.answerLib = answer;
@@ -205,8 +205,8 @@ function queryKeysOf(a: Analysis, fn: Node, sig: HelperSignature, after: Part[],
 }
 
 /** Whose answer a transport call gives back: fetch's Response or axios's response (read by `.data`); others are not read through a helper. */
-function answerLibOf(http: HttpCall): "fetch" | "axios" | undefined {
-  if (http.lib === "fetch" || http.lib === "axios") return http.lib;
+function answerLibOf(http: HttpCall): "fetch" | "axios" | "superagent" | undefined {
+  if (http.lib === "fetch" || http.lib === "axios" || http.lib === "superagent") return http.lib;
   if (http.lib === "convention") return http.style === "data" ? "axios" : http.style === "json" ? "fetch" : undefined;
   if (http.lib === "helper" && http.helper?.returnsResponse) return http.helper.answerLib ?? "fetch";
   return undefined;
@@ -214,7 +214,7 @@ function answerLibOf(http: HttpCall): "fetch" | "axios" | undefined {
 
 /** Whether the transport (or inner helper) serialises the body it is given (callers pass plain objects). */
 function serialises(http: HttpCall): boolean {
-  return !!http.body?.stringify || http.lib === "axios" || http.lib === "got" || http.lib === "ky" || (http.lib === "helper" && http.helper!.serialisesBody);
+  return !!http.body?.stringify || http.lib === "axios" || http.lib === "superagent" || http.lib === "got" || http.lib === "ky" || (http.lib === "helper" && http.helper!.serialisesBody);
 }
 
 function returnsBody(a: Analysis, http: HttpCall, fn: Node): boolean {

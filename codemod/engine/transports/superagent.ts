@@ -64,8 +64,18 @@ export function superagentCall(call: CallExpression, verb: string | undefined, t
   const end = chain.at(-1)?.call ?? call;
   const out: HttpCall = { call: end, lib: "superagent", urlNode, method, bodyKey: "arg", trail, builder: { request: call, sends, queries, types: chain.filter((l) => l.name === "type" || (l.name === "set" && /content-type/i.test(literalText(unwrapExpression(l.call.getArguments()[0] ?? l.call)) ?? ""))).map((l) => l.call), unread } };
   const firstSend = sends[0]?.getArguments()[0];
-  if (sends.length === 1 && firstSend) out.body = { node: firstSend, stringify: false };
+  if (sends.length === 1 && firstSend) out.body = { node: withoutEmptyDefault(firstSend), stringify: false };
   return out;
+}
+
+/** `.send(body ?? {})`, `.send(body || {})`: the body is `body` (nothing, or an empty object, otherwise). */
+function withoutEmptyDefault(n: Node): Node {
+  const u = unwrapExpression(n);
+  if (Node.isBinaryExpression(u) && ["??", "||"].includes(u.getOperatorToken().getText())) {
+    const r = unwrapExpression(u.getRight());
+    if (Node.isObjectLiteralExpression(r) && r.getProperties().length === 0) return u.getLeft();
+  }
+  return n;
 }
 
 /** What stands between a superagent body and a v2 JSON body: undefined when it is sent as JSON. */
