@@ -15,7 +15,7 @@ import { undiciTransport } from "./undici.ts";
 import { axiosTransport } from "./axios.ts";
 import { gotTransport, kyTransport } from "./got-ky.ts";
 import { openapiFetchTransport } from "./openapi-fetch.ts";
-import { superagentCall, superagentTransport } from "./superagent.ts";
+import { CONFIG as SUPERAGENT_CONFIG, superagentCall, superagentTransport } from "./superagent.ts";
 import { CONVENTION_VERBS, conventionCall, madeWithBase, urlFirstCall } from "./convention.ts";
 import { bodyOf, methodOf } from "./call-parts.ts";
 import { optionsOf } from "../evaluate/value.ts";
@@ -78,6 +78,11 @@ function valueRoot(a: Analysis, value: Node, name: string, trail: Node[], depth:
     if (Node.isPropertyAccessExpression(callee)) {
       const made = instanceRoot(a, rootOf(a, callee.getExpression(), trail, depth + 1), callee.getName(), config);
       if (made) return made;
+      // A superagent agent configured in a chain (`superagent.agent().set(…)`) is still the agent.
+      if (SUPERAGENT_CONFIG.has(callee.getName())) {
+        const agent = valueRoot(a, callee.getExpression(), name, trail, depth + 1);
+        if (agent?.lib === "superagent") return agent;
+      }
     }
     // A factory: `const request = createRequest(key)` where createRequest returns a helper.
     const fn = factoryResult(a, init);

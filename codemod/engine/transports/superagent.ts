@@ -12,7 +12,7 @@ import { skipParens } from "../nodes.ts";
 
 const VERBS: Record<string, HttpMethod> = { get: "GET", post: "POST", put: "PUT", patch: "PATCH", del: "DELETE", delete: "DELETE", head: "HEAD" as HttpMethod };
 /** Links that only configure the request (auth, timeouts, retries, TLS): nothing in them changes between v1 and v2. */
-const CONFIG = new Set(["set", "accept", "timeout", "retry", "ok", "redirects", "auth", "withCredentials", "ca", "cert", "key", "pfx", "agent", "disableTLSCerts", "trustLocalhost", "http2", "unset", "sortQuery", "maxResponseSize"]);
+export const CONFIG = new Set(["set", "accept", "timeout", "retry", "ok", "redirects", "auth", "withCredentials", "ca", "cert", "key", "pfx", "agent", "disableTLSCerts", "trustLocalhost", "http2", "unset", "sortQuery", "maxResponseSize"]);
 /** Links that end the chain as a promise of the answer. */
 export const PROMISE_LINKS = new Set(["then", "catch", "finally"]);
 
@@ -20,6 +20,8 @@ export const superagentTransport: Transport = {
   lib: "superagent",
   fromModule: (module, name) => (module === "superagent" && (name === "*" || name === "default" || name === "request") ? { lib: "superagent" } : undefined),
   verb: (name) => (name in VERBS ? { verb: name } : undefined),
+  // `request.agent()`: an agent keeps cookies and defaults, and requests like the library.
+  instanceBaseKeys: (method) => (method === "agent" ? [] : undefined),
   // Not used: `superagentCall` reads the whole chain.
   parts: () => ({ bodyKey: "arg" }),
 };
