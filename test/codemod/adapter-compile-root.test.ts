@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { runCodemod } from "../../codemod/project.ts";
 import { cleanup, copyCase } from "./fixture-helpers.ts";
 
-const CASE = "adapter/compile-root-src";
+const CASE = "adapter/rootdir-src";
 const temps: string[] = [];
 afterAll(() => temps.forEach(cleanup));
 
