@@ -62,7 +62,7 @@ export interface HelperSignature {
   /** Whether a call's awaited value is the transport's own answer (fetch's Response, axios's response): callers read it as that library's. */
   returnsResponse?: boolean;
   /** With `returnsResponse`: whose answer it is (fetch's when absent): axios's is read by `.data`. */
-  answerLib?: "fetch" | "axios";
+  answerLib?: "fetch" | "axios" | "superagent";
   /** The helper returns its own result object with the parsed body under this key (`{ ok, detail, corps }`). */
   resultBodyKey?: string;
   /** Whether the helper serialises the body itself (call sites pass plain objects). */

@@ -10,7 +10,7 @@ import type { BindingElement } from "ts-morph";
 import { lenses, type OperationMapping } from "../../mappings/index.ts";
 import { adapterCall, adapterCovers, adapterFileName, adapterImport, adapterOmissions, ADAPTER_BINDING, type AdapterOptions } from "../adapter/index.ts";
 import { projectReader } from "./project-reads.ts";
-import { packageRoot } from "./package-root.ts";
+import { adapterDir } from "./adapter-place.ts";
 import { edit, type Plan, type FileState } from "./state.ts";
 import { afterImports, isTypeScriptFile, statementOf } from "./nodes.ts";
 import { insertAt } from "./text-edit.ts";
@@ -117,7 +117,7 @@ function useAdapter(plan: Plan, file: FileState): void {
   if (file.declared.has(ADAPTER_BINDING)) return;
   file.declared.add(ADAPTER_BINDING);
   const options = optionsFor(file);
-  const adapterPath = path.join(packageRoot(file.sf.getFilePath(), plan.a.adapter!.root), adapterFileName(options));
+  const adapterPath = path.join(adapterDir(file.sf.getFilePath(), plan.a.adapter!.root), adapterFileName(options));
   plan.a.adapter!.used.set(adapterPath, options);
   if (new RegExp(`\\b${ADAPTER_BINDING}\\b`).test(file.text.replace(/\/\/.*$/gm, ""))) return;
   const explicit = /from\s+["']\.{1,2}\/[^"']+\.js["']/.test(file.text);

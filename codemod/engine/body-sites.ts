@@ -108,7 +108,7 @@ export function bodySites(a: Analysis, http: HttpCall, depth = 0): BodySite[] {
       } else if (pn && Node.isObjectBindingPattern(pn)) {
         // `.then(({ data }) => data)`: the then's promise is the body; `({ data }) => data.map(…)` reads it.
         const els = pn.getElements();
-        const only = els.length === 1 && http.lib === "axios" && bodyKey(els[0]!) && body?.getText() === els[0]!.getNameNode().getText();
+        const only = els.length === 1 && !!ANSWER_KEY[http.lib] && bodyKey(els[0]!, ANSWER_KEY[http.lib]!) && body?.getText() === els[0]!.getNameNode().getText();
         if (only) addPromise(thenCall!);
         else bindings(pn, http.lib, cb, addPromise, sites);
       }
@@ -134,8 +134,11 @@ export function bodySites(a: Analysis, http: HttpCall, depth = 0): BodySite[] {
 }
 
 
-function bodyKey(el: Node): boolean {
-  return Node.isBindingElement(el) && (el.getPropertyNameNode()?.getText() ?? el.getName()) === "data";
+/** The member of the awaited answer that holds the parsed body: axios `data`, superagent `body`. */
+const ANSWER_KEY: Partial<Record<HttpCall["lib"], string>> = { axios: "data", superagent: "body" };
+
+function bodyKey(el: Node, key: string): boolean {
+  return Node.isBindingElement(el) && (el.getPropertyNameNode()?.getText() ?? el.getName()) === key;
 }
 
 /** `const { data, status } = await api.get(…)`, `({ data }) => …`: axios `data` is the body; undici `body.json()` parses it. */
@@ -143,7 +146,7 @@ function bindings(pattern: Node & { getElements(): Node[] }, lib: HttpCall["lib"
   for (const el of pattern.getElements()) {
     if (!Node.isBindingElement(el)) continue;
     const key = el.getPropertyNameNode()?.getText() ?? el.getName();
-    if (lib === "axios" && key === "data") sites.push({ kind: "binding", node: el });
+    if (ANSWER_KEY[lib] === key) sites.push({ kind: "binding", node: el });
     if (lib === "undici-request" && key === "body" && Node.isIdentifier(el.getNameNode())) {
       for (const ref of referencesOf(scope, el.getNameNode())) {
         const p = ref.getParent();
@@ -155,7 +158,7 @@ function bindings(pattern: Node & { getElements(): Node[] }, lib: HttpCall["lib"
 
 function readsBody(expr: Node, name: string, lib: HttpCall["lib"]): boolean {
   const t = expr.getText().replace(/\s/g, "");
-  if (lib === "axios") return t === `${name}.data`;
+  if (ANSWER_KEY[lib]) return t === `${name}.${ANSWER_KEY[lib]}`;
   if (lib === "undici-request") return t === `${name}.body.json()`;
   return t === `${name}.json()`;
 }
@@ -165,7 +168,7 @@ function responseMember(access: Node & { getName(): string; getParent(): Node | 
   const parent = access.getParent();
   if ((lib === "fetch" || lib === "got" || lib === "ky") && name === "json" && parent && Node.isCallExpression(parent)) addPromise(parent);
   else if ((lib === "fetch" || lib === "got" || lib === "ky") && name === "text" && parent && Node.isCallExpression(parent)) addPromise(parent, true);
-  else if (lib === "axios" && name === "data") sites.push({ kind: "value", node: access });
+  else if (ANSWER_KEY[lib] === name) sites.push({ kind: "value", node: access });
   else if (lib === "undici-request" && name === "body" && parent && Node.isPropertyAccessExpression(parent) && parent.getName() === "json") {
     const c = parent.getParent();
     if (c && Node.isCallExpression(c)) addPromise(c);

@@ -33,6 +33,8 @@ import { newPathFor, uniqueMatches, type Match } from "./v1-match.ts";
 
 export { newPathFor, uniqueMatches, type Match };
 import { splitQueryHole } from "./query-holes.ts";
+import { builderChainProblems } from "./builder-chain.ts";
+import { superagentBodyProblem } from "./transports/superagent.ts";
 import type { Problems } from "./rewrites/problems.ts";
 import { errorBindingReads, renamePathParams, unwrapListBinding, v2TemplateNames } from "./rewrites/openapi-fetch.ts";
 
@@ -132,6 +134,7 @@ export function processCall(a: Analysis, http: HttpCall): void {
   for (const n of [...used, ...http.trail, at.getExpression()]) a.accounted.add(n);
   const plan = planFor(a, site);
   const problems = plan.problems;
+  problems.push(...builderChainProblems(http));
   let opKey: string | null = null;
   let category: Category = "auto";
   let v1: Finding["v1"] = null;
@@ -278,9 +281,12 @@ function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match
   if (op.v2!.method !== op.v1.method) changeMethod(plan, http, op);
   if (finite?.body) addFixedBody(plan, http, finite.body);
   else if (op.request?.fixedBody && !finite) addFixedBody(plan, http, op.request.fixedBody);
-  if (op.request?.lens) convertRequestBody(plan, http, op.request.lens, op.key);
+  // superagent sends objects as JSON; a string, a form type or a body split over `.send` calls is marked.
+  const sa = http.builder && (http.builder.sends.length || op.request) ? superagentBodyProblem(http) : undefined;
+  if (sa) plan.problems.push({ ...sa, advice: "send one JSON object with a single .send(…) (v2 takes only JSON bodies)" });
+  if (op.request?.lens && !sa) convertRequestBody(plan, http, op.request.lens, op.key);
   // A body the call sends itself goes to v2 as JSON or not at all (415).
-  if (http.body) jsonType(plan, http);
+  if (http.body && !http.builder) jsonType(plan, http);
   const beforeUnwrap = plan.site.edits.length;
   if (op.response.kind === "list") (openapi ? unwrapListBinding : unwrapList)(plan, http, op.response.wrapper);
   const unwrapEdits = new Set(plan.site.edits.slice(beforeUnwrap));

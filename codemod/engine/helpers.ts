@@ -186,7 +186,7 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
     sig.returnsBody = returnsBody(a, http, fn);
     // A helper returning its transport's answer as it is (`return fetch(…)`, `return this.instance.get<T>(url, config)`):
     // it is an HTTP call by convention, its callers read the answer as that library's.
-    const answer = !sig.returnsBody && returnsValueOf(fn, call) ? answerLibOf(http) : undefined;
+    const answer = !sig.returnsBody && returnsValueOf(fn, http.call) ? answerLibOf(http) : undefined;
     if (answer) {
       sig.returnsResponse = true;
       if (answer !== "fetch") sig.answerLib = answer;
@@ -228,8 +228,8 @@ function queryKeysOf(a: Analysis, fn: Node, sig: HelperSignature, after: Part[],
 }
 
 /** Whose answer a transport call gives back: fetch's Response or axios's response (read by `.data`); others are not read through a helper. */
-function answerLibOf(http: HttpCall): "fetch" | "axios" | undefined {
-  if (http.lib === "fetch" || http.lib === "axios") return http.lib;
+function answerLibOf(http: HttpCall): "fetch" | "axios" | "superagent" | undefined {
+  if (http.lib === "fetch" || http.lib === "axios" || http.lib === "superagent") return http.lib;
   if (http.lib === "convention") return http.style === "data" ? "axios" : http.style === "json" ? "fetch" : undefined;
   if (http.lib === "helper" && http.helper?.returnsResponse) return http.helper.answerLib ?? "fetch";
   return undefined;
@@ -237,7 +237,7 @@ function answerLibOf(http: HttpCall): "fetch" | "axios" | undefined {
 
 /** Whether the transport (or inner helper) serialises the body it is given (callers pass plain objects). */
 function serialises(http: HttpCall): boolean {
-  return !!http.body?.stringify || http.lib === "axios" || http.lib === "got" || http.lib === "ky" || (http.lib === "helper" && http.helper!.serialisesBody);
+  return !!http.body?.stringify || http.lib === "axios" || http.lib === "superagent" || http.lib === "got" || http.lib === "ky" || (http.lib === "helper" && http.helper!.serialisesBody);
 }
 
 function returnsBody(a: Analysis, http: HttpCall, fn: Node): boolean {
@@ -321,7 +321,8 @@ export function wrapperSignature(a: Analysis, fn: Node): WrapperSignature | null
   for (const call of calls) {
     if (call === fn) continue;
     const http = httpCall(a, call);
-    if (!http || http.lib === "helper" || http.lib === "convention" || !http.urlNode) continue;
+    // (A superagent chain is read at its own call; a function around it is a request helper when its path is a parameter.)
+    if (!http || http.lib === "helper" || http.lib === "convention" || http.lib === "superagent" || !http.urlNode) continue;
     const ub = paramIndex(a, fn, http.urlNode);
     if (ub?.kind !== "param" || ub.path.length || !Node.isIdentifier(unwrapExpression(http.urlNode))) continue;
     const ob = http.options ? optionsParam(a, fn, http.options) : undefined;

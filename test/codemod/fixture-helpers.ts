@@ -57,3 +57,16 @@ export async function rewriteCase(name: string): Promise<{ outputs: Map<string, 
 export function cleanup(tmp: string): void {
   rmSync(tmp, { recursive: true, force: true });
 }
+
+/**
+ * Where the rewritten files import the boundary adapter from (`./v2-bridge-adapter`,
+ * `../v2-bridge-adapter.js`): the module's path for a type check, beside the file that imports it
+ * (the package root, or its compile root: src/ under `rootDir: "src"`). `root`: the run's root.
+ */
+export function adapterPaths(files: Map<string, string>, root: string): string[] {
+  const out = new Set<string>();
+  for (const [file, text] of files) {
+    for (const m of text.matchAll(/["'](\.{1,2}\/(?:[^"']*\/)?v2-bridge-adapter)(?:\.js)?["']/g)) out.add(path.resolve(path.dirname(file), m[1]!) + ".ts");
+  }
+  return out.size ? [...out] : [path.join(root, "v2-bridge-adapter.ts")];
+}

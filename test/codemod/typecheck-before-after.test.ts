@@ -10,7 +10,7 @@ import path from "node:path";
 import { diffLines } from "diff";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { FIXTURES, casePairs, fixtureCases } from "./fixture-helpers.ts";
+import { FIXTURES, adapterPaths, casePairs, fixtureCases } from "./fixture-helpers.ts";
 
 const OPTIONS: ts.CompilerOptions = {
   target: ts.ScriptTarget.ES2022,
@@ -116,7 +116,7 @@ function addedErrors(name: string): string[] {
   // The boundary adapter the rewrite writes at the run's root (beside the inputs), generated as the CLI would.
   if ([...after.values()].some((t) => t.includes("v2-bridge-adapter"))) {
     const root = existsSync(path.join(FIXTURES, name, "input")) ? path.join(FIXTURES, name, "input") : path.join(FIXTURES, name);
-    after.set(path.join(root, "v2-bridge-adapter.ts"), adapterModule({ language: "ts", moduleKind: "esm" }).text);
+    for (const at of adapterPaths(after, root)) after.set(at, adapterModule({ language: "ts", moduleKind: "esm" }).text);
   }
   const was = diagnosticsByLine(before);
   const now = diagnosticsByLine(after);

@@ -5,7 +5,7 @@ import { adapterModule } from "../../codemod/adapter/index.ts";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { FIXTURES, casePairs, fixtureCases } from "./fixture-helpers.ts";
+import { FIXTURES, adapterPaths, casePairs, fixtureCases } from "./fixture-helpers.ts";
 
 const TYPES = path.join(FIXTURES, "v2-types.d.ts");
 
@@ -67,7 +67,7 @@ describe("rewritten fixtures type-check against v2 types", () => {
     // The boundary adapter the rewrite writes at the run's root, generated as the CLI would.
     if ([...files.values()].some((t) => t.includes("v2-bridge-adapter"))) {
       const root = existsSync(path.join(FIXTURES, name, "output")) ? path.join(FIXTURES, name, "output") : path.join(FIXTURES, name);
-      files.set(path.join(root, "v2-bridge-adapter.ts"), adapterModule({ language: "ts", moduleKind: "esm" }).text);
+      for (const at of adapterPaths(files, root)) files.set(at, adapterModule({ language: "ts", moduleKind: "esm" }).text);
     }
     // Calls left whole in v1 shape keep the errors their input already had against v2 types (the
     // same file, the same message); the rewrite must add none.

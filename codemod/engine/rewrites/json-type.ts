@@ -99,14 +99,15 @@ function requestChain(plan: Plan, walk: HeaderWalk, http: HttpCall): Chain | und
 
 /** A body the rewrite adds: an object the library serialises itself, else a JSON string. */
 function addedNeed(inner: HttpCall): "json" | "none" {
-  if (inner.lib === "axios" || inner.lib === "openapi-fetch") return "none";
+  if (inner.lib === "axios" || inner.lib === "openapi-fetch" || inner.lib === "superagent") return "none";
   return (inner.lib === "ky" || inner.lib === "got" || inner.lib === "convention") && inner.bodyKey !== "body" ? "none" : "json";
 }
 
 /** Whether the body must be said to be JSON: the transport sends it as it is given. */
 function bodyNeed(a: Analysis, site: HttpCall, inner: HttpCall): "json" | "none" | { form: string } {
   const lib = inner.lib;
-  if (lib === "openapi-fetch") return "none";
+  // superagent sends an object as JSON (a string body at its own call is superagent.ts's to mark).
+  if (lib === "openapi-fetch" || lib === "superagent") return "none";
   if ((lib === "ky" || lib === "got" || lib === "convention") && inner.bodyKey === "json") return "none";
   const body = site.body;
   if (!body) return "none";

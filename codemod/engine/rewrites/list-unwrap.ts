@@ -42,7 +42,9 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
     if (site.kind === "binding") {
       const el = site.node as any;
       const local = el.getNameNode().getText();
-      edit(plan, site.node, { start: el.getStart(), end: el.getEnd(), text: `data: { ${wrapper}: ${local} }` });
+      // `const { data } = …` (axios), `const { body } = …` (superagent): the answer's key stays.
+      const key = el.getPropertyNameNode()?.getText() ?? el.getName();
+      edit(plan, site.node, { start: el.getStart(), end: el.getEnd(), text: `${key}: { ${wrapper}: ${local} }` });
       continue;
     }
     retypeJson(plan, site.node, wrapper, http.lib === "got" || http.lib === "ky");

@@ -13,6 +13,7 @@ import type { HttpCall } from "../transports/index.ts";
 import { objectLiteral, prop } from "../values.ts";
 import { runtimeQueryNames } from "../query-holes.ts";
 import { shortExpression } from "../expression-name.ts";
+import { superagentQuery } from "../transports/superagent.ts";
 import { droppable, dropWritten, harmlessPair } from "./harmless-query.ts";
 
 function check(name: string, op: OperationMapping, seen: Set<string>, problems: Problems): void {
@@ -25,6 +26,7 @@ function check(name: string, op: OperationMapping, seen: Set<string>, problems: 
 
 /** The object a call passes its query parameters in, if any. */
 function queryObject(a: Analysis, http: HttpCall): Node | undefined {
+  if (http.builder) return superagentQuery(http);
   const opts = http.options && objectLiteral(a, http.options);
   if (!opts) return undefined;
   if (http.lib === "axios") return prop(opts, "params");

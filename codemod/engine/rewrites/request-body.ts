@@ -48,6 +48,8 @@ export function addFixedBody(plan: Plan, http: HttpCall, fixed: Record<string, u
     edit(plan, u, { start: u.getStart(), end: u.getEnd(), text: value });
     return;
   }
+  // superagent: the body goes in a `.send(…)` link right after the request call.
+  if (http.builder) return void edit(plan, http.builder.request, { start: http.builder.request.getEnd(), end: http.builder.request.getEnd(), text: `.send(${value})` });
   const args = http.call.getArguments();
   if (http.bodyKey === "arg") {
     if (http.lib === "helper") {

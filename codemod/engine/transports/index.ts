@@ -15,6 +15,7 @@ import { undiciTransport } from "./undici.ts";
 import { axiosTransport } from "./axios.ts";
 import { gotTransport, kyTransport } from "./got-ky.ts";
 import { openapiFetchTransport } from "./openapi-fetch.ts";
+import { CONFIG as SUPERAGENT_CONFIG, superagentCall, superagentTransport } from "./superagent.ts";
 import { CONVENTION_VERBS, conventionCall, madeWithBase, urlFirstCall } from "./convention.ts";
 import { bodyOf, methodOf } from "./call-parts.ts";
 import { optionsOf } from "../evaluate/value.ts";
@@ -24,10 +25,10 @@ export { bodyOf, methodOf };
 
 export type { HttpCall, Lib, Root } from "./transport.ts";
 
-const TRANSPORTS: Transport[] = [fetchTransport, undiciTransport, axiosTransport, gotTransport, kyTransport, openapiFetchTransport];
+const TRANSPORTS: Transport[] = [fetchTransport, undiciTransport, axiosTransport, gotTransport, kyTransport, openapiFetchTransport, superagentTransport];
 const BY_LIB = new Map<string, Transport>(TRANSPORTS.map((t) => [t.lib, t]));
 const GLOBALS = ["globalThis", "window", "global", "self"];
-const BODY_KEY: Record<Lib, HttpCall["bodyKey"]> = { fetch: "body", "undici-request": "body", axios: "data", got: "json", ky: "json", "openapi-fetch": "body", convention: "json" };
+const BODY_KEY: Record<Lib, HttpCall["bodyKey"]> = { fetch: "body", "undici-request": "body", axios: "data", got: "json", ky: "json", "openapi-fetch": "body", superagent: "arg", convention: "json" };
 
 function moduleRoot(module: string, name: string): Root | undefined {
   for (const t of TRANSPORTS) {
@@ -77,6 +78,11 @@ function valueRoot(a: Analysis, value: Node, name: string, trail: Node[], depth:
     if (Node.isPropertyAccessExpression(callee)) {
       const made = instanceRoot(a, rootOf(a, callee.getExpression(), trail, depth + 1), callee.getName(), config);
       if (made) return made;
+      // A superagent agent configured in a chain (`superagent.agent().set(…)`) is still the agent.
+      if (SUPERAGENT_CONFIG.has(callee.getName())) {
+        const agent = valueRoot(a, callee.getExpression(), name, trail, depth + 1);
+        if (agent?.lib === "superagent") return agent;
+      }
     }
     // A factory: `const request = createRequest(key)` where createRequest returns a helper.
     const fn = factoryResult(a, init);
@@ -194,6 +200,7 @@ export function httpCall(a: Analysis, call: CallExpression): HttpCall | undefine
     if (root.sig.receiverKey && Node.isPropertyAccessExpression(callee) && !receiverHolds(a, unwrapExpression(callee.getExpression()), root.sig.receiverKey)) return undefined;
     return helperCall(a, call, root.sig, trail);
   }
+  if (root.lib === "superagent" && !root.wrapper) return superagentCall(call, verb, trail);
   const { lib, instance, wrapper } = root;
   const parts = wrapper
     ? { urlNode: args[wrapper.urlIndex], options: wrapper.optionsIndex !== undefined ? args[wrapper.optionsIndex] : undefined, bodyKey: BODY_KEY[lib], external: instance }

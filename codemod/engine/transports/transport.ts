@@ -7,7 +7,7 @@ import type { HelperSignature } from "../../types.ts";
 import type { Analysis, WrapperSignature } from "../state.ts";
 import type { External } from "../values.ts";
 
-export type Lib = "fetch" | "undici-request" | "axios" | "got" | "ky" | "openapi-fetch" | "convention";
+export type Lib = "fetch" | "undici-request" | "axios" | "got" | "ky" | "openapi-fetch" | "superagent" | "convention";
 
 export type Root =
   | { lib: Lib; instance?: External; wrapper?: WrapperSignature }
@@ -34,6 +34,8 @@ export interface HttpCall {
   wrapper?: WrapperSignature;
   /** A call by convention: how its answer is read (`.data`, `.json()`, the value itself; undefined: not known). */
   style?: "data" | "json" | "body";
+  /** A request builder's chain (superagent): the request call, its `.send` / `.query` / type links, and links the codemod cannot read. */
+  builder?: { request: CallExpression; sends: CallExpression[]; queries: CallExpression[]; types: CallExpression[]; unread: { name: string; node: Node }[] };
 }
 
 /** Where one call of a library keeps its parts. */
