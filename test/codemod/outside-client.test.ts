@@ -37,18 +37,33 @@ const RTK = [
 ].join("\n");
 
 describe("clients made by outside code from a v1 base", () => {
-  it("keeps an RTK Query base on v1, marked naming the createApi hand-off, and counts each endpoint", async () => {
-    const dir = tree({ "src/api.ts": RTK });
+  it("keeps an RTK Query base on v1 while an endpoint is not read (queryFn), marked naming the createApi hand-off", async () => {
+    const unread = RTK.replace("  }),\n});", "    cached: builder.query<string[], void>({ queryFn: async () => ({ data: [] }) }),\n  }),\n});");
+    const dir = tree({ "src/api.ts": unread });
     const written = await runCodemod({ paths: [dir], write: true });
     const text = readFileSync(path.join(dir, "src/api.ts"), "utf8");
     expect(text).toContain("?? 'https://rest.runpod.io/v1'");
     expect(text).not.toContain("?? 'https://api.runpod.io/v2'");
     expect(text).toMatch(/TODO\(v2-migration\) base \(review\): v1 base kept: .*handed to createApi\(…\)/);
+    expect(text).not.toContain("pods/${id}/action");
     const sites = written.findings.filter((f) => f.operation).map((f) => [f.line, f.operation]);
     expect(sites).toEqual([[6, "ListPods"], [7, "StartPod"], [8, "ListNetworkVolumes"]]);
     // The audit after the rewrite reports the same: three sites and the base, one finding each.
     const after = await runCodemod({ paths: [dir] });
     expect(after.findings.length).toBe(4);
+  });
+
+  it("migrates an RTK Query API whose every endpoint is read: the base flips, marked endpoints keep v1 on their own", async () => {
+    const dir = tree({ "src/api.ts": RTK });
+    const written = await runCodemod({ paths: [dir], write: true });
+    const text = readFileSync(path.join(dir, "src/api.ts"), "utf8");
+    expect(text).toContain("import.meta.env.VITE_API_V2 ?? 'https://api.runpod.io/v2'");
+    expect(text).toContain("({ url: `pods/${id}/action`, method: 'POST', body: { action: 'start' } }), transformErrorResponse: v2ProblemAsV1Error");
+    expect(text).toContain("query: () => `${RUNPOD_V1_BASE}/networkvolumes`");
+    expect(text).toContain("url: `${RUNPOD_V1_BASE}/pods`");
+    const after = await runCodemod({ paths: [dir] });
+    expect(after.findings.length).toBe(written.findings.filter((f) => f.category !== "auto").length);
+    expect(after.findings.map((f) => String(f.operation)).sort()).toEqual(["ListNetworkVolumes", "ListPods", "null"]);
   });
 
   it("still flips a base held in a frozen config object and read back by its key", async () => {
