@@ -10,6 +10,7 @@ import { Node, SyntaxKind, type SourceFile } from "../ts-morph.ts";
 import { V1_HOST, V2_BASE } from "../../mappings/bases.ts";
 import { functionNamed } from "./record-callees.ts";
 import { reachesRequest } from "./route-reach.ts";
+import { inV2Api } from "./transports/rtk-query.ts";
 import { methodOfRequestObject, relativePathShape, urlPosition } from "./relative-routes.ts";
 import { optionsOf } from "./evaluate/value.ts";
 import { addFinding, fileOf, type Analysis } from "./state.ts";
@@ -97,7 +98,7 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
     const matches = uniqueMatches(path);
     if (!matches.length) continue;
     // The path of a call on the v2 base (a migrated helper: v1 and v2 share `/pods/{id}`).
-    if (onV2Base(a, n)) continue;
+    if (onV2Base(a, n) || inV2Api(a, n)) continue;
     // A path used as a key, compared or logged, never reaching a request or a URL being built.
     if (!reachesRequest(a, n)) continue;
     // A request object's `method` (GET when it names none), else the method beside it in a call; a bare relative path is read with GET.

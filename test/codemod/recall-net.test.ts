@@ -226,4 +226,24 @@ describe("recall net", () => {
     const found = (await runCodemod({ paths: [dir] })).findings.filter((f) => f.reason.startsWith("a v1 route path"));
     expect(found).toEqual([]);
   });
+
+  it("does not count the relative paths of an RTK Query API already on the v2 base", async () => {
+    const dir = tree({
+      "src/legacy.ts": 'export const LEGACY = "https://rest.runpod.io/v1";\n',
+      "src/api.ts": [
+        "import { createApi, fetchBaseQuery } from '@reduxjs/toolkit/query';",
+        "import { LEGACY } from './legacy';",
+        "export const legacyBase = LEGACY;",
+        "export const api = createApi({",
+        "  baseQuery: fetchBaseQuery({ baseUrl: 'https://api.runpod.io/v2' }),",
+        "  endpoints: (build) => ({",
+        "    pods: build.query<unknown[], void>({ query: () => 'pods' }),",
+        "    remove: build.mutation<void, string>({ query: (id) => ({ url: `pods/${id}`, method: 'DELETE' }) }),",
+        "  }),",
+        "});",
+      ].join("\n"),
+    });
+    const found = (await runCodemod({ paths: [dir] })).findings.filter((f) => f.reason.startsWith("a v1 route path"));
+    expect(found).toEqual([]);
+  });
 });

@@ -14,6 +14,8 @@ import { objectLiteral, prop } from "../values.ts";
 import { escapeFor, unwrapExpression } from "../urls.ts";
 import { insertAt, replaceNode } from "../text-edit.ts";
 import { V1_BASE_NAME } from "../v1-redirect.ts";
+import { V2_BASE } from "../../../mappings/bases.ts";
+import { optionsOf } from "../evaluate/value.ts";
 import type { HttpCall } from "./transport.ts";
 import type { Edit } from "../../types.ts";
 
@@ -181,4 +183,13 @@ function absoluteOnV1(url: Node): ReturnType<NonNullable<HttpCall["ownRedirect"]
     return { edits: [insertAt(target, target.getStart() + 1, `\${${V1_BASE_NAME}}${slash(head)}`)], names: [V1_BASE_NAME] };
   }
   return undefined;
+}
+
+/** Whether the literal sits in an endpoint of an RTK Query API whose base is the v2 base (a migrated endpoint: not a v1 route). */
+export function inV2Api(a: Analysis, literal: Node): boolean {
+  const call = literal.getFirstAncestor((n) => Node.isCallExpression(n) && !!apiOptions(n));
+  const options = call && apiOptions(call as CallExpression);
+  const base = options && baseQueryOf(options);
+  if (!base) return false;
+  return optionsOf(a.evaluator.evaluate(base.option)).some((o) => o.kind === "string" && o.text.replace(/\/+$/, "") === V2_BASE);
 }
