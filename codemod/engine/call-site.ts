@@ -104,7 +104,9 @@ export function processCall(a: Analysis, http: HttpCall): void {
   const fn = enclosingFunction(at);
   // The transport (or inner helper) call of a request helper: the path is the helper's parameter.
   const inHelper = isDynamicPath(url) && isFunctionLike(fn) && holeIsParamOf(a, parts, fn) && helperSignature(a, fn);
-  const used = [...parts.map((p) => p.node), ...(external?.node ? [external.node] : [])];
+  // A client made by outside code from its base option (convention.ts, RTK Query) is followed as a client
+  // (follow-uses.ts): this call accounts for its receiver, not for every use of the option.
+  const used = [...parts.map((p) => p.node), ...(external?.node && http.lib !== "convention" ? [external.node] : [])];
   if (inHelper) {
     // The helper's own transport call: its call sites are the v1 sites. Its base is followed
     // only when every call of the helper is (the do-no-harm check decides).
@@ -298,6 +300,7 @@ function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match
 
 /** How a marked call keeps a v1 base of its own: in its own URL, or through its helper's new base parameter. */
 function redirectFor(a: Analysis, http: HttpCall, url: LocatedUrl, parts: Part[]): Redirect | undefined {
+  if (http.ownRedirect) return http.ownRedirect();
   if (http.lib === "axios" && http.external?.node && !parts.some((p) => p.node === http.external!.node)) {
     const verb = http.method.kind === "verb" ? http.method.value : undefined;
     return axiosRedirect(http.call, verb, http.external.value, http.options);

@@ -22,7 +22,7 @@ import { isTypeScriptFile } from "./nodes.ts";
 import { references } from "./references.ts";
 import { shortExpression } from "./expression-name.ts";
 
-type Verdict = { flips: boolean; unfollowed: Node[]; because?: string };
+type Verdict = { flips: boolean; unfollowed: Node[]; because?: string; why?: Map<Node, string> };
 
 /** Base literals a called class or function falls back to for an option (`opts.<key> ?? BASE`). */
 function defaultsFor(a: Analysis, holder: Node, key: string): Node[] {
@@ -91,7 +91,7 @@ export function resolveDoNoHarm(a: Analysis): void {
     // with the code under test, and its mark says the test must move to v2 shapes too.
     const testBase = out.length > 0 && isTestFile(a, base.literal) && out.every((n) => isTestFile(a, n));
     if (testBase) testBases.set(base.literal, out);
-    verdicts.set(base.literal, { flips: out.length === 0 || testBase, unfollowed: testBase ? [] : out });
+    verdicts.set(base.literal, { flips: out.length === 0 || testBase, unfollowed: testBase ? [] : out, why: follower.why });
     passedOf.set(base.literal, follower.passedOptions);
   }
   // A base that stays v1 and is given to a client as an option keeps that client's default v1 too.
@@ -356,7 +356,7 @@ function flipOrMark(a: Analysis, base: BaseSource, verdict: Verdict, unseenBy: s
     }
     return;
   }
-  const uses = verdict.unfollowed.slice(0, 8).map((u) => `${where(u)} (${shortExpression(u)})`);
+  const uses = verdict.unfollowed.slice(0, 8).map((u) => `${where(u)} (${shortExpression(u)}${verdict.why?.has(u) ? `: ${verdict.why.get(u)}` : ""})`);
   const more = verdict.unfollowed.length > 8 ? ` and ${verdict.unfollowed.length - 8} more` : "";
   const reason = verdict.because ? `v1 base kept: ${verdict.because}` : `v1 base kept: the codemod could not follow ${verdict.unfollowed.length === 1 ? "this use" : "these uses"} to a v1 call: ${uses.join(", ")}${more}`;
   const advice = `migrate those calls by hand (v2 paths, bodies and answers: docs/mapping.md), then switch this base to ${V2_BASE}`;

@@ -14,8 +14,21 @@ import { receiverHolds } from "./receiver-base.ts";
 import { unwrapExpression } from "./urls.ts";
 import { referencesOf } from "./nodes.ts";
 import { argumentCallee, classNamed, functionNamed } from "./record-callees.ts";
+import { BASE_KEYS } from "./transports/convention.ts";
+import { shortExpression } from "./expression-name.ts";
 
 const REQUEST_METHODS = /^(get|post|put|patch|delete|del|head|options|request|fetch|send|call)$/i;
+
+/**
+ * The path marker of a client that outside code made from the base (`fetchBaseQuery({ baseUrl })`,
+ * an SDK's `new Client({ baseUrl })`): the engine cannot see what the client does with the base,
+ * so each of its uses must be a planned call; any other use (handed on, a member other than a
+ * request method) is a use that cannot be followed.
+ */
+const CLIENT = "\0client:";
+const isClient = (step: string | undefined) => !!step?.startsWith(CLIENT);
+/** Members of a client that configure it rather than send a request (`api.interceptors.request.use`). */
+const CLIENT_CONFIG = new Set(["interceptors", "defaults", "hooks"]);
 
 const WRAPPERS = new Set([SyntaxKind.ParenthesizedExpression, SyntaxKind.AsExpression, SyntaxKind.NonNullExpression, SyntaxKind.SatisfiesExpression, SyntaxKind.TypeAssertionExpression, SyntaxKind.AwaitExpression]);
 
@@ -27,6 +40,8 @@ export class Follower {
   literal: Node | undefined;
   /** Values this base gives as an option to a client or function (`new Client({ baseUrl })`). */
   passedOptions: { holder: Node; key: string; at: Node }[] = [];
+  /** Why a use cannot be followed, where the node alone does not say it (shown in the base's mark). */
+  readonly why = new Map<Node, string>();
   /** Each URL part inside a request helper → the helpers it belongs to (indexed once: looked up per followed use). */
   private readonly helperOf = new Map<Node, Node[]>();
 
@@ -141,7 +156,18 @@ export class Follower {
         this.passedOptions.push({ holder, key: name, at: outer });
         // A class or factory of the project: the option is followed where it takes it (its uses
         // are inside), so calling the made object's own methods is not a use of it.
-        this.intoCallee(holder, obj!, [...path, name], out, seen, depth);
+        const intoProject = this.intoCallee(holder, obj!, [...path, name], out, seen, depth);
+        if (!intoProject) {
+          // A client handed to outside code (`createApi({ baseQuery: fetchBaseQuery(…) })`): not followed.
+          if (path.some(isClient)) {
+            this.why.set(p, `a client made from the base, handed to ${shortExpression((holder as any).getExpression(), 24)}(…)`);
+            return void out.push(p);
+          }
+          // The base given to outside code under a base-like key makes a client: its uses must be planned calls.
+          // (Not a schema entry built around it, `z.string().default(BASE)`, nor a plain object of the language's, `Object.freeze({ baseURL })`.)
+          const maker = unwrapExpression((holder as any).getExpression()).getText();
+          if (!path.length && BASE_KEYS.includes(name) && !Node.isCallExpression(unwrapExpression(outer)) && !/^(Object|Reflect|JSON)\./.test(maker)) return this.follow(holder, out, seen, depth + 1, [CLIENT + name]);
+        }
         // An object made from options (a schema, a config factory) still exposes them by name.
         return this.follow(holder, out, seen, depth + 1, [...path, name]);
       }
@@ -246,6 +272,7 @@ export class Follower {
   /** With a path: `x.key` reads the value, `x.method(…)` of a made object keeps exposing it. True when handled. */
   private alongPath(outer: Node, p: Node, out: Node[], seen: Set<string>, depth: number, path: string[]): boolean {
     const want = path[path.length - 1]!;
+    if (isClient(want)) return this.clientUse(outer, p, want.slice(CLIENT.length), out, seen, depth);
     if (Node.isPropertyAccessExpression(p) && p.getExpression() === outer) {
       if (p.getName() === want) return this.follow(p, out, seen, depth + 1, path.slice(0, -1)), true;
       const call = p.getParent();
@@ -275,6 +302,29 @@ export class Follower {
       // A key known only at run time may be this one: the read is the use that cannot be followed.
       return out.push(p), true;
     }
+    return false;
+  }
+
+  /**
+   * A use of a client outside code made from the base: a planned request call is accounted for (the
+   * reference is in its trail); a request method's call no site planned, or any other member, is a
+   * use that cannot be followed. Variables, fields, returns and arguments are left to `follow`. True when handled.
+   */
+  private clientUse(outer: Node, p: Node, key: string, out: Node[], seen: Set<string>, depth: number): boolean {
+    if (Node.isPropertyAccessExpression(p) && p.getExpression() === outer) {
+      // The option read back (`Object.freeze({ baseURL })` then `CONFIG.baseURL`): the value itself.
+      if (p.getName() === key) return this.follow(p, out, seen, depth + 1), true;
+      if (CLIENT_CONFIG.has(p.getName()) || this.accounted(p)) return true;
+      const call = p.getParent();
+      // Another option read as a value (`config.timeoutMs`) sends nothing; a member called or reached through (`sdk.pods.list()`) may.
+      const through = call && ((Node.isCallExpression(call) && call.getExpression() === p) || ((Node.isPropertyAccessExpression(call) || Node.isElementAccessExpression(call)) && call.getExpression() === p));
+      if (!through && !REQUEST_METHODS.test(p.getName())) return true;
+      if (call && Node.isCallExpression(call) && call.getExpression() === p && this.accounted(call)) return true;
+      const use = call && Node.isCallExpression(call) && call.getExpression() === p ? call : p;
+      this.why.set(use, "not a request the codemod knows, on a client made from the base");
+      return out.push(use), true;
+    }
+    if (Node.isElementAccessExpression(p) && p.getExpression() === outer) return out.push(p), true;
     return false;
   }
 
@@ -331,7 +381,10 @@ export class Follower {
   /** `const { base, key } = getConfig()`: the element that takes the path's key. */
   private destructured(name: Node, out: Node[], seen: Set<string>, depth: number, path: string[]): void {
     if (!path.length || !Node.isObjectBindingPattern(name)) return void out.push(name);
-    const want = path[path.length - 1]!;
+    const step = path[path.length - 1]!;
+    // A client's members taken out (`const { get } = client`) are uses not followed; its base option read back is the value.
+    const want = isClient(step) ? step.slice(CLIENT.length) : step;
+    if (isClient(step)) for (const el of name.getElements()) if ((el.getPropertyNameNode()?.getText() ?? el.getName()) !== want) out.push(el);
     for (const el of name.getElements()) {
       if (el.getDotDotDotToken()) return void out.push(el);
       const key = el.getPropertyNameNode()?.getText() ?? el.getName();

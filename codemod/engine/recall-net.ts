@@ -3,11 +3,15 @@
 // module connected to a v1 base (the module names one, or imports one that does) is a v1 site when
 // no planned call has consumed it and its value can reach a request (route-reach.ts: not a cache
 // key or an event name). It gets a finding and a mark at its statement; the base it belongs to is
-// already kept on v1 by the do-no-harm check (its use was not followed).
+// already kept on v1 by the do-no-harm check (its use was not followed). A path relative to a
+// client's base (`'pods'`, `` `pods/${id}/start` ``) counts where it is used as a URL
+// (relative-routes.ts), with its request object's method (GET when it names none).
 import { Node, SyntaxKind, type SourceFile } from "../ts-morph.ts";
 import { V1_HOST, V2_BASE } from "../../mappings/bases.ts";
 import { functionNamed } from "./record-callees.ts";
 import { reachesRequest } from "./route-reach.ts";
+import { inV2Api } from "./transports/rtk-query.ts";
+import { methodOfRequestObject, relativePathShape, urlPosition } from "./relative-routes.ts";
 import { optionsOf } from "./evaluate/value.ts";
 import { addFinding, fileOf, type Analysis } from "./state.ts";
 import { todo } from "./todo-marks.ts";
@@ -32,7 +36,7 @@ function alreadyMarked(text: string, n: Node): boolean {
 
 const HOLE = "\u0000";
 
-/** The literal's text with holes for substitutions, when it reads as a path (starts with `/`). */
+/** The literal's text with holes for substitutions. */
 function pathText(n: Node): string | undefined {
   if (Node.isStringLiteral(n) || Node.isNoSubstitutionTemplateLiteral(n)) return n.getLiteralValue();
   if (Node.isTemplateExpression(n)) return n.getHead().getLiteralText() + n.getTemplateSpans().map((s) => HOLE + s.getLiteral().getLiteralText()).join("");
@@ -82,18 +86,23 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
     if (a.consumed.has(n) || (Node.isTemplateExpression(n) && a.consumed.has(n.getHead()))) continue;
     if (n.getFirstAncestor((x) => Node.isImportDeclaration(x) || Node.isExportDeclaration(x) || Node.isTypeNode(x))) continue;
     if (alreadyMarked(fileOf(a, n).text, n)) continue;
-    const text = pathText(n);
-    if (!text || !text.startsWith("/") || text.includes(V1_HOST)) continue;
+    const raw = pathText(n);
+    if (!raw || raw.includes(V1_HOST)) continue;
+    // A path relative to the client's base (`'pods'`, `` `pods/${id}/start` ``), where a URL goes.
+    const relative = !raw.startsWith("/") && relativePathShape(raw) && (urlPosition(n) || (/[/\0]/.test(raw) && Node.isCallExpression(n.getParent()!)));
+    if (!raw.startsWith("/") && !relative) continue;
+    const text = relative ? `/${raw}` : raw;
     const path = text.split(/[?#]/)[0]!.replace(/\/$/, "");
     if (!path || path === "/" || /^\/v[12]\b/.test(path)) continue;
     if (isAppRoute(n, text)) continue;
     const matches = uniqueMatches(path);
     if (!matches.length) continue;
     // The path of a call on the v2 base (a migrated helper: v1 and v2 share `/pods/{id}`).
-    if (onV2Base(a, n)) continue;
+    if (onV2Base(a, n) || inV2Api(a, n)) continue;
     // A path used as a key, compared or logged, never reaching a request or a URL being built.
     if (!reachesRequest(a, n)) continue;
-    const method = matches.length > 1 ? methodBeside(n) : undefined;
+    // A request object's `method` (GET when it names none), else the method beside it in a call; a bare relative path is read with GET.
+    const method = matches.length > 1 ? methodOfRequestObject(n) ?? methodBeside(n) ?? (relative ? "GET" : undefined) : undefined;
     const narrowed = method ? matches.filter((m) => m.operation.v1.method === method) : matches;
     const op = narrowed.length === 1 ? narrowed[0]!.operation : undefined;
     const reason = `a v1 route path (${path.replace(/\0/g, "{…}")}) in a module of a v1 client, not tied to a call the codemod can follow`;

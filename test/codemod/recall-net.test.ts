@@ -172,4 +172,78 @@ describe("recall net", () => {
       [13, null],
     ]);
   });
+
+  it("counts route paths written relative to the client's base where they are used as URLs, with their method", async () => {
+    const dir = tree({
+      "src/api.ts": [
+        'import { makeStore, makeTransport } from "@acme/store";',
+        'const BASE = "https://rest.runpod.io/v1";',
+        "export const store = makeStore({",
+        "  transport: makeTransport({ baseUrl: BASE }),",
+        "  requests: {",
+        "    pods: () => ({ url: 'pods' }),",
+        "    createVolume: (body: object) => ({ url: 'networkvolumes', method: 'POST', body }),",
+        "    stop: (id: string) => ({ url: `pods/${id}/stop`, method: 'POST' }),",
+        "    pod: { query: (id: string) => `pods/${id}?includeMachine=true` },",
+        "    volumes: { query: () => 'networkvolumes' },",
+        "  },",
+        "});",
+        "export const remove = (http: { delete(p: string): Promise<void> }, id: string) => http.delete(`pods/${id}`);",
+      ].join("\n"),
+    });
+    const found = (await runCodemod({ paths: [dir] })).findings.filter((f) => f.reason.startsWith("a v1 route path"));
+    expect(found.map((f) => [f.line, f.operation])).toEqual([
+      [6, "ListPods"],
+      [7, "CreateNetworkVolume"],
+      [8, "StopPod"],
+      [9, "GetPod"],
+      [10, "ListNetworkVolumes"],
+      [13, "DeletePod"],
+    ]);
+    // After the rewrite the audit reports each of them, one finding each, and the base once.
+    const written = await runCodemod({ paths: [dir], write: true });
+    const after = await runCodemod({ paths: [dir] });
+    expect(after.findings.length).toBe(written.findings.length);
+    expect(after.findings.filter((f) => f.reason.includes("v1 base kept"))).toHaveLength(1);
+  });
+
+  it("does not count bare route words that are keys, tags, tab ids, i18n keys or events", async () => {
+    const dir = tree({
+      "src/api.ts": [
+        'import { useQuery } from "@tanstack/react-query";',
+        'import { t } from "i18next";',
+        'const BASE = "https://rest.runpod.io/v1";',
+        "export const usePods = (id: string) => useQuery({ queryKey: ['pods', id], queryFn: () => fetch(`${BASE}/pods/${id}`).then((r) => r.json()) });",
+        "export const tagTypes = ['pods', 'templates', 'endpoints'];",
+        "export const tabs = [{ id: 'pods', title: t('pods') }, { key: 'networkvolumes', label: 'pods/list' }];",
+        "export const currentTab = () => 'templates';",
+        "export function notify(bus: { emit(e: string): void }) { bus.emit('pods'); }",
+        "export const cacheKey = (id: string) => `pods/${id}`;",
+        "export const storage = { prefix: 'pods', name: 'endpoints' };",
+        "export const isPods = (tab: string) => tab === 'pods';",
+      ].join("\n"),
+    });
+    const found = (await runCodemod({ paths: [dir] })).findings.filter((f) => f.reason.startsWith("a v1 route path"));
+    expect(found).toEqual([]);
+  });
+
+  it("does not count the relative paths of an RTK Query API already on the v2 base", async () => {
+    const dir = tree({
+      "src/legacy.ts": 'export const LEGACY = "https://rest.runpod.io/v1";\n',
+      "src/api.ts": [
+        "import { createApi, fetchBaseQuery } from '@reduxjs/toolkit/query';",
+        "import { LEGACY } from './legacy';",
+        "export const legacyBase = LEGACY;",
+        "export const api = createApi({",
+        "  baseQuery: fetchBaseQuery({ baseUrl: 'https://api.runpod.io/v2' }),",
+        "  endpoints: (build) => ({",
+        "    pods: build.query<unknown[], void>({ query: () => 'pods' }),",
+        "    remove: build.mutation<void, string>({ query: (id) => ({ url: `pods/${id}`, method: 'DELETE' }) }),",
+        "  }),",
+        "});",
+      ].join("\n"),
+    });
+    const found = (await runCodemod({ paths: [dir] })).findings.filter((f) => f.reason.startsWith("a v1 route path"));
+    expect(found).toEqual([]);
+  });
 });

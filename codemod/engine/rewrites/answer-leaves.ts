@@ -24,6 +24,12 @@ function answerKind(http: HttpCall): "response" | "body" | "unknown" | "other" {
 
 export function answerLeavesSight(plan: Plan, http: HttpCall, op: OperationMapping): void {
   const shape = op.response;
+  if (http.answerUnseen) {
+    unseenRecords(plan, http.answerUnseen, op);
+    const problem = http.answerEdits?.(plan.site);
+    if (problem) plan.problems.push({ reason: problem, advice: "read the v2 problem's detail where the error is read" });
+    return;
+  }
   const kind = answerKind(http);
   if ((shape.kind !== "list" && shape.kind !== "record") || (kind !== "response" && kind !== "unknown")) return;
   const lens = lensNamed(shape.lens);
@@ -51,4 +57,18 @@ function how(at: Node): string {
   if (p && (Node.isReturnStatement(p) || Node.isArrowFunction(p))) return "is returned to callers the codemod cannot list (outside the run, or the function passed on)";
   if (p && (Node.isCallExpression(p) || Node.isNewExpression(p))) return `is handed to ${p.getExpression().getText()}`;
   return "is kept where its reads are not followed";
+}
+
+/** A convention's answer the codemod does not follow (RTK Query's hooks): its records' fields that differ are read there, unchecked. */
+function unseenRecords(plan: Plan, where: string, op: OperationMapping): void {
+  const shape = op.response;
+  if (shape.kind !== "list" && shape.kind !== "record") return;
+  const lens = lensNamed(shape.lens);
+  const fields = lens ? differingFields(lens.fields, lens.v1Lost) : [];
+  if (!fields.length) return;
+  plan.problems.push({
+    reason: `the answer ${where}, where the codemod does not follow it, and these v1 record fields differ in v2: ${fields.join(", ")}`,
+    advice: "read the v2 record where the data is used (docs/mapping.md), or convert it in transformResponse",
+    brief: `the answer ${where}: its record's reads are not checked`,
+  });
 }

@@ -46,6 +46,8 @@ export interface JsonTypeResult {
  * then left to it when it belongs there. Returns undefined when the site gets a problem instead.
  */
 export function jsonType(plan: Plan, http: HttpCall, added?: { into?: Node; newOptions?: boolean }): JsonTypeResult | undefined {
+  // A library that serialises a plain object itself and says it is JSON (RTK Query's fetchBaseQuery).
+  if (http.sendsJson) return {};
   const walk = new HeaderWalk(plan.a);
   const chain = requestChain(plan, walk, http);
   if (!chain) {

@@ -17,6 +17,7 @@ import { gotTransport, kyTransport } from "./got-ky.ts";
 import { openapiFetchTransport } from "./openapi-fetch.ts";
 import { CONFIG as SUPERAGENT_CONFIG, superagentCall, superagentTransport } from "./superagent.ts";
 import { CONVENTION_VERBS, conventionCall, madeWithBase, urlFirstCall } from "./convention.ts";
+import { rtkEndpoint } from "./rtk-query.ts";
 import { bodyOf, methodOf } from "./call-parts.ts";
 import { optionsOf } from "../evaluate/value.ts";
 import { receiverHolds } from "../receiver-base.ts";
@@ -192,6 +193,10 @@ export function httpCall(a: Analysis, call: CallExpression): HttpCall | undefine
       trail.push(receiver, callee);
       return conventionCall(a, call, callee.getName(), external, trail);
     }
+  }
+  if (!root) {
+    const endpoint = rtkEndpoint(a, call);
+    if (endpoint) return endpoint;
   }
   if (!root && urlFirstCall(a, call)) return conventionCall(a, call, Node.isPropertyAccessExpression(callee) ? callee.getName() : undefined, undefined, trail);
   if (!root || root.lib === "undici-ns") return undefined;

@@ -36,6 +36,16 @@ export interface HttpCall {
   style?: "data" | "json" | "body";
   /** A request builder's chain (superagent): the request call, its `.send` / `.query` / type links, and links the codemod cannot read. */
   builder?: { request: CallExpression; sends: CallExpression[]; queries: CallExpression[]; types: CallExpression[]; unread: { name: string; node: Node }[] };
+  /** Where the answer goes that the codemod does not follow (a known convention's, e.g. RTK Query's hooks): records that differ are marked. */
+  answerUnseen?: string;
+  /** A convention's own place to unwrap a v2 list (RTK Query's `transformResponse`): the edits, or undefined when it cannot. */
+  unwrapList?: (wrapper: string) => import("../../types.ts").Edit[] | undefined;
+  /** A convention's own edits for its answer (RTK Query's response transforms), made on the site; or why it cannot make them. */
+  answerEdits?: (site: import("../state.ts").Site) => string | undefined;
+  /** The library serialises a plain-object body itself and says it is JSON (RTK Query's fetchBaseQuery). */
+  sendsJson?: boolean;
+  /** A convention's own way to keep a marked call on the declared v1 base. */
+  ownRedirect?: () => import("../v1-redirect.ts").Redirect | undefined;
 }
 
 /** Where one call of a library keeps its parts. */

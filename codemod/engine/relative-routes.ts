@@ -1,0 +1,62 @@
+// Route paths written relative to a client's base (`'pods'`, `` `pods/${id}/start` ``): clients
+// whose base is set once (RTK Query's `fetchBaseQuery({ baseUrl })`, an axios instance) often
+// write their paths without the leading slash. The recall net counts them only where they are
+// used as a URL: a `url`-like property, the return of a `query`/URL-like function, or the path
+// argument of a request verb. A bare word (`'pods'`) is also a cache key, an event, a tab or an
+// i18n key; those positions are not URLs, so it is not counted there.
+import { Node } from "../ts-morph.ts";
+
+/** A property or function name that holds a URL or path by convention. */
+const URL_NAME = /^(url|uri|path|pathname|endpoint|route|href|resource|query)$|Url$|Path$|Endpoint$/;
+/** Request verbs whose first argument is the path (`api.get('pods')`, `http.request('pods/…')`). */
+const PATH_VERBS = /^(get|post|put|patch|delete|del|head|request|fetch)$/i;
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+/** Whether the text reads as a relative path: a lowercase word first, then `/`, `?` or a `${…}` hole. */
+export function relativePathShape(text: string): boolean {
+  return /^[a-z][a-z0-9-]*(?:$|[/?\u0000])/.test(text) && !/\s|:\/\/|\.\w/.test(text);
+}
+
+/** Whether a relative path literal sits where a URL goes (see the header). */
+export function urlPosition(literal: Node): boolean {
+  let outer: Node = literal;
+  while (outer.getParent() && (Node.isParenthesizedExpression(outer.getParent()!) || Node.isAsExpression(outer.getParent()!))) outer = outer.getParent()!;
+  const p = outer.getParent();
+  if (!p) return false;
+  if (Node.isPropertyAssignment(p) && p.getInitializer() === outer) return URL_NAME.test(p.getName());
+  if (Node.isCallExpression(p) && p.getArguments()[0] === outer) {
+    const callee = p.getExpression();
+    return Node.isPropertyAccessExpression(callee) ? PATH_VERBS.test(callee.getName()) : callee.getText() === "fetch";
+  }
+  // `query: () => 'pods'`, `url(id) { return `pods/${id}` }`: the return of a URL-like function.
+  const fn = Node.isArrowFunction(p) && p.getBody() === outer ? p : Node.isReturnStatement(p) ? p.getFirstAncestor((x) => Node.isFunctionLikeDeclaration(x)) : undefined;
+  if (!fn) return false;
+  const holder = fn.getParent();
+  const name = Node.isMethodDeclaration(fn) || Node.isFunctionDeclaration(fn) ? fn.getName() : holder && (Node.isPropertyAssignment(holder) || Node.isVariableDeclaration(holder)) ? holder.getName() : undefined;
+  return !!name && URL_NAME.test(name);
+}
+
+/** The literal of a `method` property (`{ url, method: 'POST' }`), upper-cased. */
+function methodOf(obj: Node): string | undefined {
+  if (!Node.isObjectLiteralExpression(obj)) return undefined;
+  const m = obj.getProperty("method");
+  const v = m && Node.isPropertyAssignment(m) ? m.getInitializer() : undefined;
+  const text = v && (Node.isStringLiteral(v) || Node.isNoSubstitutionTemplateLiteral(v)) ? v.getLiteralValue().toUpperCase() : undefined;
+  return text && METHODS.includes(text) ? text : undefined;
+}
+
+/**
+ * The method of a request object the literal is the URL of (`{ url: 'pods', method: 'POST' }`),
+ * GET when the object names none (the default of every client that takes such objects).
+ * Undefined when the literal is not an object's URL, or the method is not a literal.
+ */
+export function methodOfRequestObject(literal: Node): string | undefined {
+  let outer: Node = literal;
+  while (outer.getParent() && (Node.isParenthesizedExpression(outer.getParent()!) || Node.isAsExpression(outer.getParent()!))) outer = outer.getParent()!;
+  const p = outer.getParent();
+  if (!p || !Node.isPropertyAssignment(p) || p.getInitializer() !== outer || !/^(url|path|endpoint)$/.test(p.getName())) return undefined;
+  const obj = p.getParent()!;
+  const prop = Node.isObjectLiteralExpression(obj) ? obj.getProperty("method") : undefined;
+  if (!prop) return "GET";
+  return methodOf(obj);
+}
