@@ -49,6 +49,8 @@ export interface HelperSignature {
   queryKeys?: string[];
   /** Set when the helper sends no request body at all (a v2 body cannot be passed through it). */
   dropsBody?: boolean;
+  /** The body the helper builds around a parameter (`{ ...data, source }`), shortened: a caller's v1 body cannot be converted through it. */
+  bodyBuiltFrom?: string;
   /** Literal text the helper puts between its base and the path argument (`${BASE}/${kind}` → "/"). */
   pathPrefix?: string;
   /** The path parameter's declared type, when narrower than string (`kind: Kind`): its values cannot change at a call site. */

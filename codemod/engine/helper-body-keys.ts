@@ -57,3 +57,16 @@ function optionKeyAt(a: Analysis, fn: Node, index: number, n: Node): string | un
   }
   return undefined;
 }
+
+/**
+ * A body the helper builds around one of its parameters without passing it on as it is
+ * (`{ ...data, source: "app" }`, `{ payload: data }`): the caller's v1 body ends up inside
+ * something the codemod cannot convert, so such calls are marked. The body expression, shortened.
+ */
+export function bodyBuiltFromParam(a: Analysis, fn: Node, body: Node): Node | undefined {
+  const fromParam = (n: Node) => {
+    const b = Node.isIdentifier(n) ? bind(a, n) : undefined;
+    return b?.kind === "param" && b.fn === fn;
+  };
+  return fromParam(body) || body.getDescendants().some(fromParam) ? body : undefined;
+}

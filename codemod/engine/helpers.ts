@@ -12,7 +12,8 @@ import { bodyOf, methodOf } from "./transports/call-parts.ts";
 import type { HttpCall } from "./transports/transport.ts";
 import { readCall as httpCall } from "./call-reader.ts";
 import { bodySites, type BodySite } from "./body-sites.ts";
-import { bodyOptionKeys, queryOptionKeys } from "./helper-body-keys.ts";
+import { bodyBuiltFromParam, bodyOptionKeys, queryOptionKeys } from "./helper-body-keys.ts";
+import { shortExpression } from "./expression-name.ts";
 import { skipParens } from "./nodes.ts";
 import { heldSources, receiverMember } from "./receiver-base.ts";
 import { localBaseExpression } from "./local-base.ts";
@@ -178,6 +179,8 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
       // The body built from option keys (`json`, `body`, `data`): calls are read under each of them.
       const keys = ob?.kind === "param" && http.body ? bodyOptionKeys(a, fn, ob.index, http.body.prop ?? http.body.node) : [];
       if (keys.length) sig.bodyKeys = keys;
+      // Built around a parameter it does not pass on as it is (`{ ...data, source }`): the caller's body cannot be converted.
+      else if (http.body && bodyBuiltFromParam(a, fn, http.body.node)) sig.bodyBuiltFrom = shortExpression(http.body.node);
       // `fetch(url, { method, headers })` with nothing of the caller's options passed on: a body given to it goes nowhere.
       if (!http.body && !optionsParam(a, fn, http.options)) sig.dropsBody = true;
     }

@@ -29,6 +29,10 @@ export function addFixedBody(plan: Plan, http: HttpCall, fixed: Record<string, u
   const isComputed = typeof fixed.computed === "string" && typeof fixed.shown === "string";
   const value = isComputed ? (fixed as ComputedBody).computed : renderValue(fixed, quoteOf(plan.a, http.call));
   const shown = isComputed ? (fixed as ComputedBody).shown : JSON.stringify(fixed);
+  if (http.lib === "helper" && http.helper!.bodyBuiltFrom) {
+    plan.problems.push({ reason: `v2 expects the body ${shown} and this helper builds its own around the call's (${http.helper!.bodyBuiltFrom})`, advice: `let the helper pass the body through as it is, then send ${shown}` });
+    return;
+  }
   if (http.lib === "helper" && http.helper!.dropsBody) {
     plan.problems.push({ reason: `v2 expects the body ${shown} and this helper sends no request body`, advice: `let the helper pass a body through, then send ${shown}` });
     return;
@@ -132,6 +136,10 @@ function addToOptions(plan: Plan, http: HttpCall, key: string, value: string, js
 }
 
 export function convertRequestBody(plan: Plan, http: HttpCall, lens: string, opKey?: string): void {
+  if (http.lib === "helper" && http.helper!.bodyBuiltFrom) {
+    plan.problems.push({ reason: `this helper builds the request body around the call's (${http.helper!.bodyBuiltFrom}), so the v1 body cannot be converted with the ${lens} lens through it`, advice: "let the helper pass the body through as it is, or convert the body into the nested v2 body by hand (see docs/mapping.md)" });
+    return;
+  }
   if (!http.body && http.opaqueOptions && http.helper?.bodyIndex === undefined) {
     plan.problems.push({ reason: `the helper's options are built elsewhere (${shortExpression(http.opaqueOptions)}), so the v1 body they may carry cannot be converted with the ${lens} lens`, advice: "pass the options as an object literal at the call, or convert the body into the nested v2 body by hand (see docs/mapping.md)" });
     return;
