@@ -47,6 +47,8 @@ export interface HelperSignature {
   bodyKeys?: { key: string; serialised: boolean }[];
   /** Option keys the helper sends as the URL's query (`q(path, opts.query)`): a call's query parameters are read there. */
   queryKeys?: string[];
+  /** The argument the helper serialises whole as the URL's query (`request(method, path, query)`). */
+  queryIndex?: number;
   /** Set when the helper sends no request body at all (a v2 body cannot be passed through it). */
   dropsBody?: boolean;
   /** Literal text the helper puts between its base and the path argument (`${BASE}/${kind}` → "/"). */

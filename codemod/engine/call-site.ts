@@ -12,6 +12,7 @@ import { addFinding, edit, planFor, quoteOf, siteEdits, type Analysis, type Plan
 import type { HttpCall } from "./transports/index.ts";
 import { helperSignature, noteHelperAnchor } from "./helpers.ts";
 import { bind, sourceLiteral, sourceLiterals, urlContext, valueOf, type External } from "./values.ts";
+import { urlQueryWrites } from "./url-object.ts";
 import { receiverSources } from "./receiver-base.ts";
 import { todo } from "./todo-marks.ts";
 import { axiosRedirect, openapiFetchRedirect, prefixUrlRedirect, v1Redirect, type Redirect } from "./v1-redirect.ts";
@@ -46,9 +47,13 @@ function urlOf(a: Analysis, http: HttpCall): { parts: Part[]; external?: Externa
   }
   if (Node.isPropertyAccessExpression(urlExpr) && urlExpr.getName() === "href") urlExpr = unwrapExpression(urlExpr.getExpression());
   if (Node.isCallExpression(urlExpr) && Node.isPropertyAccessExpression(urlExpr.getExpression()) && (urlExpr.getExpression() as any).getName() === "toString") urlExpr = unwrapExpression((urlExpr.getExpression() as any).getExpression());
+  // A URL object whose query is written after it is made (`url.searchParams.set(…)`): that query is a hole after its path.
+  let query: Part[] = [];
   if (Node.isIdentifier(urlExpr)) {
     const v = valueOf(a, urlExpr);
     const u = v && unwrapExpression(v);
+    const b = bind(a, urlExpr);
+    if (b?.kind === "var" && urlQueryWrites(b.decl)) query = [{ kind: "hole", node: urlExpr }];
     if (u && Node.isNewExpression(u)) urlExpr = u;
   }
   if (Node.isNewExpression(urlExpr)) {
@@ -57,9 +62,9 @@ function urlOf(a: Analysis, http: HttpCall): { parts: Part[]; external?: Externa
     if (args.length >= 2) {
       const bParts = resolveParts(args[1]!, urlContext(a));
       if (bParts.length !== 1 || bParts[0]!.kind !== "base") return undefined;
-      return { parts: resolveParts(args[0]!, urlContext(a)), external: { value: bParts[0]!.value, node: bParts[0]!.node, join: "url" } };
+      return { parts: [...resolveParts(args[0]!, urlContext(a)), ...query], external: { value: bParts[0]!.value, node: bParts[0]!.node, join: "url" } };
     }
-    return args[0] ? { parts: resolveParts(args[0], urlContext(a)), external: http.external } : undefined;
+    return args[0] ? { parts: [...resolveParts(args[0], urlContext(a)), ...query], external: http.external } : undefined;
   }
   return { parts: resolveParts(urlExpr, urlContext(a)), external: http.external };
 }
