@@ -140,11 +140,13 @@ export function processCall(a: Analysis, http: HttpCall): void {
   let v1: Finding["v1"] = null;
   let v2: Finding["v2"] = null;
   const done = () => {
-    if (problems.length && category === "auto") category = "review";
+    // Cautions mark the site without keeping it on v1 (through the gateway it would answer the same).
+    const marked = [...problems, ...plan.cautions];
+    if (marked.length && category === "auto") category = "review";
     // One mark per site, one line: each problem briefly; the finding keeps every detail.
-    if (problems.length) todo(a, at, opKey ?? "base", category, problems.map((p) => p.brief ?? p.reason).join("; "), problems.length > 1 ? "see each reason in docs/mapping.md (audit --format json has the details)" : problems[0]!.advice);
-    const reason = problems.length ? problems.map((p) => p.reason).join("; ") : [`v1 ${v1?.method ?? ""} ${v1?.path ?? ""} becomes v2 ${v2?.method ?? ""} ${v2?.path ?? ""}`.replace(/\s+/g, " ").trim(), ...(site.notes ?? [])].join("; ");
-    const advice = problems.length ? problems.map((p) => p.advice).join("; ") : "rewritten by `v2-bridge rewrite`";
+    if (marked.length) todo(a, at, opKey ?? "base", category, marked.map((p) => p.brief ?? p.reason).join("; "), marked.length > 1 ? "see each reason in docs/mapping.md (audit --format json has the details)" : marked[0]!.advice);
+    const reason = marked.length ? marked.map((p) => p.reason).join("; ") : [`v1 ${v1?.method ?? ""} ${v1?.path ?? ""} becomes v2 ${v2?.method ?? ""} ${v2?.path ?? ""}`.replace(/\s+/g, " ").trim(), ...(site.notes ?? [])].join("; ");
+    const advice = marked.length ? marked.map((p) => p.advice).join("; ") : "rewritten by `v2-bridge rewrite`";
     site.finding = addFinding(a, at, { operation: opKey, v1, v2, category, reason, advice, ...(opKey ? {} : { subject: "call" as const }) });
     site.file = a.files.get(at.getSourceFile().getFilePath())!;
     site.complete = !problems.length;

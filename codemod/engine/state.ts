@@ -232,10 +232,12 @@ export interface Plan {
   readonly a: Analysis;
   readonly site: Site;
   readonly problems: Problems;
+  /** Differences the call keeps however it is sent (the gateway answers a v1 call the same): marked, yet migrated. */
+  readonly cautions: Problems;
 }
 
 export function planFor(a: Analysis, site: Site, problems: Problems = []): Plan {
-  return { a, site, problems };
+  return { a, site, problems, cautions: [] };
 }
 
 /**

@@ -171,10 +171,15 @@ function checkQuery(plan: Plan, http: HttpCall, url: LocatedUrl, op: OperationMa
   if (known) leftOut(plan, op, given);
 }
 
-/** A parameter the request leaves out where v1's default for it is not what v2 does (the table's `v1Default`). */
+/**
+ * A parameter the request leaves out where v1's default for it is not what v2 does (the table's
+ * `v1Default`). As the gateway does: where it emulates v1's default (decision `emulate`), the call
+ * stays v1 and marked; where it sends the request on as it is, v1 through the gateway would answer
+ * as v2 does, so the call migrates and the mark says what changed.
+ */
 function leftOut(plan: Plan, op: OperationMapping, given: Set<string>): void {
   for (const m of op.query ?? []) {
     const d = given.has(m.v1) ? undefined : absentQueryDiffers(m);
-    if (d) plan.problems.push({ reason: `query parameter ${m.v1} not given: ${d.reason}`, advice: d.advice });
+    if (d) (m.decision === "emulate" ? plan.problems : plan.cautions).push({ reason: `query parameter ${m.v1} not given: ${d.reason}`, advice: d.advice });
   }
 }
