@@ -198,7 +198,7 @@ function queryKeysOf(a: Analysis, fn: Node, sig: HelperSignature, after: Part[],
   const found = candidates.map((i) => ({ i, keys: queryOptionKeys(a, fn, i, holes) })).filter((c) => c.keys.length);
   if (found.length !== 1) {
     // `request(method, path, query)` serialising `query` whole: the call's argument there is its query.
-    if (!found.length) sig.queryIndex = queryParamIndex(a, fn, holes, [sig.pathIndex, sig.methodIndex, sig.bodyIndex, sig.optionsIndex]);
+    if (!found.length) sig.queryIndex = queryParamIndex(a, fn, holes, [sig.pathIndex, sig.methodIndex, sig.bodyIndex, sig.bodyKeys || sig.bodyKey ? sig.optionsIndex : undefined]);
     return;
   }
   sig.queryKeys = found[0]!.keys;

@@ -152,6 +152,7 @@ export function resolveParts(input: Node, ctx: UrlContext, depth = 0): Part[] {
       const inner = resolveParts(callee.getExpression(), ctx, depth + 1);
       const first = inner[0];
       if (first?.kind === "text" && first.text.startsWith("/") && !first.stripped) return [{ ...first, text: first.text.replace(/^\/+/, ""), stripped: /^\/+/.exec(first.text)![0] }, ...inner.slice(1)];
+      if (first?.kind === "text" && first.text) return inner;
     }
     // Read through the project's URL builders when what they return carries a base.
     const inlined = ctx.inline?.(node);
