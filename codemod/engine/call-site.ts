@@ -143,8 +143,10 @@ export function processCall(a: Analysis, http: HttpCall): void {
     // Cautions mark the site without keeping it on v1 (through the gateway it would answer the same).
     const marked = [...problems, ...plan.cautions];
     if (marked.length && category === "auto") category = "review";
+    // A site with cautions only is marked where it settles (do-no-harm.ts), so a "kept on v1" joins the same mark.
+    if (!problems.length && plan.cautions.length) site.cautions = plan.cautions;
     // One mark per site, one line: each problem briefly; the finding keeps every detail.
-    if (marked.length) todo(a, at, opKey ?? "base", category, marked.map((p) => p.brief ?? p.reason).join("; "), marked.length > 1 ? "see each reason in docs/mapping.md (audit --format json has the details)" : marked[0]!.advice);
+    else if (marked.length) todo(a, at, opKey ?? "base", category, marked.map((p) => p.brief ?? p.reason).join("; "), marked.length > 1 ? "see each reason in docs/mapping.md (audit --format json has the details)" : marked[0]!.advice);
     const reason = marked.length ? marked.map((p) => p.reason).join("; ") : [`v1 ${v1?.method ?? ""} ${v1?.path ?? ""} becomes v2 ${v2?.method ?? ""} ${v2?.path ?? ""}`.replace(/\s+/g, " ").trim(), ...(site.notes ?? [])].join("; ");
     const advice = marked.length ? marked.map((p) => p.advice).join("; ") : "rewritten by `v2-bridge rewrite`";
     site.finding = addFinding(a, at, { operation: opKey, v1, v2, category, reason, advice, ...(opKey ? {} : { subject: "call" as const }) });

@@ -60,6 +60,8 @@ export interface Site {
   onApply?: () => void;
   /** What a reader of the migrated site should know (a record now shown with v2 fields): in the finding's reason. */
   notes?: string[];
+  /** Differences the migrated call keeps (plan.cautions): marked where the site settles, in one mark with any other. */
+  cautions?: { reason: string; advice: string; brief?: string }[];
   /** Field declarations of the project's own types, and parameters of the project's functions, whose reads this site renames to v2 names. */
   typeRenames?: Set<Node>;
   /** The same migration through the adapter (the app keeps the v1 record), taken when a type it renames is shared with a v1-shaped record. */
