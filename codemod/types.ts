@@ -49,6 +49,8 @@ export interface HelperSignature {
   queryKeys?: string[];
   /** The argument the helper serialises whole as the URL's query (`request(method, path, query)`). */
   queryIndex?: number;
+  /** The helper's own query, where following it to its names stopped (no caller gives it). */
+  queryUnfollowed?: import("./ts-morph.ts").Node;
   /** Set when the helper sends no request body at all (a v2 body cannot be passed through it). */
   dropsBody?: boolean;
   /** Literal text the helper puts between its base and the path argument (`${BASE}/${kind}` → "/"). */

@@ -10,6 +10,8 @@ import type { Analysis } from "./state.ts";
 import { bind } from "./values.ts";
 import { enclosingFunction, writesOf } from "./scope.ts";
 import { urlQueryWrites } from "./url-object.ts";
+import { isQueryHole } from "./query-holes.ts";
+import { queryFlow } from "./query-flow.ts";
 
 export interface BodyKey {
   key: string;
@@ -48,6 +50,16 @@ export function queryParamIndex(a: Analysis, fn: Node, nodes: Node[], excluded: 
     }
   }
   return found.size === 1 ? [...found][0] : undefined;
+}
+
+/** Where the helper's own query (one no caller gives) stops being followed to its names, if it does. */
+export function unfollowedQuery(a: Analysis, holes: Node[]): Node | undefined {
+  for (const h of holes) {
+    if (!isQueryHole(a, h)) continue;
+    const flow = queryFlow(a, h);
+    if ("stop" in flow) return flow.stop;
+  }
+  return undefined;
 }
 
 /**

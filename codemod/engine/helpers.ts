@@ -12,7 +12,7 @@ import { bodyOf, methodOf } from "./transports/call-parts.ts";
 import type { HttpCall } from "./transports/transport.ts";
 import { readCall as httpCall } from "./call-reader.ts";
 import { bodySites, type BodySite } from "./body-sites.ts";
-import { bodyOptionKeys, queryOptionKeys, queryParamIndex } from "./helper-body-keys.ts";
+import { bodyOptionKeys, queryOptionKeys, queryParamIndex, unfollowedQuery } from "./helper-body-keys.ts";
 import { skipParens } from "./nodes.ts";
 import { heldSources, receiverMember } from "./receiver-base.ts";
 
@@ -199,6 +199,7 @@ function queryKeysOf(a: Analysis, fn: Node, sig: HelperSignature, after: Part[],
   if (found.length !== 1) {
     // `request(method, path, query)` serialising `query` whole: the call's argument there is its query.
     if (!found.length) sig.queryIndex = queryParamIndex(a, fn, holes, [sig.pathIndex, sig.methodIndex, sig.bodyIndex, sig.bodyKeys || sig.bodyKey ? sig.optionsIndex : undefined]);
+    if (!found.length && sig.queryIndex === undefined) sig.queryUnfollowed = unfollowedQuery(a, holes);
     return;
   }
   sig.queryKeys = found[0]!.keys;

@@ -143,6 +143,11 @@ function checkQuery(plan: Plan, http: HttpCall, url: LocatedUrl, op: OperationMa
   const carriesQuery = http.lib !== "fetch" && !(http.lib === "helper" && !http.helper!.queryKeys);
   const opts = carriesQuery && http.options ? objectLiteral(plan.a, http.options) : undefined;
   if (http.opaqueOptions || (carriesQuery && http.options && (!opts || (Node.isObjectLiteralExpression(opts) && opts.getProperties().some((p) => Node.isSpreadAssignment(p)))))) known = false;
+  const own = http.lib === "helper" ? http.helper!.queryUnfollowed : undefined;
+  if (own && (op.query ?? []).some((x) => x.decision || (x.v2 && x.v2 !== x.v1))) {
+    known = false;
+    plan.problems.push({ reason: `the helper adds a query whose names are not followed (${shortExpression(own)}), and v2 does not take all of ${op.key}'s v1 parameters as they are`, advice: "check each parameter the helper may add against docs/mapping.md" });
+  }
   const q = queryObject(plan.a, http);
   if (!q && http.opaqueOptions && (http.helper?.queryKeys || http.helper?.queryIndex !== undefined)) {
     if (op.query?.some((x) => x.decision || (x.v2 && x.v2 !== x.v1))) plan.problems.push({ reason: `the helper's options are built elsewhere (${http.opaqueOptions.getText().slice(0, 40)}): the query they may carry cannot be checked, and v2 does not take all of ${op.key}'s v1 parameters as they are`, advice: "pass the options as an object literal at the call, or check each parameter against docs/mapping.md" });
