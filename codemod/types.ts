@@ -47,6 +47,10 @@ export interface HelperSignature {
   bodyKeys?: { key: string; serialised: boolean }[];
   /** Option keys the helper sends as the URL's query (`q(path, opts.query)`): a call's query parameters are read there. */
   queryKeys?: string[];
+  /** The argument the helper serialises whole as the URL's query (`request(method, path, query)`). */
+  queryIndex?: number;
+  /** The helper's own query, where following it to its names stopped (no caller gives it). */
+  queryUnfollowed?: import("./ts-morph.ts").Node;
   /** Set when the helper sends no request body at all (a v2 body cannot be passed through it). */
   dropsBody?: boolean;
   /** The body the helper builds around a parameter (`{ ...data, source }`), shortened: a caller's v1 body cannot be converted through it. */

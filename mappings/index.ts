@@ -11,4 +11,4 @@ export { problemToV1Message, isProblem, errorFieldMap, v1ErrorFields } from "./e
 export { exportTable } from "./export.ts";
 export { v1NameForV2Pointer } from "./error-names.ts";
 export { renderMarkdown } from "./markdown.ts";
-export { isHarmlessQuery } from "./query-values.ts";
+export { absentQueryDiffers, isHarmlessQuery } from "./query-values.ts";

@@ -210,6 +210,7 @@ export interface ForwardedQuery extends QueryMappingBase {
   decision?: undefined;
   filterField?: undefined;
   harmless?: undefined;
+  v1Default?: undefined;
 }
 
 export interface DecidedQuery extends QueryMappingBase {
@@ -219,6 +220,18 @@ export interface DecidedQuery extends QueryMappingBase {
   filterField?: string;
   /** Values that need nothing in v2: a request without the parameter means the same there. */
   harmless?: HarmlessQueryValues;
+  /**
+   * v1's documented default, given where a request that leaves the parameter out gets another
+   * answer from v2 (a list with other records): `reason` says what v2 does instead.
+   */
+  v1Default?: V1QueryDefault;
+}
+
+/** What v1 did for a request without the parameter, and why v2's answer to it differs. */
+export interface V1QueryDefault {
+  value: QueryValue;
+  reason: string;
+  advice: string;
 }
 
 export type ResponseShape =

@@ -12,6 +12,7 @@ import { addFinding, edit, planFor, quoteOf, siteEdits, type Analysis, type Plan
 import type { HttpCall } from "./transports/index.ts";
 import { helperSignature, noteHelperAnchor } from "./helpers.ts";
 import { bind, sourceLiteral, sourceLiterals, urlContext, valueOf, type External } from "./values.ts";
+import { urlQueryWrites } from "./url-object.ts";
 import { receiverSources } from "./receiver-base.ts";
 import { todo } from "./todo-marks.ts";
 import { axiosRedirect, openapiFetchRedirect, prefixUrlRedirect, siteBaseRedirect, v1Redirect, type Redirect } from "./v1-redirect.ts";
@@ -50,9 +51,13 @@ function urlOf(a: Analysis, http: HttpCall): { parts: Part[]; external?: Externa
   }
   if (Node.isPropertyAccessExpression(urlExpr) && urlExpr.getName() === "href") urlExpr = unwrapExpression(urlExpr.getExpression());
   if (Node.isCallExpression(urlExpr) && Node.isPropertyAccessExpression(urlExpr.getExpression()) && (urlExpr.getExpression() as any).getName() === "toString") urlExpr = unwrapExpression((urlExpr.getExpression() as any).getExpression());
+  // A URL object whose query is written after it is made (`url.searchParams.set(…)`): that query is a hole after its path.
+  let query: Part[] = [];
   if (Node.isIdentifier(urlExpr)) {
     const v = valueOf(a, urlExpr);
     const u = v && unwrapExpression(v);
+    const b = bind(a, urlExpr);
+    if (b?.kind === "var" && urlQueryWrites(b.decl)) query = [{ kind: "hole", node: urlExpr }];
     if (u && Node.isNewExpression(u)) urlExpr = u;
   }
   if (Node.isNewExpression(urlExpr)) {
@@ -61,9 +66,9 @@ function urlOf(a: Analysis, http: HttpCall): { parts: Part[]; external?: Externa
     if (args.length >= 2) {
       const bParts = resolveParts(args[1]!, urlContext(a));
       if (bParts.length !== 1 || bParts[0]!.kind !== "base") return undefined;
-      return { parts: resolveParts(args[0]!, urlContext(a)), external: { value: bParts[0]!.value, node: bParts[0]!.node, join: "url" } };
+      return { parts: [...resolveParts(args[0]!, urlContext(a)), ...query], external: { value: bParts[0]!.value, node: bParts[0]!.node, join: "url" } };
     }
-    return args[0] ? { parts: resolveParts(args[0], urlContext(a)), external: http.external } : undefined;
+    return args[0] ? { parts: [...resolveParts(args[0], urlContext(a)), ...query], external: http.external } : undefined;
   }
   return { parts: resolveParts(urlExpr, urlContext(a)), external: http.external };
 }
@@ -142,11 +147,15 @@ export function processCall(a: Analysis, http: HttpCall): void {
   let v1: Finding["v1"] = null;
   let v2: Finding["v2"] = null;
   const done = () => {
-    if (problems.length && category === "auto") category = "review";
+    // Cautions mark the site without keeping it on v1 (through the gateway it would answer the same).
+    const marked = [...problems, ...plan.cautions];
+    if (marked.length && category === "auto") category = "review";
+    // A site with cautions only is marked where it settles (do-no-harm.ts), so a "kept on v1" joins the same mark.
+    if (!problems.length && plan.cautions.length) site.cautions = plan.cautions;
     // One mark per site, one line: each problem briefly; the finding keeps every detail.
-    if (problems.length) todo(a, at, opKey ?? "base", category, problems.map((p) => p.brief ?? p.reason).join("; "), problems.length > 1 ? "see each reason in docs/mapping.md (audit --format json has the details)" : problems[0]!.advice);
-    const reason = problems.length ? problems.map((p) => p.reason).join("; ") : [`v1 ${v1?.method ?? ""} ${v1?.path ?? ""} becomes v2 ${v2?.method ?? ""} ${v2?.path ?? ""}`.replace(/\s+/g, " ").trim(), ...(site.notes ?? [])].join("; ");
-    const advice = problems.length ? problems.map((p) => p.advice).join("; ") : "rewritten by `v2-bridge rewrite`";
+    else if (marked.length) todo(a, at, opKey ?? "base", category, marked.map((p) => p.brief ?? p.reason).join("; "), marked.length > 1 ? "see each reason in docs/mapping.md (audit --format json has the details)" : marked[0]!.advice);
+    const reason = marked.length ? marked.map((p) => p.reason).join("; ") : [`v1 ${v1?.method ?? ""} ${v1?.path ?? ""} becomes v2 ${v2?.method ?? ""} ${v2?.path ?? ""}`.replace(/\s+/g, " ").trim(), ...(site.notes ?? [])].join("; ");
+    const advice = marked.length ? marked.map((p) => p.advice).join("; ") : "rewritten by `v2-bridge rewrite`";
     site.finding = addFinding(a, at, { operation: opKey, v1, v2, category, reason, advice, ...(opKey ? {} : { subject: "call" as const }) });
     site.file = a.files.get(at.getSourceFile().getFilePath())!;
     site.complete = !problems.length;

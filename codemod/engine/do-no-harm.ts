@@ -236,7 +236,7 @@ function settleSite(a: Analysis, site: Site, verdicts: Map<Node, Verdict>, fallb
     site.finding.reason = `${site.finding.reason}; kept on v1: ${frozen.why}`;
     site.finding.advice = frozen.advice;
     site.complete = false;
-    todo(a, site.call, site.finding.operation ?? "base", site.finding.category, `kept on v1: ${frozen.why}`, frozen.advice);
+    todo(a, site.call, site.finding.operation ?? "base", site.finding.category, withCautions(site, `kept on v1: ${frozen.why}`), frozen.advice);
     return;
   }
   if (site.finding && !site.complete && site.whole) {
@@ -246,6 +246,8 @@ function settleSite(a: Analysis, site: Site, verdicts: Map<Node, Verdict>, fallb
     return;
   }
   if (!stuck.length) {
+    const c = site.cautions;
+    if (c?.length && site.finding) todo(a, site.call, site.finding.operation ?? "base", site.finding.category, c.map((p) => p.brief ?? p.reason).join("; "), c.length > 1 ? "see each reason in docs/mapping.md (audit --format json has the details)" : c[0]!.advice);
     for (const e of site.edits) addEdit(a, e);
     site.onApply?.();
     site.applied = true;
@@ -271,10 +273,16 @@ function settleSite(a: Analysis, site: Site, verdicts: Map<Node, Verdict>, fallb
 function markKept(a: Analysis, site: Site, reason: string, advice: string): void {
   const finding = site.finding!;
   finding.category = finding.category === "no-equivalent" ? "no-equivalent" : "review";
-  finding.reason = site.complete ? reason : `${finding.reason}; ${reason}`;
-  finding.advice = site.complete ? advice : `${finding.advice}; ${advice}`;
+  const cautioned = site.complete && !!site.cautions?.length;
+  finding.reason = site.complete && !cautioned ? reason : `${finding.reason}; ${reason}`;
+  finding.advice = site.complete && !cautioned ? advice : `${finding.advice}; ${advice}`;
   site.complete = false;
-  todo(a, site.call, finding.operation ?? "base", finding.category, reason, advice);
+  todo(a, site.call, finding.operation ?? "base", finding.category, withCautions(site, reason), advice);
+}
+
+/** A "kept on v1" reason, after the cautions of the site (one mark per site). */
+function withCautions(site: Site, reason: string): string {
+  return [...(site.cautions ?? []).map((p) => p.brief ?? p.reason), reason].join("; ");
 }
 
 /** A marked call's redirect, when every file it writes may be written (a helper's new parameter may be in another file). */

@@ -8,6 +8,10 @@
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
 import { bind } from "./values.ts";
+import { enclosingFunction, writesOf } from "./scope.ts";
+import { urlQueryWrites } from "./url-object.ts";
+import { isQueryHole } from "./query-holes.ts";
+import { queryFlow } from "./query-flow.ts";
 
 export interface BodyKey {
   key: string;
@@ -30,7 +34,54 @@ export function bodyOptionKeys(a: Analysis, fn: Node, index: number, body: Node)
 
 /** The option keys read from parameter `index` of `fn` anywhere in `nodes` (the URL's holes after its path). */
 export function queryOptionKeys(a: Analysis, fn: Node, index: number, nodes: Node[]): string[] {
-  return [...new Set(nodes.flatMap((n) => bodyOptionKeys(a, fn, index, n).map((k) => k.key)))];
+  return [...new Set(queryExpressions(a, fn, nodes).flatMap((n) => bodyOptionKeys(a, fn, index, n).map((k) => k.key)))];
+}
+
+/**
+ * The parameter of `fn` (other than `excluded`) that its query holes serialise whole
+ * (`?${new URLSearchParams(query)}` in `request(method, path, query)`), when there is one.
+ */
+export function queryParamIndex(a: Analysis, fn: Node, nodes: Node[], excluded: (number | undefined)[]): number | undefined {
+  const found = new Set<number>();
+  for (const n of queryExpressions(a, fn, nodes)) {
+    for (const id of [n, ...n.getDescendantsOfKind(SyntaxKind.Identifier)]) {
+      const b = Node.isIdentifier(id) ? bind(a, id) : undefined;
+      if (b?.kind === "param" && b.fn === fn && b.path.length === 0 && !excluded.includes(b.index)) found.add(b.index);
+    }
+  }
+  return found.size === 1 ? [...found][0] : undefined;
+}
+
+/** Where the helper's own query (one no caller gives) stops being followed to its names, if it does. */
+export function unfollowedQuery(a: Analysis, holes: Node[]): Node | undefined {
+  for (const h of holes) {
+    if (!isQueryHole(a, h)) continue;
+    const flow = queryFlow(a, h);
+    if ("stop" in flow) return flow.stop;
+  }
+  return undefined;
+}
+
+/**
+ * What a query hole is made of inside the helper: the hole, and by value the initializers and
+ * later writes of the helper's own names it reads (`qs` of `qs ? \`?${qs}\` : ""` is
+ * `new URLSearchParams(opts.query).toString()`), a URL object's `searchParams.set(…)` and `search = …`.
+ */
+function queryExpressions(a: Analysis, fn: Node, holes: Node[]): Node[] {
+  const out: Node[] = [];
+  const visit = (n: Node, depth: number) => {
+    if (out.includes(n) || depth > 5) return;
+    out.push(n);
+    for (const id of [n, ...n.getDescendantsOfKind(SyntaxKind.Identifier)]) {
+      const b = Node.isIdentifier(id) ? bind(a, id) : undefined;
+      if (b?.kind !== "var" || !b.init || enclosingFunction(b.decl) !== fn) continue;
+      const url = urlQueryWrites(b.decl);
+      const w = writesOf(b.decl);
+      for (const x of [b.init, ...(url ? [...url.sets, ...url.searches] : []), ...w.assigned, ...w.appended]) visit(x, depth + 1);
+    }
+  };
+  for (const h of holes) visit(h, 0);
+  return out;
 }
 
 /** `init.json`, a destructured `{ json }` of the parameter, or `rest.body` of `const { …, ...rest } = init`. */

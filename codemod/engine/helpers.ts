@@ -12,7 +12,7 @@ import { bodyOf, methodOf } from "./transports/call-parts.ts";
 import type { HttpCall } from "./transports/transport.ts";
 import { readCall as httpCall } from "./call-reader.ts";
 import { bodySites, type BodySite } from "./body-sites.ts";
-import { bodyBuiltFromParam, bodyOptionKeys, queryOptionKeys } from "./helper-body-keys.ts";
+import { bodyBuiltFromParam, bodyOptionKeys, queryOptionKeys, queryParamIndex, unfollowedQuery } from "./helper-body-keys.ts";
 import { shortExpression } from "./expression-name.ts";
 import { skipParens } from "./nodes.ts";
 import { heldSources, receiverMember } from "./receiver-base.ts";
@@ -222,7 +222,12 @@ function queryKeysOf(a: Analysis, fn: Node, sig: HelperSignature, after: Part[],
   const params = (fn as any).getParameters() as Node[];
   const candidates = sig.optionsIndex !== undefined ? [sig.optionsIndex] : params.map((_, i) => i).filter((i) => i !== sig.pathIndex && i !== sig.methodIndex && i !== sig.bodyIndex);
   const found = candidates.map((i) => ({ i, keys: queryOptionKeys(a, fn, i, holes) })).filter((c) => c.keys.length);
-  if (found.length !== 1) return;
+  if (found.length !== 1) {
+    // `request(method, path, query)` serialising `query` whole: the call's argument there is its query.
+    if (!found.length) sig.queryIndex = queryParamIndex(a, fn, holes, [sig.pathIndex, sig.methodIndex, sig.bodyIndex, sig.bodyKeys || sig.bodyKey ? sig.optionsIndex : undefined]);
+    if (!found.length && sig.queryIndex === undefined) sig.queryUnfollowed = unfollowedQuery(a, holes);
+    return;
+  }
   sig.queryKeys = found[0]!.keys;
   if (sig.optionsIndex === undefined) {
     sig.optionsIndex = found[0]!.i;

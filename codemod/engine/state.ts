@@ -60,6 +60,8 @@ export interface Site {
   onApply?: () => void;
   /** What a reader of the migrated site should know (a record now shown with v2 fields): in the finding's reason. */
   notes?: string[];
+  /** Differences the migrated call keeps (plan.cautions): marked where the site settles, in one mark with any other. */
+  cautions?: { reason: string; advice: string; brief?: string }[];
   /** Field declarations of the project's own types, and parameters of the project's functions, whose reads this site renames to v2 names. */
   typeRenames?: Set<Node>;
   /** The same migration through the adapter (the app keeps the v1 record), taken when a type it renames is shared with a v1-shaped record. */
@@ -232,10 +234,12 @@ export interface Plan {
   readonly a: Analysis;
   readonly site: Site;
   readonly problems: Problems;
+  /** Differences the call keeps however it is sent (the gateway answers a v1 call the same): marked, yet migrated. */
+  readonly cautions: Problems;
 }
 
 export function planFor(a: Analysis, site: Site, problems: Problems = []): Plan {
-  return { a, site, problems };
+  return { a, site, problems, cautions: [] };
 }
 
 /**

@@ -5,6 +5,7 @@ import type { Edit } from "../types.ts";
 import { resolveIdentifier, writesOf } from "./scope.ts";
 import { V1_HOST, V2_BASE, V2_ORIGIN } from "../../mappings/bases.ts";
 import { textEdit } from "./text-edit.ts";
+import { urlObjectInit, urlQueryWrites } from "./url-object.ts";
 
 const HOST_PATTERN = V1_HOST.replace(/\./g, "\\.");
 /** A v1 base on its own: origin, optionally `/v1`, optionally a trailing slash. */
@@ -14,7 +15,8 @@ const BASE_AT_START = new RegExp(`^(?:https?:)?//${HOST_PATTERN}(/v1)?`);
 export const HOLE = "\u0000";
 
 export type Part =
-  | { kind: "text"; text: string; node: Node }
+  /** `stripped`: leading text the code removes from the literal before use (`path.replace(/^\/+/, "")`); edits keep it. */
+  | { kind: "text"; text: string; node: Node; stripped?: string }
   /** `ctx`: where the hole sits inside an inlined URL builder, the call's arguments for its parameters. */
   | { kind: "hole"; node: Node; ctx?: UrlContext }
   | { kind: "base"; value: string; node: Node };
@@ -145,6 +147,13 @@ export function resolveParts(input: Node, ctx: UrlContext, depth = 0): Part[] {
     const callee = node.getExpression();
     if (Node.isPropertyAccessExpression(callee) && callee.getName() === "toString" && node.getArguments().length === 0) return resolveParts(callee.getExpression(), ctx, depth + 1);
     if (Node.isIdentifier(callee) && callee.getText() === "String" && node.getArguments().length === 1) return resolveParts(node.getArguments()[0]!, ctx, depth + 1);
+    // `path.replace(/^\/+/, "")`: the path without its leading slashes (to join it to a base ending in `/`).
+    if (Node.isPropertyAccessExpression(callee) && callee.getName() === "replace" && node.getArguments().map((x) => x.getText().replace(/\s/g, "")).join(",").match(/^\/\^\\\/\+?\/,(""|'')$/)) {
+      const inner = resolveParts(callee.getExpression(), ctx, depth + 1);
+      const first = inner[0];
+      if (first?.kind === "text" && first.text.startsWith("/") && !first.stripped) return [{ ...first, text: first.text.replace(/^\/+/, ""), stripped: /^\/+/.exec(first.text)![0] }, ...inner.slice(1)];
+      if (first?.kind === "text" && first.text) return inner;
+    }
     // Read through the project's URL builders when what they return carries a base.
     const inlined = ctx.inline?.(node);
     if (inlined?.expr) {
@@ -161,6 +170,11 @@ export function resolveParts(input: Node, ctx: UrlContext, depth = 0): Part[] {
     const b = resolveIdentifier(node);
     const w = b?.kind === "var" && b.init && !b.path.length ? writesOf(b.decl) : undefined;
     if (b?.kind === "var" && w && !w.other && !w.assigned.length && w.appended.length) return [...resolveParts(b.init!, ctx, depth + 1), ...w.appended.map((n): Part => ({ kind: "hole", node: n }))];
+  }
+  if (Node.isIdentifier(node)) {
+    // `const url = new URL(…)` whose query is written later (`url.searchParams.set(…)`, `url.search = …`): that query is a hole.
+    const b = resolveIdentifier(node);
+    if (b?.kind === "var" && !b.path.length && urlQueryWrites(b.decl)) return [...resolveParts(urlObjectInit(b.decl)!, ctx, depth + 1), { kind: "hole", node, ctx }];
   }
   if (Node.isIdentifier(node) || Node.isPropertyAccessExpression(node)) {
     const base = ctx.baseOf(node);
@@ -362,9 +376,9 @@ export function distribute(parts: Part[], oldS: string, newS: string): Edit[] | 
     const holder = run.find((r) => from >= r.offset && to <= r.offset + r.part.text.length && (from < r.offset + r.part.text.length || r === run[run.length - 1]));
     if (holder) {
       const t = holder.part.text;
-      edits.push(literalEdit(holder.part.node, t.slice(0, from - holder.offset) + mid + t.slice(to - holder.offset)));
+      edits.push(literalEdit(holder.part.node, (holder.part.stripped ?? "") + t.slice(0, from - holder.offset) + mid + t.slice(to - holder.offset)));
     } else {
-      run.forEach((r, k) => edits.push(literalEdit(r.part.node, k === 0 ? n : "")));
+      run.forEach((r, k) => edits.push(literalEdit(r.part.node, (r.part.stripped ?? "") + (k === 0 ? n : ""))));
     }
   }
   return edits;

@@ -39,6 +39,7 @@ export const billingOperations: OperationEntry[] = [
         v1: "grouping",
         decision: "emulate",
         harmless: { values: ["podId"], reason: "v2 pod billing emits one record per pod per bucket" },
+        v1Default: { value: "gpuTypeId", reason: "v1 grouped pod billing by GPU type by default, v2 answers one record per pod", advice: "sum the records per GPU type yourself (each pod's gpu.id from GET /v2/pods), or pass grouping: \"podId\" where per-pod records are what the code wants" },
         reason: "v2 pod billing is one record per pod per bucket (v1 grouping=podId); for v1's default grouping=gpuTypeId the gateway sums the pods of each GPU type (CPU pods under their CPU flavour) per bucket",
         advice: "group the records by each pod's gpu.id yourself (GET /v2/pods)",
       },

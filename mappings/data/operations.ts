@@ -260,7 +260,11 @@ export const operationEntries: OperationEntry[] = [
     v2: { operationId: "listTemplates", method: "GET", path: "/v2/templates" },
     status: "mapped",
     query: [
-      dropInclude("includeEndpointBoundTemplates", "v2 lists all of your templates", allOwnTemplates),
+      {
+        ...dropInclude("includeEndpointBoundTemplates", "v2 lists all of your templates", allOwnTemplates),
+        // Left out, v1 took false: a list without the templates bound to serverless endpoints.
+        v1Default: { value: "false", reason: "v1 left endpoint-bound templates out by default, GET /v2/templates lists them", advice: "filter the list on the client where the code counts or shows only pod templates (v2 templates say serverless: true)" },
+      },
       expand("includePublicTemplates", "v2 lists public templates in its catalog; the gateway appends them", "list them with GET /v2/catalog/templates?source=community (and verified)", ownTemplatesOnly),
       expand("includeRunpodTemplates", "v2 lists official templates in its catalog; the gateway appends them", "list them with GET /v2/catalog/templates (source official)", ownTemplatesOnly),
     ],

@@ -27,8 +27,9 @@ describe.skipIf(!gatewayReady)("client-app: original via the gateway vs rewritte
 
   it("observes the same pods, lifecycle, volumes and error handling", async () => {
     const result = await runCodemod({ paths: [path.join(tmp, "rewritten")], write: true });
-    // Left for review: only the marks saying a caller-supplied base must be the v2 base.
-    expect(result.findings.filter((f) => f.category !== "auto").map((f) => f.reason)).toEqual([expect.stringContaining("the v2 base applies only when")]);
+    // Left for review: the mark saying a caller-supplied base must be the v2 base, and the template
+    // list's note that v2 lists endpoint-bound templates too (migrated; v1 left them out by default).
+    expect(result.findings.filter((f) => f.category !== "auto").map((f) => f.reason)).toEqual([expect.stringContaining("the v2 base applies only when"), expect.stringContaining("includeEndpointBoundTemplates not given")]);
     expect(result.summary.filesChanged).toBe(6);
     const rewrittenPods = readFileSync(path.join(tmp, "rewritten", "pods.ts"), "utf8");
     expect(rewrittenPods).toContain('"/pods/${id}/action"'.replace(/"/g, "`"));

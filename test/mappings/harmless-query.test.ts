@@ -2,7 +2,7 @@
 // parameter v2 does not take, and backed by what the v2 document says of the operation. Values
 // that are not harmless (the other way round, or undocumented) stay out.
 import { describe, expect, it } from "vitest";
-import { isHarmlessQuery, operationByKey, operations, renderMarkdown } from "../../mappings/index.ts";
+import { absentQueryDiffers, isHarmlessQuery, operationByKey, operations, renderMarkdown } from "../../mappings/index.ts";
 import { loadV1, loadV2 } from "../../openapi/reference.ts";
 import { missingReference, refSuite } from "../helpers/reference.ts";
 
@@ -87,5 +87,30 @@ describe.skipIf(missingReference)(refSuite("harmless query values against the do
         expect(((doc.parameters ?? []) as any[]).filter((p) => p.in === "query" && /^include/.test(p.name) && p.name !== "includeClusterPods"), op.key).toEqual([]);
       }
     }
+  });
+});
+
+describe("v1 defaults of query parameters whose absence v2 answers otherwise", () => {
+  const defaults = operations.flatMap((op) => (op.query ?? []).filter((q) => q.v1Default).map((q) => ({ op, q })));
+
+  it("are given where leaving the parameter out changes the answer (endpoint-bound templates, pod billing grouping)", () => {
+    const differs = (key: string, name: string) => absentQueryDiffers(operationByKey(key).query!.find((q) => q.v1 === name)!)?.value;
+    expect(differs("ListTemplates", "includeEndpointBoundTemplates")).toBe("false");
+    expect(differs("PodBilling", "grouping")).toBe("gpuTypeId");
+    // Left out, these mean on v2 what they meant on v1.
+    expect(differs("ListTemplates", "includePublicTemplates")).toBeUndefined();
+    expect(differs("EndpointBilling", "grouping")).toBeUndefined();
+    expect(defaults.length).toBeGreaterThanOrEqual(2);
+  });
+
+  describe.skipIf(missingReference)(refSuite("against the v1 document"), () => {
+    it("each is the default v1 documents for the parameter, and not one of its harmless values", () => {
+      const v1 = loadV1() as any;
+      for (const { op, q } of defaults) {
+        const param = (v1.paths[op.v1.path][op.v1.method.toLowerCase()].parameters as any[]).find((p) => p.in === "query" && p.name === q.v1);
+        expect(String(param.schema.default), `${op.key} ${q.v1}`).toBe(q.v1Default!.value);
+        expect(isHarmlessQuery(q, [q.v1Default!.value]), `${op.key} ${q.v1}`).toBe(false);
+      }
+    });
   });
 });

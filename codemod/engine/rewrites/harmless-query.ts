@@ -7,6 +7,7 @@ import { isHarmlessQuery, type OperationMapping } from "../../../mappings/index.
 import { unwrapExpression } from "../urls.ts";
 import { edit, type Plan } from "../state.ts";
 import { references } from "../references.ts";
+import type { Written } from "../query-flow.ts";
 
 /** The text a literal is sent as in a query (`"false"`, `false`, `` `podId` ``, `1`); undefined for anything else. */
 export function queryLiteral(node: Node | undefined): string | undefined {
@@ -49,9 +50,11 @@ function valueWritten(written: Node): Node | undefined {
  * and can be removed without touching another request (see `removable`). If so, those places are
  * added to `drops` (removed together by `dropWritten`).
  */
-export function droppable(op: OperationMapping, name: string, written: Node[], call: Node, drops: Node[]): boolean {
+export function droppable(op: OperationMapping, name: string, given: Written[], call: Node, drops: Node[]): boolean {
   const m = op.query?.find((q) => q.v1 === name);
-  if (!written.length) return false;
+  // A name inside a literal's text (`?includeMachine=false` in a nested template) is checked, not cut out.
+  if (!given.length || !given.every((w): w is Node => w instanceof Node)) return false;
+  const written = given;
   const values = written.map((w) => queryLiteral(valueWritten(w)));
   if (values.some((v) => v === undefined) || !isHarmlessQuery(m, values as string[])) return false;
   if (!written.every((w) => removable(w, call) && (Node.isPropertyAssignment(w) || setterStatement(w)))) return false;
@@ -135,7 +138,9 @@ function holderOf(written: Node): Node | undefined {
   const setter = written.getParent();
   if (setter && Node.isCallExpression(setter) && !Node.isPropertyAssignment(written)) {
     const access = setter.getExpression();
-    const receiver = Node.isPropertyAccessExpression(access) ? unwrapExpression(access.getExpression()) : undefined;
+    let receiver = Node.isPropertyAccessExpression(access) ? unwrapExpression(access.getExpression()) : undefined;
+    // `url.searchParams.set(…)`: the URL object holds it.
+    if (receiver && Node.isPropertyAccessExpression(receiver) && receiver.getName() === "searchParams") receiver = unwrapExpression(receiver.getExpression());
     const decl = receiver && Node.isIdentifier(receiver) ? receiver.getSymbol()?.getDeclarations()[0] : undefined;
     return decl && Node.isVariableDeclaration(decl) ? decl : undefined;
   }
@@ -143,6 +148,7 @@ function holderOf(written: Node): Node | undefined {
 }
 
 function isSetterCall(ref: Node): boolean {
-  const access = ref.getParent();
+  let access = ref.getParent();
+  if (access && Node.isPropertyAccessExpression(access) && access.getExpression() === ref && access.getName() === "searchParams") (ref = access), (access = access.getParent());
   return !!access && Node.isPropertyAccessExpression(access) && access.getExpression() === ref && ["set", "append", "delete"].includes(access.getName()) && Node.isCallExpression(access.getParent()!);
 }

@@ -5,13 +5,13 @@
 // otherwise is renamed where it is written, and one written with a harmless literal value (the
 // table's `harmless`: `includeMachine=false`) is dropped there (harmless-query.ts).
 import { Node } from "../../ts-morph.ts";
-import type { OperationMapping } from "../../../mappings/index.ts";
+import { absentQueryDiffers, type OperationMapping } from "../../../mappings/index.ts";
 import { unwrapExpression, type LocatedUrl, type Part } from "../urls.ts";
 import { edit, type Analysis, type Plan } from "../state.ts";
 import type { Problems } from "./problems.ts";
 import type { HttpCall } from "../transports/index.ts";
 import { objectLiteral, prop } from "../values.ts";
-import { runtimeQueryNames } from "../query-holes.ts";
+import { queryFlow, type QueryNames, type Written } from "../query-flow.ts";
 import { shortExpression } from "../expression-name.ts";
 import { superagentQuery } from "../transports/superagent.ts";
 import { droppable, dropWritten, harmlessPair } from "./harmless-query.ts";
@@ -27,6 +27,8 @@ function check(name: string, op: OperationMapping, seen: Set<string>, problems: 
 /** The object a call passes its query parameters in, if any. */
 function queryObject(a: Analysis, http: HttpCall): Node | undefined {
   if (http.builder) return superagentQuery(http);
+  // A helper taking the query as an argument of its own (`request(method, path, query)`).
+  if (http.lib === "helper" && http.helper!.queryIndex !== undefined) return http.call.getArguments()[http.helper!.queryIndex];
   const opts = http.options && objectLiteral(a, http.options);
   if (!opts) return undefined;
   if (http.lib === "axios") return prop(opts, "params");
@@ -43,34 +45,44 @@ function queryObject(a: Analysis, http: HttpCall): Node | undefined {
 
 /**
  * A query built at run time (`?${params}`): the names it can carry, when they are all written in
- * the code, are checked one by one, and a name v2 spells otherwise is marked (it is not rewritten
- * where it is given). Otherwise every parameter of the operation that v2 does not take as it is.
+ * the code, are checked one by one (renamed or dropped where written, else marked). Otherwise the
+ * mark names the expression where following stopped and the operation's parameters v2 does not
+ * take as they are.
  */
-function runtimeQuery(plan: Plan, op: OperationMapping, holes: Part[], seen: Set<string>, call: Node, drops: Node[]): void {
-  const perHole = holes.map((h) => runtimeQueryNames(plan.a, h.node, h.kind === "hole" ? h.ctx : undefined));
-  if (perHole.some((names) => names === undefined)) {
-    if (seen.has("\0")) return;
+function runtimeQuery(plan: Plan, op: OperationMapping, holes: Part[], given: Set<string>, seen: Set<string>, call: Node, drops: Node[]): boolean {
+  const flows = holes.map((h) => queryFlow(plan.a, h.node, h.kind === "hole" ? h.ctx : undefined));
+  const stopped = flows.find((f) => "stop" in f);
+  if (stopped && "stop" in stopped) {
+    if (seen.has("\0")) return false;
     seen.add("\0");
     const names = (op.query ?? []).filter((q) => q.decision || (q.v2 && q.v2 !== q.v1)).map((q) => q.v1);
-    if (op.query && !names.length) return;
-    plan.problems.push({ reason: `the query string is built at run time, and ${names.length ? `v2 does not take these v1 parameters of ${op.key} as they are: ${names.join(", ")}` : `${op.key} takes no query parameters`}`, advice: "see docs/mapping.md for each parameter (v2 lists take no filters: filter the v2 list on the client)" });
-    return;
+    if (op.query && !names.length) return false;
+    const what = `query names built at run time are not followed (${shortExpression(stopped.stop)})`;
+    plan.problems.push({
+      reason: `${what}, and ${names.length ? `v2 does not take these v1 parameters of ${op.key} as they are: ${names.join(", ")}` : `${op.key} takes no query parameters`}`,
+      brief: `${what}; v2 does not take ${names.length ? `${names.length} of ${op.key}'s v1 parameters as they are` : "any query here"}`,
+      advice: "see docs/mapping.md for each parameter (v2 lists take no filters: filter the v2 list on the client)",
+    });
+    return false;
   }
-  const all = new Map<string, Node[]>();
-  for (const names of perHole) for (const [name, written] of names!) all.set(name, [...(all.get(name) ?? []), ...written]);
+  const all: QueryNames = new Map();
+  for (const f of flows) if ("names" in f) for (const [name, written] of f.names) all.set(name, [...(all.get(name) ?? []), ...written]);
   for (const [name, written] of all) {
+    given.add(name);
     if (seen.has(name)) continue;
     if (droppable(op, name, written, call, drops)) continue;
     check(name, op, seen, plan.problems);
     const v2 = v2Spelling(op, name);
     if (v2) renameWhereWritten(plan, written, v2);
   }
+  return true;
 }
 
 /** A name v2 spells otherwise, renamed where the code writes it (`qs.set("endpointId", …)`, `{ endpointId }`). */
-function renameWhereWritten(plan: Plan, written: Node[], v2Name: string): void {
+function renameWhereWritten(plan: Plan, written: Written[], v2Name: string): void {
   for (const at of written) {
-    if (Node.isStringLiteral(at) || Node.isNoSubstitutionTemplateLiteral(at)) edit(plan, at, { start: at.getStart() + 1, end: at.getEnd() - 1, text: v2Name });
+    if (!(at instanceof Node)) edit(plan, at.at, { start: at.start, end: at.end, text: v2Name });
+    else if (Node.isStringLiteral(at) || Node.isNoSubstitutionTemplateLiteral(at)) edit(plan, at, { start: at.getStart() + 1, end: at.getEnd() - 1, text: v2Name });
     else if (Node.isShorthandPropertyAssignment(at)) edit(plan, at, { start: at.getStart(), end: at.getEnd(), text: `${v2Name}: ${at.getName()}` });
     else if (Node.isPropertyAssignment(at)) {
       const key = at.getNameNode();
@@ -111,6 +123,9 @@ export function queryParams(plan: Plan, http: HttpCall, url: LocatedUrl, op: Ope
 
 function checkQuery(plan: Plan, http: HttpCall, url: LocatedUrl, op: OperationMapping, drops: Node[]): void {
   const seen = new Set<string>();
+  // The names the request carries, as far as they are known; false once one is not.
+  const given = new Set<string>();
+  let known = true;
   if (url.query) {
     // The query's holes are the URL's last ones; a hole in a name is a query built at run time.
     const holes = url.parts.filter((p) => p.kind === "hole");
@@ -118,30 +133,60 @@ function checkQuery(plan: Plan, http: HttpCall, url: LocatedUrl, op: OperationMa
     for (const pair of url.query.split("#")[0]!.replace(/^\?/, "").split("&")) {
       const [name, ...value] = pair.split("=");
       const inName = (name!.match(/\0/g) ?? []).length;
-      if (inName) runtimeQuery(plan, op, holes.slice(next, next + inName), seen, http.call, drops);
-      else if (!(value.length && harmlessPair(op, name!, value.join("=")))) check(name!, op, seen, plan.problems);
+      if (inName) known = runtimeQuery(plan, op, holes.slice(next, next + inName), given, seen, http.call, drops) && known;
+      else {
+        if (name) given.add(name);
+        if (!(value.length && harmlessPair(op, name!, value.join("=")))) check(name!, op, seen, plan.problems);
+      }
       next += inName + (value.join("=").match(/\0/g) ?? []).length;
     }
   }
+  // Options the code builds elsewhere, or spreads into, may carry query parameters of their own.
+  const carriesQuery = http.lib !== "fetch" && !(http.lib === "helper" && !http.helper!.queryKeys);
+  const opts = carriesQuery && http.options ? objectLiteral(plan.a, http.options) : undefined;
+  if (http.opaqueOptions || (carriesQuery && http.options && (!opts || (Node.isObjectLiteralExpression(opts) && opts.getProperties().some((p) => Node.isSpreadAssignment(p)))))) known = false;
+  const own = http.lib === "helper" ? http.helper!.queryUnfollowed : undefined;
+  if (own && (op.query ?? []).some((x) => x.decision || (x.v2 && x.v2 !== x.v1))) {
+    known = false;
+    plan.problems.push({ reason: `the helper adds a query whose names are not followed (${shortExpression(own)}), and v2 does not take all of ${op.key}'s v1 parameters as they are`, advice: "check each parameter the helper may add against docs/mapping.md" });
+  }
   const q = queryObject(plan.a, http);
-  if (!q && http.opaqueOptions && http.helper?.queryKeys && op.query?.some((x) => x.decision || (x.v2 && x.v2 !== x.v1))) {
-    plan.problems.push({ reason: `the helper's options are built elsewhere (${http.opaqueOptions.getText().slice(0, 40)}): the query they may carry cannot be checked, and v2 does not take all of ${op.key}'s v1 parameters as they are`, advice: "pass the options as an object literal at the call, or check each parameter against docs/mapping.md" });
+  if (!q && http.opaqueOptions && (http.helper?.queryKeys || http.helper?.queryIndex !== undefined)) {
+    if (op.query?.some((x) => x.decision || (x.v2 && x.v2 !== x.v1))) plan.problems.push({ reason: `the helper's options are built elsewhere (${http.opaqueOptions.getText().slice(0, 40)}): the query they may carry cannot be checked, and v2 does not take all of ${op.key}'s v1 parameters as they are`, advice: "pass the options as an object literal at the call, or check each parameter against docs/mapping.md" });
     return;
   }
-  if (!q) return;
-  const obj = objectLiteral(plan.a, q);
-  if (!obj || !Node.isObjectLiteralExpression(obj)) {
-    if (op.query?.some((x) => x.decision)) plan.problems.push({ reason: `the query parameters are built elsewhere (${shortExpression(q)}), and v2 does not take all of ${op.key}'s v1 parameters as they are`, advice: "check each parameter against docs/mapping.md" });
-    return;
-  }
-  for (const p of obj.getProperties()) {
-    if (Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p)) {
-      const name = p.getName().replace(/^["']|["']$/g, "");
-      if (!seen.has(name) && droppable(op, name, [p], http.call, drops)) continue;
-      check(name, op, seen, plan.problems);
-      const v2 = v2Spelling(op, name);
-      if (v2) renameWhereWritten(plan, [p], v2);
+  if (q) {
+    const obj = objectLiteral(plan.a, q);
+    if (!obj || !Node.isObjectLiteralExpression(obj)) {
+      if (op.query?.some((x) => x.decision)) plan.problems.push({ reason: `the query parameters are built elsewhere (${shortExpression(q)}), and v2 does not take all of ${op.key}'s v1 parameters as they are`, advice: "check each parameter against docs/mapping.md" });
+      return;
     }
-    else if (op.query?.some((x) => x.decision)) plan.problems.push({ reason: `query parameters spread from elsewhere (${shortExpression(p)})`, advice: "check each parameter against docs/mapping.md" });
+    for (const p of obj.getProperties()) {
+      if (Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p)) {
+        const name = p.getName().replace(/^["']|["']$/g, "");
+        given.add(name);
+        if (!seen.has(name) && droppable(op, name, [p], http.call, drops)) continue;
+        check(name, op, seen, plan.problems);
+        const v2 = v2Spelling(op, name);
+        if (v2) renameWhereWritten(plan, [p], v2);
+      } else {
+        known = false;
+        if (op.query?.some((x) => x.decision)) plan.problems.push({ reason: `query parameters spread from elsewhere (${shortExpression(p)})`, advice: "check each parameter against docs/mapping.md" });
+      }
+    }
+  }
+  if (known) leftOut(plan, op, given);
+}
+
+/**
+ * A parameter the request leaves out where v1's default for it is not what v2 does (the table's
+ * `v1Default`). As the gateway does: where it emulates v1's default (decision `emulate`), the call
+ * stays v1 and marked; where it sends the request on as it is, v1 through the gateway would answer
+ * as v2 does, so the call migrates and the mark says what changed.
+ */
+function leftOut(plan: Plan, op: OperationMapping, given: Set<string>): void {
+  for (const m of op.query ?? []) {
+    const d = given.has(m.v1) ? undefined : absentQueryDiffers(m);
+    if (d) (m.decision === "emulate" ? plan.problems : plan.cautions).push({ reason: `query parameter ${m.v1} not given: ${d.reason}`, advice: d.advice });
   }
 }

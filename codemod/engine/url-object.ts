@@ -1,0 +1,57 @@
+// A `URL` object whose query is written after it is made: `const url = new URL(`${API}/pods`)`,
+// then `url.searchParams.set("desiredStatus", "RUNNING")` or `url.search = new
+// URLSearchParams(params).toString()`, then `fetch(url)`. The URL the request goes to is the
+// one made plus that query, so a URL read from such a variable ends in a query hole.
+import { Node, SyntaxKind } from "../ts-morph.ts";
+import { enclosingFunction, resolveIdentifier } from "./scope.ts";
+
+/** What the code does to a URL object's query after making it. */
+export interface UrlQueryWrites {
+  /** `url.searchParams.set(name, value)` / `.append(name, value)` calls. */
+  sets: Node[];
+  /** Right-hand sides of `url.search = …` (and `+=`). */
+  searches: Node[];
+  /** A write whose names cannot be read (`url.href = …`, `url.searchParams` handed elsewhere). */
+  other?: Node;
+}
+
+const cache = new WeakMap<Node, UrlQueryWrites | null>();
+
+/** The `new URL(…)` a variable is declared with. */
+export function urlObjectInit(decl: Node): Node | undefined {
+  if (!Node.isVariableDeclaration(decl) || !Node.isIdentifier(decl.getNameNode())) return undefined;
+  const init = decl.getInitializer();
+  let n = init;
+  while (n && (Node.isParenthesizedExpression(n) || Node.isAsExpression(n) || Node.isNonNullExpression(n))) n = n.getExpression();
+  return n && Node.isNewExpression(n) && n.getExpression().getText() === "URL" ? n : undefined;
+}
+
+/** The query writes of a variable holding `new URL(…)`, when it has any (else undefined). */
+export function urlQueryWrites(decl: Node): UrlQueryWrites | undefined {
+  if (cache.has(decl)) return cache.get(decl) ?? undefined;
+  cache.set(decl, null);
+  if (!urlObjectInit(decl)) return undefined;
+  const name = (decl as any).getNameNode() as Node;
+  const w: UrlQueryWrites = { sets: [], searches: [] };
+  for (const use of enclosingFunction(decl).getDescendantsOfKind(SyntaxKind.Identifier)) {
+    if (use === name || use.getText() !== name.getText() || resolveIdentifier(use)?.decl !== decl) continue;
+    const access = use.getParent();
+    if (!access || !Node.isPropertyAccessExpression(access) || access.getExpression() !== use) continue;
+    const member = access.getName();
+    const up = access.getParent();
+    if (member === "searchParams") {
+      const method = up && Node.isPropertyAccessExpression(up) && up.getExpression() === access ? up.getName() : undefined;
+      const call = method ? up!.getParent() : undefined;
+      if (method && ["set", "append"].includes(method) && call && Node.isCallExpression(call)) w.sets.push(call);
+      else if (!method || !["get", "getAll", "has", "delete", "forEach", "keys", "values", "entries", "toString", "sort"].includes(method)) w.other ??= access;
+      continue;
+    }
+    if (!["search", "href"].includes(member) || !up || !Node.isBinaryExpression(up) || up.getLeft() !== access) continue;
+    const op = up.getOperatorToken().getKind();
+    if (member === "search" && (op === SyntaxKind.EqualsToken || op === SyntaxKind.PlusEqualsToken)) w.searches.push(up.getRight());
+    else w.other ??= up;
+  }
+  const result = w.sets.length || w.searches.length || w.other ? w : undefined;
+  cache.set(decl, result ?? null);
+  return result;
+}
