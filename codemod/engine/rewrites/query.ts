@@ -14,17 +14,18 @@ import { objectLiteral, prop } from "../values.ts";
 import { runtimeQueryNames } from "../query-holes.ts";
 import { shortExpression } from "../expression-name.ts";
 import { droppable, dropWritten, harmlessPair } from "./harmless-query.ts";
+import { deferQuery } from "./query-deferral.ts";
 
 function check(name: string, op: OperationMapping, seen: Set<string>, problems: Problems): void {
   if (!name || name.includes("\0") || seen.has(name)) return;
   seen.add(name);
   const m = op.query?.find((x) => x.v1 === name);
-  if (!m?.decision) return;
+  if (!m?.decision || deferQuery(problems, name)) return;
   problems.push({ reason: `query parameter ${name} (${m.decision}): ${m.reason ?? "v2 does not take it"}`, advice: m.advice ?? "see docs/mapping.md" });
 }
 
 /** The object a call passes its query parameters in, if any. */
-function queryObject(a: Analysis, http: HttpCall): Node | undefined {
+export function queryObject(a: Analysis, http: HttpCall): Node | undefined {
   const opts = http.options && objectLiteral(a, http.options);
   if (!opts) return undefined;
   if (http.lib === "axios") return prop(opts, "params");
@@ -88,12 +89,12 @@ function v2Spelling(op: OperationMapping, name: string): string | undefined {
  * (`?endpointId=${id}` → `?serverlessId=${id}`), each pair with a harmless literal value dropped
  * (`?includeMachine=false` → ``).
  */
-export function v2LiteralQuery(query: string, op: OperationMapping): string {
+export function v2LiteralQuery(query: string, op: OperationMapping, moved: ReadonlySet<string> = new Set()): string {
   if (!query.startsWith("?")) return query;
   const [search, ...fragment] = query.slice(1).split("#");
   const pairs = search!.split("&").flatMap((pair) => {
     const [name, ...value] = pair.split("=");
-    if (name && value.length && harmlessPair(op, name, value.join("="))) return [];
+    if (name && value.length && (harmlessPair(op, name, value.join("=")) || moved.has(name))) return [];
     const v2 = name && !name.includes("\0") ? v2Spelling(op, name) : undefined;
     return [v2 ? [v2, ...value].join("=") : pair];
   });
