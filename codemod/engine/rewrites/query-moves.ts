@@ -70,7 +70,8 @@ export function settleQueryMoves(plan: Plan, http: HttpCall, op: OperationMappin
   }
   if (filters.length && !moveFilters(plan, http, op, filters, moves.written, unwrapEdits)) for (const n of filters) failed.set(n, deferred.get(n)!);
   // Not moved: the query check's mark, where it would have been.
-  [...failed].sort((x, y) => x[1] - y[1]).forEach(([name, at], i) => {
+  const order = [...deferred.keys()];
+  [...failed].sort((x, y) => x[1] - y[1] || order.indexOf(x[0]) - order.indexOf(y[0])).forEach(([name, at], i) => {
     const m = op.query!.find((q) => q.v1 === name)!;
     plan.problems.splice(Math.min(at + i, plan.problems.length), 0, { reason: `query parameter ${name} (${m.decision}): ${m.reason ?? "v2 does not take it"}`, advice: m.advice ?? "see docs/mapping.md" });
   });
