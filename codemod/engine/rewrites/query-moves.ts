@@ -62,13 +62,19 @@ export function settleQueryMoves(plan: Plan, http: HttpCall, op: OperationMappin
   const failed = new Map<string, number>();
   const filters = [...deferred.keys()].filter((n) => isFilter(op, n));
   const reads = answerReads(plan);
+  const gone: Written[] = [];
   for (const [name, at] of deferred) {
     if (filters.includes(name)) continue;
     const m = op.query!.find((q) => q.v1 === name)!;
-    if (reads?.complete && !reads.fields.has(m.expands!)) drop(plan, moves.written.get(name)!);
+    if (reads?.complete && !reads.fields.has(m.expands!)) gone.push(...moves.written.get(name)!);
     else failed.set(name, at);
   }
-  if (filters.length && !moveFilters(plan, http, op, filters, moves.written, unwrapEdits)) for (const n of filters) failed.set(n, deferred.get(n)!);
+  if (filters.length) {
+    if (moveFilters(plan, http, op, filters, moves.written, unwrapEdits)) gone.push(...filters.flatMap((n) => moves.written.get(n)!));
+    else for (const n of filters) failed.set(n, deferred.get(n)!);
+  }
+  // One removal for all (properties of one object together, so their commas stay right).
+  drop(plan, gone);
   // Not moved: the query check's mark, where it would have been.
   const order = [...deferred.keys()];
   [...failed].sort((x, y) => x[1] - y[1] || order.indexOf(x[0]) - order.indexOf(y[0])).forEach(([name, at], i) => {
@@ -111,7 +117,6 @@ function moveFilters(plan: Plan, http: HttpCall, op: OperationMapping, names: st
   }
   // The other route's `toV1List` has no place for the filter: this site keeps v2 records, or is marked by do no harm.
   plan.site.adapterRoute = undefined;
-  for (const name of names) drop(plan, written.get(name)!);
   wrapInFilter(plan, wraps, op.response.wrapper, op.key.split("#")[0]!, `{ ${values.join(", ")} }`);
   usesAdapter(plan, wraps[0]!.at);
   return true;
