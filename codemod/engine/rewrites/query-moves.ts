@@ -81,9 +81,10 @@ export function settleQueryMoves(plan: Plan, http: HttpCall, op: OperationMappin
     const m = op.query!.find((q) => q.v1 === name)!;
     plan.problems.splice(Math.min(at + i, plan.problems.length), 0, { reason: `query parameter ${name} (${m.decision}): ${m.reason ?? "v2 does not take it"}`, advice: m.advice ?? "see docs/mapping.md" });
   });
-  const back = [...failed.keys()].filter((n) => moves.inUrl.has(n));
+  // A pair left out of the URL goes back unless it moved (one the query check never reached included).
+  const back = [...moves.inUrl].filter((n) => failed.has(n) || !deferred.has(n));
   if (!back.length) return;
-  const url = urlWithout(new Set([...moves.inUrl].filter((n) => !back.includes(n) && deferred.has(n))));
+  const url = urlWithout(new Set([...moves.inUrl].filter((n) => !back.includes(n))));
   for (const list of [plan.site.edits, plan.site.adapterRoute?.edits]) {
     if (!list) continue;
     const kept = list.filter((e) => !urlEdits.includes(e));
