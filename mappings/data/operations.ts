@@ -20,7 +20,10 @@ const dropInclude = (v1: string, advice: string, harmless: HarmlessQueryValues =
   ...(expands ? { expands } : {}),
 });
 
-/** An include expansion that fills one v1 record field (`includeMachine` → `machine`). */
+/**
+ * An include expansion that fills one v1 record field of the v1 document (`includeMachine` →
+ * `machine`). A pod's includeTemplate has none: the v1 Pod schema names no template field.
+ */
 const includeField = (v1: string, expands: string, advice: string): DecidedQuery => dropInclude(v1, advice, noExpansion, expands);
 
 /** A v1 include expansion the gateway serves from another v2 call (see the operation's emulations). */
@@ -116,7 +119,7 @@ export const operationEntries: OperationEntry[] = [
       includeField("includeMachine", "machine", "read dataCenterId and cost from the v2 pod"),
       includeNetworkVolume,
       includeField("includeSavingsPlans", "savingsPlans", "savings plans are not in v2 pod records"),
-      includeField("includeTemplate", "template", "fetch GET /v2/templates/{id} for the pod's template"),
+      dropInclude("includeTemplate", "fetch GET /v2/templates/{id} for the pod's template"),
       podWorkers,
     ],
     response: { kind: "list", wrapper: "pods", lens: podRecord.name },
@@ -133,7 +136,7 @@ export const operationEntries: OperationEntry[] = [
       includeField("includeMachine", "machine", "read dataCenterId and cost from the v2 pod"),
       includeNetworkVolume,
       includeField("includeSavingsPlans", "savingsPlans", "savings plans are not in v2 pod records"),
-      includeField("includeTemplate", "template", "fetch GET /v2/templates/{id} for the pod's template"),
+      dropInclude("includeTemplate", "fetch GET /v2/templates/{id} for the pod's template"),
       podWorkers,
     ],
     response: { kind: "record", lens: podRecord.name },

@@ -17,12 +17,13 @@ describe("include expansions in the table", () => {
       "GetPod includeMachine": "machine",
       "GetPod includeNetworkVolume": "networkVolume",
       "GetPod includeSavingsPlans": "savingsPlans",
-      "GetPod includeTemplate": "template",
       "ListEndpoints includeWorkers": "workers",
       "GetEndpoint includeTemplate": "template",
     });
     // ListPods' includeWorkers adds serverless workers to the list, not a field; template lists' include* add templates.
     expect(named["ListPods includeWorkers"]).toBeUndefined();
+    // The v1 Pod schema names no field for a pod's template: which one a client reads is unknown, so the mark stays.
+    expect(named["GetPod includeTemplate"]).toBeUndefined();
     expect(named["ListTemplates includePublicTemplates"]).toBeUndefined();
   });
 
