@@ -12,6 +12,7 @@ import { objectLiteral } from "../values.ts";
 import { runtimeQueryNames } from "../query-holes.ts";
 import { references } from "../references.ts";
 import { queryObject } from "./query.ts";
+import { queryLiteral } from "./harmless-query.ts";
 
 /** How v1 put a written value in the URL: as text (`String(v)`), or as axios does (null and undefined left out). */
 export type Serialised = "text" | "axios";
@@ -68,7 +69,10 @@ export function writtenQuery(a: Analysis, http: HttpCall, url: LocatedUrl): Writ
       if (!Node.isPropertyAssignment(p) && !Node.isShorthandPropertyAssignment(p)) continue;
       const name = p.getName().replace(/^["']|["']$/g, "");
       const own = p.getAncestors().includes(http.call) || onlyThisRequest(p.getFirstAncestorByKind(SyntaxKind.VariableDeclaration), http.call);
-      add(out, name, serialised && own ? property(p, serialised) : undefined);
+      // A request helper's own query option: how it serialises a value is its own, but a literal reads the same in any.
+      const literal = http.lib === "helper" && Node.isPropertyAssignment(p) ? queryLiteral(p.getInitializer()) : undefined;
+      if (literal !== undefined) add(out, name, own ? { node: p, remove: p, literal, serialised: "text" } : undefined);
+      else add(out, name, serialised && own ? property(p, serialised) : undefined);
     }
   }
   return out;
