@@ -209,6 +209,7 @@ export interface ForwardedQuery extends QueryMappingBase {
   v2: string;
   decision?: undefined;
   filterField?: undefined;
+  expands?: undefined;
   harmless?: undefined;
   v1Default?: undefined;
 }
@@ -218,6 +219,12 @@ export interface DecidedQuery extends QueryMappingBase {
   decision: Decision;
   /** For emulated filters: the v1 record field the value is compared with. */
   filterField?: string;
+  /**
+   * For include expansions: the v1 record field the expansion fills (`machine`). Where a client's
+   * code reads every field of the answer in sight and none is this one, the codemod drops the
+   * parameter instead of marking it.
+   */
+  expands?: string;
   /** Values that need nothing in v2: a request without the parameter means the same there. */
   harmless?: HarmlessQueryValues;
   /**

@@ -39,3 +39,10 @@ export function adapterOmissions(kind: AdapterKind, key: string, table: AdapterT
   if (kind !== "record" && kind !== "recordList") return undefined;
   return planOf(table).omits.get(`${kind}:${canonicalKey(table, key)}`);
 }
+
+/** True when `filterList` holds the v1 list filter `param` of `operation`, else why not (one line). */
+export function adapterFilters(operation: string, param: string, table: AdapterTable = mappingTable): true | string {
+  const reasons = planOf(table).coverage.get(`filter:${canonicalKey(table, operation)}:${param}`);
+  if (!reasons) return `${param} is not a v1 list filter of ${operation}`;
+  return reasons.length ? reasons[0]! : true;
+}

@@ -7,7 +7,7 @@ import { renderAdapter, type AdapterOptions } from "./render.ts";
 import { mappingTable, type AdapterTable } from "./table.ts";
 import { writeTextIfChanged, type WriteAdapterOptions, type WriteResult } from "./write.ts";
 
-export { adapterCovers, adapterCoverageReasons, adapterOmissions } from "./coverage.ts";
+export { adapterCovers, adapterCoverageReasons, adapterFilters, adapterOmissions } from "./coverage.ts";
 export { adapterCall, adapterImport, ADAPTER_BINDING, type ImportOptions } from "./calls.ts";
 export type { AdapterKind } from "./plan.ts";
 export type { AdapterOptions, WriteAdapterOptions, WriteResult, AdapterTable };

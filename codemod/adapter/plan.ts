@@ -6,6 +6,7 @@ import type { AdapterTable } from "./table.ts";
 import { emulationsOn, type EmulationSide } from "./emulation-sides.ts";
 import { lensSource, type LensSource } from "./lens-source.ts";
 import { camel, type Annotate } from "./source-text.ts";
+import { listFiltersOf, type ListFilters } from "./filters.ts";
 
 export type AdapterKind = "requestBody" | "record" | "list" | "recordList" | "problem";
 
@@ -16,6 +17,8 @@ export interface AdapterPlan {
   toV1Record: [resource: string, fn: string][];
   lists: [operation: string, wrapper: string, v2Operation: string][];
   recordLists: [operation: string, fn: string][];
+  /** v1 list filters `filterList` applies, per operation (filters.ts). */
+  filters: ListFilters;
   /** `kind:key` → why the adapter does not hold it, each reason one line; empty when it does. */
   coverage: Map<string, string[]>;
   /**
@@ -47,7 +50,7 @@ function blockedBy(op: OperationMapping, sides: EmulationSide[]): string[] {
 const why = (s: LensSource): string[] => (s.ok ? [] : s.reasons);
 
 export function buildPlan(table: AdapterTable, t: Annotate): AdapterPlan {
-  const plan: AdapterPlan = { functions: [], toV2Body: [], toV1Record: [], lists: [], recordLists: [], coverage: new Map(), omits: new Map() };
+  const plan: AdapterPlan = { functions: [], toV2Body: [], toV1Record: [], lists: [], recordLists: [], filters: [], coverage: new Map(), omits: new Map() };
   const sources = new Map<string, LensSource>();
   const lensFn = (lens: BodyLens, direction: "toV2" | "toV1"): LensSource => {
     const id = `${direction}:${lens.name}`;
@@ -115,6 +118,7 @@ export function buildPlan(table: AdapterTable, t: Annotate): AdapterPlan {
     if (!list.length && partial) plan.omits.set(`recordList:${key}`, plan.omits.get(`record:${key}`)!);
     if (!recordList.length || (!list.length && partial)) plan.recordLists.push([key, plan.toV1Record.find(([r]) => r === resourceName(shape.lens))![1]]);
   }
+  plan.filters = listFiltersOf(table, plan.recordLists.map(([op]) => op), plan.coverage);
   // A lens function no operation or resource uses would be dead code (and a noUnusedLocals error).
   const used = new Set([...plan.toV2Body, ...plan.toV1Record].map(([, fn]) => fn));
   plan.functions = plan.functions.filter((f) => used.has(f.name));

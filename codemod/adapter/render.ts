@@ -5,13 +5,14 @@ import { buildPlan } from "./plan.ts";
 import { helpersFor, helpers, publicFunctions } from "./runtime-source.ts";
 import { annotate, indent, literal, propertyKey } from "./source-text.ts";
 import { header } from "./header.ts";
+import { filterListSource } from "./filters.ts";
 
 export interface AdapterOptions {
   language: "ts" | "js";
   moduleKind: "esm" | "cjs";
 }
 
-export const EXPORTS = ["toV2Body", "toV1Record", "toV1List", "unwrapList", "v1Message"] as const;
+export const EXPORTS = ["toV2Body", "toV1Record", "toV1List", "unwrapList", "filterList", "v1Message"] as const;
 
 function table(name: string, type: string, entries: string[]): string {
   return `const ${name}${type} = {${entries.length ? `\n${indent(entries.join(",\n"))},\n` : ""}};`;
@@ -31,8 +32,11 @@ export function renderAdapter(source: AdapterTable, options: AdapterOptions): st
     table("lists", t(": { [operation: string]: [wrapper: string, v2Operation: string] }"), plan.lists.map(([op, wrapper, v2op]) => `${propertyKey(op)}: ${literal([wrapper, v2op])}`)),
     "",
     table("recordLists", t(": { [operation: string]: (record: unknown) => any }"), plan.recordLists.map(([op, fn]) => `${propertyKey(op)}: ${fn}`)),
+    "",
+    "/** v1 list filter parameter → the v1 record field it compares, per operation. */",
+    table("listFilters", t(": { [operation: string]: { [param: string]: string } }"), plan.filters.map(([op, fields]) => `${propertyKey(op)}: ${literal(Object.fromEntries(fields))}`)),
   ];
-  const body = [...functions, lookups.join("\n"), publicFunctions(t)].join("\n\n");
+  const body = [...functions, lookups.join("\n"), publicFunctions(t), filterListSource(t)].join("\n\n");
   const used = helpersFor(body);
   const parts = [
     ...(options.language === "ts" ? ["type Obj = { [key: string]: unknown };"] : []),

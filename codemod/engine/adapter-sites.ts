@@ -133,3 +133,13 @@ function lostFields(op: OperationMapping): string[] {
   const lens = shape.kind === "record" || shape.kind === "list" ? lenses[shape.lens] : undefined;
   return [...(lens?.v1Lost ?? []).map((l) => l.v1), ...(lens?.v1FromEmulation ?? []).map((e) => e.v1)].map((f) => f.split(".")[0]!);
 }
+
+/** The site uses the adapter in `at`'s file: imported there (and the module written) when the site is applied. */
+export function usesAdapter(plan: Plan, at: Node): void {
+  const site = plan.site;
+  const before = site.onApply;
+  site.onApply = () => {
+    before?.();
+    useAdapter(plan, plan.a.files.get(at.getSourceFile().getFilePath())!);
+  };
+}

@@ -28,6 +28,7 @@ import type { Edit } from "../types.ts";
 import { unwrapList } from "./rewrites/list-unwrap.ts";
 import { recordReads } from "./rewrites/record-fields.ts";
 import { queryParams, v2LiteralQuery } from "./rewrites/query.ts";
+import { planQueryMoves, settleQueryMoves } from "./rewrites/query-moves.ts";
 import { answerLeavesSight } from "./rewrites/answer-leaves.ts";
 import { dynamicPathProblem, routeLiteralsIn } from "./dynamic-paths.ts";
 import { newPathFor, uniqueMatches, type Match } from "./v1-match.ts";
@@ -281,7 +282,9 @@ function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match
   const openapi = http.lib === "openapi-fetch";
   const computed = newPathFor(match, url);
   const newPath = openapi && computed !== null ? v2TemplateNames(computed, op) : computed;
-  const urlEdits = finite ? finite.urlEdits : newPath === null ? null : rewriteUrl(url, newPath, v2LiteralQuery(url.query, op));
+  // v1 filters and unread include expansions may leave the request (settled at the end).
+  const moves = finite ? undefined : planQueryMoves(plan, http, url, op);
+  const urlEdits = finite ? finite.urlEdits : newPath === null ? null : rewriteUrl(url, newPath, v2LiteralQuery(url.query, op, moves?.inUrl));
   if (!urlEdits) {
     plan.problems.push({ reason: "the v2 path cannot be written into this URL expression", advice: `use ${op.v2!.method} ${op.v2!.path}` });
     return;
@@ -304,6 +307,7 @@ function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match
   if (openapi) errorBindingReads(plan, http);
   recordReads(plan, http, op, unwrapEdits);
   if (!openapi) answerLeavesSight(plan, http, op);
+  settleQueryMoves(plan, http, op, moves, unwrapEdits, urlEdits, (names) => rewriteUrl(url, newPath, v2LiteralQuery(url.query, op, names)));
 }
 
 

@@ -11,16 +11,23 @@ const ID = { podId: "id" };
 /** `include…=false` (v1's default) asks for no expansion, and v2 records have none. */
 const noExpansion: HarmlessQueryValues = { values: ["false"], reason: "v2 records carry no include expansions, which is what false asks for" };
 
-const dropInclude = (v1: string, advice: string, harmless: HarmlessQueryValues = noExpansion): DecidedQuery => ({
+const dropInclude = (v1: string, advice: string, harmless: HarmlessQueryValues = noExpansion, expands?: string): DecidedQuery => ({
   v1,
   decision: "drop-with-warning",
   reason: "v2 has no include expansions",
   advice,
   harmless,
+  ...(expands ? { expands } : {}),
 });
 
+/**
+ * An include expansion that fills one v1 record field of the v1 document (`includeMachine` →
+ * `machine`). A pod's includeTemplate has none: the v1 Pod schema names no template field.
+ */
+const includeField = (v1: string, expands: string, advice: string): DecidedQuery => dropInclude(v1, advice, noExpansion, expands);
+
 /** A v1 include expansion the gateway serves from another v2 call (see the operation's emulations). */
-const expand = (v1: string, reason: string, advice: string, harmless: HarmlessQueryValues = noExpansion): DecidedQuery => ({ v1, decision: "emulate", reason, advice, harmless });
+const expand = (v1: string, reason: string, advice: string, harmless: HarmlessQueryValues = noExpansion, expands?: string): DecidedQuery => ({ v1, decision: "emulate", reason, advice, harmless, ...(expands ? { expands } : {}) });
 
 /** GET /v2/templates: "all templates owned by the authenticated user"; public and official ones are the catalog's. */
 const ownTemplatesOnly: HarmlessQueryValues = { values: ["false"], reason: "GET /v2/templates lists only the templates you own (public and official ones are in GET /v2/catalog/templates)" };
@@ -28,8 +35,8 @@ const allOwnTemplates: HarmlessQueryValues = { values: ["true"], reason: "GET /v
 /** GET /v2/templates/{id} "serves both templates you own and public catalog templates". */
 const anyReadableTemplate: HarmlessQueryValues = { values: ["true"], reason: "GET /v2/templates/{id} serves your templates and public catalog templates alike" };
 
-const includeNetworkVolume = expand("includeNetworkVolume", "v2 pod records carry only the volume id; the gateway reads the volume", "read mounts.network from the v2 pod and GET /v2/network-volumes/{id}");
-const includeWorkers = expand("includeWorkers", "v2 endpoint records have no workers; the gateway lists them", "list workers with GET /v2/serverless/{id}/workers");
+const includeNetworkVolume = expand("includeNetworkVolume", "v2 pod records carry only the volume id; the gateway reads the volume", "read mounts.network from the v2 pod and GET /v2/network-volumes/{id}", noExpansion, "networkVolume");
+const includeWorkers = expand("includeWorkers", "v2 endpoint records have no workers; the gateway lists them", "list workers with GET /v2/serverless/{id}/workers", noExpansion, "workers");
 
 // false is not known harmless: the v2 document does not say whether GET /v2/pods lists serverless workers.
 const podWorkers: DecidedQuery = { ...dropInclude("includeWorkers", "v1 pods are not endpoints; list endpoint workers with GET /v2/serverless/{id}/workers"), harmless: undefined };
@@ -109,9 +116,9 @@ export const operationEntries: OperationEntry[] = [
       filter("name"),
       filter("networkVolumeId", "networkVolume.id"),
       filter("templateId"),
-      dropInclude("includeMachine", "read dataCenterId and cost from the v2 pod"),
+      includeField("includeMachine", "machine", "read dataCenterId and cost from the v2 pod"),
       includeNetworkVolume,
-      dropInclude("includeSavingsPlans", "savings plans are not in v2 pod records"),
+      includeField("includeSavingsPlans", "savingsPlans", "savings plans are not in v2 pod records"),
       dropInclude("includeTemplate", "fetch GET /v2/templates/{id} for the pod's template"),
       podWorkers,
     ],
@@ -126,9 +133,9 @@ export const operationEntries: OperationEntry[] = [
     status: "mapped",
     pathParams: ID,
     query: [
-      dropInclude("includeMachine", "read dataCenterId and cost from the v2 pod"),
+      includeField("includeMachine", "machine", "read dataCenterId and cost from the v2 pod"),
       includeNetworkVolume,
-      dropInclude("includeSavingsPlans", "savings plans are not in v2 pod records"),
+      includeField("includeSavingsPlans", "savingsPlans", "savings plans are not in v2 pod records"),
       dropInclude("includeTemplate", "fetch GET /v2/templates/{id} for the pod's template"),
       podWorkers,
     ],
@@ -202,7 +209,7 @@ export const operationEntries: OperationEntry[] = [
     v2: { operationId: "listEndpoints", method: "GET", path: "/v2/serverless" },
     status: "mapped",
     query: [
-      dropInclude("includeTemplate", "fetch GET /v2/templates/{id}"),
+      includeField("includeTemplate", "template", "fetch GET /v2/templates/{id}"),
       includeWorkers,
     ],
     response: { kind: "list", wrapper: "endpoints", lens: endpointRecord.name },
@@ -216,7 +223,7 @@ export const operationEntries: OperationEntry[] = [
     status: "mapped",
     pathParams: { endpointId: "id" },
     query: [
-      dropInclude("includeTemplate", "fetch GET /v2/templates/{id}"),
+      includeField("includeTemplate", "template", "fetch GET /v2/templates/{id}"),
       includeWorkers,
     ],
     response: { kind: "record", lens: endpointRecord.name },

@@ -7,6 +7,7 @@ export interface AdapterExports {
   toV1Record: Record<string, (record: unknown) => any>;
   toV1List: (answer: unknown, operation: string) => any[];
   unwrapList: (answer: unknown, operation: string) => any[];
+  filterList: (records: unknown[], operation: string, filters: Record<string, unknown>) => any[];
   v1Message: (problem: unknown, status?: number) => { message: string };
 }
 

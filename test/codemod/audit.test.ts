@@ -134,7 +134,8 @@ describe("audit", () => {
       'const API = "https://rest.runpod.io/v1";',
       "export async function f(id: string) {",
       "  const pod = await (await fetch(`${API}/pods/${id}`)).json();",
-      "  const list = await (await fetch(`${API}/pods?desiredStatus=RUNNING`)).json();",
+      // templateId: v2 pods keep no template link, so the filter cannot move to the client (desiredStatus would).
+      "  const list = await (await fetch(`${API}/pods?templateId=t1`)).json();",
       "  return [pod.costPerHr, pod.containerDiskInGb, list.length];",
       "}",
       "export const g = (p: any) => p.desiredStatus;",
@@ -144,7 +145,7 @@ describe("audit", () => {
     const review = result.findings.filter((f) => f.category === "review");
     expect(review).toHaveLength(2);
     expect(review.map((f) => f.reason)).toEqual(expect.arrayContaining([
-      "query parameter desiredStatus (emulate): v2 lists take no filter parameters",
+      "query parameter templateId (emulate): v2 lists take no filter parameters",
       // costPerHr needs the live GPU catalog: no source form rewrites the read.
       expect.stringContaining("reads v1 record field costPerHr (a.ts:5), which is cost + status + gpu + cpu + cloud in v2"),
     ]));

@@ -66,7 +66,7 @@ export function droppable(op: OperationMapping, name: string, given: Written[], 
 export function dropWritten(plan: Plan, drops: Node[]): void {
   const byObject = new Map<Node, Set<Node>>();
   for (const w of new Set(drops)) {
-    if (Node.isPropertyAssignment(w)) {
+    if (Node.isPropertyAssignment(w) || Node.isShorthandPropertyAssignment(w)) {
       const obj = w.getParent()!;
       byObject.set(obj, (byObject.get(obj) ?? new Set()).add(w));
     } else {
@@ -110,7 +110,7 @@ function propertyRemovals(obj: Node, gone: Set<Node>): Range[] {
 }
 
 /** A statement on its own line, with the line; else the statement alone. */
-function lineRemoval(statement: Node): Range {
+export function lineRemoval(statement: Node): Range {
   const text = statement.getSourceFile().getFullText();
   const start = statement.getStart();
   const end = statement.getEnd();

@@ -15,17 +15,18 @@ import { queryFlow, type QueryNames, type Written } from "../query-flow.ts";
 import { shortExpression } from "../expression-name.ts";
 import { superagentQuery } from "../transports/superagent.ts";
 import { droppable, dropWritten, harmlessPair } from "./harmless-query.ts";
+import { deferQuery } from "./query-deferral.ts";
 
 function check(name: string, op: OperationMapping, seen: Set<string>, problems: Problems): void {
   if (!name || name.includes("\0") || seen.has(name)) return;
   seen.add(name);
   const m = op.query?.find((x) => x.v1 === name);
-  if (!m?.decision) return;
+  if (!m?.decision || deferQuery(problems, name)) return;
   problems.push({ reason: `query parameter ${name} (${m.decision}): ${m.reason ?? "v2 does not take it"}`, advice: m.advice ?? "see docs/mapping.md" });
 }
 
 /** The object a call passes its query parameters in, if any. */
-function queryObject(a: Analysis, http: HttpCall): Node | undefined {
+export function queryObject(a: Analysis, http: HttpCall): Node | undefined {
   if (http.builder) return superagentQuery(http);
   // A helper taking the query as an argument of its own (`request(method, path, query)`).
   if (http.lib === "helper" && http.helper!.queryIndex !== undefined) return http.call.getArguments()[http.helper!.queryIndex];
@@ -102,12 +103,12 @@ function v2Spelling(op: OperationMapping, name: string): string | undefined {
  * (`?endpointId=${id}` → `?serverlessId=${id}`), each pair with a harmless literal value dropped
  * (`?includeMachine=false` → ``).
  */
-export function v2LiteralQuery(query: string, op: OperationMapping): string {
+export function v2LiteralQuery(query: string, op: OperationMapping, moved: ReadonlySet<string> = new Set()): string {
   if (!query.startsWith("?")) return query;
   const [search, ...fragment] = query.slice(1).split("#");
   const pairs = search!.split("&").flatMap((pair) => {
     const [name, ...value] = pair.split("=");
-    if (name && value.length && harmlessPair(op, name, value.join("="))) return [];
+    if (name && value.length && (harmlessPair(op, name, value.join("=")) || moved.has(name))) return [];
     const v2 = name && !name.includes("\0") ? v2Spelling(op, name) : undefined;
     return [v2 ? [v2, ...value].join("=") : pair];
   });

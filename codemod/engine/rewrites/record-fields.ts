@@ -16,6 +16,7 @@ import { shownAsText } from "../display-sinks.ts";
 import { declaredBodyRecord, declaredFields } from "../declared-types.ts";
 import { wrapRecordInAdapter } from "../adapter-sites.ts";
 import { boundRefs } from "./openapi-fetch.ts";
+import { noteAnswerReads } from "./read-facts.ts";
 import { classifyRead } from "../response-branch.ts";
 import { fieldIndex, recordField, type Lost } from "./record-field-read.ts";
 import { callersOf, fieldDeclarations, onlyTested, resultBeyondStatus } from "./record-flow-facts.ts";
@@ -236,6 +237,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
     }
     valueGoes(site.node, 0, shape.kind === "record");
   }
+  noteAnswerReads(plan, { fields: reached, complete: !!read && !outOfSight && escapes.length === 0 && !shown.length && sites.length === 1 });
   if (shown.length) {
     const where = shown[0]!;
     const line = where.getSourceFile().getLineAndColumnAtPos(where.getStart()).line;

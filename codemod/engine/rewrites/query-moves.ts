@@ -1,0 +1,149 @@
+// v1-only query parameters moved off the request instead of marked:
+// - a v1 list filter (`?computeType=GPU`, axios `params: { desiredStatus: status }`, `qs.append
+//   ("gpuTypeId", params.gpuTypeId)`) is removed where it is written and the list the site unwraps
+//   goes through the adapter's `filterList` with the same values, the gateway's filter on the
+//   client. Only when every filter of the site can move so and the unwrap is the rewrite's own.
+// - an include expansion (`includeMachine=true`) is removed where it is written when the answer's
+//   reads are all followed and none reads the field it fills (the table's `expands`).
+// Otherwise each keeps the mark the query check would have written, in its place.
+import { isHarmlessQuery, type OperationMapping } from "../../../mappings/index.ts";
+import { adapterFilters } from "../../adapter/index.ts";
+import type { Node } from "../../ts-morph.ts";
+import type { LocatedUrl } from "../urls.ts";
+import { edit, quoteOf, type Plan } from "../state.ts";
+import type { HttpCall } from "../transports/index.ts";
+import type { Edit } from "../../types.ts";
+import { usesAdapter } from "../adapter-sites.ts";
+import { offerDeferral, takeDeferred } from "./query-deferral.ts";
+import { movableNames, writtenQuery, type Written, type WrittenQuery } from "./query-written.ts";
+import { dropWritten, lineRemoval } from "./harmless-query.ts";
+import { answerReads } from "./read-facts.ts";
+import { portable, unwrapWraps, wrapInFilter } from "./filter-wrap.ts";
+
+export interface QueryMoves {
+  written: WrittenQuery;
+  /** Names the query check leaves for settleQueryMoves. */
+  names: Set<string>;
+  /** Of those, the ones in the URL's literal text (left out of it by v2LiteralQuery until settled). */
+  inUrl: Set<string>;
+}
+
+const isFilter = (op: OperationMapping, name: string) => !!op.query?.find((q) => q.v1 === name && q.decision === "emulate" && q.filterField);
+
+/** Before the URL is rewritten: the parameters that may move, offered to the query check. */
+export function planQueryMoves(plan: Plan, http: HttpCall, url: LocatedUrl, op: OperationMapping): QueryMoves | undefined {
+  const movable = movableNames(op);
+  if (!movable.size || http.lib === "openapi-fetch") return undefined;
+  const written = writtenQuery(plan.a, http, url);
+  const names = new Set<string>();
+  const filters = [...written.keys()].filter((n) => isFilter(op, n));
+  // Every filter of the site moves, or none does.
+  const filtersMove = !!plan.a.adapter && op.response.kind === "list" && filters.every((n) => written.get(n)?.length === 1 && adapterFilters(op.key, n) === true);
+  for (const [name, places] of written) {
+    const m = op.query?.find((q) => q.v1 === name);
+    if (!m || !movable.has(name) || !places?.length) continue;
+    // A harmless literal is the query check's own to drop.
+    if (places.some((p) => p.literal !== undefined && isHarmlessQuery(m, [p.literal]))) continue;
+    if (isFilter(op, name) ? filtersMove : places.every((p) => !p.value || portable(p.value, [p.value]))) names.add(name);
+  }
+  if (!names.size) return undefined;
+  offerDeferral(plan.problems, names);
+  return { written, names, inUrl: new Set([...names].filter((n) => written.get(n)!.some((w) => !w.node))) };
+}
+
+/**
+ * After the site's list unwrap, record reads and adapter choices: each deferred parameter moved,
+ * or marked where the query check would have marked it. `urlWithout(names)` rewrites the URL
+ * leaving out those literal pairs; it replaces `urlEdits` when a pair left out must stay.
+ */
+export function settleQueryMoves(plan: Plan, http: HttpCall, op: OperationMapping, moves: QueryMoves | undefined, unwrapEdits: ReadonlySet<Edit>, urlEdits: Edit[], urlWithout: (names: Set<string>) => Edit[] | null): void {
+  if (!moves) return;
+  const deferred = takeDeferred(plan.problems);
+  const failed = new Map<string, number>();
+  const filters = [...deferred.keys()].filter((n) => isFilter(op, n));
+  const reads = answerReads(plan);
+  const gone: Written[] = [];
+  for (const [name, at] of deferred) {
+    if (filters.includes(name)) continue;
+    const m = op.query!.find((q) => q.v1 === name)!;
+    if (reads?.complete && !reads.fields.has(m.expands!)) gone.push(...moves.written.get(name)!);
+    else failed.set(name, at);
+  }
+  if (filters.length) {
+    if (moveFilters(plan, http, op, filters, moves.written, unwrapEdits)) gone.push(...filters.flatMap((n) => moves.written.get(n)!));
+    else for (const n of filters) failed.set(n, deferred.get(n)!);
+  }
+  // One removal for all (properties of one object together, so their commas stay right).
+  drop(plan, gone);
+  // Not moved: the query check's mark, where it would have been.
+  const order = [...deferred.keys()];
+  [...failed].sort((x, y) => x[1] - y[1] || order.indexOf(x[0]) - order.indexOf(y[0])).forEach(([name, at], i) => {
+    const m = op.query!.find((q) => q.v1 === name)!;
+    plan.problems.splice(Math.min(at + i, plan.problems.length), 0, { reason: `query parameter ${name} (${m.decision}): ${m.reason ?? "v2 does not take it"}`, advice: m.advice ?? "see docs/mapping.md" });
+  });
+  // A pair left out of the URL goes back unless it moved (one the query check never reached included).
+  const back = [...moves.inUrl].filter((n) => failed.has(n) || !deferred.has(n));
+  if (!back.length) return;
+  const url = urlWithout(new Set([...moves.inUrl].filter((n) => !back.includes(n))));
+  for (const list of [plan.site.edits, plan.site.adapterRoute?.edits]) {
+    if (!list) continue;
+    const kept = list.filter((e) => !urlEdits.includes(e));
+    if (kept.length === list.length) continue;
+    list.length = 0;
+    list.push(...kept, ...(url ?? []));
+  }
+}
+
+/** Removes where a parameter is written (a literal URL pair is already out of the rewritten URL). */
+function drop(plan: Plan, places: Written[]): void {
+  const before = plan.site.edits.length;
+  const simple = places.filter((w) => w.node && w.remove && !w.condition).map((w) => w.node!);
+  dropWritten(plan, simple);
+  for (const w of places) if (w.condition) edit(plan, w.remove!, lineRemoval(w.remove!));
+  // The site's other route (through the adapter, if do no harm takes it) sends the same request.
+  plan.site.adapterRoute?.edits.push(...plan.site.edits.slice(before));
+}
+
+function moveFilters(plan: Plan, http: HttpCall, op: OperationMapping, names: string[], written: WrittenQuery, unwrapEdits: ReadonlySet<Edit>): boolean {
+  if (op.response.kind !== "list" || plan.site.keepsV1Record) return false;
+  const wraps = unwrapWraps(plan, op.response.wrapper, unwrapEdits);
+  if (!wraps) return false;
+  const quote = quoteOf(plan.a, http.call);
+  const values: string[] = [];
+  for (const name of names) {
+    const w = written.get(name)![0]!;
+    const text = valueSource(w, wraps.map((x) => x.at), quote);
+    if (text === undefined) return false;
+    values.push(`${/^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name)}: ${text}`);
+  }
+  // The other route's `toV1List` has no place for the filter: this site keeps v2 records, or is marked by do no harm.
+  plan.site.adapterRoute = undefined;
+  wrapInFilter(plan, wraps, op.response.wrapper, op.key.split("#")[0]!, `{ ${values.join(", ")} }`);
+  usesAdapter(plan, wraps[0]!.at);
+  return true;
+}
+
+/** The value as v1 put it in the URL, written where the list is unwrapped; undefined when it cannot be. */
+function valueSource(w: Written, places: Node[], quote: string): string | undefined {
+  if (w.literal !== undefined) return quote + w.literal.replace(/\\/g, "\\\\").replace(new RegExp(quote, "g"), `\\${quote}`) + quote;
+  const v = w.value;
+  if (!v || !portable(v, places) || (w.condition && !portable(w.condition, places))) return undefined;
+  const kind = scalarKind(v);
+  if (!kind) return undefined;
+  // URLSearchParams and template text take String(v) (undefined → "undefined"); axios leaves nullish values out, as filterList does.
+  const text = w.serialised === "text" && kind !== "string" ? `String(${v.getText()})` : v.getText();
+  if (!w.condition) return text;
+  const cond = w.condition.getText();
+  // `if (v) qs.append(name, v)`: an empty v was not sent.
+  if (cond === v.getText() && kind === "string") return `${cond} || undefined`;
+  return `${/^[\w$.?]+$/.test(cond) ? cond : `(${cond})`} ? ${text} : undefined`;
+}
+
+/** "string" when every value the type allows is a string, "scalar" for strings, numbers, booleans (nullish too), undefined otherwise. */
+function scalarKind(v: Node): "string" | "scalar" | undefined {
+  const t = v.getType();
+  if (t.isAny() || t.isUnknown()) return "scalar";
+  const parts = t.isUnion() ? t.getUnionTypes() : [t];
+  if (parts.every((p) => p.isString() || p.isStringLiteral() || p.isTemplateLiteral())) return "string";
+  return parts.every((p) => p.isString() || p.isStringLiteral() || p.isNumber() || p.isNumberLiteral() || p.isBoolean() || p.isBooleanLiteral() || p.isUndefined() || p.isNull() || p.isEnumLiteral()) ? "scalar" : undefined;
+}
