@@ -24,6 +24,7 @@ import { isTypeScriptFile } from "./nodes.ts";
 import type { Edit } from "../types.ts";
 import { unwrapList } from "./rewrites/list-unwrap.ts";
 import { recordReads } from "./rewrites/record-fields.ts";
+import { emptyAnswerReads } from "./rewrites/empty-answer.ts";
 import { queryParams, v2LiteralQuery } from "./rewrites/query.ts";
 import { answerLeavesSight } from "./rewrites/answer-leaves.ts";
 import { dynamicPathProblem, routeLiteralsIn } from "./dynamic-paths.ts";
@@ -284,6 +285,7 @@ function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match
   const unwrapEdits = new Set(plan.site.edits.slice(beforeUnwrap));
   if (openapi) errorBindingReads(plan, http);
   recordReads(plan, http, op, unwrapEdits);
+  emptyAnswerReads(plan, http, op);
   if (!openapi) answerLeavesSight(plan, http, op);
 }
 

@@ -20,6 +20,7 @@ import { unwrapExpression } from "./urls.ts";
 import { readCall } from "./call-reader.ts";
 import { callersOf, caughtBodies, catchersOf, followPath, handlerParam, interceptorsOf } from "./caught-errors.ts";
 import { clientHooks, storedOnError } from "./client-hooks.ts";
+import { openapiAnswer } from "./openapi-answer.ts";
 
 /** A body read on a call's failure path; `foreign` when calls that are not v1 sites reach it too. */
 export interface FailureBody {
@@ -40,6 +41,7 @@ type Add = (body: Node, foreign: boolean) => void;
 function fromCall(a: Analysis, http: HttpCall, add: Add, unfollowed: (hook: Node) => void, propagate: boolean, depth: number): void {
   if (depth > 3) return;
   for (const s of bodySites(a, http)) if (s.kind === "value" && describeRead(s.node).errorReachable) add(s.node, false);
+  if (http.lib === "openapi-fetch") for (const e of openapiAnswer(a, http.call).errors) add(e, false);
   if (passesResponse(http)) for (const p of responseHandlers(a, http.call)) responseParam(a, p, (n) => add(n, false), 0);
   const holders = catchersOf(a, http.call, propagate);
   for (const holder of holders) caughtBodies(a, holder, (n) => add(n, false));
