@@ -14,7 +14,8 @@ import { helperSignature, noteHelperAnchor } from "./helpers.ts";
 import { bind, sourceLiteral, sourceLiterals, urlContext, valueOf, type External } from "./values.ts";
 import { receiverSources } from "./receiver-base.ts";
 import { todo } from "./todo-marks.ts";
-import { axiosRedirect, openapiFetchRedirect, prefixUrlRedirect, v1Redirect, type Redirect } from "./v1-redirect.ts";
+import { axiosRedirect, openapiFetchRedirect, optionRedirect, prefixUrlRedirect, v1Redirect, type Redirect } from "./v1-redirect.ts";
+import { perRequestBaseKey } from "./transports/convention.ts";
 import { helperRedirect } from "./helper-redirect.ts";
 import { changeMethod } from "./rewrites/method.ts";
 import { addFixedBody, convertRequestBody, type ComputedBody } from "./rewrites/request-body.ts";
@@ -299,6 +300,9 @@ function redirectFor(a: Analysis, http: HttpCall, url: LocatedUrl, parts: Part[]
   if (http.lib === "openapi-fetch" && http.external?.node && !parts.some((p) => p.node === http.external!.node)) return openapiFetchRedirect(http.call, http.external.value, http.options);
   // ky and got take `prefixUrl` per request too (options are always the second argument).
   if ((http.lib === "ky" || http.lib === "got") && http.external?.node && !parts.some((p) => p.node === http.external!.node)) return prefixUrlRedirect(http.call, http.external.value, http.options);
+  // An ofetch instance called directly takes its base per request too (`runpod(path, { …, baseURL: RUNPOD_V1_BASE })`).
+  const perRequest = http.lib === "convention" && http.external?.node && !parts.some((p) => p.node === http.external!.node) ? perRequestBaseKey(a, http) : undefined;
+  if (perRequest) return optionRedirect(http.call, perRequest, undefined, http.external!.value, http.options);
   if (http.lib !== "helper") return v1Redirect(url, parts, http.call);
   const fn = http.helper?.fn as Node | undefined;
   // Reached through a typed constructor parameter (`constructor(private request: RequestFn)`): an

@@ -128,7 +128,7 @@ export function prefixUrlRedirect(call: Node & { getArguments(): Node[] }, baseV
   return optionRedirect(call, "prefixUrl", undefined, baseValue, options);
 }
 
-function optionRedirect(call: Node & { getArguments(): Node[] }, key: string, verb: string | undefined, baseValue: string, config: Node | undefined): Redirect | undefined {
+export function optionRedirect(call: Node & { getArguments(): Node[] }, key: string, verb: string | undefined, baseValue: string, config: Node | undefined): Redirect | undefined {
   const target = nameFor(baseValue);
   if (!target || target.slash) return undefined;
   const option = `${key}: ${target.name}`;

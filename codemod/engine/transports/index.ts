@@ -15,7 +15,7 @@ import { undiciTransport } from "./undici.ts";
 import { axiosTransport } from "./axios.ts";
 import { gotTransport, kyTransport } from "./got-ky.ts";
 import { openapiFetchTransport } from "./openapi-fetch.ts";
-import { CONVENTION_VERBS, conventionCall, madeWithBase, urlFirstCall } from "./convention.ts";
+import { CONVENTION_VERBS, conventionCall, madeWithBase, optionBase, urlFirstCall } from "./convention.ts";
 import { bodyOf, methodOf } from "./call-parts.ts";
 import { optionsOf } from "../evaluate/value.ts";
 import { receiverHolds } from "../receiver-base.ts";
@@ -187,6 +187,17 @@ export function httpCall(a: Analysis, call: CallExpression): HttpCall | undefine
       return conventionCall(a, call, callee.getName(), external, trail);
     }
   }
+  if (!root && !Node.isPropertyAccessExpression(callee) && (Node.isIdentifier(callee) || Node.isCallExpression(callee))) {
+    // An instance made from options carrying a v1 base, called directly (`runpod("/pods", { method })`, `client()(…)`).
+    const external = madeWithBase(a, callee);
+    if (external) {
+      trail.push(callee);
+      return conventionCall(a, call, undefined, external, trail);
+    }
+  }
+  // A package function given its base in the call's own options (`$fetch("/pods", { baseURL })`).
+  const own = !root ? optionBase(a, call) : undefined;
+  if (own) return conventionCall(a, call, Node.isPropertyAccessExpression(callee) ? callee.getName() : undefined, own, trail);
   if (!root && urlFirstCall(a, call)) return conventionCall(a, call, Node.isPropertyAccessExpression(callee) ? callee.getName() : undefined, undefined, trail);
   if (!root || root.lib === "undici-ns") return undefined;
   if (root.lib === "helper") {

@@ -34,6 +34,8 @@ export interface HttpCall {
   wrapper?: WrapperSignature;
   /** A call by convention: how its answer is read (`.data`, `.json()`, the value itself; undefined: not known). */
   style?: "data" | "json" | "body";
+  /** The transport serialises an object body as JSON itself and says so (ofetch's `body`). */
+  serialisesBody?: boolean;
 }
 
 /** Where one call of a library keeps its parts. */
