@@ -169,7 +169,8 @@ export function ofetchCallee(a: Analysis, call: CallExpression): boolean {
   const callee = unwrapExpression(call.getExpression());
   if (Node.isPropertyAccessExpression(callee)) return false;
   const fromOfetch = (n: Node) => optionsOf(a.evaluator.evaluate(n)).every((l) => l.kind === "module" && PER_REQUEST_BASE.has(l.module));
-  const options = optionsOf(a.evaluator.evaluate(callee));
+  // `let client = null; … client ??= ofetch.create(…)`: the null it starts as is never called.
+  const options = optionsOf(a.evaluator.evaluate(callee)).filter((o) => !(o.kind === "dynamic" && o.node.getKind() === SyntaxKind.NullKeyword));
   return options.length > 0 && options.every((o) => {
     if (o.kind === "module") return PER_REQUEST_BASE.has(o.module);
     if (o.kind !== "made" || !Node.isCallExpression(o.call)) return false;
@@ -182,5 +183,7 @@ export function ofetchCallee(a: Analysis, call: CallExpression): boolean {
 export function perRequestBaseKey(a: Analysis, http: HttpCall): string | undefined {
   const key = http.external?.node?.getParent();
   if (!key || !Node.isPropertyAssignment(key) || !ofetchCallee(a, http.call)) return undefined;
+  // A base in the call's own options serves this call only: it stays as written (do-no-harm keeps it v1).
+  if (http.external!.node!.getFirstAncestor((n) => n === http.call)) return undefined;
   return key.getName();
 }
