@@ -21,6 +21,7 @@ import { readCall } from "./call-reader.ts";
 import { callersOf, caughtBodies, catchersOf, followPath, handlerParam, interceptorsOf } from "./caught-errors.ts";
 import { clientHooks, storedOnError } from "./client-hooks.ts";
 import { openapiAnswer } from "./openapi-answer.ts";
+import { ofetchFailureBodies } from "./ofetch-errors.ts";
 
 /** A body read on a call's failure path; `foreign` when calls that are not v1 sites reach it too. */
 export interface FailureBody {
@@ -45,6 +46,7 @@ function fromCall(a: Analysis, http: HttpCall, add: Add, unfollowed: (hook: Node
   if (passesResponse(http)) for (const p of responseHandlers(a, http.call)) responseParam(a, p, (n) => add(n, false), 0);
   const holders = catchersOf(a, http.call, propagate);
   for (const holder of holders) caughtBodies(a, holder, (n) => add(n, false));
+  ofetchFailureBodies(a, http, holders, (n) => add(n, false));
   // axios's, also when the instance is made by a factory of the project (a call by convention).
   if (http.lib === "axios" || http.lib === "convention") for (const { param, global } of interceptorsOf(a, http.call)) caughtBodies(a, param, (n) => add(n, global));
   hooksOf(a, http, holders, add, unfollowed);
