@@ -67,7 +67,8 @@ function scope(a: Analysis, pkg: string): string[] {
 
 function readText(a: Analysis, file: string): string | null {
   const parsed = a.files.get(file);
-  if (parsed) return parsed.text;
+  // A single-file component's parse holds its script blocks only; its template reads fields too.
+  if (parsed && SCRIPT.test(file)) return parsed.text;
   try {
     return readFileSync(file, "utf8");
   } catch {
