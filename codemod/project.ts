@@ -11,7 +11,7 @@ import pLimit from "p-limit";
 import { TreeListing, walkSources } from "./walk.ts";
 import { addedMetaEnvNames, declareMetaEnv } from "./env-declarations.ts";
 import { writeFileAtomic } from "../product/atomic-write.ts";
-import { SFC_RE, maskOutsideScripts, unmask } from "./sfc.ts";
+import { SFC_RE, maskOutsideScripts, sfcPath, sfcScriptPath, unmask } from "./sfc.ts";
 import type { Category, FileAnalysis, Finding } from "./types.ts";
 
 /** A file that imports, requires or re-exports anything (it may reach a v1 base through it). */
@@ -168,22 +168,22 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
         if (!(await writable(f))) frozen.set(f, `${displayName(f)} is read-only (pass --force to write it)`);
       });
     }
-    // Single-file components: the engine reads their script blocks only (sfc.ts).
+    // Single-file components: the engine reads their script blocks only, as a TypeScript file beside them (sfc.ts).
     const engineTexts = new Map(texts);
-    for (const f of relevant) if (SFC_RE.test(f)) engineTexts.set(f, maskOutsideScripts(texts.get(f)!));
-    const index = buildProject(relevant, engineTexts, config);
+    for (const f of relevant) if (SFC_RE.test(f)) engineTexts.set(sfcScriptPath(f), maskOutsideScripts(texts.get(f)!));
+    const index = buildProject(relevant.map(sfcScriptPath), engineTexts, config);
     // The app's pages and components too: a record field they name is read (engine/project-reads.ts).
     const pages: string[] = [];
     for (const p of options.paths.length ? options.paths : ["."]) {
       const abs = path.resolve(cwd, p);
       if (existsSync(abs) && statSync(abs).isDirectory()) pages.push(...(await walkSources(abs, (name) => PAGE_RE.test(name), listing)));
     }
-    const analysis = analyzeProject(index, displayName, { frozen, blocked, adapterRoot: options.adapter === false ? undefined : root, projectFiles: [...files, ...pages] });
-    analysed = analysis.files;
+    const analysis = analyzeProject(index, (f) => displayName(sfcPath(f)), { frozen, blocked, adapterRoot: options.adapter === false ? undefined : root, projectFiles: [...files, ...pages] });
+    analysed = new Map([...analysis.files].map(([f, a]) => [sfcPath(f), a]));
     for (const f of relevant) {
       const a = analysed.get(f);
       if (!a || !SFC_RE.test(f)) continue;
-      const back = unmask(texts.get(f)!, engineTexts.get(f)!, a.output);
+      const back = unmask(texts.get(f)!, engineTexts.get(sfcScriptPath(f))!, a.output);
       if (back !== undefined) a.output = back;
       else {
         a.output = texts.get(f)!;

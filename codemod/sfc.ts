@@ -6,6 +6,10 @@
 // it was, and says so).
 export const SFC_RE = /\.(vue|svelte)$/i;
 
+/** The TypeScript file the engine parses for a component (`Card.vue` → `Card.vue.ts`), and back. */
+export const sfcScriptPath = (file: string): string => (SFC_RE.test(file) ? `${file}.ts` : file);
+export const sfcPath = (file: string): string => file.replace(/(\.(?:vue|svelte))\.ts$/i, "$1");
+
 export interface ScriptBlock {
   /** Offsets of the block's contents (between `<script …>` and `</script>`). */
   start: number;

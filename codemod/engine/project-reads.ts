@@ -67,8 +67,7 @@ function scope(a: Analysis, pkg: string): string[] {
 
 function readText(a: Analysis, file: string): string | null {
   const parsed = a.files.get(file);
-  // A single-file component's parse holds its script blocks only; its template reads fields too.
-  if (parsed && SCRIPT.test(file)) return parsed.text;
+  if (parsed) return parsed.text;
   try {
     return readFileSync(file, "utf8");
   } catch {
