@@ -4,7 +4,7 @@
 // use the v2 base; each human fix moves one call across.
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import type { Edit } from "../types.ts";
-import { escapeFor, type LocatedUrl, type Part } from "./urls.ts";
+import { escapeFor, unwrapExpression, type LocatedUrl, type Part } from "./urls.ts";
 import { V1_HOST } from "../../mappings/bases.ts";
 import { enclosingFunction } from "./scope.ts";
 import { valueKind } from "./nodes.ts";
@@ -134,7 +134,12 @@ export function optionRedirect(call: Node & { getArguments(): Node[] }, key: str
   const option = `${key}: ${target.name}`;
   const args = call.getArguments();
   if (config) {
-    const u = config;
+    // Options built elsewhere (`const opts = { … }; $fetch(path, opts)`) may serve other calls and
+    // hold the base themselves: the per-request base goes on a copy at this call only.
+    const own = args.find((x) => unwrapExpression(x) === config);
+    const held = own ? undefined : [...args].reverse().find((x) => !Node.isStringLiteral(x) && !Node.isTemplateExpression(x) && !Node.isNoSubstitutionTemplateLiteral(x));
+    if (!own && (!held || held === args[0])) return undefined;
+    const u = own ? config : held!;
     if (Node.isObjectLiteralExpression(u)) {
       const open = u.getStart() + 1;
       const empty = u.getProperties().length === 0;
