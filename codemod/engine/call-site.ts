@@ -14,7 +14,7 @@ import { helperSignature, noteHelperAnchor } from "./helpers.ts";
 import { bind, sourceLiteral, sourceLiterals, urlContext, valueOf, type External } from "./values.ts";
 import { receiverSources } from "./receiver-base.ts";
 import { todo } from "./todo-marks.ts";
-import { axiosRedirect, openapiFetchRedirect, optionRedirect, prefixUrlRedirect, v1Redirect, type Redirect } from "./v1-redirect.ts";
+import { axiosRedirect, openapiFetchRedirect, optionRedirect, ownOptionRedirect, prefixUrlRedirect, v1Redirect, type Redirect } from "./v1-redirect.ts";
 import { perRequestBaseKey } from "./transports/convention.ts";
 import { helperRedirect } from "./helper-redirect.ts";
 import { changeMethod } from "./rewrites/method.ts";
@@ -303,6 +303,9 @@ function redirectFor(a: Analysis, http: HttpCall, url: LocatedUrl, parts: Part[]
   // An ofetch instance called directly takes its base per request too (`runpod(path, { …, baseURL: RUNPOD_V1_BASE })`).
   const perRequest = http.lib === "convention" && http.external?.node && !parts.some((p) => p.node === http.external!.node) ? perRequestBaseKey(a, http) : undefined;
   if (perRequest) return optionRedirect(http.call, perRequest, undefined, http.external!.value, http.options);
+  // The call's own option names a shared base (`$fetch(path, { baseURL: REST })`): it reads the v1 one instead.
+  const own = http.lib === "convention" && http.external?.node?.getFirstAncestor((n) => n === http.call) ? unwrapExpression(http.external.node) : undefined;
+  if (own && !Node.isStringLiteral(own) && !Node.isNoSubstitutionTemplateLiteral(own)) return ownOptionRedirect(own, http.external!.value);
   if (http.lib !== "helper") return v1Redirect(url, parts, http.call);
   const fn = http.helper?.fn as Node | undefined;
   // Reached through a typed constructor parameter (`constructor(private request: RequestFn)`): an

@@ -128,6 +128,13 @@ export function prefixUrlRedirect(call: Node & { getArguments(): Node[] }, baseV
   return optionRedirect(call, "prefixUrl", undefined, baseValue, options);
 }
 
+/** A base the call names in its own options (`{ baseURL: REST }`, REST shared with calls that migrate): that option reads the declared v1 base instead. */
+export function ownOptionRedirect(value: Node, baseValue: string): Redirect | undefined {
+  const target = nameFor(baseValue);
+  if (!target || target.slash) return undefined;
+  return { edits: [replaceNode(value, target.name)], names: [target.name] };
+}
+
 export function optionRedirect(call: Node & { getArguments(): Node[] }, key: string, verb: string | undefined, baseValue: string, config: Node | undefined): Redirect | undefined {
   const target = nameFor(baseValue);
   if (!target || target.slash) return undefined;

@@ -92,7 +92,8 @@ export function conventionCall(a: Analysis, call: CallExpression, verb: string |
   let options = args[1];
   if (m && DATA_VERBS.has(verb!.toLowerCase()) && args[1]) {
     const obj = objectLiteral(a, args[1]);
-    const keyed = obj && BODY_KEYS.some((k) => prop(obj, k));
+    // (Options carrying the base, `post(url, { baseURL, … })`, are options too.)
+    const keyed = obj && [...BODY_KEYS, ...BASE_KEYS].some((k) => prop(obj, k));
     // `post(url, data, config)` or `post(url, { json: data })`: which one is read off the argument.
     if (!keyed) {
       out.body = { node: args[1], stringify: false };

@@ -166,10 +166,13 @@ export function httpCall(a: Analysis, call: CallExpression): HttpCall | undefine
   let root = rootOf(a, callee, trail);
   let verb: string | undefined;
   let verbNode: Node | undefined;
+  /** A known library's own request method (its module reads it, or it is no v1 call). */
+  let libraryVerb = false;
   if (!root && Node.isPropertyAccessExpression(callee)) {
     // A request method of a library or an instance: `axios.get`, `api.post`, `client.GET`.
     const parent = rootOf(a, callee.getExpression(), trail);
     const t = parent && "lib" in parent ? BY_LIB.get(parent.lib) : undefined;
+    libraryVerb = !!t?.verb?.(callee.getName());
     const v = t?.verb?.(callee.getName());
     const needsInstance = t?.lib === "openapi-fetch";
     if (v && parent && (!needsInstance || ("instance" in parent && parent.instance))) {
@@ -196,7 +199,7 @@ export function httpCall(a: Analysis, call: CallExpression): HttpCall | undefine
     }
   }
   // A package function given its base in the call's own options (`$fetch("/pods", { baseURL })`).
-  const own = !root ? optionBase(a, call) : undefined;
+  const own = !root && !libraryVerb ? optionBase(a, call) : undefined;
   if (own) return conventionCall(a, call, Node.isPropertyAccessExpression(callee) ? callee.getName() : undefined, own, trail);
   if (!root && urlFirstCall(a, call)) return conventionCall(a, call, Node.isPropertyAccessExpression(callee) ? callee.getName() : undefined, undefined, trail);
   if (!root || root.lib === "undici-ns") return undefined;
