@@ -305,7 +305,8 @@ function redirectFor(a: Analysis, http: HttpCall, url: LocatedUrl, parts: Part[]
   if (perRequest) return optionRedirect(http.call, perRequest, undefined, http.external!.value, http.options);
   // The call's own option names a shared base (`$fetch(path, { baseURL: REST })`): it reads the v1 one instead.
   const own = http.lib === "convention" && http.external?.node?.getFirstAncestor((n) => n === http.call) ? unwrapExpression(http.external.node) : undefined;
-  if (own && !Node.isStringLiteral(own) && !Node.isNoSubstitutionTemplateLiteral(own)) return ownOptionRedirect(own, http.external!.value);
+  // (Only a name: an expression holding the literal itself, `env ?? "…/v1"`, serves this call alone and stays v1 as written.)
+  if (own && (Node.isIdentifier(own) || Node.isPropertyAccessExpression(own))) return ownOptionRedirect(own, http.external!.value);
   if (http.lib !== "helper") return v1Redirect(url, parts, http.call);
   const fn = http.helper?.fn as Node | undefined;
   // Reached through a typed constructor parameter (`constructor(private request: RequestFn)`): an
