@@ -141,12 +141,10 @@ export function optionRedirect(call: Node & { getArguments(): Node[] }, key: str
   const option = `${key}: ${target.name}`;
   const args = call.getArguments();
   if (config) {
-    // Options built elsewhere (`const opts = { … }; $fetch(path, opts)`) may serve other calls and
-    // hold the base themselves: the per-request base goes on a copy at this call only.
-    const own = args.find((x) => unwrapExpression(x) === config);
-    const held = own ? undefined : [...args].reverse().find((x) => !Node.isStringLiteral(x) && !Node.isTemplateExpression(x) && !Node.isNoSubstitutionTemplateLiteral(x));
-    if (!own && (!held || held === args[0])) return undefined;
-    const u = own ? config : held!;
+    // Options built elsewhere (`const opts = { … }; $fetch(path, opts)`) may serve other calls, and
+    // the call's checks do not see into a copy (`{ ...opts, baseURL }`): no base of its own then.
+    if (Node.isObjectLiteralExpression(config) && !args.some((x) => unwrapExpression(x) === config)) return undefined;
+    const u = config;
     if (Node.isObjectLiteralExpression(u)) {
       const open = u.getStart() + 1;
       const empty = u.getProperties().length === 0;

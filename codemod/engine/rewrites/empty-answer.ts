@@ -12,26 +12,43 @@ import { referencesOf, skipParens } from "../nodes.ts";
 import { enclosingFunction } from "../scope.ts";
 import { classifyRead } from "../response-branch.ts";
 
+/** The record type the call declares its answer as (`runpod<Pod>(…)`), if any. */
+function typed(http: HttpCall): string | undefined {
+  const [t] = http.call.getTypeArguments();
+  const text = t?.getText();
+  return text && !/^(void|unknown|any|undefined|null|never)$/.test(text) ? text : undefined;
+}
+
+/** What an error document is read for (error-flow.ts follows those): not the answer's fields. */
+const ERROR_FIELDS = new Set(["message", "error", "errors", "detail", "title", "status", "code"]);
+
 export function emptyAnswerReads(plan: Plan, http: HttpCall, op: OperationMapping): void {
   if (op.response.kind !== "empty") return;
   const fields = new Set<string>();
+  let returned: string | undefined;
   const read = (n: Node) => {
     const outer = skipParens(n);
     const p = outer.getParent();
-    if (p && Node.isPropertyAccessExpression(p) && p.getExpression() === outer && classifyRead(p) !== "error") fields.add(p.getName());
+    if (p && Node.isPropertyAccessExpression(p) && p.getExpression() === outer && classifyRead(p) !== "error" && !ERROR_FIELDS.has(p.getName())) fields.add(p.getName());
     else if (p && Node.isVariableDeclaration(p) && p.getInitializer() === outer) {
       const name = p.getNameNode();
       if (Node.isIdentifier(name)) for (const r of referencesOf(enclosingFunction(p), name)) read(r);
-      else if (Node.isObjectBindingPattern(name)) for (const el of name.getElements()) fields.add(el.getPropertyNameNode()?.getText() ?? el.getName());
+      else if (Node.isObjectBindingPattern(name)) for (const el of name.getElements()) if (!ERROR_FIELDS.has(el.getPropertyNameNode()?.getText() ?? el.getName())) fields.add(el.getPropertyNameNode()?.getText() ?? el.getName());
     }
   };
-  for (const s of bodySites(plan.a, http)) if (s.kind === "value" || s.kind === "binding") read(s.kind === "binding" ? (s.node as any).getNameNode() : s.node);
+  for (const s of bodySites(plan.a, http)) {
+    // A body read on the failure side is the error document (error-flow.ts reads it), not the answer.
+    if (classifyRead(s.node) === "error") continue;
+    if (s.kind === "value" || s.kind === "binding") read(s.kind === "binding" ? (s.node as any).getNameNode() : s.node);
+    // Handed on unread, typed as a record (`runpod<Pod>(…)` returned): its readers expect fields.
+    else if (s.kind === "promise" && typed(http)) returned = typed(http);
+  }
   if (http.lib === "openapi-fetch") boundRefs(http, "data").forEach(read);
-  if (!fields.size) return;
-  const list = [...fields].join(", ");
+  if (!fields.size && !returned) return;
+  const what = fields.size ? `reads ${[...fields].join(", ")} on` : `hands on, typed as ${returned},`;
   plan.problems.push({
-    reason: `reads ${list} on the answer of ${op.key}, which v1 documents as empty; v2 ${op.v2!.method} ${op.v2!.path} answers in v2 shape`,
+    reason: `${what} the answer of ${op.key}, which v1 documents as empty; v2 ${op.v2!.method} ${op.v2!.path} answers in v2 shape`,
     advice: `read the v2 answer's fields instead (docs/mapping.md), or fetch the record after the call`,
-    brief: `reads ${list} on an answer v1 documents as empty (v2 answers in v2 shape)`,
+    brief: `${what} an answer v1 documents as empty (v2 answers in v2 shape)`,
   });
 }
