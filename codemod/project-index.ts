@@ -81,7 +81,8 @@ export function textResolver(known: Set<string>, config: PathsConfig | undefined
 function scriptKindFor(file: string): TsMorph.ScriptKind {
   const ext = path.extname(file).toLowerCase();
   if (ext === ".tsx") return ScriptKind.TSX;
-  if (ext === ".ts" || ext === ".mts" || ext === ".cts") return ScriptKind.TS;
+  // A single-file component's script block (the rest blanked): TypeScript reads plain JS too.
+  if (ext === ".ts" || ext === ".mts" || ext === ".cts" || ext === ".vue" || ext === ".svelte") return ScriptKind.TS;
   return ScriptKind.JSX; // .js/.jsx/.mjs/.cjs: JSX is legal in many .js code bases
 }
 

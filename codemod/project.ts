@@ -11,13 +11,14 @@ import pLimit from "p-limit";
 import { TreeListing, walkSources } from "./walk.ts";
 import { addedMetaEnvNames, declareMetaEnv } from "./env-declarations.ts";
 import { writeFileAtomic } from "../product/atomic-write.ts";
+import { SFC_RE, maskOutsideScripts, sfcPath, sfcScriptPath, unmask } from "./sfc.ts";
 import type { Category, FileAnalysis, Finding } from "./types.ts";
 
 /** A file that imports, requires or re-exports anything (it may reach a v1 base through it). */
 const MAY_IMPORT = /\b(?:import|require|export)\b/;
 
 export const SOURCE_EXTENSIONS = ["ts", "tsx", "js", "jsx", "mjs", "cjs", "mts", "cts"];
-const SOURCE_RE = new RegExp(`\\.(${SOURCE_EXTENSIONS.join("|")})$`);
+const SOURCE_RE = new RegExp(`\\.(${SOURCE_EXTENSIONS.join("|")}|vue|svelte)$`);
 /** Component and page files the engine does not parse, which may read a record's fields. */
 const PAGE_RE = /\.(vue|svelte|astro|html?)$/;
 
@@ -167,15 +168,28 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
         if (!(await writable(f))) frozen.set(f, `${displayName(f)} is read-only (pass --force to write it)`);
       });
     }
-    const index = buildProject(relevant, texts, config);
+    // Single-file components: the engine reads their script blocks only, as a TypeScript file beside them (sfc.ts).
+    const engineTexts = new Map(texts);
+    for (const f of relevant) if (SFC_RE.test(f)) engineTexts.set(sfcScriptPath(f), maskOutsideScripts(texts.get(f)!));
+    const index = buildProject(relevant.map(sfcScriptPath), engineTexts, config);
     // The app's pages and components too: a record field they name is read (engine/project-reads.ts).
     const pages: string[] = [];
     for (const p of options.paths.length ? options.paths : ["."]) {
       const abs = path.resolve(cwd, p);
       if (existsSync(abs) && statSync(abs).isDirectory()) pages.push(...(await walkSources(abs, (name) => PAGE_RE.test(name), listing)));
     }
-    const analysis = analyzeProject(index, displayName, { frozen, blocked, adapterRoot: options.adapter === false ? undefined : root, projectFiles: [...files, ...pages] });
-    analysed = analysis.files;
+    const analysis = analyzeProject(index, (f) => displayName(sfcPath(f)), { frozen, blocked, adapterRoot: options.adapter === false ? undefined : root, projectFiles: [...files, ...pages] });
+    analysed = new Map([...analysis.files].map(([f, a]) => [sfcPath(f), a]));
+    for (const f of relevant) {
+      const a = analysed.get(f);
+      if (!a || !SFC_RE.test(f)) continue;
+      const back = unmask(texts.get(f)!, engineTexts.get(sfcScriptPath(f))!, a.output);
+      if (back !== undefined) a.output = back;
+      else {
+        a.output = texts.get(f)!;
+        skips.push({ file: f, why: "unreadable", detail: "its rewrite would change text outside its <script> block; left as it was (migrate its marked calls by hand)" });
+      }
+    }
     adapters = analysis.adapters ?? new Map();
     for (const [f, why] of frozen) if (analysed.get(f)?.edits.length) skips.push({ file: f, why: "read-only", detail: why });
   }

@@ -9,6 +9,7 @@ import type { HttpCall } from "./transports/transport.ts";
 import { referencesOf, skipParens } from "./nodes.ts";
 import { responseHandedTo } from "./response-handed.ts";
 import { returnedTo } from "./answer-flow.ts";
+import { openapiAnswer } from "./openapi-answer.ts";
 
 /**
  * `handed`: the Response is handed to a function of the project that uses it in a way not
@@ -31,6 +32,8 @@ export function bodySites(a: Analysis, http: HttpCall, depth = 0): BodySite[] {
     if (!http.style) return [];
     return bodySites(a, { ...http, lib: http.style === "data" ? "axios" : "fetch" });
   }
+  // openapi-fetch's `{ data, error }` held in a variable or handed to an unwrapping function (its destructuring is read where it is planned).
+  if (http.lib === "openapi-fetch") return openapiAnswer(a, http.call).bodies;
   const sites: BodySite[] = [];
   const addPromise = (promise: Node, parsesText = false) => {
     let p = promise;

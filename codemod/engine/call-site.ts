@@ -15,8 +15,9 @@ import { bind, sourceLiteral, sourceLiterals, urlContext, valueOf, type External
 import { urlQueryWrites } from "./url-object.ts";
 import { receiverSources } from "./receiver-base.ts";
 import { todo } from "./todo-marks.ts";
-import { axiosRedirect, openapiFetchRedirect, prefixUrlRedirect, siteBaseRedirect, v1Redirect, type Redirect } from "./v1-redirect.ts";
+import { axiosRedirect, openapiFetchRedirect, optionRedirect, ownOptionRedirect, prefixUrlRedirect, siteBaseRedirect, v1Redirect, type Redirect } from "./v1-redirect.ts";
 import { localBaseExpression } from "./local-base.ts";
+import { perRequestBaseKey } from "./transports/convention.ts";
 import { helperRedirect } from "./helper-redirect.ts";
 import { forwardedOptionsRedirect } from "./forwarded-base.ts";
 import { changeMethod } from "./rewrites/method.ts";
@@ -27,6 +28,7 @@ import { isTypeScriptFile } from "./nodes.ts";
 import type { Edit } from "../types.ts";
 import { unwrapList } from "./rewrites/list-unwrap.ts";
 import { recordReads } from "./rewrites/record-fields.ts";
+import { emptyAnswerReads } from "./rewrites/empty-answer.ts";
 import { queryParams, v2LiteralQuery } from "./rewrites/query.ts";
 import { planQueryMoves, settleQueryMoves } from "./rewrites/query-moves.ts";
 import { answerLeavesSight } from "./rewrites/answer-leaves.ts";
@@ -306,6 +308,7 @@ function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match
   const unwrapEdits = new Set(plan.site.edits.slice(beforeUnwrap));
   if (openapi) errorBindingReads(plan, http);
   recordReads(plan, http, op, unwrapEdits);
+  emptyAnswerReads(plan, http, op);
   if (!openapi) answerLeavesSight(plan, http, op);
   settleQueryMoves(plan, http, op, moves, unwrapEdits, urlEdits, (names) => rewriteUrl(url, newPath, v2LiteralQuery(url.query, op, names)));
 }
@@ -321,6 +324,13 @@ function redirectFor(a: Analysis, http: HttpCall, url: LocatedUrl, parts: Part[]
   if (http.lib === "openapi-fetch" && http.external?.node && !parts.some((p) => p.node === http.external!.node)) return openapiFetchRedirect(http.call, http.external.value, http.options);
   // ky and got take `prefixUrl` per request too (options are always the second argument).
   if ((http.lib === "ky" || http.lib === "got") && http.external?.node && !parts.some((p) => p.node === http.external!.node)) return prefixUrlRedirect(http.call, http.external.value, http.options);
+  // An ofetch instance called directly takes its base per request too (`runpod(path, { …, baseURL: RUNPOD_V1_BASE })`).
+  const perRequest = http.lib === "convention" && http.external?.node && !parts.some((p) => p.node === http.external!.node) ? perRequestBaseKey(a, http) : undefined;
+  if (perRequest) return optionRedirect(http.call, perRequest, undefined, http.external!.value, http.options);
+  // The call's own option names a shared base (`$fetch(path, { baseURL: REST })`): it reads the v1 one instead.
+  const own = http.lib === "convention" && http.external?.node?.getFirstAncestor((n) => n === http.call) ? unwrapExpression(http.external.node) : undefined;
+  // (Only a name: an expression holding the literal itself, `env ?? "…/v1"`, serves this call alone and stays v1 as written.)
+  if (own && (Node.isIdentifier(own) || Node.isPropertyAccessExpression(own))) return ownOptionRedirect(own, http.external!.value);
   if (http.lib !== "helper") return v1Redirect(url, parts, http.call) ?? computedBaseRedirect(a, http, url, parts);
   const fn = http.helper?.fn as Node | undefined;
   // Reached through a typed constructor parameter (`constructor(private request: RequestFn)`): an

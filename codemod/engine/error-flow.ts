@@ -20,6 +20,8 @@ import { unwrapExpression } from "./urls.ts";
 import { readCall } from "./call-reader.ts";
 import { callersOf, caughtBodies, catchersOf, followPath, handlerParam, interceptorsOf } from "./caught-errors.ts";
 import { clientHooks, storedOnError } from "./client-hooks.ts";
+import { openapiAnswer } from "./openapi-answer.ts";
+import { ofetchFailureBodies } from "./ofetch-errors.ts";
 
 /** A body read on a call's failure path; `foreign` when calls that are not v1 sites reach it too. */
 export interface FailureBody {
@@ -40,9 +42,11 @@ type Add = (body: Node, foreign: boolean) => void;
 function fromCall(a: Analysis, http: HttpCall, add: Add, unfollowed: (hook: Node) => void, propagate: boolean, depth: number): void {
   if (depth > 3) return;
   for (const s of bodySites(a, http)) if (s.kind === "value" && describeRead(s.node).errorReachable) add(s.node, false);
+  if (http.lib === "openapi-fetch") for (const e of openapiAnswer(a, http.call).errors) add(e, false);
   if (passesResponse(http)) for (const p of responseHandlers(a, http.call)) responseParam(a, p, (n) => add(n, false), 0);
   const holders = catchersOf(a, http.call, propagate);
   for (const holder of holders) caughtBodies(a, holder, (n) => add(n, false));
+  ofetchFailureBodies(a, http, holders, (n) => add(n, false));
   // axios's, also when the instance is made by a factory of the project (a call by convention).
   if (http.lib === "axios" || http.lib === "convention") for (const { param, global } of interceptorsOf(a, http.call)) caughtBodies(a, param, (n) => add(n, global));
   hooksOf(a, http, holders, add, unfollowed);

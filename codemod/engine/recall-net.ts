@@ -19,6 +19,8 @@ import { uniqueMatches } from "./v1-match.ts";
 import { statementOf } from "./nodes.ts";
 import { V1_BASE_NAME, V1_ORIGIN_NAME } from "./v1-redirect.ts";
 import { TODO_TAG } from "../prefilter.ts";
+import { unwrapExpression } from "./urls.ts";
+import { BASE_KEYS } from "./transports/convention.ts";
 
 /** Whether an earlier run's mark sits right above the literal's statement (that mark already counts the site). */
 function alreadyMarked(text: string, n: Node): boolean {
@@ -115,6 +117,26 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
   }
 }
 
+/** `$fetch(path, { baseURL: "…/v2" })`, or an instance made with the v2 base called (`api(path)`, `api.get(path)`). */
+function v2BaseOption(a: Analysis, call: Node & { getArguments(): Node[]; getExpression(): Node }): boolean {
+  const isV2 = (n: Node | undefined) => !!n && optionsOf(a.evaluator.evaluate(n)).some((o) => o.kind === "string" && o.text.replace(/\/+$/, "") === V2_BASE);
+  const baseIn = (obj: Node | undefined) => {
+    const o = obj && unwrapExpression(obj);
+    return !!o && Node.isObjectLiteralExpression(o) && BASE_KEYS.some((k) => {
+      const p = o.getProperty(k);
+      return !!p && Node.isPropertyAssignment(p) && isV2(p.getInitializer());
+    });
+  };
+  try {
+    if (baseIn(call.getArguments()[1])) return true;
+    const callee = unwrapExpression(call.getExpression());
+    const receiver = Node.isPropertyAccessExpression(callee) ? callee.getExpression() : callee;
+    return optionsOf(a.evaluator.evaluate(receiver)).some((o) => o.kind === "made" && Node.isCallExpression(o.call) && baseIn(o.call.getArguments()[0]));
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The literal is the path argument of a project function that joins it onto the v2 base
  * (`runpodRest("/templates")` with `` `${API}${path}` `` and API the v2 base): a v2 call, not a v1 site.
@@ -122,6 +144,7 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
 function onV2Base(a: Analysis, literal: Node): boolean {
   const call = literal.getParent();
   if (!call || !Node.isCallExpression(call)) return false;
+  if (call.getArguments()[0] === literal && v2BaseOption(a, call)) return true;
   const index = call.getArguments().indexOf(literal as any);
   const fn = index < 0 ? undefined : functionNamed(a, call.getExpression());
   const param = fn && ((fn as any).getParameters?.() as Node[] | undefined)?.[index];

@@ -4,7 +4,7 @@
 // use the v2 base; each human fix moves one call across.
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import type { Edit } from "../types.ts";
-import { escapeFor, type LocatedUrl, type Part } from "./urls.ts";
+import { escapeFor, unwrapExpression, type LocatedUrl, type Part } from "./urls.ts";
 import { V1_HOST, V2_ORIGIN } from "../../mappings/bases.ts";
 import { enclosingFunction } from "./scope.ts";
 import { valueKind } from "./nodes.ts";
@@ -177,12 +177,22 @@ export function prefixUrlRedirect(call: Node & { getArguments(): Node[] }, baseV
   return optionRedirect(call, "prefixUrl", undefined, baseValue, options);
 }
 
-function optionRedirect(call: Node & { getArguments(): Node[] }, key: string, verb: string | undefined, baseValue: string, config: Node | undefined): Redirect | undefined {
+/** A base the call names in its own options (`{ baseURL: REST }`, REST shared with calls that migrate): that option reads the declared v1 base instead. */
+export function ownOptionRedirect(value: Node, baseValue: string): Redirect | undefined {
+  const target = nameFor(baseValue);
+  if (!target || target.slash) return undefined;
+  return { edits: [replaceNode(value, target.name)], names: [target.name] };
+}
+
+export function optionRedirect(call: Node & { getArguments(): Node[] }, key: string, verb: string | undefined, baseValue: string, config: Node | undefined): Redirect | undefined {
   const target = nameFor(baseValue);
   if (!target || target.slash) return undefined;
   const option = `${key}: ${target.name}`;
   const args = call.getArguments();
   if (config) {
+    // Options built elsewhere (`const opts = { … }; $fetch(path, opts)`) may serve other calls, and
+    // the call's checks do not see into a copy (`{ ...opts, baseURL }`): no base of its own then.
+    if (Node.isObjectLiteralExpression(config) && !args.some((x) => unwrapExpression(x) === config)) return undefined;
     const u = config;
     if (Node.isObjectLiteralExpression(u)) {
       const open = u.getStart() + 1;

@@ -30,8 +30,9 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
   if (!sites.length && http.lib === "convention" && !http.style) {
     plan.problems.push({ reason: `v2 wraps the list in { ${wrapper}: [...] } and the codemod cannot tell how this client's answer is read`, advice: `read .${wrapper} of the response body` });
   }
-  // axios `get<Pod[]>(…)` (or a helper forwarding to it, `this.http.get<Pod[]>(…)`): the response type follows the unwrap.
-  const axiosLike = http.lib === "axios" || http.lib === "convention" || (http.lib === "helper" && http.helper?.answerLib === "axios");
+  // axios `get<Pod[]>(…)` (or a helper forwarding to it, `this.http.get<Pod[]>(…)`): the response type follows the unwrap
+  // (a call answering the body itself, `runpod<Pod[]>(…)`, is retyped where the body is read).
+  const axiosLike = http.lib === "axios" || (http.lib === "convention" && http.style === "data") || (http.lib === "helper" && http.helper?.answerLib === "axios");
   if (axiosLike && sites.length && http.call.getTypeArguments().length === 1) {
     const t = http.call.getTypeArguments()[0]!;
     wrapType(plan, t, wrapper);

@@ -83,14 +83,17 @@ export function conventionCall(a: Analysis, call: CallExpression, verb: string |
   const args = call.getArguments();
   const urlNode = args[0];
   if (!urlNode || Node.isSpreadElement(urlNode)) return undefined;
-  const style = answerStyle(call);
-  const out: HttpCall = { call, lib: "convention", urlNode, external, method: { kind: "default", value: "GET" }, bodyKey: "arg", trail, style };
+  const ofetch = ofetchCallee(a, call);
+  // ofetch answers the parsed body itself, however the code reads it.
+  const style = ofetch ? "body" : answerStyle(call);
+  const out: HttpCall = { call, lib: "convention", urlNode, external, method: { kind: "default", value: "GET" }, bodyKey: "arg", trail, style, serialisesBody: ofetch || undefined };
   const m = verb ? verbMethod(verb) : undefined;
   if (m) out.method = { kind: "verb", value: m, node: (call.getExpression() as any).getNameNode?.() };
   let options = args[1];
   if (m && DATA_VERBS.has(verb!.toLowerCase()) && args[1]) {
     const obj = objectLiteral(a, args[1]);
-    const keyed = obj && BODY_KEYS.some((k) => prop(obj, k));
+    // (Options carrying the base, `post(url, { baseURL, … })`, are options too.)
+    const keyed = obj && [...BODY_KEYS, ...BASE_KEYS].some((k) => prop(obj, k));
     // `post(url, data, config)` or `post(url, { json: data })`: which one is read off the argument.
     if (!keyed) {
       out.body = { node: args[1], stringify: false };
@@ -113,10 +116,33 @@ export function conventionCall(a: Analysis, call: CallExpression, verb: string |
       const inner = unwrapExpression(b);
       const stringified = Node.isCallExpression(inner) && inner.getExpression().getText() === "JSON.stringify";
       out.body = { node: stringified ? inner.getArguments()[0]! : b, stringify: stringified, prop: (opts as any).getProperty(key) };
-    } else if (!m || DATA_VERBS.has(verb!.toLowerCase())) out.bodyKey = m ? "arg" : "json";
+    } else if (!m || DATA_VERBS.has(verb!.toLowerCase())) out.bodyKey = m ? "arg" : ofetch ? "body" : "json";
   }
   if (!opts && options && !out.body && m && DATA_VERBS.has(verb!.toLowerCase())) out.bodyKey = "arg";
   return out;
+}
+
+/** A package function's call whose own options carry a v1 base under a base-like key (`$fetch(path, { baseURL })`): that base. */
+export function optionBase(a: Analysis, call: CallExpression): External | undefined {
+  const [first, second] = call.getArguments();
+  if (!first || !second || call.getFirstAncestorByKind(SyntaxKind.ImportDeclaration)) return undefined;
+  if (!packageCallee(a, call)) return undefined;
+  const opts = objectLiteral(a, second);
+  for (const key of BASE_KEYS) {
+    const node = opts && prop(opts, key);
+    const found = node && baseIn(a.evaluator.evaluate(node));
+    if (!node || !found) continue;
+    a.baseSource.set(unwrapExpression(node), found.source);
+    return { value: found.value, node, join: "slash" };
+  }
+  return undefined;
+}
+
+/** The callee is a package's function (an import, or an object a package made), not the project's own code. */
+function packageCallee(a: Analysis, call: CallExpression): boolean {
+  const callee = unwrapExpression(call.getExpression());
+  const root = Node.isPropertyAccessExpression(callee) ? unwrapExpression(callee.getExpression()) : callee;
+  return optionsOf(a.evaluator.evaluate(root)).every((o) => o.kind === "module" || o.kind === "made" || (o.kind === "dynamic" && /global/.test(o.why)));
 }
 
 /** A call of a package function (not the project's own code) whose first argument is a URL on a v1 base. */
@@ -135,3 +161,30 @@ export function urlFirstCall(a: Analysis, call: CallExpression): boolean {
 }
 
 export { VERBS as CONVENTION_VERBS };
+
+/** Packages whose instances take the base per request under the key they were made with. */
+const PER_REQUEST_BASE = new Set(["ofetch", "ohmyfetch"]);
+
+/** ofetch's `$fetch` / `ofetch` or an instance it made (`ofetch.create(…)`), called directly: it answers the parsed body, takes `body` and a base per request. */
+export function ofetchCallee(a: Analysis, call: CallExpression): boolean {
+  const callee = unwrapExpression(call.getExpression());
+  if (Node.isPropertyAccessExpression(callee)) return false;
+  const fromOfetch = (n: Node) => optionsOf(a.evaluator.evaluate(n)).every((l) => l.kind === "module" && PER_REQUEST_BASE.has(l.module));
+  // `let client = null; … client ??= ofetch.create(…)`: the null it starts as is never called.
+  const options = optionsOf(a.evaluator.evaluate(callee)).filter((o) => !(o.kind === "dynamic" && o.node.getKind() === SyntaxKind.NullKeyword));
+  return options.length > 0 && options.every((o) => {
+    if (o.kind === "module") return PER_REQUEST_BASE.has(o.module);
+    if (o.kind !== "made" || !Node.isCallExpression(o.call)) return false;
+    const maker = unwrapExpression(o.call.getExpression());
+    return fromOfetch(Node.isPropertyAccessExpression(maker) ? maker.getExpression() : maker);
+  });
+}
+
+/** The option key a marked call of an instance can keep its v1 base under (`ofetch.create({ baseURL })` → `baseURL`), where the package honours it per request. */
+export function perRequestBaseKey(a: Analysis, http: HttpCall): string | undefined {
+  const key = http.external?.node?.getParent();
+  if (!key || !Node.isPropertyAssignment(key) || !ofetchCallee(a, http.call)) return undefined;
+  // A base in the call's own options serves this call only: it stays as written (do-no-harm keeps it v1).
+  if (http.external!.node!.getFirstAncestor((n) => n === http.call)) return undefined;
+  return key.getName();
+}

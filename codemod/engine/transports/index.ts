@@ -16,7 +16,7 @@ import { axiosTransport } from "./axios.ts";
 import { gotTransport, kyTransport } from "./got-ky.ts";
 import { openapiFetchTransport } from "./openapi-fetch.ts";
 import { CONFIG as SUPERAGENT_CONFIG, superagentCall, superagentTransport } from "./superagent.ts";
-import { CONVENTION_VERBS, conventionCall, madeWithBase, urlFirstCall } from "./convention.ts";
+import { CONVENTION_VERBS, conventionCall, madeWithBase, optionBase, urlFirstCall } from "./convention.ts";
 import { rtkEndpoint } from "./rtk-query.ts";
 import { bodyOf, methodOf } from "./call-parts.ts";
 import { optionsOf } from "../evaluate/value.ts";
@@ -173,10 +173,13 @@ export function httpCall(a: Analysis, call: CallExpression): HttpCall | undefine
   let root = rootOf(a, callee, trail);
   let verb: string | undefined;
   let verbNode: Node | undefined;
+  /** A known library's own request method (its module reads it, or it is no v1 call). */
+  let libraryVerb = false;
   if (!root && Node.isPropertyAccessExpression(callee)) {
     // A request method of a library or an instance: `axios.get`, `api.post`, `client.GET`.
     const parent = rootOf(a, callee.getExpression(), trail);
     const t = parent && "lib" in parent ? BY_LIB.get(parent.lib) : undefined;
+    libraryVerb = !!t?.verb?.(callee.getName());
     const v = t?.verb?.(callee.getName());
     const needsInstance = t?.lib === "openapi-fetch";
     if (v && parent && (!needsInstance || ("instance" in parent && parent.instance))) {
@@ -198,6 +201,17 @@ export function httpCall(a: Analysis, call: CallExpression): HttpCall | undefine
     const endpoint = rtkEndpoint(a, call);
     if (endpoint) return endpoint;
   }
+  if (!root && !Node.isPropertyAccessExpression(callee) && (Node.isIdentifier(callee) || Node.isCallExpression(callee))) {
+    // An instance made from options carrying a v1 base, called directly (`runpod("/pods", { method })`, `client()(…)`).
+    const external = madeWithBase(a, callee);
+    if (external) {
+      trail.push(callee);
+      return conventionCall(a, call, undefined, external, trail);
+    }
+  }
+  // A package function given its base in the call's own options (`$fetch("/pods", { baseURL })`).
+  const own = !root && !libraryVerb ? optionBase(a, call) : undefined;
+  if (own) return conventionCall(a, call, Node.isPropertyAccessExpression(callee) ? callee.getName() : undefined, own, trail);
   if (!root && urlFirstCall(a, call)) return conventionCall(a, call, Node.isPropertyAccessExpression(callee) ? callee.getName() : undefined, undefined, trail);
   if (!root || root.lib === "undici-ns") return undefined;
   if (root.lib === "helper") {

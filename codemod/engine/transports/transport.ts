@@ -46,6 +46,8 @@ export interface HttpCall {
   sendsJson?: boolean;
   /** A convention's own way to keep a marked call on the declared v1 base. */
   ownRedirect?: () => import("../v1-redirect.ts").Redirect | undefined;
+  /** The transport serialises an object body as JSON itself and says so (ofetch's `body`). */
+  serialisesBody?: boolean;
 }
 
 /** Where one call of a library keeps its parts. */
