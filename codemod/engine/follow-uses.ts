@@ -150,6 +150,8 @@ export class Follower {
       if (holder && (Node.isCallExpression(holder) || Node.isNewExpression(holder)) && this.accounted(outer)) return this.follow(holder, out, seen, depth + 1);
       // `{ default: BASE }` given to a schema entry (`str({ default })`): the entry stands for it.
       if (holder && Node.isCallExpression(holder) && name === "default") return this.follow(chainTop(holder), out, seen, depth + 1, path);
+      // The base in a planned request's own options (`$fetch(path, { baseURL: BASE })`): that request is the use.
+      if (holder && Node.isCallExpression(holder) && this.accounted(holder.getExpression())) return;
       if (holder && (Node.isCallExpression(holder) || Node.isNewExpression(holder))) {
         // An option given to a client (`new Client({ baseUrl: "…/v1" })`): the client's own default
         // for that option (`opts.baseUrl ?? DEFAULT`) must not flip while this value stays v1.
