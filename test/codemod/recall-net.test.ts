@@ -92,7 +92,8 @@ describe("recall net", () => {
     const tools = [
       'import { rest } from "./rest";',
       "export async function templateNames(): Promise<string[]> {",
-      '  const templates: { name: string }[] = await rest("/templates");',
+      // Asking for endpoint-bound templates too, as v2 lists them (left out, the site would be marked for v1's default).
+      '  const templates: { name: string }[] = await rest("/templates?includeEndpointBoundTemplates=true");',
       "  return templates.map((t) => t.name);",
       "}",
       "export async function podCost(id: string): Promise<number> {",
