@@ -25,9 +25,12 @@ describe("harmless query values and builders' default queries, run after the rew
     const result = await runCodemod({ paths: [tmp], write: true, adapter: false });
     const marked = result.findings.filter((f) => f.operation && f.category !== "auto").map((f) => `${path.basename(f.file)} ${f.operation}`).sort();
     expect(marked).toEqual([
-      ...["EndpointBilling", "EndpointBilling", "EndpointBilling", "ListTemplates", "ListTemplates", "ListTemplates", "PodBilling"].map((op) => `harmless.ts ${op}`),
+      ...["EndpointBilling", "EndpointBilling", "EndpointBilling", "ListTemplates", "ListTemplates", "ListTemplates", "ListTemplates", "PodBilling"].map((op) => `harmless.ts ${op}`),
       "builder.ts ListPods",
       "builder.ts ListPods",
+      // Template lists that leave includeEndpointBoundTemplates out: migrated, and marked for v1's default (v2 lists them).
+      "builder.ts ListTemplates",
+      "builder.ts ListTemplates",
     ].sort());
 
     const { sandbox, gateway } = await scope.servers();
