@@ -17,6 +17,7 @@ import { shortExpression } from "./expression-name.ts";
 import { skipParens } from "./nodes.ts";
 import { heldSources, receiverMember } from "./receiver-base.ts";
 import { localBaseExpression } from "./local-base.ts";
+import { methodParam } from "./helper-method.ts";
 
 const BODY_NAME = /body|data|payload|json/i;
 
@@ -29,23 +30,6 @@ function paramIndex(a: Analysis, fn: Node, node: Node | undefined): Binding | un
   }
   if (Node.isPropertyAccessExpression(u)) return paramIndex(a, fn, u.getExpression());
   return undefined;
-}
-
-/**
- * The expression a helper's method is read from, with its fallback: `method || "GET"`,
- * `(method ?? "GET").toUpperCase()` and `method.toUpperCase()` all send the caller's method.
- */
-function methodParam(node: Node | undefined): { node: Node; fallback?: string } | undefined {
-  let u = node && unwrapExpression(node);
-  if (u && Node.isCallExpression(u) && u.getArguments().length === 0) {
-    const callee = u.getExpression();
-    if (Node.isPropertyAccessExpression(callee) && ["toUpperCase", "toLowerCase"].includes(callee.getName())) u = unwrapExpression(callee.getExpression());
-  }
-  if (u && Node.isBinaryExpression(u) && ["||", "??"].includes(u.getOperatorToken().getText())) {
-    const fallback = literalText(unwrapExpression(u.getRight()));
-    if (fallback !== undefined) return { node: unwrapExpression(u.getLeft()), fallback };
-  }
-  return u ? { node: u } : undefined;
 }
 
 /** The parameter an options object comes from: the parameter itself, or spread into a literal (`{ ...init, signal }`). */

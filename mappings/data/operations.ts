@@ -1,53 +1,12 @@
 // One entry per v1 operation in v1-openapi.json (37, counting the POST …/update synonyms).
 // Read this file to answer "what does v1 X become in v2?".
-import type { DecidedQuery, HarmlessQueryValues, OperationEntry } from "../types.ts";
+import type { OperationEntry } from "../types.ts";
+import { dropInclude, includeField, expand, ownTemplatesOnly, allOwnTemplates, anyReadableTemplate, includeNetworkVolume, includeWorkers, podWorkers, filter } from "./query-decisions.ts";
 import { uses, actionWaitsForBoot, catalogTemplates, cpuFlavorPriority, emptyUpdateAsRead, endpointCpuReadModifyWrite, endpointWorkers, flashbootKeepsPriority, gpuPoolsFromCatalog, gpuTypePriority, hourlyRateFromCatalog, listFilters, lockOnCreate, podMountsReadModifyWrite, podNetworkVolume, resetAsRestart, scalingReadModifyWrite, servePublishedDocument, templateIdFromRequest, templateMountsReadModifyWrite } from "./emulations.ts";
 import { billingOperations } from "./operations-billing.ts";
 import { endpointCreate, endpointRecord, endpointUpdate, networkVolumeCreate, networkVolumeRecord, networkVolumeUpdate, podCreate, podRecord, podUpdate, registryCreate, registryRecord, templateCreate, templateRecord, templateUpdate } from "./lenses/index.ts";
 
-
 const ID = { podId: "id" };
-
-/** `include…=false` (v1's default) asks for no expansion, and v2 records have none. */
-const noExpansion: HarmlessQueryValues = { values: ["false"], reason: "v2 records carry no include expansions, which is what false asks for" };
-
-const dropInclude = (v1: string, advice: string, harmless: HarmlessQueryValues = noExpansion, expands?: string): DecidedQuery => ({
-  v1,
-  decision: "drop-with-warning",
-  reason: "v2 has no include expansions",
-  advice,
-  harmless,
-  ...(expands ? { expands } : {}),
-});
-
-/**
- * An include expansion that fills one v1 record field of the v1 document (`includeMachine` →
- * `machine`). A pod's includeTemplate has none: the v1 Pod schema names no template field.
- */
-const includeField = (v1: string, expands: string, advice: string): DecidedQuery => dropInclude(v1, advice, noExpansion, expands);
-
-/** A v1 include expansion the gateway serves from another v2 call (see the operation's emulations). */
-const expand = (v1: string, reason: string, advice: string, harmless: HarmlessQueryValues = noExpansion, expands?: string): DecidedQuery => ({ v1, decision: "emulate", reason, advice, harmless, ...(expands ? { expands } : {}) });
-
-/** GET /v2/templates: "all templates owned by the authenticated user"; public and official ones are the catalog's. */
-const ownTemplatesOnly: HarmlessQueryValues = { values: ["false"], reason: "GET /v2/templates lists only the templates you own (public and official ones are in GET /v2/catalog/templates)" };
-const allOwnTemplates: HarmlessQueryValues = { values: ["true"], reason: "GET /v2/templates lists every template you own, endpoint-bound ones included" };
-/** GET /v2/templates/{id} "serves both templates you own and public catalog templates". */
-const anyReadableTemplate: HarmlessQueryValues = { values: ["true"], reason: "GET /v2/templates/{id} serves your templates and public catalog templates alike" };
-
-const includeNetworkVolume = expand("includeNetworkVolume", "v2 pod records carry only the volume id; the gateway reads the volume", "read mounts.network from the v2 pod and GET /v2/network-volumes/{id}", noExpansion, "networkVolume");
-const includeWorkers = expand("includeWorkers", "v2 endpoint records have no workers; the gateway lists them", "list workers with GET /v2/serverless/{id}/workers", noExpansion, "workers");
-
-// false is not known harmless: the v2 document does not say whether GET /v2/pods lists serverless workers.
-const podWorkers: DecidedQuery = { ...dropInclude("includeWorkers", "v1 pods are not endpoints; list endpoint workers with GET /v2/serverless/{id}/workers"), harmless: undefined };
-
-const filter = (v1: string, filterField = v1): DecidedQuery => ({
-  v1,
-  decision: "emulate",
-  filterField,
-  reason: "v2 lists take no filter parameters",
-  advice: "filter the v2 list on the client",
-});
 
 /** v1 accepted `POST /<resource>/{id}/update` as a synonym of `PATCH /<resource>/{id}`. */
 function withPostUpdateSynonym(patch: OperationEntry): OperationEntry[] {
