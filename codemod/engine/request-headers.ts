@@ -286,7 +286,7 @@ export class HeaderWalk {
    */
   private values(e: Node, frame: Frame | undefined): Value[] {
     try {
-      return optionsOf(this.given(unwrapExpression(e), frame) ?? this.a.evaluator.evaluate(e, frame));
+      return optionsOf(this.given(unwrapExpression(e), frame) ?? this.a.evaluator.evaluate(e, frame)).flatMap(withoutRest);
     } catch {
       return [{ kind: "dynamic", node: e, why: "not followed" }];
     }
@@ -323,6 +323,15 @@ function combine(states: HeaderState[], at: Node): HeaderState {
   const plain = states.every((s) => s.kind === "absent" && s.plain);
   const why = states.map((s) => (s.kind === "absent" ? s.why : undefined)).find((w) => w);
   return absent([], plain, why);
+}
+
+/**
+ * The rest of an object (`const { json, ...rest } = init`) carries its headers as they are unless
+ * it leaves them out: read it as the object it is the rest of.
+ */
+function withoutRest(v: Value): Value[] {
+  if (v.kind !== "rest" || v.omit.some((k) => /^(headers|content-type)$/i.test(k))) return [v];
+  return optionsOf(v.of).flatMap(withoutRest);
 }
 
 function isUndefined(v: Value): boolean {

@@ -91,7 +91,7 @@ export class Evaluator {
         // `const { restBaseUrl = DEFAULT } = getConfig()`: the property path, then the element's default.
         const whole = Node.isVariableDeclaration(b.decl) && !Node.isIdentifier(b.decl.getNameNode()) ? this.evaluate(b.init, frame) : undefined;
         if (!whole) return this.evaluate(b.init, frame);
-        return this.withDefault(id, this.path(b.decl, whole, b.path), frame, b.decl);
+        return this.withDefault(id, this.path(b.decl, whole, b.path, b.decl, id), frame, b.decl);
       }
       case "param":
         return this.parameter(id, b, frame);
@@ -110,9 +110,12 @@ export class Evaluator {
     return union(id, [...present, fallback]);
   }
 
-  private path(at: Node, v: Value, path: string[]): Value {
+  private path(at: Node, v: Value, path: string[], decl?: Node, id: Node = at): Value {
     let cur = v;
-    for (const key of path) {
+    for (const [i, key] of path.entries()) {
+      // The rest of an object, last on the path: the keys named beside it are not in it.
+      const omit = key === "..." && i === path.length - 1 && decl ? restOmits(decl, id) : undefined;
+      if (omit) return { kind: "rest", of: cur, omit, node: at };
       if (key === "..." || key === "[computed]") return dynamic(at, "a rest or computed element");
       cur = /^\d+$/.test(key) ? dynamic(at, "an array element") : this.property(at, cur, key);
     }
@@ -125,8 +128,8 @@ export class Evaluator {
     for (let f = frame; f; f = f.parent) {
       const bound = f.args.get(b.decl);
       if (!bound) continue;
-      const given = bound.arg ? this.path(id, this.evaluate(bound.arg, bound.frame), b.path) : undefined;
-      const options = [given, def ? this.path(id, this.evaluate(def, frame), b.path) : undefined].filter((x): x is Value => !!x);
+      const given = bound.arg ? this.path(id, this.evaluate(bound.arg, bound.frame), b.path, b.decl) : undefined;
+      const options = [given, def ? this.path(id, this.evaluate(def, frame), b.path, b.decl) : undefined].filter((x): x is Value => !!x);
       return options.length ? this.withDefault(id, union(id, options), frame, b.decl) : dynamic(id, `no argument for ${id.getText()}`);
     }
     // The base parameter the codemod gave a helper for its marked calls: the helper's own base is its default.
@@ -139,12 +142,12 @@ export class Evaluator {
         // A marked call an earlier run kept on v1 gives the declared v1 base here: that is its own
         // base, not one the helper holds for its other callers (helper-redirect.ts).
         if (arg && givesDeclaredV1Base(arg)) continue;
-        if (arg) options.push(this.path(id, this.evaluate(arg), b.path));
+        if (arg) options.push(this.path(id, this.evaluate(arg), b.path, b.decl));
         else if (!def) options.push(dynamic(call, `${id.getText()} is not given here`));
       }
     } else options.push(dynamic(id, `${id.getText()} is a parameter whose callers are not all seen`));
     // The whole parameter's default (`= {}`), read at the destructured path.
-    if (def) options.push(this.path(id, this.evaluate(def, frame), b.path));
+    if (def) options.push(this.path(id, this.evaluate(def, frame), b.path, b.decl));
     return this.withDefault(id, union(id, options.length ? options : [dynamic(id, `${id.getText()} is never given`)]), frame, b.decl);
   }
 
@@ -199,6 +202,8 @@ export class Evaluator {
         return this.objectProperty(at, v.node, key, v.frame);
       case "union":
         return union(at, v.options.map((o) => this.property(at, o, key)));
+      case "rest":
+        return v.omit.includes(key) ? dynamic(at, `the object has no ${key}`) : this.property(at, v.of, key);
       case "instance":
         return this.classMember(at, v.cls, key, this.frameOf(v));
       case "made":
@@ -374,4 +379,27 @@ function givesDeclaredV1Base(arg: Node): boolean {
   const declared = (n: Node | undefined) => !!n && Node.isIdentifier(n) && [V1_BASE_NAME, V1_ORIGIN_NAME].includes(n.getText());
   if (declared(u)) return true;
   return Node.isObjectLiteralExpression(u) && u.getProperties().some((p) => Node.isPropertyAssignment(p) && declared(unwrapExpression(p.getInitializer()!)));
+}
+
+/**
+ * The keys named beside the rest element that binds `at`'s name in `decl` (`{ json, ...rest }`:
+ * ["json"]); undefined when there is no such element or a sibling's key is computed.
+ */
+function restOmits(decl: Node, at: Node): string[] | undefined {
+  const name = at.getText();
+  const el = (Node.isBindingElement(at.getParent() ?? at) ? [at.getParent()!] : decl.getDescendantsOfKind(SyntaxKind.BindingElement)).find(
+    (e) => Node.isBindingElement(e) && !!e.getDotDotDotToken() && Node.isIdentifier(e.getNameNode()) && e.getNameNode().getText() === name,
+  );
+  const pattern = el?.getParent();
+  if (!el || !pattern || !Node.isObjectBindingPattern(pattern)) return undefined;
+  const keys: string[] = [];
+  for (const sib of pattern.getElements()) {
+    if (sib === el) continue;
+    const prop = sib.getPropertyNameNode();
+    if (!prop) keys.push(sib.getNameNode().getText());
+    else if (Node.isIdentifier(prop)) keys.push(prop.getText());
+    else if (Node.isStringLiteral(prop)) keys.push(prop.getLiteralValue());
+    else return undefined;
+  }
+  return keys;
 }

@@ -28,6 +28,8 @@ export type Value =
   | { kind: "union"; options: Value[]; node: Node }
   /** An import from a package outside the project. */
   | { kind: "module"; module: string; name: string; node: Node }
+  /** `const { json, ...rest } = of`: the object `of` without the keys named beside the rest element. */
+  | { kind: "rest"; of: Value; omit: string[]; node: Node }
   /** Knowledge stopped at `node`, for `why`; `cause` is the deeper stop, if any. */
   | { kind: "dynamic"; node: Node; why: string; cause?: Value };
 
