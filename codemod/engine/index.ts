@@ -22,6 +22,7 @@ import { resolveDoNoHarm } from "./do-no-harm.ts";
 import { markFindings } from "./todo-marks.ts";
 import { applyEdits } from "./apply-edits.ts";
 import { placeMarkPositions } from "./mark-positions.ts";
+import { syntaxErrorOf } from "./output-parses.ts";
 import { openapiTypes } from "./openapi-types.ts";
 import { recallNet } from "./recall-net.ts";
 import { setModuleResolver } from "./module-exports.ts";
@@ -74,6 +75,10 @@ function conflictHold(file: FileState, at: number): Frozen {
   // Named as `file.ts:line`, which marks of later runs read without the line (marks move lines).
   const line = file.sf.getLineAndColumnAtPos(at).line;
   return { why: `two rewrites planned in ${file.display} overlap (at ${file.sf.getBaseName()}:${line}), so only marks are written there`, advice: BY_HAND, marks: true };
+}
+
+function unparseableHold(file: FileState, error: string): Frozen {
+  return { why: `the codemod's rewrite of ${file.display} would not parse (internal error: ${error.replace(/^\d+:\d+ /, "")}), so only marks are written there`, advice: BY_HAND, marks: true };
 }
 
 function refusedHold(file: FileState, e: Edit): Frozen {
@@ -146,7 +151,9 @@ function analyzeOnce(index: ProjectIndex, displayName: (file: string) => string,
     }
     const edits = written(file);
     const { output, conflicts, refused } = applyEdits(path, file.text, edits);
-    if (conflicts.length || refused.length) {
+    const broken = !conflicts.length && !refused.length && output !== file.text ? syntaxErrorOf(sf, output) : undefined;
+    if (broken && !frozen) hold.set(path, unparseableHold(file, broken));
+    if (conflicts.length || refused.length || broken) {
       // Nothing of it is written this round: the next one holds the file (and any file an edit was meant for).
       for (const e of refused) {
         hold.set(path, refusedHold(file, e));

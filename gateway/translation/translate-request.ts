@@ -83,6 +83,11 @@ export function translateQuery(op: OperationMapping, query: URLSearchParams): Tr
         out.dropped.push(name);
     }
   }
+  // Left out where v1's default asked for a narrower answer than v2 gives (endpoint-bound
+  // templates): said on the answer, not refused (the client asked for nothing v2 drops).
+  for (const m of op.query ?? []) {
+    if (m.v1Default && m.decision !== "emulate" && !names.includes(m.v1)) out.warnings.push(`${m.v1} not given: ${m.v1Default.reason}`);
+  }
   return out;
 }
 
