@@ -12,7 +12,7 @@ import { adapterCall, adapterCovers, adapterFileName, adapterImport, adapterOmis
 import { projectReader } from "./project-reads.ts";
 import { adapterDir } from "./adapter-place.ts";
 import { edit, type Plan, type FileState } from "./state.ts";
-import { afterImports, isTypeScriptFile, statementOf } from "./nodes.ts";
+import { afterImports, beforeFallbacks, isTypeScriptFile, statementOf } from "./nodes.ts";
 import { insertAt } from "./text-edit.ts";
 
 /**
@@ -49,7 +49,8 @@ export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean, op
     if (!wrapBinding(plan, read, open!, close!)) return false;
   } else {
     if (open) edit(plan, read, { start: read.getStart(), end: read.getStart(), text: open });
-    edit(plan, read, { start: read.getEnd(), end: read.getEnd(), text: close! });
+    const end = promise ? beforeFallbacks(read) : read;
+    edit(plan, end, { start: end.getEnd(), end: end.getEnd(), text: close! });
   }
   const without = left.length ? ` (without ${left.join(", ")}, which ${reads ? "this record's reads do not name" : "nothing in the project reads"})` : "";
   note(plan, read, kind === "record" ? `the v2 ${op.key.split("#")[0]} record is converted back to v1 by ${ADAPTER_BINDING}${without}` : `the v2 ${op.key.split("#")[0]} list is unwrapped and its records converted back to v1 by ${ADAPTER_BINDING}${without}`);

@@ -17,6 +17,36 @@ import { openapiAnswer } from "./openapi-answer.ts";
  */
 export type BodySite = { kind: "value" | "promise" | "binding" | "handed"; node: Node; why?: string };
 
+/**
+ * `text.then(cb)` where `cb` returns `JSON.parse` of its parameter (alone, or on one side of a
+ * conditional, `??` or `||`, the other side a literal such as `null`): the then call.
+ */
+function textParsedInThen(text: Node): Node | undefined {
+  const access = skipParens(text).getParent();
+  const then = access && Node.isPropertyAccessExpression(access) && access.getName() === "then" ? access.getParent() : undefined;
+  const cb = then && Node.isCallExpression(then) && then.getExpression() === access ? then.getArguments()[0] : undefined;
+  if (!cb || !(Node.isArrowFunction(cb) || Node.isFunctionExpression(cb))) return undefined;
+  const param = cb.getParameters()[0]?.getNameNode();
+  if (!param || !Node.isIdentifier(param)) return undefined;
+  const body = cb.getBody();
+  const returned = Node.isBlock(body) ? body.getStatements().filter((st) => Node.isReturnStatement(st)).map((st) => (st as any).getExpression() as Node | undefined) : [body];
+  const parses = (e: Node | undefined): boolean => {
+    if (!e) return false;
+    const u = unwrapExpression(e);
+    if (Node.isConditionalExpression(u)) return [u.getWhenTrue(), u.getWhenFalse()].some(parses) && [u.getWhenTrue(), u.getWhenFalse()].every((x) => parses(x) || isLiteral(x));
+    if (Node.isBinaryExpression(u) && ["??", "||"].includes(u.getOperatorToken().getText())) return parses(u.getLeft()) && isLiteral(u.getRight());
+    return Node.isCallExpression(u) && u.getExpression().getText() === "JSON.parse" && unwrapExpression(u.getArguments()[0] ?? u).getText() === param.getText();
+  };
+  // Every statement of a block callback is a return (nothing else is done with the text).
+  if (Node.isBlock(body) && returned.length !== body.getStatements().length) return undefined;
+  return returned.length && returned.every(parses) ? then : undefined;
+}
+
+function isLiteral(e: Node): boolean {
+  const u = unwrapExpression(e);
+  return Node.isNullLiteral(u) || Node.isStringLiteral(u) || Node.isNumericLiteral(u) || Node.isObjectLiteralExpression(u) && u.getProperties().length === 0 || Node.isArrayLiteralExpression(u) && u.getElements().length === 0 || u.getText() === "undefined";
+}
+
 /** `JSON.parse(x)` around a node, if any. */
 function jsonParseAround(node: Node): Node | undefined {
   const outer = skipParens(node);
@@ -57,6 +87,11 @@ export function bodySites(a: Analysis, http: HttpCall, depth = 0): BodySite[] {
       }
       sites.push({ kind: "value", node: parent });
     } else if (!parsesText) sites.push({ kind: "promise", node: p });
+    else {
+      // `res.text().then((t) => (t ? JSON.parse(t) : null))`: the then's promise is the body.
+      const then = textParsedInThen(p);
+      if (then) sites.push({ kind: "promise", node: then });
+    }
   };
   const call = http.call;
   // A helper that returns its transport's answer: its callers read the body as that library's do.

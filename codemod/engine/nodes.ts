@@ -136,3 +136,16 @@ export function valueKind(n: Node): "string" | "object" | undefined {
     return undefined;
   }
 }
+
+/**
+ * Where a conversion of a promise's value goes: before the `.catch(…)` links that end it, so a
+ * fallback the code gives on failure (`.catch(() => [])`, in v1 shape) is not converted as a v2 answer.
+ */
+export function beforeFallbacks(promise: Node): Node {
+  let at = skipParens(promise);
+  for (;;) {
+    const callee = Node.isCallExpression(at) ? at.getExpression() : undefined;
+    if (!callee || !Node.isPropertyAccessExpression(callee) || callee.getName() !== "catch") return at;
+    at = skipParens(callee.getExpression());
+  }
+}

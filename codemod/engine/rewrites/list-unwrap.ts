@@ -7,7 +7,7 @@ import { unwrapExpression } from "../urls.ts";
 import { edit, type Analysis, type Plan } from "../state.ts";
 import type { HttpCall } from "../transports/index.ts";
 import { bodySites } from "../body-sites.ts";
-import { referencesOf, skipParens } from "../nodes.ts";
+import { beforeFallbacks, referencesOf, skipParens } from "../nodes.ts";
 import type { Problems } from "./problems.ts";
 import { classifyRead } from "../response-branch.ts";
 
@@ -55,7 +55,10 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
     if (site.kind === "promise") {
       const fn = enclosingFunction(site.node);
       const parent = skipParens(site.node).getParent();
-      if (parent && Node.isReturnStatement(parent) && isAsyncFunction(fn)) {
+      const at = beforeFallbacks(site.node);
+      if (at !== skipParens(site.node)) {
+        edit(plan, at, { start: at.getEnd(), end: at.getEnd(), text: `.then((body) => body.${wrapper})` });
+      } else if (parent && Node.isReturnStatement(parent) && isAsyncFunction(fn)) {
         edit(plan, site.node, { start: site.node.getStart(), end: site.node.getStart(), text: "(await " });
         edit(plan, site.node, { start: site.node.getEnd(), end: site.node.getEnd(), text: `).${wrapper}` });
       } else {

@@ -30,6 +30,12 @@ export function differingFields(fields: FieldLens[], lost: { v1: string }[] = []
   return [...differ, ...lost.map((l) => `${l.v1}→(none)`)];
 }
 
+/** `x.then(…)`, `x.catch(…)`, `x.finally(…)` called on the value: a promise of it (records have no such members). */
+function chained(value: Node): boolean {
+  const p = value.getParent();
+  return !!p && Node.isPropertyAccessExpression(p) && p.getExpression() === value && ["then", "catch", "finally"].includes(p.getName()) && Node.isCallExpression(p.getParent()) && (p.getParent() as any).getExpression() === p;
+}
+
 /** `unwrapEdits`: the list unwrap's edits, replaced by the adapter's `toV1List` when the list's records go where the app keeps v1 shapes. */
 export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, unwrapEdits: Set<Edit> = new Set()): void {
   const shape = op.response;
@@ -82,6 +88,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   const recordUse = (ref: Node, depth: number) => {
     const outer = skipParens(ref);
     const p = outer.getParent();
+    if (chained(outer)) return promiseGoes(outer, depth, true);
     if (p && Node.isPropertyAccessExpression(p) && p.getExpression() === outer) return field(p);
     if (p && Node.isElementAccessExpression(p) && p.getExpression() === outer) return void escapes.push(p);
     valueGoes(outer, depth, true);
@@ -90,6 +97,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
     const outer = skipParens(ref);
     const p = outer.getParent();
     if (!p) return;
+    if (chained(outer)) return promiseGoes(outer, depth, false);
     if (Node.isForOfStatement(p) && p.getExpression() === outer) {
       const init = p.getInitializer();
       const decl = Node.isVariableDeclarationList(init) ? init.getDeclarations()[0] : undefined;
@@ -133,6 +141,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
     if (!p) return;
     if (Node.isExpressionStatement(p)) return;
     if (Node.isAwaitExpression(p)) return valueGoes(p, depth, isRecord);
+    if (chained(outer)) return promiseGoes(outer, depth, isRecord);
     const reads = (Node.isPropertyAccessExpression(p) || Node.isElementAccessExpression(p)) && p.getExpression() === outer;
     if (!isRecord && (reads || (Node.isForOfStatement(p) && p.getExpression() === outer))) return listUse(outer, depth);
     if (isRecord && reads) return recordUse(outer, depth);
@@ -160,6 +169,28 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
     // Printed, logged or answered as an MCP tool's text: read by a person or a model, not by code.
     if (shownAsText(outer)) return void shown.push(outer);
     escape(outer);
+  };
+  /**
+   * A promise of the value chained on (`getTemplate(id).then((t) => t.imageName)`): the then
+   * callback's parameter is the value; `.catch` / `.finally` pass it on.
+   */
+  const promiseGoes = (promise: Node, depth: number, isRecord: boolean): void => {
+    const access = promise.getParent() as Node & { getName(): string };
+    const call = access.getParent()!;
+    if (access.getName() !== "then") return valueGoes(call, depth, isRecord);
+    const cb = (call as any).getArguments()[0] as Node | undefined;
+    if (!cb) return valueGoes(call, depth, isRecord);
+    if (Node.isArrowFunction(cb) || Node.isFunctionExpression(cb)) {
+      const n = cb.getParameters()[0]?.getNameNode();
+      if (!n) return;
+      if (Node.isIdentifier(n)) for (const r of referencesOf(cb, n)) (isRecord ? recordUse : listUse)(r, depth);
+      else if (isRecord && Node.isObjectBindingPattern(n)) boundFields(n);
+      else escapes.push(n);
+      return;
+    }
+    const named = callbackCallee(plan.a, cb, 0);
+    if (named) return enter(named, cb, depth + 1, isRecord);
+    escape(cb);
   };
   /** The value enters a function of the project through a parameter: its reads are followed there (and shared by the function's other callers). */
   const enter = (callee: Callee, entry: Node, depth: number, isRecord: boolean): void => {
