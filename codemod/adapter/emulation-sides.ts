@@ -5,8 +5,9 @@
 //   request: the v1 body is sent differently or with extra calls (retries, read-modify-write);
 //   record:  a translated record gets fields from a lookup or from the request;
 //   list:    the translated list has other members (regrouped, summed);
-//   query:   only when the v1 call sends a query parameter (filters, include*), which the engine
-//            handles at the call site, not the adapter;
+//   query:   only when the v1 call sends a query parameter (filters, include*), or leaves out one
+//            whose v1 default the gateway emulates (billing grouping), which the engine handles at
+//            the call site, not the adapter;
 //   operation: the operation is not a v2 call at all.
 export type EmulationSide = "request" | "record" | "list" | "query" | "operation";
 
@@ -28,7 +29,7 @@ export const emulationSides: Readonly<Record<string, readonly EmulationSide[]>> 
   endpointWorkers: ["query"],
   podNetworkVolume: ["query"],
   templateIdFromRequest: ["record"],
-  podBillingByGpuType: ["list", "record"],
+  podBillingByGpuType: ["list", "record", "query"],
   sumPerBucket: ["list"],
   templateMountsReadModifyWrite: ["request"],
   actionWaitsForBoot: ["request"],

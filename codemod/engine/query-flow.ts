@@ -61,6 +61,8 @@ function collect(a: Analysis, node: Node, names: QueryNames, depth: number, ctx:
     const callee = n.getExpression();
     if (Node.isPropertyAccessExpression(callee) && callee.getName() === "toString" && !n.getArguments().length) return collect(a, callee.getExpression(), names, depth + 1, ctx);
     if (Node.isIdentifier(callee) && callee.getText() === "String" && n.getArguments().length === 1) return collect(a, n.getArguments()[0]!, names, depth + 1, ctx);
+    const keyed = keysJoined(n);
+    if (keyed) return objectKeys(a, keyed, names, ctx);
     // A project function returning the query: each of its returns, its parameters bound to this call's arguments.
     const inlined = (ctx?.inline ?? urlContext(a).inline)?.(n);
     if (!inlined?.returns.length) return n;
@@ -193,6 +195,38 @@ function urlObjectNames(a: Analysis, url: NonNullable<ReturnType<typeof urlQuery
   return undefined;
 }
 
+/**
+ * `Object.keys(o).map(…).join("&")` / `Object.entries(o).map(…).join("&")` (a hand-written query
+ * serialiser): the names are `o`'s keys (what the map makes of each pair is its own).
+ */
+function keysJoined(call: Node): Node | undefined {
+  const join = Node.isCallExpression(call) ? call.getExpression() : undefined;
+  if (!join || !Node.isPropertyAccessExpression(join) || join.getName() !== "join") return undefined;
+  let inner = unwrapExpression(join.getExpression());
+  // `.filter(…)` before or after the map leaves keys out, never adds one.
+  for (;;) {
+    const access = Node.isCallExpression(inner) ? inner.getExpression() : undefined;
+    if (!access || !Node.isPropertyAccessExpression(access) || !["map", "filter"].includes(access.getName())) break;
+    inner = unwrapExpression(access.getExpression());
+  }
+  const keys = Node.isCallExpression(inner) ? inner.getExpression().getText().replace(/\s/g, "") : "";
+  return keys === "Object.keys" || keys === "Object.entries" ? (inner as any).getArguments()[0] : undefined;
+}
+
+/** The keys of an object literal (through a builder's argument); where one cannot be read, that node. */
+function objectKeys(a: Analysis, written: Node, names: QueryNames, ctx: UrlContext | undefined): Node | undefined {
+  const arg = ctx?.argumentFor?.(written) ?? written;
+  const obj = objectLiteral(a, arg);
+  if (!obj || !Node.isObjectLiteralExpression(obj)) return arg;
+  for (const p of obj.getProperties()) {
+    if (!Node.isPropertyAssignment(p) && !Node.isShorthandPropertyAssignment(p)) return p;
+    const key = p.getNameNode();
+    if (Node.isComputedPropertyName(key)) return key;
+    named(names, Node.isStringLiteral(key) ? key.getLiteralValue() : key.getText(), p);
+  }
+  return undefined;
+}
+
 /** `new URLSearchParams({ a, b })` (and, held in `decl`, its `.append("c", …)` / `.set("d", …)` calls). */
 function searchParamsNames(a: Analysis, created: Node, decl: Node | undefined, names: QueryNames, ctx: UrlContext | undefined): Node | undefined {
   if (!Node.isNewExpression(created) || created.getExpression().getText() !== "URLSearchParams") return created;
@@ -202,12 +236,8 @@ function searchParamsNames(a: Analysis, created: Node, decl: Node | undefined, n
   if (arg) {
     const obj = objectLiteral(a, arg);
     if (!obj || !Node.isObjectLiteralExpression(obj)) return Node.isStringLiteral(unwrapExpression(arg)) || Node.isTemplateExpression(unwrapExpression(arg)) ? sequence(a, arg, names, 0, ctx) : arg;
-    for (const p of obj.getProperties()) {
-      if (!Node.isPropertyAssignment(p) && !Node.isShorthandPropertyAssignment(p)) return p;
-      const key = p.getNameNode();
-      if (Node.isComputedPropertyName(key)) return key;
-      named(names, Node.isStringLiteral(key) ? key.getLiteralValue() : key.getText(), p);
-    }
+    const stop = objectKeys(a, obj, names, undefined);
+    if (stop) return stop;
   }
   if (!decl) return undefined;
   const name = (decl as any).getNameNode?.() as Node | undefined;

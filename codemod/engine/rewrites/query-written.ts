@@ -64,7 +64,8 @@ export function writtenQuery(a: Analysis, http: HttpCall, url: LocatedUrl): Writ
   const q = queryObject(a, http);
   const obj = q && objectLiteral(a, q);
   if (obj && Node.isObjectLiteralExpression(obj)) {
-    const serialised: Serialised | undefined = http.lib === "axios" || http.lib === "convention" ? "axios" : undefined;
+    // got and ky put an object's values in as text and leave undefined ones out, as axios does with scalars.
+    const serialised: Serialised | undefined = ["axios", "convention", "got", "ky"].includes(http.lib) ? "axios" : undefined;
     for (const p of obj.getProperties()) {
       if (!Node.isPropertyAssignment(p) && !Node.isShorthandPropertyAssignment(p)) continue;
       const name = p.getName().replace(/^["']|["']$/g, "");
