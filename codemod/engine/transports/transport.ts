@@ -46,10 +46,11 @@ export interface HttpCall {
   ownRedirect?: () => import("../v1-redirect.ts").Redirect | undefined;
   /**
    * The library code that serialises a plain-object body as JSON itself and says so (Content-Type),
-   * for the calls by convention that have one (other libraries are known by `lib`). Named, as the two
-   * differ beyond that: ofetch sends a string body as it is (its Content-Type is still checked) and
-   * has its own failure path (ofetch-errors.ts); an RTK Query endpoint's headers are built in
-   * fetchBaseQuery's `prepareHeaders`, which the codemod does not read (none is checked).
+   * for the calls by convention that have one (other libraries are known by `lib`). Named, as the
+   * engine treats the two differently beyond that: an ofetch call's string body still has its
+   * Content-Type checked, and ofetch has its own failure path (ofetch-errors.ts); an RTK Query
+   * endpoint's headers are built in fetchBaseQuery's `prepareHeaders`, which the codemod does not
+   * read, so none is checked.
    */
   jsonSerialiser?: "ofetch" | "fetchBaseQuery";
 }
