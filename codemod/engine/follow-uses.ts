@@ -2,33 +2,21 @@
 // `??`/`||`, class fields, constructor assignments, config-object properties (with the property
 // path the value sits under, so `return { base }` reaches `const { base } = getConfig()` and a
 // schema entry's `.default(…)` reaches `env.KEY`), library instances, exports/imports and request
-// helpers. A use is followed when it reaches a node a planned site accounts for.
+// helpers. A use is followed when it reaches a node a planned site accounts for. The uses of a
+// client made from the base are client-uses.ts's; which calls cannot return it, call-results.ts's.
 import { tidiedReceiver } from "./evaluate/tidy.ts";
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import { enclosingFunction, isFunctionLike } from "./scope.ts";
 import type { Analysis } from "./state.ts";
 import { functionName, references } from "./references.ts";
 import { commonJsExports, importerUses } from "./module-exports.ts";
-import { optionsOf, type Frame } from "./evaluate/value.ts";
+import { optionsOf } from "./evaluate/value.ts";
+import { CallResults } from "./call-results.ts";
 import { receiverHolds } from "./receiver-base.ts";
 import { unwrapExpression } from "./urls.ts";
 import { referencesOf } from "./nodes.ts";
 import { argumentCallee, classNamed, functionNamed } from "./record-callees.ts";
-import { BASE_KEYS } from "./transports/convention.ts";
-import { shortExpression } from "./expression-name.ts";
-
-const REQUEST_METHODS = /^(get|post|put|patch|delete|del|head|options|request|fetch|send|call)$/i;
-
-/**
- * The path marker of a client that outside code made from the base (`fetchBaseQuery({ baseUrl })`,
- * an SDK's `new Client({ baseUrl })`): the engine cannot see what the client does with the base,
- * so each of its uses must be a planned call; any other use (handed on, a member other than a
- * request method) is a use that cannot be followed.
- */
-const CLIENT = "\0client:";
-const isClient = (step: string | undefined) => !!step?.startsWith(CLIENT);
-/** Members of a client that configure it rather than send a request (`api.interceptors.request.use`). */
-const CLIENT_CONFIG = new Set(["interceptors", "defaults", "hooks"]);
+import { clientKey, clientStep, clientUse, handedOnWhy, insideClient, makesClient, membersTaken, ProjectClients, REQUEST_METHODS } from "./client-uses.ts";
 
 const WRAPPERS = new Set([SyntaxKind.ParenthesizedExpression, SyntaxKind.AsExpression, SyntaxKind.NonNullExpression, SyntaxKind.SatisfiesExpression, SyntaxKind.TypeAssertionExpression, SyntaxKind.AwaitExpression]);
 
@@ -44,8 +32,13 @@ export class Follower {
   readonly why = new Map<Node, string>();
   /** Each URL part inside a request helper → the helpers it belongs to (indexed once: looked up per followed use). */
   private readonly helperOf = new Map<Node, Node[]>();
+  /** Which calls of a function returning the value cannot give back this base. */
+  private readonly results: CallResults;
+  /** Clients the project made from the base's option (their own methods' calls are not uses). */
+  private readonly projectClients = new ProjectClients();
 
   constructor(private readonly a: Analysis) {
+    this.results = new CallResults(a);
     for (const [fn, parts] of a.helperParts) for (const part of parts) this.helperOf.set(part, [...(this.helperOf.get(part) ?? []), fn]);
   }
 
@@ -161,14 +154,12 @@ export class Follower {
         const intoProject = this.intoCallee(holder, obj!, [...path, name], out, seen, depth);
         if (!intoProject) {
           // A client handed to outside code (`createApi({ baseQuery: fetchBaseQuery(…) })`): not followed.
-          if (path.some(isClient)) {
-            this.why.set(p, `a client made from the base, handed to ${shortExpression((holder as any).getExpression(), 24)}(…)`);
+          if (insideClient(path)) {
+            this.why.set(p, handedOnWhy(holder));
             return void out.push(p);
           }
           // The base given to outside code under a base-like key makes a client: its uses must be planned calls.
-          // (Not a schema entry built around it, `z.string().default(BASE)`, nor a plain object of the language's, `Object.freeze({ baseURL })`.)
-          const maker = unwrapExpression((holder as any).getExpression()).getText();
-          if (!path.length && BASE_KEYS.includes(name) && !Node.isCallExpression(unwrapExpression(outer)) && !/^(Object|Reflect|JSON)\./.test(maker)) return this.follow(holder, out, seen, depth + 1, [CLIENT + name]);
+          if (makesClient(holder, name, outer, path)) return this.follow(holder, out, seen, depth + 1, [clientStep(name)]);
         }
         // An object made from options (a schema, a config factory) still exposes them by name.
         return this.follow(holder, out, seen, depth + 1, [...path, name]);
@@ -196,7 +187,7 @@ export class Follower {
     if (Node.isPropertyAccessExpression(p) && p.getExpression() === outer && !path.length) {
       const call = p.getParent();
       const method = call && Node.isCallExpression(call) && call.getExpression() === p ? functionNamed(this.a, p) : undefined;
-      if (method && this.insideFollowed(method)) return;
+      if (method && this.projectClients.declares(method)) return;
     }
     // A method handed to a class of the project as its constructor's parameter property
     // (`new Pods(this.request.bind(this))`): its uses are that class's `this.request(…)` calls.
@@ -213,40 +204,6 @@ export class Follower {
       if (callee && name && Node.isIdentifier(name)) return each(referencesOf(callee.fn, name));
     }
     out.push(outer);
-  }
-
-  /**
-   * A call whose every possible result is known and none is the followed literal: with its own
-   * arguments bound (`get("SLACK_URL")` of `get(key)` reading `DEFAULTS[key]`), it does not return this base.
-   */
-  private cannotHold(call: Node): boolean {
-    if (!this.literal) return false;
-    const options = optionsOf(this.a.evaluator.evaluate(call));
-    if (options.every((o) => o.kind === "env" || (o.kind === "string" && o.node !== this.literal))) return true;
-    return this.otherKey(call);
-  }
-
-  /** Keyed reads the value was followed through (`DEFAULTS[key]` for the key `RUNPOD_API_URL`). */
-  private readonly keyedReads: { read: Node; want: string }[] = [];
-
-  /**
-   * `config.get("DEFAULT_DATA_CENTER")` of `get(key)` whose value was followed in through
-   * `DEFAULTS[key]`: with this call's arguments bound, the key is known and is another key, so the
-   * read gives another value here (whatever else the function returns never held this one).
-   */
-  private otherKey(call: Node): boolean {
-    const fn = Node.isCallExpression(call) ? functionNamed(this.a, call.getExpression()) : undefined;
-    if (!fn || !Node.isCallExpression(call)) return false;
-    const reads = this.keyedReads.filter((k) => k.read.getSourceFile() === fn.getSourceFile() && k.read.getStart() >= fn.getStart() && k.read.getEnd() <= fn.getEnd());
-    if (!reads.length) return false;
-    const params = ((fn as any).getParameters?.() ?? []) as Node[];
-    const frame: Frame = { args: new Map(), parent: undefined };
-    call.getArguments().forEach((arg, i) => params[i] && frame.args.set(params[i]!, { arg, frame: undefined }));
-    return reads.every(({ read, want }) => {
-      const arg = Node.isElementAccessExpression(read) ? read.getArgumentExpression() : undefined;
-      const keys = arg ? optionsOf(this.a.evaluator.evaluate(arg, frame)) : [];
-      return keys.length > 0 && keys.every((k) => k.kind === "string" && k.text !== want);
-    });
   }
 
   /** What takes precedence over the value (`x ?? value`): an environment read by its variable's name (`process.env[key]` in `get(key)`), else its text. */
@@ -274,14 +231,24 @@ export class Follower {
   /** With a path: `x.key` reads the value, `x.method(…)` of a made object keeps exposing it. True when handled. */
   private alongPath(outer: Node, p: Node, out: Node[], seen: Set<string>, depth: number, path: string[]): boolean {
     const want = path[path.length - 1]!;
-    if (isClient(want)) return this.clientUse(outer, p, want.slice(CLIENT.length), out, seen, depth);
+    const client = clientKey(want);
+    if (client !== undefined) {
+      return clientUse(outer, p, client, {
+        accounted: (n) => this.accounted(n),
+        readBack: (n) => this.follow(n, out, seen, depth + 1),
+        unfollowed: (n, why) => {
+          if (why) this.why.set(n, why);
+          out.push(n);
+        },
+      });
+    }
     if (Node.isPropertyAccessExpression(p) && p.getExpression() === outer) {
       if (p.getName() === want) return this.follow(p, out, seen, depth + 1, path.slice(0, -1)), true;
       const call = p.getParent();
       if (call && Node.isCallExpression(call) && call.getExpression() === p) {
         // A method of a class or factory of the project the option was followed into: its uses are inside.
         const method = functionNamed(this.a, p);
-        if (method && (this.madeOf(outer) || this.insideFollowed(method))) return true;
+        if (method && (this.projectClients.holds(outer) || this.projectClients.declares(method))) return true;
         // A request method of an object made with the base (`client.get(…)`) is a use: only a
         // planned site accounts for it. Other methods (`Schema.parse(env)`) keep exposing the option.
         if (REQUEST_METHODS.test(p.getName())) return out.push(call), true;
@@ -296,60 +263,13 @@ export class Follower {
       const keys = arg ? optionsOf(this.a.evaluator.evaluate(arg)) : [];
       if (keys.length && keys.every((k) => k.kind === "string")) {
         if (keys.some((k) => k.kind === "string" && k.text === want)) {
-          this.keyedReads.push({ read: p, want });
+          this.results.noteKeyedRead(p, want);
           this.follow(p, out, seen, depth + 1, path.slice(0, -1));
         }
         return true;
       }
       // A key known only at run time may be this one: the read is the use that cannot be followed.
       return out.push(p), true;
-    }
-    return false;
-  }
-
-  /**
-   * A use of a client outside code made from the base: a planned request call is accounted for (the
-   * reference is in its trail); a request method's call no site planned, or any other member, is a
-   * use that cannot be followed. Variables, fields, returns and arguments are left to `follow`. True when handled.
-   */
-  private clientUse(outer: Node, p: Node, key: string, out: Node[], seen: Set<string>, depth: number): boolean {
-    if (Node.isPropertyAccessExpression(p) && p.getExpression() === outer) {
-      // The option read back (`Object.freeze({ baseURL })` then `CONFIG.baseURL`): the value itself.
-      if (p.getName() === key) return this.follow(p, out, seen, depth + 1), true;
-      if (CLIENT_CONFIG.has(p.getName()) || this.accounted(p)) return true;
-      const call = p.getParent();
-      // Another option read as a value (`config.timeoutMs`) sends nothing; a member called or reached through (`sdk.pods.list()`) may.
-      const through = call && ((Node.isCallExpression(call) && call.getExpression() === p) || ((Node.isPropertyAccessExpression(call) || Node.isElementAccessExpression(call)) && call.getExpression() === p));
-      if (!through && !REQUEST_METHODS.test(p.getName())) return true;
-      if (call && Node.isCallExpression(call) && call.getExpression() === p && this.accounted(call)) return true;
-      const use = call && Node.isCallExpression(call) && call.getExpression() === p ? call : p;
-      this.why.set(use, "not a request the codemod knows, on a client made from the base");
-      return out.push(use), true;
-    }
-    if (Node.isElementAccessExpression(p) && p.getExpression() === outer) return out.push(p), true;
-    return false;
-  }
-
-  /** Objects made by a class or factory of the project whose option was followed inside it. */
-  private readonly madeByProject = new Set<Node>();
-  /** The classes and factory functions an option was followed into. */
-  private readonly followedInto = new Set<Node>();
-  /** A method declared inside a class or factory the option was followed into. */
-  private insideFollowed(method: Node): boolean {
-    for (let n: Node | undefined = method; n; n = n.getParent()) if (this.followedInto.has(n)) return true;
-    return false;
-  }
-  /** The made value a reference stands for (`client` declared as `new Client(…)`), when the project made it. */
-  private madeOf(ref: Node): boolean {
-    if (this.madeByProject.has(ref)) return true;
-    if (!Node.isIdentifier(ref) && !Node.isPropertyAccessExpression(ref)) return false;
-    try {
-      for (const d of ref.getSymbol()?.getDeclarations() ?? []) {
-        const init = (Node.isVariableDeclaration(d) || Node.isPropertyDeclaration(d)) ? d.getInitializer() : undefined;
-        if (init && this.madeByProject.has(unwrapAwait(init))) return true;
-      }
-    } catch {
-      return false;
     }
     return false;
   }
@@ -375,8 +295,7 @@ export class Follower {
     for (const r of local) this.follow(r, out, seen, depth + 1, path);
     // A parameter property (`constructor(private opts: Options)`): its uses are `this.opts`.
     if (param.getScope() || param.isReadonly()) for (const r of references(name)) if (!local.includes(r)) this.follow(r, out, seen, depth + 1, path);
-    this.madeByProject.add(holder);
-    this.followedInto.add(cls ?? fn!);
+    this.projectClients.add(holder, cls ?? fn!);
     return true;
   }
 
@@ -385,8 +304,9 @@ export class Follower {
     if (!path.length || !Node.isObjectBindingPattern(name)) return void out.push(name);
     const step = path[path.length - 1]!;
     // A client's members taken out (`const { get } = client`) are uses not followed; its base option read back is the value.
-    const want = isClient(step) ? step.slice(CLIENT.length) : step;
-    if (isClient(step)) for (const el of name.getElements()) if ((el.getPropertyNameNode()?.getText() ?? el.getName()) !== want) out.push(el);
+    const client = clientKey(step);
+    const want = client ?? step;
+    if (client !== undefined) out.push(...membersTaken(name, client));
     for (const el of name.getElements()) {
       if (el.getDotDotDotToken()) return void out.push(el);
       const key = el.getPropertyNameNode()?.getText() ?? el.getName();
@@ -407,7 +327,7 @@ export class Follower {
     for (const r of references(name)) {
       const call = r.getParent();
       if (call && Node.isCallExpression(call) && call.getExpression() === r) {
-        if (!path.length && this.cannotHold(call)) continue;
+        if (!path.length && this.results.cannotHold(call, this.literal)) continue;
         this.follow(call, out, seen, depth + 1, path);
       } else if (!commonJsExports(r.getSourceFile()).has(r)) out.push(r);
       // (Exported the CommonJS way: the importers' calls are among the references.)
@@ -426,10 +346,4 @@ function chainTop(call: Node): Node {
     if (access && Node.isPropertyAccessExpression(access) && access.getExpression() === top && next && Node.isCallExpression(next) && next.getExpression() === access) top = next;
     else return top;
   }
-}
-
-function unwrapAwait(n: Node): Node {
-  let x = n;
-  while (Node.isAwaitExpression(x) || Node.isParenthesizedExpression(x)) x = x.getExpression();
-  return x;
 }

@@ -13,7 +13,7 @@ import { unwrapExpression } from "./urls.ts";
 const HOOKS = ["onResponseError", "onResponse"];
 
 export function ofetchFailureBodies(a: Analysis, http: HttpCall, holders: Node[], add: (body: Node) => void): void {
-  if (!http.serialisesBody) return;
+  if (http.jsonSerialiser !== "ofetch") return;
   if (process.env.DBG_OF) console.error("OFE", http.call.getSourceFile().getBaseName(), http.call.getStartLineNumber(), holders.map((h) => h.getText() + "@" + h.getSourceFile().getBaseName()));
   for (const holder of holders) {
     followPath(a, holder, ["data"], (n) => { if (process.env.DBG_OF) console.error("OFB", n.getText()); add(n); });

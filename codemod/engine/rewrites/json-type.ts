@@ -46,8 +46,8 @@ export interface JsonTypeResult {
  * then left to it when it belongs there. Returns undefined when the site gets a problem instead.
  */
 export function jsonType(plan: Plan, http: HttpCall, added?: { into?: Node; newOptions?: boolean }): JsonTypeResult | undefined {
-  // A library that serialises a plain object itself and says it is JSON (RTK Query's fetchBaseQuery).
-  if (http.sendsJson) return {};
+  // RTK Query's fetchBaseQuery serialises a plain object itself and says it is JSON; the endpoint's headers are not read.
+  if (http.jsonSerialiser === "fetchBaseQuery") return {};
   const walk = new HeaderWalk(plan.a);
   const chain = requestChain(plan, walk, http);
   if (!chain) {
@@ -101,7 +101,7 @@ function requestChain(plan: Plan, walk: HeaderWalk, http: HttpCall): Chain | und
 
 /** A body the rewrite adds: an object the library serialises itself, else a JSON string. */
 function addedNeed(inner: HttpCall): "json" | "none" {
-  if (inner.lib === "axios" || inner.lib === "openapi-fetch" || inner.lib === "superagent" || inner.serialisesBody) return "none";
+  if (inner.lib === "axios" || inner.lib === "openapi-fetch" || inner.lib === "superagent" || inner.jsonSerialiser) return "none";
   return (inner.lib === "ky" || inner.lib === "got" || inner.lib === "convention") && inner.bodyKey !== "body" ? "none" : "json";
 }
 
@@ -115,7 +115,7 @@ function bodyNeed(a: Analysis, site: HttpCall, inner: HttpCall): "json" | "none"
   if (!body) return "none";
   const serialised = body.stringify || (site.lib === "helper" && site.helper!.serialisesBody && lib !== "axios");
   // axios (and a client by convention given data) serialises objects as JSON itself; a string goes as form data.
-  if (lib === "axios" || (lib === "convention" && (inner.bodyKey !== "body" || inner.serialisesBody))) return body.stringify || isString(body.node) ? "json" : "none";
+  if (lib === "axios" || (lib === "convention" && (inner.bodyKey !== "body" || inner.jsonSerialiser))) return body.stringify || isString(body.node) ? "json" : "none";
   if (serialised) return "json";
   const form = formOf(a, body.node);
   return form ? { form } : "json";

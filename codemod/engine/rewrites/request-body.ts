@@ -77,7 +77,7 @@ export function addFixedBody(plan: Plan, http: HttpCall, fixed: Record<string, u
   const serialisedKey = http.lib === "helper" ? http.helper!.bodyKeys?.find((k) => k.serialised)?.key : undefined;
   // It still reaches fetch as text/plain unless the helper says JSON (or passes the call's headers on).
   if (serialisedKey) return addSaidJson(plan, http, serialisedKey, value);
-  const serialised = (http.lib === "helper" && http.helper!.serialisesBody) || http.lib === "openapi-fetch" || !!http.sendsJson || !!http.serialisesBody;
+  const serialised = (http.lib === "helper" && http.helper!.serialisesBody) || http.lib === "openapi-fetch" || !!http.jsonSerialiser;
   const json = http.bodyKey === "body" && !serialised ? `JSON.stringify(${value})` : value;
   const key = http.lib === "helper" ? (http.helper!.bodyKey ?? http.helper!.bodyKeys?.[0]?.key ?? http.bodyKey) : http.bodyKey;
   addSaidJson(plan, http, key, json);

@@ -86,7 +86,7 @@ export function conventionCall(a: Analysis, call: CallExpression, verb: string |
   const ofetch = ofetchCallee(a, call);
   // ofetch answers the parsed body itself, however the code reads it.
   const style = ofetch ? "body" : answerStyle(call);
-  const out: HttpCall = { call, lib: "convention", urlNode, external, method: { kind: "default", value: "GET" }, bodyKey: "arg", trail, style, serialisesBody: ofetch || undefined };
+  const out: HttpCall = { call, lib: "convention", urlNode, external, method: { kind: "default", value: "GET" }, bodyKey: "arg", trail, style, jsonSerialiser: ofetch ? "ofetch" : undefined };
   const m = verb ? verbMethod(verb) : undefined;
   if (m) out.method = { kind: "verb", value: m, node: (call.getExpression() as any).getNameNode?.() };
   let options = args[1];

@@ -112,7 +112,7 @@ export function rtkEndpoint(a: Analysis, call: CallExpression): HttpCall | undef
     method: { kind: "default", value: "GET" }, bodyKey: "body", options: request,
     trail: allEndpointsRead(a, options!) ? [base!.maker] : [],
     answerUnseen: "reaches the app through the generated hooks' data",
-    sendsJson: true,
+    jsonSerialiser: "fetchBaseQuery",
   };
   if (lit && (Node.isStringLiteral(lit) || Node.isNoSubstitutionTemplateLiteral(lit)) && METHODS.includes(lit.getLiteralValue().toUpperCase())) out.method = { kind: "literal", value: lit.getLiteralValue().toUpperCase() as HttpMethod, node: lit };
   else if (method) out.method = { kind: "unknown", node: method };

@@ -42,12 +42,17 @@ export interface HttpCall {
   unwrapList?: (wrapper: string) => import("../../types.ts").Edit[] | undefined;
   /** A convention's own edits for its answer (RTK Query's response transforms), made on the site; or why it cannot make them. */
   answerEdits?: (site: import("../state.ts").Site) => string | undefined;
-  /** The library serialises a plain-object body itself and says it is JSON (RTK Query's fetchBaseQuery). */
-  sendsJson?: boolean;
   /** A convention's own way to keep a marked call on the declared v1 base. */
   ownRedirect?: () => import("../v1-redirect.ts").Redirect | undefined;
-  /** The transport serialises an object body as JSON itself and says so (ofetch's `body`). */
-  serialisesBody?: boolean;
+  /**
+   * The library code that serialises a plain-object body as JSON itself and says so (Content-Type),
+   * for the calls by convention that have one (other libraries are known by `lib`). Named, as the
+   * engine treats the two differently beyond that: an ofetch call's string body still has its
+   * Content-Type checked, and ofetch has its own failure path (ofetch-errors.ts); an RTK Query
+   * endpoint's headers are built in fetchBaseQuery's `prepareHeaders`, which the codemod does not
+   * read, so none is checked.
+   */
+  jsonSerialiser?: "ofetch" | "fetchBaseQuery";
 }
 
 /** Where one call of a library keeps its parts. */

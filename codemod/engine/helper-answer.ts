@@ -1,0 +1,91 @@
+// What a request helper or wrapper gives its callers back from its transport call (helpers.ts reads
+// their signatures): the parsed body itself, the transport's answer as it is (read as that
+// library's), or an object of its own carrying the body under one key.
+import { Node, SyntaxKind } from "../ts-morph.ts";
+import type { Analysis } from "./state.ts";
+import type { HttpCall } from "./transports/transport.ts";
+import { enclosingFunction } from "./scope.ts";
+import { unwrapExpression } from "./urls.ts";
+import { skipParens } from "./nodes.ts";
+import { bodySites, type BodySite } from "./body-sites.ts";
+
+/** Whose answer a transport call gives back: fetch's Response or axios's response (read by `.data`); others are not read through a helper. */
+export function answerLibOf(http: HttpCall): "fetch" | "axios" | "superagent" | undefined {
+  if (http.lib === "fetch" || http.lib === "axios" || http.lib === "superagent") return http.lib;
+  if (http.lib === "convention") return http.style === "data" ? "axios" : http.style === "json" ? "fetch" : undefined;
+  if (http.lib === "helper" && http.helper?.returnsResponse) return http.helper.answerLib ?? "fetch";
+  return undefined;
+}
+
+/** The function returns the parsed body its transport call answers (`return data`, `return res.data`). */
+export function returnsBody(a: Analysis, http: HttpCall, fn: Node): boolean {
+  for (const site of inside(fn, bodySites(a, http))) {
+    // `const { data } = await api.get(path); return data;`: the bound name is the body.
+    if (site.kind === "binding") {
+      const local = (site.node as any).getNameNode() as Node;
+      if (Node.isIdentifier(local) && returnsName(fn, local.getText())) return true;
+      continue;
+    }
+    if (site.kind === "handed") continue;
+    let up = site.node.getParent();
+    while (up && (Node.isParenthesizedExpression(up) || Node.isAsExpression(up) || Node.isAwaitExpression(up) || Node.isNonNullExpression(up) || Node.isSatisfiesExpression(up) || (Node.isConditionalExpression(up) && up.getCondition() !== site.node) || (Node.isBinaryExpression(up) && ["??", "||"].includes(up.getOperatorToken().getText())))) up = up.getParent();
+    if (up && Node.isReturnStatement(up)) return true;
+    if (up && Node.isArrowFunction(up) && up === fn) return true;
+    if (up && Node.isVariableDeclaration(up) && Node.isIdentifier(up.getNameNode()) && returnsName(fn, up.getName())) return true;
+  }
+  return false;
+}
+
+/** The body reads inside the function itself (bodySites also follows an answer the function returns to its callers). */
+function inside(fn: Node, sites: BodySite[]): BodySite[] {
+  return sites.filter((s) => !!s.node.getFirstAncestor((x) => x === fn));
+}
+
+function returnsName(fn: Node, name: string): boolean {
+  return fn.getDescendantsOfKind(SyntaxKind.ReturnStatement).some((r) => {
+    const e = r.getExpression();
+    return e && unwrapExpression(e).getText() === name;
+  });
+}
+
+/**
+ * The key of the helper's own result object that holds the parsed body: the body goes into a
+ * variable (declared or assigned) that every returned object literal carries under one key.
+ */
+export function bodyKeyOf(a: Analysis, http: HttpCall, fn: Node): string | undefined {
+  const holders = new Set<string>();
+  for (const site of inside(fn, bodySites(a, http))) {
+    if (site.kind !== "value") continue;
+    let up = site.node.getParent();
+    while (up && (Node.isParenthesizedExpression(up) || Node.isAsExpression(up) || Node.isNonNullExpression(up))) up = up.getParent();
+    if (up && Node.isVariableDeclaration(up) && Node.isIdentifier(up.getNameNode())) holders.add(up.getName());
+    else if (up && Node.isBinaryExpression(up) && up.getOperatorToken().getKind() === SyntaxKind.EqualsToken && Node.isIdentifier(up.getLeft())) holders.add(up.getLeft().getText());
+  }
+  if (holders.size !== 1) return undefined;
+  const holder = [...holders][0]!;
+  const returns = fn.getDescendantsOfKind(SyntaxKind.ReturnStatement).filter((r) => enclosingFunction(r) === fn && r.getExpression());
+  let key: string | undefined;
+  for (const r of returns) {
+    const obj = unwrapExpression(r.getExpression()!);
+    if (!Node.isObjectLiteralExpression(obj)) return undefined;
+    const found = obj.getProperties().find((p) => (Node.isShorthandPropertyAssignment(p) && p.getName() === holder) || (Node.isPropertyAssignment(p) && unwrapExpression(p.getInitializer()!).getText() === holder));
+    // A return without the body (an error path) gives null or nothing under the key: still the same key.
+    const name = found ? (found as any).getName() as string : undefined;
+    if (name && key && name !== key) return undefined;
+    key ??= name;
+  }
+  return key;
+}
+
+/** `return fetch(…)`, `return await fetch(…)`, or `const res = await fetch(…)` (or `res = await fetch(…)` in a try) `…; return res`. */
+export function returnsValueOf(fn: Node, call: Node): boolean {
+  let up = skipParens(call).getParent();
+  while (up && (Node.isParenthesizedExpression(up) || Node.isAwaitExpression(up) || Node.isAsExpression(up))) up = skipParens(up).getParent();
+  if (up && (Node.isReturnStatement(up) || (Node.isArrowFunction(up) && up === fn))) return true;
+  let name: string;
+  if (up && Node.isVariableDeclaration(up) && Node.isIdentifier(up.getNameNode())) name = up.getName();
+  else if (up && Node.isBinaryExpression(up) && up.getOperatorToken().getKind() === SyntaxKind.EqualsToken && Node.isIdentifier(up.getLeft())) name = up.getLeft().getText();
+  else return false;
+  const returns = fn.getDescendantsOfKind(SyntaxKind.ReturnStatement).filter((r) => enclosingFunction(r) === fn && r.getExpression());
+  return returns.some((r) => unwrapExpression(r.getExpression()!).getText() === name);
+}
