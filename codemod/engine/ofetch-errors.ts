@@ -14,9 +14,8 @@ const HOOKS = ["onResponseError", "onResponse"];
 
 export function ofetchFailureBodies(a: Analysis, http: HttpCall, holders: Node[], add: (body: Node) => void): void {
   if (http.jsonSerialiser !== "ofetch") return;
-  if (process.env.DBG_OF) console.error("OFE", http.call.getSourceFile().getBaseName(), http.call.getStartLineNumber(), holders.map((h) => h.getText() + "@" + h.getSourceFile().getBaseName()));
   for (const holder of holders) {
-    followPath(a, holder, ["data"], (n) => { if (process.env.DBG_OF) console.error("OFB", n.getText()); add(n); });
+    followPath(a, holder, ["data"], add);
     followPath(a, holder, ["response", "_data"], add);
   }
   for (const param of hookParams(a, http.call)) followPath(a, param, ["response", "_data"], add);
