@@ -2,7 +2,7 @@
 // res.text())`, axios `res.data`, got/ky `.json()`, undici `body.json()`, `.then(r => r.json())`,
 // and the awaited result of a helper that returns the body.
 import { Node } from "../ts-morph.ts";
-import { enclosingFunction } from "./scope.ts";
+import { enclosingFunction, runningFunction } from "./scope.ts";
 import { unwrapExpression } from "./urls.ts";
 import type { Analysis } from "./state.ts";
 import type { HttpCall } from "./transports/transport.ts";
@@ -107,7 +107,7 @@ export function bodySites(a: Analysis, http: HttpCall, depth = 0): BodySite[] {
   const parent = outer.getParent();
   // The answer returned from a function of the project: its callers read it as they would the
   // call. Not from a request helper's own transport call (its callers are sites of their own).
-  const follows = depth < 3 && !a.helperParts.has(enclosingFunction(call));
+  const follows = depth < 3 && !a.helperParts.has(runningFunction(call));
   const callers = (answer: Node) => {
     const to = follows ? returnedTo(answer) : undefined;
     if (!Array.isArray(to)) return false;

@@ -5,7 +5,7 @@
 import { Node } from "../ts-morph.ts";
 import { matchV1, type OperationMapping } from "../../mappings/index.ts";
 import { V2_BASE, V2_OPENAPI_URL } from "../../mappings/bases.ts";
-import { enclosingFunction, isFunctionLike } from "./scope.ts";
+import { enclosingFunction, isFunctionLike, runningFunction } from "./scope.ts";
 import { isDynamicPath, locate, resolveParts, rewriteUrl, unwrapExpression, type LocatedUrl, type Part } from "./urls.ts";
 import type { Category, Finding } from "../types.ts";
 import { addFinding, edit, planFor, quoteOf, siteEdits, type Analysis, type Plan, type Site } from "./state.ts";
@@ -110,7 +110,7 @@ export function processCall(a: Analysis, http: HttpCall): void {
   if (!url) return;
   if (branches) return conditionalSite(a, http, branches, external);
   const at = http.call;
-  const fn = enclosingFunction(at);
+  const fn = runningFunction(at);
   // The transport (or inner helper) call of a request helper: the path is the helper's parameter.
   const inHelper = isDynamicPath(url) && isFunctionLike(fn) && holeIsParamOf(a, parts, fn) && helperSignature(a, fn);
   // A client made by outside code from its base option (convention.ts, RTK Query) is followed as a client

@@ -5,7 +5,7 @@
 // back is helper-answer.ts's.
 import { Node, SyntaxKind, type CallExpression } from "../ts-morph.ts";
 import type { HelperSignature } from "../types.ts";
-import { enclosingFunction, isFunctionLike, type Binding } from "./scope.ts";
+import { enclosingFunction, isFunctionLike, runningFunction, type Binding } from "./scope.ts";
 import { isDynamicPath, literalText, locate, resolveParts, unwrapExpression, type LocatedUrl, type Part } from "./urls.ts";
 import type { Analysis, WrapperSignature } from "./state.ts";
 import { bind, objectLiteral, prop, sourceLiteral, sourceLiterals, urlContext } from "./values.ts";
@@ -63,9 +63,9 @@ function optionsKey(a: Analysis, fn: Node, node: Node | undefined): { param: Bin
   return undefined;
 }
 
-/** The transport calls made directly inside a function (not in nested functions). */
+/** The transport calls made for a function: directly inside it, or in a thunk it hands to a call it returns. */
 function ownCalls(fn: Node): CallExpression[] {
-  return fn.getDescendantsOfKind(SyntaxKind.CallExpression).filter((c) => enclosingFunction(c) === fn);
+  return fn.getDescendantsOfKind(SyntaxKind.CallExpression).filter((c) => runningFunction(c) === fn);
 }
 
 /** Where a marked call's own v1 base goes through its helper (v1-redirect.ts): the base leading the helper's URL. */
@@ -240,8 +240,8 @@ export function wrapperSignature(a: Analysis, fn: Node): WrapperSignature | null
     const ob = http.options ? optionsParam(a, fn, http.options) : undefined;
     sig = { kind: "wrapper", fn, transport: call, lib: http.lib, urlIndex: ub.index, optionsIndex: ob?.kind === "param" && ob.path.length === 0 ? ob.index : undefined, returnsBody: false };
     a.wrapperCache.set(fn, sig);
-    sig.returnsBody = enclosingFunction(call) === fn && returnsBody(a, http, fn);
-    sig.returnsResponse = !sig.returnsBody && enclosingFunction(call) === fn && returnsValueOf(fn, call);
+    sig.returnsBody = runningFunction(call) === fn && returnsBody(a, http, fn);
+    sig.returnsResponse = !sig.returnsBody && runningFunction(call) === fn && returnsValueOf(fn, call);
     break;
   }
   a.wrapperCache.set(fn, sig);

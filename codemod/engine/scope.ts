@@ -153,6 +153,28 @@ export function enclosingFunction(node: Node): Node {
   return n ?? node.getSourceFile();
 }
 
+/**
+ * The function a call is made for: its enclosing function, or, inside a thunk handed to a call
+ * that function returns (`return withRetry(async () => request(url))`, `pRetry(() => …)`), the
+ * function around that call (the thunk only defers the request; its result is the function's).
+ */
+export function runningFunction(node: Node): Node {
+  let fn = enclosingFunction(node);
+  for (let i = 0; i < 3; i++) {
+    const thunk = fn;
+    if (!(Node.isArrowFunction(thunk) || Node.isFunctionExpression(thunk)) || thunk.getParameters().length) return fn;
+    const call = thunk.getParent();
+    if (!call || !Node.isCallExpression(call) || !call.getArguments().includes(thunk as any)) return fn;
+    let up: Node | undefined = call.getParent();
+    while (up && (Node.isAwaitExpression(up) || Node.isParenthesizedExpression(up) || Node.isAsExpression(up))) up = up.getParent();
+    const outer = enclosingFunction(call);
+    const returned = !!up && (Node.isReturnStatement(up) || (Node.isArrowFunction(up) && up === outer));
+    if (!returned || !isFunctionLike(outer)) return fn;
+    fn = outer;
+  }
+  return fn;
+}
+
 export function isAsyncFunction(fn: Node): boolean {
   return isFunctionLike(fn) && !!(fn as any).isAsync?.();
 }
