@@ -19,6 +19,7 @@ import { axiosRedirect, openapiFetchRedirect, optionRedirect, ownOptionRedirect,
 import { localBaseExpression } from "./local-base.ts";
 import { perRequestBaseKey } from "./transports/convention.ts";
 import { helperRedirect } from "./helper-redirect.ts";
+import { optionsOf } from "./evaluate/value.ts";
 import { forwardedOptionsRedirect } from "./forwarded-base.ts";
 import { changeMethod } from "./rewrites/method.ts";
 import { addFixedBody, convertRequestBody, type ComputedBody } from "./rewrites/request-body.ts";
@@ -338,7 +339,9 @@ function redirectFor(a: Analysis, http: HttpCall, url: LocatedUrl, parts: Part[]
   if (typedInjection(http.call)) return undefined;
   const anchor = fn && a.helperAnchors.get(fn);
   if (!anchor) return forwardedOptionsRedirect(a, http);
-  return !http.helper!.pathKey ? helperRedirect(fn!, anchor.node, anchor.value, http.call) : undefined;
+  // What the call passes whole for the helper's base slot, read by the evaluator: a known string there is its own base.
+  const carriesBase = (arg: Node, key: string | undefined) => optionsOf(key === undefined ? a.evaluator.evaluate(arg) : a.evaluator.property(arg, a.evaluator.evaluate(arg), key)).some((o) => o.kind === "string");
+  return !http.helper!.pathKey ? helperRedirect(fn!, anchor.node, anchor.value, http.call, carriesBase) : undefined;
 }
 
 /** A base computed in another function (`${apiBase(env)}/pods`): replaced where the call's own URL takes it. */
