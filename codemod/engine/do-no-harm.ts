@@ -21,6 +21,7 @@ import { isTestFile } from "./test-files.ts";
 import { isTypeScriptFile } from "./nodes.ts";
 import { references } from "./references.ts";
 import { shortExpression } from "./expression-name.ts";
+import { holdKey, keepHeldSites } from "./site-holds.ts";
 
 type Verdict = { flips: boolean; unfollowed: Node[]; because?: string; why?: Map<Node, string> };
 
@@ -61,6 +62,7 @@ function where(n: Node): string {
 
 /** Decides which bases flip, applies the edits that may be applied, and marks the rest. */
 export function resolveDoNoHarm(a: Analysis): void {
+  keepHeldSites(a, a.holds);
   const follower = new Follower(a);
   const verdicts = new Map<Node, Verdict>();
   const unseen = new Map<Node, string[]>();
@@ -106,6 +108,10 @@ export function resolveDoNoHarm(a: Analysis): void {
     }
   }
   for (const base of a.bases.values()) if (base.pinned) verdicts.set(base.literal, { flips: false, unfollowed: [], because: "the declared v1 base of marked calls" });
+  for (const base of a.bases.values()) {
+    const held = a.holds?.bases.get(holdKey(base.literal));
+    if (held) verdicts.set(base.literal, { flips: false, unfollowed: [], because: held.why });
+  }
   pinBasesOfMarkedCalls(a, verdicts);
   const fallbacks: Fallbacks = new Map();
   const redirected: Edit[] = [];
