@@ -83,7 +83,7 @@ function conflictHold(file: FileState, at: number): Frozen {
 
 function overlapHold(file: FileState, at: number): Frozen {
   const line = file.sf.getLineAndColumnAtPos(at).line;
-  return { why: `two rewrites planned in ${file.display} overlap here (at ${file.sf.getBaseName()}:${line})`, advice: BY_HAND };
+  return { why: `two rewrites planned in this file overlap here (at ${file.sf.getBaseName()}:${line})`, advice: BY_HAND };
 }
 
 function unparseableHold(file: FileState, error: string): Frozen {

@@ -56,12 +56,15 @@ export function holdsFor(a: Analysis, file: FileState, conflicts: Edit[], writte
   return out.sites.size || out.bases.size ? out : undefined;
 }
 
-/** Sites held by an earlier round: kept whole on v1 with no redirect, marked with why. */
+/**
+ * Sites held by an earlier round: kept whole on v1 with no redirect, marked with why. A call site
+ * takes its hold where it is planned (call-site.ts: one mark); this catches any other kind.
+ */
 export function keepHeldSites(a: Analysis, held: Holds | undefined): void {
   if (!held?.sites.size) return;
   for (const site of a.sites) {
     const h = held.sites.get(holdKey(site.call));
-    if (!h || !site.finding) continue;
+    if (!h || !site.finding || site.finding.reason.includes(h.why)) continue;
     const f = site.finding;
     const cautions = (site.cautions ?? []).map((p) => p.brief ?? p.reason);
     f.category = f.category === "no-equivalent" ? "no-equivalent" : "review";

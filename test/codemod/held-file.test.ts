@@ -86,7 +86,7 @@ describe("a file whose edits overlap", () => {
     // The call on its own base migrates.
     expect(code[3]).toBe("export const deleteVolume = (id: string) => fetch(`https://api.runpod.io/v2/network-volumes/${id}`, { method: \"DELETE\" });");
     // The held call's mark names the overlap; the other kept call's names its base.
-    expect(podsOut).toMatch(/StopPod \(review\): kept on v1: two rewrites planned in pods\.ts overlap here/);
+    expect(podsOut).toMatch(/StopPod \(review\): kept on v1: two rewrites planned in this file overlap here \(at pods\.ts:\d+\)/);
     expect(podsOut).toMatch(/DeletePod \(review\): kept on v1: its base/);
     expect(countMarks(podsOut)).toBe(2);
     // The audit after the rewrite (the same plans overlap again) sees exactly the marked sites and the base's mark.
