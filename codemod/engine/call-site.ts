@@ -19,6 +19,8 @@ import { axiosRedirect, openapiFetchRedirect, optionRedirect, ownOptionRedirect,
 import { localBaseExpression } from "./local-base.ts";
 import { perRequestBaseKey } from "./transports/convention.ts";
 import { helperRedirect } from "./helper-redirect.ts";
+import { optionsOf } from "./evaluate/value.ts";
+import { holdKey } from "./site-holds.ts";
 import { forwardedOptionsRedirect } from "./forwarded-base.ts";
 import { changeMethod } from "./rewrites/method.ts";
 import { addFixedBody, convertRequestBody, type ComputedBody } from "./rewrites/request-body.ts";
@@ -151,6 +153,9 @@ export function processCall(a: Analysis, http: HttpCall): void {
   let v1: Finding["v1"] = null;
   let v2: Finding["v2"] = null;
   const done = () => {
+    // Held by an earlier round (its edits overlapped another plan's, site-holds.ts): whole on v1, one mark.
+    const held = a.holds?.sites.get(holdKey(at));
+    if (held) problems.push({ reason: `kept on v1: ${held.why}`, advice: held.advice });
     // Cautions mark the site without keeping it on v1 (through the gateway it would answer the same).
     const marked = [...problems, ...plan.cautions];
     if (marked.length && category === "auto") category = "review";
@@ -164,7 +169,7 @@ export function processCall(a: Analysis, http: HttpCall): void {
     site.file = a.files.get(at.getSourceFile().getFilePath())!;
     site.complete = !problems.length;
     site.whole = true;
-    site.redirect = redirectFor(a, http, url, parts);
+    site.redirect = held ? undefined : redirectFor(a, http, url, parts);
     a.sites.push(site);
   };
   if (url.problem) {
@@ -247,12 +252,13 @@ function conditionalSite(a: Analysis, http: HttpCall, branches: Part[][], extern
   const paths = branches.map((parts) => locate(parts, external)!.path.replace(/\0/g, "{…}"));
   // `query ? \`/pods?${query}\` : "/pods"`: one path, with or without a query built at run time.
   const onePath = new Set(paths).size === 1;
-  const reason = onePath ? `the query string of ${paths[0]} is built at run time, and v2 does not take v1's parameters as they are` : `the URL is chosen at run time between ${paths.join(" and ")}`;
-  const advice = onePath ? "translate or drop each v1 parameter (docs/mapping.md), then call the v2 path" : "write each v1 call as its own v2 call (docs/mapping.md)";
+  const held = a.holds?.sites.get(holdKey(at));
+  const reason = (onePath ? `the query string of ${paths[0]} is built at run time, and v2 does not take v1's parameters as they are` : `the URL is chosen at run time between ${paths.join(" and ")}`) + (held ? `; kept on v1: ${held.why}` : "");
+  const advice = (onePath ? "translate or drop each v1 parameter (docs/mapping.md), then call the v2 path" : "write each v1 call as its own v2 call (docs/mapping.md)") + (held ? `; ${held.advice}` : "");
   todo(a, at, "base", "review", reason, advice);
   const finding = addFinding(a, at, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "call" });
   // It keeps v1 on its own where it can (a helper's base parameter), so the base may still flip for the others.
-  const redirect = http.lib === "helper" ? redirectFor(a, http, locate(branches[0]!, external)!, branches[0]!) : undefined;
+  const redirect = http.lib === "helper" && !held ? redirectFor(a, http, locate(branches[0]!, external)!, branches[0]!) : undefined;
   a.sites.push({ call: at, file: a.files.get(at.getSourceFile().getFilePath())!, deps, edits: [], finding, complete: false, whole: true, redirect, http });
 }
 
@@ -340,7 +346,9 @@ function redirectFor(a: Analysis, http: HttpCall, url: LocatedUrl, parts: Part[]
   if (typedInjection(http.call)) return undefined;
   const anchor = fn && a.helperAnchors.get(fn);
   if (!anchor) return forwardedOptionsRedirect(a, http);
-  return !http.helper!.pathKey ? helperRedirect(fn!, anchor.node, anchor.value, http.call) : undefined;
+  // What the call passes whole for the helper's base slot, read by the evaluator: a known string there is its own base.
+  const carriesBase = (arg: Node, key: string | undefined) => optionsOf(key === undefined ? a.evaluator.evaluate(arg) : a.evaluator.property(arg, a.evaluator.evaluate(arg), key)).some((o) => o.kind === "string");
+  return !http.helper!.pathKey ? helperRedirect(fn!, anchor.node, anchor.value, http.call, carriesBase) : undefined;
 }
 
 /** A base computed in another function (`${apiBase(env)}/pods`): replaced where the call's own URL takes it. */

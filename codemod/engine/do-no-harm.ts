@@ -21,6 +21,7 @@ import { isTestFile } from "./test-files.ts";
 import { isTypeScriptFile } from "./nodes.ts";
 import { references } from "./references.ts";
 import { shortExpression } from "./expression-name.ts";
+import { holdKey, keepHeldSites } from "./site-holds.ts";
 
 type Verdict = { flips: boolean; unfollowed: Node[]; because?: string; why?: Map<Node, string> };
 
@@ -61,6 +62,7 @@ function where(n: Node): string {
 
 /** Decides which bases flip, applies the edits that may be applied, and marks the rest. */
 export function resolveDoNoHarm(a: Analysis): void {
+  keepHeldSites(a, a.holds);
   const follower = new Follower(a);
   const verdicts = new Map<Node, Verdict>();
   const unseen = new Map<Node, string[]>();
@@ -106,11 +108,21 @@ export function resolveDoNoHarm(a: Analysis): void {
     }
   }
   for (const base of a.bases.values()) if (base.pinned) verdicts.set(base.literal, { flips: false, unfollowed: [], because: "the declared v1 base of marked calls" });
+  for (const base of a.bases.values()) {
+    const held = a.holds?.bases.get(holdKey(base.literal));
+    if (held) verdicts.set(base.literal, { flips: false, unfollowed: [], because: held.why });
+  }
   pinBasesOfMarkedCalls(a, verdicts);
   const fallbacks: Fallbacks = new Map();
-  for (const site of a.sites) settleSite(a, site, verdicts, fallbacks);
+  const redirected: Edit[] = [];
+  for (const site of a.sites) settleSite(a, site, verdicts, fallbacks, redirected);
   declareFallbacks(fallbacks);
-  for (const base of a.bases.values()) flipOrMark(a, base, verdicts.get(base.literal)!, unseen.get(base.literal), a.frozen.get(base.literal.getSourceFile().getFilePath()));
+  for (const base of a.bases.values()) {
+    // A base written inside the expression a kept call's redirect replaces (`${env.X ?? "…/v1"}/pods`
+    // → `${RUNPOD_V1_BASE}/pods`) served that call alone: it is gone, nothing flips or is marked.
+    if (base.flip.length && base.flip.every((f) => redirected.some((r) => replaces(r, f)))) continue;
+    flipOrMark(a, base, verdicts.get(base.literal)!, unseen.get(base.literal), a.frozen.get(base.literal.getSourceFile().getFilePath()));
+  }
   for (const [literal, uses] of testBases) {
     if (!verdicts.get(literal)?.flips) continue;
     const reason = `this test's client now calls v2: its mocked answers and expectations on records (${uses.slice(0, 3).map(where).join(", ")}${uses.length > 3 ? ", …" : ""}) are in v1 shape`;
@@ -227,7 +239,7 @@ function staysV1(site: Site, verdicts: Map<Node, Verdict>): boolean {
 }
 
 /** What happens to one site: its rewrite applies, or it stays whole on v1 (redirected or with its base), marked. */
-function settleSite(a: Analysis, site: Site, verdicts: Map<Node, Verdict>, fallbacks: Fallbacks): void {
+function settleSite(a: Analysis, site: Site, verdicts: Map<Node, Verdict>, fallbacks: Fallbacks, redirected: Edit[]): void {
   const stuck = [...site.deps].filter((d) => verdicts.get(d)?.flips === false || !verdicts.has(d));
   const frozenEdit = site.edits.find((e) => a.frozen.has(e.file));
   if (frozenEdit && site.finding) {
@@ -242,7 +254,7 @@ function settleSite(a: Analysis, site: Site, verdicts: Map<Node, Verdict>, fallb
   if (site.finding && !site.complete && site.whole) {
     // Marked: left whole, on its own v1 base when the base it had flips (or is inline).
     const flips = [...site.deps].some((d) => verdicts.get(d)?.flips === true);
-    if (usableRedirect(a, site) && (flips || site.deps.size === 0) && !a.frozen.has(site.file.sf.getFilePath())) applyRedirect(a, site, fallbacks);
+    if (usableRedirect(a, site) && (flips || site.deps.size === 0) && !a.frozen.has(site.file.sf.getFilePath())) redirected.push(...applyRedirect(a, site, fallbacks));
     return;
   }
   if (!stuck.length) {
@@ -294,7 +306,13 @@ function usableRedirect(a: Analysis, site: Site): Site["redirect"] {
 /** Per file, the v1 base names its redirected calls use: the declaration (written where the first call needs it) and the environment reads of the bases those calls had. */
 type Fallbacks = Map<FileState, Map<string, { edit: Edit; envs: (string | undefined)[] }>>;
 
-function applyRedirect(a: Analysis, site: Site, fallbacks: Fallbacks): void {
+/** Whether edit `outer` replaces the whole text `inner` edits (and does not keep it, so `inner` has nothing left to edit). */
+function replaces(outer: Edit, inner: Edit): boolean {
+  return outer.file === inner.file && outer.start <= inner.start && inner.end <= outer.end && outer !== inner && (outer.start < inner.start || inner.end < outer.end) && !outer.text.includes(inner.old);
+}
+
+/** Applies a marked call's redirect; returns its edits (what they replace is no longer in the file). */
+function applyRedirect(a: Analysis, site: Site, fallbacks: Fallbacks): Edit[] {
   // A base computed elsewhere that something at run time can set (an environment variable, an
   // option): the kept call takes the v1 counterpart of what it is set to, not a fixed v1 base.
   const overridable = [...site.deps].some((d) => a.bases.get(d)?.override || a.bases.get(d)?.env);
@@ -302,9 +320,11 @@ function applyRedirect(a: Analysis, site: Site, fallbacks: Fallbacks): void {
   // Each edit goes to the file it was made for; the declared names, to the files whose text uses them.
   for (const e of redirect.edits) addEdit(a, e);
   const shared = redirect.shared;
+  const applied = [...redirect.edits];
   if (shared && !a.sharedRedirects.has(shared.key)) {
     a.sharedRedirects.add(shared.key);
     for (const e of shared.edits) addEdit(a, e);
+    applied.push(...shared.edits);
   }
   const users = redirect.edits.length ? [...new Set(redirect.edits.map((e) => e.file))].map((f) => a.files.get(f)!) : [site.file];
   const envs = [...site.deps].map((d) => a.bases.get(d)).filter((b) => b && !b.pinned).map((b) => b!.env);
@@ -325,6 +345,7 @@ function applyRedirect(a: Analysis, site: Site, fallbacks: Fallbacks): void {
       names.set(name, { edit: decl, envs: [...envs] });
     }
   }
+  return applied;
 }
 
 /** Each declaration, read as the bases of all the calls that use it were (env-convention.ts). */

@@ -20,14 +20,25 @@ interface Slot {
 
 type Call = Node & { getArguments(): Node[] };
 
-export function helperRedirect(fn: Node, anchor: Node, anchorValue: string, call: Call): Redirect | undefined {
+/**
+ * `carriesBase(arg, key)`: whether what the call gives in a slot can hold a base the evaluator
+ * knows (`{ baseUrl: MIRROR }` built elsewhere): such a call keeps its own base, nothing is added.
+ */
+export function helperRedirect(fn: Node, anchor: Node, anchorValue: string, call: Call, carriesBase: (arg: Node, key: string | undefined) => boolean = () => true): Redirect | undefined {
   const target = nameFor(anchorValue);
   if (!target || target.slash) return undefined;
   const slot = slotOf(fn, anchor, 0);
   // A base computed from what callers give, other than one slot: the marked call asks the helper
   // for the v1 counterpart of the base it computes for it (each caller keeps its own).
   if (slot === "reads-parameters") return target.name === V1_BASE_NAME ? v1Flag(fn, anchor, call) : undefined;
-  if (slot) return fillSlot(call, slot, target.name);
+  if (!slot) return newParameter(fn, anchor, target.name, call);
+  const filled = fillSlot(call, slot, target.name);
+  if (filled) return filled;
+  // The slot is a key of something the call passes whole (`upstream(env, path)` reading
+  // `env.RUNPOD_API_BASE ?? "…/v1"`), which the call cannot be given a key in: when it carries no
+  // base the evaluator knows, the helper gets a base parameter of its own, as a helper without a slot.
+  const given = call.getArguments()[slot.index];
+  if (slot.key === undefined || !given || Node.isObjectLiteralExpression(unwrapExpression(given)) || carriesBase(given, slot.key)) return undefined;
   return newParameter(fn, anchor, target.name, call);
 }
 
@@ -92,6 +103,11 @@ function bodyNames(fn: Node, e: Node): boolean {
     const b = resolveIdentifier(id);
     return !!b && b.kind !== "param" && inside(fn, b.decl);
   });
+}
+
+function writesLiteral(e: Node): boolean {
+  const literal = (n: Node) => Node.isStringLiteral(n) || Node.isNoSubstitutionTemplateLiteral(n) || Node.isTemplateExpression(n);
+  return literal(e) || !!e.getFirstDescendant(literal);
 }
 
 function isPropertyName(id: Node): boolean {
@@ -160,7 +176,8 @@ function newParameter(fn: Node, anchor: Node, name: string, call: Call): Redirec
   if (args.length > params.length || args.some((x) => Node.isSpreadElement(x))) return undefined;
   const close = fn.getFirstChildByKind(SyntaxKind.CloseParenToken);
   if (!close) return undefined;
-  const local = bodyNames(fn, anchor);
+  // A base written in the anchor itself (`env.X ?? "…/v1"`) flips in place: it is not copied into a default.
+  const local = bodyNames(fn, anchor) || writesLiteral(anchor);
   const typed = isTypeScriptFile(fn.getSourceFile().getFilePath());
   const param = local ? (typed ? `${HELPER_BASE_PARAM}?: string` : HELPER_BASE_PARAM) : `${HELPER_BASE_PARAM} = ${anchor.getText()}`;
   const inTemplate = Node.isTemplateSpan(anchor.getParent()!) && (anchor.getParent() as any).getExpression() === anchor;

@@ -10,7 +10,8 @@
 import { SyntaxKind, type SourceFile } from "../ts-morph.ts";
 import type { Edit, FileAnalysis, Finding } from "../types.ts";
 import { parseErrorOf, type ProjectIndex } from "../project-index.ts";
-import { addFile, newAnalysis, planFor, type Analysis, type FileState, type Frozen, type Site } from "./state.ts";
+import { addFile, newAnalysis, planFor, type Analysis, type FileState, type Frozen, type Holds, type Site } from "./state.ts";
+import { holdsFor, newHolds } from "./site-holds.ts";
 import { httpCall } from "./transports/index.ts";
 import { setCallReader } from "./call-reader.ts";
 
@@ -57,13 +58,16 @@ export function analyzeProject(index: ProjectIndex, displayName: (file: string) 
   // A file whose edits cannot all be applied (two plans overlap, or an edit does not fit its text)
   // is held: the analysis runs again with only its marks written there, so its bases stay v1 for
   // every caller and its sites keep v1, marked. It converges: held files only grow.
+  // Where the overlapping edits are a site's (or a base's), only that site is held (site-holds.ts).
   const held = new Map<string, Frozen>();
-  let run = analyzeOnce(index, displayName, options, held);
-  for (let round = 0; round < 3 && run.held.size; round++) {
-    const before = held.size;
+  const holds = newHolds();
+  let run = analyzeOnce(index, displayName, options, held, holds);
+  for (let round = 0; round < 5 && (run.held.size || run.holds.sites.size || run.holds.bases.size); round++) {
+    const before = held.size + holds.sites.size + holds.bases.size;
     for (const [f, h] of run.held) if (!held.has(f)) held.set(f, h);
-    if (held.size === before) break;
-    run = analyzeOnce(index, displayName, options, held);
+    for (const kind of ["sites", "bases"] as const) for (const [k, h] of run.holds[kind]) if (!holds[kind].has(k)) holds[kind].set(k, h);
+    if (held.size + holds.sites.size + holds.bases.size === before) break;
+    run = analyzeOnce(index, displayName, options, held, holds);
   }
   return { files: run.files, adapters: run.adapters };
 }
@@ -77,6 +81,11 @@ function conflictHold(file: FileState, at: number): Frozen {
   return { why: `two rewrites planned in ${file.display} overlap (at ${file.sf.getBaseName()}:${line}), so only marks are written there`, advice: BY_HAND, marks: true };
 }
 
+function overlapHold(file: FileState, at: number): Frozen {
+  const line = file.sf.getLineAndColumnAtPos(at).line;
+  return { why: `two rewrites planned in this file overlap here (at ${file.sf.getBaseName()}:${line})`, advice: BY_HAND };
+}
+
 function unparseableHold(file: FileState, error: string): Frozen {
   return { why: `the codemod's rewrite of ${file.display} would not parse (internal error: ${error.replace(/^\d+:\d+ /, "")}), so only marks are written there`, advice: BY_HAND, marks: true };
 }
@@ -86,9 +95,11 @@ function refusedHold(file: FileState, e: Edit): Frozen {
   return { why: `the codemod planned an edit in ${file.display} it could not apply (internal error: ${what}), so only marks are written there`, advice: BY_HAND, marks: true };
 }
 
-function analyzeOnce(index: ProjectIndex, displayName: (file: string) => string, options: AnalyzeOptions, held: Map<string, Frozen>): ProjectAnalysis & { held: Map<string, Frozen> } {
+function analyzeOnce(index: ProjectIndex, displayName: (file: string) => string, options: AnalyzeOptions, held: Map<string, Frozen>, holds: Holds): ProjectAnalysis & { held: Map<string, Frozen>; holds: Holds } {
   const hold = new Map<string, Frozen>();
+  const more = newHolds();
   const a = newAnalysis(index.resolve);
+  a.holds = holds;
   setModuleResolver(index.project, index.resolve);
   if (options.adapterRoot) a.adapter = { root: options.adapterRoot, used: new Map() };
   a.projectFiles = options.projectFiles;
@@ -160,13 +171,15 @@ function analyzeOnce(index: ProjectIndex, displayName: (file: string) => string,
         const meant = a.files.get(e.file);
         if (meant && meant !== file) hold.set(e.file, refusedHold(meant, e));
       }
-      if (conflicts.length && !hold.has(path)) hold.set(path, conflictHold(file, conflicts[0]!.start));
-      const why = (hold.get(path) ?? frozen)!.why.replace(/, so only marks are written there$/, "");
+      const local = conflicts.length && !hold.has(path) && !frozen ? holdsFor(a, file, conflicts, edits, holds, overlapHold(file, conflicts[0]!.start)) : undefined;
+      if (local) for (const kind of ["sites", "bases"] as const) for (const [k, h] of local[kind]) more[kind].set(k, h);
+      else if (conflicts.length && !hold.has(path)) hold.set(path, conflictHold(file, conflicts[0]!.start));
+      const why = (hold.get(path) ?? frozen ?? overlapHold(file, conflicts[0]!.start)).why.replace(/, so only marks are written there$/, "");
       const safe = findings.map((f) => (f.category === "auto" ? { ...f, category: "review" as const, reason: `${f.reason}; left unchanged: ${why}`, advice: BY_HAND } : f));
       result.set(path, { findings: safe, edits: [], output: file.text, callSites: found, rewritten: 0 });
       continue;
     }
     result.set(path, { findings, edits, output, callSites: found, rewritten: frozen ? 0 : sites.filter((s) => s.complete).length });
   }
-  return { files: result, held: hold, adapters: a.adapter?.used };
+  return { files: result, held: hold, holds: more, adapters: a.adapter?.used };
 }

@@ -120,6 +120,8 @@ export interface Analysis {
   consumed: Set<Node>;
   /** Files the run may not rewrite (read-only, or where its edits disagreed): no rewrite lands there, so nothing may depend on one. */
   frozen: Map<string, Frozen>;
+  /** Call sites and bases an earlier round held because their edits overlapped others (site-holds.ts). */
+  holds?: Holds;
   /** Files imported by files the run could not analyse: their bases may be used unseen. */
   blocked: Map<string, string[]>;
   /** Which strings and objects an expression can hold (one evaluator per analysis, memoised). */
@@ -148,6 +150,12 @@ export interface Analysis {
   errorReads: Map<Node, SharedErrorRead>;
   /** got/ky hook entries on planned calls' failure path that the engine cannot read → the calls they serve (marked when one migrates). */
   unfollowedHooks: Map<Node, Set<Site>>;
+}
+
+/** What a round holds because its edits overlapped others: call sites and bases by `file:offset` (stable across rounds). */
+export interface Holds {
+  sites: Map<string, Frozen>;
+  bases: Map<string, Frozen>;
 }
 
 /** Why a file may not be rewritten, what to do about it, and whether its marks may still be written. */
