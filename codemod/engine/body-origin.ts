@@ -21,24 +21,27 @@ const FORM = /^(?:globalThis\.)?(FormData|URLSearchParams|Blob|File|ReadableStre
 export interface BodyPlace {
   /** The expression that holds the body (or one of its values): an object literal, or a value built elsewhere. */
   node: Node;
+  /**
+   * Where a value built elsewhere is wrapped (in the adapter): the outermost expression on the way
+   * to it that still holds the object as it is (not serialised, not one branch of several), so
+   * the wrap stays as near the send as it can.
+   */
+  wrap: Node;
+  /** Why it was not followed further (a variable or function that serves more than this send), for a mark. */
+  why?: string;
 }
 
 /** The places the body at the send (`node`, the send's own body expression) is written. */
-export function bodyPlaces(a: Analysis, node: Node, depth = 0): BodyPlace[] {
+export function bodyPlaces(a: Analysis, node: Node, depth = 0, wrap = unwrapExpression(node)): BodyPlace[] {
   const n = unwrapExpression(node);
   const inner = Node.isAwaitExpression(n) ? unwrapExpression(n.getExpression()) : n;
-  if (depth > MAX_DEPTH) return [{ node: n }];
+  if (depth > MAX_DEPTH) return [{ node: n, wrap }];
   if (isStringify(inner)) return bodyPlaces(a, inner.getArguments()[0]!, depth + 1);
   if (Node.isConditionalExpression(inner)) return [...bodyPlaces(a, inner.getWhenTrue(), depth + 1), ...bodyPlaces(a, inner.getWhenFalse(), depth + 1)];
-  if (Node.isIdentifier(inner)) {
-    const init = soleInitializer(a, inner);
-    return init ? bodyPlaces(a, init, depth + 1) : [{ node: n }];
-  }
-  if (Node.isCallExpression(inner)) {
-    const returns = soleCallReturns(a, inner);
-    return returns ? returns.flatMap((r) => bodyPlaces(a, r, depth + 1)) : [{ node: n }];
-  }
-  return [{ node: n }];
+  const next = Node.isIdentifier(inner) ? soleInitializer(a, inner) : Node.isCallExpression(inner) ? soleCallReturns(a, inner) : undefined;
+  if (!next || typeof next === "string") return [{ node: n, wrap, ...(next ? { why: next } : {}) }];
+  // Several returns are branches: each is wrapped where it is.
+  return next.flatMap((r) => bodyPlaces(a, r, depth + 1, next.length === 1 ? wrap : undefined));
 }
 
 function isStringify(n: Node): n is Node & { getArguments(): Node[] } {
@@ -46,14 +49,16 @@ function isStringify(n: Node): n is Node & { getArguments(): Node[] } {
 }
 
 /**
- * A const (or a variable never written again) declared only to be used at `use`: its initializer.
- * A declared type keeps it (the converted value would not match it), except for a JSON string.
+ * A variable declared only to be used at `use`: its initializer (else why not, or undefined where
+ * it is not a variable). A declared type keeps it (the converted value would not match it), except
+ * for a JSON string.
  */
-function soleInitializer(a: Analysis, use: Node): Node | undefined {
+function soleInitializer(a: Analysis, use: Node): Node[] | string | undefined {
   const b = bind(a, use);
   if (b?.kind !== "var" || b.path.length || !b.init || !Node.isVariableDeclaration(b.decl)) return undefined;
-  if (b.decl.getTypeNode() && !isStringify(unwrapExpression(b.init))) return undefined;
-  return usedOnlyHere(b.decl, use) ? b.init : undefined;
+  if (!usedOnlyHere(b.decl, use)) return `${use.getText()} is also used elsewhere`;
+  if (b.decl.getTypeNode() && !isStringify(unwrapExpression(b.init))) return `${use.getText()} is declared as ${b.decl.getTypeNode()!.getText()}`;
+  return [b.init];
 }
 
 /** A const declared in its scope and used nowhere else there but at this use (nor exported); the option key `body:` is not a use. */
@@ -65,16 +70,22 @@ export function usedOnlyHere(decl: Node, use: Node): boolean {
   return refs.length === 1 && refs[0] === use;
 }
 
-/** What a project function returns, when this call is its only use (not exported, no declared return type in TypeScript). */
-function soleCallReturns(a: Analysis, call: Node & { getExpression(): Node }): Node[] | undefined {
+/**
+ * What a project function returns, when this call is its only use (not exported, no declared
+ * return type in TypeScript); else why not (undefined: not a project function).
+ */
+function soleCallReturns(a: Analysis, call: Node & { getExpression(): Node }): Node[] | string | undefined {
   const callee = a.evaluator.evaluate(call.getExpression());
   const fn = callee.kind === "function" ? callee.node : undefined;
   if (!fn || !isFunctionLike(fn) || Node.isConstructorDeclaration(fn) || (fn as any).isGenerator?.()) return undefined;
-  if (isTypeScriptFile(fn.getSourceFile().getFilePath()) && (fn as any).getReturnTypeNode?.()) return undefined;
+  const name = shortExpression(call.getExpression());
+  const declared = (fn as any).getReturnTypeNode?.() as Node | undefined;
+  if (declared && isTypeScriptFile(fn.getSourceFile().getFilePath())) return `${name} declares its return type ${declared.getText()}`;
   const callers = a.evaluator.callers(fn);
-  if (!callers || callers.length !== 1 || callers[0] !== call || exported(fn)) return undefined;
+  if (!callers || callers.length !== 1 || callers[0] !== call) return `${name} is also used elsewhere`;
+  if (exported(fn)) return `${name} is exported`;
   const returns = returnedExpressions(fn);
-  return returns.length ? returns : undefined;
+  return returns.length ? returns : `${name} returns nothing the codemod can see`;
 }
 
 /** Whether a function may be called from outside the project's sight: exported by ES or CommonJS syntax. */
@@ -103,7 +114,7 @@ function exported(fn: Node): boolean {
 export function notAnObject(a: Analysis, node: Node): string | undefined {
   for (const o of optionsOf(a.evaluator.evaluate(node))) {
     if (o.kind === "string") return "a string";
-    if (o.kind === "made" && isStringify(unwrapExpression(o.call))) return `a JSON string (${shortExpression(o.call)})`;
+    if (o.kind === "made" && isStringify(unwrapExpression(o.call))) return "a JSON string";
     if (o.kind === "made" && Node.isNewExpression(o.call)) {
       const form = FORM.exec(o.call.getExpression().getText())?.[1];
       if (form) return `a ${form}`;

@@ -151,7 +151,8 @@ export function convertRequestBody(plan: Plan, http: HttpCall, lens: string, opK
 
 function convertPlace(plan: Plan, http: HttpCall, place: BodyPlace, lens: string, opKey: string | undefined): void {
   const node = place.node;
-  const where = node === unwrapExpression(http.body!.node) ? shortExpression(node) : `${shortExpression(http.body!.node)}, at ${shortExpression(node)}`;
+  const at = node === unwrapExpression(http.body!.node) ? shortExpression(node) : `${shortExpression(http.body!.node)}, at ${shortExpression(node)}`;
+  const where = place.why ? `${at}: ${place.why}` : at;
   if (Node.isObjectLiteralExpression(node)) {
     const result = convertBody(node, lens, quoteOf(plan.a, node));
     if (result.text !== null) edit(plan, node, { start: node.getStart(), end: node.getEnd(), text: result.text });
@@ -169,12 +170,12 @@ function convertPlace(plan: Plan, http: HttpCall, place: BodyPlace, lens: string
     return;
   }
   // Only an object can be converted: a JSON text (serialised where it cannot be reached), a form, a number cannot.
-  const not = notAnObject(plan.a, node);
+  const not = notAnObject(plan.a, place.wrap);
   if (not) {
     plan.problems.push({ reason: `the v1 body is ${not} built elsewhere (${where}), so it cannot be converted with the ${lens} lens`, advice: "convert the object before it is serialised: rewrite the flat v1 fields into the nested v2 body (see docs/mapping.md)", brief: `the v1 body is ${not} built elsewhere (${where})` });
     return;
   }
   // A body from the app's own interface (a tool's input, a form): the adapter converts it at run time.
-  if (opKey && wrapBodyInAdapter(plan, node, opKey)) return;
+  if (opKey && wrapBodyInAdapter(plan, place.wrap, opKey)) return;
   plan.problems.push({ reason: `the v1 body is built elsewhere (${where}); it must be converted with the ${lens} lens`, advice: "rewrite the flat v1 fields into the nested v2 body (see docs/mapping.md)" });
 }
