@@ -146,7 +146,12 @@ export function convertRequestBody(plan: Plan, http: HttpCall, lens: string, opK
   if (!http.body) return;
   // Converted where the value is written: the literal at the send, or followed through what serves only this send.
   const places = bodyPlaces(plan.a, http.body.node);
+  const before = plan.problems.length;
   for (const place of places) convertPlace(plan, http, place, lens, opKey);
+  // Branches with the same problem (two returns each sending half a pair) say it once.
+  const seen = new Set<string>();
+  const own = plan.problems.splice(before).filter((p) => !seen.has(p.reason) && !!seen.add(p.reason));
+  plan.problems.push(...own);
 }
 
 function convertPlace(plan: Plan, http: HttpCall, place: BodyPlace, lens: string, opKey: string | undefined): void {
