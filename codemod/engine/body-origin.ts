@@ -16,7 +16,7 @@ import { optionsOf } from "./evaluate/value.ts";
 import { shortExpression } from "./expression-name.ts";
 
 const MAX_DEPTH = 8;
-const FORM = /^(?:globalThis\.)?(FormData|URLSearchParams|Blob|File|ReadableStream|ArrayBuffer|Buffer|Uint8Array|string|number|boolean)\b/;
+const FORM = /^(?:globalThis\.)?(FormData|URLSearchParams|Blob|File|ReadableStream|ArrayBuffer|Buffer|Uint8Array)\b/;
 
 export interface BodyPlace {
   /** The expression that holds the body (or one of its values): an object literal, or a value built elsewhere. */
@@ -112,6 +112,8 @@ function exported(fn: Node): boolean {
  * converts objects, and a string (a JSON text), a number or a form is not one.
  */
 export function notAnObject(a: Analysis, node: Node): string | undefined {
+  const u = unwrapExpression(node);
+  if (Node.isTemplateExpression(u) || Node.isNoSubstitutionTemplateLiteral(u) || Node.isStringLiteral(u)) return "a string";
   for (const o of optionsOf(a.evaluator.evaluate(node))) {
     if (o.kind === "string") return "a string";
     if (o.kind === "made" && isStringify(unwrapExpression(o.call))) return "a JSON string";
@@ -131,5 +133,5 @@ export function notAnObject(a: Analysis, node: Node): string | undefined {
     return undefined;
   }
   const form = type && FORM.exec(type)?.[1];
-  return form && !/^(string|number|boolean)$/.test(form) ? `a ${form}` : undefined;
+  return form ? `a ${form}` : undefined;
 }
