@@ -177,7 +177,8 @@ function convertPlace(plan: Plan, http: HttpCall, place: BodyPlace, lens: string
   // Only an object can be converted: a JSON text (serialised where it cannot be reached), a form, a number cannot.
   const not = notAnObject(plan.a, place.wrap);
   if (not) {
-    plan.problems.push({ reason: `the v1 body is ${not} built elsewhere (${where}), so it cannot be converted with the ${lens} lens`, advice: "convert the object before it is serialised: rewrite the flat v1 fields into the nested v2 body (see docs/mapping.md)", brief: `the v1 body is ${not} built elsewhere (${where})` });
+    const what = `the v1 body is ${not}${node === unwrapExpression(http.body!.node) && !place.why ? "" : " built elsewhere"} (${where})`;
+    plan.problems.push({ reason: `${what}, so it cannot be converted with the ${lens} lens`, advice: "convert the object before it is serialised: rewrite the flat v1 fields into the nested v2 body (see docs/mapping.md)", brief: what });
     return;
   }
   // A body from the app's own interface (a tool's input, a form): the adapter converts it at run time.
