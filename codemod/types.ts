@@ -24,6 +24,11 @@ export interface Edit {
   file: string;
   /** The text of [start, end) when the edit was planned ("" for an insertion). */
   old: string;
+  /**
+   * The edit changes the value of a shorthand property (`{ body }`): applying it writes the key
+   * once at `at` (`body: …`), however many edits wrap or replace that value (apply-edits.ts).
+   */
+  shorthand?: { at: number; key: string };
 }
 
 /**

@@ -39,6 +39,10 @@ export function applyEdits(file: string, text: string, edits: Edit[]): Applied {
     seen.add(key);
     items.push({ e, i, text: eol === "\n" ? e.text : e.text.replace(/\r?\n/g, eol), inner: [] });
   });
+  // A shorthand property whose value an edit changes gets its key written once, before any insertion there.
+  const keys = new Map<number, Edit>();
+  for (const { e } of items) if (e.shorthand && !keys.has(e.shorthand.at)) keys.set(e.shorthand.at, { start: e.shorthand.at, end: e.shorthand.at, text: `${e.shorthand.key}: `, file, old: "" });
+  [...keys.values()].forEach((e, k) => items.push({ e, i: -1 - keys.size + k, text: e.text, inner: [] }));
   const conflicts: Edit[] = [];
   const output = compose(text, 0, items, conflicts);
   return { output, conflicts, refused };

@@ -63,7 +63,7 @@ export function urlContext(a: Analysis, args = new Map<Node, Node>(), inside: No
  * What a function gives back: an arrow's expression body, the `return x` a body only is (one
  * expression), or else every `return` of its own (none when one returns nothing).
  */
-function returnedExpressions(fn: Node): Node[] {
+export function returnedExpressions(fn: Node): Node[] {
   const body = (fn as any).getBody?.() as Node | undefined;
   if (!body) return [];
   if (!Node.isBlock(body)) return [body];

@@ -75,6 +75,30 @@ describe("text edits", () => {
   });
 });
 
+describe("edits of a shorthand property's value", () => {
+  const project = new Project({ useInMemoryFileSystem: true });
+  const text = "send(url, { method: 'POST', body, headers });\n";
+  const sf = project.createSourceFile("/p/s.ts", text);
+  const prop = sf.getFirstDescendantByKindOrThrow(SyntaxKind.ShorthandPropertyAssignment);
+  const name = prop.getNameNode();
+  const wrap = (open: string, close: string) => [textEdit(name, name.getStart(), name.getStart(), open), textEdit(name, name.getEnd(), name.getEnd(), close)];
+  const run = (edits: Edit[]) => applyEdits("/p/s.ts", text, edits).output;
+
+  it("write the key once, however many edits wrap or replace the value", () => {
+    expect(run(wrap("adapter(", ")"))).toContain("{ method: 'POST', body: adapter(body), headers }");
+    expect(run([...wrap("outer(", ")"), ...wrap("inner(", ")")])).toContain("body: outer(inner(body)), headers");
+    // Only a close (`.then(…)` after the value): the key still goes before it.
+    expect(run([textEdit(name, name.getEnd(), name.getEnd(), ".then(f)")])).toContain("body: body.then(f), headers");
+    expect(run([replaceNode(name, "converted")])).toContain("body: converted, headers");
+  });
+
+  it("leave an edit made at the property (a key rename) and one after it alone", () => {
+    expect(run([textEdit(prop, prop.getStart(), prop.getEnd(), "json: body")])).toContain("{ method: 'POST', json: body, headers }");
+    const obj = sf.getFirstDescendantByKindOrThrow(SyntaxKind.ObjectLiteralExpression);
+    expect(run([textEdit(obj, prop.getEnd(), prop.getEnd(), ", extra: 1")])).toContain("body, extra: 1, headers");
+  });
+});
+
 describe("shortExpression", () => {
   const project = new Project({ useInMemoryFileSystem: true });
   const sf = project.createSourceFile(

@@ -5,15 +5,14 @@
 import { Node } from "../../ts-morph.ts";
 import { convertBody, evaluateLiteral } from "../body.ts";
 import { renderValue } from "../body-render.ts";
-import { enclosingFunction } from "../scope.ts";
-import { referencesOf } from "../nodes.ts";
 import { unwrapExpression } from "../urls.ts";
 import { edit, fileOf, q, quoteOf, siteEdits, type Analysis, type Plan } from "../state.ts";
 import type { HttpCall } from "../transports/index.ts";
-import { bind, objectLiteral, prop } from "../values.ts";
+import { objectLiteral, prop } from "../values.ts";
 import { jsonType } from "./json-type.ts";
 import type { Problems } from "./problems.ts";
 import { wrapBodyInAdapter } from "../adapter-sites.ts";
+import { bodyPlaces, notAnObject, type BodyPlace } from "../body-origin.ts";
 import { declaredShape } from "../declared-shapes.ts";
 import { builtShape } from "../built-body.ts";
 import { convertDeclared } from "../declared-body.ts";
@@ -145,42 +144,44 @@ export function convertRequestBody(plan: Plan, http: HttpCall, lens: string, opK
     return;
   }
   if (!http.body) return;
-  let node = unwrapExpression(http.body.node);
-  if (Node.isIdentifier(node)) {
-    const b = bind(plan.a, node);
-    const init = b?.kind === "var" && b.path.length === 0 && b.init ? unwrapExpression(b.init) : undefined;
-    // Declared (in this function or the module) only to be sent here: converted where it is written.
-    if (init && Node.isObjectLiteralExpression(init) && usedOnlyHere(b!.decl, node) && !(b!.decl as any).getTypeNode?.()) node = init;
-  }
-  if (!Node.isObjectLiteralExpression(node)) {
-    // Fields known where the value comes from (built just above from a literal and additions, a
-    // tool's input schema, a typed parameter): converted one by one, read from the value at the send.
-    const shape = builtShape(plan.a, node) ?? declaredShape(plan.a, node);
-    if (shape) {
-      const result = convertDeclared(node, shape, lens, quoteOf(plan.a, node));
-      // `{ data }`: the key stays, its value becomes the v2 body.
-      const holder = node.getParent();
-      const key = holder && Node.isShorthandPropertyAssignment(holder) ? `${node.getText()}: ` : "";
-      if (result.text !== null) edit(plan, node, { start: node.getStart(), end: node.getEnd(), text: key + result.text });
-      for (const p of result.problems) plan.problems.push({ reason: p.reason, advice: p.advice });
-      return;
-    }
-    // A body from the app's own interface (a tool's input, a form): the adapter converts it at run time.
-    if (opKey && wrapBodyInAdapter(plan, http.body.node, opKey)) return;
-    plan.problems.push({ reason: `the v1 body is built elsewhere (${shortExpression(http.body.node)}); it must be converted with the ${lens} lens`, advice: "rewrite the flat v1 fields into the nested v2 body (see docs/mapping.md)" });
-    return;
-  }
-  const result = convertBody(node, lens, quoteOf(plan.a, node));
-  if (result.text !== null) edit(plan, node, { start: node.getStart(), end: node.getEnd(), text: result.text });
-  if (result.text !== null && result.before) siteEdits(plan, result.before);
-  for (const p of result.problems) plan.problems.push({ reason: p.reason, advice: p.advice });
+  // Converted where the value is written: the literal at the send, or followed through what serves only this send.
+  const places = bodyPlaces(plan.a, http.body.node);
+  const before = plan.problems.length;
+  for (const place of places) convertPlace(plan, http, place, lens, opKey);
+  // Branches with the same problem (two returns each sending half a pair) say it once.
+  const seen = new Set<string>();
+  const own = plan.problems.splice(before).filter((p) => !seen.has(p.reason) && !!seen.add(p.reason));
+  plan.problems.push(...own);
 }
 
-/** A const declared in its scope and used nowhere else there but at this use (nor exported); the option key `body:` is not a use. */
-function usedOnlyHere(decl: Node, use: Node): boolean {
-  const statement = decl.getParent()?.getParent();
-  const name = Node.isVariableDeclaration(decl) ? decl.getNameNode() : undefined;
-  if (!statement || !Node.isVariableStatement(statement) || statement.isExported() || !name || !Node.isIdentifier(name)) return false;
-  const refs = referencesOf(enclosingFunction(decl), name);
-  return refs.length === 1 && refs[0] === use;
+function convertPlace(plan: Plan, http: HttpCall, place: BodyPlace, lens: string, opKey: string | undefined): void {
+  const node = place.node;
+  const at = node === unwrapExpression(http.body!.node) ? shortExpression(node) : `${shortExpression(http.body!.node)}, at ${shortExpression(node)}`;
+  const where = place.why ? `${at}: ${place.why}` : at;
+  if (Node.isObjectLiteralExpression(node)) {
+    const result = convertBody(node, lens, quoteOf(plan.a, node));
+    if (result.text !== null) edit(plan, node, { start: node.getStart(), end: node.getEnd(), text: result.text });
+    if (result.text !== null && result.before) siteEdits(plan, result.before);
+    for (const p of result.problems) plan.problems.push({ reason: p.reason, advice: p.advice });
+    return;
+  }
+  // Fields known where the value comes from (built just above from a literal and additions, a
+  // tool's input schema, a typed parameter): converted one by one, read from the value at the send.
+  const shape = builtShape(plan.a, node) ?? declaredShape(plan.a, node);
+  if (shape) {
+    const result = convertDeclared(node, shape, lens, quoteOf(plan.a, node));
+    if (result.text !== null) edit(plan, node, { start: node.getStart(), end: node.getEnd(), text: result.text });
+    for (const p of result.problems) plan.problems.push({ reason: p.reason, advice: p.advice });
+    return;
+  }
+  // Only an object can be converted: a JSON text (serialised where it cannot be reached), a form, a number cannot.
+  const not = notAnObject(plan.a, place.wrap);
+  if (not) {
+    const what = `the v1 body is ${not}${node === unwrapExpression(http.body!.node) && !place.why ? "" : " built elsewhere"} (${where})`;
+    plan.problems.push({ reason: `${what}, so it cannot be converted with the ${lens} lens`, advice: "convert the object before it is serialised: rewrite the flat v1 fields into the nested v2 body (see docs/mapping.md)", brief: what });
+    return;
+  }
+  // A body from the app's own interface (a tool's input, a form): the adapter converts it at run time.
+  if (opKey && wrapBodyInAdapter(plan, place.wrap, opKey)) return;
+  plan.problems.push({ reason: `the v1 body is built elsewhere (${where}); it must be converted with the ${lens} lens`, advice: "rewrite the flat v1 fields into the nested v2 body (see docs/mapping.md)" });
 }
