@@ -19,6 +19,7 @@ import { axiosRedirect, openapiFetchRedirect, optionRedirect, ownOptionRedirect,
 import { localBaseExpression } from "./local-base.ts";
 import { perRequestBaseKey } from "./transports/convention.ts";
 import { helperRedirect } from "./helper-redirect.ts";
+import { threadedBaseRedirect, typedInjection } from "./threaded-base.ts";
 import { forwardedOptionsRedirect } from "./forwarded-base.ts";
 import { changeMethod } from "./rewrites/method.ts";
 import { addFixedBody, convertRequestBody, type ComputedBody } from "./rewrites/request-body.ts";
@@ -337,7 +338,7 @@ function redirectFor(a: Analysis, http: HttpCall, url: LocatedUrl, parts: Part[]
   // extra argument would not fit the declared function type.
   if (typedInjection(http.call)) return undefined;
   const anchor = fn && a.helperAnchors.get(fn);
-  if (!anchor) return forwardedOptionsRedirect(a, http);
+  if (!anchor) return forwardedOptionsRedirect(a, http) ?? threadedBaseRedirect(a, http);
   return !http.helper!.pathKey ? helperRedirect(fn!, anchor.node, anchor.value, http.call) : undefined;
 }
 
@@ -349,10 +350,3 @@ function computedBaseRedirect(a: Analysis, http: HttpCall, url: LocatedUrl, part
   return local && local !== first.node ? siteBaseRedirect(local, url.anchor.value) : undefined;
 }
 
-function typedInjection(call: Node): boolean {
-  const callee = Node.isCallExpression(call) ? unwrapExpression(call.getExpression()) : undefined;
-  if (!callee || !Node.isPropertyAccessExpression(callee) || !Node.isThisExpression(callee.getExpression())) return false;
-  const cls = callee.getFirstAncestor((n) => Node.isClassDeclaration(n));
-  const param = cls && Node.isClassDeclaration(cls) ? cls.getConstructors()[0]?.getParameters().find((p) => p.isParameterProperty() && p.getName() === callee.getName()) : undefined;
-  return !!param?.getTypeNode();
-}

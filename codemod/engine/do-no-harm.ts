@@ -288,7 +288,7 @@ function withCautions(site: Site, reason: string): string {
 /** A marked call's redirect, when every file it writes may be written (a helper's new parameter may be in another file). */
 function usableRedirect(a: Analysis, site: Site): Site["redirect"] {
   const r = site.redirect;
-  return r && ![...r.edits, ...(r.shared?.edits ?? [])].some((e) => a.frozen.has(e.file)) ? r : undefined;
+  return r && ![...r.edits, ...(r.shared?.edits ?? []), ...(r.inner ?? []).flatMap((s) => s.edits)].some((e) => a.frozen.has(e.file)) ? r : undefined;
 }
 
 /** Per file, the v1 base names its redirected calls use: the declaration (written where the first call needs it) and the environment reads of the bases those calls had. */
@@ -302,9 +302,10 @@ function applyRedirect(a: Analysis, site: Site, fallbacks: Fallbacks): void {
   // Each edit goes to the file it was made for; the declared names, to the files whose text uses them.
   for (const e of redirect.edits) addEdit(a, e);
   const shared = redirect.shared;
-  if (shared && !a.sharedRedirects.has(shared.key)) {
-    a.sharedRedirects.add(shared.key);
-    for (const e of shared.edits) addEdit(a, e);
+  for (const s of [shared, ...(redirect.inner ?? [])]) {
+    if (!s || a.sharedRedirects.has(s.key)) continue;
+    a.sharedRedirects.add(s.key);
+    for (const e of s.edits) addEdit(a, e);
   }
   const users = redirect.edits.length ? [...new Set(redirect.edits.map((e) => e.file))].map((f) => a.files.get(f)!) : [site.file];
   const envs = [...site.deps].map((d) => a.bases.get(d)).filter((b) => b && !b.pinned).map((b) => b!.env);

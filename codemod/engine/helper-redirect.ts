@@ -20,15 +20,20 @@ interface Slot {
 
 type Call = Node & { getArguments(): Node[] };
 
-export function helperRedirect(fn: Node, anchor: Node, anchorValue: string, call: Call): Redirect | undefined {
+/**
+ * `given`: what the call gives instead of the declared v1 base (an outer helper's own base
+ * parameter, threaded-base.ts); only a v1 base (not an origin) can be handed on so.
+ */
+export function helperRedirect(fn: Node, anchor: Node, anchorValue: string, call: Call, given?: string): Redirect | undefined {
   const target = nameFor(anchorValue);
-  if (!target || target.slash) return undefined;
+  if (!target || target.slash || (given && target.name !== V1_BASE_NAME)) return undefined;
+  const name = given ?? target.name;
   const slot = slotOf(fn, anchor, 0);
   // A base computed from what callers give, other than one slot: the marked call asks the helper
   // for the v1 counterpart of the base it computes for it (each caller keeps its own).
-  if (slot === "reads-parameters") return target.name === V1_BASE_NAME ? v1Flag(fn, anchor, call) : undefined;
-  if (slot) return fillSlot(call, slot, target.name);
-  return newParameter(fn, anchor, target.name, call);
+  if (slot === "reads-parameters") return target.name === V1_BASE_NAME && !given ? v1Flag(fn, anchor, call) : undefined;
+  if (slot) return fillSlot(call, slot, name);
+  return newParameter(fn, anchor, name, call);
 }
 
 /** The slot the anchor reads, "reads-parameters" when it reads the helper's parameters otherwise, else undefined. */
