@@ -19,7 +19,7 @@ import { axiosRedirect, openapiFetchRedirect, optionRedirect, ownOptionRedirect,
 import { localBaseExpression } from "./local-base.ts";
 import { perRequestBaseKey } from "./transports/convention.ts";
 import { helperRedirect } from "./helper-redirect.ts";
-import { threadedBaseRedirect, typedInjection } from "./threaded-base.ts";
+import { threadedBaseRedirect, threadedBaseWhy, typedInjection } from "./threaded-base.ts";
 import { forwardedOptionsRedirect } from "./forwarded-base.ts";
 import { changeMethod } from "./rewrites/method.ts";
 import { addFixedBody, convertRequestBody, type ComputedBody } from "./rewrites/request-body.ts";
@@ -165,6 +165,7 @@ export function processCall(a: Analysis, http: HttpCall): void {
     site.complete = !problems.length;
     site.whole = true;
     site.redirect = redirectFor(a, http, url, parts);
+    if (!site.redirect && !site.complete) site.noRedirect = threadedBaseWhy(a, http);
     a.sites.push(site);
   };
   if (url.problem) {
@@ -339,7 +340,7 @@ function redirectFor(a: Analysis, http: HttpCall, url: LocatedUrl, parts: Part[]
   if (typedInjection(http.call)) return undefined;
   const anchor = fn && a.helperAnchors.get(fn);
   if (!anchor) return forwardedOptionsRedirect(a, http) ?? threadedBaseRedirect(a, http);
-  return !http.helper!.pathKey ? helperRedirect(fn!, anchor.node, anchor.value, http.call) : undefined;
+  return helperRedirect(fn!, anchor.node, anchor.value, http.call);
 }
 
 /** A base computed in another function (`${apiBase(env)}/pods`): replaced where the call's own URL takes it. */

@@ -156,7 +156,7 @@ function pinBasesOfMarkedCalls(a: Analysis, verdicts: Map<Node, Verdict>): void 
       if (!frozen && site.complete && !stuck) continue;
       for (const d of site.deps) {
         if (verdicts.get(d)?.flips !== true) continue;
-        verdicts.set(d, { flips: false, unfollowed: [site.call], because: `a call on it that stays v1 (${where(site.call)}) cannot be given a base of its own` });
+        verdicts.set(d, { flips: false, unfollowed: [site.call], because: `a call on it that stays v1 (${where(site.call)}) cannot be given a base of its own${site.noRedirect ? `: ${site.noRedirect}` : ""}` });
         changed = true;
       }
     }
