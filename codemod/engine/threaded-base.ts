@@ -18,6 +18,7 @@ import { helperRedirect } from "./helper-redirect.ts";
 import { forwardedOptionsRedirect } from "./forwarded-base.ts";
 import { shortExpression } from "./expression-name.ts";
 import { perRequestBaseKey } from "./transports/convention.ts";
+import { references } from "./references.ts";
 import { HELPER_BASE_PARAM, nameFor, V1_BASE_NAME, type Redirect } from "./v1-redirect.ts";
 
 type Call = Node & { getArguments(): Node[] };
@@ -29,11 +30,7 @@ const PER_REQUEST: Record<string, string> = { axios: "baseURL", "openapi-fetch":
 type Why = { why: string };
 type HandOn = { edits: Edit[]; shared: NonNullable<Redirect["shared"]>[] };
 
-/**
- * The redirect of a marked call through the helper `http.helper.fn` whose base is taken beyond its
- * own URL. `name` is what the call gives (`RUNPOD_V1_BASE` at the site, the outer helper's own
- * `runpodBase` when threading through helpers over helpers).
- */
+/** The redirect of a marked call through the helper `http.helper.fn` whose base is taken beyond its own URL. */
 export function threadedBaseRedirect(a: Analysis, http: HttpCall): Redirect | undefined {
   const r = thread(a, http, V1_BASE_NAME, 0);
   return "why" in r ? undefined : r;
@@ -47,6 +44,7 @@ export function threadedBaseWhy(a: Analysis, http: HttpCall): string | undefined
   return "why" in r ? r.why || undefined : undefined;
 }
 
+/** `name` is what the call gives: `RUNPOD_V1_BASE` at the site, the outer helper's own `runpodBase` when threading through helpers over helpers. */
 function thread(a: Analysis, http: HttpCall, name: string, depth: number): Redirect | Why {
   const fn = http.helper?.fn as Node | undefined;
   const transport = http.helper?.transport as Node | undefined;
@@ -147,6 +145,9 @@ function newParameter(fn: Node, call: Call, name: string): { decl: Edit; call: E
   if (holder && Node.isVariableDeclaration(holder) && holder.getTypeNode()) return { why: `${helper} is declared with a function type (${holder.getTypeNode()!.getText()}), which a base parameter would not fit` };
   const args = call.getArguments();
   if (args.length > params.length || args.some((x) => Node.isSpreadElement(x))) return { why: `${shortExpression(call)} gives ${helper} arguments beyond those it declares` };
+  // Handed on as a value (`paths.map(get)`), it may be given arguments where the new parameter is.
+  const passed = handedOn(fn);
+  if (passed) return { why: `${helper} is handed on as a value (${shortExpression(passed)}), where its callers may fill a new parameter` };
   const close = fn.getFirstChildByKind(SyntaxKind.CloseParenToken);
   const closeParen = call.getLastChildByKind(SyntaxKind.CloseParenToken);
   if (!close || !closeParen) return { why: "" };
@@ -156,6 +157,28 @@ function newParameter(fn: Node, call: Call, name: string): { decl: Edit; call: E
   const tail = [...Array.from({ length: params.length - args.length }, () => "undefined"), name].join(", ");
   const at = args.length ? args.at(-1)!.getEnd() : closeParen.getStart();
   return { decl, call: insertAt(call, at, args.length ? `, ${tail}` : tail) };
+}
+
+const handed = new WeakMap<Node, Node | null>();
+
+/** A use of the function that is not a call of it (nor its declaration, import or export), if any. */
+function handedOn(fn: Node): Node | undefined {
+  if (handed.has(fn)) return handed.get(fn) ?? undefined;
+  const holder = fn.getParent();
+  const name = Node.isFunctionDeclaration(fn) || Node.isMethodDeclaration(fn) ? fn.getNameNode() : holder && Node.isVariableDeclaration(holder) ? holder.getNameNode() : undefined;
+  let found: Node | undefined;
+  for (const r of name && Node.isIdentifier(name) ? references(name) : []) {
+    if (r === name) continue;
+    const p = r.getParent();
+    const callee = p && Node.isPropertyAccessExpression(p) && p.getNameNode() === r ? p : r;
+    const up = callee.getParent();
+    if (up && Node.isCallExpression(up) && up.getExpression() === callee) continue;
+    if (p && (Node.isImportSpecifier(p) || Node.isExportSpecifier(p) || Node.isImportClause(p) || Node.isShorthandPropertyAssignment(p) || Node.isExportAssignment(p))) continue;
+    found = r;
+    break;
+  }
+  handed.set(fn, found ?? null);
+  return found;
 }
 
 function functionName(fn: Node): string {
