@@ -59,5 +59,5 @@ describe("calls kept on v1 through a class's private methods carry their own bas
       "GET v2 /pods",
       "GET gateway /templates",
     ]);
-  });
+  }, 120_000); // a codemod run, a sandbox and a gateway, on two shared cores
 });
