@@ -21,6 +21,7 @@ import { perRequestBaseKey } from "./transports/convention.ts";
 import { helperRedirect } from "./helper-redirect.ts";
 import { optionsOf } from "./evaluate/value.ts";
 import { holdKey } from "./site-holds.ts";
+import { threadedBaseRedirect, threadedBaseWhy, typedInjection } from "./threaded-base.ts";
 import { forwardedOptionsRedirect } from "./forwarded-base.ts";
 import { changeMethod } from "./rewrites/method.ts";
 import { addFixedBody, convertRequestBody, type ComputedBody } from "./rewrites/request-body.ts";
@@ -170,6 +171,7 @@ export function processCall(a: Analysis, http: HttpCall): void {
     site.complete = !problems.length;
     site.whole = true;
     site.redirect = held ? undefined : redirectFor(a, http, url, parts);
+    if (!held && !site.redirect && !site.complete) site.noRedirect = threadedBaseWhy(a, http);
     a.sites.push(site);
   };
   if (url.problem) {
@@ -345,10 +347,10 @@ function redirectFor(a: Analysis, http: HttpCall, url: LocatedUrl, parts: Part[]
   // extra argument would not fit the declared function type.
   if (typedInjection(http.call)) return undefined;
   const anchor = fn && a.helperAnchors.get(fn);
-  if (!anchor) return forwardedOptionsRedirect(a, http);
+  if (!anchor) return forwardedOptionsRedirect(a, http) ?? threadedBaseRedirect(a, http);
   // What the call passes whole for the helper's base slot, read by the evaluator: a known string there is its own base.
   const carriesBase = (arg: Node, key: string | undefined) => optionsOf(key === undefined ? a.evaluator.evaluate(arg) : a.evaluator.property(arg, a.evaluator.evaluate(arg), key)).some((o) => o.kind === "string");
-  return !http.helper!.pathKey ? helperRedirect(fn!, anchor.node, anchor.value, http.call, carriesBase) : undefined;
+  return helperRedirect(fn!, anchor.node, anchor.value, http.call, undefined, carriesBase);
 }
 
 /** A base computed in another function (`${apiBase(env)}/pods`): replaced where the call's own URL takes it. */
@@ -359,10 +361,3 @@ function computedBaseRedirect(a: Analysis, http: HttpCall, url: LocatedUrl, part
   return local && local !== first.node ? siteBaseRedirect(local, url.anchor.value) : undefined;
 }
 
-function typedInjection(call: Node): boolean {
-  const callee = Node.isCallExpression(call) ? unwrapExpression(call.getExpression()) : undefined;
-  if (!callee || !Node.isPropertyAccessExpression(callee) || !Node.isThisExpression(callee.getExpression())) return false;
-  const cls = callee.getFirstAncestor((n) => Node.isClassDeclaration(n));
-  const param = cls && Node.isClassDeclaration(cls) ? cls.getConstructors()[0]?.getParameters().find((p) => p.isParameterProperty() && p.getName() === callee.getName()) : undefined;
-  return !!param?.getTypeNode();
-}

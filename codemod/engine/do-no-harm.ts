@@ -168,7 +168,7 @@ function pinBasesOfMarkedCalls(a: Analysis, verdicts: Map<Node, Verdict>): void 
       if (!frozen && site.complete && !stuck) continue;
       for (const d of site.deps) {
         if (verdicts.get(d)?.flips !== true) continue;
-        verdicts.set(d, { flips: false, unfollowed: [site.call], because: `a call on it that stays v1 (${where(site.call)}) cannot be given a base of its own` });
+        verdicts.set(d, { flips: false, unfollowed: [site.call], because: `a call on it that stays v1 (${where(site.call)}) cannot be given a base of its own${site.noRedirect ? `: ${site.noRedirect}` : ""}` });
         changed = true;
       }
     }
@@ -300,7 +300,7 @@ function withCautions(site: Site, reason: string): string {
 /** A marked call's redirect, when every file it writes may be written (a helper's new parameter may be in another file). */
 function usableRedirect(a: Analysis, site: Site): Site["redirect"] {
   const r = site.redirect;
-  return r && ![...r.edits, ...(r.shared?.edits ?? [])].some((e) => a.frozen.has(e.file)) ? r : undefined;
+  return r && ![...r.edits, ...(r.shared?.edits ?? []), ...(r.inner ?? []).flatMap((s) => s.edits)].some((e) => a.frozen.has(e.file)) ? r : undefined;
 }
 
 /** Per file, the v1 base names its redirected calls use: the declaration (written where the first call needs it) and the environment reads of the bases those calls had. */
@@ -321,10 +321,11 @@ function applyRedirect(a: Analysis, site: Site, fallbacks: Fallbacks): Edit[] {
   for (const e of redirect.edits) addEdit(a, e);
   const shared = redirect.shared;
   const applied = [...redirect.edits];
-  if (shared && !a.sharedRedirects.has(shared.key)) {
-    a.sharedRedirects.add(shared.key);
-    for (const e of shared.edits) addEdit(a, e);
-    applied.push(...shared.edits);
+  for (const s of [shared, ...(redirect.inner ?? [])]) {
+    if (!s || a.sharedRedirects.has(s.key)) continue;
+    a.sharedRedirects.add(s.key);
+    for (const e of s.edits) addEdit(a, e);
+    applied.push(...s.edits);
   }
   const users = redirect.edits.length ? [...new Set(redirect.edits.map((e) => e.file))].map((f) => a.files.get(f)!) : [site.file];
   const envs = [...site.deps].map((d) => a.bases.get(d)).filter((b) => b && !b.pinned).map((b) => b!.env);

@@ -14,7 +14,7 @@ import { nameFor, V1_BASE_NAME, type Redirect } from "./v1-redirect.ts";
 
 const BASE_OPTION: Record<string, string> = { axios: "baseURL", "openapi-fetch": "baseUrl", ky: "prefixUrl", got: "prefixUrl" };
 
-export function forwardedOptionsRedirect(a: Analysis, http: HttpCall): Redirect | undefined {
+export function forwardedOptionsRedirect(a: Analysis, http: HttpCall, given?: string): Redirect | undefined {
   const fn = http.helper?.fn as Node | undefined;
   const transport = http.helper?.transport as Node | undefined;
   if (!fn || !transport || !Node.isCallExpression(transport)) return undefined;
@@ -27,5 +27,5 @@ export function forwardedOptionsRedirect(a: Analysis, http: HttpCall): Redirect 
   const opts = unwrapExpression(t.options);
   const b = Node.isIdentifier(opts) ? bind(a, opts) : undefined;
   if (b?.kind !== "param" || b.fn !== fn || b.path.length) return undefined;
-  return fillOptionSlot(http.call as never, b.index, key, target.name);
+  return fillOptionSlot(http.call as never, b.index, key, given ?? target.name);
 }

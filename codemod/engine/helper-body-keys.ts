@@ -7,7 +7,8 @@
 // `"?" + new URLSearchParams(opts.query)`): a call's query parameters are read there.
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
-import { bind } from "./values.ts";
+import { bind, objectLiteral, prop } from "./values.ts";
+import type { HttpCall } from "./transports/transport.ts";
 import { enclosingFunction, writesOf } from "./scope.ts";
 import { urlQueryWrites } from "./url-object.ts";
 import { isQueryHole } from "./query-holes.ts";
@@ -120,4 +121,23 @@ export function bodyBuiltFromParam(a: Analysis, fn: Node, body: Node): Node | un
     return b?.kind === "param" && b.fn === fn;
   };
   return fromParam(body) || body.getDescendants().some(fromParam) ? body : undefined;
+}
+
+/** Where a library takes a request's query in its options. */
+const QUERY_OPTION: Record<string, string[]> = { axios: ["params"], convention: ["params", "searchParams", "query"], got: ["searchParams"], ky: ["searchParams"] };
+
+/**
+ * The helper's parameter its transport takes whole as the request's query (`this.http.get(path, {
+ * params })`, `{ searchParams: query }`): each call's argument there is its query.
+ */
+export function transportQueryParam(a: Analysis, fn: Node, http: HttpCall): number | undefined {
+  const keys = QUERY_OPTION[http.lib];
+  const opts = keys && http.options ? objectLiteral(a, http.options) : undefined;
+  if (!opts || !Node.isObjectLiteralExpression(opts)) return undefined;
+  for (const key of keys!) {
+    const value = prop(opts, key);
+    const b = value && Node.isIdentifier(value) ? bind(a, value) : undefined;
+    if (b?.kind === "param" && b.fn === fn && b.path.length === 0) return b.index;
+  }
+  return undefined;
 }

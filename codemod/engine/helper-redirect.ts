@@ -21,25 +21,28 @@ interface Slot {
 type Call = Node & { getArguments(): Node[] };
 
 /**
+ * `given`: what the call gives instead of the declared v1 base (an outer helper's own base
+ * parameter, threaded-base.ts); only a v1 base (not an origin) can be handed on so.
  * `carriesBase(arg, key)`: whether what the call gives in a slot can hold a base the evaluator
  * knows (`{ baseUrl: MIRROR }` built elsewhere): such a call keeps its own base, nothing is added.
  */
-export function helperRedirect(fn: Node, anchor: Node, anchorValue: string, call: Call, carriesBase: (arg: Node, key: string | undefined) => boolean = () => true): Redirect | undefined {
+export function helperRedirect(fn: Node, anchor: Node, anchorValue: string, call: Call, given?: string, carriesBase: (arg: Node, key: string | undefined) => boolean = () => true): Redirect | undefined {
   const target = nameFor(anchorValue);
-  if (!target || target.slash) return undefined;
+  if (!target || target.slash || (given && target.name !== V1_BASE_NAME)) return undefined;
+  const name = given ?? target.name;
   const slot = slotOf(fn, anchor, 0);
   // A base computed from what callers give, other than one slot: the marked call asks the helper
   // for the v1 counterpart of the base it computes for it (each caller keeps its own).
-  if (slot === "reads-parameters") return target.name === V1_BASE_NAME ? v1Flag(fn, anchor, call) : undefined;
-  if (!slot) return newParameter(fn, anchor, target.name, call);
-  const filled = fillSlot(call, slot, target.name);
+  if (slot === "reads-parameters") return target.name === V1_BASE_NAME && !given ? v1Flag(fn, anchor, call) : undefined;
+  if (!slot) return newParameter(fn, anchor, name, call);
+  const filled = fillSlot(call, slot, name);
   if (filled) return filled;
   // The slot is a key of something the call passes whole (`upstream(env, path)` reading
   // `env.RUNPOD_API_BASE ?? "…/v1"`), which the call cannot be given a key in: when it carries no
   // base the evaluator knows, the helper gets a base parameter of its own, as a helper without a slot.
-  const given = call.getArguments()[slot.index];
-  if (slot.key === undefined || !given || Node.isObjectLiteralExpression(unwrapExpression(given)) || carriesBase(given, slot.key)) return undefined;
-  return newParameter(fn, anchor, target.name, call);
+  const passed = call.getArguments()[slot.index];
+  if (slot.key === undefined || !passed || Node.isObjectLiteralExpression(unwrapExpression(passed)) || carriesBase(passed, slot.key)) return undefined;
+  return newParameter(fn, anchor, name, call);
 }
 
 /** The slot the anchor reads, "reads-parameters" when it reads the helper's parameters otherwise, else undefined. */

@@ -12,7 +12,8 @@ import { bind, objectLiteral, prop, sourceLiteral, sourceLiterals, urlContext } 
 import { bodyOf, methodOf } from "./transports/call-parts.ts";
 import type { HttpCall } from "./transports/transport.ts";
 import { readCall as httpCall } from "./call-reader.ts";
-import { bodyBuiltFromParam, bodyOptionKeys, queryOptionKeys, queryParamIndex, unfollowedQuery } from "./helper-body-keys.ts";
+import { bodySites, type BodySite } from "./body-sites.ts";
+import { bodyBuiltFromParam, bodyOptionKeys, queryOptionKeys, queryParamIndex, transportQueryParam, unfollowedQuery } from "./helper-body-keys.ts";
 import { shortExpression } from "./expression-name.ts";
 import { heldSources, receiverMember } from "./receiver-base.ts";
 import { localBaseExpression } from "./local-base.ts";
@@ -169,6 +170,7 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
       if (!http.body && !optionsParam(a, fn, http.options)) sig.dropsBody = true;
     }
     queryKeysOf(a, fn, sig, parts.slice(holeAt + 1), !http.body);
+    if (sig.queryIndex === undefined && !sig.queryKeys) sig.queryIndex = transportQueryParam(a, fn, http);
     sig.transport = call;
     sig.returnsBody = returnsBody(a, http, fn);
     // A helper returning its transport's answer as it is (`return fetch(…)`, `return this.instance.get<T>(url, config)`):

@@ -72,6 +72,8 @@ export interface Site {
   typeUses?: Set<Node>;
   /** The call as read (its failure path is followed to the error reads it reaches). */
   http?: HttpCall;
+  /** Why a marked call cannot be given a v1 base of its own through its helper (threaded-base.ts), when known. */
+  noRedirect?: string;
   /** Set by do no harm when its rewrite lands: the call now talks to v2 (and fails with v2 problems). */
   applied?: boolean;
 }

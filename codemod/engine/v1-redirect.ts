@@ -22,6 +22,8 @@ export interface Redirect {
   names: string[];
   /** Edits shared by every redirected call of one helper (its new base parameter), applied once. */
   shared?: { key: string; edits: Edit[]; names?: string[] };
+  /** Shared edits of the helpers a helper hands its base on to (threaded-base.ts), each applied once. */
+  inner?: { key: string; edits: Edit[]; names?: string[] }[];
   /**
    * Where the base is computed elsewhere and something at run time can override it (an environment
    * variable, a caller's option): the call keeps what its base evaluates to, moved back from v2.
