@@ -13,7 +13,7 @@ import type { HttpCall } from "../transports/index.ts";
 import { bodySites } from "../body-sites.ts";
 import { referencesOf, skipParens } from "../nodes.ts";
 import { shownAsText } from "../display-sinks.ts";
-import { declaredBodyRecord, declaredFields } from "../declared-types.ts";
+import { declaredAsRecord, declaredBodyRecord, declaredFields } from "../declared-types.ts";
 import { wrapRecordInAdapter } from "../adapter-sites.ts";
 import { boundRefs } from "./openapi-fetch.ts";
 import { noteAnswerReads } from "./read-facts.ts";
@@ -49,7 +49,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
     outOfSight = true;
     const declared = declaredFields(plan.a, n, viaReturn);
     if (declared && !declared.some((f) => differing.has(f))) return;
-    if (undocumented && !declared) return;
+    if (undocumented && !declared && !declaredAsRecord(plan.a, n, viaReturn)) return;
     escapes.push(n);
     if (declared) for (const f of declared) if (differing.has(f)) named.add(f);
     // The project's field declarations this v1 record is typed through: renaming them for
