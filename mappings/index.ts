@@ -12,3 +12,4 @@ export { exportTable } from "./export.ts";
 export { v1NameForV2Pointer } from "./error-names.ts";
 export { renderMarkdown } from "./markdown.ts";
 export { absentQueryDiffers, isHarmlessQuery } from "./query-values.ts";
+export { clientAnswer, answersUndocumentedRecord } from "./client-answer.ts";

@@ -275,6 +275,12 @@ export interface OperationMapping {
     fixedBody?: Record<string, unknown>;
   };
   response: ResponseShape;
+  /**
+   * The record v2 answers where v1 documents no content (`podAction` answers the updated pod):
+   * client code that reads the v1 answer anyway reads it as this record (the codemod follows those
+   * reads). The gateway still answers as `response` says (the v1 document).
+   */
+  v2AnswerRecord?: BodyLens;
   /** Gateway emulations (by name, see mappings/data/emulations.ts) that keep v1 semantics. */
   emulations?: string[];
   /** For `no-equivalent`, and for emulations with an opt-out: what happens and what to do. */

@@ -5,6 +5,7 @@ import { adapterCovers, adapterOmissions, planOf } from "./coverage.ts";
 import { canonicalKey, resourceName, type AdapterKind } from "./plan.ts";
 import { mappingTable, type AdapterTable } from "./table.ts";
 import { member } from "./source-text.ts";
+import { clientAnswer } from "../../mappings/client-answer.ts";
 
 export const ADAPTER_BINDING = "v2Adapter";
 
@@ -35,7 +36,7 @@ export function adapterCall(kind: AdapterKind, key: string, exprSource: string, 
 }
 
 function resourceOfOperation(table: AdapterTable, key: string): string {
-  const shape = table.operations.find((o) => o.key === key)!.response;
+  const shape = clientAnswer(table.operations.find((o) => o.key === key)!);
   if (shape.kind !== "record" && shape.kind !== "list") throw new Error(`${key} answers no record`);
   return resourceName(shape.lens);
 }

@@ -2,6 +2,7 @@
 // can write, the operations and resources that use each, the list wrappers, and for everything
 // else the reason it is left out (the engine keeps those sites marked with it).
 import type { BodyLens, OperationMapping } from "../../mappings/types.ts";
+import { clientAnswer } from "../../mappings/client-answer.ts";
 import type { AdapterTable } from "./table.ts";
 import { emulationsOn, type EmulationSide } from "./emulation-sides.ts";
 import { lensSource, type LensSource } from "./lens-source.ts";
@@ -70,10 +71,11 @@ export function buildPlan(table: AdapterTable, t: Annotate): AdapterPlan {
 
   // Records per resource (each lens an operation answers with).
   for (const op of table.operations) {
-    if (op.response.kind !== "record" && op.response.kind !== "list") continue;
-    const resource = resourceName(op.response.lens);
+    const answer = clientAnswer(op);
+    if (answer.kind !== "record" && answer.kind !== "list") continue;
+    const resource = resourceName(answer.lens);
     if (plan.coverage.has(`record:${resource}`)) continue;
-    const s = lensFn(lensOf(op.response.lens), "toV1");
+    const s = lensFn(lensOf(answer.lens), "toV1");
     plan.coverage.set(`record:${resource}`, s.ok ? (s.omits ?? []).map((o) => o.reason) : s.reasons);
     if (s.ok && s.omits) plan.omits.set(`record:${resource}`, s.omits.flatMap((o) => o.fields));
     if (s.ok) plan.toV1Record.push([resource, s.name]);
@@ -92,7 +94,8 @@ export function buildPlan(table: AdapterTable, t: Annotate): AdapterPlan {
     } else body = [op.request?.fixedBody ? `${key} takes no v1 body (v2's is fixed: ${JSON.stringify(op.request.fixedBody)})` : `${key} takes no request body`];
     plan.coverage.set(`requestBody:${key}`, body);
 
-    const shape = op.response;
+    // A pod action's answer (v1 documents none) is the pod v2 answers: held as GetPod's record.
+    const shape = clientAnswer(op);
     if (shape.kind !== "record" && shape.kind !== "list") {
       const none = [`${key} answers no ${shape.kind === "empty" ? "record" : "JSON records"}`];
       for (const kind of ["record", "list", "recordList"]) plan.coverage.set(`${kind}:${key}`, none);

@@ -7,7 +7,7 @@
 import path from "node:path";
 import { Node } from "../ts-morph.ts";
 import type { BindingElement } from "ts-morph";
-import { lenses, type OperationMapping } from "../../mappings/index.ts";
+import { clientAnswer, lenses, type OperationMapping } from "../../mappings/index.ts";
 import { adapterCall, adapterCovers, adapterFileName, adapterImport, adapterOmissions, ADAPTER_BINDING, type AdapterOptions } from "../adapter/index.ts";
 import { projectReader } from "./project-reads.ts";
 import { adapterDir } from "./adapter-place.ts";
@@ -130,7 +130,7 @@ function useAdapter(plan: Plan, file: FileState): void {
 
 /** The v1 record fields v2 cannot supply: lost, or filled by the gateway with an extra request. */
 function lostFields(op: OperationMapping): string[] {
-  const shape = op.response;
+  const shape = clientAnswer(op);
   const lens = shape.kind === "record" || shape.kind === "list" ? lenses[shape.lens] : undefined;
   return [...(lens?.v1Lost ?? []).map((l) => l.v1), ...(lens?.v1FromEmulation ?? []).map((e) => e.v1)].map((f) => f.split(".")[0]!);
 }

@@ -61,18 +61,31 @@ function involvesUnresolved(t: Node, depth: number): boolean {
 
 /** The declared fields the value at `node` is read through, if the code declares them. */
 export function declaredFields(a: Analysis, node: Node, viaReturn: boolean): string[] | undefined {
-  if (Node.isCallExpression(node) && node.getTypeArguments().length === 1) return fieldsOf(node.getTypeArguments()[0]);
+  return fieldsOf(declaredType(a, node, viaReturn));
+}
+
+/**
+ * Whether the code declares the value at `node` as something that has fields (`Pod`, a type
+ * literal, a type it cannot resolve), not as nothing (`void`, `unknown`, `any`, no type at all).
+ */
+export function declaredAsRecord(a: Analysis, node: Node, viaReturn: boolean): boolean {
+  const t = recordTypeNode(declaredType(a, node, viaReturn));
+  return !!t && !/^(void|unknown|any|undefined|null|never)$/.test(t.getText());
+}
+
+/** The type node the value at `node` is declared through: a type argument, `as`, an annotation, or the return type. */
+function declaredType(a: Analysis, node: Node, viaReturn: boolean): Node | undefined {
+  if (Node.isCallExpression(node) && node.getTypeArguments().length === 1) return node.getTypeArguments()[0];
   const p = node.getParent();
-  if (p && (Node.isAsExpression(p) || Node.isSatisfiesExpression(p))) return fieldsOf(p.getTypeNode());
+  if (p && (Node.isAsExpression(p) || Node.isSatisfiesExpression(p))) return p.getTypeNode();
   if (Node.isIdentifier(node)) {
     const b = bind(a, node);
     const typeNode = b && (b.kind === "var" || b.kind === "param") ? ((b.decl as any).getTypeNode?.() as Node | undefined) : undefined;
-    if (typeNode) return fieldsOf(typeNode);
+    if (typeNode) return typeNode;
   }
   if (viaReturn) {
     const fn = enclosingFunction(node);
-    const ret = isFunctionLike(fn) ? ((fn as any).getReturnTypeNode?.() as Node | undefined) : undefined;
-    if (ret) return fieldsOf(ret);
+    return isFunctionLike(fn) ? ((fn as any).getReturnTypeNode?.() as Node | undefined) : undefined;
   }
   return undefined;
 }

@@ -79,7 +79,7 @@ export function decideFinite(fp: FinitePath, url: LocatedUrl, call: Node, quote:
   if (lost.length) return mark(`${[...new Set(lost.map((o) => o.key))].join(", ")} has no v2 equivalent`, "handle that value on its own (see docs/mapping.md), then call the v2 base for the others");
   const newPaths = fp.expansions.map((e) => newPathFor(e.matches[0]!, { ...url, path: e.path }));
   const first = ops[0]!;
-  const sameShape = ops.every((o) => o.v2!.method === first.v2!.method && o.request?.lens === first.request?.lens && o.response.kind === first.response.kind && (o.response as any).lens === (first.response as any).lens && (o.response as any).wrapper === (first.response as any).wrapper && sameKeys(o.request?.fixedBody, first.request?.fixedBody));
+  const sameShape = ops.every((o) => o.v2!.method === first.v2!.method && o.request?.lens === first.request?.lens && o.response.kind === first.response.kind && (o.response as any).lens === (first.response as any).lens && (o.response as any).wrapper === (first.response as any).wrapper && o.v2AnswerRecord === first.v2AnswerRecord && sameKeys(o.request?.fixedBody, first.request?.fixedBody));
   if (!sameShape || newPaths.some((p) => p === null || p !== newPaths[0])) return mark("the values call v2 operations of different shapes", "write each value's v2 call on its own (docs/mapping.md)");
   const body = computedBody(fp, ops, call, quote, typescript);
   if (body === null) return mark("the v2 body cannot be computed from the value here", "write the v2 body for each value (docs/mapping.md)");

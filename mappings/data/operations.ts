@@ -130,6 +130,8 @@ export const operationEntries: OperationEntry[] = [
     pathParams: ID,
     request: { fixedBody: { action } },
     response: { kind: "empty" },
+    // v2 answers start, stop and restart with the updated pod.
+    v2AnswerRecord: podRecord,
     // start is refused on a booting pod because it is not stopped, not because it is booting.
     ...(action === "start" ? {} : { emulations: uses(actionWaitsForBoot) }),
   })),

@@ -68,6 +68,10 @@ describe("adapterCall", () => {
     expect(adapterOmissions("record", "GetPod")).toEqual(["costPerHr", "adjustedCostPerHr"]);
     expect(adapterCall("record", "GetPod", "p")).toBe("v2Adapter.toV1Record.pod(p)");
     expect(adapterCall("record", "GetTemplate", "t")).toBe("v2Adapter.toV1Record.template(t)");
+    // A pod action's answer: v1 documents none, v2 answers the updated pod (the table's v2AnswerRecord).
+    expect(adapterOmissions("record", "StopPod")).toEqual(["costPerHr", "adjustedCostPerHr"]);
+    expect(adapterCall("record", "StopPod", "p")).toBe("v2Adapter.toV1Record.pod(p)");
+    expect(() => adapterCall("record", "DeletePod", "p")).toThrow(/DeletePod answers no record/);
   });
 });
 

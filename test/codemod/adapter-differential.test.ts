@@ -78,6 +78,12 @@ refDescribe("boundary adapter ≡ gateway translation", () => {
     expect(plan.omits.get("record:pod")).toEqual(["costPerHr", "adjustedCostPerHr"]);
     expect(plan.omits.get("record:endpoint")).toEqual(["gpuTypeIds"]);
     expect(plan.omits.get("record:CreatePod")).toEqual(["costPerHr", "adjustedCostPerHr", "templateId"]);
+    // A pod action's answer (v1 documents none; v2 answers the updated pod) is held as GetPod's record.
+    for (const key of ["StartPod", "StopPod", "RestartPod"]) {
+      expect(plan.omits.get(`record:${key}`), key).toEqual(plan.omits.get("record:GetPod"));
+      expect(plan.coverage.get(`record:${key}`), key).toEqual(plan.coverage.get("record:pod"));
+    }
+    expect(plan.coverage.get("record:DeletePod")).toEqual(["DeletePod answers no record"]);
     expect(plan.lists.map(([op]) => op)).toEqual(["ListPods", "ListEndpoints", "ListTemplates", "ListNetworkVolumes", "ListContainerRegistryAuths", "EndpointBilling"]);
     expect(plan.recordLists.map(([op]) => op)).toEqual(["ListPods", "ListEndpoints", "ListTemplates", "ListNetworkVolumes", "ListContainerRegistryAuths", "EndpointBilling"]);
     expect(Object.keys(adapter.toV2Body)).toEqual(plan.toV2Body.map(([op]) => op));

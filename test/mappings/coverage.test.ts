@@ -81,6 +81,23 @@ refDescribe("mapping table covers v1-openapi.json", () => {
     }
   });
 
+  it("an answer v1 documents as empty names the record v2 answers, where v2 answers one (the pod actions: the updated pod)", () => {
+    const v2 = loadV2();
+    const answered = (op: (typeof operations)[number]) => {
+      const ok = v2.paths[op.v2!.path]![op.v2!.method.toLowerCase()].responses["200"];
+      const ref = ok?.content?.["application/json"]?.schema?.$ref as string | undefined;
+      return ref?.split("/").pop();
+    };
+    for (const op of operations.filter((o) => o.response.kind === "empty" && o.v2)) {
+      expect(op.v2AnswerRecord?.v2Schema, op.key).toBe(answered(op));
+      // The record is one a v1 read of the same resource is converted through (GetPod's).
+      if (op.v2AnswerRecord) expect(operations.some((o) => o.response.kind === "record" && o.response.lens === op.v2AnswerRecord!.name), op.key).toBe(true);
+    }
+    expect(operations.filter((o) => o.v2AnswerRecord).map((o) => o.key)).toEqual(["StartPod", "StopPod", "RestartPod"]);
+    // Only for answers v1 documents as empty: the gateway answers those as v1 says.
+    for (const op of operations.filter((o) => o.v2AnswerRecord)) expect(op.response, op.key).toEqual({ kind: "empty" });
+  });
+
   it("v2 targets exist in v2-openapi.json with the same operationId", () => {
     const v2 = loadV2();
     for (const op of operations.filter((o) => o.v2)) {

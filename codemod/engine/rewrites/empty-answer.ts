@@ -1,7 +1,7 @@
-// Rewrite step: an operation whose v1 answer is documented as empty (`StartPod`, `DeletePod`)
-// may still have its answer read (`res.data.desiredStatus` after a start). v2 answers such a call
-// with nothing or with a record in v2 shape, so a field read there would silently change: the
-// site is marked, naming the fields read.
+// Rewrite step: an operation whose v1 answer is documented as empty (`DeletePod`) may still have
+// its answer read. v2 answers such a call with nothing, so a field read there would silently
+// change: the site is marked, naming the fields read. (Where v2 answers a record the table names,
+// `v2AnswerRecord` — the pod actions — record-fields.ts follows the reads instead.)
 import { Node } from "../../ts-morph.ts";
 import type { OperationMapping } from "../../../mappings/index.ts";
 import type { Plan } from "../state.ts";
@@ -23,7 +23,8 @@ function typed(http: HttpCall): string | undefined {
 const ERROR_FIELDS = new Set(["message", "error", "errors", "detail", "title", "status", "code"]);
 
 export function emptyAnswerReads(plan: Plan, http: HttpCall, op: OperationMapping): void {
-  if (op.response.kind !== "empty") return;
+  // A pod action's answer is the pod v2 answers (v2AnswerRecord): record-fields.ts follows it.
+  if (op.response.kind !== "empty" || op.v2AnswerRecord) return;
   const fields = new Set<string>();
   let returned: string | undefined;
   const read = (n: Node) => {

@@ -5,7 +5,7 @@
 // that goes anywhere else (passed on, stored, serialised) cannot be vouched for, so the site
 // gets a mark listing the record fields that differ in v2.
 import { Node } from "../../ts-morph.ts";
-import { lensNamed, type FieldLens, type OperationMapping } from "../../../mappings/index.ts";
+import { answersUndocumentedRecord, clientAnswer, lensNamed, type FieldLens, type OperationMapping } from "../../../mappings/index.ts";
 import { enclosingFunction } from "../scope.ts";
 import { edit, type Plan } from "../state.ts";
 import type { Edit } from "../../types.ts";
@@ -13,7 +13,7 @@ import type { HttpCall } from "../transports/index.ts";
 import { bodySites } from "../body-sites.ts";
 import { referencesOf, skipParens } from "../nodes.ts";
 import { shownAsText } from "../display-sinks.ts";
-import { declaredBodyRecord, declaredFields } from "../declared-types.ts";
+import { declaredAsRecord, declaredBodyRecord, declaredFields } from "../declared-types.ts";
 import { wrapRecordInAdapter } from "../adapter-sites.ts";
 import { boundRefs } from "./openapi-fetch.ts";
 import { noteAnswerReads } from "./read-facts.ts";
@@ -38,8 +38,11 @@ function chained(value: Node): boolean {
 
 /** `unwrapEdits`: the list unwrap's edits, replaced by the adapter's `toV1List` when the list's records go where the app keeps v1 shapes. */
 export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, unwrapEdits: Set<Edit> = new Set()): void {
-  const shape = op.response;
+  const shape = clientAnswer(op);
   if (shape.kind !== "record" && shape.kind !== "list") return;
+  // A pod action's answer: v1 documents none, v2 answers the pod. Its reads are followed as a
+  // record's; where it goes out of sight, only a declared record type says anything reads it.
+  const undocumented = answersUndocumentedRecord(op);
   const lens = lensNamed(shape.lens);
   if (!lens) return;
   const byFirst = fieldIndex(lens.fields);
@@ -52,6 +55,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
     outOfSight = true;
     const declared = declaredFields(plan.a, n, viaReturn);
     if (declared && !declared.some((f) => differing.has(f))) return;
+    if (undocumented && !declared && !declaredAsRecord(plan.a, n, viaReturn)) return;
     escapes.push(n);
     if (declared) for (const f of declared) if (differing.has(f)) named.add(f);
     // The project's field declarations this v1 record is typed through: renaming them for
@@ -65,7 +69,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   const seen = new Set<Node>();
   // A helper whose result is neither the body nor the Response (`{ ok, detail, corps }`): where the
   // record is read cannot be followed, so the call stays whole unless nothing but its status is used.
-  if (shape.kind === "record" && http.lib === "helper" && !http.helper!.returnsBody && !http.helper!.returnsResponse && !http.helper!.resultBodyKey && differing.size && resultBeyondStatus(http.call)) {
+  if (shape.kind === "record" && !undocumented && http.lib === "helper" && !http.helper!.returnsBody && !http.helper!.returnsResponse && !http.helper!.resultBodyKey && differing.size && resultBeyondStatus(http.call)) {
     plan.problems.push({
       reason: `${http.call.getExpression().getText()} returns the response in its own form (not the body or the Response), so the record's reads cannot be followed, and these v1 fields differ in v2: ${differingFields(lens.fields, lens.v1Lost).join(", ")}`,
       advice: "read the v2 record where the helper's result is used (docs/mapping.md), or make the helper return the parsed body",
@@ -234,7 +238,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
       const fields = differingFields(lens.fields, lens.v1Lost);
       const where = `${site.node.getSourceFile().getBaseName()}:${site.node.getStartLineNumber()}`;
       const to = `the response is handed to ${(site.node as any).getExpression().getText()} (${where}), which ${site.why}`;
-      if (shape.kind === "record" && fields.length) plan.problems.push({ reason: `${to}: where the record is read is not followed, and these v1 fields differ in v2: ${fields.join(", ")}`, advice: "read the v2 record where that function reads it (docs/mapping.md)", brief: `${to}: the record's reads are not followed (${fields.length} v1 fields differ in v2)` });
+      if (shape.kind === "record" && fields.length && !undocumented) plan.problems.push({ reason: `${to}: where the record is read is not followed, and these v1 fields differ in v2: ${fields.join(", ")}`, advice: "read the v2 record where that function reads it (docs/mapping.md)", brief: `${to}: the record's reads are not followed (${fields.length} v1 fields differ in v2)` });
       continue;
     }
     // axios `const { data } = await api.get(…)`, `{ data: pod }`: the bound name is the body.
