@@ -124,7 +124,7 @@ export const versionChanges: VersionChange[] = [
     title: "Create answers 201",
     request: null,
     response: "All v2 creates answer 201 Created; v1 answered 201 only for pods and 200 for the other resources.",
-    appliesTo: (op) => op.v1.method === "POST" && op.v2?.method === "POST" && !op.request?.fixedBody && op.v1.status !== 201,
+    appliesTo: (op) => op.v2?.status === 201 && op.v1.status !== 201,
   },
   {
     id: "billing-buckets",
