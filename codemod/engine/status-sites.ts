@@ -85,10 +85,10 @@ function answerUse(a: Analysis, value: Node, sites: StatusSite[], depth: number,
     return;
   }
   const to = returnedTo(outer);
+  // Returned from a helper's own function: its callers are sites, each reading its own answer.
+  if (to && shared) return;
   if (to === "escapes" || (Array.isArray(to) && depth >= MAX_DEPTH)) return void sites.push({ kind: "unfollowed", node: outer, why: `the answer is returned to callers the codemod cannot list (${where(outer)})` });
   if (to) {
-    // Callers of a helper's own function are other sites: each reads its own answer there.
-    if (shared) return;
     for (const c of to) followAnswer(a, c, sites, depth + 1, shared);
     return;
   }
