@@ -265,10 +265,11 @@ export interface OperationMapping {
     method: HttpMethod;
     path: string;
     /**
-     * Success status v2 answers this operation's request (v2-openapi.json). The gateway answers
-     * v1 clients with `v1.status`; a migrated client's status checks are rewritten to this one.
+     * Success status v2 answers this operation's request (v2-openapi.json); several where it may
+     * answer any of them. The gateway answers v1 clients with `v1.status`; a migrated client's
+     * status checks are rewritten to this one (each of them).
      */
-    status: number;
+    status: number | readonly number[];
   } | null;
   status: MappingStatus;
   /** v1 path parameter → v2 path parameter. */

@@ -7,7 +7,7 @@
 // 201].includes(…)`, `=== 404`); one that does not has v1's literal replaced by v2's where that
 // makes it read as before; otherwise, and where the status goes out of sight, the site is marked.
 import { Node, SyntaxKind } from "../../ts-morph.ts";
-import type { OperationMapping } from "../../../mappings/index.ts";
+import { v2Successes, type OperationMapping } from "../../../mappings/index.ts";
 import { edit, type Plan } from "../state.ts";
 import type { HttpCall } from "../transports/index.ts";
 import { statusSites } from "../status-sites.ts";
@@ -28,7 +28,7 @@ interface Statuses {
 
 export function statusChecks(plan: Plan, http: HttpCall, op: OperationMapping): void {
   if (!op.v2) return;
-  const st: Statuses = { v1: op.v1.status, v2: [op.v2.status], key: op.key };
+  const st: Statuses = { v1: op.v1.status, v2: v2Successes(op), key: op.key };
   if (st.v2.length === 1 && st.v2[0] === st.v1) return;
   const done = new Set<Node>();
   for (const s of statusSites(plan.a, http)) {
