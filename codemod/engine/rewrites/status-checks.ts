@@ -135,11 +135,12 @@ function checkCondition(plan: Plan, st: Statuses, root: Node, cmp: Node, status:
       const other = p.getLeft() === skipParens(lit) ? p.getRight() : p.getLeft();
       if (!subject.status.has(keyOf(other) ?? "")) continue;
       const op = p.getOperatorToken().getText();
-      const text = st.v2.length === 1 ? String(st.v2[0]) : undefined;
-      if (text) edit(plan, lit, { start: lit.getStart(), end: lit.getEnd(), text });
+      if (st.v2.length === 1) edit(plan, lit, { start: lit.getStart(), end: lit.getEnd(), text: String(st.v2[0]) });
       else {
         const join = op.startsWith("!") ? " && " : " || ";
-        edit(plan, p, { start: p.getStart(), end: p.getEnd(), text: `(${st.v2.map((s) => `${other.getText()} ${op} ${s}`).join(join)})` });
+        const alone = Node.isIfStatement(p.getParent()) || Node.isParenthesizedExpression(p.getParent());
+        const text = st.v2.map((s) => `${other.getText()} ${op} ${s}`).join(join);
+        edit(plan, p, { start: p.getStart(), end: p.getEnd(), text: alone ? text : `(${text})` });
       }
     } else if (p && Node.isArrayLiteralExpression(p)) {
       const call = p.getParent()?.getParent();
