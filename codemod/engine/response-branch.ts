@@ -18,6 +18,8 @@ export type ReadSide = "success" | "error" | "unknown";
 export interface ResponseSubject {
   ok: Set<string>;
   status: Set<string>;
+  /** Expressions that are the status though no key names them (`(await statusOf(x)) === 200`). */
+  statusNodes?: Set<Node>;
 }
 
 const LOW = 100;
@@ -233,7 +235,7 @@ function subjectUses(boundary: Node, subject: ResponseSubject): Node[] {
 
 function isStatus(n: Node, subject: ResponseSubject): boolean {
   const key = keyOf(n);
-  return !!key && subject.status.has(key);
+  return (!!key && subject.status.has(key)) || !!subject.statusNodes?.has(unwrapExpression(n));
 }
 
 function numberOf(n: Node | undefined): number | undefined {

@@ -11,6 +11,7 @@ import { v2Successes, type OperationMapping } from "../../../mappings/index.ts";
 import { edit, type Plan } from "../state.ts";
 import type { HttpCall } from "../transports/index.ts";
 import { statusSites } from "../status-sites.ts";
+import { returnedTo } from "../answer-flow.ts";
 import { keyOf, statusPredicate, type ResponseSubject } from "../response-branch.ts";
 import { enclosingFunction } from "../scope.ts";
 import { referencesOf, skipParens } from "../nodes.ts";
@@ -63,11 +64,20 @@ function statusUse(plan: Plan, st: Statuses, read: Node, shared: string | undefi
     return;
   }
   if (Node.isSwitchStatement(p) && p.getExpression() === outer) return switchCheck(plan, st, p, shared);
+  // `return res.status` from a function the project calls: each caller's value is the status.
+  const to = depth < 3 ? returnedTo(outer) : undefined;
+  if (Array.isArray(to)) {
+    for (const c of to) {
+      const up = skipParens(c).getParent();
+      statusUse(plan, st, up && Node.isAwaitExpression(up) ? up : c, shared, done, depth + 1);
+    }
+    return;
+  }
   const cmp = comparisonOf(outer);
   if (cmp === "display") return;
   if (!cmp) {
     const compared = Node.isBinaryExpression(p) && COMPARISON.has(p.getOperatorToken().getText()) ? (p.getLeft() === outer ? p.getRight() : p.getLeft()) : undefined;
-    const how = compared ? `is compared with ${short(compared)}` : Node.isCallExpression(p) ? `is handed to ${short(p.getExpression())}` : Node.isReturnStatement(p) ? "is returned" : "is kept";
+    const how = compared ? `is compared with ${short(compared)}` : Node.isCallExpression(p) ? `is handed to ${short(p.getExpression())}` : Node.isReturnStatement(p) || Node.isArrowFunction(p) ? "is returned to callers the codemod cannot list" : "is kept";
     return problem(plan, st, `the status ${how} (${line(outer)}), where the check is not followed`, `the status ${how} (${line(outer)}): its check is not followed`);
   }
   const root = conditionOf(cmp);
@@ -105,7 +115,7 @@ function conditionOf(cmp: Node): Node {
 }
 
 function subjectOf(status: Node): ResponseSubject {
-  const subject: ResponseSubject = { ok: new Set(), status: new Set() };
+  const subject: ResponseSubject = { ok: new Set(), status: new Set(), statusNodes: new Set([unwrapExpression(status)]) };
   const key = keyOf(status);
   if (key) subject.status.add(key);
   const u = unwrapExpression(status);
@@ -113,6 +123,8 @@ function subjectOf(status: Node): ResponseSubject {
   if (holder) subject.ok.add(`${holder}.ok`), subject.status.add(`${holder}.status`).add(`${holder}.statusCode`);
   return subject;
 }
+
+const isStatusOf = (subject: ResponseSubject, n: Node) => subject.status.has(keyOf(n) ?? "") || !!subject.statusNodes?.has(unwrapExpression(n));
 
 function checkCondition(plan: Plan, st: Statuses, root: Node, cmp: Node, status: Node, shared: string | undefined): void {
   const subject = subjectOf(status);
@@ -133,7 +145,7 @@ function checkCondition(plan: Plan, st: Statuses, root: Node, cmp: Node, status:
     const p = skipParens(lit).getParent();
     if (p && Node.isBinaryExpression(p) && EQUALITY.has(p.getOperatorToken().getText())) {
       const other = p.getLeft() === skipParens(lit) ? p.getRight() : p.getLeft();
-      if (!subject.status.has(keyOf(other) ?? "")) continue;
+      if (!isStatusOf(subject, other)) continue;
       const op = p.getOperatorToken().getText();
       if (st.v2.length === 1) edit(plan, lit, { start: lit.getStart(), end: lit.getEnd(), text: String(st.v2[0]) });
       else {
@@ -144,7 +156,7 @@ function checkCondition(plan: Plan, st: Statuses, root: Node, cmp: Node, status:
       }
     } else if (p && Node.isArrayLiteralExpression(p)) {
       const call = p.getParent()?.getParent();
-      if (!call || !Node.isCallExpression(call) || !subject.status.has(keyOf(call.getArguments()[0] ?? p) ?? "")) continue;
+      if (!call || !Node.isCallExpression(call) || !isStatusOf(subject, call.getArguments()[0] ?? p)) continue;
       edit(plan, lit, { start: lit.getStart(), end: lit.getEnd(), text: st.v2.join(", ") });
     }
   }
