@@ -11,6 +11,7 @@ import { referencesOf, skipParens } from "./nodes.ts";
 import { returnedTo } from "./answer-flow.ts";
 import { argumentCallee } from "./record-callees.ts";
 import { shownAsText } from "./display-sinks.ts";
+import { classifyRead } from "./response-branch.ts";
 
 export type StatusSite =
   /** An expression whose value is the status. `shared`: in code other calls run too (a helper, a function the Response is handed to). */
@@ -27,17 +28,14 @@ export function statusSites(a: Analysis, http: HttpCall): StatusSite[] {
   const sites: StatusSite[] = [];
   if (http.lib === "openapi-fetch") return sites;
   if (http.lib === "convention" && http.style !== "data" && http.style !== "json") return sites;
-  // A helper returning its transport's answer: its callers read the status off it.
-  if (http.lib === "helper" && http.helper?.returnsResponse) return followAnswer(a, http.call, sites, 0, undefined), sites;
-  // The status is checked inside the helper or wrapper, for every call it serves.
-  const shared = http.lib === "helper" ? http.helper : http.wrapper && !http.wrapper.returnsResponse ? http.wrapper : undefined;
-  if (shared) {
-    const transport = shared.transport as Node | undefined;
-    const fn = shared.fn as Node | undefined;
-    if (transport && fn) followAnswer(a, transport, sites, MAX_DEPTH, `${functionLabel(fn)} (${where(fn)})`);
-    return sites;
-  }
-  followAnswer(a, http.call, sites, 0, undefined);
+  // A helper or wrapper checks the status inside, for every call it serves (a retry on `!== 200`, a throw).
+  const shared = http.lib === "helper" ? http.helper : http.wrapper;
+  const transport = shared?.transport as Node | undefined;
+  const fn = shared?.fn as Node | undefined;
+  if (transport && fn) followAnswer(a, transport, sites, 1, `${functionLabel(fn)} (${where(fn)})`);
+  // Its callers read the status off the answer it returns (the transport's own, or a plain call's).
+  const returnsResponse = http.lib === "helper" ? !!http.helper?.returnsResponse : !http.wrapper || !!http.wrapper.returnsResponse;
+  if (returnsResponse) followAnswer(a, http.call, sites, 0, undefined);
   return sites;
 }
 
@@ -71,6 +69,8 @@ function answerUse(a: Analysis, value: Node, sites: StatusSite[], depth: number,
   const outer = skipParens(value);
   const p = outer.getParent();
   if (!p || Node.isExpressionStatement(p) || Node.isVoidExpression(p) || Node.isIfStatement(p) || Node.isPrefixUnaryExpression(p)) return;
+  // `res = await fetch(…)` (a retry): the name is written, not read.
+  if (Node.isBinaryExpression(p) && p.getOperatorToken().getText() === "=" && p.getLeft() === outer) return;
   if (Node.isPropertyAccessExpression(p) && p.getExpression() === outer) {
     if (STATUS_KEYS.has(p.getName())) sites.push({ kind: "read", node: p, ...(shared ? { shared } : {}) });
     else if (p.getName() === "then" && Node.isCallExpression(p.getParent())) followAnswer(a, outer, sites, depth, shared);
@@ -92,6 +92,8 @@ function answerUse(a: Analysis, value: Node, sites: StatusSite[], depth: number,
     for (const c of to) followAnswer(a, c, sites, depth + 1, shared);
     return;
   }
+  // Handed on where a check already failed (`if (!res.ok) throw new ApiError(res)`): an error status goes there.
+  if (classifyRead(outer, outer) === "error") return;
   if (Node.isCallExpression(p) && p.getArguments().includes(outer as never)) {
     if (shownAsText(outer)) return;
     const callee = argumentCallee(a, outer);
@@ -103,7 +105,7 @@ function answerUse(a: Analysis, value: Node, sites: StatusSite[], depth: number,
     }
     return void sites.push({ kind: "unfollowed", node: p, why: `the answer is handed to ${p.getExpression().getText()} (${where(p)})` });
   }
-  sites.push({ kind: "unfollowed", node: outer, why: `the answer is kept where its status is not followed (${where(outer)})` });
+  sites.push({ kind: "unfollowed", node: outer, why: `the answer is kept (${where(outer)})` });
 }
 
 /** `const { status, data } = await api.post(…)`, `({ statusCode }) => …`: each reference of the status binding. */
