@@ -12,7 +12,7 @@ import { edit, type Plan } from "../state.ts";
 import type { HttpCall } from "../transports/index.ts";
 import { statusSites } from "../status-sites.ts";
 import { returnedTo } from "../answer-flow.ts";
-import { keyOf, statusPredicate, type ResponseSubject } from "../response-branch.ts";
+import { classifyRead, keyOf, statusPredicate, type ResponseSubject } from "../response-branch.ts";
 import { enclosingFunction } from "../scope.ts";
 import { referencesOf, skipParens } from "../nodes.ts";
 import { unwrapExpression } from "../urls.ts";
@@ -75,6 +75,9 @@ function statusUse(plan: Plan, st: Statuses, read: Node, shared: string | undefi
   }
   const cmp = comparisonOf(outer);
   if (cmp === "display") return;
+  // Read where a check already failed (`if (!res.ok) throw new ApiError(res.status, …)`): an error status, not v1's success.
+  const u = unwrapExpression(outer);
+  if (!cmp && classifyRead(outer, Node.isPropertyAccessExpression(u) ? u.getExpression() : u) === "error") return;
   if (!cmp) {
     const compared = Node.isBinaryExpression(p) && COMPARISON.has(p.getOperatorToken().getText()) ? (p.getLeft() === outer ? p.getRight() : p.getLeft()) : undefined;
     const how = compared ? `is compared with ${short(compared)}` : Node.isCallExpression(p) ? `is handed to ${short(p.getExpression())}` : Node.isReturnStatement(p) || Node.isArrowFunction(p) ? "is returned to callers the codemod cannot list" : "is kept";
