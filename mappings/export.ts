@@ -8,7 +8,7 @@ export interface ExportedOperation {
   key: string;
   summary: string;
   v1: { operationId: string; method: string; path: string; status: number };
-  v2: { operationId: string; method: string; path: string } | null;
+  v2: { operationId: string; method: string; path: string; status: number | readonly number[] } | null;
   status: OperationMapping["status"];
   pathParams: Record<string, string>;
   query: OperationMapping["query"];

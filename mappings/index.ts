@@ -1,6 +1,7 @@
 // Public surface of the mapping table.
 export * from "./types.ts";
 export { operations, matchV1, v1MethodsFor, operationByKey, v2PathFor } from "./table.ts";
+export { v2Successes } from "./statuses.ts";
 export { lenses, lensNamed } from "./data/lenses/index.ts";
 export { converters, converterNamed } from "./data/converters.ts";
 export { versionChanges } from "./data/changes.ts";

@@ -50,7 +50,7 @@ export function renderMarkdown(): string {
     "|---|---|---|---|",
   ];
   for (const op of operations) {
-    const v2 = op.v2 ? code(`${op.v2.method} ${op.v2.path}`) : "—";
+    const v2 = op.v2 ? `${code(`${op.v2.method} ${op.v2.path}`)} (${[op.v2.status].flat().join(" or ")})` : "—";
     lines.push(`| ${code(`${op.v1.method} ${op.v1.path}`)} (${op.v1.status}) | ${v2} | ${op.status} | ${op.changes.join(", ")} |`);
   }
   lines.push("", "## No equivalent, and emulated", "");

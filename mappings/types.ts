@@ -264,6 +264,12 @@ export interface OperationMapping {
     operationId: string;
     method: HttpMethod;
     path: string;
+    /**
+     * Success status v2 answers this operation's request (v2-openapi.json); several where it may
+     * answer any of them. The gateway answers v1 clients with `v1.status`; a migrated client's
+     * status checks are rewritten to this one (each of them).
+     */
+    status: number | readonly number[];
   } | null;
   status: MappingStatus;
   /** v1 path parameter → v2 path parameter. */

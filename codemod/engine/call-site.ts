@@ -33,6 +33,7 @@ import { unwrapList } from "./rewrites/list-unwrap.ts";
 import { recordReads } from "./rewrites/record-fields.ts";
 import { emptyAnswerReads } from "./rewrites/empty-answer.ts";
 import { regroupedList } from "./rewrites/regrouped-list.ts";
+import { statusChecks } from "./rewrites/status-checks.ts";
 import { queryParams, v2LiteralQuery } from "./rewrites/query.ts";
 import { planQueryMoves, settleQueryMoves } from "./rewrites/query-moves.ts";
 import { answerLeavesSight } from "./rewrites/answer-leaves.ts";
@@ -319,6 +320,7 @@ function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match
   recordReads(plan, http, op, unwrapEdits);
   emptyAnswerReads(plan, http, op);
   regroupedList(plan, op);
+  statusChecks(plan, http, op);
   if (!openapi) answerLeavesSight(plan, http, op);
   settleQueryMoves(plan, http, op, moves, unwrapEdits, urlEdits, (names) => rewriteUrl(url, newPath, v2LiteralQuery(url.query, op, names)));
 }

@@ -18,6 +18,8 @@ export type ReadSide = "success" | "error" | "unknown";
 export interface ResponseSubject {
   ok: Set<string>;
   status: Set<string>;
+  /** Expressions that are the status though no key names them (`(await statusOf(x)) === 200`). */
+  statusNodes?: Set<Node>;
 }
 
 const LOW = 100;
@@ -122,7 +124,7 @@ export function responseSubject(response: Node): ResponseSubject {
 }
 
 /** `res`, `this.res`, `ctx.res.status` as a key (optional chains and `!` dropped), else undefined. */
-function keyOf(node: Node): string | undefined {
+export function keyOf(node: Node): string | undefined {
   const n = unwrapExpression(node);
   if (Node.isIdentifier(n)) return n.getText();
   if (n.getKind() === SyntaxKind.ThisKeyword) return "this";
@@ -233,7 +235,7 @@ function subjectUses(boundary: Node, subject: ResponseSubject): Node[] {
 
 function isStatus(n: Node, subject: ResponseSubject): boolean {
   const key = keyOf(n);
-  return !!key && subject.status.has(key);
+  return (!!key && subject.status.has(key)) || !!subject.statusNodes?.has(unwrapExpression(n));
 }
 
 function numberOf(n: Node | undefined): number | undefined {
@@ -252,22 +254,34 @@ const COMPARE: Record<string, (s: number, n: number) => boolean> = {
   "<": (s, n) => s < n, "<=": (s, n) => s <= n, ">": (s, n) => s > n, ">=": (s, n) => s >= n,
 };
 const MIRROR: Record<string, string> = { "<": ">", "<=": ">=", ">": "<", ">=": "<=" };
+/** Equality operators: whether they hold when the values are equal. */
+const EQUALITY: Record<string, boolean> = { "===": true, "==": true, "!==": false, "!=": false };
+
+/**
+ * A condition as a truth per status, 0 false, 1 true, 2 unknown (index status - 100), as it reads
+ * with each numeric literal it compares the status with for equality replaced by `literal`'s values.
+ */
+export function statusPredicate(cond: Node, subject: ResponseSubject, literal: (n: number) => number[] = (n) => [n]): (status: number) => 0 | 1 | 2 {
+  const pred = evaluate(cond, subject, literal);
+  return (status) => pred[status - LOW] as 0 | 1 | 2;
+}
 
 /** A condition as a truth value per status (Kleene logic: what it does not say is unknown). */
-function evaluate(cond: Node, subject: ResponseSubject): Pred {
+function evaluate(cond: Node, subject: ResponseSubject, literal: (n: number) => number[] = (n) => [n]): Pred {
+  const evaluate_ = (c: Node, s: ResponseSubject) => evaluate(c, s, literal);
   const n = unwrapExpression(cond);
   const key = keyOf(n);
   if (key && subject.ok.has(key)) return each((s) => s >= 200 && s < 300);
-  if (Node.isPrefixUnaryExpression(n) && n.getOperatorToken() === SyntaxKind.ExclamationToken) return not(evaluate(n.getOperand(), subject));
+  if (Node.isPrefixUnaryExpression(n) && n.getOperatorToken() === SyntaxKind.ExclamationToken) return not(evaluate_(n.getOperand(), subject));
   if (Node.isCallExpression(n)) {
     const callee = n.getExpression();
     const [arg] = n.getArguments();
-    if (callee.getText() === "Boolean" && arg) return evaluate(arg, subject);
+    if (callee.getText() === "Boolean" && arg) return evaluate_(arg, subject);
     // `[200, 201].includes(res.status)`
     if (Node.isPropertyAccessExpression(callee) && callee.getName() === "includes" && arg && isStatus(arg, subject)) {
       const list = unwrapExpression(callee.getExpression());
       const values = Node.isArrayLiteralExpression(list) ? list.getElements().map(numberOf) : [];
-      if (values.length && values.every((v) => v !== undefined)) return each((s) => values.includes(s));
+      if (values.length && values.every((v) => v !== undefined)) return each((s) => values.some((v) => literal(v!).includes(s)));
     }
     return fill(2);
   }
@@ -275,8 +289,8 @@ function evaluate(cond: Node, subject: ResponseSubject): Pred {
   const op = n.getOperatorToken().getText();
   const left = n.getLeft();
   const right = n.getRight();
-  if (op === "&&") return and(evaluate(left, subject), evaluate(right, subject));
-  if (op === "||") return or(evaluate(left, subject), evaluate(right, subject));
+  if (op === "&&") return and(evaluate_(left, subject), evaluate_(right, subject));
+  if (op === "||") return or(evaluate_(left, subject), evaluate_(right, subject));
   if (!COMPARE[op]) return fill(2);
   // `res.ok === false`, `true !== res.ok`
   for (const [side, other] of [[left, right], [right, left]] as const) {
@@ -284,10 +298,15 @@ function evaluate(cond: Node, subject: ResponseSubject): Pred {
     if (k !== SyntaxKind.TrueKeyword && k !== SyntaxKind.FalseKeyword) continue;
     if (!["===", "==", "!==", "!="].includes(op)) return fill(2);
     const same = (op === "===" || op === "==") === (k === SyntaxKind.TrueKeyword);
-    return same ? evaluate(side, subject) : not(evaluate(side, subject));
+    return same ? evaluate_(side, subject) : not(evaluate_(side, subject));
   }
   const ln = numberOf(left);
   const rn = numberOf(right);
+  const equal = (s: number, v: number) => literal(v).includes(s);
+  if (EQUALITY[op] !== undefined) {
+    if (isStatus(left, subject) && rn !== undefined) return each((s) => equal(s, rn) === EQUALITY[op]);
+    if (isStatus(right, subject) && ln !== undefined) return each((s) => equal(s, ln) === EQUALITY[op]);
+  }
   if (isStatus(left, subject) && rn !== undefined) return each((s) => COMPARE[op]!(s, rn));
   if (isStatus(right, subject) && ln !== undefined) return each((s) => COMPARE[MIRROR[op] ?? op]!(s, ln));
   return fill(2);

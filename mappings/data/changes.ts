@@ -8,6 +8,7 @@ import { V1_BASE, V2_BASE } from "../bases.ts";
 import { lensNamed } from "./lenses/index.ts";
 import { endpointGpu, endpointGpuUpdate, flashboot } from "./converters.ts";
 import { listFilters } from "./emulations.ts";
+import { v2Successes } from "../statuses.ts";
 import type { BodyLens, OperationEntry as Op } from "../types.ts";
 
 export interface VersionChange {
@@ -124,7 +125,7 @@ export const versionChanges: VersionChange[] = [
     title: "Create answers 201",
     request: null,
     response: "All v2 creates answer 201 Created; v1 answered 201 only for pods and 200 for the other resources.",
-    appliesTo: (op) => op.v1.method === "POST" && op.v2?.method === "POST" && !op.request?.fixedBody && op.v1.status !== 201,
+    appliesTo: (op) => v2Successes(op).includes(201) && op.v1.status !== 201,
   },
   {
     id: "billing-buckets",

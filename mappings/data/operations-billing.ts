@@ -23,7 +23,7 @@ export const billingOperations: OperationEntry[] = [
     key: "PodBilling",
     summary: "Pod billing history",
     v1: { operationId: "PodBilling", method: "GET", path: "/billing/pods", status: 200 },
-    v2: { operationId: "listPodBilling", method: "GET", path: "/v2/billing/pods" },
+    v2: { operationId: "listPodBilling", method: "GET", path: "/v2/billing/pods", status: 200 },
     status: "mapped",
     query: [
       ...billingTime,
@@ -51,7 +51,7 @@ export const billingOperations: OperationEntry[] = [
     key: "EndpointBilling",
     summary: "Serverless billing history",
     v1: { operationId: "EndpointBilling", method: "GET", path: "/billing/endpoints", status: 200 },
-    v2: { operationId: "listServerlessBilling", method: "GET", path: "/v2/billing/serverless" },
+    v2: { operationId: "listServerlessBilling", method: "GET", path: "/v2/billing/serverless", status: 200 },
     status: "mapped",
     query: [
       ...billingTime,
@@ -74,7 +74,7 @@ export const billingOperations: OperationEntry[] = [
     key: "NetworkVolumeBilling",
     summary: "Network volume billing history",
     v1: { operationId: "NetworkVolumeBilling", method: "GET", path: "/billing/networkvolumes", status: 200 },
-    v2: { operationId: "listNetworkVolumeBilling", method: "GET", path: "/v2/billing/network-volumes" },
+    v2: { operationId: "listNetworkVolumeBilling", method: "GET", path: "/v2/billing/network-volumes", status: 200 },
     status: "mapped",
     query: billingTime,
     response: { kind: "list", wrapper: "records", lens: networkVolumeBillingRecord.name },

@@ -95,7 +95,7 @@ const op = (key: string, extra: Partial<OperationMapping>): OperationMapping => 
   key,
   summary: key,
   v1: { operationId: key.split("#")[0]!, method: "POST", path: `/${key}`, status: 200 },
-  v2: { operationId: `v2${key}`, method: "POST", path: `/v2/${key}` },
+  v2: { operationId: `v2${key}`, method: "POST", path: `/v2/${key}`, status: 201 },
   status: "mapped",
   response: { kind: "record", lens: "probe-record" },
   changes: [],

@@ -43,6 +43,22 @@ refDescribe("mapping table covers v1-openapi.json", () => {
     }
   });
 
+  it("each entry's v2 success status is one v2-openapi.json lists for its v2 operation; where it lists several, the one this request gets", () => {
+    const v2doc = loadV2();
+    for (const op of operations.filter((o) => o.v2)) {
+      const responses = Object.keys(v2doc.paths[op.v2!.path]![op.v2!.method.toLowerCase()].responses);
+      const successes = responses.filter((s) => s.startsWith("2"));
+      for (const status of [op.v2!.status].flat()) expect(successes, op.key).toContain(String(status));
+      // The action operation also lists 204, which only `action: "terminate"` gets (no v1 path sends it).
+      if (successes.length > 1) expect(op.request?.fixedBody?.action, op.key).toMatch(/^(start|stop|restart)$/);
+    }
+  });
+
+  it("v2 creates answer 201 where v1 answered 200 (the codemod rewrites status checks from this)", () => {
+    const differ = operations.filter((o) => o.v2 && o.v2.status !== o.v1.status).map((o) => `${o.key} ${o.v1.status}->${o.v2!.status}`);
+    expect(differ).toEqual(["CreateEndpoint 200->201", "CreateTemplate 200->201", "CreateNetworkVolume 200->201", "CreateContainerRegistryAuth 200->201"]);
+  });
+
   it("documented status codes match the product owner's facts", () => {
     const status = (key: string) => operations.find((o) => o.key === key)!.v1.status;
     expect(status("CreatePod")).toBe(201);
