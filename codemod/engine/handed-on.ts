@@ -1,0 +1,108 @@
+// An error body (or the response it is parsed from) leaving the code beside its call: handed to
+// a function or class of the project (`fail(op, statusCode, body)`, `new ApiError(res.status,
+// body)`), or to a promise callback (`res.json().then(function (e) { throw new Error(e.message) })`).
+// Each is followed to the parameter that takes it. The call it went through is kept (a hop): a
+// function that other code calls too reads other APIs' errors as well, so its reads keep v1's
+// field beside v2's (error-reads.ts). A callee of the project that cannot be resolved (a
+// parameter, a method with several bodies) is said so, with why: the read there is not known.
+import { Node, SyntaxKind } from "../ts-morph.ts";
+import type { Analysis } from "./state.ts";
+import { argumentCallee, classNamed, declarationsNamed } from "./record-callees.ts";
+import { callersOf, handlerParam } from "./caught-errors.ts";
+import { references } from "./references.ts";
+import { resolveIdentifier } from "./scope.ts";
+import { skipParens } from "./nodes.ts";
+import { unwrapExpression } from "./urls.ts";
+
+/** The function (or constructor) a value was handed to, at that call. */
+export interface Hop {
+  fn: Node;
+  call: Node;
+}
+
+export type HandedTo =
+  /** `name`: the parameter's name (an identifier or a binding pattern). */
+  | { kind: "param"; name: Node; hop: Hop }
+  /** A callee of the project the codemod cannot resolve to one body. */
+  | { kind: "unfollowed"; call: Node; why: string };
+
+/** What takes `value` when it is an argument of a call or a `new` expression; undefined when nothing of the project does. */
+export function handedTo(a: Analysis, value: Node): HandedTo | undefined {
+  const outer = skipParens(value);
+  const call = outer.getParent();
+  if (!call || !(Node.isCallExpression(call) || Node.isNewExpression(call))) return undefined;
+  const index = call.getArguments().indexOf(outer as any);
+  if (index < 0) return undefined;
+  if (Node.isCallExpression(call)) {
+    const callee = argumentCallee(a, outer);
+    const name = callee && (callee.param as any).getNameNode?.();
+    if (callee && name) return { kind: "param", name, hop: { fn: callee.fn, call } };
+  } else {
+    const ctor = classNamed(a, call.getExpression())?.getConstructors().find((c) => c.getBody());
+    const param = ctor?.getParameters()[index];
+    if (ctor && param) return { kind: "param", name: param.getNameNode(), hop: { fn: ctor, call } };
+    if (ctor) return undefined;
+  }
+  const why = unresolvedProjectCallee(a, call.getExpression());
+  return why ? { kind: "unfollowed", call, why } : undefined;
+}
+
+/**
+ * Why a callee is the project's and still not followed, or undefined when it is not the
+ * project's (a global, a package's function, a class without its own constructor).
+ */
+function unresolvedProjectCallee(a: Analysis, callee: Node): string | undefined {
+  const text = short(callee);
+  const direct = unwrapExpression(callee);
+  // `onError(body)`, `callback(body)`, `reject(body)`: a function given as a parameter (a method of
+  // a parameter, `reply.send(body)`, is a framework's object more often than the project's).
+  if (Node.isIdentifier(direct) && resolveIdentifier(direct)?.kind === "param") return `it is handed to ${text}, a function the code is given at run time`;
+  const inRun = declarationsNamed(callee).filter((d) => a.files.has(d.getSourceFile().getFilePath()) && !d.getSourceFile().isDeclarationFile());
+  if (inRun.length > 1) return `it is handed to ${text}, which has ${inRun.length} definitions`;
+  if (inRun.length === 1 && !Node.isClassDeclaration(inRun[0]!)) return `it is handed to ${text}, which is not a function the codemod can read`;
+  // `handlers[kind](body)` on the project's own table.
+  if (Node.isElementAccessExpression(direct) && declarationsNamed(direct.getExpression()).some((d) => a.files.has(d.getSourceFile().getFilePath()) && !d.getSourceFile().isDeclarationFile())) return `it is handed to ${text}, chosen at run time`;
+  return undefined;
+}
+
+/**
+ * The values of a body promise (`res.json()`, undici's `body.json()`): `await p` and the first
+ * parameter of `p.then(cb)` (a function, an arrow or a named function), through `.catch(…)` /
+ * `.finally(…)`. `unfollowed` hears of a callback that is not the project's function it can read.
+ */
+export function promiseValues(a: Analysis, promise: Node, unfollowed: (call: Node, why: string) => void = () => {}): Node[] {
+  let p = skipParens(promise);
+  for (let up = p.getParent(); up && Node.isPropertyAccessExpression(up) && (up.getName() === "catch" || up.getName() === "finally") && Node.isCallExpression(up.getParent()); up = p.getParent()) p = skipParens(up.getParent()!);
+  const up = p.getParent();
+  if (up && Node.isAwaitExpression(up)) return [up];
+  const thenCall = up && Node.isPropertyAccessExpression(up) && up.getName() === "then" ? up.getParent() : undefined;
+  const cb = thenCall && Node.isCallExpression(thenCall) ? thenCall.getArguments()[0] : undefined;
+  if (!cb || cb.getKind() === SyntaxKind.NullKeyword || cb.getText() === "undefined") return [];
+  const param = handlerParam(a, cb);
+  if (param) return [param];
+  const why = unresolvedProjectCallee(a, cb);
+  if (why) unfollowed(thenCall!, why.replace("it is handed to", "its body is handed to the callback"));
+  return [];
+}
+
+const callsCache = new WeakMap<Node, Node[]>();
+
+/** The calls of a function in the run, or the `new` expressions of a constructor's class. */
+export function callsOf(a: Analysis, fn: Node): Node[] {
+  if (!Node.isConstructorDeclaration(fn)) return callersOf(a, fn);
+  const cached = callsCache.get(fn);
+  if (cached) return cached;
+  const name = (fn.getParent() as any).getNameNode?.() as Node | undefined;
+  const out: Node[] = [];
+  for (const r of name ? references(name) : []) {
+    const n = skipParens(r).getParent();
+    if (n && Node.isNewExpression(n) && n.getExpression() === skipParens(r) && a.files.has(n.getSourceFile().getFilePath())) out.push(n);
+  }
+  callsCache.set(fn, out);
+  return out;
+}
+
+function short(n: Node): string {
+  const t = n.getText().replace(/\s+/g, " ");
+  return t.length > 40 ? `${t.slice(0, 37)}…` : t;
+}
