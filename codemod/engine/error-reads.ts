@@ -19,7 +19,7 @@ import { caughtBodiesByShape, errorFieldReads, errorReadEdits, readDeclarations,
 import { todo } from "./todo-marks.ts";
 import { inInterceptor } from "./caught-errors.ts";
 import { describeRead } from "./response-branch.ts";
-import { callsOf } from "./handed-on.ts";
+import { calledByOthers } from "./handed-on.ts";
 
 function note(a: Analysis, read: ErrorRead, site: Site, foreign: boolean): void {
   if (!a.files.has(read.node.getSourceFile().getFilePath())) return;
@@ -27,6 +27,7 @@ function note(a: Analysis, read: ErrorRead, site: Site, foreign: boolean): void 
   entry.sites.add(site);
   entry.foreign ||= foreign;
   for (const hop of read.hops ?? []) {
+    (entry.hops ??= []).push(hop);
     (entry.through ??= new Set()).add(hop.fn);
     a.errorHops.set(hop.fn, (a.errorHops.get(hop.fn) ?? new Set()).add(hop.call));
   }
@@ -78,7 +79,7 @@ export function settleErrorReads(a: Analysis): void {
   const modes = new Map<SharedErrorRead, ReadMode | null>();
   for (const r of a.errorReads.values()) {
     // A function the body was handed to, also called where no v1 call's failure was followed: it reads other errors too.
-    r.foreign ||= [...(r.through ?? [])].some((fn) => callsOf(a, fn).some((c) => !a.errorHops.get(fn)?.has(c)));
+    r.foreign ||= [...(r.through ?? [])].some((fn) => calledByOthers(a, fn, a.errorHops.get(fn)));
     const migrated = [...r.sites].filter((s) => s.applied).length;
     modes.set(r, !migrated ? null : migrated === r.sites.size && !r.foreign ? "convert" : "both");
   }
@@ -127,7 +128,7 @@ function markUnfollowedHands(a: Analysis): void {
     const migrated = [...sites].filter((s) => s.applied);
     if (!migrated.length) continue;
     const calls = migrated.slice(0, 3).map((s) => where(s.call)).join(", ") + (migrated.length > 3 ? `, and ${migrated.length - 3} more` : "");
-    const reason = `the error body of ${migrated.length === 1 ? "a call" : "calls"} now on v2 (${calls}) cannot be followed: ${why}; v2 errors are RFC 9457 problems (detail, not message)`;
+    const reason = `the error body of ${migrated.length === 1 ? "a call" : "calls"} now on v2 (${calls}) goes to ${why}, where its reads cannot be followed (v2 problems carry detail, not message)`;
     const advice = "where that code reads the body's message (or error), read detail (title) too: (body.detail ?? body.message)";
     if (!a.frozen.has(call.getSourceFile().getFilePath())) todo(a, call, "base", "review", reason, advice);
     addFinding(a, call, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "error-read" });

@@ -9,7 +9,8 @@ import { Node, SyntaxKind } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
 import { argumentCallee, classNamed, declarationsNamed } from "./record-callees.ts";
 import { callersOf, handlerParam } from "./caught-errors.ts";
-import { references } from "./references.ts";
+import { functionName, references } from "./references.ts";
+import { namedOutsideRun } from "./project-reads.ts";
 import { resolveIdentifier } from "./scope.ts";
 import { skipParens } from "./nodes.ts";
 import { unwrapExpression } from "./urls.ts";
@@ -18,6 +19,8 @@ import { unwrapExpression } from "./urls.ts";
 export interface Hop {
   fn: Node;
   call: Node;
+  /** The argument as written (`(await body.json()) as { message?: string }`). */
+  arg: Node;
 }
 
 export type HandedTo =
@@ -36,11 +39,11 @@ export function handedTo(a: Analysis, value: Node): HandedTo | undefined {
   if (Node.isCallExpression(call)) {
     const callee = argumentCallee(a, outer);
     const name = callee && (callee.param as any).getNameNode?.();
-    if (callee && name) return { kind: "param", name, hop: { fn: callee.fn, call } };
+    if (callee && name) return { kind: "param", name, hop: { fn: callee.fn, call, arg: outer } };
   } else {
     const ctor = classNamed(a, call.getExpression())?.getConstructors().find((c) => c.getBody());
     const param = ctor?.getParameters()[index];
-    if (ctor && param) return { kind: "param", name: param.getNameNode(), hop: { fn: ctor, call } };
+    if (ctor && param) return { kind: "param", name: param.getNameNode(), hop: { fn: ctor, call, arg: outer } };
     if (ctor) return undefined;
   }
   const why = unresolvedProjectCallee(a, call.getExpression());
@@ -56,12 +59,12 @@ function unresolvedProjectCallee(a: Analysis, callee: Node): string | undefined 
   const direct = unwrapExpression(callee);
   // `onError(body)`, `callback(body)`, `reject(body)`: a function given as a parameter (a method of
   // a parameter, `reply.send(body)`, is a framework's object more often than the project's).
-  if (Node.isIdentifier(direct) && resolveIdentifier(direct)?.kind === "param") return `it is handed to ${text}, a function the code is given at run time`;
+  if (Node.isIdentifier(direct) && resolveIdentifier(direct)?.kind === "param") return `${text}, a function given at run time`;
   const inRun = declarationsNamed(callee).filter((d) => a.files.has(d.getSourceFile().getFilePath()) && !d.getSourceFile().isDeclarationFile());
-  if (inRun.length > 1) return `it is handed to ${text}, which has ${inRun.length} definitions`;
-  if (inRun.length === 1 && !Node.isClassDeclaration(inRun[0]!)) return `it is handed to ${text}, which is not a function the codemod can read`;
+  if (inRun.length > 1) return `${text}, which has ${inRun.length} definitions`;
+  if (inRun.length === 1 && !Node.isClassDeclaration(inRun[0]!)) return `${text}, not a function the codemod can read`;
   // `handlers[kind](body)` on the project's own table.
-  if (Node.isElementAccessExpression(direct) && declarationsNamed(direct.getExpression()).some((d) => a.files.has(d.getSourceFile().getFilePath()) && !d.getSourceFile().isDeclarationFile())) return `it is handed to ${text}, chosen at run time`;
+  if (Node.isElementAccessExpression(direct) && declarationsNamed(direct.getExpression()).some((d) => a.files.has(d.getSourceFile().getFilePath()) && !d.getSourceFile().isDeclarationFile())) return `${text}, chosen at run time`;
   return undefined;
 }
 
@@ -81,7 +84,7 @@ export function promiseValues(a: Analysis, promise: Node, unfollowed: (call: Nod
   const param = handlerParam(a, cb);
   if (param) return [param];
   const why = unresolvedProjectCallee(a, cb);
-  if (why) unfollowed(thenCall!, why.replace("it is handed to", "its body is handed to the callback"));
+  if (why) unfollowed(thenCall!, `the callback ${why}`);
   return [];
 }
 
@@ -100,6 +103,19 @@ export function callsOf(a: Analysis, fn: Node): Node[] {
   }
   callsCache.set(fn, out);
   return out;
+}
+
+/**
+ * Whether a function the error bodies were handed to (through the calls in `reached`) is called
+ * by other code as well: a call of it in the run that no planned call's failure came through, or
+ * a project file outside the run naming it (a module importing the shared helper that no v1 code
+ * imports). Such a function reads other APIs' errors too.
+ */
+export function calledByOthers(a: Analysis, fn: Node, reached: Set<Node> | undefined): boolean {
+  if (callsOf(a, fn).some((c) => !reached?.has(c))) return true;
+  const holder = fn.getParent();
+  const name = Node.isConstructorDeclaration(fn) ? (holder as any)?.getNameNode?.() : functionName(fn) ?? (holder && Node.isPropertyAssignment(holder) ? holder.getNameNode() : undefined);
+  return !!name && !!namedOutsideRun(a, name.getText(), fn.getSourceFile().getFilePath());
 }
 
 function short(n: Node): string {

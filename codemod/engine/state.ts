@@ -85,6 +85,8 @@ export interface SharedErrorRead {
   foreign: boolean;
   /** The functions the body was handed to on its way (`fail(op, status, body)`): a call of one that no v1 call's failure reaches makes the read foreign. */
   through?: Set<Node>;
+  /** Each call the body went through to the read, with the argument as written there. */
+  hops?: { fn: Node; call: Node; arg: Node }[];
 }
 
 /** A v1 base string the run found: it flips to v2 only when all its uses are accounted for. */

@@ -108,6 +108,8 @@ export function errorReadEdits(a: Analysis, read: ErrorRead, mode: ReadMode): { 
   const put = (n: Node, text: string, start = n.getStart(), end = n.getEnd()) => edits.push(textEdit(n, start, end, text));
   const to = errorFieldMap[read.field];
   const n = read.node;
+  // `fail(op, (await res.json()) as { message?: string })`: a type written at a call the body went through follows the read.
+  if (mode === "convert") for (const hop of read.hops ?? []) renameInlineField(a, hop.arg, read.field, to, put);
   if (Node.isPropertyAccessExpression(n)) {
     if (mode === "convert") {
       put(n.getNameNode(), to);
@@ -146,6 +148,13 @@ export function errorReadEdits(a: Analysis, read: ErrorRead, mode: ReadMode): { 
   const v1 = `${source.text}${source.path.map((k) => `.${k}`).join("")}.${read.field}`;
   put(n, `${to}: ${n.getNameNode().getText()} = ${init ? `${v1} ?? (${init.getText()})` : v1}`);
   return { edits };
+}
+
+/** The field of a type written inside `arg` itself (a cast at the call), renamed; a type declared elsewhere is left to its own reads. */
+function renameInlineField(a: Analysis, arg: Node, from: string, to: string, put: (n: Node, text: string) => void): void {
+  const decls = declaredFieldsOf(arg, from) ?? [];
+  const inside = (d: Node) => d.getSourceFile() === arg.getSourceFile() && d.getStart() >= arg.getStart() && d.getEnd() <= arg.getEnd();
+  if (decls.length && decls.every(inside)) renameDeclaredField(a, arg, from, to, (d, text) => put(d, text));
 }
 
 /** Whether `a ?? b` can replace the node without parentheses (an argument, an initializer, a `??` operand, …). */
