@@ -12,7 +12,7 @@ import type { Analysis } from "./state.ts";
 import type { HttpCall } from "./transports/transport.ts";
 import { bodySites } from "./body-sites.ts";
 import { describeRead } from "./response-branch.ts";
-import { enclosingFunction } from "./scope.ts";
+import { enclosingFunction, isFunctionLike } from "./scope.ts";
 import { declarationScope, referencesOf, skipParens } from "./nodes.ts";
 import { functionNamed } from "./record-callees.ts";
 import { handedTo, promiseValues, type Hop } from "./handed-on.ts";
@@ -62,7 +62,7 @@ function fromCall(a: Analysis, http: HttpCall, add: Add, unfollowed: Unfollowed,
     const errorSide = read.side === "error";
     if (s.kind === "value") add(s.node, false, [], errorSide);
     // `res.json().then(function (e) { throw new Error(e.message) })` on `!res.ok`: the callback's parameter.
-    else for (const v of promiseValues(a, s.node, errorSide ? unfollowed.hand : undefined)) add(v, false, [], errorSide);
+    else for (const v of promiseValues(a, s.node, errorSide ? unfollowed.hand : undefined)) add(v.value, false, v.hops, errorSide);
   }
   if (http.lib === "openapi-fetch") for (const e of openapiAnswer(a, http.call).errors) add(e, false);
   if (passesResponse(http)) for (const h of responseHandlers(a, http, unfollowed.hand)) responseParam(a, h, (n, hops, errorSide) => add(n, false, hops, errorSide), unfollowed.hand, 0);
@@ -120,7 +120,9 @@ function responseHandlers(a: Analysis, http: HttpCall, hand: Unfollowed["hand"])
   if (parent && Node.isPropertyAccessExpression(parent) && parent.getName() === "then" && Node.isCallExpression(parent.getParent())) {
     const cb = (parent.getParent() as any).getArguments()[0] as Node | undefined;
     const param = cb && handlerParam(a, cb);
-    if (param) out.push({ name: param, hops: [], errorSide: false });
+    // `.then(ensureOk)`: a named function entered here (its other entries may hand it other responses).
+    const fn = param && !isFunctionLike(unwrapExpression(cb)) ? param.getFirstAncestor((n) => isFunctionLike(n)) : undefined;
+    if (param) out.push({ name: param, hops: fn ? [{ fn, call: skipParens(cb), arg: outer }] : [], errorSide: false });
   }
   if (!parent || !Node.isAwaitExpression(parent)) return out;
   const value = skipParens(parent);
@@ -170,7 +172,7 @@ function responseUse(a: Analysis, outer: Node, h: Handler, add: AddBody, hand: U
       const read = describeRead(c);
       if (p.getName() === "json" && read.errorReachable) {
         const errorSide = h.errorSide || read.side === "error";
-        for (const value of promiseValues(a, c, errorSide ? hand : undefined)) add(value, h.hops, errorSide);
+        for (const v of promiseValues(a, c, errorSide ? hand : undefined)) add(v.value, [...h.hops, ...v.hops], errorSide);
       }
       return;
     }

@@ -8,10 +8,10 @@
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
 import { argumentCallee, classNamed, declarationsNamed } from "./record-callees.ts";
-import { callersOf, handlerParam } from "./caught-errors.ts";
+import { handlerParam } from "./caught-errors.ts";
 import { functionName, references } from "./references.ts";
 import { namedOutsideRun } from "./project-reads.ts";
-import { resolveIdentifier } from "./scope.ts";
+import { isFunctionLike, resolveIdentifier } from "./scope.ts";
 import { skipParens } from "./nodes.ts";
 import { unwrapExpression } from "./urls.ts";
 
@@ -73,48 +73,63 @@ function unresolvedProjectCallee(a: Analysis, callee: Node): string | undefined 
  * parameter of `p.then(cb)` (a function, an arrow or a named function), through `.catch(…)` /
  * `.finally(…)`. `unfollowed` hears of a callback that is not the project's function it can read.
  */
-export function promiseValues(a: Analysis, promise: Node, unfollowed: (call: Node, why: string) => void = () => {}): Node[] {
+export function promiseValues(a: Analysis, promise: Node, unfollowed: (call: Node, why: string) => void = () => {}): { value: Node; hops: Hop[] }[] {
   let p = skipParens(promise);
   for (let up = p.getParent(); up && Node.isPropertyAccessExpression(up) && (up.getName() === "catch" || up.getName() === "finally") && Node.isCallExpression(up.getParent()); up = p.getParent()) p = skipParens(up.getParent()!);
   const up = p.getParent();
-  if (up && Node.isAwaitExpression(up)) return [up];
+  if (up && Node.isAwaitExpression(up)) return [{ value: up, hops: [] }];
   const thenCall = up && Node.isPropertyAccessExpression(up) && up.getName() === "then" ? up.getParent() : undefined;
   const cb = thenCall && Node.isCallExpression(thenCall) ? thenCall.getArguments()[0] : undefined;
   if (!cb || cb.getKind() === SyntaxKind.NullKeyword || cb.getText() === "undefined") return [];
   const param = handlerParam(a, cb);
-  if (param) return [param];
+  // `.then(raise)`: a named function, entered here (its other entries may hand it other errors).
+  const fn = param && !isFunctionLike(unwrapExpression(cb)) ? param.getFirstAncestor((n) => isFunctionLike(n)) : undefined;
+  if (param) return [{ value: param, hops: fn ? [{ fn, call: skipParens(cb), arg: p }] : [] }];
   const why = unresolvedProjectCallee(a, cb);
   if (why) unfollowed(thenCall!, `the callback ${why}`);
   return [];
 }
 
-const callsCache = new WeakMap<Node, Node[]>();
+const entriesCache = new WeakMap<Node, Node[]>();
 
-/** The calls of a function in the run, or the `new` expressions of a constructor's class. */
-export function callsOf(a: Analysis, fn: Node): Node[] {
-  if (!Node.isConstructorDeclaration(fn)) return callersOf(a, fn);
-  const cached = callsCache.get(fn);
+/** The name a function is entered by: its own, its holder's, its class's for a constructor. */
+function nameOf(fn: Node): Node | undefined {
+  const holder = fn.getParent();
+  if (Node.isConstructorDeclaration(fn)) return (holder as any)?.getNameNode?.() as Node | undefined;
+  return functionName(fn) ?? (holder && Node.isPropertyAssignment(holder) ? holder.getNameNode() : undefined);
+}
+
+/**
+ * Where a function is entered in the run: its calls (`fail(…)`), the `new` expressions of a
+ * constructor's class, and its name handed on as a callback (`.then(raise)`: the reference).
+ */
+export function entriesOf(a: Analysis, fn: Node): Node[] {
+  const cached = entriesCache.get(fn);
   if (cached) return cached;
-  const name = (fn.getParent() as any).getNameNode?.() as Node | undefined;
+  const name = nameOf(fn);
   const out: Node[] = [];
   for (const r of name ? references(name) : []) {
-    const n = skipParens(r).getParent();
-    if (n && Node.isNewExpression(n) && n.getExpression() === skipParens(r) && a.files.has(n.getSourceFile().getFilePath())) out.push(n);
+    if (!a.files.has(r.getSourceFile().getFilePath())) continue;
+    const ref = skipParens(r);
+    const p = ref.getParent();
+    if (!p || !(Node.isCallExpression(p) || Node.isNewExpression(p))) continue;
+    if (p.getExpression() === ref) {
+      if (Node.isNewExpression(p) === Node.isConstructorDeclaration(fn)) out.push(p);
+    } else if (p.getArguments().includes(ref as any)) out.push(ref);
   }
-  callsCache.set(fn, out);
+  entriesCache.set(fn, out);
   return out;
 }
 
 /**
- * Whether a function the error bodies were handed to (through the calls in `reached`) is called
- * by other code as well: a call of it in the run that no planned call's failure came through, or
- * a project file outside the run naming it (a module importing the shared helper that no v1 code
- * imports). Such a function reads other APIs' errors too.
+ * Whether a function the error bodies were handed to (through the entries in `reached`) is
+ * entered by other code as well: a call of it, or a callback use, in the run that no planned
+ * call's failure came through, or a project file outside the run naming it (a module importing
+ * the shared helper that no v1 code imports). Such a function reads other APIs' errors too.
  */
 export function calledByOthers(a: Analysis, fn: Node, reached: Set<Node> | undefined): boolean {
-  if (callsOf(a, fn).some((c) => !reached?.has(c))) return true;
-  const holder = fn.getParent();
-  const name = Node.isConstructorDeclaration(fn) ? (holder as any)?.getNameNode?.() : functionName(fn) ?? (holder && Node.isPropertyAssignment(holder) ? holder.getNameNode() : undefined);
+  if (entriesOf(a, fn).some((c) => !reached?.has(c))) return true;
+  const name = nameOf(fn);
   return !!name && !!namedOutsideRun(a, name.getText(), fn.getSourceFile().getFilePath());
 }
 
