@@ -162,6 +162,8 @@ function responseUse(a: Analysis, outer: Node, h: Handler, add: AddBody, hand: U
   const c = p?.getParent();
   // `response.clone().json()` (a hook reads the body and leaves it to the app): the same response.
   if (p && Node.isPropertyAccessExpression(p) && p.getExpression() === outer && p.getName() === "clone" && c && Node.isCallExpression(c) && c.getExpression() === p) return responseUse(a, skipParens(c), h, add, hand, depth);
+  // undici's whole answer handed on (`fail(res)`, then `res.body.json()`): its body reads as a Response's.
+  if (p && Node.isPropertyAccessExpression(p) && p.getExpression() === outer && p.getName() === "body" && c && Node.isPropertyAccessExpression(c) && (c.getName() === "json" || c.getName() === "text")) return responseUse(a, p, h, add, hand, depth);
   if (p && Node.isPropertyAccessExpression(p) && p.getExpression() === outer && (p.getName() === "json" || p.getName() === "text") && c && Node.isCallExpression(c)) {
     let v: Node = c;
     // `res.json().catch(() => ({}))`: the body (or the fallback) is the awaited value.
