@@ -72,7 +72,7 @@ function fromCall(a: Analysis, http: HttpCall, add: Add, unfollowed: Unfollowed,
   // axios's, also when the instance is made by a factory of the project (a call by convention).
   if (http.lib === "axios" || http.lib === "convention") for (const { param, global } of interceptorsOf(a, http.call)) caughtBodies(a, param, (n) => add(n, global));
   hooksOf(a, http, holders, add, unfollowed.hook);
-  for (const { inner, foreign } of innerTransports(a, http)) fromCall(a, inner, (n, f) => add(n, f || foreign), unfollowed, false, depth + 1);
+  for (const { inner, foreign } of innerTransports(a, http)) fromCall(a, inner, (n, f, hops, errorSide) => add(n, f || foreign, hops, errorSide), unfollowed, false, depth + 1);
 }
 
 /** got's and ky's hooks of the call's instance (client-hooks.ts): the body each reads on a failure, and the body a beforeError hook stores on the error its callers catch. */
