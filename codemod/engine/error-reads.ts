@@ -7,30 +7,53 @@
 //     at all: it reads both (`(body.detail ?? body.message)`, cast where TypeScript types the body)
 //   - reached by no migrated call: left as it is
 // Where neither form can be written (a value computed in place, a read-only file), the read is
-// marked and reported: one finding at the read, naming the calls that lose their message.
+// marked and reported: one finding at the read, naming the calls that lose their message. A read
+// in a function the body was handed to (`fail(op, status, body)`) that other code calls too reads
+// both. Where the body is handed to a callee the engine cannot resolve, that call is marked.
 import { SyntaxKind, type SourceFile } from "../ts-morph.ts";
 import { errorFieldMap } from "../../mappings/index.ts";
 import type { Node } from "../ts-morph.ts";
 import { addFinding, type Analysis, type SharedErrorRead, type Site } from "./state.ts";
-import { failureBodies } from "./error-flow.ts";
+import { failureBodies, type Unfollowed } from "./error-flow.ts";
 import { caughtBodiesByShape, errorFieldReads, errorReadEdits, readDeclarations, type ErrorRead, type ReadMode } from "./rewrites/error-fields.ts";
 import { todo } from "./todo-marks.ts";
 import { inInterceptor } from "./caught-errors.ts";
+import { describeRead } from "./response-branch.ts";
+import { calledByOthers } from "./handed-on.ts";
 
 function note(a: Analysis, read: ErrorRead, site: Site, foreign: boolean): void {
   if (!a.files.has(read.node.getSourceFile().getFilePath())) return;
   const entry = a.errorReads.get(read.node) ?? { node: read.node, field: read.field, sites: new Set<Site>(), foreign: false };
   entry.sites.add(site);
   entry.foreign ||= foreign;
+  for (const hop of read.hops ?? []) {
+    (entry.hops ??= []).push(hop);
+    (entry.through ??= new Set()).add(hop.fn);
+    a.errorHops.set(hop.fn, (a.errorHops.get(hop.fn) ?? new Set()).add(hop.call));
+  }
   a.errorReads.set(read.node, entry);
+}
+
+function noteHand(a: Analysis, call: Node, why: string, site: Site): void {
+  if (!a.files.has(call.getSourceFile().getFilePath())) return;
+  const entry = a.unfollowedErrorHands.get(call) ?? { why, sites: new Set<Site>() };
+  a.unfollowedErrorHands.set(call, entry);
+  entry.sites.add(site);
 }
 
 /** Pass: the error reads on the failure path of each call planned in this file. */
 export function registerErrorReads(a: Analysis, sf: SourceFile): void {
   for (const site of a.sites) {
     if (!site.finding || !site.http || site.call.getSourceFile() !== sf) continue;
-    const unfollowed = (hook: Node) => a.files.has(hook.getSourceFile().getFilePath()) && a.unfollowedHooks.set(hook, (a.unfollowedHooks.get(hook) ?? new Set()).add(site));
-    for (const body of failureBodies(a, site.http, unfollowed)) for (const read of errorFieldReads(a, body.node)) note(a, read, site, body.foreign);
+    const unfollowed: Unfollowed = {
+      hook: (hook) => void (a.files.has(hook.getSourceFile().getFilePath()) && a.unfollowedHooks.set(hook, (a.unfollowedHooks.get(hook) ?? new Set()).add(site))),
+      hand: (call, why) => noteHand(a, call, why, site),
+    };
+    for (const body of failureBodies(a, site.http, unfollowed)) {
+      // A parsed body handed on where it is certainly an error (`if (!res.ok) onError(body)`): out of sight there.
+      const hand = (call: Node, why: string) => (body.errorSide || describeRead(call, body.node).side === "error") && noteHand(a, call, why, site);
+      for (const read of errorFieldReads(a, body.node, [], 0, { hops: body.hops, unfollowed: hand })) note(a, read, site, body.foreign);
+    }
   }
 }
 
@@ -52,8 +75,11 @@ export function registerCaughtReadsByShape(a: Analysis, sf: SourceFile): void {
 /** After do no harm: each read gets the form its calls need, or a mark. */
 export function settleErrorReads(a: Analysis): void {
   markUnfollowedHooks(a);
+  markUnfollowedHands(a);
   const modes = new Map<SharedErrorRead, ReadMode | null>();
   for (const r of a.errorReads.values()) {
+    // A function the body was handed to, also called where no v1 call's failure was followed: it reads other errors too.
+    r.foreign ||= [...(r.through ?? [])].some((fn) => calledByOthers(a, fn, a.errorHops.get(fn)));
     const migrated = [...r.sites].filter((s) => s.applied).length;
     modes.set(r, !migrated ? null : migrated === r.sites.size && !r.foreign ? "convert" : "both");
   }
@@ -93,6 +119,19 @@ function markUnfollowedHooks(a: Analysis): void {
     const advice = "where it reads the error body's message, read detail too: (body.detail ?? body.message)";
     if (!a.frozen.has(hook.getSourceFile().getFilePath())) todo(a, hook, "base", "review", reason, advice);
     addFinding(a, hook, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "hook" });
+  }
+}
+
+/** A call handing the error body of calls now on v2 to a callee the engine cannot resolve: what is read there is not known. */
+function markUnfollowedHands(a: Analysis): void {
+  for (const [call, { why, sites }] of a.unfollowedErrorHands) {
+    const migrated = [...sites].filter((s) => s.applied);
+    if (!migrated.length) continue;
+    const calls = migrated.slice(0, 3).map((s) => where(s.call)).join(", ") + (migrated.length > 3 ? `, and ${migrated.length - 3} more` : "");
+    const reason = `the error body of ${migrated.length === 1 ? "a call" : "calls"} now on v2 (${calls}) goes to ${why}, where its reads cannot be followed (v2 problems carry detail, not message)`;
+    const advice = "where that code reads the body's message (or error), read detail (title) too: (body.detail ?? body.message)";
+    if (!a.frozen.has(call.getSourceFile().getFilePath())) todo(a, call, "base", "review", reason, advice);
+    addFinding(a, call, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "error-read" });
   }
 }
 

@@ -99,3 +99,22 @@ function readNames(a: Analysis, file: string, text: string): Set<string> {
   visit(sf);
   return out;
 }
+
+/**
+ * A project file outside the run that names `name` as a word (a caller the engine did not parse:
+ * a module importing a shared helper that no v1 code imports), or undefined. Tests and the
+ * adapter are not callers; without the run's file list none is known.
+ */
+export function namedOutsideRun(a: Analysis, name: string, fromFile: string): string | undefined {
+  if (!a.projectFiles) return undefined;
+  const pkg = packageRoot(fromFile, a.adapter?.root ?? path.dirname(fromFile));
+  const word = new RegExp(`\\b${name.replace(/[$]/g, "\\$")}\\b`);
+  const cache = (a.projectFileReads ??= new Map());
+  for (const file of scope(a, pkg)) {
+    if (a.files.has(file) || !SCRIPT.test(file)) continue;
+    let entry = cache.get(file);
+    if (!entry) cache.set(file, (entry = { text: readText(a, file) }));
+    if (entry.text !== null && word.test(entry.text)) return file;
+  }
+  return undefined;
+}

@@ -85,6 +85,10 @@ export interface SharedErrorRead {
   sites: Set<Site>;
   /** Also reached by calls that are not v1 sites (a global interceptor, a wrapper other code uses): never v2-only. */
   foreign: boolean;
+  /** The functions the body was handed to on its way (`fail(op, status, body)`): a call of one that no v1 call's failure reaches makes the read foreign. */
+  through?: Set<Node>;
+  /** Each call the body went through to the read, with the argument as written there. */
+  hops?: { fn: Node; call: Node; arg: Node }[];
 }
 
 /** A v1 base string the run found: it flips to v2 only when all its uses are accounted for. */
@@ -152,6 +156,10 @@ export interface Analysis {
   errorReads: Map<Node, SharedErrorRead>;
   /** got/ky hook entries on planned calls' failure path that the engine cannot read → the calls they serve (marked when one migrates). */
   unfollowedHooks: Map<Node, Set<Site>>;
+  /** Function (or constructor) → its calls that planned calls' error bodies were handed through (handed-on.ts). */
+  errorHops: Map<Node, Set<Node>>;
+  /** A call handing planned calls' error bodies to a callee the engine cannot resolve → why, and the calls (marked if one migrates). */
+  unfollowedErrorHands: Map<Node, { why: string; sites: Set<Site> }>;
 }
 
 /** What a round holds because its edits overlapped others: call sites and bases by `file:offset` (stable across rounds). */
@@ -207,6 +215,8 @@ export function newAnalysis(resolve: ModuleResolver | undefined): Analysis {
     helperTransports: new Map(),
     errorReads: new Map(),
     unfollowedHooks: new Map(),
+    errorHops: new Map(),
+    unfollowedErrorHands: new Map(),
   };
 }
 

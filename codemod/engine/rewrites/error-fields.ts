@@ -12,7 +12,7 @@ import { declarationScope, isDeclarationName, isTypeScriptFile, referencesOf, sk
 import { declaredFieldsOf, renameDeclaredField } from "../declared-types.ts";
 import { bind } from "../values.ts";
 import { isHttpErrorBody } from "../response-branch.ts";
-import { argumentCallee } from "../record-callees.ts";
+import { handedTo, type Hop } from "../handed-on.ts";
 import { unwrapExpression } from "../urls.ts";
 
 export type ErrorField = "message" | "error";
@@ -20,6 +20,13 @@ export type ErrorField = "message" | "error";
 export interface ErrorRead {
   node: Node;
   field: ErrorField;
+  /** The functions the body was handed to on its way to the read. */
+  hops?: Hop[];
+}
+/** How the body got where it is read, and who hears where it goes out of sight. */
+export interface ReadTrail {
+  hops: Hop[];
+  unfollowed?: (call: Node, why: string) => void;
 }
 /** `convert`: every call reaching the read now answers v2 problems; `both`: some still answer v1 bodies. */
 export type ReadMode = "convert" | "both";
@@ -31,41 +38,41 @@ const isField = (name: string): name is ErrorField => name === "message" || name
  * destructuring, `?? {}` / `&&` / `JSON.parse(…)`, and a function of the project it is handed to.
  * `value` may also be a declaration's name (a parameter that takes the body) or a binding pattern.
  */
-export function errorFieldReads(a: Analysis, value: Node, out: ErrorRead[] = [], depth = 0): ErrorRead[] {
+export function errorFieldReads(a: Analysis, value: Node, out: ErrorRead[] = [], depth = 0, trail: ReadTrail = { hops: [] }): ErrorRead[] {
   // Each name the body passes through is two steps (the declaration, then its uses).
   if (depth > 6) return out;
   if (Node.isObjectBindingPattern(value)) {
     for (const el of value.getElements()) {
       const key = el.getPropertyNameNode()?.getText() ?? el.getName();
-      if (isField(key) && !el.getDotDotDotToken()) out.push({ node: el, field: key });
+      if (isField(key) && !el.getDotDotDotToken()) out.push({ node: el, field: key, hops: trail.hops });
     }
     return out;
   }
   if (Node.isIdentifier(value) && isDeclarationName(value)) {
-    for (const r of referencesOf(declarationScope(value), value)) errorFieldReads(a, r, out, depth + 1);
+    for (const r of referencesOf(declarationScope(value), value)) errorFieldReads(a, r, out, depth + 1, trail);
     return out;
   }
   const outer = skipParens(value);
   const parent = outer.getParent();
   if (!parent) return out;
   if (Node.isPropertyAccessExpression(parent) && parent.getExpression() === outer) {
-    if (isField(parent.getName()) && !isBothForm(parent) && !isWritten(parent)) out.push({ node: parent, field: parent.getName() as ErrorField });
+    if (isField(parent.getName()) && !isBothForm(parent) && !isWritten(parent)) out.push({ node: parent, field: parent.getName() as ErrorField, hops: trail.hops });
   } else if (Node.isVariableDeclaration(parent) && parent.getInitializer() === outer) {
-    errorFieldReads(a, parent.getNameNode(), out, depth + 1);
+    errorFieldReads(a, parent.getNameNode(), out, depth + 1, trail);
   } else if (Node.isBinaryExpression(parent)) {
     const op = parent.getOperatorToken().getKind();
     // `body ?? {}`, `body || {}` (the body is the left), `res && body` (the right).
     const left = parent.getLeft() === outer;
-    if (((op === SyntaxKind.QuestionQuestionToken || op === SyntaxKind.BarBarToken) && left) || (op === SyntaxKind.AmpersandAmpersandToken && !left)) errorFieldReads(a, parent, out, depth + 1);
+    if (((op === SyntaxKind.QuestionQuestionToken || op === SyntaxKind.BarBarToken) && left) || (op === SyntaxKind.AmpersandAmpersandToken && !left)) errorFieldReads(a, parent, out, depth + 1, trail);
   } else if (Node.isConditionalExpression(parent) && parent.getCondition() !== outer) {
-    errorFieldReads(a, parent, out, depth + 1);
+    errorFieldReads(a, parent, out, depth + 1, trail);
   } else if (Node.isCallExpression(parent) && parent.getExpression().getText() === "JSON.parse" && parent.getArguments()[0] === outer) {
-    errorFieldReads(a, parent, out, depth + 1);
-  } else if (Node.isCallExpression(parent)) {
-    // `describeError(body)`: its reads of the parameter are reads of the body.
-    const callee = argumentCallee(a, outer);
-    const name = callee && (callee.param as any).getNameNode?.();
-    if (name) errorFieldReads(a, name, out, depth + 1);
+    errorFieldReads(a, parent, out, depth + 1, trail);
+  } else if (Node.isCallExpression(parent) || Node.isNewExpression(parent)) {
+    // `describeError(body)`, `new ApiError(status, body)`: its reads of the parameter are reads of the body.
+    const to = handedTo(a, outer);
+    if (to?.kind === "param") errorFieldReads(a, to.name, out, depth + 1, { ...trail, hops: [...trail.hops, to.hop] });
+    else if (to) trail.unfollowed?.(to.call, to.why);
   }
   return out;
 }
@@ -101,6 +108,8 @@ export function errorReadEdits(a: Analysis, read: ErrorRead, mode: ReadMode): { 
   const put = (n: Node, text: string, start = n.getStart(), end = n.getEnd()) => edits.push(textEdit(n, start, end, text));
   const to = errorFieldMap[read.field];
   const n = read.node;
+  // `fail(op, (await res.json()) as { message?: string })`: a type written at a call the body went through follows the read.
+  if (mode === "convert") for (const hop of read.hops ?? []) renameInlineField(a, hop.arg, read.field, to, put);
   if (Node.isPropertyAccessExpression(n)) {
     if (mode === "convert") {
       put(n.getNameNode(), to);
@@ -139,6 +148,13 @@ export function errorReadEdits(a: Analysis, read: ErrorRead, mode: ReadMode): { 
   const v1 = `${source.text}${source.path.map((k) => `.${k}`).join("")}.${read.field}`;
   put(n, `${to}: ${n.getNameNode().getText()} = ${init ? `${v1} ?? (${init.getText()})` : v1}`);
   return { edits };
+}
+
+/** The field of a type written inside `arg` itself (a cast at the call), renamed; a type declared elsewhere is left to its own reads. */
+function renameInlineField(a: Analysis, arg: Node, from: string, to: string, put: (n: Node, text: string) => void): void {
+  const decls = declaredFieldsOf(arg, from) ?? [];
+  const inside = (d: Node) => d.getSourceFile() === arg.getSourceFile() && d.getStart() >= arg.getStart() && d.getEnd() <= arg.getEnd();
+  if (decls.length && decls.every(inside)) renameDeclaredField(a, arg, from, to, (d, text) => put(d, text));
 }
 
 /** Whether `a ?? b` can replace the node without parentheses (an argument, an initializer, a `??` operand, …). */
