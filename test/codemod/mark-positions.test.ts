@@ -29,11 +29,11 @@ async function quoted(name: string): Promise<{ mark: string; at: string; line: s
 
 describe("positions quoted in marks", () => {
   it("name lines of the written files, across files", async () => {
-    const found = await quoted("helpers/layered");
+    const found = await quoted("factories/two-callers-one-unfollowed");
     expect(found.length).toBeGreaterThan(4);
     for (const q of found) {
-      // The kept base (api.ts) and the call that keeps it v1 (pods.ts).
-      const wanted = q.at.startsWith("api.ts") ? /const BASE = "https:\/\/rest\.runpod\.io\/v1"/ : /apiPost\(`\/pods\/\$\{id\}\/update`/;
+      // The kept bases (registry.ts, jobs.ts) and the call that keeps them v1 (client.ts).
+      const wanted = q.at.startsWith("client.ts") ? /fetch\(`\$\{opts\.baseUrl\}\/pods\/\$\{id\}\/stop`/ : /podsClient\(\{ baseUrl: "https:\/\/rest\.runpod\.io\/v1"/;
       expect(q.line, `${q.at} in ${q.mark}`).toMatch(wanted);
     }
   });
