@@ -4,7 +4,7 @@
 import { Node } from "../../ts-morph.ts";
 import { converterNamed, type BodyLens, type FieldLens, type OperationMapping } from "../../../mappings/index.ts";
 import { edit, type Plan } from "../state.ts";
-import { membersNamed, renameDeclaredField, retypeDeclaredField } from "../declared-types.ts";
+import { editableField, membersNamed, renameDeclaredField, retypeDeclaredField } from "../declared-types.ts";
 import { convertedRead, declareReadHelper, type Retype } from "./converted-reads.ts";
 import { declaresField } from "./record-flow-facts.ts";
 
@@ -66,7 +66,8 @@ export function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lo
     // converted one (optional only, as for the receiver's own type); one it cannot follow refuses the read.
     const members = membersNamed(declared, cand.segs[0]!);
     const flat = cand.segs.length === 1 && f.v2.length === 1 && !f.v2[0]!.includes(".");
-    const membersMove = !members.length || (flat && (!f.converter || members.every((m) => (m as any).hasQuestionToken())));
+    // A member declared where the run may not edit it (a package's types) cannot follow the read.
+    const membersMove = !members.length || (flat && members.every((m) => editableField(plan.a, m)) && (!f.converter || members.every((m) => (m as any).hasQuestionToken())));
     const converted = f.converter && membersMove ? convertedRead(access, last, f, v1, retype) : undefined;
     for (const m of membersMove ? members : []) {
       const name = (m as any).getNameNode() as Node;
