@@ -177,6 +177,37 @@ export function membersNamed(record: Node | undefined, name: string): Node[] {
   }
 }
 
+/**
+ * A declared record type the run cannot see into: it names a type imported from a package or a
+ * module the run did not load (the checker has `any` for it), whose real fields tsc will check.
+ */
+export function declaredOutsideRun(a: Analysis, record: Node | undefined): boolean {
+  if (!record) return false;
+  try {
+    if (!record.getType().isAny()) return false;
+  } catch {
+    return true;
+  }
+  for (const r of [record, ...record.getDescendants()]) {
+    if (!Node.isTypeReference(r)) continue;
+    let name: Node = r.getTypeName();
+    while (Node.isQualifiedName(name)) name = name.getLeft();
+    const sym = name.getSymbol();
+    if (!sym?.isAlias()) continue;
+    const decls = sym.getAliasedSymbol()?.getDeclarations() ?? [];
+    if (!decls.length || decls.some((d) => !a.files.has(d.getSourceFile().getFilePath()))) return true;
+  }
+  return false;
+}
+
+/** The receiver of a read is a variable or parameter annotated with a type declaredOutsideRun (`const pod: Pod = …`, `(pod: Pod) =>`). */
+export function receiverOutsideRun(a: Analysis, object: Node): boolean {
+  const id = object && Node.isIdentifier(object) ? object : undefined;
+  const b = id && bind(a, id);
+  const typeNode = b && (b.kind === "var" || b.kind === "param") ? ((b.decl as any).getTypeNode?.() as Node | undefined) : undefined;
+  return declaredOutsideRun(a, recordTypeNode(typeNode));
+}
+
 /** A field declaration the run may edit: a property of a type in the project's own source (never node_modules or a `.d.ts`). */
 export function editableField(a: Analysis, d: Node): boolean {
   const sf = d.getSourceFile();

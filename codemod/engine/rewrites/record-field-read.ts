@@ -4,7 +4,7 @@
 import { Node } from "../../ts-morph.ts";
 import { converterNamed, type BodyLens, type FieldLens, type OperationMapping } from "../../../mappings/index.ts";
 import { edit, type Plan } from "../state.ts";
-import { editableField, membersNamed, renameDeclaredField, retypeDeclaredField } from "../declared-types.ts";
+import { declaredOutsideRun, editableField, receiverOutsideRun, membersNamed, renameDeclaredField, retypeDeclaredField } from "../declared-types.ts";
 import { convertedRead, declareReadHelper, type Retype } from "./converted-reads.ts";
 import { declaresField } from "./record-flow-facts.ts";
 
@@ -67,7 +67,8 @@ export function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lo
     const members = membersNamed(declared, cand.segs[0]!);
     const flat = cand.segs.length === 1 && f.v2.length === 1 && !f.v2[0]!.includes(".");
     // A member declared where the run may not edit it (a package's types) cannot follow the read.
-    const membersMove = !members.length || (flat && members.every((m) => editableField(plan.a, m)) && (!f.converter || members.every((m) => (m as any).hasQuestionToken())));
+    const outside = members.length ? !members.every((m) => editableField(plan.a, m)) : declaredOutsideRun(plan.a, declared) || receiverOutsideRun(plan.a, access.getExpression());
+    const membersMove = !outside && (!members.length || (flat && (!f.converter || members.every((m) => (m as any).hasQuestionToken()))));
     const converted = f.converter && membersMove ? convertedRead(access, last, f, v1, retype) : undefined;
     for (const m of membersMove ? members : []) {
       const name = (m as any).getNameNode() as Node;
@@ -102,7 +103,9 @@ export function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lo
         (plan.site.typeRenames ??= new Set()).add(n.getParent()!);
       });
       if (!ok || !membersMove || (cand.segs.length > 1 && declaresField(object, cand.segs[0]!))) {
-        const reason = `v1 record field ${v1} is ${f.v2[0]} in v2, and the type this code reads it through declares ${v1}`;
+        const reason = outside
+          ? `v1 record field ${v1} is ${f.v2[0]} in v2, and the type this code reads it through (${declared?.getText() ?? access.getExpression().getText()}) is declared outside the project's own source, which the codemod does not edit`
+          : `v1 record field ${v1} is ${f.v2[0]} in v2, and the type this code reads it through declares ${v1}`;
         if (!plan.problems.some((p) => p.reason === reason)) plan.problems.push({ reason, advice: `change that type to the v2 record (${f.v2[0]})` });
       }
     }
