@@ -40,7 +40,7 @@ export function renamedFieldLeftBehind(a: Analysis, site: Site, applying: (s: Si
 function covered(a: Analysis, r: Node, v2: string, applying: (s: Site) => boolean): boolean {
   const file = r.getSourceFile().getFilePath();
   const start = r.getStart();
-  const word = new RegExp(`(^|[^\\w$])${v2.replace(/[$]/g, "\\$")}([^\\w$]|$)`);
+  const word = wordIn(v2);
   for (const s of a.sites) {
     if (!applying(s)) continue;
     for (const e of s.edits) {
@@ -70,30 +70,42 @@ const SCRIPT = /\.([cm]?[jt]sx?|vue|svelte)$/;
 
 /**
  * The first file of the run the engine did not parse that names both the type and the field, or
- * undefined. The files naming a type are listed once per run (each file read once, not kept).
+ * undefined. The files are read once per run, for the names of every type the run's sites rename
+ * (texts kept only for the files naming one).
  */
 function unparsedMention(a: Analysis, type: string, field: string): string | undefined {
   if (!a.projectFiles) return undefined;
-  const memo = (a.typeMentions ??= new Map());
-  let files: { file: string; text: string }[] | undefined = memo.get(type);
-  if (!files) {
-    files = [];
-    const word = new RegExp(`(^|[^\\w$])${type.replace(/[$]/g, "\\$")}([^\\w$]|$)`);
-    for (const file of a.projectFiles) {
-      if (a.files.has(file) || !SCRIPT.test(file) || /v2-bridge-adapter\.[cm]?[jt]s$/.test(file)) continue;
-      let text: string;
-      try {
-        text = readFileSync(file, "utf8");
-      } catch {
-        continue;
-      }
-      if (word.test(text)) files.push({ file, text });
-    }
-    memo.set(type, files);
-  }
-  const fieldWord = new RegExp(`(^|[^\\w$])${field.replace(/[$]/g, "\\$")}([^\\w$]|$)`);
-  const hit = files.find((f) => fieldWord.test(f.text));
+  const memo: Map<string, { file: string; text: string }[]> = (a.typeMentions ??= new Map());
+  if (!memo.has(type)) scanUnparsed(a, memo, new Set([type, ...renamedTypeNames(a)].filter((n) => !memo.has(n))));
+  const hit = memo.get(type)!.find((f) => wordIn(field).test(f.text));
   return hit && hit.file.split("/").slice(-2).join("/");
+}
+
+function renamedTypeNames(a: Analysis): string[] {
+  const out = new Set<string>();
+  for (const s of a.sites) for (const d of s.typeRenames ?? []) if (Node.isPropertySignature(d) || Node.isPropertyDeclaration(d)) out.add(typeName(d) ?? "");
+  out.delete("");
+  return [...out];
+}
+
+function scanUnparsed(a: Analysis, memo: Map<string, { file: string; text: string }[]>, names: Set<string>): void {
+  for (const n of names) memo.set(n, []);
+  const any = new RegExp(`(?<![\\w$])(${[...names].map((n) => n.replace(/[$]/g, "\\$")).join("|")})(?![\\w$])`, "g");
+  for (const file of a.projectFiles ?? []) {
+    if (a.files.has(file) || !SCRIPT.test(file) || /v2-bridge-adapter\.[cm]?[jt]s$/.test(file)) continue;
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch {
+      continue;
+    }
+    const found = new Set([...text.matchAll(any)].map((m) => m[1]!));
+    for (const n of found) memo.get(n)!.push({ file, text });
+  }
+}
+
+function wordIn(word: string): RegExp {
+  return new RegExp(`(?<![\\w$])${word.replace(/[$]/g, "\\$")}(?![\\w$])`);
 }
 
 function where(n: Node): string {
