@@ -68,7 +68,7 @@ export function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lo
     const flat = cand.segs.length === 1 && f.v2.length === 1 && !f.v2[0]!.includes(".");
     // A member declared where the run may not edit it (a package's types) cannot follow the read.
     const outside = members.length ? !members.every((m) => editableField(plan.a, m)) : declaredOutsideRun(plan.a, declared) || receiverOutsideRun(plan.a, access.getExpression());
-    const membersMove = !outside && (!members.length || (flat && (!f.converter || members.every((m) => (m as any).hasQuestionToken()))));
+    const membersMove = !outside && (!members.length || (flat && !members.some((m) => v2Clash(m, f.v2[0]!, byFirst)) && (!f.converter || members.every((m) => (m as any).hasQuestionToken()))));
     const converted = f.converter && membersMove ? convertedRead(access, last, f, v1, retype) : undefined;
     for (const m of membersMove ? members : []) {
       const name = (m as any).getNameNode() as Node;
@@ -117,6 +117,19 @@ export function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lo
     const reason = `reads ${access.getName()} (${access.getSourceFile().getBaseName()}:${line}), ${unknown}`;
     if (!plan.problems.some((p) => p.reason === reason)) plan.problems.push({ reason, advice: "read what the v2 record has instead (docs/mapping.md)" });
   }
+}
+
+/**
+ * Renaming the member to `v2` would declare it twice: its type already declares `v2`, or another
+ * member comes from the same v2 field (v1 `publicIp` and `portMappings` are both v2 `runtime`).
+ */
+function v2Clash(m: Node, v2: string, byFirst: ByFirst): boolean {
+  const owner = m.getParent();
+  const siblings = owner && (Node.isInterfaceDeclaration(owner) || Node.isTypeLiteral(owner)) ? owner.getMembers().filter((x) => x !== m && Node.isPropertySignature(x)) : [];
+  return siblings.some((x) => {
+    const name = (x as any).getName() as string;
+    return name === v2 || (byFirst.get(name) ?? []).some((c) => c.segs.length === 1 && c.lens.v2[0] === v2);
+  });
 }
 
 /**
