@@ -101,8 +101,7 @@ export function renameDeclaredField(a: Analysis, object: Node, v1: string, v2: s
   if (!decls) return true;
   for (const d of decls) {
     if (!Node.isPropertySignature(d) && !Node.isPropertyDeclaration(d)) continue;
-    const inRun = a.files.has(d.getSourceFile().getFilePath()) && !d.getSourceFile().isDeclarationFile();
-    if (!inRun || v2.includes(".")) return false;
+    if (!editableField(a, d) || v2.includes(".")) return false;
     renameEdit(d.getNameNode(), v2);
   }
   return true;
@@ -140,7 +139,7 @@ export function retypeDeclaredField(a: Analysis, object: Node, v1: string, v2: s
     if (!found.length) return false;
     decls.push(...found);
   }
-  const ok = decls.every((d) => (Node.isPropertySignature(d) || Node.isPropertyDeclaration(d)) && d.hasQuestionToken() && a.files.has(d.getSourceFile().getFilePath()) && !d.getSourceFile().isDeclarationFile());
+  const ok = decls.every((d) => editableField(a, d) && (d as any).hasQuestionToken());
   if (!ok || !decls.length || v2.includes(".")) return false;
   for (const d of new Set(decls)) retypeEdit(d, (d as any).getNameNode(), (d as any).getTypeNode?.());
   return true;
@@ -151,7 +150,8 @@ export function retypeDeclaredField(a: Analysis, object: Node, v1: string, v2: s
  * see (a client library's own types are not loaded, so `api.get("x").json<Volume[]>()` is `any`
  * to it): a call's one type argument (`.json<T>()`, axios `get<T>()`, `unwrap<T>(…)`, through the
  * `res` of `res.data` and the declaration of `const { data } = …`) or an `as T` around the read.
- * The type literal, or the project's own interface or type alias; undefined otherwise.
+ * The type node as written (a literal or a reference to a type declared anywhere: membersNamed
+ * finds its fields); undefined where the code declares none.
  */
 export function declaredBodyRecord(a: Analysis, read: Node): Node | undefined {
   let n: Node | undefined = read;
@@ -171,20 +171,60 @@ export function declaredBodyRecord(a: Analysis, read: Node): Node | undefined {
     if (up && Node.isAsExpression(up)) type = up.getTypeNode();
   }
   const t = recordTypeNode(type);
-  if (!t) return undefined;
-  if (Node.isTypeLiteral(t)) return t;
-  if (!Node.isTypeReference(t)) return undefined;
-  const d = t.getTypeName().getSymbol()?.getDeclarations()[0];
-  const own = d && a.files.has(d.getSourceFile().getFilePath()) && !d.getSourceFile().isDeclarationFile();
-  if (own && Node.isInterfaceDeclaration(d)) return d;
-  const aliased = own && Node.isTypeAliasDeclaration(d) ? d.getTypeNode() : undefined;
-  return aliased && Node.isTypeLiteral(aliased) ? aliased : undefined;
+  return t && (Node.isTypeLiteral(t) || Node.isTypeReference(t) || Node.isUnionTypeNode(t) || Node.isIntersectionTypeNode(t)) ? t : undefined;
 }
 
-/** The property signatures named `name` of a type literal or interface from declaredBodyRecord. */
+/**
+ * The declarations of the field `name` on a record type from declaredBodyRecord, wherever the
+ * checker finds them: an inline type literal, an interface or type alias of this module or of
+ * another (imported, re-exported), an inherited member, or a type outside the project.
+ */
 export function membersNamed(record: Node | undefined, name: string): Node[] {
-  if (!record || !(Node.isTypeLiteral(record) || Node.isInterfaceDeclaration(record))) return [];
-  return record.getMembers().filter((m) => Node.isPropertySignature(m) && m.getName() === name);
+  if (!record) return [];
+  try {
+    const type = record.getType();
+    const parts = type.isUnion() ? type.getUnionTypes().filter((t) => !t.isNull() && !t.isUndefined()) : [type];
+    return [...new Set(parts.flatMap((t) => t.getProperty(name)?.getDeclarations() ?? []))];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * A declared record type the run cannot see into: it names a type imported from a package or a
+ * module the run did not load (the checker has `any` for it), whose real fields tsc will check.
+ */
+export function declaredOutsideRun(a: Analysis, record: Node | undefined): boolean {
+  if (!record) return false;
+  try {
+    if (!record.getType().isAny()) return false;
+  } catch {
+    return true;
+  }
+  for (const r of [record, ...record.getDescendants()]) {
+    if (!Node.isTypeReference(r)) continue;
+    let name: Node = r.getTypeName();
+    while (Node.isQualifiedName(name)) name = name.getLeft();
+    const sym = name.getSymbol();
+    if (!sym?.isAlias()) continue;
+    const decls = sym.getAliasedSymbol()?.getDeclarations() ?? [];
+    if (!decls.length || decls.some((d) => !a.files.has(d.getSourceFile().getFilePath()))) return true;
+  }
+  return false;
+}
+
+/** The receiver of a read is a variable or parameter annotated with a type declaredOutsideRun (`const pod: Pod = …`, `(pod: Pod) =>`). */
+export function receiverOutsideRun(a: Analysis, object: Node): boolean {
+  const id = object && Node.isIdentifier(object) ? object : undefined;
+  const b = id && bind(a, id);
+  const typeNode = b && (b.kind === "var" || b.kind === "param") ? ((b.decl as any).getTypeNode?.() as Node | undefined) : undefined;
+  return declaredOutsideRun(a, recordTypeNode(typeNode));
+}
+
+/** A field declaration the run may edit: a property of a type in the project's own source (never node_modules or a `.d.ts`). */
+export function editableField(a: Analysis, d: Node): boolean {
+  const sf = d.getSourceFile();
+  return (Node.isPropertySignature(d) || Node.isPropertyDeclaration(d)) && a.files.has(sf.getFilePath()) && !sf.isDeclarationFile() && !sf.getFilePath().includes("/node_modules/");
 }
 
 function unwrapValue(n: Node): Node {

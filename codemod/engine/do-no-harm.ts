@@ -22,6 +22,7 @@ import { isTypeScriptFile } from "./nodes.ts";
 import { references } from "./references.ts";
 import { shortExpression } from "./expression-name.ts";
 import { holdKey, keepHeldSites } from "./site-holds.ts";
+import { renamedFieldLeftBehind } from "./renamed-type-uses.ts";
 
 type Verdict = { flips: boolean; unfollowed: Node[]; because?: string; why?: Map<Node, string> };
 
@@ -210,7 +211,8 @@ function sharedTypeConflict(a: Analysis, site: Site, verdicts: Map<Node, Verdict
       return `its record type ${name.getText()} (field ${d.getName()}) also types the record of ${whose} (${where(other.call)})`;
     }
   }
-  return undefined;
+  // A use of a renamed field that no applying site rewrites to the same name (another module's reads, a literal of the type).
+  return renamedFieldLeftBehind(a, site, (s) => s.complete && !staysV1(s, verdicts));
 }
 
 function readerName(param: Node): string {

@@ -144,6 +144,8 @@ export interface Analysis {
   projectReaders?: Map<string, string | null>;
   /** Per file of the run, read once: its text (null: unreadable) and the field names it reads. */
   projectFileReads?: Map<string, { text: string | null; reads?: Set<string> }>;
+  /** A type's name → the files the engine did not parse that name it, with their text (renamed-type-uses.ts). */
+  typeMentions?: Map<string, { file: string; text: string }[]>;
   /** Package folder → the files its records may be read in (project-reads.ts). */
   projectScopes?: Map<string, string[]>;
   /** Base literal → what can override it at run time, as the evaluator found (an env variable, a caller's option). */

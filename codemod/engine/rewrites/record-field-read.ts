@@ -4,7 +4,7 @@
 import { Node } from "../../ts-morph.ts";
 import { converterNamed, type BodyLens, type FieldLens, type OperationMapping } from "../../../mappings/index.ts";
 import { edit, type Plan } from "../state.ts";
-import { membersNamed, renameDeclaredField, retypeDeclaredField } from "../declared-types.ts";
+import { declaredOutsideRun, editableField, receiverOutsideRun, membersNamed, renameDeclaredField, retypeDeclaredField } from "../declared-types.ts";
 import { convertedRead, declareReadHelper, type Retype } from "./converted-reads.ts";
 import { declaresField } from "./record-flow-facts.ts";
 
@@ -66,7 +66,9 @@ export function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lo
     // converted one (optional only, as for the receiver's own type); one it cannot follow refuses the read.
     const members = membersNamed(declared, cand.segs[0]!);
     const flat = cand.segs.length === 1 && f.v2.length === 1 && !f.v2[0]!.includes(".");
-    const membersMove = !members.length || (flat && (!f.converter || members.every((m) => (m as any).hasQuestionToken())));
+    // A member declared where the run may not edit it (a package's types) cannot follow the read.
+    const outside = members.length ? !members.every((m) => editableField(plan.a, m)) : declaredOutsideRun(plan.a, declared) || receiverOutsideRun(plan.a, access.getExpression());
+    const membersMove = !outside && (!members.length || (flat && !members.some((m) => v2Clash(m, f.v2[0]!, byFirst)) && (!f.converter || members.every((m) => (m as any).hasQuestionToken()))));
     const converted = f.converter && membersMove ? convertedRead(access, last, f, v1, retype) : undefined;
     for (const m of membersMove ? members : []) {
       const name = (m as any).getNameNode() as Node;
@@ -101,7 +103,9 @@ export function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lo
         (plan.site.typeRenames ??= new Set()).add(n.getParent()!);
       });
       if (!ok || !membersMove || (cand.segs.length > 1 && declaresField(object, cand.segs[0]!))) {
-        const reason = `v1 record field ${v1} is ${f.v2[0]} in v2, and the type this code reads it through declares ${v1}`;
+        const reason = outside
+          ? `v1 record field ${v1} is ${f.v2[0]} in v2, and the type this code reads it through (${declared?.getText() ?? access.getExpression().getText()}) is declared outside the project's own source, which the codemod does not edit`
+          : `v1 record field ${v1} is ${f.v2[0]} in v2, and the type this code reads it through declares ${v1}`;
         if (!plan.problems.some((p) => p.reason === reason)) plan.problems.push({ reason, advice: `change that type to the v2 record (${f.v2[0]})` });
       }
     }
@@ -113,6 +117,19 @@ export function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lo
     const reason = `reads ${access.getName()} (${access.getSourceFile().getBaseName()}:${line}), ${unknown}`;
     if (!plan.problems.some((p) => p.reason === reason)) plan.problems.push({ reason, advice: "read what the v2 record has instead (docs/mapping.md)" });
   }
+}
+
+/**
+ * Renaming the member to `v2` would declare it twice: its type already declares `v2`, or another
+ * member comes from the same v2 field (v1 `publicIp` and `portMappings` are both v2 `runtime`).
+ */
+function v2Clash(m: Node, v2: string, byFirst: ByFirst): boolean {
+  const owner = m.getParent();
+  const siblings = owner && (Node.isInterfaceDeclaration(owner) || Node.isTypeLiteral(owner)) ? owner.getMembers().filter((x) => x !== m && Node.isPropertySignature(x)) : [];
+  return siblings.some((x) => {
+    const name = (x as any).getName() as string;
+    return name === v2 || (byFirst.get(name) ?? []).some((c) => c.segs.length === 1 && c.lens.v2[0] === v2);
+  });
 }
 
 /**
