@@ -3,13 +3,12 @@
 // `res.status !== 200` works through the gateway; migrated with the check left as it was (what
 // the engine wrote before), every successful create on v2 takes the failure branch; as rewritten,
 // each check follows the table's v2 status and the creates succeed.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runCodemod } from "../../codemod/project.ts";
-import { startRig, type Rig } from "../gateway/helpers.ts";
+import { e2eScope } from "./e2e-servers.ts";
 
 const KEY = "sandbox_create_status";
 
@@ -41,14 +40,8 @@ export async function createTemplate(name: string): Promise<string> {
 `;
 
 describe("status checks after creates follow v2's 201", () => {
-  const tmp = mkdtempSync(path.join(os.tmpdir(), "codemod-create-status-"));
-  const saved = { ...process.env };
-  let rig: Rig | undefined;
-  afterAll(async () => {
-    await rig?.close();
-    process.env = saved;
-    rmSync(tmp, { recursive: true, force: true });
-  });
+  const scope = e2eScope("codemod-create-status-");
+  const tmp = scope.tmp;
 
   it("the v1 client works through the gateway, the old migration fails every create on v2, the rewrite succeeds", async () => {
     const write = (dir: string, text: string) => {
@@ -68,10 +61,10 @@ describe("status checks after creates follow v2's 201", () => {
     // The same migration with v1's 200 left in the checks: what the engine wrote before.
     const oldClient = write("old", text.replace("res.status !== 201", "res.status !== 200").replace("status !== 201", "status !== 200").replace("case 201:", "case 200:"));
 
-    rig = await startRig();
+    const { sandbox, gateway } = await scope.servers();
     process.env.RUNPOD_API_KEY = KEY;
-    process.env.RUNPOD_REST = `${rig.gateway.url}/v1`;
-    process.env.RUNPOD_REST_V2 = `${rig.sandbox.url}/v2`;
+    process.env.RUNPOD_REST = `${gateway.url}/v1`;
+    process.env.RUNPOD_REST_V2 = `${sandbox.url}/v2`;
 
     const v1 = await import(v1Client);
     expect(await v1.createVolume("through-gateway")).toMatch(/\S/);
@@ -85,7 +78,7 @@ describe("status checks after creates follow v2's 201", () => {
 
     const fixed = await import(fixedClient);
     const id: string = await fixed.createVolume("rewritten");
-    const got = await fetch(`${rig.sandbox.url}/v2/network-volumes/${id}`, { headers: { Authorization: `Bearer ${KEY}` } });
+    const got = await fetch(`${sandbox.url}/v2/network-volumes/${id}`, { headers: { Authorization: `Bearer ${KEY}` } });
     expect(((await got.json()) as { name: string }).name).toBe("rewritten");
     expect(await fixed.createRegistry("rewritten")).toMatch(/\S/);
     expect(await fixed.createTemplate("rewritten")).toMatch(/\S/);

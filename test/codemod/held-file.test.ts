@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import type { Edit } from "../../codemod/types.ts";
+import { HELD_PODS, writeHeldCase } from "./held-case.ts";
 
 const isMark = (e: Edit) => e.start === e.end && /^[ \t]*\/\/ TODO\(v2-migration\)/.test(e.text);
 /** Which edit of pods.ts the mock reports as overlapping: one no plan made, or the rewrite of the stop call's URL. */
@@ -36,15 +37,8 @@ describe("a file whose edits overlap", () => {
   it("where no site owns the overlap: gets its marks, keeps its calls and their base on v1, and is told the truth", async () => {
     // An edit no plan made; once the file is held, only its marks are planned there and nothing overlaps.
     overlapping.pick = (edits) => (edits.some((e) => !isMark(e)) ? { file: edits[0]!.file, start: 0, end: 0, text: "", old: "" } : undefined);
-    const base = 'export const API = "https://rest.runpod.io/v1";\n';
-    const pods = [
-      'import { API } from "./base";',
-      "export const stopPod = (id: string) => fetch(`${API}/pods/${id}/stop`, { method: \"POST\" });",
-      "export const getPod = (id: string) => fetch(`${API}/pods/${id}`);",
-      "",
-    ].join("\n");
-    writeFileSync(path.join(dir, "base.ts"), base);
-    writeFileSync(path.join(dir, "pods.ts"), pods);
+    const pods = HELD_PODS;
+    writeHeldCase(dir);
     const result = await runCodemod({ paths: [dir], write: true });
     const podsOut = readFileSync(path.join(dir, "pods.ts"), "utf8");
     const baseOut = readFileSync(path.join(dir, "base.ts"), "utf8");

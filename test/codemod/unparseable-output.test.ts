@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import type { Edit } from "../../codemod/types.ts";
+import { HELD_PODS, writeHeldCase } from "./held-case.ts";
 
 vi.mock("../../codemod/engine/apply-edits.ts", async (original) => {
   const real = await original<typeof import("../../codemod/engine/apply-edits.ts")>();
@@ -30,15 +31,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("a rewrite that would not parse", () => {
   it("is never written: the file keeps its v1 calls, marked, and its base stays v1", async () => {
-    const base = 'export const API = "https://rest.runpod.io/v1";\n';
-    const pods = [
-      'import { API } from "./base";',
-      "export const stopPod = (id: string) => fetch(`${API}/pods/${id}/stop`, { method: \"POST\" });",
-      "export const getPod = (id: string) => fetch(`${API}/pods/${id}`);",
-      "",
-    ].join("\n");
-    writeFileSync(path.join(dir, "base.ts"), base);
-    writeFileSync(path.join(dir, "pods.ts"), pods);
+    const pods = HELD_PODS;
+    writeHeldCase(dir);
     const result = await runCodemod({ paths: [dir], write: true });
     const podsOut = readFileSync(path.join(dir, "pods.ts"), "utf8");
     expect(podsOut.split("\n").filter((l) => !l.includes("TODO(v2-migration)")).join("\n")).toBe(pods);
