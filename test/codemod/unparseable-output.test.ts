@@ -2,7 +2,7 @@
 // shorthand-property wrap of session 26 was one) is never written. The file is held like one whose
 // edits overlap: only its marks are written, its calls and the bases they use stay v1, and the
 // marks say why. The bug is simulated by breaking pods.ts's output; real files, the CLI's runner.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
