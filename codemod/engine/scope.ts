@@ -225,3 +225,26 @@ export function isRewritten(decl: Node): boolean {
   const w = writesOf(decl);
   return w.other || w.assigned.length > 0 || w.appended.length > 0;
 }
+
+/**
+ * The keys named beside the rest element that binds `at`'s name in `decl` (`{ json, ...rest }`:
+ * ["json"]); undefined when there is no such element or a sibling's key is computed.
+ */
+export function restOmits(decl: Node, at: Node): string[] | undefined {
+  const name = at.getText();
+  const el = (Node.isBindingElement(at.getParent() ?? at) ? [at.getParent()!] : decl.getDescendantsOfKind(SyntaxKind.BindingElement)).find(
+    (e) => Node.isBindingElement(e) && !!e.getDotDotDotToken() && Node.isIdentifier(e.getNameNode()) && e.getNameNode().getText() === name,
+  );
+  const pattern = el?.getParent();
+  if (!el || !pattern || !Node.isObjectBindingPattern(pattern)) return undefined;
+  const keys: string[] = [];
+  for (const sib of pattern.getElements()) {
+    if (sib === el) continue;
+    const prop = sib.getPropertyNameNode();
+    if (!prop) keys.push(sib.getNameNode().getText());
+    else if (Node.isIdentifier(prop)) keys.push(prop.getText());
+    else if (Node.isStringLiteral(prop)) keys.push(prop.getLiteralValue());
+    else return undefined;
+  }
+  return keys;
+}

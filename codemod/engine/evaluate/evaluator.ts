@@ -6,7 +6,7 @@
 // and why. Bases are found by their value wherever they flow, not by the shape of the code.
 import { Node, SyntaxKind } from "../../ts-morph.ts";
 import { bindAcross, classOfThis, importedBinding, type ModuleResolver } from "../symbols.ts";
-import { elementDefault, isFunctionLike, writesOf, type Binding } from "../scope.ts";
+import { elementDefault, isFunctionLike, restOmits, writesOf, type Binding } from "../scope.ts";
 import { unwrapExpression } from "../urls.ts";
 import { references } from "../references.ts";
 import { commonJsExports } from "../module-exports.ts";
@@ -379,27 +379,4 @@ function givesDeclaredV1Base(arg: Node): boolean {
   const declared = (n: Node | undefined) => !!n && Node.isIdentifier(n) && [V1_BASE_NAME, V1_ORIGIN_NAME].includes(n.getText());
   if (declared(u)) return true;
   return Node.isObjectLiteralExpression(u) && u.getProperties().some((p) => Node.isPropertyAssignment(p) && declared(unwrapExpression(p.getInitializer()!)));
-}
-
-/**
- * The keys named beside the rest element that binds `at`'s name in `decl` (`{ json, ...rest }`:
- * ["json"]); undefined when there is no such element or a sibling's key is computed.
- */
-function restOmits(decl: Node, at: Node): string[] | undefined {
-  const name = at.getText();
-  const el = (Node.isBindingElement(at.getParent() ?? at) ? [at.getParent()!] : decl.getDescendantsOfKind(SyntaxKind.BindingElement)).find(
-    (e) => Node.isBindingElement(e) && !!e.getDotDotDotToken() && Node.isIdentifier(e.getNameNode()) && e.getNameNode().getText() === name,
-  );
-  const pattern = el?.getParent();
-  if (!el || !pattern || !Node.isObjectBindingPattern(pattern)) return undefined;
-  const keys: string[] = [];
-  for (const sib of pattern.getElements()) {
-    if (sib === el) continue;
-    const prop = sib.getPropertyNameNode();
-    if (!prop) keys.push(sib.getNameNode().getText());
-    else if (Node.isIdentifier(prop)) keys.push(prop.getText());
-    else if (Node.isStringLiteral(prop)) keys.push(prop.getLiteralValue());
-    else return undefined;
-  }
-  return keys;
 }
