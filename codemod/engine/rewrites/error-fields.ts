@@ -14,6 +14,7 @@ import { bind } from "../values.ts";
 import { isHttpErrorBody } from "../response-branch.ts";
 import { handedTo, type Hop } from "../handed-on.ts";
 import { unwrapExpression } from "../urls.ts";
+import { isFunctionLike } from "../scope.ts";
 
 export type ErrorField = "message" | "error";
 /** A read of a v1 error field: `body.message` (a property access) or `{ message }` (a binding element). */
@@ -128,7 +129,10 @@ export function errorReadEdits(a: Analysis, read: ErrorRead, mode: ReadMode): { 
     const widened = typed && widenDeclared(a, receiver, read.field, to, put);
     const v2 = typed && !widened ? `(${r} as { ${to}?: string } | null | undefined)?.${to}` : `${r}${dot}${to}`;
     const both = `${v2} ?? ${n.getText()}`;
-    put(n, standsAlone(n) ? both : `(${both})`);
+    // `if (b.message) m = b.message`: TypeScript narrows the read, not `(b.detail ?? b.message)`;
+    // the condition proved the same expression set, which the assertion says again.
+    const asserted = isTypeScriptFile(file) && testedAbove(n);
+    put(n, asserted ? `(${both})!` : standsAlone(n) ? both : `(${both})`);
     return { edits };
   }
   if (!Node.isBindingElement(n)) return { problem: "it is not a field read the codemod can rewrite" };
@@ -312,4 +316,21 @@ export function caughtBodiesByShape(sf: SourceFile): Node[] {
     if (arg && isHttpErrorBody(arg)) out.push(n);
   }
   return out;
+}
+
+/** A read inside the then-branch of an `if` whose condition reads the same expression (a truthiness or type test). */
+function testedAbove(n: Node): boolean {
+  const text = n.getText();
+  for (let child: Node = n, up = n.getParent(); up; child = up, up = up.getParent()) {
+    if (Node.isIfStatement(up) && up.getThenStatement() === child) {
+      const cond = up.getExpression();
+      return [cond, ...cond.getDescendants()].some((d) => d.getText() === text && Node.isPropertyAccessExpression(d));
+    }
+    if (Node.isConditionalExpression(up) && up.getWhenTrue() === child) {
+      const cond = up.getCondition();
+      return [cond, ...cond.getDescendants()].some((d) => d.getText() === text && Node.isPropertyAccessExpression(d));
+    }
+    if (isFunctionLike(up) || Node.isSourceFile(up)) return false;
+  }
+  return false;
 }
