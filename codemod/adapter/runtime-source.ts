@@ -172,11 +172,12 @@ function unwrapList(v2Answer${t(": unknown")}, operation${t(": string")})${t(": 
   return items;
 }
 
-/** A v2 list answer as the v1 records v1 answered: unwrapped, each record translated. */
-function toV1List(v2Answer${t(": unknown")}, operation${t(": string")})${t(": any[]")} {
+/** A v2 list answer as the v1 records v1 answered: unwrapped, filtered as v1's list filters did (filterList), each record translated. */
+function toV1List(v2Answer${t(": unknown")}, operation${t(": string")}, filters${t("?: { [param: string]: unknown }")})${t(": any[]")} {
   const toV1 = recordLists[operation];
   if (!toV1) throw new Error("v2-bridge adapter: " + operation + " is not a record list it holds");
-  return unwrapList(v2Answer, operation).map((record) => toV1(record));
+  const records = unwrapList(v2Answer, operation);
+  return (filters ? filterList(records, operation, filters) : records).map((record) => toV1(record));
 }
 
 /** A v2 error answer (RFC 9457 problem) as v1's \`{ message }\`: detail, then each validation error. */

@@ -34,8 +34,8 @@ import { recordReads } from "./rewrites/record-fields.ts";
 import { emptyAnswerReads } from "./rewrites/empty-answer.ts";
 import { regroupedList } from "./rewrites/regrouped-list.ts";
 import { statusChecks } from "./rewrites/status-checks.ts";
-import { queryParams, v2LiteralQuery } from "./rewrites/query.ts";
-import { planQueryMoves, settleQueryMoves } from "./rewrites/query-moves.ts";
+import { queryParams } from "./rewrites/query.ts";
+import { planQueryMoves, settleQueryMoves, urlWithoutMoved } from "./rewrites/query-moves.ts";
 import { answerLeavesSight } from "./rewrites/answer-leaves.ts";
 import { dynamicPathProblem, routeLiteralsIn } from "./dynamic-paths.ts";
 import { newPathFor, uniqueMatches, type Match } from "./v1-match.ts";
@@ -296,7 +296,7 @@ function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match
   const newPath = openapi && computed !== null ? v2TemplateNames(computed, op) : computed;
   // v1 filters and unread include expansions may leave the request (settled at the end).
   const moves = finite ? undefined : planQueryMoves(plan, http, url, op);
-  const urlEdits = finite ? finite.urlEdits : newPath === null ? null : rewriteUrl(url, newPath, v2LiteralQuery(url.query, op, moves?.inUrl));
+  const urlEdits = finite ? finite.urlEdits : newPath === null ? null : urlWithoutMoved(url, newPath, op, moves?.inUrl ?? new Set(), moves?.written);
   if (!urlEdits) {
     plan.problems.push({ reason: "the v2 path cannot be written into this URL expression", advice: `use ${op.v2!.method} ${op.v2!.path}` });
     return;
@@ -322,7 +322,7 @@ function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match
   regroupedList(plan, op);
   statusChecks(plan, http, op);
   if (!openapi) answerLeavesSight(plan, http, op);
-  settleQueryMoves(plan, http, op, moves, unwrapEdits, urlEdits, (names) => rewriteUrl(url, newPath, v2LiteralQuery(url.query, op, names)));
+  settleQueryMoves(plan, http, op, moves, unwrapEdits, urlEdits, (names) => urlWithoutMoved(url, newPath, op, names, moves?.written));
 }
 
 

@@ -10,15 +10,19 @@ import { textEdit } from "./text-edit.ts";
 
 const DROPPED = "\u0001";
 
-/** Edits that make the URL read `newPath` (holes in the same order, without `dropped`), or null. */
-export function rewriteUrlWithout(url: LocatedUrl, newPath: string, dropped: Node[]): Edit[] | null {
+/**
+ * Edits that make the URL read `newPath` and `newQuery` (holes in the same order, without
+ * `dropped`), or null. `queryMarks(url, dropped)` is the old query with the dropped holes marked,
+ * for a caller that leaves them out of the query.
+ */
+export function rewriteUrlWithout(url: LocatedUrl, newPath: string, dropped: Node[], newQuery = url.query): Edit[] | null {
   const isDropped = (p: Part) => p.kind === "hole" && dropped.includes(p.node);
   const oldS = url.parts.map((p) => (p.kind === "text" ? p.text : isDropped(p) ? DROPPED : HOLE)).join("");
   const inlineNew = url.inlineBase ? v2BaseFor(url.inlineBase) : "";
   const head = oldS.slice(0, oldS.length - url.pathText.length - url.query.length);
   const keptHead = head.slice(url.inlineBase.length + url.versionPrefix.length);
   const written = url.leadingSlash || newPath === "" ? newPath : newPath.replace(/^\//, "");
-  const newS = inlineNew + url.versionPrefix.replace("v1", "v2") + keptHead + written + url.query;
+  const newS = inlineNew + url.versionPrefix.replace("v1", "v2") + keptHead + written + newQuery;
   const oldChunks = oldS.split(HOLE);
   const newChunks = newS.split(HOLE);
   if (oldChunks.length !== newChunks.length || newS.includes(DROPPED)) return null;
@@ -51,6 +55,13 @@ export function rewriteUrlWithout(url: LocatedUrl, newPath: string, dropped: Nod
   }
   const rest = distribute(keptParts, oldKept.join(HOLE), newKept.join(HOLE));
   return rest && [...edits, ...rest];
+}
+
+/** The URL's query text with the holes in `dropped` marked (the query's holes are the URL's last ones). */
+export function queryMarks(url: LocatedUrl, dropped: Node[]): string {
+  const holes = url.parts.filter((p) => p.kind === "hole");
+  let i = holes.length - (url.query.match(new RegExp(HOLE, "g")) ?? []).length;
+  return url.query.replace(new RegExp(HOLE, "g"), () => (dropped.includes(holes[i++]!.node) ? DROPPED : HOLE));
 }
 
 /** One edit writing `text` over side-by-side pieces (literals and dropped holes) of one template or `+` chain. */

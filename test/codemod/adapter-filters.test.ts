@@ -79,6 +79,8 @@ refDescribe("adapter filterList ≡ gateway list filters", () => {
           const kept = adapter.filterList(v2RecordsOf(op, answer), key, given);
           expect(kept.every((r) => (answer[wrapper] as unknown[]).includes(r)), "v2 records come back as they were").toBe(true);
           expect(kept.map((r) => strip(left)(gatewayV1({ [wrapper]: [r] })[0])), JSON.stringify({ given })).toStrictEqual(gateway);
+          // A list that leaves sight whole: toV1List with the same filters is the gateway's v1 answer.
+          expect(adapter.toV1List(answer, key, given).map(strip(left)), JSON.stringify({ given })).toStrictEqual(gateway);
         }),
         RUNS,
       );

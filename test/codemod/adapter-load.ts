@@ -5,7 +5,7 @@ import ts from "typescript";
 export interface AdapterExports {
   toV2Body: Record<string, (body: unknown) => any>;
   toV1Record: Record<string, (record: unknown) => any>;
-  toV1List: (answer: unknown, operation: string) => any[];
+  toV1List: (answer: unknown, operation: string, filters?: Record<string, unknown>) => any[];
   unwrapList: (answer: unknown, operation: string) => any[];
   filterList: (records: unknown[], operation: string, filters: Record<string, unknown>) => any[];
   v1Message: (problem: unknown, status?: number) => { message: string };

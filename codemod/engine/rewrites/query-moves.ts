@@ -14,11 +14,15 @@ import { edit, quoteOf, type Plan } from "../state.ts";
 import type { HttpCall } from "../transports/index.ts";
 import type { Edit } from "../../types.ts";
 import { usesAdapter } from "../adapter-sites.ts";
+import { ADAPTER_BINDING } from "../../adapter/index.ts";
 import { offerDeferral, takeDeferred } from "./query-deferral.ts";
 import { movableNames, writtenQuery, type Written, type WrittenQuery } from "./query-written.ts";
 import { dropWritten, lineRemoval } from "./harmless-query.ts";
 import { answerReads } from "./read-facts.ts";
 import { portable, unwrapWraps, wrapInFilter } from "./filter-wrap.ts";
+import { rewriteUrl, type LocatedUrl as Url } from "../urls.ts";
+import { queryMarks, rewriteUrlWithout } from "../url-drop-holes.ts";
+import { v2LiteralQuery } from "./query.ts";
 
 export interface QueryMoves {
   written: WrittenQuery;
@@ -94,6 +98,16 @@ export function settleQueryMoves(plan: Plan, http: HttpCall, op: OperationMappin
   }
 }
 
+/**
+ * The URL's edits with the literal pairs of `names` left out (until settled, those that may move);
+ * a pair whose value is a template hole (`?gpuTypeId=${gpu}`) leaves with its hole.
+ */
+export function urlWithoutMoved(url: Url, newPath: string | null, op: OperationMapping, names: ReadonlySet<string>, written?: WrittenQuery): Edit[] | null {
+  const dropped = [...names].flatMap((n) => (written?.get(n) ?? []).flatMap((w) => (w.hole ? [w.hole] : [])));
+  if (!dropped.length) return rewriteUrl(url, newPath, v2LiteralQuery(url.query, op, names));
+  return newPath === null ? null : rewriteUrlWithout(url, newPath, dropped, v2LiteralQuery(queryMarks(url, dropped), op, names));
+}
+
 /** Removes where a parameter is written (a literal URL pair is already out of the rewritten URL). */
 function drop(plan: Plan, places: Written[]): void {
   const before = plan.site.edits.length;
@@ -105,21 +119,42 @@ function drop(plan: Plan, places: Written[]): void {
 }
 
 function moveFilters(plan: Plan, http: HttpCall, op: OperationMapping, names: string[], written: WrittenQuery, unwrapEdits: ReadonlySet<Edit>): boolean {
-  if (op.response.kind !== "list" || plan.site.keepsV1Record) return false;
-  const wraps = unwrapWraps(plan, op.response.wrapper, unwrapEdits);
-  if (!wraps) return false;
+  if (op.response.kind !== "list") return false;
   const quote = quoteOf(plan.a, http.call);
+  const filters = (places: Node[]) => filterObject(names, written, places, quote);
+  // The list leaves sight through the adapter's `toV1List`: the filters go in as its third argument.
+  if (plan.site.keepsV1Record) return filterAdapterList(plan, op, filters);
+  const wraps = unwrapWraps(plan, op.response.wrapper, unwrapEdits);
+  const values = wraps && filters(wraps.map((x) => x.at));
+  if (!wraps || !values) return false;
+  // The other route's `toV1List` would need its own: this site keeps v2 records, or is marked by do no harm.
+  plan.site.adapterRoute = undefined;
+  wrapInFilter(plan, wraps, op.response.wrapper, op.key.split("#")[0]!, values);
+  usesAdapter(plan, wraps[0]!.at);
+  return true;
+}
+
+/** `{ name: value, … }` written where `places` are, or undefined when a value cannot be. */
+function filterObject(names: string[], written: WrittenQuery, places: Node[], quote: string): string | undefined {
   const values: string[] = [];
   for (const name of names) {
-    const w = written.get(name)![0]!;
-    const text = valueSource(w, wraps.map((x) => x.at), quote);
-    if (text === undefined) return false;
+    const text = valueSource(written.get(name)![0]!, places, quote);
+    if (text === undefined) return undefined;
     values.push(`${/^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name)}: ${text}`);
   }
-  // The other route's `toV1List` has no place for the filter: this site keeps v2 records, or is marked by do no harm.
-  plan.site.adapterRoute = undefined;
-  wrapInFilter(plan, wraps, op.response.wrapper, op.key.split("#")[0]!, `{ ${values.join(", ")} }`);
-  usesAdapter(plan, wraps[0]!.at);
+  return `{ ${values.join(", ")} }`;
+}
+
+/** Each `toV1List(…, "Op")` this site's edits write gets the filters (every one, or none is changed). */
+function filterAdapterList(plan: Plan, op: OperationMapping, filters: (places: Node[]) => string | undefined): boolean {
+  const closing = `, ${JSON.stringify(op.key.split("#")[0])})`;
+  const lists = plan.site.edits.filter((e) => e.text.includes(`${ADAPTER_BINDING}.toV1List(`) || e.text.startsWith(closing));
+  const closes = lists.filter((e) => e.text.includes(closing));
+  const at = closes.map((e) => plan.a.files.get(e.file)?.sf.getDescendantAtPos(Math.max(0, e.start - 1)));
+  if (!closes.length || at.some((n) => !n)) return false;
+  const values = filters(at as Node[]);
+  if (!values) return false;
+  for (const e of closes) e.text = e.text.replace(closing, `, ${JSON.stringify(op.key.split("#")[0])}, ${values})`);
   return true;
 }
 

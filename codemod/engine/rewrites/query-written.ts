@@ -20,6 +20,8 @@ export type Serialised = "text" | "axios";
 export interface Written {
   /** Where it is written: undefined for the URL's literal text (rewriteUrl leaves the pair out). */
   node?: Node;
+  /** In the URL's text, a value that is one template hole (`?gpuTypeId=${gpu}`): the hole, left out with its pair. */
+  hole?: Node;
   /** What removes it: the property, the setter statement, or the `if` around it. */
   remove?: Node;
   /** The value: literal text, or the expression (and the `if` condition it is written under). */
@@ -57,6 +59,9 @@ export function writtenQuery(a: Analysis, http: HttpCall, url: LocatedUrl): Writ
       const inName = (name!.match(/\0/g) ?? []).length;
       if (inName) {
         for (const h of holes.slice(next, next + inName)) fromHole(a, h.node, h.kind === "hole" ? h.ctx : undefined, http.call, out);
+      } else if (name && value === "\0") {
+        const hole = holes[next]!;
+        add(out, name, { hole: hole.node, value: encodedValue(hole.node), serialised: "text" });
       } else if (name) add(out, name, value.includes("\0") || !rest.length ? undefined : { literal: decoded(value), serialised: "text" });
       next += inName + (value.match(/\0/g) ?? []).length;
     }
@@ -77,6 +82,13 @@ export function writtenQuery(a: Analysis, http: HttpCall, url: LocatedUrl): Writ
     }
   }
   return out;
+}
+
+/** `${encodeURIComponent(v)}` put `v` in the URL as the server reads it back; any other hole is its own value. */
+function encodedValue(hole: Node): Node {
+  const e = unwrapExpression(hole);
+  if (Node.isCallExpression(e) && e.getArguments().length === 1 && ["encodeURIComponent", "String"].includes(e.getExpression().getText())) return e.getArguments()[0]!;
+  return e;
 }
 
 function property(p: Node, serialised: Serialised): Written {
