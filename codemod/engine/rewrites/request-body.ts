@@ -36,6 +36,10 @@ export function addFixedBody(plan: Plan, http: HttpCall, fixed: Record<string, u
     plan.problems.push({ reason: `v2 expects the body ${shown} and this helper sends no request body`, advice: `let the helper pass a body through, then send ${shown}` });
     return;
   }
+  if (!http.body && http.bodyKeyUnknown) {
+    plan.problems.push({ reason: `v2 expects the body ${shown}, and where ${shortExpression(http.call.getExpression())} takes a request body is not known (no body, data or json option in sight)`, advice: `send ${shown} as JSON (Content-Type: application/json) the way this function takes a body` });
+    return;
+  }
   const existing = http.body?.node;
   // `api.post(url, undefined, config)`: no data, only a placeholder for the config after it.
   const placeholder = existing && http.bodyKey === "arg" && /^(undefined|null)$/.test(unwrapExpression(existing).getText());

@@ -116,7 +116,11 @@ export function conventionCall(a: Analysis, call: CallExpression, verb: string |
       const inner = unwrapExpression(b);
       const stringified = Node.isCallExpression(inner) && inner.getExpression().getText() === "JSON.stringify";
       out.body = { node: stringified ? inner.getArguments()[0]! : b, stringify: stringified, prop: (opts as any).getProperty(key) };
-    } else if (!m || DATA_VERBS.has(verb!.toLowerCase())) out.bodyKey = m ? "arg" : ofetch ? "body" : "json";
+    } else if (!m || DATA_VERBS.has(verb!.toLowerCase())) {
+      out.bodyKey = m ? "arg" : ofetch ? "body" : "json";
+      // `https.request(url, { method, headers }, cb)`: a function whose options show no body key takes its body who knows where (Node's: `req.end(data)`).
+      out.bodyKeyUnknown = !m && !ofetch;
+    }
   }
   if (!opts && options && !out.body && m && DATA_VERBS.has(verb!.toLowerCase())) out.bodyKey = "arg";
   return out;

@@ -28,6 +28,8 @@ export interface HttpCall {
   body?: { node: Node; stringify: boolean; prop?: Node };
   /** Where a fixed body goes for this library. */
   bodyKey: "body" | "data" | "json" | "arg";
+  /** A call by convention of a function the codemod knows nothing of, with no body in sight: `bodyKey` is a guess, so no body is added. */
+  bodyKeyUnknown?: boolean;
   /** Nodes the callee was resolved through (they are followed uses when the site is planned). */
   trail: Node[];
   /** Set when the callee is a project's wrapper around the library. */
