@@ -14,6 +14,7 @@ import { isDeclaredV1Base, v1Redirect } from "./v1-redirect.ts";
 import { newPathFor, uniqueMatches } from "./v1-match.ts";
 import { skipParens } from "./nodes.ts";
 import { replaceNode } from "./text-edit.ts";
+import { hostPathOf } from "./host-path.ts";
 
 const ENV = /^(process\.env|import\.meta\.env)(?:\.([A-Za-z_$][\w$]*)|\[\s*(["'])([^"']+)\3\s*\])$/;
 
@@ -52,8 +53,17 @@ function literal(a: Analysis, n: Node): void {
     a.sites.push(site);
   };
   const plan = planFor(a, site);
+  const split = url ? undefined : hostPathOf(a, n);
+  if (split?.path) {
+    split.parts.forEach((p) => a.consumed.add(p.node));
+    const op = split.operations.length === 1 ? split.operations[0]! : null;
+    const reason = `a request to the v1 host with the path ${split.path} written apart (${op ? `v1 ${op.key}` : "operation not known"}), not a call the codemod rewrites`;
+    const noEq = op?.status === "no-equivalent";
+    return finish(op?.key ?? null, noEq ? "no-equivalent" : "review", noEq ? op!.decision?.message ?? reason : reason, noEq ? op!.decision?.advice ?? "see docs/mapping.md" : `send it to ${V2_BASE} with its v2 path, method and body by hand (docs/mapping.md)`, op ? { method: op.v1.method, path: op.v1.path } : null, op?.v2 ? { method: op.v2.method, path: op.v2.path } : null);
+  }
   if (!url || url.problem || isDynamicPath(url) || url.path === "") {
-    const reason = url?.problem ?? (url ? "a v1 URL built at run time, not passed to a recognised HTTP call" : "string mentions the v1 host");
+    const apart = split?.computed && `the v1 host of a request whose path is computed (${split.computed.length > 40 ? split.computed.slice(0, 37) + "…" : split.computed}): each call's v1 path is counted where it is written`;
+    const reason = url?.problem ?? (url ? "a v1 URL built at run time, not passed to a recognised HTTP call" : apart || "string mentions the v1 host");
     return finish(null, "review", reason, `check whether it is a v1 API address and use the v2 base ${V2_BASE}`);
   }
   const cands = uniqueMatches(url.path);

@@ -45,6 +45,41 @@ function pathText(n: Node): string | undefined {
   return undefined;
 }
 
+/**
+ * The literal's path as the expression it sits in builds it: a `+` chain of pieces (the others holes),
+ * counted once at its first piece; a conditional's second branch is counted with the first when
+ * both name the same path. `top`: the expression an argument or a property holds.
+ */
+function joined(n: Node): { text: string; top: Node; counted: boolean } | undefined {
+  let top: Node = n;
+  for (let p = top.getParent(); p && (Node.isParenthesizedExpression(p) || (Node.isBinaryExpression(p) && p.getOperatorToken().getKind() === SyntaxKind.PlusToken)); p = top.getParent()) top = p;
+  const pieces = top === n ? [n] : flatten(top);
+  const first = pieces.find((x) => pathText(x) !== undefined);
+  const text = pieces.map((x) => pathText(x) ?? HOLE).join("");
+  if (!pathText(n)) return undefined;
+  let counted = first !== n;
+  let outer = top;
+  for (let p = outer.getParent(); p && (Node.isParenthesizedExpression(p) || Node.isConditionalExpression(p)); p = outer.getParent()) {
+    if (Node.isConditionalExpression(p) && p.getWhenFalse() === outer && samePath(p.getWhenTrue(), text)) counted = true;
+    if (Node.isConditionalExpression(p) && p.getCondition() === outer) break;
+    outer = p;
+  }
+  return { text, top: outer, counted };
+}
+
+function flatten(e: Node): Node[] {
+  const u = Node.isParenthesizedExpression(e) ? e.getExpression() : e;
+  if (Node.isBinaryExpression(u) && u.getOperatorToken().getKind() === SyntaxKind.PlusToken) return [...flatten(u.getLeft()), ...flatten(u.getRight())];
+  return [u];
+}
+
+function samePath(other: Node, text: string): boolean {
+  const t = Node.isParenthesizedExpression(other) ? other.getExpression() : other;
+  const o = pathText(t) ?? (Node.isBinaryExpression(t) ? flatten(t).map((x) => pathText(x) ?? HOLE).join("") : undefined);
+  const path = (s: string) => s.split(/[?#]/)[0]!.replace(/\/$/, "");
+  return o !== undefined && path(o) === path(text);
+}
+
 /** Whether the file names the v1 host or reaches a parsed module that does through its imports (ESM, require, re-exports). */
 function connected(a: Analysis, sf: SourceFile): boolean {
   const seen = new Set<SourceFile>([sf]);
@@ -88,8 +123,11 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
     if (a.consumed.has(n) || (Node.isTemplateExpression(n) && a.consumed.has(n.getHead()))) continue;
     if (n.getFirstAncestor((x) => Node.isImportDeclaration(x) || Node.isExportDeclaration(x) || Node.isTypeNode(x))) continue;
     if (alreadyMarked(fileOf(a, n).text, n)) continue;
-    const raw = pathText(n);
-    if (!raw || raw.includes(V1_HOST)) continue;
+    // `"/pods/" + id + "/restart"` is one path, counted at its first piece; `qs ? \`/pods?${qs}\` : "/pods"` one site, counted at its first branch.
+    const whole = joined(n);
+    if (!whole || whole.counted) continue;
+    const raw = whole.text;
+    if (raw.includes(V1_HOST)) continue;
     // A path relative to the client's base (`'pods'`, `` `pods/${id}/start` ``), where a URL goes.
     const relative = !raw.startsWith("/") && relativePathShape(raw) && (urlPosition(n) || (/[/\0]/.test(raw) && Node.isCallExpression(n.getParent()!)));
     if (!raw.startsWith("/") && !relative) continue;
@@ -104,7 +142,7 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
     // A path used as a key, compared or logged, never reaching a request or a URL being built.
     if (!reachesRequest(a, n)) continue;
     // A request object's `method` (GET when it names none), else the method beside it in a call; a bare relative path is read with GET.
-    const method = matches.length > 1 ? methodOfRequestObject(n) ?? methodBeside(n) ?? (relative ? "GET" : undefined) : undefined;
+    const method = matches.length > 1 ? methodOfRequestObject(n) ?? methodBeside(whole.top) ?? (relative ? "GET" : undefined) : undefined;
     const narrowed = method ? matches.filter((m) => m.operation.v1.method === method) : matches;
     const op = narrowed.length === 1 ? narrowed[0]!.operation : undefined;
     const reason = `a v1 route path (${path.replace(/\0/g, "{…}")}) in a module of a v1 client, not tied to a call the codemod can follow`;
