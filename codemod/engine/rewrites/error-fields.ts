@@ -142,6 +142,7 @@ export function errorReadEdits(a: Analysis, read: ErrorRead, mode: ReadMode): { 
     else put(n, `${to}: `, n.getStart(), n.getStart());
     // `const { message } = body as { message: string }`: the declared type follows the read.
     renameDeclaredField(a, n.getParent()!, read.field, to, (d, text) => put(d, text));
+    renameTypeArgument(n, read.field, to, put);
     return { edits };
   }
   // `{ message }` → `{ detail: message = body.message }`: v2's field, else v1's.
@@ -159,6 +160,32 @@ function renameInlineField(a: Analysis, arg: Node, from: string, to: string, put
   const decls = declaredFieldsOf(arg, from) ?? [];
   const inside = (d: Node) => d.getSourceFile() === arg.getSourceFile() && d.getStart() >= arg.getStart() && d.getEnd() <= arg.getEnd();
   if (decls.length && decls.every(inside)) renameDeclaredField(a, arg, from, to, (d, text) => put(d, text));
+}
+
+/**
+ * `const { message } = await err.response.json<{ message: string }>()`: the type written at the call
+ * follows the read, where the checker did not see it as the value's type (a package's types are
+ * not loaded: the call is `any` to the codemod, not to the project's compiler).
+ */
+function renameTypeArgument(n: Node, from: string, to: string, put: (n: Node, text: string) => void): void {
+  const decl = n.getParent()?.getParent();
+  let init = decl && Node.isVariableDeclaration(decl) ? decl.getInitializer() : undefined;
+  for (;;) {
+    if (init && (Node.isAwaitExpression(init) || Node.isParenthesizedExpression(init))) init = init.getExpression();
+    else if (init && Node.isBinaryExpression(init) && ["??", "||"].includes(init.getOperatorToken().getText())) {
+      // `… ?? { message: "" }`: the stand-in for the body is read the same way.
+      const right = init.getRight();
+      const key = Node.isObjectLiteralExpression(right) ? right.getProperty(from) : undefined;
+      if (key && Node.isPropertyAssignment(key)) put(key.getNameNode(), to);
+      init = init.getLeft();
+    } else break;
+  }
+  if (!init || !Node.isCallExpression(init)) return;
+  const seen = new Set(declaredFieldsOf(decl!, from) ?? []);
+  for (const t of init.getTypeArguments()) {
+    const member = Node.isTypeLiteral(t) ? t.getProperty(from) : undefined;
+    if (member && !seen.has(member)) put(member.getNameNode(), to);
+  }
 }
 
 /** Whether `a ?? b` can replace the node without parentheses (an argument, an initializer, a `??` operand, …). */
