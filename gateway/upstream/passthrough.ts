@@ -10,7 +10,7 @@ import httpProxy from "http-proxy";
 import type { GatewayConfig } from "../config.ts";
 import type { GatewayMetrics } from "../observability/metrics.ts";
 import { clientAskedClose, hopByHopHeaders } from "./hop-by-hop.ts";
-import { logAnswered, whenAnswered } from "../observability/logging.ts";
+import { answeredLog, whenAnswered } from "../observability/logging.ts";
 import { isSafePassthroughUrl } from "./path-safety.ts";
 import { requestIdOf } from "../observability/request-id.ts";
 
@@ -35,14 +35,15 @@ function problem(res: http.ServerResponse, status: number, detail: string): void
 export interface Passthrough {
   /**
    * Proxies one request whose target `isSafePassthroughUrl` accepted: sets X-Request-Id on the
-   * answer and the upstream request, counts the answer when it is sent, and answers a problem
-   * (502, 504 past the timeout) when the upstream fails. `warn` logs that failure.
+   * answer and the upstream request, and answers a problem (502, 504 past the timeout) when the
+   * upstream fails. `warn` logs that failure. The caller counts the answer when it is sent
+   * (`metrics.countPassthrough`), on a 'finish' listener it has anyway.
    */
   serve(req: http.IncomingMessage, res: http.ServerResponse, id: string, warn: (fields: object, message: string) => void): void;
   close(): void;
 }
 
-export function createPassthrough(config: GatewayConfig, metrics: GatewayMetrics, drain: { active: boolean }): Passthrough {
+export function createPassthrough(config: GatewayConfig, drain: { active: boolean }): Passthrough {
   const secure = config.upstream.protocol === "https:";
   const agent = secure
     ? new https.Agent({ keepAlive: true, maxSockets: config.connections })
@@ -65,7 +66,10 @@ export function createPassthrough(config: GatewayConfig, metrics: GatewayMetrics
     proxyReq.setHeader("x-request-id", (req as IdentifiedRequest)[REQUEST_ID]!);
   });
   proxy.on("proxyRes", (proxyRes, req) => {
-    for (const name of hopByHopHeaders(proxyRes.headers)) delete proxyRes.headers[name];
+    // Blanked, not deleted (http-proxy copies no undefined header): a delete would turn the headers
+    // object into a slow dictionary for the copy that follows.
+    const headers = proxyRes.headers;
+    for (const name of hopByHopHeaders(headers)) if (headers[name] !== undefined) headers[name] = undefined;
     // Draining: the client connection closes after this answer.
     proxyRes.headers.connection = drain.active || clientAskedClose(req.httpVersion, req.headers) ? "close" : "keep-alive";
   });
@@ -73,7 +77,6 @@ export function createPassthrough(config: GatewayConfig, metrics: GatewayMetrics
     serve(req, res, id, warn) {
       const started = Date.now();
       res.setHeader("x-request-id", id);
-      res.on("finish", () => metrics.countPassthrough(res.statusCode));
       (req as IdentifiedRequest)[REQUEST_ID] = id;
       // No per-request options: with them http-proxy copies its options and parses the target URL
       // again on every request; the request id goes on in the proxyReq listener instead.
@@ -105,6 +108,8 @@ export function registerPassthrough(app: FastifyInstance, passthrough: Passthrou
         return reply.send(JSON.stringify({ title: "Bad Request", status: 400, detail: "path must stay under /v2/ (no dot-segments, encoded slashes or backslashes)" }));
       }
       reply.hijack();
+      const res = reply.raw;
+      res.on("finish", () => metrics.countPassthrough(res.statusCode));
       passthrough.serve(req.raw, reply.raw, String(req.id), (fields, message) => req.log.warn(fields, message));
     };
     scope.route({ method: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"], url: "/v2", handler });
@@ -113,11 +118,16 @@ export function registerPassthrough(app: FastifyInstance, passthrough: Passthrou
 }
 
 /** `serve` for the requests the listener routes ahead of Fastify: its own request id and log line, as Fastify would give them. */
-export function passthroughAheadOfFastify(passthrough: Passthrough, log: FastifyBaseLogger): (req: http.IncomingMessage, res: http.ServerResponse) => void {
+export function passthroughAheadOfFastify(passthrough: Passthrough, log: FastifyBaseLogger, metrics: GatewayMetrics): (req: http.IncomingMessage, res: http.ServerResponse) => void {
+  const logAnswered = answeredLog(log);
   return (req, res) => {
     const started = performance.now();
     const id = requestIdOf(req);
-    whenAnswered(res, log, (err) => logAnswered(log, id, req, res.statusCode, performance.now() - started, err));
+    // One listener pair for the count and the log line.
+    whenAnswered(res, log, (err) => {
+      if (err === undefined) metrics.countPassthrough(res.statusCode);
+      logAnswered(id, req, res.statusCode, performance.now() - started, err);
+    });
     passthrough.serve(req, res, id, (fields, message) => log.warn({ reqId: id, ...fields }, message));
   };
 }
