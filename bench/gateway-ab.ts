@@ -5,6 +5,10 @@
 // build (`npm run build`) instead of its sources through tsx.
 // Short runs interleaved A, B, proxy, A, B, proxy, … so that load from other work on a shared
 // machine hits all three alike; min and median per target.
+// `--parallel`: each round loads A, B and the proxy at the same time instead (each its own 10
+// connections), so all three see the same moment of a busy machine; the ratios of each round
+// (B / A and B / proxy, CPU per request and req/s) are paired and their medians printed. On a machine
+// whose load swings by the second (other engineers' test suites), this is the steadier comparison.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -13,8 +17,10 @@ import { CASES, median, saturate, startRole, type Request, type Role } from "./h
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const self = path.resolve(HERE, "..");
-const [specA, roundsArg = "6", specB = self] = process.argv.slice(2);
-if (!specA) throw new Error("usage: tsx bench/gateway-ab.ts <checkout>[#dist] [rounds] [<checkout>[#dist]]");
+const args = process.argv.slice(2);
+const PARALLEL = args.includes("--parallel");
+const [specA, roundsArg = "6", specB = self] = args.filter((a) => a !== "--parallel");
+if (!specA) throw new Error("usage: tsx bench/gateway-ab.ts <checkout>[#dist] [rounds] [<checkout>[#dist]] [--parallel]");
 const ROUNDS = Number(roundsArg);
 const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "v2-bridge-ab-"));
 const roles: Role[] = [];
@@ -33,7 +39,7 @@ try {
   const proxy = await start(self, "proxy", upstream.url);
   const a = await gateway(specA, upstream.url);
   const b = await gateway(specB, upstream.url);
-  console.log(`CPU µs per request (min / median of ${ROUNDS} interleaved 1.5 s runs) and req/s (median); A = ${specA}, B = ${specB}; load average ${os.loadavg()[0]!.toFixed(1)}`);
+  console.log(`CPU µs per request (min / median of ${ROUNDS} ${PARALLEL ? "rounds of 2 s, A, B and proxy loaded at once" : "interleaved 1.5 s runs"}) and req/s (median); A = ${specA}, B = ${specB}; load average ${os.loadavg()[0]!.toFixed(1)}`);
   // V8 optimises the gateways' code for several seconds under load (background threads): warm every path first.
   for (const c of CASES) for (const [t, req] of [[a, c.v1], [b, c.v1], [a, c.v2], [b, c.v2], [proxy, c.v2]] as const) await saturate(t, req, 3);
   const rows = CASES.flatMap((c) => [
@@ -50,14 +56,20 @@ try {
     const cpu: Record<string, number[]> = { A: [], B: [], proxy: [] };
     const rps: Record<string, number[]> = { A: [], B: [], proxy: [] };
     for (let i = 0; i < ROUNDS; i++) {
-      for (const [name, t, req] of targets) {
-        const r = await saturate(t, req, 1.5);
+      const runs = PARALLEL ? await Promise.all(targets.map(([, t, req]) => saturate(t, req, 2))) : [];
+      for (const [k, [name, t, req]] of targets.entries()) {
+        const r = PARALLEL ? runs[k]! : await saturate(t, req, 1.5);
         cpu[name]!.push(r.cpuPerRequest);
         rps[name]!.push(r.rps);
       }
     }
     const fmt = (name: string) => `${name} ${Math.min(...cpu[name]!).toFixed(0)} / ${median(cpu[name]!).toFixed(0)} µs, ${Math.round(median(rps[name]!))} req/s`;
     console.log(`${row.label.padEnd(24)} ${fmt("A")} | ${fmt("B")} | ${fmt("proxy")}`);
+    if (PARALLEL) {
+      // Medians of the rounds' own ratios: each pair ran at the same moment.
+      const ratio = (m: Record<string, number[]>, x: string, y: string) => (median(m[x]!.map((v, i) => v / m[y]![i]!)) * 100).toFixed(0) + "%";
+      console.log(`${"".padEnd(24)} CPU/request B/A ${ratio(cpu, "B", "A")}, A/proxy ${ratio(cpu, "A", "proxy")}, B/proxy ${ratio(cpu, "B", "proxy")}; req/s B/A ${ratio(rps, "B", "A")}, A/proxy ${ratio(rps, "A", "proxy")}, B/proxy ${ratio(rps, "B", "proxy")}`);
+    }
   }
 } finally {
   for (const r of roles) if (r.child.exitCode === null) r.child.kill("SIGTERM");

@@ -114,12 +114,12 @@ export function buildGateway(config: GatewayConfig): Omit<Gateway, "url" | "port
   });
 
   const v1 = registerV1Routes(app, { deps, metrics, usage, fingerprints, v1Validator });
-  const passthrough = createPassthrough(config, metrics, drain);
+  const passthrough = createPassthrough(config, drain);
   registerPassthrough(app, passthrough, metrics);
   // The everyday /v1 and /v2 requests skip Fastify's per-request work; the rest still goes through it.
   serveAheadOfFastify(app.server, app.routing, {
     v1: createV1Fast(v1, app.log, drain),
-    v2: passthroughAheadOfFastify(passthrough, app.log),
+    v2: passthroughAheadOfFastify(passthrough, app.log, metrics),
     bodyLimit: config.bodyLimit,
     draining: () => drain.active,
     failed(err, req, res) {

@@ -30,10 +30,28 @@ export const emulationImplementations: Record<string, Emulation> = Object.fromEn
   ),
 );
 
+/** The emulations of one operation, looked up once per list the mapping table holds (it is fixed), not per request. */
+const byNames = new WeakMap<string[], Emulation[]>();
+const NONE: Emulation[] = [];
+
 export function emulationsFor(names: string[] | undefined): Emulation[] {
-  return (names ?? []).map((name) => {
+  if (names === undefined) return NONE;
+  let list = byNames.get(names);
+  if (list) return list;
+  list = names.map((name) => {
     const impl = emulationImplementations[name];
     if (!impl) throw new Error(`emulation "${name}" named by the mapping table has no gateway implementation`);
     return impl;
   });
+  byNames.set(names, list);
+  return list;
+}
+
+/** The v1 fields one list of emulations handles between them, computed once per list. */
+const claimedBy = new WeakMap<Emulation[], ReadonlySet<string>>();
+
+export function fieldsClaimedBy(emulations: Emulation[]): ReadonlySet<string> {
+  let claimed = claimedBy.get(emulations);
+  if (!claimed) claimedBy.set(emulations, (claimed = new Set(emulations.flatMap((e) => e.fields ?? []))));
+  return claimed;
 }

@@ -7,6 +7,7 @@ import { LogController } from "fastify";
 import { BatchedStdout } from "./log-stdout.ts";
 import type { GatewayConfig } from "../config.ts";
 import { redactText, serializeRequestForLog } from "./redact.ts";
+import { requestLineWriter } from "./request-line.ts";
 
 /** Secrets never reach the logs: these header paths are censored, and URLs and error texts are scrubbed by the serializers below. */
 export const LOG_REDACT = [
@@ -54,12 +55,14 @@ export class OneLinePerRequest extends LogController {
 /**
  * For requests served ahead of Fastify (gateway/upstream/front-door.ts): calls `done` once, when the answer
  * has been handed to the socket ('finish') or the response failed ('error'), as Fastify's onResponse
- * does. The 'error' listener also keeps a failed response from becoming an uncaught exception.
+ * does. The 'error' listener also keeps a failed response from becoming an uncaught exception, and
+ * stays for an error after the answer (a flag, not two removeListener calls a request, makes it once).
  */
 export function whenAnswered(res: ServerResponse, log: FastifyBaseLogger, done: (err?: Error) => void): void {
+  let settled = false;
   const once = (err?: Error) => {
-    res.removeListener("finish", once);
-    res.removeListener("error", once);
+    if (settled) return;
+    settled = true;
     // As Fastify treats a throwing onResponse hook: logged, never an uncaught exception.
     try {
       done(err);
@@ -71,9 +74,15 @@ export function whenAnswered(res: ServerResponse, log: FastifyBaseLogger, done: 
   res.on("error", once);
 }
 
-/** The request's one line, with the same fields OneLinePerRequest writes for Fastify's routes. */
-export function logAnswered(log: FastifyBaseLogger, reqId: string, req: IncomingMessage, statusCode: number, responseTime: number, err?: Error): void {
-  const request = { method: req.method, url: req.url, headers: req.headers, host: req.headers.host, ip: req.socket.remoteAddress, socket: req.socket };
-  if (err) log.error({ reqId, req: request, res: { statusCode }, err, responseTime }, "request errored");
-  else log.info({ reqId, req: request, res: { statusCode }, responseTime }, "request completed");
+/** Logs a request served ahead of Fastify: its one line, with the same fields OneLinePerRequest writes for Fastify's routes. */
+export type AnsweredLog = (reqId: string, req: IncomingMessage, statusCode: number, responseTime: number, err?: Error) => void;
+
+export function answeredLog(log: FastifyBaseLogger): AnsweredLog {
+  const fast = requestLineWriter(log);
+  return (reqId, req, statusCode, responseTime, err) => {
+    if (!err && fast?.(reqId, req, statusCode, responseTime)) return;
+    const request = { method: req.method, url: req.url, headers: req.headers, host: req.headers.host, ip: req.socket.remoteAddress, socket: req.socket };
+    if (err) log.error({ reqId, req: request, res: { statusCode }, err, responseTime }, "request errored");
+    else log.info({ reqId, req: request, res: { statusCode }, responseTime }, "request completed");
+  };
 }

@@ -4,7 +4,7 @@
 // draining, usage and metrics counted, and one log line, once the answer is sent.
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyBaseLogger } from "fastify";
-import { logAnswered, whenAnswered } from "../observability/logging.ts";
+import { answeredLog, whenAnswered } from "../observability/logging.ts";
 import { requestIdOf } from "../observability/request-id.ts";
 import { answerPayload, type V1Exchange } from "./v1-exchange.ts";
 import { v1ErrorText } from "./v1-errors.ts";
@@ -54,6 +54,7 @@ function withCharset(type: string): string {
 }
 
 export function createV1Fast(routes: V1Routes, log: FastifyBaseLogger, drain: { active: boolean }): (req: IncomingMessage, res: ServerResponse) => void {
+  const logAnswered = answeredLog(log);
   const fixed = Object.entries(routes.fixedHeaders).map(([name, value]) => [name.toLowerCase(), value] as const);
 
   function send(res: ServerResponse, ex: RawExchange, status: number, contentType: string | undefined, payload: string | undefined): void {
@@ -115,7 +116,7 @@ export function createV1Fast(routes: V1Routes, log: FastifyBaseLogger, drain: { 
     const ex = new RawExchange(req, id, answerHeaders, log);
     whenAnswered(res, log, (err) => {
       routes.answered(ex, res.statusCode);
-      logAnswered(log, id, req, res.statusCode, performance.now() - started, err);
+      logAnswered(id, req, res.statusCode, performance.now() - started, err);
     });
     // As Fastify: a body is read when it has a content type (gateway/upstream/front-door.ts let through only
     // plain ones, within the size limit); without one there is none.

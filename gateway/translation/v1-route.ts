@@ -4,7 +4,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { Deadline } from "../upstream/deadline.ts";
-import { emulationsFor, type Emulation } from "../emulations/index.ts";
+import { emulationsFor, fieldsClaimedBy, type Emulation } from "../emulations/index.ts";
 import { exceedsJsonDepth } from "./json-depth.ts";
 import { isWrite, lostWriteError } from "../limits/lost-write.ts";
 import type { GatewayDeps, V1Call } from "../upstream/call.ts";
@@ -191,10 +191,12 @@ export function registerV1Routes(app: FastifyInstance, opts: V1RouteOptions): V1
       } finally {
         if (call.lastUpstreamHeaders) for (const [name, value] of Object.entries(passthroughHeaders(call.lastUpstreamHeaders))) ex.header(name, value);
         // Warnings echo field names and parameters, which may be the caller's own key: redacted before the header and the log.
-        const warnings = [...new Set(call.warnings.map((w) => redactText(w, secrets)))];
-        const warning = boundedWarnings(warnings);
-        if (warning.header) ex.header(WARNING_HEADER, warning.header);
-        if (warning.omitted) ex.warn({ warnings }, `${WARNING_HEADER} shortened: ${warning.omitted} warning(s) only in this log line`);
+        if (call.warnings.length) {
+          const warnings = [...new Set(call.warnings.map((w) => redactText(w, secrets)))];
+          const warning = boundedWarnings(warnings);
+          if (warning.header) ex.header(WARNING_HEADER, warning.header);
+          if (warning.omitted) ex.warn({ warnings }, `${WARNING_HEADER} shortened: ${warning.omitted} warning(s) only in this log line`);
+        }
         // Dropped names are the client's own field and parameter names (a key sent as a field name too): redacted before usage counts them.
         ex.dropped = call.dropped.map((d) => redactText(d, secrets));
       }
@@ -262,7 +264,7 @@ async function run(call: V1Call, emulations: Emulation[]): Promise<V1Answer> {
     noteDrops(call, translated.dropped, translated.warnings);
     call.warnings.push(...translated.warnings);
     call.emulate = translated.emulate;
-    const claimed = new Set(emulations.flatMap((e) => e.fields ?? []));
+    const claimed = fieldsClaimedBy(emulations);
     const unclaimed = Object.keys(translated.emulate).filter((f) => !claimed.has(f));
     if (unclaimed.length) throw new V1Error(500, `no emulation handles v1 field(s) ${unclaimed.join(", ")}`, "translation");
   }

@@ -62,7 +62,7 @@ export function frontRouteOf(req: http.IncomingMessage, bodyLimit: number): "v1"
  * http.createServer) on `server`: that handler is replaced where it stands and called for
  * everything else. Other 'request' listeners (the drain's socket tracker) stay, in their order, and
  * see every request, front door or not. Fastify still creates, configures, binds and closes the
- * server, so timeouts, extra bindings and drain are unchanged.
+ * server, so timeouts, extra bindings and drain are unchanged. Listeners added later still run, after these.
  */
 export function serveAheadOfFastify(server: http.Server, fastifyHandler: Handler, routes: FrontRoutes): void {
   const listeners = server.listeners("request") as Handler[];
@@ -77,6 +77,19 @@ export function serveAheadOfFastify(server: http.Server, fastifyHandler: Handler
       routes.failed(err, req, res);
     }
   };
+  // One listener calling the others in their order: an event with several listeners costs Node a
+  // copy of the listener array on every request.
+  const chain = listeners.map((listener) => (listener === fastifyHandler ? front : listener));
+  const others = chain.slice(0, -1);
+  const last = chain.at(-1)!;
   server.removeAllListeners("request");
-  for (const listener of listeners) server.on("request", listener === fastifyHandler ? front : listener);
+  server.on(
+    "request",
+    others.length === 0
+      ? last
+      : function (this: http.Server, req: http.IncomingMessage, res: http.ServerResponse) {
+          for (const listener of others) listener.call(this, req, res);
+          last.call(this, req, res);
+        },
+  );
 }

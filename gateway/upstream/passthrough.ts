@@ -10,7 +10,8 @@ import httpProxy from "http-proxy";
 import type { GatewayConfig } from "../config.ts";
 import type { GatewayMetrics } from "../observability/metrics.ts";
 import { clientAskedClose, hopByHopHeaders } from "./hop-by-hop.ts";
-import { logAnswered, whenAnswered } from "../observability/logging.ts";
+import { answeredLog, whenAnswered } from "../observability/logging.ts";
+import { IdleTimeouts } from "./idle-timeout.ts";
 import { isSafePassthroughUrl } from "./path-safety.ts";
 import { requestIdOf } from "../observability/request-id.ts";
 
@@ -19,8 +20,11 @@ const PROBLEM = "application/problem+json";
 /** The request id a pass-through request carries upstream. */
 const REQUEST_ID = Symbol("v2-bridge request id");
 type IdentifiedRequest = http.IncomingMessage & { [REQUEST_ID]?: string };
-/** http-proxy's `web(req, res, callback)` form, which its types leave out. */
-type ProxyWithCallback = { web(req: http.IncomingMessage, res: http.ServerResponse, callback: (err: Error) => void): void };
+/** http-proxy's `web(req, res, [options,] callback)` forms, which its types leave out. */
+type ProxyWithCallback = {
+  web(req: http.IncomingMessage, res: http.ServerResponse, callback: (err: Error) => void): void;
+  web(req: http.IncomingMessage, res: http.ServerResponse, options: { proxyTimeout: number }, callback: (err: Error) => void): void;
+};
 
 function problem(res: http.ServerResponse, status: number, detail: string): void {
   if (res.headersSent) {
@@ -35,14 +39,17 @@ function problem(res: http.ServerResponse, status: number, detail: string): void
 export interface Passthrough {
   /**
    * Proxies one request whose target `isSafePassthroughUrl` accepted: sets X-Request-Id on the
-   * answer and the upstream request, counts the answer when it is sent, and answers a problem
-   * (502, 504 past the timeout) when the upstream fails. `warn` logs that failure.
+   * answer and the upstream request, and answers a problem (502, 504 past the timeout) when the
+   * upstream fails. `warn` logs that failure. The caller counts the answer when it is sent
+   * (`metrics.countPassthrough`) and calls `settled`, on a 'finish' listener it has anyway.
    */
   serve(req: http.IncomingMessage, res: http.ServerResponse, id: string, warn: (fields: object, message: string) => void): void;
+  /** The answer to `req` is sent: its upstream request is no longer timed. */
+  settled(req: http.IncomingMessage): void;
   close(): void;
 }
 
-export function createPassthrough(config: GatewayConfig, metrics: GatewayMetrics, drain: { active: boolean }): Passthrough {
+export function createPassthrough(config: GatewayConfig, drain: { active: boolean }): Passthrough {
   const secure = config.upstream.protocol === "https:";
   const agent = secure
     ? new https.Agent({ keepAlive: true, maxSockets: config.connections })
@@ -51,21 +58,26 @@ export function createPassthrough(config: GatewayConfig, metrics: GatewayMetrics
     target: config.upstream.origin,
     changeOrigin: true,
     agent,
-    proxyTimeout: config.timeoutMs,
+    // No proxyTimeout: IdleTimeouts times the upstream requests (idle-timeout.ts has why).
     secure: true,
   });
+  const timeouts = new IdleTimeouts(config.timeoutMs);
   // Errors are answered per request (callback below); this keeps an unhandled 'error' from crashing.
   proxy.on("error", () => {});
   // Hop-by-hop headers stay on their own connection, both ways. The request's are removed before
   // http-proxy sends it (the agent sets its own Connection); the answer's before http-proxy copies
   // them, and Connection is then set for the client's connection only.
-  proxy.on("proxyReq", (proxyReq, req) => {
+  proxy.on("proxyReq", (proxyReq, req, res) => {
     // http-proxy copied the client's headers: only those can be there to remove.
     for (const name of hopByHopHeaders(req.headers)) if (req.headers[name] !== undefined) proxyReq.removeHeader(name);
     proxyReq.setHeader("x-request-id", (req as IdentifiedRequest)[REQUEST_ID]!);
+    timeouts.watch(req, proxyReq, res);
   });
   proxy.on("proxyRes", (proxyRes, req) => {
-    for (const name of hopByHopHeaders(proxyRes.headers)) delete proxyRes.headers[name];
+    // Blanked, not deleted (http-proxy copies no undefined header): a delete would turn the headers
+    // object into a slow dictionary for the copy that follows.
+    const headers = proxyRes.headers;
+    for (const name of hopByHopHeaders(headers)) if (headers[name] !== undefined) headers[name] = undefined;
     // Draining: the client connection closes after this answer.
     proxyRes.headers.connection = drain.active || clientAskedClose(req.httpVersion, req.headers) ? "close" : "keep-alive";
   });
@@ -73,17 +85,24 @@ export function createPassthrough(config: GatewayConfig, metrics: GatewayMetrics
     serve(req, res, id, warn) {
       const started = Date.now();
       res.setHeader("x-request-id", id);
-      res.on("finish", () => metrics.countPassthrough(res.statusCode));
       (req as IdentifiedRequest)[REQUEST_ID] = id;
       // No per-request options: with them http-proxy copies its options and parses the target URL
       // again on every request; the request id goes on in the proxyReq listener instead.
-      (proxy as unknown as ProxyWithCallback).web(req, res, (err) => {
+      const failed = (err: Error) => {
+        timeouts.settled(req);
         const timedOut = Date.now() - started >= config.timeoutMs - 5;
         warn({ err: (err as Error)?.message }, "v2 pass-through failed");
         problem(res, timedOut ? 504 : 502, timedOut ? `upstream did not answer within ${config.timeoutMs} ms` : "upstream v2 API is unreachable or closed the connection");
-      });
+      };
+      // http-proxy emits no proxyReq event for a request with Expect: such a request (rare) is timed by http-proxy itself.
+      if (req.headers.expect !== undefined) (proxy as unknown as ProxyWithCallback).web(req, res, { proxyTimeout: config.timeoutMs }, failed);
+      else (proxy as unknown as ProxyWithCallback).web(req, res, failed);
+    },
+    settled(req) {
+      timeouts.settled(req);
     },
     close() {
+      timeouts.close();
       proxy.close();
       agent.destroy();
     },
@@ -105,6 +124,11 @@ export function registerPassthrough(app: FastifyInstance, passthrough: Passthrou
         return reply.send(JSON.stringify({ title: "Bad Request", status: 400, detail: "path must stay under /v2/ (no dot-segments, encoded slashes or backslashes)" }));
       }
       reply.hijack();
+      const res = reply.raw;
+      res.on("finish", () => {
+        passthrough.settled(req.raw);
+        metrics.countPassthrough(res.statusCode);
+      });
       passthrough.serve(req.raw, reply.raw, String(req.id), (fields, message) => req.log.warn(fields, message));
     };
     scope.route({ method: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"], url: "/v2", handler });
@@ -113,11 +137,17 @@ export function registerPassthrough(app: FastifyInstance, passthrough: Passthrou
 }
 
 /** `serve` for the requests the listener routes ahead of Fastify: its own request id and log line, as Fastify would give them. */
-export function passthroughAheadOfFastify(passthrough: Passthrough, log: FastifyBaseLogger): (req: http.IncomingMessage, res: http.ServerResponse) => void {
+export function passthroughAheadOfFastify(passthrough: Passthrough, log: FastifyBaseLogger, metrics: GatewayMetrics): (req: http.IncomingMessage, res: http.ServerResponse) => void {
+  const logAnswered = answeredLog(log);
   return (req, res) => {
     const started = performance.now();
     const id = requestIdOf(req);
-    whenAnswered(res, log, (err) => logAnswered(log, id, req, res.statusCode, performance.now() - started, err));
+    // One listener pair for the count and the log line.
+    whenAnswered(res, log, (err) => {
+      passthrough.settled(req);
+      if (err === undefined) metrics.countPassthrough(res.statusCode);
+      logAnswered(id, req, res.statusCode, performance.now() - started, err);
+    });
     passthrough.serve(req, res, id, (fields, message) => log.warn({ reqId: id, ...fields }, message));
   };
 }

@@ -135,9 +135,13 @@ describe("requests served ahead of Fastify", () => {
 
   let countsBefore: Record<string, number> = {};
   const counts = () => Object.fromEntries(gateway.usage.snapshot().operations.map((o) => [o.key, o.count]));
+  /** v2bridge_v2_passthrough_requests_total by status. */
+  const passthroughCounts = async () => Object.fromEntries((await gateway.metrics.passthrough.get()).values.map((v) => [String(v.labels.status), v.value]));
+  let passthroughBefore: Record<string, number> = {};
 
   it("both doors give the same answer: status, headers in wire order, body", async () => {
     countsBefore = counts();
+    passthroughBefore = await passthroughCounts();
     for (const [i, [method, path, headers, body]] of cases.entries()) {
       const id = `parity-${i}`;
       const front = await send(gateway.url, method, path, { ...headers, "x-request-id": id }, body);
@@ -147,7 +151,7 @@ describe("requests served ahead of Fastify", () => {
     }
   });
 
-  it("both doors log the same line and count the same usage", () => {
+  it("both doors log the same line and count the same usage and pass-through metrics", async () => {
     const lines = log.trim().split("\n").map((l) => JSON.parse(l));
     for (const i of cases.keys()) {
       const mine = lines.filter((l) => l.reqId === `parity-${i}` && l.msg === "request completed");
@@ -159,6 +163,14 @@ describe("requests served ahead of Fastify", () => {
     const after = counts();
     expect(Object.keys(after).length).toBeGreaterThan(3);
     for (const [op, count] of Object.entries(after)) expect((count - (countsBefore[op] ?? 0)) % 2, op).toBe(0);
+    // /v2 cases: GET /v2/pods 200, POST /v2/pods 422 (no image), GET /v2/nowhere 404, each once through each door.
+    const passthroughAfter = await passthroughCounts();
+    for (const status of ["200", "422", "404"]) expect(passthroughAfter[status]! - (passthroughBefore[status] ?? 0), status).toBe(2);
+  });
+
+  it("the listener has one 'request' listener, which still feeds the drain's socket tracker", () => {
+    // Several would cost Node a copy of the listener array per request (gateway/upstream/front-door.ts).
+    expect(gateway.app.server.listenerCount("request")).toBe(1);
   });
 });
 
