@@ -82,11 +82,14 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   /** The body read being followed: its uses on the error side of a status check are not the record. */
   let read: Node | undefined;
   let readIsPromise = false;
+  /** The read's type where the read itself does not declare it (an observable's `get<T>`), and whether it sits in an observable's callback. */
+  let readDeclared: Node | undefined;
+  let readInStream = false;
 
   const lost: Lost = new Map((lens.v1Lost ?? []).map((l) => [l.v1, l]));
   const field = (access: Node) => {
     if (Node.isPropertyAccessExpression(access)) reached.add(access.getName());
-    recordField(plan, access, byFirst, lost, op, lens, read && declaredBodyRecord(plan.a, read));
+    recordField(plan, access, byFirst, lost, op, lens, read && (declaredBodyRecord(plan.a, read) ?? readDeclared));
   };
   /** A reference to a record value: a field read, or somewhere the value goes on. */
   const recordUse = (ref: Node, depth: number) => {
@@ -232,6 +235,8 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   if (http.lib === "openapi-fetch") for (const r of boundRefs(http, "data")) (shape.kind === "record" ? recordUse : listUse)(r, 0);
   const sites = bodySites(plan.a, http);
   for (const site of sites) {
+    readDeclared = site.declared;
+    readInStream ||= !!site.observable;
     // A list's site is marked by its unwrap already; a record is read where it is not followed.
     if (site.kind === "handed") {
       outOfSight = true;
@@ -299,14 +304,15 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   };
   const unrenamed = plan.problems.length > mark.problems;
   const differs = escapes.length > 0 && differingFields(lens.fields, lens.v1Lost).length > 0;
-  if ((unrenamed || differs) && read && plan.a.adapter) {
+  // (An observable's reads sit in its callbacks: there is no one place to convert its record, so they stay marked.)
+  if ((unrenamed || differs) && read && plan.a.adapter && !readInStream) {
     const route = throughAdapter();
     if (route) {
       plan.problems.splice(mark.problems);
       Object.assign(plan.site, route, { keepsV1Record: true });
       return;
     }
-  } else if (read && plan.a.adapter && (plan.site.typeRenames?.size ?? 0) > mark.typeRenames.size) {
+  } else if (read && plan.a.adapter && !readInStream && (plan.site.typeRenames?.size ?? 0) > mark.typeRenames.size) {
     // Renamed through the project's own types: if do no harm later finds a type shared with a
     // v1-shaped record, the site takes this route instead (the adapter keeps its record v1 too).
     const route = throughAdapter(true);
