@@ -2,7 +2,7 @@
 // body (Angular's HttpClient), the axios response (@nestjs/axios's HttpService, read by `.data`),
 // or something the codemod cannot tell (a client whose result the code pipes or subscribes to).
 // Such a call's answer is followed through its operators by observable-flow.ts.
-import { Node } from "../ts-morph.ts";
+import { Node, type SourceFile } from "../ts-morph.ts";
 import { resolveIdentifier } from "./scope.ts";
 import { declarationsNamed } from "./record-callees.ts";
 
@@ -19,6 +19,8 @@ export function observableEmits(call: Node): Emits | undefined {
   if (!Node.isCallExpression(call)) return undefined;
   const callee = call.getExpression();
   const lib = Node.isPropertyAccessExpression(callee) ? receiverLibrary(callee.getExpression()) : undefined;
+  // Angular's `observe: "response"` / `"events"`, `responseType: "text"`: the stream emits something else than the body.
+  if (lib === "body") return bodyOptions(call.getArguments()[callee.getText().endsWith(".get") || /\.(delete|head)$/.test(callee.getText()) ? 1 : 2]) ? "body" : "unknown";
   if (lib) return lib;
   if (hasObservableType(call)) return "unknown";
   // Read as an observable by the code: piped, subscribed to, or the inner stream of a flattening operator.
@@ -40,6 +42,16 @@ export function rxjsName(id: Node): string | undefined {
   if (!Node.isIdentifier(id)) return undefined;
   const b = resolveIdentifier(id);
   return b?.kind === "import" && /^rxjs(\/|$)/.test(b.module) ? (b.name === "default" || b.name === "*" ? undefined : b.name) : undefined;
+}
+
+/** The name the file imports rxjs's `map` under (`import { map } from "rxjs/operators"`), if it does. */
+export function rxjsMapIn(sf: SourceFile): string | undefined {
+  for (const imp of sf.getImportDeclarations()) {
+    if (!/^rxjs(\/operators)?$/.test(imp.getModuleSpecifierValue()) || imp.isTypeOnly()) continue;
+    const spec = imp.getNamedImports().find((x) => x.getName() === "map" && !x.isTypeOnly());
+    if (spec) return spec.getAliasNode()?.getText() ?? "map";
+  }
+  return undefined;
 }
 
 const FLATTENING = new Set(["switchMap", "mergeMap", "concatMap", "exhaustMap", "flatMap"]);
@@ -81,6 +93,26 @@ function receiverLibrary(recv: Node): Emits | undefined {
     if (lib) return lib.emits;
   }
   return undefined;
+}
+
+/** HttpClient's options leave its answer the JSON body: no `observe` / `responseType` other than the defaults, read off an object the code shows. */
+function bodyOptions(options: Node | undefined): boolean {
+  if (!options) return true;
+  let obj: Node | undefined = bare(options);
+  if (Node.isIdentifier(obj) || Node.isPropertyAccessExpression(obj)) {
+    const d = declarationsNamed(obj).find((x) => Node.isVariableDeclaration(x) || Node.isPropertyDeclaration(x));
+    const init = d && (Node.isVariableDeclaration(d) || Node.isPropertyDeclaration(d)) ? d.getInitializer() : undefined;
+    obj = init && bare(init);
+    while (obj && (Node.isAsExpression(obj) || Node.isParenthesizedExpression(obj) || Node.isSatisfiesExpression(obj))) obj = obj.getExpression();
+  }
+  if (!obj || !Node.isObjectLiteralExpression(obj)) return false;
+  return obj.getProperties().every((p) => {
+    if (Node.isSpreadAssignment(p)) return false;
+    const name = (p as any).getName?.() as string | undefined;
+    if (name !== "observe" && name !== "responseType") return true;
+    const v = Node.isPropertyAssignment(p) ? p.getInitializer() : undefined;
+    return !!v && /^["'`](body|json)["'`]$/.test(v.getText());
+  });
 }
 
 /** The checker types the result with `pipe` and `subscribe` (rxjs's types are loaded). */

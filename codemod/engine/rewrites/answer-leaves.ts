@@ -7,6 +7,8 @@ import type { Plan } from "../state.ts";
 import type { HttpCall } from "../transports/index.ts";
 import { answerLeaves } from "../answer-flow.ts";
 import { observableFlow } from "../observable-flow.ts";
+import { skipParens } from "../nodes.ts";
+import { streamConverted } from "./read-facts.ts";
 import { differingFields } from "./record-fields.ts";
 import { resultBeyondStatus } from "./record-flow-facts.ts";
 
@@ -31,7 +33,8 @@ export function answerLeavesSight(plan: Plan, http: HttpCall, op: OperationMappi
     if (problem) plan.problems.push({ reason: problem, advice: "read the v2 problem's detail where the error is read" });
     return;
   }
-  if (http.lib === "convention" && http.observable) return streamLeaves(plan, http, op);
+  // (Values the adapter converts where they leave the request are v1 records wherever they go.)
+  if (http.lib === "convention" && http.observable) return streamConverted(plan) ? undefined : streamLeaves(plan, http, op);
   const kind = answerKind(http);
   if ((shape.kind !== "list" && shape.kind !== "record") || (kind !== "response" && kind !== "unknown")) return;
   const lens = lensNamed(shape.lens);
@@ -65,6 +68,8 @@ function streamLeaves(plan: Plan, http: HttpCall, op: OperationMapping): void {
     if (leaves) break;
     const at = p.emits === "response" ? answerLeaves(plan.a, p.node, false) : undefined;
     if (at) leaves = { node: at, why: how(at) };
+    // What an observable of an unknown client emits, awaited and used: not known to be the body.
+    else if (p.emits === "unknown" && resultUsed(p.node)) leaves = { node: p.node, why: `reaches ${p.node.getText().split("(")[0]}(…), and what the observable emits is not known` };
   }
   if (!leaves) return;
   const where = `${leaves.node.getSourceFile().getBaseName()}:${leaves.node.getStartLineNumber()}`;
@@ -74,6 +79,13 @@ function streamLeaves(plan: Plan, http: HttpCall, op: OperationMapping): void {
     advice: shape.kind === "list" ? `read .${shape.wrapper} of the body where the value is read` : "read the v2 record where the value is read (docs/mapping.md)",
     brief: `the observable's value ${leaves.why} (${where}): its ${shape.kind === "list" ? "list is not unwrapped" : "record's reads are not checked"}`,
   });
+}
+
+function resultUsed(promise: Node): boolean {
+  let outer = skipParens(promise);
+  if (Node.isAwaitExpression(outer.getParent())) outer = skipParens(outer.getParent()!);
+  const p = outer.getParent();
+  return !!p && !Node.isExpressionStatement(p) && !Node.isVoidExpression(p);
 }
 
 /** How the answer leaves at `at`, for the mark. */

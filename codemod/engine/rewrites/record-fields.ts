@@ -16,7 +16,9 @@ import { shownAsText } from "../display-sinks.ts";
 import { declaredAsRecord, declaredBodyRecord, declaredFields } from "../declared-types.ts";
 import { wrapRecordInAdapter } from "../adapter-sites.ts";
 import { boundRefs } from "./openapi-fetch.ts";
-import { noteAnswerReads } from "./read-facts.ts";
+import { noteAnswerReads, noteStreamConverted } from "./read-facts.ts";
+import { observableFlow } from "../observable-flow.ts";
+import { rxjsMapIn } from "../observable-answer.ts";
 import { classifyRead } from "../response-branch.ts";
 import { fieldIndex, recordField, type Lost } from "./record-field-read.ts";
 import { callersOf, fieldDeclarations, onlyTested, resultBeyondStatus } from "./record-flow-facts.ts";
@@ -294,8 +296,9 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
     const problems = plan.problems.length;
     // Where this one answer is followed to every read, only those reads can miss a field the adapter
     // leaves out; a read through the same type of another value elsewhere cannot see this record.
-    const seen = !outOfSight && escapes.length === 0 && sites.length === 1 ? reached : undefined;
-    const wrapped = !!read && wrapRecordInAdapter(plan, read, readIsPromise, op, shape.kind === "list" ? "recordList" : "record", seen);
+    const seen = !outOfSight && !streamGone && escapes.length === 0 && sites.length === 1 ? reached : undefined;
+    const kind = shape.kind === "list" ? "recordList" : "record";
+    const wrapped = stream ? wrapRecordInAdapter(plan, http.call, { rxjsMap: stream }, op, kind, seen) : !!read && wrapRecordInAdapter(plan, read, readIsPromise, op, kind, seen);
     // Why the adapter could not take it belongs to the site only where the site is marked anyway.
     if (!wrapped && speculative) plan.problems.splice(problems);
     const route = wrapped ? { edits: plan.site.edits, typeRenames: plan.site.typeRenames, onApply: plan.site.onApply } : undefined;
@@ -304,15 +307,19 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   };
   const unrenamed = plan.problems.length > mark.problems;
   const differs = escapes.length > 0 && differingFields(lens.fields, lens.v1Lost).length > 0;
-  // (An observable's reads sit in its callbacks: there is no one place to convert its record, so they stay marked.)
-  if ((unrenamed || differs) && read && plan.a.adapter && !readInStream) {
+  // An Observable's reads sit in its callbacks, and its values may leave sight between operators: the
+  // one place to convert them is where they leave the request (the file's rxjs `map`); without it they stay marked.
+  const streamGone = !!http.observable && (shape.kind === "list" || differingFields(lens.fields, lens.v1Lost).length > 0) && !!observableFlow(http.call, http.observable).leaves;
+  const stream = http.lib === "convention" && http.observable === "body" && (readInStream || streamGone) ? rxjsMapIn(http.call.getSourceFile()) : undefined;
+  if ((unrenamed || differs || (stream && streamGone)) && (read || stream) && plan.a.adapter && (!readInStream || stream)) {
     const route = throughAdapter();
     if (route) {
       plan.problems.splice(mark.problems);
       Object.assign(plan.site, route, { keepsV1Record: true });
+      if (stream) noteStreamConverted(plan);
       return;
     }
-  } else if (read && plan.a.adapter && !readInStream && (plan.site.typeRenames?.size ?? 0) > mark.typeRenames.size) {
+  } else if (read && plan.a.adapter && (!readInStream || stream) && (plan.site.typeRenames?.size ?? 0) > mark.typeRenames.size) {
     // Renamed through the project's own types: if do no harm later finds a type shared with a
     // v1-shaped record, the site takes this route instead (the adapter keeps its record v1 too).
     const route = throughAdapter(true);

@@ -91,6 +91,9 @@ export function conventionCall(a: Analysis, call: CallExpression, verb: string |
   // Angular's HttpClient, @nestjs/axios: the answer is an Observable, followed through its operators.
   const observable = ofetch ? undefined : observableEmits(call);
   if (observable) out.observable = observable;
+  // Its body or axios's response, whatever the reads around the call look like.
+  if (observable === "body") out.style = "body";
+  else if (observable === "response") out.style = "data";
   const m = verb ? verbMethod(verb) : undefined;
   if (m) out.method = { kind: "verb", value: m, node: (call.getExpression() as any).getNameNode?.() };
   let options = args[1];
