@@ -11,6 +11,7 @@ import { responseHandedTo } from "./response-handed.ts";
 import { returnedTo } from "./answer-flow.ts";
 import { openapiAnswer } from "./openapi-answer.ts";
 import { observableFlow } from "./observable-flow.ts";
+import { recordTypeOf } from "./declared-types.ts";
 
 /**
  * `handed`: the Response is handed to a function of the project that uses it in a way not
@@ -68,7 +69,7 @@ function jsonParseAround(node: Node): Node | undefined {
 
 export function bodySites(a: Analysis, http: HttpCall, depth = 0): BodySite[] {
   // An Observable's values, where its operators and subscribers read them.
-  if (http.lib === "convention" && http.observable) return streamSites(a, http, depth);
+  if ((http.lib === "convention" || http.lib === "helper") && http.observable) return streamSites(a, http, depth);
   // A call by convention reads its answer the way the code around it does.
   if (http.lib === "convention") {
     if (http.style === "body") return bodySites(a, { ...http, lib: "helper", helper: { kind: "helper", base: "", pathIndex: 0, returnsBody: true, serialisesBody: true } });
@@ -246,13 +247,13 @@ function streamSites(a: Analysis, http: HttpCall, depth: number): BodySite[] {
   const typeArg = http.call.getTypeArguments().length === 1 ? http.call.getTypeArguments()[0] : undefined;
   const out: BodySite[] = flow.sites.map((s) => {
     const annotated = s.param && Node.isParameterDeclaration(s.param) ? s.param.getTypeNode() : undefined;
-    return { kind: s.kind, node: s.node, declared: annotated ?? typeArg, observable: true, param: s.param };
+    return { kind: s.kind, node: s.node, declared: recordTypeOf(annotated ?? typeArg), observable: true, param: s.param };
   });
   for (const p of flow.promises) {
     if (p.emits === "unknown") continue;
     const onPromise: HttpCall = { ...http, observable: undefined, call: p.node as HttpCall["call"] };
     const got = p.emits === "response" ? bodySites(a, { ...onPromise, lib: "axios" }, depth) : bodySites(a, { ...onPromise, lib: "helper", helper: { kind: "helper", base: "", pathIndex: 0, returnsBody: true, serialisesBody: true } }, depth);
-    for (const s of got) s.declared ??= typeArg;
+    for (const s of got) s.declared ??= recordTypeOf(typeArg);
     out.push(...got);
   }
   return out;

@@ -34,7 +34,7 @@ export function answerLeavesSight(plan: Plan, http: HttpCall, op: OperationMappi
     return;
   }
   // (Values the adapter converts where they leave the request are v1 records wherever they go.)
-  if (http.lib === "convention" && http.observable) return streamConverted(plan) ? undefined : streamLeaves(plan, http, op);
+  if ((http.lib === "convention" || http.lib === "helper") && http.observable) return streamConverted(plan) ? undefined : streamLeaves(plan, http, op);
   const kind = answerKind(http);
   if ((shape.kind !== "list" && shape.kind !== "record") || (kind !== "response" && kind !== "unknown")) return;
   const lens = lensNamed(shape.lens);

@@ -20,7 +20,7 @@ export function isErrorRead(ref: Node): boolean {
 export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
   const all = bodySites(plan.a, http);
   // (A helper returning its transport's answer is followed where the answer goes: answer-leaves.ts says where it leaves sight.)
-  if (!all.length && http.lib === "helper" && !http.helper!.returnsBody && !http.helper!.returnsResponse) {
+  if (!all.length && http.lib === "helper" && !http.helper!.returnsBody && !http.helper!.returnsResponse && !http.observable) {
     plan.problems.push({ reason: `v2 wraps the list in { ${wrapper}: [...] } and this helper's result is not followed to where it is read`, advice: `read .${wrapper} of the response body` });
   }
   // An error body is a problem document in v2: the list key belongs to the success body only.
@@ -40,7 +40,7 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
     wrapType(plan, t, wrapper);
   }
   // A function returning the stream declares what it emits (`volumes(): Observable<Volume[]>`): the type follows the unwrap.
-  if (http.lib === "convention" && http.observable && sites.length) {
+  if (http.observable && sites.length) {
     for (const r of observableFlow(http.call, http.observable).returnTypes) {
       if (r.value) wrapType(plan, r.value, wrapper);
       else plan.problems.push({ reason: `v2 wraps the list in { ${wrapper}: [...] } and the function returning the observable declares its values as ${r.declared.getText()}`, advice: `declare the values as { ${wrapper}: … }` });

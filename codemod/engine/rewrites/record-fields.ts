@@ -71,7 +71,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   const seen = new Set<Node>();
   // A helper whose result is neither the body nor the Response (`{ ok, detail, corps }`): where the
   // record is read cannot be followed, so the call stays whole unless nothing but its status is used.
-  if (shape.kind === "record" && !undocumented && http.lib === "helper" && !http.helper!.returnsBody && !http.helper!.returnsResponse && !http.helper!.resultBodyKey && differing.size && resultBeyondStatus(http.call)) {
+  if (shape.kind === "record" && !undocumented && http.lib === "helper" && !http.observable && !http.helper!.returnsBody && !http.helper!.returnsResponse && !http.helper!.resultBodyKey && differing.size && resultBeyondStatus(http.call)) {
     plan.problems.push({
       reason: `${http.call.getExpression().getText()} returns the response in its own form (not the body or the Response), so the record's reads cannot be followed, and these v1 fields differ in v2: ${differingFields(lens.fields, lens.v1Lost).join(", ")}`,
       advice: "read the v2 record where the helper's result is used (docs/mapping.md), or make the helper return the parsed body",
@@ -310,7 +310,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   // An Observable's reads sit in its callbacks, and its values may leave sight between operators: the
   // one place to convert them is where they leave the request (the file's rxjs `map`); without it they stay marked.
   const streamGone = !!http.observable && (shape.kind === "list" || differingFields(lens.fields, lens.v1Lost).length > 0) && !!observableFlow(http.call, http.observable).leaves;
-  const stream = http.lib === "convention" && http.observable === "body" && (readInStream || streamGone) ? rxjsMapIn(http.call.getSourceFile()) : undefined;
+  const stream = http.observable === "body" && (readInStream || streamGone) ? rxjsMapIn(http.call.getSourceFile()) : undefined;
   if ((unrenamed || differs || (stream && streamGone)) && (read || stream) && plan.a.adapter && (!readInStream || stream)) {
     const route = throughAdapter();
     if (route) {
