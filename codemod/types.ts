@@ -72,6 +72,8 @@ export interface HelperSignature {
   returnsBody: boolean;
   /** Whether a call's awaited value is the transport's own answer (fetch's Response, axios's response): callers read it as that library's. */
   returnsResponse?: boolean;
+  /** The helper returns its transport's Observable as it is: what it emits (its callers' values are followed as the transport's: engine/observable-flow.ts). */
+  observable?: "body" | "response" | "unknown";
   /** With `returnsResponse`: whose answer it is (fetch's when absent): axios's is read by `.data`. */
   answerLib?: "fetch" | "axios" | "superagent";
   /** The helper returns its own result object with the parsed body under this key (`{ ok, detail, corps }`). */

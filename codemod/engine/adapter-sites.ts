@@ -21,7 +21,7 @@ import { insertAt } from "./text-edit.ts";
  * answer's own flow reads, when it was followed to every read (nothing out of sight); otherwise any
  * file of the project reading a field the adapter leaves out may be reading this record.
  */
-export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean, op: OperationMapping, kind: "record" | "recordList" = "record", reads?: ReadonlySet<string>): boolean {
+export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean | { rxjsMap: string }, op: OperationMapping, kind: "record" | "recordList" = "record", reads?: ReadonlySet<string>): boolean {
   if (!plan.a.adapter) return false;
   // Exactly, or without fields the live catalog fills, where nothing in the project reads them.
   const left = adapterCovers(kind, op.key) === true ? [] : adapterOmissions(kind, op.key);
@@ -44,12 +44,20 @@ export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean, op
   // TypeScript: an untyped promise (`.json()` of a client typed `any`) gives the callback no type.
   const ts = isTypeScriptFile(read.getSourceFile().getFilePath());
   const param = `${kind === "record" ? "record" : "body"}${ts ? ": unknown" : ""}`;
-  const [open, close] = promise ? ["", `.then((${param}) => ${adapterCall(kind, op.key, param.split(":")[0]!)})`] : adapterCall(kind, op.key, "\0").split("\0");
+  // An Observable's values (`read` is the request): converted as they leave it, by the file's own rxjs `map`.
+  const stream = typeof promise === "object" ? promise.rxjsMap : undefined;
+  const [open, close] = stream
+    ? ["", `.pipe(${stream}((${param}) => ${adapterCall(kind, op.key, param.split(":")[0]!)}))`]
+    : promise ? ["", `.then((${param}) => ${adapterCall(kind, op.key, param.split(":")[0]!)})`] : adapterCall(kind, op.key, "\0").split("\0");
+  const firstOperator = stream ? pipedFirst(read) : undefined;
   if (Node.isBindingElement(read)) {
     if (!wrapBinding(plan, read, open!, close!)) return false;
+  } else if (firstOperator) {
+    // `get(…).pipe(catchError(…))`: the conversion is the pipe's first operator.
+    edit(plan, firstOperator, { start: firstOperator.getStart(), end: firstOperator.getStart(), text: `${close!.slice(".pipe(".length, -1)}, ` });
   } else {
     if (open) edit(plan, read, { start: read.getStart(), end: read.getStart(), text: open });
-    const end = promise ? beforeFallbacks(read) : read;
+    const end = promise === true ? beforeFallbacks(read) : read;
     edit(plan, end, { start: end.getEnd(), end: end.getEnd(), text: close! });
   }
   const without = left.length ? ` (without ${left.join(", ")}, which ${reads ? "this record's reads do not name" : "nothing in the project reads"})` : "";
@@ -62,6 +70,13 @@ export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean, op
     useAdapter(plan, site.file ?? plan.a.files.get(read.getSourceFile().getFilePath())!);
   };
   return true;
+}
+
+/** The first operator of a `.pipe(…)` called on the request itself, if any. */
+function pipedFirst(call: Node): Node | undefined {
+  const access = call.getParent();
+  const piped = access && Node.isPropertyAccessExpression(access) && access.getName() === "pipe" ? access.getParent() : undefined;
+  return piped && Node.isCallExpression(piped) && piped.getExpression() === access ? piped.getArguments()[0] : undefined;
 }
 
 /**

@@ -10,12 +10,24 @@ import { referencesOf, skipParens } from "./nodes.ts";
 import { responseHandedTo } from "./response-handed.ts";
 import { returnedTo } from "./answer-flow.ts";
 import { openapiAnswer } from "./openapi-answer.ts";
+import { observableFlow } from "./observable-flow.ts";
+import { recordTypeOf } from "./declared-types.ts";
 
 /**
  * `handed`: the Response is handed to a function of the project that uses it in a way not
  * followed (the node is that call): where the body goes there is not known.
  */
-export type BodySite = { kind: "value" | "promise" | "binding" | "handed"; node: Node; why?: string };
+export type BodySite = {
+  kind: "value" | "promise" | "binding" | "handed";
+  node: Node;
+  why?: string;
+  /** The record type the code declares the body through where the read does not say it (an observable's `get<T>(…)`, its callback's annotation). */
+  declared?: Node;
+  /** A read inside an Observable's operator or subscriber (observable-flow.ts): no single place to wrap the record in the adapter. */
+  observable?: boolean;
+  /** The callback parameter holding the body there. */
+  param?: Node;
+};
 
 /**
  * `text.then(cb)` where `cb` returns `JSON.parse` of its parameter (alone, or on one side of a
@@ -56,6 +68,8 @@ function jsonParseAround(node: Node): Node | undefined {
 }
 
 export function bodySites(a: Analysis, http: HttpCall, depth = 0): BodySite[] {
+  // An Observable's values, where its operators and subscribers read them.
+  if ((http.lib === "convention" || http.lib === "helper") && http.observable) return streamSites(a, http, depth);
   // A call by convention reads its answer the way the code around it does.
   if (http.lib === "convention") {
     if (http.style === "body") return bodySites(a, { ...http, lib: "helper", helper: { kind: "helper", base: "", pathIndex: 0, returnsBody: true, serialisesBody: true } });
@@ -225,4 +239,22 @@ function resultKeyReads(call: Node, key: string, sites: BodySite[]): void {
     const p = ref.getParent();
     if (isKey(p) && (p as any).getExpression() === ref) sites.push({ kind: "value", node: p });
   }
+}
+
+/** The body reads of an Observable's values (observable-flow.ts), with the type the call or the callback declares them by. */
+function streamSites(a: Analysis, http: HttpCall, depth: number): BodySite[] {
+  const flow = observableFlow(http.call, http.observable!);
+  const typeArg = http.call.getTypeArguments().length === 1 ? http.call.getTypeArguments()[0] : undefined;
+  const out: BodySite[] = flow.sites.map((s) => {
+    const annotated = s.param && Node.isParameterDeclaration(s.param) ? s.param.getTypeNode() : undefined;
+    return { kind: s.kind, node: s.node, declared: recordTypeOf(annotated ?? typeArg), observable: true, param: s.param };
+  });
+  for (const p of flow.promises) {
+    if (p.emits === "unknown") continue;
+    const onPromise: HttpCall = { ...http, observable: undefined, call: p.node as HttpCall["call"] };
+    const got = p.emits === "response" ? bodySites(a, { ...onPromise, lib: "axios" }, depth) : bodySites(a, { ...onPromise, lib: "helper", helper: { kind: "helper", base: "", pathIndex: 0, returnsBody: true, serialisesBody: true } }, depth);
+    for (const s of got) s.declared ??= recordTypeOf(typeArg);
+    out.push(...got);
+  }
+  return out;
 }

@@ -21,6 +21,8 @@ function unreadLinks(http: HttpCall): { name: string; node: Node }[] {
   if (http.builder) return http.builder.unread;
   // A project's helper or wrapper returns what the project decides; its callers are followed elsewhere.
   if (http.lib === "helper" || http.wrapper) return [];
+  // An Observable's `.pipe(…)` / `.subscribe(…)` read its values (observable-flow.ts follows them).
+  if (http.observable) return [];
   const p = skipParens(http.call).getParent();
   const c = p?.getParent();
   if (!p || !Node.isPropertyAccessExpression(p) || !c || !Node.isCallExpression(c) || c.getExpression() !== p) return [];

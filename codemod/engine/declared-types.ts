@@ -172,6 +172,11 @@ export function declaredBodyRecord(a: Analysis, read: Node): Node | undefined {
     while (up && (Node.isParenthesizedExpression(up) || Node.isAwaitExpression(up))) up = up.getParent();
     if (up && Node.isAsExpression(up)) type = up.getTypeNode();
   }
+  return recordTypeOf(type);
+}
+
+/** The record type a declared body type names (`Volume[]`, `Promise<Pod | null>` → the record's type node), as declaredBodyRecord gives it. */
+export function recordTypeOf(type: Node | undefined): Node | undefined {
   const t = recordTypeNode(type);
   return t && (Node.isTypeLiteral(t) || Node.isTypeReference(t) || Node.isUnionTypeNode(t) || Node.isIntersectionTypeNode(t)) ? t : undefined;
 }

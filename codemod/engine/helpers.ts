@@ -175,12 +175,14 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
     sig.returnsBody = returnsBody(a, http, fn);
     // A helper returning its transport's answer as it is (`return fetch(…)`, `return this.instance.get<T>(url, config)`):
     // it is an HTTP call by convention, its callers read the answer as that library's.
-    const answer = !sig.returnsBody && returnsValueOf(fn, http.call) ? answerLibOf(http) : undefined;
+    // An Observable returned as it is (`get<T>(path) { return this.http.get<T>(BASE + path) }`): its callers' streams are followed.
+    if (http.observable && !sig.returnsBody && returnsValueOf(fn, http.call)) sig.observable = http.observable;
+    const answer = !sig.returnsBody && !sig.observable && returnsValueOf(fn, http.call) ? answerLibOf(http) : undefined;
     if (answer) {
       sig.returnsResponse = true;
       if (answer !== "fetch") sig.answerLib = answer;
     }
-    if (!sig.returnsBody && !sig.returnsResponse) {
+    if (!sig.returnsBody && !sig.returnsResponse && !sig.observable) {
       const key = bodyKeyOf(a, http, fn);
       if (key) sig.resultBodyKey = key;
     }
@@ -287,6 +289,7 @@ export function helperCall(a: Analysis, call: CallExpression, sig: HelperSignatu
   const args = call.getArguments();
   const pathArg = sig.pathKey ? prop(objectLiteral(a, args[sig.pathIndex]), sig.pathKey) : args[sig.pathIndex];
   const out: HttpCall = { call, lib: "helper", helper: sig, urlNode: pathArg, method: { kind: "default", value: (sig.defaultMethod ?? "GET") as HttpCall["method"]["value"] }, bodyKey: "arg", trail };
+  if (sig.observable) out.observable = sig.observable;
   out.external = { value: sig.base + (sig.pathPrefix && !sig.base.endsWith("/") ? sig.pathPrefix : ""), node: null, join: "concat" };
   if (sig.methodIndex !== undefined) out.method = methodOf(args[sig.methodIndex]) ?? out.method;
   if (sig.bodyIndex !== undefined && args[sig.bodyIndex]) out.body = bodyOf(args[sig.bodyIndex]!);

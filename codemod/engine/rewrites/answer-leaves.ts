@@ -6,6 +6,9 @@ import { lensNamed, type OperationMapping } from "../../../mappings/index.ts";
 import type { Plan } from "../state.ts";
 import type { HttpCall } from "../transports/index.ts";
 import { answerLeaves } from "../answer-flow.ts";
+import { observableFlow } from "../observable-flow.ts";
+import { skipParens } from "../nodes.ts";
+import { streamConverted } from "./read-facts.ts";
 import { differingFields } from "./record-fields.ts";
 import { resultBeyondStatus } from "./record-flow-facts.ts";
 
@@ -30,6 +33,8 @@ export function answerLeavesSight(plan: Plan, http: HttpCall, op: OperationMappi
     if (problem) plan.problems.push({ reason: problem, advice: "read the v2 problem's detail where the error is read" });
     return;
   }
+  // (Values the adapter converts where they leave the request are v1 records wherever they go.)
+  if ((http.lib === "convention" || http.lib === "helper") && http.observable) return streamConverted(plan) ? undefined : streamLeaves(plan, http, op);
   const kind = answerKind(http);
   if ((shape.kind !== "list" && shape.kind !== "record") || (kind !== "response" && kind !== "unknown")) return;
   const lens = lensNamed(shape.lens);
@@ -47,6 +52,40 @@ export function answerLeavesSight(plan: Plan, http: HttpCall, op: OperationMappi
     advice: shape.kind === "list" ? `read .${shape.wrapper} of the body where the answer is read` : "read the v2 record where the answer is read (docs/mapping.md)",
     brief: `${goes}${kind === "unknown" ? ":" : ", where"} its ${shape.kind === "list" ? "list is not unwrapped" : "record's reads are not checked"}`,
   });
+}
+
+/** An Observable's values going where its operators and subscribers are not followed (observable-flow.ts): a list or a differing record is marked. */
+function streamLeaves(plan: Plan, http: HttpCall, op: OperationMapping): void {
+  const shape = op.response;
+  if (shape.kind !== "list" && shape.kind !== "record") return;
+  const lens = lensNamed(shape.lens);
+  const fields = lens ? differingFields(lens.fields, lens.v1Lost) : [];
+  if (shape.kind === "record" && !fields.length) return;
+  const flow = observableFlow(http.call, http.observable!);
+  let leaves = flow.leaves;
+  // Through firstValueFrom, axios's response is followed as an awaited one is.
+  for (const p of flow.promises) {
+    if (leaves) break;
+    const at = p.emits === "response" ? answerLeaves(plan.a, p.node, false) : undefined;
+    if (at) leaves = { node: at, why: how(at) };
+    // What an observable of an unknown client emits, awaited and used: not known to be the body.
+    else if (p.emits === "unknown" && resultUsed(p.node)) leaves = { node: p.node, why: `reaches ${p.node.getText().split("(")[0]}(…), and what the observable emits is not known` };
+  }
+  if (!leaves) return;
+  const where = `${leaves.node.getSourceFile().getBaseName()}:${leaves.node.getStartLineNumber()}`;
+  const what = shape.kind === "list" ? `v2 wraps the list in { ${shape.wrapper}: [...] }` : `these v1 record fields differ in v2: ${fields.join(", ")}`;
+  plan.problems.push({
+    reason: `the observable's value ${leaves.why} (${where}), where the codemod does not follow it, and ${what}`,
+    advice: shape.kind === "list" ? `read .${shape.wrapper} of the body where the value is read` : "read the v2 record where the value is read (docs/mapping.md)",
+    brief: `the observable's value ${leaves.why} (${where}): its ${shape.kind === "list" ? "list is not unwrapped" : "record's reads are not checked"}`,
+  });
+}
+
+function resultUsed(promise: Node): boolean {
+  let outer = skipParens(promise);
+  if (Node.isAwaitExpression(outer.getParent())) outer = skipParens(outer.getParent()!);
+  const p = outer.getParent();
+  return !!p && !Node.isExpressionStatement(p) && !Node.isVoidExpression(p);
 }
 
 /** How the answer leaves at `at`, for the mark. */

@@ -7,6 +7,7 @@ import { unwrapExpression } from "../urls.ts";
 import { edit, type Analysis, type Plan } from "../state.ts";
 import type { HttpCall } from "../transports/index.ts";
 import { bodySites } from "../body-sites.ts";
+import { observableFlow } from "../observable-flow.ts";
 import { beforeFallbacks, referencesOf, skipParens } from "../nodes.ts";
 import type { Problems } from "./problems.ts";
 import { classifyRead } from "../response-branch.ts";
@@ -19,7 +20,7 @@ export function isErrorRead(ref: Node): boolean {
 export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
   const all = bodySites(plan.a, http);
   // (A helper returning its transport's answer is followed where the answer goes: answer-leaves.ts says where it leaves sight.)
-  if (!all.length && http.lib === "helper" && !http.helper!.returnsBody && !http.helper!.returnsResponse) {
+  if (!all.length && http.lib === "helper" && !http.helper!.returnsBody && !http.helper!.returnsResponse && !http.observable) {
     plan.problems.push({ reason: `v2 wraps the list in { ${wrapper}: [...] } and this helper's result is not followed to where it is read`, advice: `read .${wrapper} of the response body` });
   }
   // An error body is a problem document in v2: the list key belongs to the success body only.
@@ -27,20 +28,37 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
   // A convention's own place to unwrap (RTK Query's `transformResponse`): the answer keeps its list shape there.
   const own = !sites.length ? http.unwrapList?.(wrapper) : undefined;
   if (own) return void plan.site.edits.push(...own);
-  if (!sites.length && http.lib === "convention" && !http.style) {
+  if (!sites.length && http.lib === "convention" && !http.style && !http.observable) {
     plan.problems.push({ reason: `v2 wraps the list in { ${wrapper}: [...] } and the codemod cannot tell how this client's answer is read`, advice: `read .${wrapper} of the response body` });
   }
   // axios `get<Pod[]>(…)` (or a helper forwarding to it, `this.http.get<Pod[]>(…)`): the response type follows the unwrap
   // (a call answering the body itself, `runpod<Pod[]>(…)`, is retyped where the body is read).
   const axiosLike = http.lib === "axios" || (http.lib === "convention" && http.style === "data") || (http.lib === "helper" && http.helper?.answerLib === "axios");
-  if (axiosLike && sites.length && http.call.getTypeArguments().length === 1) {
+  // An Observable's `get<Pod[]>(…)` too (Angular's HttpClient types the body so), and a callback parameter annotated with the list.
+  if ((axiosLike || http.observable) && sites.length && http.call.getTypeArguments().length === 1) {
     const t = http.call.getTypeArguments()[0]!;
     wrapType(plan, t, wrapper);
+  }
+  // A function returning the stream declares what it emits (`volumes(): Observable<Volume[]>`): the type follows the unwrap.
+  if (http.observable && sites.length) {
+    for (const r of observableFlow(http.call, http.observable).returnTypes) {
+      if (r.value) wrapType(plan, r.value, wrapper);
+      else plan.problems.push({ reason: `v2 wraps the list in { ${wrapper}: [...] } and the function returning the observable declares its values as ${r.declared.getText()}`, advice: `declare the values as { ${wrapper}: … }` });
+    }
+  }
+  for (const param of new Set(sites.map((s) => s.param))) {
+    const t = param && Node.isParameterDeclaration(param) ? param.getTypeNode() : undefined;
+    if (t) wrapType(plan, t, wrapper);
   }
   for (const site of sites) {
     if (site.kind === "handed") {
       const where = `${site.node.getSourceFile().getBaseName()}:${site.node.getStartLineNumber()}`;
       plan.problems.push({ reason: `v2 wraps the list in { ${wrapper}: [...] } and the response is handed to ${(site.node as any).getExpression().getText()} (${where}), which ${site.why}: where the list is read is not followed`, advice: `read .${wrapper} of the response body where that function reads it` });
+      continue;
+    }
+    // `subscribe(([first]) => …)`, `({ length }) =>`: the list taken apart in an observable's callback.
+    if (site.kind === "binding" && Node.isParameterDeclaration(site.node)) {
+      plan.problems.push({ reason: `v2 wraps the list in { ${wrapper}: [...] } and the list is taken apart in a callback's parameter (${site.node.getText()})`, advice: `read .${wrapper} of the body there` });
       continue;
     }
     if (site.kind === "binding") {

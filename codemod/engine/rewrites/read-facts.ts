@@ -18,3 +18,14 @@ export function noteAnswerReads(plan: Plan, reads: AnswerReads): void {
 export function answerReads(plan: Plan): AnswerReads | undefined {
   return facts.get(plan);
 }
+
+/** Sites whose Observable's values the adapter converts where they leave the request: nothing downstream sees a v2 record. */
+const streamsConverted = new WeakSet<Plan>();
+
+export function noteStreamConverted(plan: Plan): void {
+  streamsConverted.add(plan);
+}
+
+export function streamConverted(plan: Plan): boolean {
+  return streamsConverted.has(plan);
+}

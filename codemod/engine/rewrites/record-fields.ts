@@ -16,7 +16,9 @@ import { shownAsText } from "../display-sinks.ts";
 import { declaredAsRecord, declaredBodyRecord, declaredFields } from "../declared-types.ts";
 import { wrapRecordInAdapter } from "../adapter-sites.ts";
 import { boundRefs } from "./openapi-fetch.ts";
-import { noteAnswerReads } from "./read-facts.ts";
+import { noteAnswerReads, noteStreamConverted } from "./read-facts.ts";
+import { observableFlow } from "../observable-flow.ts";
+import { rxjsMapIn } from "../observable-answer.ts";
 import { classifyRead } from "../response-branch.ts";
 import { fieldIndex, recordField, type Lost } from "./record-field-read.ts";
 import { callersOf, fieldDeclarations, onlyTested, resultBeyondStatus } from "./record-flow-facts.ts";
@@ -69,7 +71,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   const seen = new Set<Node>();
   // A helper whose result is neither the body nor the Response (`{ ok, detail, corps }`): where the
   // record is read cannot be followed, so the call stays whole unless nothing but its status is used.
-  if (shape.kind === "record" && !undocumented && http.lib === "helper" && !http.helper!.returnsBody && !http.helper!.returnsResponse && !http.helper!.resultBodyKey && differing.size && resultBeyondStatus(http.call)) {
+  if (shape.kind === "record" && !undocumented && http.lib === "helper" && !http.observable && !http.helper!.returnsBody && !http.helper!.returnsResponse && !http.helper!.resultBodyKey && differing.size && resultBeyondStatus(http.call)) {
     plan.problems.push({
       reason: `${http.call.getExpression().getText()} returns the response in its own form (not the body or the Response), so the record's reads cannot be followed, and these v1 fields differ in v2: ${differingFields(lens.fields, lens.v1Lost).join(", ")}`,
       advice: "read the v2 record where the helper's result is used (docs/mapping.md), or make the helper return the parsed body",
@@ -82,11 +84,14 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   /** The body read being followed: its uses on the error side of a status check are not the record. */
   let read: Node | undefined;
   let readIsPromise = false;
+  /** The read's type where the read itself does not declare it (an observable's `get<T>`), and whether it sits in an observable's callback. */
+  let readDeclared: Node | undefined;
+  let readInStream = false;
 
   const lost: Lost = new Map((lens.v1Lost ?? []).map((l) => [l.v1, l]));
   const field = (access: Node) => {
     if (Node.isPropertyAccessExpression(access)) reached.add(access.getName());
-    recordField(plan, access, byFirst, lost, op, lens, read && declaredBodyRecord(plan.a, read));
+    recordField(plan, access, byFirst, lost, op, lens, read && (declaredBodyRecord(plan.a, read) ?? readDeclared));
   };
   /** A reference to a record value: a field read, or somewhere the value goes on. */
   const recordUse = (ref: Node, depth: number) => {
@@ -232,6 +237,8 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   if (http.lib === "openapi-fetch") for (const r of boundRefs(http, "data")) (shape.kind === "record" ? recordUse : listUse)(r, 0);
   const sites = bodySites(plan.a, http);
   for (const site of sites) {
+    readDeclared = site.declared;
+    readInStream ||= !!site.observable;
     // A list's site is marked by its unwrap already; a record is read where it is not followed.
     if (site.kind === "handed") {
       outOfSight = true;
@@ -289,8 +296,9 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
     const problems = plan.problems.length;
     // Where this one answer is followed to every read, only those reads can miss a field the adapter
     // leaves out; a read through the same type of another value elsewhere cannot see this record.
-    const seen = !outOfSight && escapes.length === 0 && sites.length === 1 ? reached : undefined;
-    const wrapped = !!read && wrapRecordInAdapter(plan, read, readIsPromise, op, shape.kind === "list" ? "recordList" : "record", seen);
+    const seen = !outOfSight && !streamGone && escapes.length === 0 && sites.length === 1 ? reached : undefined;
+    const kind = shape.kind === "list" ? "recordList" : "record";
+    const wrapped = stream ? wrapRecordInAdapter(plan, http.call, { rxjsMap: stream }, op, kind, seen) : !!read && wrapRecordInAdapter(plan, read, readIsPromise, op, kind, seen);
     // Why the adapter could not take it belongs to the site only where the site is marked anyway.
     if (!wrapped && speculative) plan.problems.splice(problems);
     const route = wrapped ? { edits: plan.site.edits, typeRenames: plan.site.typeRenames, onApply: plan.site.onApply } : undefined;
@@ -299,14 +307,19 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   };
   const unrenamed = plan.problems.length > mark.problems;
   const differs = escapes.length > 0 && differingFields(lens.fields, lens.v1Lost).length > 0;
-  if ((unrenamed || differs) && read && plan.a.adapter) {
+  // An Observable's reads sit in its callbacks, and its values may leave sight between operators: the
+  // one place to convert them is where they leave the request (the file's rxjs `map`); without it they stay marked.
+  const streamGone = !!http.observable && (shape.kind === "list" || differingFields(lens.fields, lens.v1Lost).length > 0) && !!observableFlow(http.call, http.observable).leaves;
+  const stream = http.observable === "body" && (readInStream || streamGone) ? rxjsMapIn(http.call.getSourceFile()) : undefined;
+  if ((unrenamed || differs || (stream && streamGone)) && (read || stream) && plan.a.adapter && (!readInStream || stream)) {
     const route = throughAdapter();
     if (route) {
       plan.problems.splice(mark.problems);
       Object.assign(plan.site, route, { keepsV1Record: true });
+      if (stream) noteStreamConverted(plan);
       return;
     }
-  } else if (read && plan.a.adapter && (plan.site.typeRenames?.size ?? 0) > mark.typeRenames.size) {
+  } else if (read && plan.a.adapter && (!readInStream || stream) && (plan.site.typeRenames?.size ?? 0) > mark.typeRenames.size) {
     // Renamed through the project's own types: if do no harm later finds a type shared with a
     // v1-shaped record, the site takes this route instead (the adapter keeps its record v1 too).
     const route = throughAdapter(true);

@@ -15,6 +15,7 @@ import { optionsOf, type Value } from "../evaluate/value.ts";
 import { referencesOf, skipParens } from "../nodes.ts";
 import { enclosingFunction } from "../scope.ts";
 import type { HttpCall } from "./transport.ts";
+import { observableEmits } from "../observable-answer.ts";
 
 export const BASE_KEYS = ["baseURL", "baseUrl", "prefixUrl", "prefix", "base", "baseUri", "baseURI"];
 const VERBS = new Set(["get", "post", "put", "patch", "delete", "del", "head", "request", "fetch"]);
@@ -87,6 +88,12 @@ export function conventionCall(a: Analysis, call: CallExpression, verb: string |
   // ofetch answers the parsed body itself, however the code reads it.
   const style = ofetch ? "body" : answerStyle(call);
   const out: HttpCall = { call, lib: "convention", urlNode, external, method: { kind: "default", value: "GET" }, bodyKey: "arg", trail, style, jsonSerialiser: ofetch ? "ofetch" : undefined };
+  // Angular's HttpClient, @nestjs/axios: the answer is an Observable, followed through its operators.
+  const observable = ofetch ? undefined : observableEmits(call);
+  if (observable) out.observable = observable;
+  // Its body or axios's response, whatever the reads around the call look like.
+  if (observable === "body") out.style = "body";
+  else if (observable === "response") out.style = "data";
   const m = verb ? verbMethod(verb) : undefined;
   if (m) out.method = { kind: "verb", value: m, node: (call.getExpression() as any).getNameNode?.() };
   let options = args[1];

@@ -36,6 +36,8 @@ export interface HttpCall {
   wrapper?: WrapperSignature;
   /** A call by convention: how its answer is read (`.data`, `.json()`, the value itself; undefined: not known). */
   style?: "data" | "json" | "body";
+  /** The call answers an RxJS Observable emitting the body, the axios response, or something not known (observable-flow.ts follows it). */
+  observable?: import("../observable-answer.ts").Emits;
   /** A request builder's chain (superagent): the request call, its `.send` / `.query` / type links, and links the codemod cannot read. */
   builder?: { request: CallExpression; sends: CallExpression[]; queries: CallExpression[]; types: CallExpression[]; unread: { name: string; node: Node }[] };
   /** Where the answer goes that the codemod does not follow (a known convention's, e.g. RTK Query's hooks): records that differ are marked. */
