@@ -172,6 +172,11 @@ export class Follower {
       }
       return void out.push(outer);
     }
+    // An object spread into another (`{ ...state, token }`): the copy carries the same keys on.
+    if (Node.isSpreadAssignment(p) && path.length) {
+      const copy = p.getParent();
+      return copy && Node.isObjectLiteralExpression(copy) ? this.follow(copy, out, seen, depth + 1, path) : void out.push(outer);
+    }
     if (Node.isReturnStatement(p) || (Node.isArrowFunction(p) && p.getBody() === outer)) {
       const fn = Node.isReturnStatement(p) ? enclosingFunction(p) : p;
       return this.callers(fn, out, seen, depth, path);
