@@ -17,7 +17,7 @@ import { gotTransport, kyTransport } from "./got-ky.ts";
 import { openapiFetchTransport } from "./openapi-fetch.ts";
 import { CONFIG as SUPERAGENT_CONFIG, superagentCall, superagentTransport } from "./superagent.ts";
 import { CONVENTION_VERBS, conventionCall, madeWithBase, optionBase, urlFirstCall } from "./convention.ts";
-import { rtkEndpoint } from "./rtk-query.ts";
+import { absoluteOnV1, rtkEndpoint } from "./rtk-query.ts";
 import { inheritedVerb } from "./inherited-verbs.ts";
 import { bodyOf, methodOf } from "./call-parts.ts";
 import { optionsOf } from "../evaluate/value.ts";
@@ -207,6 +207,9 @@ export function httpCall(a: Analysis, call: CallExpression): HttpCall | undefine
         out.style = "body";
         out.jsonSerialiser = "apollo";
         if (!out.body) out.bodyKey = "body";
+        // `new URL(path, this.baseURL)`: an absolute path keeps a marked call whole on the declared v1 base.
+        const urlNode = out.urlNode;
+        if (urlNode) out.ownRedirect = () => absoluteOnV1(urlNode);
       }
       return out;
     }

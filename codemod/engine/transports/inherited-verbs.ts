@@ -46,7 +46,10 @@ export function projectChain(ev: Evaluator, cls: Node): { classes: Node[]; outsi
 
 /** Whether a class of the chain declares the member itself (then it is the project's method, not an inherited one). */
 export function declares(classes: Node[], name: string): boolean {
-  return classes.some((c) => ((c as any).getMembers?.() as Node[]).some((m) => (m as any).getName?.() === name));
+  const own = (c: Node) => ((c as any).getMembers?.() as Node[]).some((m) => (m as any).getName?.() === name);
+  // A constructor's parameter property (`constructor(private token: string)`) is the class's own member too.
+  const param = (c: Node) => c.getDescendantsOfKind(SyntaxKind.Parameter).some((p) => p.isParameterProperty() && p.getName() === name);
+  return classes.some((c) => own(c) || param(c));
 }
 
 /** The base-like fields the chain writes (initializers, constructor assignments), each with the node holding its value. */
