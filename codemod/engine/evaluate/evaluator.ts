@@ -233,16 +233,14 @@ export class Evaluator {
     if (!Node.isObjectLiteralExpression(obj)) return dynamic(at, "not an object literal");
     // `make({ ...state })` inside `make(state)`: the spread holds this very literal again; its key
     // is whatever the other values give, so this reading stops here instead of going round.
-    const byFrame = this.reading.get(obj) ?? new Map<Frame | undefined, Set<string>>();
-    const keys = byFrame.get(frame) ?? new Set<string>();
+    const byFrame = this.reading.get(obj) ?? this.reading.set(obj, new Map()).get(obj)!;
+    const keys = byFrame.get(frame) ?? byFrame.set(frame, new Set()).get(frame)!;
     if (keys.has(key) || this.depth > MAX_DEPTH) return dynamic(obj, `${key} of ${shortExpression(obj)} depends on itself (a spread of a value holding this object) or is too deep to follow`);
-    this.reading.set(obj, byFrame.set(frame, keys.add(key)));
-    this.depth++;
+    keys.add(key), this.depth++;
     try {
       return this.ownProperty(at, obj, key, frame);
     } finally {
-      this.depth--;
-      keys.delete(key);
+      this.depth--, keys.delete(key);
     }
   }
 
