@@ -107,13 +107,17 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
     const method = matches.length > 1 ? methodOfRequestObject(n) ?? methodBeside(n) ?? methodInChain(n) ?? (relative ? "GET" : undefined) : undefined;
     const narrowed = method ? matches.filter((m) => m.operation.v1.method === method) : matches;
     const op = narrowed.length === 1 ? narrowed[0]!.operation : undefined;
-    const reason = `a v1 route path (${path.replace(/\0/g, "{…}")}) in a module of a v1 client, not tied to a call the codemod can follow`;
-    const advice = "migrate this call by hand (its v2 path, method, body and answer: docs/mapping.md), or write it as a call on the client's base";
-    todo(a, n, op?.key ?? "base", "review", reason, advice);
+    let reason = `a v1 route path (${path.replace(/\0/g, "{…}")}) in a module of a v1 client, not tied to a call the codemod can follow`;
+    let advice = "migrate this call by hand (its v2 path, method, body and answer: docs/mapping.md), or write it as a call on the client's base";
+    // An operation v2 does not have (reset) says so, however it is called.
+    const none = op?.status === "no-equivalent";
+    if (none) (reason = `${op!.decision?.message ?? `${op!.key} has no v2 equivalent`} (${reason})`), (advice = op!.decision?.advice ?? advice);
+    const category = none ? "no-equivalent" : "review";
+    todo(a, n, op?.key ?? "base", category, reason, advice);
     // Counted with the call sites the engine follows (the rewrite's summary).
     const file = a.files.get(n.getSourceFile().getFilePath());
     if (file) file.netSites = (file.netSites ?? 0) + 1;
-    addFinding(a, n, { operation: op?.key ?? null, v1: op ? { method: op.v1.method, path: op.v1.path } : null, v2: op?.v2 ? { method: op.v2.method, path: op.v2.path } : null, category: "review", reason, advice, ...(op ? {} : { subject: "url" as const }) });
+    addFinding(a, n, { operation: op?.key ?? null, v1: op ? { method: op.v1.method, path: op.v1.path } : null, v2: op?.v2 ? { method: op.v2.method, path: op.v2.path } : null, category, reason, advice, ...(op ? {} : { subject: "url" as const }) });
   }
 }
 
