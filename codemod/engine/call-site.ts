@@ -195,6 +195,10 @@ export function processCall(a: Analysis, http: HttpCall): void {
     return done();
   }
   if (http.lib === "helper" && http.helper!.pathType) {
+    // The operation is still this call's own path and method (the mark and the audit name it).
+    const verb = http.method.kind !== "unknown" ? http.method.value : undefined;
+    const own = verb ? matchV1(verb, url.path) : null;
+    if (own) (opKey = own.operation.key), (v1 = { method: own.operation.v1.method, path: own.operation.v1.path });
     problems.push({ reason: `the helper's path parameter is typed ${http.helper!.pathType}, so the v1 path cannot be rewritten at this call`, advice: "map each value to its v2 path inside the helper (see docs/mapping.md), or widen the parameter type" });
     return done();
   }

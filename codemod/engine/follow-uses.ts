@@ -14,6 +14,9 @@ import { optionsOf } from "./evaluate/value.ts";
 import { CallResults } from "./call-results.ts";
 import { receiverHolds } from "./receiver-base.ts";
 import { unwrapExpression } from "./urls.ts";
+import { classOfThis } from "./symbols.ts";
+import { shortExpression } from "./expression-name.ts";
+import { BASE_FIELD_KEYS, declares, projectChain } from "./transports/inherited-verbs.ts";
 import { referencesOf } from "./nodes.ts";
 import { argumentCallee, classNamed, functionNamed } from "./record-callees.ts";
 import { clientKey, clientStep, clientUse, handedOnWhy, insideClient, makesClient, membersTaken, ProjectClients, REQUEST_METHODS } from "./client-uses.ts";
@@ -107,7 +110,10 @@ export class Follower {
       if (Node.isIdentifier(name)) return each(references(name));
       return this.destructured(name, out, seen, depth, path);
     }
-    if ((Node.isPropertyDeclaration(p) || Node.isParameterDeclaration(p)) && p.getInitializer() === outer) return each(references(p.getNameNode()));
+    if ((Node.isPropertyDeclaration(p) || Node.isParameterDeclaration(p)) && p.getInitializer() === outer) {
+      if (Node.isPropertyDeclaration(p)) this.inheritedReads(p, p.getName(), out);
+      return each(references(p.getNameNode()));
+    }
     // `const { runpod } = require("./config")` (a reference to an exported property): the name it declares.
     if (Node.isBindingElement(p) && (p.getPropertyNameNode() ?? p.getNameNode()) === outer && Node.isIdentifier(p.getNameNode()) && p.getNameNode() !== outer) return each(references(p.getNameNode()));
     if (Node.isBindingElement(p) && !p.getPropertyNameNode() && p.getNameNode() === outer && Node.isIdentifier(outer)) return each(references(outer));
@@ -116,6 +122,7 @@ export class Follower {
     if (Node.isBinaryExpression(p) && p.getOperatorToken().getKind() === SyntaxKind.EqualsToken && p.getRight() === outer) {
       const left = p.getLeft();
       const nameNode = Node.isPropertyAccessExpression(left) ? left.getNameNode() : Node.isIdentifier(left) ? left : undefined;
+      if (Node.isPropertyAccessExpression(left) && left.getExpression().getKind() === SyntaxKind.ThisKeyword) this.inheritedReads(p, left.getName(), out);
       const text = left.getText().replace(/\s/g, "");
       // `exports.base = …`: the compiler binds CommonJS exports in JavaScript, so its importers' reads are references.
       // `module.exports = value`: the importers' uses of the module's value.
@@ -172,6 +179,11 @@ export class Follower {
       }
       return void out.push(outer);
     }
+    // An object spread into another (`{ ...state, token }`): the copy carries the same keys on.
+    if (Node.isSpreadAssignment(p) && path.length) {
+      const copy = p.getParent();
+      return copy && Node.isObjectLiteralExpression(copy) ? this.follow(copy, out, seen, depth + 1, path) : void out.push(outer);
+    }
     if (Node.isReturnStatement(p) || (Node.isArrowFunction(p) && p.getBody() === outer)) {
       const fn = Node.isReturnStatement(p) ? enclosingFunction(p) : p;
       return this.callers(fn, out, seen, depth, path);
@@ -204,6 +216,35 @@ export class Follower {
       if (callee && name && Node.isIdentifier(name)) return each(referencesOf(callee.fn, name));
     }
     out.push(outer);
+  }
+
+  /**
+   * A field of a class that extends a class from outside the project (`override baseURL = …` in a
+   * `RESTDataSource`): the inherited methods, unseen, may read it. Each call of an inherited member
+   * (`this.get(…)`, `super.x(…)`) must be a planned site; one that is not, or no such call at all
+   * (outside code drives the class), is a use that cannot be followed.
+   */
+  private inheritedReads(at: Node, name: string, out: Node[]): void {
+    const cls = classOfThis(at);
+    if (!cls) return;
+    const chain = projectChain(this.a.evaluator, cls);
+    if (!chain.outside) return;
+    const decl = ((cls as any).getMember?.(name) as Node | undefined) ?? at;
+    if (!BASE_FIELD_KEYS.includes(name) && !(Node.isPropertyDeclaration(decl) && decl.hasOverrideKeyword())) return;
+    const why = `${name} is a field of ${(cls as any).getName?.() ?? "a class"}, which extends ${chain.outside.name} (outside the project): its inherited methods read it`;
+    let planned = 0;
+    for (const c of chain.classes) {
+      for (const access of c.getDescendantsOfKind(SyntaxKind.PropertyAccessExpression)) {
+        const self = access.getExpression().getKind();
+        if (self !== SyntaxKind.ThisKeyword && self !== SyntaxKind.SuperKeyword) continue;
+        if (access.getName() === name || declares(chain.classes, access.getName()) || classOfThis(access) !== c) continue;
+        const call = access.getParent();
+        if (call && Node.isCallExpression(call) && call.getExpression() === access && this.accounted(access)) planned++;
+        else this.why.set(access, `${why}, and ${shortExpression(access)} is not a call the codemod can follow`), out.push(access);
+      }
+    }
+    const named = Node.isPropertyDeclaration(decl) ? decl.getNameNode() : Node.isBinaryExpression(at) ? at.getLeft() : at;
+    if (!planned) this.why.set(named, `${why}, and the class makes no call the codemod can follow`), out.push(named);
   }
 
   /** What takes precedence over the value (`x ?? value`): an environment read by its variable's name (`process.env[key]` in `get(key)`), else its text. */

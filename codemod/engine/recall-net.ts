@@ -142,16 +142,20 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
     // A path used as a key, compared or logged, never reaching a request or a URL being built.
     if (!reachesRequest(a, n)) continue;
     // A request object's `method` (GET when it names none), else the method beside it in a call; a bare relative path is read with GET.
-    const method = matches.length > 1 ? methodOfRequestObject(n) ?? methodBeside(whole.top) ?? (relative ? "GET" : undefined) : undefined;
+    const method = matches.length > 1 ? methodOfRequestObject(n) ?? methodBeside(whole.top) ?? methodInChain(whole.top) ?? (relative ? "GET" : undefined) : undefined;
     const narrowed = method ? matches.filter((m) => m.operation.v1.method === method) : matches;
     const op = narrowed.length === 1 ? narrowed[0]!.operation : undefined;
-    const reason = `a v1 route path (${path.replace(/\0/g, "{…}")}) in a module of a v1 client, not tied to a call the codemod can follow`;
-    const advice = "migrate this call by hand (its v2 path, method, body and answer: docs/mapping.md), or write it as a call on the client's base";
-    todo(a, n, op?.key ?? "base", "review", reason, advice);
+    let reason = `a v1 route path (${path.replace(/\0/g, "{…}")}) in a module of a v1 client, not tied to a call the codemod can follow`;
+    let advice = "migrate this call by hand (its v2 path, method, body and answer: docs/mapping.md), or write it as a call on the client's base";
+    // An operation v2 does not have (reset) says so, however it is called.
+    const none = op?.status === "no-equivalent";
+    if (none) (reason = `${op!.decision?.message ?? `${op!.key} has no v2 equivalent`} (${reason})`), (advice = op!.decision?.advice ?? advice);
+    const category = none ? "no-equivalent" : "review";
+    todo(a, n, op?.key ?? "base", category, reason, advice);
     // Counted with the call sites the engine follows (the rewrite's summary).
     const file = a.files.get(n.getSourceFile().getFilePath());
     if (file) file.netSites = (file.netSites ?? 0) + 1;
-    addFinding(a, n, { operation: op?.key ?? null, v1: op ? { method: op.v1.method, path: op.v1.path } : null, v2: op?.v2 ? { method: op.v2.method, path: op.v2.path } : null, category: "review", reason, advice, ...(op ? {} : { subject: "url" as const }) });
+    addFinding(a, n, { operation: op?.key ?? null, v1: op ? { method: op.v1.method, path: op.v1.path } : null, v2: op?.v2 ? { method: op.v2.method, path: op.v2.path } : null, category, reason, advice, ...(op ? {} : { subject: "url" as const }) });
   }
 }
 
@@ -218,7 +222,10 @@ function isAppRoute(literal: Node, text: string): boolean {
   const callee = parent.getExpression();
   const name = Node.isPropertyAccessExpression(callee) ? callee.getName() : callee.getText();
   if (["push", "replace", "navigate", "redirect", "permanentRedirect", "prefetch", "navigateTo", "goto"].includes(name)) return true;
-  return Node.isPropertyAccessExpression(callee) && /^(get|post|put|patch|delete|all|use|route)$/.test(name) && parent.getArguments().some((a) => Node.isArrowFunction(a) || Node.isFunctionExpression(a));
+  const handler = (c: Node & { getArguments(): Node[] }) => c.getArguments().some((a) => Node.isArrowFunction(a) || Node.isFunctionExpression(a));
+  if (Node.isPropertyAccessExpression(callee) && /^(get|post|put|patch|delete|all|use|route)$/.test(name) && handler(parent)) return true;
+  // `router.route("/pods").get((req, res) => …)`: the route's handlers are chained on it.
+  return name === "route" && chainLinks(parent).some((l) => handler(l.call));
 }
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
@@ -241,4 +248,31 @@ function methodBeside(literal: Node): string | undefined {
   const callee = call.getExpression();
   if (Node.isPropertyAccessExpression(callee) && METHODS.includes(callee.getName().toUpperCase())) found.add(callee.getName().toUpperCase());
   return found.size === 1 ? [...found][0] : undefined;
+}
+
+/** The links chained on a call (`.query(q)`, `.get()`, `.json()`), in order, up to twelve. */
+function chainLinks(call: Node): { name: string; call: Node & { getArguments(): Node[] } }[] {
+  const out: { name: string; call: Node & { getArguments(): Node[] } }[] = [];
+  for (let cur = call; out.length < 12; ) {
+    const access = cur.getParent();
+    const next = access?.getParent();
+    if (!access || !Node.isPropertyAccessExpression(access) || access.getExpression() !== cur || !next || !Node.isCallExpression(next)) break;
+    out.push({ name: access.getName(), call: next });
+    cur = next;
+  }
+  return out;
+}
+
+/**
+ * The verb link of a request-builder chain the path is given to (`api.url("/pods").query(q).get().json()`,
+ * `.url(path).json(body).patch()`: wretch and its kind), the first one after the path's own link.
+ */
+function methodInChain(literal: Node): string | undefined {
+  const own = literal.getParent();
+  if (!own || !Node.isCallExpression(own) || !Node.isPropertyAccessExpression(own.getExpression())) return undefined;
+  for (const { name } of chainLinks(own)) {
+    if (METHODS.includes(name.toUpperCase())) return name.toUpperCase();
+    if (["then", "catch", "finally"].includes(name)) return undefined;
+  }
+  return undefined;
 }

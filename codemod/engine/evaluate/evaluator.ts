@@ -22,6 +22,8 @@ const ENV_ROOTS = new Set(["process.env", "import.meta.env", "Deno.env"]);
 export class Evaluator {
   private readonly memo = new Map<Node, Value>();
   private readonly active = new Set<Node>();
+  /** Object keys being read, per literal and frame: a spread of a value that holds the literal itself loops through the memo. */
+  private readonly reading = new Map<Node, Map<Frame | undefined, Set<string>>>();
   private depth = 0;
 
   constructor(private readonly resolve: ModuleResolver | undefined) {}
@@ -229,6 +231,20 @@ export class Evaluator {
 
   private objectProperty(at: Node, obj: Node, key: string, frame: Frame | undefined): Value {
     if (!Node.isObjectLiteralExpression(obj)) return dynamic(at, "not an object literal");
+    // `make({ ...state })` inside `make(state)`: the spread holds this very literal again; its key
+    // is whatever the other values give, so this reading stops here instead of going round.
+    const byFrame = this.reading.get(obj) ?? this.reading.set(obj, new Map()).get(obj)!;
+    const keys = byFrame.get(frame) ?? byFrame.set(frame, new Set()).get(frame)!;
+    if (keys.has(key) || this.depth > MAX_DEPTH) return dynamic(obj, `${key} of ${shortExpression(obj)} depends on itself (a spread of a value holding this object) or is too deep to follow`);
+    keys.add(key), this.depth++;
+    try {
+      return this.ownProperty(at, obj, key, frame);
+    } finally {
+      this.depth--, keys.delete(key);
+    }
+  }
+
+  private ownProperty(at: Node, obj: Node & { getProperties(): Node[] }, key: string, frame: Frame | undefined): Value {
     let found: Value | undefined;
     for (const p of obj.getProperties()) {
       if (Node.isSpreadAssignment(p)) {

@@ -46,8 +46,8 @@ export interface JsonTypeResult {
  * then left to it when it belongs there. Returns undefined when the site gets a problem instead.
  */
 export function jsonType(plan: Plan, http: HttpCall, added?: { into?: Node; newOptions?: boolean }): JsonTypeResult | undefined {
-  // RTK Query's fetchBaseQuery serialises a plain object itself and says it is JSON; the endpoint's headers are not read.
-  if (http.jsonSerialiser === "fetchBaseQuery") return {};
+  // RTK Query's fetchBaseQuery and Apollo's RESTDataSource serialise a plain object themselves and say it is JSON; the endpoint's headers are not read.
+  if (http.jsonSerialiser === "fetchBaseQuery" || http.jsonSerialiser === "apollo") return {};
   const walk = new HeaderWalk(plan.a);
   const chain = requestChain(plan, walk, http);
   if (!chain) {

@@ -17,7 +17,8 @@ import { gotTransport, kyTransport } from "./got-ky.ts";
 import { openapiFetchTransport } from "./openapi-fetch.ts";
 import { CONFIG as SUPERAGENT_CONFIG, superagentCall, superagentTransport } from "./superagent.ts";
 import { CONVENTION_VERBS, conventionCall, madeWithBase, optionBase, urlFirstCall } from "./convention.ts";
-import { rtkEndpoint } from "./rtk-query.ts";
+import { absoluteOnV1, rtkEndpoint } from "./rtk-query.ts";
+import { inheritedVerb } from "./inherited-verbs.ts";
 import { bodyOf, methodOf } from "./call-parts.ts";
 import { optionsOf } from "../evaluate/value.ts";
 import { receiverHolds } from "../receiver-base.ts";
@@ -195,6 +196,22 @@ export function httpCall(a: Analysis, call: CallExpression): HttpCall | undefine
     if (external) {
       trail.push(receiver, callee);
       return conventionCall(a, call, callee.getName(), external, trail);
+    }
+    // A verb inherited from a class outside the project, on an object whose own base-like field holds a v1 base.
+    const inherited = inheritedVerb(a, receiver, callee.getName());
+    if (inherited) {
+      trail.push(receiver, callee);
+      const out = conventionCall(a, call, callee.getName(), inherited.external, trail);
+      // Apollo's data source answers the parsed body and takes the body as `{ body }`, serialised as JSON.
+      if (out && inherited.parsedBody) {
+        out.style = "body";
+        out.jsonSerialiser = "apollo";
+        if (!out.body) out.bodyKey = "body";
+        // `new URL(path, this.baseURL)`: an absolute path keeps a marked call whole on the declared v1 base.
+        const urlNode = out.urlNode;
+        if (urlNode) out.ownRedirect = () => absoluteOnV1(urlNode);
+      }
+      return out;
     }
   }
   if (!root) {

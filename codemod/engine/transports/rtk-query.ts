@@ -170,7 +170,7 @@ function declareOnce(a: Analysis, def: Node): void {
 }
 
 /** The endpoint's URL made absolute on the declared v1 base (`'pods'` → `` `${RUNPOD_V1_BASE}/pods` ``). */
-function absoluteOnV1(url: Node): ReturnType<NonNullable<HttpCall["ownRedirect"]>> {
+export function absoluteOnV1(url: Node): ReturnType<NonNullable<HttpCall["ownRedirect"]>> {
   const target = unwrapExpression(url);
   const slash = (text: string) => (text.startsWith("/") ? "" : "/");
   if (Node.isStringLiteral(target) || Node.isNoSubstitutionTemplateLiteral(target)) {

@@ -56,7 +56,7 @@ export interface HttpCall {
    * endpoint's headers are built in fetchBaseQuery's `prepareHeaders`, which the codemod does not
    * read, so none is checked.
    */
-  jsonSerialiser?: "ofetch" | "fetchBaseQuery";
+  jsonSerialiser?: "ofetch" | "fetchBaseQuery" | "apollo";
 }
 
 /** Where one call of a library keeps its parts. */
