@@ -110,9 +110,7 @@ export function renameDeclaredField(a: Analysis, object: Node, v1: string, v2: s
 /** The declarations of a field on the value's type, through `| null | undefined` (`pod?.x`); undefined when the checker fails. */
 export function declaredFieldsOf(object: Node, field: string): Node[] | undefined {
   try {
-    // A destructuring pattern has no type of its own: its declaration's (the initializer's) is what it reads.
-    const holder = Node.isObjectBindingPattern(object) && (Node.isVariableDeclaration(object.getParent()) || Node.isParameterDeclaration(object.getParent())) ? object.getParent() : object;
-    const type = holder.getType();
+    const type = object.getType();
     const parts = type.isUnion() ? type.getUnionTypes().filter((t) => !t.isNull() && !t.isUndefined()) : [type];
     return parts.flatMap((t) => t.getProperty(field)?.getDeclarations() ?? []);
   } catch {
