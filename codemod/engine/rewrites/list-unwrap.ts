@@ -32,7 +32,7 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
   }
   // axios `get<Pod[]>(…)` (or a helper forwarding to it, `this.http.get<Pod[]>(…)`): the response type follows the unwrap
   // (a call answering the body itself, `runpod<Pod[]>(…)`, is retyped where the body is read).
-  const axiosLike = http.lib === "axios" || (http.lib === "convention" && http.style === "data") || (http.lib === "helper" && http.helper?.answerLib === "axios");
+  const axiosLike = (http.lib === "axios" && !http.interceptor) || (http.lib === "convention" && http.style === "data") || (http.lib === "helper" && http.helper?.answerLib === "axios");
   if (axiosLike && sites.length && http.call.getTypeArguments().length === 1) {
     const t = http.call.getTypeArguments()[0]!;
     wrapType(plan, t, wrapper);
@@ -140,11 +140,13 @@ function retypeJson(plan: Plan, node: Node, wrapper: string, genericJson: boolea
 /** The `as T[]` assertion a body read sits in (through parentheses), if any. */
 function assertionAround(v: Node): (Node & { getTypeNode(): Node | undefined }) | undefined {
   let n: Node = v;
+  // `x as unknown as Pod[]`: the last assertion of a chain says the type.
+  let last: (Node & { getTypeNode(): Node | undefined }) | undefined;
   for (let p = n.getParent(); p && (Node.isParenthesizedExpression(p) || Node.isAsExpression(p)); p = n.getParent()) {
-    if (Node.isAsExpression(p)) return /\[\]$|^Array<.*>$/.test(p.getTypeNode()?.getText() ?? "") ? p : undefined;
+    if (Node.isAsExpression(p)) last = p;
     n = p;
   }
-  return undefined;
+  return last && /\[\]$|^Array<.*>$/.test(last.getTypeNode()?.getText() ?? "") ? last : undefined;
 }
 
 /**
