@@ -8,9 +8,9 @@ import { Node, SyntaxKind } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
 import { isFunctionLike } from "./scope.ts";
 import { unwrapExpression } from "./urls.ts";
-import { returnedExpressions } from "./values.ts";
 import { functionNamed } from "./record-callees.ts";
-import { instanceKey } from "./caught-errors.ts";
+import { callersOf, instanceKey } from "./caught-errors.ts";
+import { bind, returnedExpressions } from "./values.ts";
 import { skipParens } from "./nodes.ts";
 
 /** `body`: the call resolves to the parsed body. `unknown`: to what an interceptor the codemod cannot read returns. */
@@ -47,13 +47,26 @@ function index(a: Analysis): Map<string, Handler[]> {
       const list = Node.isPropertyAccessExpression(use) && use.getName() === "use" ? unwrapExpression(use.getExpression()) : undefined;
       const holder = list && Node.isPropertyAccessExpression(list) && list.getName() === "response" ? unwrapExpression(list.getExpression()) : undefined;
       if (!holder || !Node.isPropertyAccessExpression(holder) || holder.getName() !== "interceptors") continue;
-      const key = instanceKey(a, holder.getExpression());
-      if (!key) continue;
       const where = `${c.getSourceFile().getBaseName()}:${c.getStartLineNumber()}`;
-      found.set(key, [...(found.get(key) ?? []), handlerForm(a, c.getArguments()[0], where)]);
+      const form = handlerForm(a, c.getArguments()[0], where);
+      for (const key of instanceKeys(a, holder.getExpression())) found.set(key, [...(found.get(key) ?? []), form]);
     }
   }
   return found;
+}
+
+/** The instances an interceptor is set on: the instance itself, or, set up by a function (`setup(api)`), the one each caller gives it. */
+function instanceKeys(a: Analysis, expr: Node): string[] {
+  const own = instanceKey(a, expr);
+  if (own) return [own];
+  const n = unwrapExpression(expr);
+  const b = Node.isIdentifier(n) ? bind(a, n) : undefined;
+  if (b?.kind !== "param" || b.path.length) return [];
+  return callersOf(a, b.fn).flatMap((c) => {
+    const arg = (c as any).getArguments?.()[b.index] as Node | undefined;
+    const key = arg && instanceKey(a, arg);
+    return key ? [key] : [];
+  });
 }
 
 /** What one success handler does with the answer it is given. */
