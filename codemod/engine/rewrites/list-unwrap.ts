@@ -7,7 +7,7 @@ import { unwrapExpression } from "../urls.ts";
 import { edit, type Analysis, type Plan } from "../state.ts";
 import type { HttpCall } from "../transports/index.ts";
 import { bodySites } from "../body-sites.ts";
-import { beforeFallbacks, referencesOf, skipParens } from "../nodes.ts";
+import { beforeFallbacks, isTypeScriptFile, referencesOf, skipParens } from "../nodes.ts";
 import type { Problems } from "./problems.ts";
 import { classifyRead } from "../response-branch.ts";
 
@@ -53,16 +53,18 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
     }
     retypeJson(plan, site.node, wrapper, http.lib === "got" || http.lib === "ky");
     if (site.kind === "promise") {
+      // An axios call through an unwrapping interceptor is typed as axios's answer (the code casts where it reads): its body is read untyped.
+      const body = http.lib === "axios" && http.interceptor && isTypeScriptFile(site.node.getSourceFile().getFilePath()) ? "(body: any)" : "(body)";
       const fn = enclosingFunction(site.node);
       const parent = skipParens(site.node).getParent();
       const at = beforeFallbacks(site.node);
       if (at !== skipParens(site.node)) {
-        edit(plan, at, { start: at.getEnd(), end: at.getEnd(), text: `.then((body) => body.${wrapper})` });
+        edit(plan, at, { start: at.getEnd(), end: at.getEnd(), text: `.then(${body} => body.${wrapper})` });
       } else if (parent && Node.isReturnStatement(parent) && isAsyncFunction(fn)) {
         edit(plan, site.node, { start: site.node.getStart(), end: site.node.getStart(), text: "(await " });
-        edit(plan, site.node, { start: site.node.getEnd(), end: site.node.getEnd(), text: `).${wrapper}` });
+        edit(plan, site.node, { start: site.node.getEnd(), end: site.node.getEnd(), text: body === "(body)" ? `).${wrapper}` : ` as any).${wrapper}` });
       } else {
-        edit(plan, site.node, { start: site.node.getEnd(), end: site.node.getEnd(), text: `.then((body) => body.${wrapper})` });
+        edit(plan, site.node, { start: site.node.getEnd(), end: site.node.getEnd(), text: `.then(${body} => body.${wrapper})` });
       }
       continue;
     }
