@@ -45,6 +45,8 @@ export interface HelperSignature {
   optionsIndex?: number;
   /** Set when the path is a property of an options argument (`request({ path, method })`): its key. */
   pathKey?: string;
+  /** The options argument is the library's whole request config (`call(config) => api.request(config)`): one built elsewhere is the call's URL, unread. */
+  configForm?: boolean;
   /** Keys of the method and body in the options argument (default `method` / `body`). */
   methodKey?: string;
   bodyKey?: string;

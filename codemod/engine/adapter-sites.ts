@@ -58,7 +58,10 @@ export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean | {
   } else {
     if (open) edit(plan, read, { start: read.getStart(), end: read.getStart(), text: open });
     const end = promise === true ? beforeFallbacks(read) : read;
-    edit(plan, end, { start: end.getEnd(), end: end.getEnd(), text: close! });
+    // `x as unknown as Promise<Pod[]>`: the then goes on the asserted promise, in parentheses.
+    const asserted = promise === true && (Node.isAsExpression(end) || Node.isSatisfiesExpression(end));
+    if (asserted) edit(plan, end, { start: end.getStart(), end: end.getStart(), text: "(" });
+    edit(plan, end, { start: end.getEnd(), end: end.getEnd(), text: asserted ? `)${close!}` : close! });
   }
   const without = left.length ? ` (without ${left.join(", ")}, which ${reads ? "this record's reads do not name" : "nothing in the project reads"})` : "";
   note(plan, read, kind === "record" ? `the v2 ${op.key.split("#")[0]} record is converted back to v1 by ${ADAPTER_BINDING}${without}` : `the v2 ${op.key.split("#")[0]} list is unwrapped and its records converted back to v1 by ${ADAPTER_BINDING}${without}`);

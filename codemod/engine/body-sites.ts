@@ -76,6 +76,11 @@ export function bodySites(a: Analysis, http: HttpCall, depth = 0): BodySite[] {
     if (!http.style) return [];
     return bodySites(a, { ...http, lib: http.style === "data" ? "axios" : "fetch" });
   }
+  // axios through a response interceptor: `(r) => r.data` makes the awaited value the body; another form is not read.
+  if (http.lib === "axios" && http.interceptor) {
+    if (http.interceptor.form === "unknown") return [];
+    return bodySites(a, { ...http, lib: "helper", interceptor: undefined, helper: { kind: "helper", base: "", pathIndex: 0, returnsBody: true, serialisesBody: true } }, depth);
+  }
   // openapi-fetch's `{ data, error }` held in a variable or handed to an unwrapping function (its destructuring is read where it is planned).
   if (http.lib === "openapi-fetch") return openapiAnswer(a, http.call).bodies;
   const sites: BodySite[] = [];

@@ -43,6 +43,7 @@ import { newPathFor, uniqueMatches, type Match } from "./v1-match.ts";
 export { newPathFor, uniqueMatches, type Match };
 import { splitQueryHole } from "./query-holes.ts";
 import { builderChainProblems } from "./builder-chain.ts";
+import { interceptorProblems } from "./rewrites/interceptor-answer.ts";
 import { superagentBodyProblem } from "./transports/superagent.ts";
 import type { Problems } from "./rewrites/problems.ts";
 import { errorBindingReads, renamePathParams, unwrapListBinding, v2TemplateNames } from "./rewrites/openapi-fetch.ts";
@@ -149,7 +150,7 @@ export function processCall(a: Analysis, http: HttpCall): void {
   for (const n of [...used, ...http.trail, at.getExpression()]) a.accounted.add(n);
   const plan = planFor(a, site);
   const problems = plan.problems;
-  problems.push(...builderChainProblems(http));
+  problems.push(...builderChainProblems(http), ...interceptorProblems(a, http));
   let opKey: string | null = null;
   let category: Category = "auto";
   let v1: Finding["v1"] = null;

@@ -97,7 +97,7 @@ export function interceptorsOf(a: Analysis, call: Node): { param: Node; global: 
   return (interceptorIndex(a).get(key) ?? []).map((param) => ({ param, global: key === GLOBAL }));
 }
 
-const GLOBAL = "lib:axios";
+export const GLOBAL = "lib:axios";
 const indexes = new WeakMap<Analysis, Map<string, Node[]>>();
 
 function interceptorIndex(a: Analysis): Map<string, Node[]> {
@@ -134,7 +134,7 @@ export function inInterceptor(a: Analysis, node: Node): boolean {
 const nodeKey = (n: Node) => `${n.getSourceFile().getFilePath()}:${n.getStart()}`;
 
 /** Which instance an expression holds: its declaration (through aliases and a factory returning a local one), a class member, or axios itself. */
-function instanceKey(a: Analysis, expr: Node, depth: number): string | undefined {
+export function instanceKey(a: Analysis, expr: Node, depth = 0): string | undefined {
   const n = unwrapExpression(expr);
   if (depth > 4) return undefined;
   if (Node.isIdentifier(n)) {

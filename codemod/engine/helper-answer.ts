@@ -11,6 +11,8 @@ import { bodySites, type BodySite } from "./body-sites.ts";
 
 /** Whose answer a transport call gives back: fetch's Response or axios's response (read by `.data`); others are not read through a helper. */
 export function answerLibOf(http: HttpCall): "fetch" | "axios" | "superagent" | undefined {
+  // (An axios answer through a response interceptor is not axios's: the body, or the interceptor's own form.)
+  if (http.lib === "axios" && http.interceptor) return undefined;
   if (http.lib === "fetch" || http.lib === "axios" || http.lib === "superagent") return http.lib;
   if (http.lib === "convention") return http.style === "data" ? "axios" : http.style === "json" ? "fetch" : undefined;
   if (http.lib === "helper" && http.helper?.returnsResponse) return http.helper.answerLib ?? "fetch";

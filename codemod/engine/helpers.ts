@@ -118,7 +118,7 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
     const holeAt = parts.indexOf(hole);
     const between = parts.slice(url.anchor ? 1 : 0, holeAt).map((p) => (p.kind === "text" ? p.text : "")).join("").slice(url.anchor ? 0 : url.inlineBase.length);
     if (between === "/") sig.pathPrefix = "/";
-    const typeNode = inOptions ? undefined : ((pb.decl as any).getTypeNode?.() as Node | undefined);
+    const typeNode = inOptions || axiosConfigForm(http, hole.node) ? undefined : ((pb.decl as any).getTypeNode?.() as Node | undefined);
     if (typeNode && !/^(string|any|unknown)$/.test(typeNode.getText())) sig.pathType = typeNode.getText();
     if (http.method.kind === "literal" || http.method.kind === "verb") {
       sig.defaultMethod = http.method.value;
@@ -128,7 +128,11 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
     const method = methodParam(http.method.node);
     const mb = paramIndex(a, fn, method?.node);
     const bb = http.body ? paramIndex(a, fn, http.body.node) : undefined;
-    if (inOptions) {
+    if (!inOptions && axiosConfigForm(http, hole.node)) {
+      // `call(config) => api.request(config)`: each caller's config carries its own url, method, data and params.
+      Object.assign(sig, { configForm: true, pathKey: "url", optionsIndex: pb.index, methodKey: "method", bodyKey: "data", queryKeys: ["params"], serialisesBody: true });
+      delete sig.defaultMethod, delete sig.fixedMethod;
+    } else if (inOptions) {
       // `request({ path, method, body })`: one options argument carries all three.
       sig.pathKey = inOptions.key;
       sig.optionsIndex = pb.index;
@@ -223,6 +227,12 @@ function queryKeysOf(a: Analysis, fn: Node, sig: HelperSignature, after: Part[],
   }
 }
 
+/** An axios call taking its whole config from the URL's hole (`api.request(config)`, `api(config)`): the config is the caller's. */
+function axiosConfigForm(http: HttpCall, hole: Node): boolean {
+  const u = http.urlNode && unwrapExpression(http.urlNode);
+  return http.lib === "axios" && !!http.options && unwrapExpression(http.options) === u && unwrapExpression(hole) === u;
+}
+
 /** Whether the transport (or inner helper) serialises the body it is given (callers pass plain objects). */
 function serialises(http: HttpCall): boolean {
   return !!http.body?.stringify || http.lib === "axios" || http.lib === "superagent" || http.lib === "got" || http.lib === "ky" || (http.lib === "helper" && http.helper!.serialisesBody);
@@ -287,7 +297,9 @@ function returnedFunction(a: Analysis, factory: Node): Node | undefined {
 /** Reads a helper call: its path, method and body arguments (positional or in an options object). */
 export function helperCall(a: Analysis, call: CallExpression, sig: HelperSignature, trail: Node[]): HttpCall {
   const args = call.getArguments();
-  const pathArg = sig.pathKey ? prop(objectLiteral(a, args[sig.pathIndex]), sig.pathKey) : args[sig.pathIndex];
+  const config = sig.configForm && args[sig.pathIndex] && !objectLiteral(a, args[sig.pathIndex]) ? args[sig.pathIndex] : undefined;
+  // (A config built elsewhere: its URL is not known here, the site is marked as a path computed at run time.)
+  const pathArg = config ?? (sig.pathKey ? prop(objectLiteral(a, args[sig.pathIndex]), sig.pathKey) : args[sig.pathIndex]);
   const out: HttpCall = { call, lib: "helper", helper: sig, urlNode: pathArg, method: { kind: "default", value: (sig.defaultMethod ?? "GET") as HttpCall["method"]["value"] }, bodyKey: "arg", trail };
   if (sig.observable) out.observable = sig.observable;
   out.external = { value: sig.base + (sig.pathPrefix && !sig.base.endsWith("/") ? sig.pathPrefix : ""), node: null, join: "concat" };

@@ -27,6 +27,8 @@ const where = (n: Node) => `${n.getSourceFile().getBaseName()}:${n.getStartLineN
 export function statusSites(a: Analysis, http: HttpCall): StatusSite[] {
   const sites: StatusSite[] = [];
   if (http.lib === "openapi-fetch") return sites;
+  // An axios answer through a response interceptor carries no status (`(r) => r.data`: a body's `status` is a field).
+  if (http.lib === "axios" && http.interceptor) return sites;
   if (http.lib === "convention" && http.style !== "data" && http.style !== "json") return sites;
   // A helper or wrapper checks the status inside, for every call it serves (a retry on `!== 200`, a throw).
   const shared = http.lib === "helper" ? http.helper : http.wrapper;

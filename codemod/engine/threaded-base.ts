@@ -13,7 +13,7 @@ import { enclosingFunction } from "./scope.ts";
 import { locate, resolveParts, unwrapExpression } from "./urls.ts";
 import { urlContext } from "./values.ts";
 import { insertAt, textEdit } from "./text-edit.ts";
-import { isTypeScriptFile } from "./nodes.ts";
+import { isTypeScriptFile, valueKind } from "./nodes.ts";
 import { helperRedirect } from "./helper-redirect.ts";
 import { forwardedOptionsRedirect } from "./forwarded-base.ts";
 import { shortExpression } from "./expression-name.ts";
@@ -116,6 +116,10 @@ function baseOption(t: HttpCall, key: string, property: string): HandOn | Why {
   const args = call.getArguments();
   const opaque = { why: `the options of ${shortExpression(call)} are built elsewhere and may serve other requests` };
   if (args.some((x) => Node.isSpreadElement(x))) return opaque;
+  // axios `request(config)`, `api(config)`: a base beside the config would be ignored; a copy of it carries the base.
+  const config = t.lib === "axios" && t.method.kind !== "verb" ? axiosConfig(t) : undefined;
+  if (config === "unknown") return { why: `${shortExpression(call)} may be given a config object, which takes no base beside it` };
+  if (config && !Node.isObjectLiteralExpression(config)) return spreadBase(config, key, HELPER_BASE_PARAM);
   const options = t.options && unwrapExpression(t.options);
   if (options) {
     // Options built elsewhere may serve other requests: only a literal written in the call.
@@ -126,12 +130,34 @@ function baseOption(t: HttpCall, key: string, property: string): HandOn | Why {
     return { edits: [textEdit(options, open, empty ? options.getEnd() - 1 : open, empty ? ` ${property} ` : ` ${property},`)], shared: [] };
   }
   const verb = t.lib === "axios" && t.method.kind === "verb" ? t.method.value?.toLowerCase() : undefined;
-  // axios: `get(url, config)`, `post(url, data, config)`, `request(config)` (its config is its options); others take options second.
+  // axios: `get(url, config)`, `post(url, data, config)`, `api(url, config)`; `request(config)` and `api(config)` take the config alone.
   const want = verb && ["post", "put", "patch"].includes(verb) ? 3 : 2;
   if (args.length >= want || args.length === 0) return opaque;
   const value = t.lib === "axios" ? `{ ${property} }` : `${HELPER_BASE_PARAM} ? { ${key}: ${HELPER_BASE_PARAM} } : {}`;
   const fill = Array.from({ length: want - 1 - args.length }, () => "undefined");
   return { edits: [insertAt(call, args.at(-1)!.getEnd(), `, ${[...fill, value].join(", ")}`)], shared: [] };
+}
+
+/**
+ * The config an axios call without a verb takes whole (`api.request(config)`, `api(config)`): a
+ * second argument would be ignored there. `unknown`: the argument may be a URL or a config.
+ */
+function axiosConfig(t: HttpCall): Node | "unknown" | undefined {
+  const args = t.call.getArguments();
+  if (args.length !== 1) return undefined;
+  const callee = unwrapExpression(t.call.getExpression());
+  const arg = unwrapExpression(args[0]!);
+  if (Node.isPropertyAccessExpression(callee) && callee.getName() === "request") return arg;
+  if (Node.isStringLiteral(arg) || Node.isTemplateExpression(arg) || Node.isNoSubstitutionTemplateLiteral(arg)) return undefined;
+  const kind = valueKind(arg);
+  return kind === "string" ? undefined : kind === "object" ? arg : "unknown";
+}
+
+/** `{ ...config, baseURL: runpodBase ?? config.baseURL }`: the config's own base stays when the call gives none. */
+function spreadBase(config: Node, key: string, name: string): HandOn | Why {
+  if (!Node.isIdentifier(config)) return { why: `the config ${shortExpression(config)} is built where it is passed, and a base would have to go into it` };
+  const text = config.getText();
+  return { edits: [textEdit(config, config.getStart(), config.getEnd(), `{ ...${text}, ${key}: ${name} ?? ${text}.${key} }`)], shared: [] };
 }
 
 /** The helper's trailing `runpodBase` parameter and the argument the call gives it. */

@@ -21,6 +21,8 @@ function answerKind(http: HttpCall): "response" | "body" | "unknown" | "other" {
   if (http.lib === "helper") return http.helper?.returnsResponse ? "response" : "other";
   if (http.lib === "convention") return http.style === "data" || http.style === "json" ? "response" : "other";
   if (http.lib === "openapi-fetch") return "other";
+  // Through a response interceptor: the body itself (followed by the record pass), or a form of the interceptor's (marked on its own).
+  if (http.interceptor) return http.interceptor.form === "body" ? "body" : "other";
   if (http.wrapper) return http.wrapper.returnsBody ? "body" : http.wrapper.returnsResponse ? "response" : "unknown";
   return "response";
 }

@@ -53,13 +53,13 @@ export function unwrapWraps(plan: Plan, wrapper: string, unwrapEdits: ReadonlySe
     if (e.start !== e.end) return undefined;
     // Type arguments and assertions follow the unwrap (`{ pods: Pod[] }`): not values.
     if (e.text.startsWith(`{ ${wrapper}: `) || e.text === " }" || e.text.startsWith("<{")) continue;
-    if (e.text === `.then((body) => body.${wrapper})`) {
+    if (e.text === `.then((body) => body.${wrapper})` || e.text === `.then((body: any) => body.${wrapper})`) {
       const at = sf.getDescendantAtPos(Math.max(0, e.start - 1));
       if (!at) return undefined;
       out.push({ close: e, at, start: e.start, then: true });
       continue;
     }
-    if (e.text === `).${wrapper}`) {
+    if (e.text === `).${wrapper}` || e.text === ` as any).${wrapper}`) {
       const open = opens.filter((o) => o.file === e.file && o.start < e.start).sort((x, y) => y.start - x.start)[0];
       const at = open && sf.getDescendantAtPos(open.start);
       if (!open || !at) return undefined;
@@ -98,7 +98,7 @@ export function wrapInFilter(plan: Plan, wraps: UnwrapWrap[], wrapper: string, o
       edit(plan, w.at, { start: w.start, end: w.start, text: `${fn}((` });
       edit(plan, w.at, { start: w.at.getEnd(), end: w.at.getEnd(), text: `).${b.key}.${wrapper}${tail}` });
     } else if (!w.close) continue;
-    else if (w.then) w.close.text = `.then((body) => ${fn}(body.${wrapper}${tail})`;
+    else if (w.then) w.close.text = w.close.text.replace(`body.${wrapper})`, `${fn}(body.${wrapper}${tail})`);
     else if (w.open) {
       w.open.text = `${fn}(${w.open.text}`;
       w.close.text += tail;

@@ -8,7 +8,7 @@ import { edit, type Analysis, type Plan } from "../state.ts";
 import type { HttpCall } from "../transports/index.ts";
 import { bodySites } from "../body-sites.ts";
 import { observableFlow } from "../observable-flow.ts";
-import { beforeFallbacks, referencesOf, skipParens } from "../nodes.ts";
+import { beforeFallbacks, isTypeScriptFile, referencesOf, skipParens } from "../nodes.ts";
 import type { Problems } from "./problems.ts";
 import { classifyRead } from "../response-branch.ts";
 
@@ -33,7 +33,7 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
   }
   // axios `get<Pod[]>(…)` (or a helper forwarding to it, `this.http.get<Pod[]>(…)`): the response type follows the unwrap
   // (a call answering the body itself, `runpod<Pod[]>(…)`, is retyped where the body is read).
-  const axiosLike = http.lib === "axios" || (http.lib === "convention" && http.style === "data") || (http.lib === "helper" && http.helper?.answerLib === "axios");
+  const axiosLike = (http.lib === "axios" && !http.interceptor) || (http.lib === "convention" && http.style === "data") || (http.lib === "helper" && http.helper?.answerLib === "axios");
   // An Observable's `get<Pod[]>(…)` too (Angular's HttpClient types the body so), and a callback parameter annotated with the list.
   if ((axiosLike || http.observable) && sites.length && http.call.getTypeArguments().length === 1) {
     const t = http.call.getTypeArguments()[0]!;
@@ -71,16 +71,18 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
     }
     retypeJson(plan, site.node, wrapper, http.lib === "got" || http.lib === "ky");
     if (site.kind === "promise") {
+      // An axios call through an unwrapping interceptor is typed as axios's answer (the code casts where it reads): its body is read untyped.
+      const body = http.lib === "axios" && http.interceptor && isTypeScriptFile(site.node.getSourceFile().getFilePath()) ? "(body: any)" : "(body)";
       const fn = enclosingFunction(site.node);
       const parent = skipParens(site.node).getParent();
       const at = beforeFallbacks(site.node);
       if (at !== skipParens(site.node)) {
-        edit(plan, at, { start: at.getEnd(), end: at.getEnd(), text: `.then((body) => body.${wrapper})` });
+        edit(plan, at, { start: at.getEnd(), end: at.getEnd(), text: `.then(${body} => body.${wrapper})` });
       } else if (parent && Node.isReturnStatement(parent) && isAsyncFunction(fn)) {
         edit(plan, site.node, { start: site.node.getStart(), end: site.node.getStart(), text: "(await " });
-        edit(plan, site.node, { start: site.node.getEnd(), end: site.node.getEnd(), text: `).${wrapper}` });
+        edit(plan, site.node, { start: site.node.getEnd(), end: site.node.getEnd(), text: body === "(body)" ? `).${wrapper}` : ` as any).${wrapper}` });
       } else {
-        edit(plan, site.node, { start: site.node.getEnd(), end: site.node.getEnd(), text: `.then((body) => body.${wrapper})` });
+        edit(plan, site.node, { start: site.node.getEnd(), end: site.node.getEnd(), text: `.then(${body} => body.${wrapper})` });
       }
       continue;
     }
@@ -158,11 +160,13 @@ function retypeJson(plan: Plan, node: Node, wrapper: string, genericJson: boolea
 /** The `as T[]` assertion a body read sits in (through parentheses), if any. */
 function assertionAround(v: Node): (Node & { getTypeNode(): Node | undefined }) | undefined {
   let n: Node = v;
+  // `x as unknown as Pod[]`: the last assertion of a chain says the type.
+  let last: (Node & { getTypeNode(): Node | undefined }) | undefined;
   for (let p = n.getParent(); p && (Node.isParenthesizedExpression(p) || Node.isAsExpression(p)); p = n.getParent()) {
-    if (Node.isAsExpression(p)) return /\[\]$|^Array<.*>$/.test(p.getTypeNode()?.getText() ?? "") ? p : undefined;
+    if (Node.isAsExpression(p)) last = p;
     n = p;
   }
-  return undefined;
+  return last && /\[\]$|^Array<.*>$/.test(last.getTypeNode()?.getText() ?? "") ? last : undefined;
 }
 
 /**

@@ -6,6 +6,7 @@ import { bind, external, objectLiteral, prop } from "../values.ts";
 import type { Analysis } from "../state.ts";
 import { unwrapExpression } from "../urls.ts";
 import { valueKind } from "../nodes.ts";
+import { optionsOf } from "../evaluate/value.ts";
 
 const VERBS = new Set(["get", "post", "put", "patch", "delete", "head", "options"]);
 
@@ -14,7 +15,7 @@ export const axiosTransport: Transport = {
   fromModule: (module, name) => (module === "axios" && (name === "*" || name === "default" || name === "axios") ? { lib: "axios" } : undefined),
   verb: (name) => (VERBS.has(name) ? { verb: name } : name === "request" ? {} : undefined),
   instanceBaseKeys: (method) => (method === "create" ? ["baseURL"] : undefined),
-  parts(a, args, verb, instance) {
+  parts(a, args, verb, instance, member) {
     const first = args[0] && objectLiteral(a, args[0]);
     if (verb) {
       const hasData = verb === "post" || verb === "put" || verb === "patch";
@@ -22,12 +23,18 @@ export const axiosTransport: Transport = {
       return { urlNode: args[0], options, bodyKey: "arg", bodyArg: hasData ? args[1] : undefined, external: external(a, objectLiteral(a, options), ["baseURL"], "slash") ?? instance };
     }
     if (!first && args.length === 1 && isSentConfig(a, args[0]!)) return { bodyKey: "data", resend: true };
-    // A config object built elsewhere (`api(podRequest(id))`): its URL, method and base are in it.
-    if (!first && args.length === 1 && valueKind(args[0]!) === "object") return { urlNode: args[0], options: args[0], bodyKey: "data", external: instance };
+    // A config object built elsewhere (`api(podRequest(id))`, `api.request(config)`: request takes nothing else): its URL, method and base are in it.
+    if (!first && args.length === 1 && (member === "request" || valueKind(args[0]!) === "object" || givenObjects(a, args[0]!))) return { urlNode: args[0], options: args[0], bodyKey: "data", external: instance };
     const [urlNode, options] = first && args.length === 1 ? [prop(first, "url"), first] : [args[0], args[1]];
     return { urlNode, options, bodyKey: "data", external: external(a, objectLiteral(a, options), ["baseURL"], "slash") ?? instance };
   },
 };
+
+/** Untyped, but every value it can hold is an object (each caller of the function passes an object literal): a config. */
+function givenObjects(a: Analysis, arg: Node): boolean {
+  const options = optionsOf(a.evaluator.evaluate(arg));
+  return options.length > 0 && options.every((o) => o.kind === "object");
+}
 
 /**
  * The config of a request already sent, as axios hands it back on an error or a response

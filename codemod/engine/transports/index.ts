@@ -22,6 +22,7 @@ import { inheritedVerb } from "./inherited-verbs.ts";
 import { bodyOf, methodOf } from "./call-parts.ts";
 import { optionsOf } from "../evaluate/value.ts";
 import { receiverHolds } from "../receiver-base.ts";
+import { interceptedAnswer } from "../response-interceptors.ts";
 
 export { bodyOf, methodOf };
 
@@ -240,10 +241,13 @@ export function httpCall(a: Analysis, call: CallExpression): HttpCall | undefine
   const { lib, instance, wrapper } = root;
   const parts = wrapper
     ? { urlNode: args[wrapper.urlIndex], options: wrapper.optionsIndex !== undefined ? args[wrapper.optionsIndex] : undefined, bodyKey: BODY_KEY[lib], external: instance }
-    : BY_LIB.get(lib)!.parts(a, args, verb, instance);
+    : BY_LIB.get(lib)!.parts(a, args, verb, instance, Node.isPropertyAccessExpression(callee) ? callee.getName() : undefined);
   // A retry re-sending a request made elsewhere: not a site, and not a use of the base the codemod must follow.
   if ("resend" in parts && parts.resend) return void [...trail, callee].forEach((n) => a.accounted.add(n));
   const out: HttpCall = { call, lib, urlNode: parts.urlNode, external: parts.external, method: { kind: "default", value: "GET" }, bodyKey: parts.bodyKey, trail, wrapper };
+  // Response interceptors change what every call of the instance resolves to (a wrapper's answer is read off its own call).
+  if (lib === "axios") out.interceptor = interceptedAnswer(a, wrapper ? wrapper.transport : call);
+  if (wrapper && out.interceptor?.form === "body") out.interceptor = undefined;
   const opts = objectLiteral(a, parts.options);
   out.options = opts ?? parts.options;
   if (verb) out.method = { kind: "verb", value: verb.toUpperCase() as HttpMethod, node: verbNode };

@@ -57,6 +57,8 @@ export interface HttpCall {
    * read, so none is checked.
    */
   jsonSerialiser?: "ofetch" | "fetchBaseQuery" | "apollo";
+  /** axios: what the instance's response interceptors make the call resolve to (`body`: the parsed body itself, as `(r) => r.data` gives). */
+  interceptor?: import("../response-interceptors.ts").InterceptedAnswer;
 }
 
 /** Where one call of a library keeps its parts. */
@@ -79,6 +81,6 @@ export interface Transport {
   verb?(name: string): { verb?: string } | undefined;
   /** `axios.create({ baseURL })`, `got.extend({ prefixUrl })`, `createClient({ baseUrl })`: the config key of the base. */
   instanceBaseKeys?(method: string | undefined): string[] | undefined;
-  /** Where a call keeps its URL, options and body. */
-  parts(a: Analysis, args: Node[], verb: string | undefined, instance: External | undefined): CallParts;
+  /** Where a call keeps its URL, options and body (`member`: the method called, `request` in `api.request(…)`). */
+  parts(a: Analysis, args: Node[], verb: string | undefined, instance: External | undefined, member?: string): CallParts;
 }
