@@ -13,6 +13,7 @@ import { reachesRequest } from "./route-reach.ts";
 import { inV2Api } from "./transports/rtk-query.ts";
 import { methodOfRequestObject, relativePathShape, urlPosition } from "./relative-routes.ts";
 import { optionsOf } from "./evaluate/value.ts";
+import { baseIn } from "./evaluate/bases.ts";
 import { addFinding, fileOf, type Analysis } from "./state.ts";
 import { todo } from "./todo-marks.ts";
 import { uniqueMatches } from "./v1-match.ts";
@@ -88,8 +89,10 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
     if (a.consumed.has(n) || (Node.isTemplateExpression(n) && a.consumed.has(n.getHead()))) continue;
     if (n.getFirstAncestor((x) => Node.isImportDeclaration(x) || Node.isExportDeclaration(x) || Node.isTypeNode(x))) continue;
     if (alreadyMarked(fileOf(a, n).text, n)) continue;
-    const raw = pathText(n);
+    let raw = pathText(n);
     if (!raw || raw.includes(V1_HOST)) continue;
+    // `${this.base}/pods/${id}` on a v1 base the engine could not follow to a call: the path after the base.
+    if (raw.startsWith(HOLE) && Node.isTemplateExpression(n) && n.getHead().getLiteralText() === "" && holdsV1Base(a, n.getTemplateSpans()[0]!.getExpression())) raw = raw.slice(1);
     // A path relative to the client's base (`'pods'`, `` `pods/${id}/start` ``), where a URL goes.
     const relative = !raw.startsWith("/") && relativePathShape(raw) && (urlPosition(n) || (/[/\0]/.test(raw) && Node.isCallExpression(n.getParent()!)));
     if (!raw.startsWith("/") && !relative) continue;
@@ -107,13 +110,25 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
     const method = matches.length > 1 ? methodOfRequestObject(n) ?? methodBeside(n) ?? (relative ? "GET" : undefined) : undefined;
     const narrowed = method ? matches.filter((m) => m.operation.v1.method === method) : matches;
     const op = narrowed.length === 1 ? narrowed[0]!.operation : undefined;
-    const reason = `a v1 route path (${path.replace(/\0/g, "{…}")}) in a module of a v1 client, not tied to a call the codemod can follow`;
-    const advice = "migrate this call by hand (its v2 path, method, body and answer: docs/mapping.md), or write it as a call on the client's base";
-    todo(a, n, op?.key ?? "base", "review", reason, advice);
+    // An operation v2 does not have says so, as at any other site.
+    const category = op?.status === "no-equivalent" ? "no-equivalent" : "review";
+    const noEq = category === "no-equivalent" && op?.decision ? `; ${op.decision.message}` : "";
+    const reason = `a v1 route path (${path.replace(/\0/g, "{…}")}) in a module of a v1 client, not tied to a call the codemod can follow${noEq}`;
+    const advice = noEq && op?.decision?.advice ? op.decision.advice : "migrate this call by hand (its v2 path, method, body and answer: docs/mapping.md), or write it as a call on the client's base";
+    todo(a, n, op?.key ?? "base", category, reason, advice);
     // Counted with the call sites the engine follows (the rewrite's summary).
     const file = a.files.get(n.getSourceFile().getFilePath());
     if (file) file.netSites = (file.netSites ?? 0) + 1;
-    addFinding(a, n, { operation: op?.key ?? null, v1: op ? { method: op.v1.method, path: op.v1.path } : null, v2: op?.v2 ? { method: op.v2.method, path: op.v2.path } : null, category: "review", reason, advice, ...(op ? {} : { subject: "url" as const }) });
+    addFinding(a, n, { operation: op?.key ?? null, v1: op ? { method: op.v1.method, path: op.v1.path } : null, v2: op?.v2 ? { method: op.v2.method, path: op.v2.path } : null, category, reason, advice, ...(op ? {} : { subject: "url" as const }) });
+  }
+}
+
+/** The expression can hold a v1 base (a template's leading hole: what the path is joined onto). */
+function holdsV1Base(a: Analysis, expr: Node): boolean {
+  try {
+    return !!baseIn(a.evaluator.evaluate(expr));
+  } catch {
+    return false;
   }
 }
 
