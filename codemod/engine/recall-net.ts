@@ -86,7 +86,8 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
     ...sf.getDescendantsOfKind(SyntaxKind.TemplateExpression),
   ];
   for (const n of literals) {
-    if (a.consumed.has(n) || (Node.isTemplateExpression(n) && a.consumed.has(n.getHead()))) continue;
+    // (A template whose head is empty, `${base}/pods`, is consumed through its spans' text.)
+    if (a.consumed.has(n) || (Node.isTemplateExpression(n) && [n.getHead(), ...n.getTemplateSpans().map((s) => s.getLiteral())].some((l) => a.consumed.has(l)))) continue;
     if (n.getFirstAncestor((x) => Node.isImportDeclaration(x) || Node.isExportDeclaration(x) || Node.isTypeNode(x))) continue;
     if (alreadyMarked(fileOf(a, n).text, n)) continue;
     let raw = pathText(n);
