@@ -134,7 +134,8 @@ export class Follower {
       return this.follow(chainTop(p), out, seen, depth + 1, path);
     }
     // A configuration read's default (`config.get("KEY", BASE)`): the read stands for the value.
-    if (Node.isCallExpression(p) && configDefault(p)?.fallback === outer) return this.follow(p, out, seen, depth + 1, path);
+    // (A project function's own `get(key, fallback)` is not: the fallback is a bare base handed to it.)
+    if (Node.isCallExpression(p) && configDefault(p)?.fallback === outer && !functionNamed(this.a, p.getExpression())) return this.follow(p, out, seen, depth + 1, path);
     if ((Node.isPropertyAssignment(p) && p.getInitializer() === outer) || (Node.isShorthandPropertyAssignment(p) && p.getNameNode() === outer)) {
       // The object literal, through `as const` / `satisfies` / parentheses, to what holds it.
       let obj: Node | undefined = p.getParent();
