@@ -4,6 +4,7 @@
 import { Node } from "../ts-morph.ts";
 import { enclosingFunction, isFunctionLike } from "./scope.ts";
 import { bind } from "./values.ts";
+import { passesValueOn } from "./nodes.ts";
 import type { Analysis } from "./state.ts";
 
 /** Strips `Promise<…>`, `Array<…>`, `…[]`, `readonly`, `| undefined | null` down to the record type. */
@@ -163,7 +164,13 @@ export function declaredBodyRecord(a: Analysis, read: Node): Node | undefined {
     const b = Node.isIdentifier(holder) ? bind(a, holder) : undefined;
     n = b?.kind === "var" && !b.path.length && Node.isVariableDeclaration(b.decl) ? b.decl.getInitializer() : holder;
   }
-  const call = n && unwrapValue(n);
+  let call = n && unwrapValue(n);
+  // `firstValueFrom(this.http.get<T>(…))`: rxjs hands the call's answer on as it is.
+  for (let i = 0; call && Node.isCallExpression(call) && i < 3; i++) {
+    const [arg] = call.getArguments();
+    if (!arg || !passesValueOn(call, arg)) break;
+    call = unwrapValue(arg);
+  }
   let type = call && Node.isCallExpression(call) && call.getTypeArguments().length === 1 ? call.getTypeArguments()[0] : undefined;
   if (!type) {
     let up = read.getParent();

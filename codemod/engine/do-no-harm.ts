@@ -7,8 +7,7 @@
 // marked, so nothing sends v1 paths to v2 or v2 paths to v1.
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import { V2_BASE } from "../../mappings/bases.ts";
-import { enclosingFunction, isFunctionLike } from "./scope.ts";
-import type { Analysis, BaseSource, FileState, Frozen, Site } from "./state.ts";
+import type { Analysis, FileState, Site } from "./state.ts";
 import type { Edit } from "../types.ts";
 import { addEdit, addFinding } from "./state.ts";
 import { todo } from "./todo-marks.ts";
@@ -20,11 +19,11 @@ import { strayCaller } from "./record-callees.ts";
 import { isTestFile } from "./test-files.ts";
 import { isTypeScriptFile } from "./nodes.ts";
 import { references } from "./references.ts";
-import { shortExpression } from "./expression-name.ts";
 import { holdKey, keepHeldSites } from "./site-holds.ts";
 import { renamedFieldLeftBehind } from "./renamed-type-uses.ts";
+import { flipOrMark, where, type Verdict } from "./base-verdict.ts";
+import { pinTestedBases } from "./prefix-tests.ts";
 
-type Verdict = { flips: boolean; unfollowed: Node[]; because?: string; why?: Map<Node, string> };
 
 /** Base literals a called class or function falls back to for an option (`opts.<key> ?? BASE`). */
 function defaultsFor(a: Analysis, holder: Node, key: string): Node[] {
@@ -56,11 +55,6 @@ function sourceOfName(a: Analysis, node: Node): Node | undefined {
   return init && (Node.isStringLiteral(init) || Node.isNoSubstitutionTemplateLiteral(init)) ? init : undefined;
 }
 
-function where(n: Node): string {
-  const sf = n.getSourceFile();
-  return `${sf.getBaseName()}:${sf.getLineAndColumnAtPos(n.getStart()).line}`;
-}
-
 /** Decides which bases flip, applies the edits that may be applied, and marks the rest. */
 export function resolveDoNoHarm(a: Analysis): void {
   keepHeldSites(a, a.holds);
@@ -73,6 +67,7 @@ export function resolveDoNoHarm(a: Analysis): void {
     const out: Node[] = [];
     follower.overrides = new Set();
     follower.passedOptions = [];
+    follower.tests = [];
     follower.literal = base.literal;
     if (base.helper) out.push(...follower.helperUses(base.helper));
     else follower.follow(base.literal, out, new Set<string>(), 0);
@@ -94,7 +89,7 @@ export function resolveDoNoHarm(a: Analysis): void {
     // with the code under test, and its mark says the test must move to v2 shapes too.
     const testBase = out.length > 0 && isTestFile(a, base.literal) && out.every((n) => isTestFile(a, n));
     if (testBase) testBases.set(base.literal, out);
-    verdicts.set(base.literal, { flips: out.length === 0 || testBase, unfollowed: testBase ? [] : out, why: follower.why });
+    verdicts.set(base.literal, { flips: out.length === 0 || testBase, unfollowed: testBase ? [] : out, why: follower.why, tests: follower.tests });
     passedOf.set(base.literal, follower.passedOptions);
   }
   // A base that stays v1 and is given to a client as an option keeps that client's default v1 too.
@@ -165,6 +160,8 @@ function pinBasesOfMarkedCalls(a: Analysis, verdicts: Map<Node, Verdict>): void 
       // A call that would migrate but one of its bases stays v1 keeps every base it has on v1 (it
       // cannot move for one caller and not another); a marked call with a redirect keeps v1 on its own.
       const keptWhole = site.finding && site.complete && stuck;
+      // A marked call moving to a v1 base of its own would escape the base's URL tests (prefix-tests.ts).
+      if (!frozen && site.finding && !site.complete && site.whole && usableRedirect(a, site) && pinTestedBases(site, verdicts)) changed = true;
       if (!frozen && !keptWhole && (!site.finding || usableRedirect(a, site) || !site.whole)) continue;
       if (!frozen && site.complete && !stuck) continue;
       for (const d of site.deps) {
@@ -356,44 +353,6 @@ function declareFallbacks(fallbacks: Fallbacks): void {
   for (const [file, names] of fallbacks) {
     for (const [name, { edit, envs }] of names) edit.text = declarationEdit(file.sf, name, isTypeScriptFile(file.sf.getFilePath()), envs)!.text;
   }
-}
-
-function flipOrMark(a: Analysis, base: BaseSource, verdict: Verdict, unseenBy: string[] | undefined, frozen: Frozen | undefined): void {
-  if (base.pinned) return;
-  if (!verdict.flips && (unseenBy || frozen)) {
-    const reason = frozen ? `v1 base kept: ${frozen.why}` : `v1 base kept: files the codemod could not analyse import this module (${unseenBy!.join(", ")})`;
-    const advice = frozen ? frozen.advice : "make those files readable UTF-8 under --max-file-size (or migrate them by hand), then run again";
-    todo(a, base.literal, "base", "review", reason, advice);
-    addFinding(a, base.literal, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "base" });
-    return;
-  }
-  if (verdict.flips) {
-    for (const e of base.flip) addEdit(a, e);
-    if (base.env) {
-      const name = `${base.env}_V2`;
-      const reason = `the v2 base is now read from ${name}, not ${base.env}: deployments set ${base.env} to the v1 API or to a gateway's /v1, and v2 paths sent there fail`;
-      const advice = `set ${name} to ${V2_BASE} (or leave it unset) wherever ${base.env} is configured, then remove ${base.env}`;
-      todo(a, base.literal, "base", "review", reason, advice);
-      addFinding(a, base.literal, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "base" });
-    }
-    if (base.override) {
-      const list = base.override.split(", ");
-      // Only environment variables: it is the deployments that set them, not callers.
-      const env = list.every((o) => o.startsWith("the environment variable"));
-      const who = env ? "a deployment that sets it to the v1 base (or a gateway's /v1)" : "a caller that passes the v1 base (or a gateway's /v1) there";
-      const reason = `the v2 base applies only when ${list.length > 1 ? `none of ${list.join(", ")} is set` : `${list[0]} is not set`}: ${who} now sends v2 paths to v1`;
-      const advice = env ? `set ${list.map((o) => o.replace("the environment variable ", "")).join(", ")} to the v2 base ${V2_BASE} (or leave it unset) wherever it is configured` : `make sure every value given to ${base.override} is the v2 base ${V2_BASE} (or none)`;
-      todo(a, base.literal, "base", "review", reason, advice);
-      addFinding(a, base.literal, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "base" });
-    }
-    return;
-  }
-  const uses = verdict.unfollowed.slice(0, 8).map((u) => `${where(u)} (${shortExpression(u)}${verdict.why?.has(u) ? `: ${verdict.why.get(u)}` : ""})`);
-  const more = verdict.unfollowed.length > 8 ? ` and ${verdict.unfollowed.length - 8} more` : "";
-  const reason = verdict.because ? `v1 base kept: ${verdict.because}` : `v1 base kept: the codemod could not follow ${verdict.unfollowed.length === 1 ? "this use" : "these uses"} to a v1 call: ${uses.join(", ")}${more}`;
-  const advice = `migrate those calls by hand (v2 paths, bodies and answers: docs/mapping.md), then switch this base to ${V2_BASE}`;
-  todo(a, base.literal, "base", "review", reason, advice);
-  addFinding(a, base.literal, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "base" });
 }
 
 export type { Site };

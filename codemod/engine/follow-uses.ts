@@ -5,6 +5,8 @@
 // helpers. A use is followed when it reaches a node a planned site accounts for. The uses of a
 // client made from the base are client-uses.ts's; which calls cannot return it, call-results.ts's.
 import { tidiedReceiver } from "./evaluate/tidy.ts";
+import { configDefault } from "./evaluate/config-default.ts";
+import { prefixTest } from "./prefix-tests.ts";
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import { enclosingFunction, isFunctionLike } from "./scope.ts";
 import type { Analysis } from "./state.ts";
@@ -31,6 +33,8 @@ export class Follower {
   literal: Node | undefined;
   /** Values this base gives as an option to a client or function (`new Client({ baseUrl })`). */
   passedOptions: { holder: Node; key: string; at: Node }[] = [];
+  /** Tests of URLs against the base (`url.startsWith(BASE)`): not uses, but they miss calls kept on v1. */
+  tests: Node[] = [];
   /** Why a use cannot be followed, where the node alone does not say it (shown in the base's mark). */
   readonly why = new Map<Node, string>();
   /** Each URL part inside a request helper → the helpers it belongs to (indexed once: looked up per followed use). */
@@ -136,6 +140,9 @@ export class Follower {
     if (Node.isCallExpression(p) && p.getArguments().includes(outer as any) && Node.isPropertyAccessExpression(p.getExpression()) && (p.getExpression() as any).getName() === "default") {
       return this.follow(chainTop(p), out, seen, depth + 1, path);
     }
+    // A configuration read's default (`config.get("KEY", BASE)`): the read stands for the value.
+    // (A project function's own `get(key, fallback)` is not: the fallback is a bare base handed to it.)
+    if (Node.isCallExpression(p) && configDefault(p)?.fallback === outer && !functionNamed(this.a, p.getExpression())) return this.follow(p, out, seen, depth + 1, path);
     if ((Node.isPropertyAssignment(p) && p.getInitializer() === outer) || (Node.isShorthandPropertyAssignment(p) && p.getNameNode() === outer)) {
       // The object literal, through `as const` / `satisfies` / parentheses, to what holds it.
       let obj: Node | undefined = p.getParent();
@@ -192,6 +199,9 @@ export class Follower {
     // Only tested (`if (!client)`, `client === null`): the value goes nowhere.
     if ((Node.isPrefixUnaryExpression(p) && p.getOperatorToken() === SyntaxKind.ExclamationToken) || ((Node.isIfStatement(p) || Node.isWhileStatement(p)) && p.getExpression() === outer)) return;
     if (Node.isBinaryExpression(p) && ["===", "!==", "==", "!="].includes(p.getOperatorToken().getText())) return;
+    // A URL tested against it (`req.url.startsWith(BASE)`): sends nothing; do-no-harm checks the calls kept on v1.
+    const test = !path.length ? prefixTest(outer) : undefined;
+    if (test) return void this.tests.push(test);
     // `typeof DEFAULTS[key] === "number"`, `Number(raw)`: a type test or a number holds no URL.
     if (Node.isTypeOfExpression(p)) return;
     if (Node.isCallExpression(p) && p.getArguments()[0] === outer && NUMERIC.test(p.getExpression().getText())) return;

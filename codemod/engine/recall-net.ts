@@ -13,6 +13,7 @@ import { reachesRequest } from "./route-reach.ts";
 import { inV2Api } from "./transports/rtk-query.ts";
 import { methodOfRequestObject, relativePathShape, urlPosition } from "./relative-routes.ts";
 import { optionsOf } from "./evaluate/value.ts";
+import { baseIn } from "./evaluate/bases.ts";
 import { addFinding, fileOf, type Analysis } from "./state.ts";
 import { todo } from "./todo-marks.ts";
 import { uniqueMatches } from "./v1-match.ts";
@@ -120,14 +121,17 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
     ...sf.getDescendantsOfKind(SyntaxKind.TemplateExpression),
   ];
   for (const n of literals) {
-    if (a.consumed.has(n) || (Node.isTemplateExpression(n) && a.consumed.has(n.getHead()))) continue;
+    // (A template whose head is empty, `${base}/pods`, is consumed through its spans' text.)
+    if (a.consumed.has(n) || (Node.isTemplateExpression(n) && [n.getHead(), ...n.getTemplateSpans().map((s) => s.getLiteral())].some((l) => a.consumed.has(l)))) continue;
     if (n.getFirstAncestor((x) => Node.isImportDeclaration(x) || Node.isExportDeclaration(x) || Node.isTypeNode(x))) continue;
     if (alreadyMarked(fileOf(a, n).text, n)) continue;
     // `"/pods/" + id + "/restart"` is one path, counted at its first piece; `qs ? \`/pods?${qs}\` : "/pods"` one site, counted at its first branch.
     const whole = joined(n);
     if (!whole || whole.counted) continue;
-    const raw = whole.text;
+    let raw = whole.text;
     if (raw.includes(V1_HOST)) continue;
+    // `${this.base}/pods/${id}` on a v1 base the engine could not follow to a call: the path after the base.
+    if (raw.startsWith(HOLE) && Node.isTemplateExpression(n) && n.getHead().getLiteralText() === "" && holdsV1Base(a, n.getTemplateSpans()[0]!.getExpression())) raw = raw.slice(1);
     // A path relative to the client's base (`'pods'`, `` `pods/${id}/start` ``), where a URL goes.
     const relative = !raw.startsWith("/") && relativePathShape(raw) && (urlPosition(n) || (/[/\0]/.test(raw) && Node.isCallExpression(n.getParent()!)));
     if (!raw.startsWith("/") && !relative) continue;
@@ -156,6 +160,15 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
     const file = a.files.get(n.getSourceFile().getFilePath());
     if (file) file.netSites = (file.netSites ?? 0) + 1;
     addFinding(a, n, { operation: op?.key ?? null, v1: op ? { method: op.v1.method, path: op.v1.path } : null, v2: op?.v2 ? { method: op.v2.method, path: op.v2.path } : null, category, reason, advice, ...(op ? {} : { subject: "url" as const }) });
+  }
+}
+
+/** The expression can hold a v1 base (a template's leading hole: what the path is joined onto). */
+function holdsV1Base(a: Analysis, expr: Node): boolean {
+  try {
+    return !!baseIn(a.evaluator.evaluate(expr));
+  } catch {
+    return false;
   }
 }
 

@@ -14,6 +14,8 @@ import { dynamic, optionsOf, union, type Frame, type Value } from "./value.ts";
 import { HELPER_BASE_PARAM, V1_BASE_NAME, V1_ORIGIN_NAME } from "../v1-redirect.ts";
 import { tidiedReceiver } from "./tidy.ts";
 import { shortExpression } from "../expression-name.ts";
+import { injectedInstance, isInjected } from "./injected.ts";
+import { configDefault, ENV_NAME } from "./config-default.ts";
 
 const MAX_DEPTH = 24;
 const MAX_CALLERS = 12;
@@ -138,6 +140,9 @@ export class Evaluator {
     if (def && id.getText() === HELPER_BASE_PARAM) return this.evaluate(def, frame);
     const options: Value[] = [];
     const callers = this.callers(b.fn);
+    // A constructor parameter typed by a package class that the project never fills (dependency injection).
+    const injected = b.path.length === 0 && !callers?.length ? injectedInstance(b.decl, this.resolve) : undefined;
+    if (injected) return injected;
     if (callers) {
       for (const call of callers) {
         const arg = (call as any).getArguments()[b.index] as Node | undefined;
@@ -304,6 +309,7 @@ export class Evaluator {
    */
   private madeProperty(at: Node, v: Value & { kind: "made" }, key: string): Value {
     const call = v.call as any;
+    if (isInjected(v)) return dynamic(at, `.${key} of an injected ${call.getText()}`);
     for (const arg of (call.getArguments?.() ?? []) as Node[]) {
       const found = this.optionIn(at, unwrapExpression(arg), key, v.frame, 0);
       if (found) return found;
@@ -365,6 +371,12 @@ export class Evaluator {
     if (callee.kind === "function" && isFunctionLike(callee.node) && !Node.isClassDeclaration(callee.node)) {
       const bound = this.bindArgs(callee.node, node.getArguments(), frame);
       return this.returns(callee.node, bound);
+    }
+    // `config.get("KEY", "…/v1")` of a package's configuration service: the setting, else its default.
+    const read = configDefault(node);
+    if (read) {
+      const setting: Value = ENV_NAME.test(read.key) ? { kind: "env", name: read.key, node } : dynamic(node, `the setting ${read.key}`);
+      return union(node, [setting, this.evaluate(read.fallback, frame)]);
     }
     return { kind: "made", call: node, frame };
   }

@@ -169,8 +169,8 @@ function instanceHeaders(plan: Plan, walk: HeaderWalk, inner: HttpCall, frame: F
   const callee = unwrapExpression(inner.call.getExpression());
   const target = Node.isPropertyAccessExpression(callee) ? callee.getExpression() : callee;
   for (const o of optionsOf(plan.a.evaluator.evaluate(target, frame))) {
-    if (o.kind !== "made") continue;
-    const config = (o.call as CallExpression).getArguments()[0];
+    if (o.kind !== "made" || !(Node.isCallExpression(o.call) || Node.isNewExpression(o.call))) continue;
+    const config = o.call.getArguments()[0];
     if (config) return walk.options(config, o.frame);
   }
   return undefined;

@@ -24,7 +24,8 @@ const BODY_KEYS = ["json", "data", "body"];
 
 /** The option node of a made object's config (`baseURL: …` in `createX({ baseURL: … })`). */
 function optionNode(a: Analysis, made: Value & { kind: "made" }, key: string): Node | undefined {
-  for (const arg of (made.call as any).getArguments() as Node[]) {
+  if (!Node.isCallExpression(made.call) && !Node.isNewExpression(made.call)) return undefined;
+  for (const arg of made.call.getArguments()) {
     const obj = objectLiteral(a, arg);
     const v = obj && prop(obj, key);
     if (v) return v;

@@ -1,0 +1,55 @@
+// What becomes of a base once the do-no-harm check has decided (do-no-harm.ts): it flips to v2
+// (with a mark where something at run time can still set it to v1), or it stays v1 with a mark
+// naming each use the codemod could not follow, or why it is kept.
+import type { Node } from "../ts-morph.ts";
+import { V2_BASE } from "../../mappings/bases.ts";
+import type { Analysis, BaseSource, Frozen } from "./state.ts";
+import { addEdit, addFinding } from "./state.ts";
+import { todo } from "./todo-marks.ts";
+import { shortExpression } from "./expression-name.ts";
+
+/** Whether a base flips, and otherwise the uses that keep it v1 (or why). */
+export type Verdict = { flips: boolean; unfollowed: Node[]; because?: string; why?: Map<Node, string>; tests?: Node[] };
+
+export function where(n: Node): string {
+  const sf = n.getSourceFile();
+  return `${sf.getBaseName()}:${sf.getLineAndColumnAtPos(n.getStart()).line}`;
+}
+
+export function flipOrMark(a: Analysis, base: BaseSource, verdict: Verdict, unseenBy: string[] | undefined, frozen: Frozen | undefined): void {
+  if (base.pinned) return;
+  if (!verdict.flips && (unseenBy || frozen)) {
+    const reason = frozen ? `v1 base kept: ${frozen.why}` : `v1 base kept: files the codemod could not analyse import this module (${unseenBy!.join(", ")})`;
+    const advice = frozen ? frozen.advice : "make those files readable UTF-8 under --max-file-size (or migrate them by hand), then run again";
+    todo(a, base.literal, "base", "review", reason, advice);
+    addFinding(a, base.literal, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "base" });
+    return;
+  }
+  if (verdict.flips) {
+    for (const e of base.flip) addEdit(a, e);
+    if (base.env) {
+      const name = `${base.env}_V2`;
+      const reason = `the v2 base is now read from ${name}, not ${base.env}: deployments set ${base.env} to the v1 API or to a gateway's /v1, and v2 paths sent there fail`;
+      const advice = `set ${name} to ${V2_BASE} (or leave it unset) wherever ${base.env} is configured, then remove ${base.env}`;
+      todo(a, base.literal, "base", "review", reason, advice);
+      addFinding(a, base.literal, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "base" });
+    }
+    if (base.override) {
+      const list = base.override.split(", ");
+      // Only environment variables: it is the deployments that set them, not callers.
+      const env = list.every((o) => o.startsWith("the environment variable"));
+      const who = env ? "a deployment that sets it to the v1 base (or a gateway's /v1)" : "a caller that passes the v1 base (or a gateway's /v1) there";
+      const reason = `the v2 base applies only when ${list.length > 1 ? `none of ${list.join(", ")} is set` : `${list[0]} is not set`}: ${who} now sends v2 paths to v1`;
+      const advice = env ? `set ${list.map((o) => o.replace("the environment variable ", "")).join(", ")} to the v2 base ${V2_BASE} (or leave it unset) wherever it is configured` : `make sure every value given to ${base.override} is the v2 base ${V2_BASE} (or none)`;
+      todo(a, base.literal, "base", "review", reason, advice);
+      addFinding(a, base.literal, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "base" });
+    }
+    return;
+  }
+  const uses = verdict.unfollowed.slice(0, 8).map((u) => `${where(u)} (${shortExpression(u)}${verdict.why?.has(u) ? `: ${verdict.why.get(u)}` : ""})`);
+  const more = verdict.unfollowed.length > 8 ? ` and ${verdict.unfollowed.length - 8} more` : "";
+  const reason = verdict.because ? `v1 base kept: ${verdict.because}` : `v1 base kept: the codemod could not follow ${verdict.unfollowed.length === 1 ? "this use" : "these uses"} to a v1 call: ${uses.join(", ")}${more}`;
+  const advice = `migrate those calls by hand (v2 paths, bodies and answers: docs/mapping.md), then switch this base to ${V2_BASE}`;
+  todo(a, base.literal, "base", "review", reason, advice);
+  addFinding(a, base.literal, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "base" });
+}
