@@ -27,6 +27,8 @@ export interface StreamFlow {
   leaves?: { node: Node; why: string };
   /** The declared return types of the functions that return the stream (`Observable<Pod[]>`): the type they give its values, if they name it. */
   returnTypes: { declared: Node; value?: Node }[];
+  /** Error handlers (`catchError`, a subscriber's `error`) that read the failed request's body (`e.error.message`): not followed into the error flow. */
+  errorReads: Node[];
 }
 
 /** Operators that pass each value on untouched and never read it. */
@@ -43,7 +45,7 @@ type Fn = Node & { getParameters(): Node[] };
 const isFn = (n: Node | undefined): n is Fn => !!n && (Node.isArrowFunction(n) || Node.isFunctionExpression(n) || Node.isMethodDeclaration(n));
 
 export function observableFlow(call: Node, emits: Emits): StreamFlow {
-  const flow: StreamFlow = { sites: [], promises: [], returnTypes: [] };
+  const flow: StreamFlow = { sites: [], promises: [], returnTypes: [], errorReads: [] };
   const leave = (node: Node, why: string): undefined => {
     flow.leaves ??= { node, why };
     return undefined;
@@ -119,9 +121,29 @@ export function observableFlow(call: Node, emits: Emits): StreamFlow {
     return undefined;
   };
 
+  /** An error handler reading the error's body: Angular's `e.error`, an AxiosError's `e.response` (`e.message` is the client's own text). */
+  const errorHandler = (handler: Node | undefined): void => {
+    const fn = handler && bare(handler);
+    const param = isFn(fn) ? fn.getParameters()[0] : undefined;
+    const name = param && Node.isParameterDeclaration(param) ? param.getNameNode() : undefined;
+    if (!name) return;
+    if (Node.isObjectBindingPattern(name)) {
+      const el = name.getElements().find((e) => ["error", "response"].includes(e.getPropertyNameNode()?.getText() ?? e.getName()));
+      if (el) flow.errorReads.push(el);
+      return;
+    }
+    if (!Node.isIdentifier(name)) return;
+    for (const r of referencesOf(fn!, name)) {
+      const up = r.getParent();
+      if (up && Node.isPropertyAccessExpression(up) && up.getExpression() === r && ["error", "response"].includes(up.getName())) flow.errorReads.push(up);
+    }
+  };
+
   /** `tap({ next })`, `.subscribe({ next, error })`: the observer's `next` takes each value. */
   const observer = (obj: Node, state: Emits): void => {
     if (!Node.isObjectLiteralExpression(obj)) return void leave(obj, `is handed to ${obj.getText().slice(0, 40)}`);
+    const error = obj.getProperty("error");
+    if (error) errorHandler(Node.isPropertyAssignment(error) ? error.getInitializerOrThrow() : error);
     const next = obj.getProperty("next");
     if (!next) return;
     const fn = Node.isPropertyAssignment(next) ? bare(next.getInitializerOrThrow()) : next;
@@ -160,7 +182,10 @@ export function observableFlow(call: Node, emits: Emits): StreamFlow {
     }
     if (name === "map") return isFn(cb) ? enter(cb, 0, state, "map") : leave(op, `goes through map(${cb?.getText().slice(0, 30) ?? ""}), which the codemod does not follow`);
     if (FLATTENING.has(name)) return isFn(cb) ? enter(cb, 0, state, "inner") : leave(op, `goes through ${name}(…), which the codemod does not follow`);
-    if (name === "catchError") return noFallbackValue(cb) ? state : leave(op, "meets a catchError fallback that may give a value in v1 shape");
+    if (name === "catchError") {
+      errorHandler(cb);
+      return noFallbackValue(cb) ? state : leave(op, "meets a catchError fallback that may give a value in v1 shape");
+    }
     return leave(op, `goes through ${name}(…), which the codemod does not follow`);
   };
 
@@ -189,7 +214,8 @@ export function observableFlow(call: Node, emits: Emits): StreamFlow {
       if (p.getName() === "pipe") return pipe(call, 0, state, depth);
       if (p.getName() === "toPromise") return void flow.promises.push({ node: call, emits: state });
       if (p.getName() === "subscribe") {
-        const [cb] = call.getArguments();
+        const [cb, onError] = call.getArguments();
+        errorHandler(onError);
         if (!cb) return;
         const fn = bare(cb);
         return void (isFn(fn) ? enter(fn, 0, state, "read") : observer(fn, state));

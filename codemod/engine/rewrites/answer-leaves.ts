@@ -36,7 +36,10 @@ export function answerLeavesSight(plan: Plan, http: HttpCall, op: OperationMappi
     return;
   }
   // (Values the adapter converts where they leave the request are v1 records wherever they go.)
-  if ((http.lib === "convention" || http.lib === "helper") && http.observable) return streamConverted(plan) ? undefined : streamLeaves(plan, http, op);
+  if ((http.lib === "convention" || http.lib === "helper") && http.observable) {
+    streamErrorReads(plan, http);
+    return streamConverted(plan) ? undefined : streamLeaves(plan, http, op);
+  }
   const kind = answerKind(http);
   if ((shape.kind !== "list" && shape.kind !== "record") || (kind !== "response" && kind !== "unknown")) return;
   const lens = lensNamed(shape.lens);
@@ -53,6 +56,18 @@ export function answerLeavesSight(plan: Plan, http: HttpCall, op: OperationMappi
     reason: `${goes}${kind === "unknown" ? "" : ", where the codemod does not follow it"}, and ${what}`,
     advice: shape.kind === "list" ? `read .${shape.wrapper} of the body where the answer is read` : "read the v2 record where the answer is read (docs/mapping.md)",
     brief: `${goes}${kind === "unknown" ? ":" : ", where"} its ${shape.kind === "list" ? "list is not unwrapped" : "record's reads are not checked"}`,
+  });
+}
+
+/** An error handler on the stream reading the failed request's body: v2's problem has `detail`, not v1's `message`, and the codemod does not follow it there. */
+function streamErrorReads(plan: Plan, http: HttpCall): void {
+  const [read] = observableFlow(http.call, http.observable!).errorReads;
+  if (!read) return;
+  const where = `${read.getSourceFile().getBaseName()}:${read.getStartLineNumber()}`;
+  plan.problems.push({
+    reason: `an error handler on the observable reads the error's body (${read.getText().slice(0, 40)}, ${where}), where the codemod does not follow it: v2 errors are problems with detail, not v1's message`,
+    advice: "read detail (then message) of the error body",
+    brief: `its error handler reads the error body (${where}) unchecked`,
   });
 }
 
