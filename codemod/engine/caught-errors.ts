@@ -5,7 +5,7 @@
 // `response.data` (axios), `response.body` (got) or `await response.json()` (ky): through
 // variables, destructuring (`const { response } = error`), `??` / `&&`, and the project's
 // functions and classes it is handed to (`toHttpError(e)`, `new ApiError(e)`).
-import { Node, SyntaxKind } from "../ts-morph.ts";
+import { Node, SyntaxKind, type CallExpression } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
 import { enclosingFunction, isFunctionLike } from "./scope.ts";
 import { declarationScope, isDeclarationName, referencesOf, skipParens } from "./nodes.ts";
@@ -105,20 +105,32 @@ function interceptorIndex(a: Analysis): Map<string, Node[]> {
   if (index) return index;
   index = new Map();
   indexes.set(a, index);
-  for (const file of a.files.values()) {
-    if (!file.text.includes("interceptors")) continue;
-    for (const c of file.sf.getDescendantsOfKind(SyntaxKind.CallExpression)) {
-      const use = unwrapExpression(c.getExpression());
-      const response = Node.isPropertyAccessExpression(use) && use.getName() === "use" ? unwrapExpression(use.getExpression()) : undefined;
-      const list = response && Node.isPropertyAccessExpression(response) && response.getName() === "response" ? unwrapExpression(response.getExpression()) : undefined;
-      if (!list || !Node.isPropertyAccessExpression(list) || list.getName() !== "interceptors") continue;
-      const key = instanceKey(a, list.getExpression(), 0);
-      const handler = c.getArguments()[1];
-      const param = key && handler ? handlerParam(a, handler) : undefined;
-      if (key && param) index.set(key, [...(index.get(key) ?? []), param]);
-    }
+  for (const { call, instance } of responseInterceptors(a)) {
+    const key = instanceKey(a, instance, 0);
+    const handler = call.getArguments()[1];
+    const param = key && handler ? handlerParam(a, handler) : undefined;
+    if (key && param) index.set(key, [...(index.get(key) ?? []), param]);
   }
   return index;
+}
+
+const interceptorCalls = new WeakMap<Analysis, { call: CallExpression; instance: Node }[]>();
+
+/** Every `X.interceptors.response.use(onSuccess, onError)` of the run, with `X` (the instance, or what a set-up function is given). */
+export function responseInterceptors(a: Analysis): { call: CallExpression; instance: Node }[] {
+  let found = interceptorCalls.get(a);
+  if (found) return found;
+  interceptorCalls.set(a, (found = []));
+  for (const file of a.files.values()) {
+    if (!file.text.includes("interceptors")) continue;
+    for (const call of file.sf.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+      const use = unwrapExpression(call.getExpression());
+      const response = Node.isPropertyAccessExpression(use) && use.getName() === "use" ? unwrapExpression(use.getExpression()) : undefined;
+      const list = response && Node.isPropertyAccessExpression(response) && response.getName() === "response" ? unwrapExpression(response.getExpression()) : undefined;
+      if (list && Node.isPropertyAccessExpression(list) && list.getName() === "interceptors") found.push({ call, instance: list.getExpression() });
+    }
+  }
+  return found;
 }
 
 /** Whether a node is inside an axios interceptor's error handler (whose instance says which calls reach it). */

@@ -9,7 +9,7 @@ import type { Analysis } from "./state.ts";
 import { isFunctionLike } from "./scope.ts";
 import { unwrapExpression } from "./urls.ts";
 import { functionNamed } from "./record-callees.ts";
-import { callersOf, instanceKey } from "./caught-errors.ts";
+import { callersOf, instanceKey, responseInterceptors } from "./caught-errors.ts";
 import { bind, returnedExpressions } from "./values.ts";
 import { skipParens } from "./nodes.ts";
 
@@ -40,17 +40,9 @@ function index(a: Analysis): Map<string, Handler[]> {
   if (found) return found;
   found = new Map();
   indexes.set(a, found);
-  for (const file of a.files.values()) {
-    if (!file.text.includes("interceptors")) continue;
-    for (const c of file.sf.getDescendantsOfKind(SyntaxKind.CallExpression)) {
-      const use = unwrapExpression(c.getExpression());
-      const list = Node.isPropertyAccessExpression(use) && use.getName() === "use" ? unwrapExpression(use.getExpression()) : undefined;
-      const holder = list && Node.isPropertyAccessExpression(list) && list.getName() === "response" ? unwrapExpression(list.getExpression()) : undefined;
-      if (!holder || !Node.isPropertyAccessExpression(holder) || holder.getName() !== "interceptors") continue;
-      const where = `${c.getSourceFile().getBaseName()}:${c.getStartLineNumber()}`;
-      const form = handlerForm(a, c.getArguments()[0], where);
-      for (const key of instanceKeys(a, holder.getExpression())) found.set(key, [...(found.get(key) ?? []), form]);
-    }
+  for (const { call, instance } of responseInterceptors(a)) {
+    const form = handlerForm(a, call.getArguments()[0], `${call.getSourceFile().getBaseName()}:${call.getStartLineNumber()}`);
+    for (const key of instanceKeys(a, instance)) found.set(key, [...(found.get(key) ?? []), form]);
   }
   return found;
 }
