@@ -35,6 +35,7 @@ import { emptyAnswerReads } from "./rewrites/empty-answer.ts";
 import { regroupedList } from "./rewrites/regrouped-list.ts";
 import { statusChecks } from "./rewrites/status-checks.ts";
 import { queryParams } from "./rewrites/query.ts";
+import { givenV1Elsewhere } from "./given-base.ts";
 import { planQueryMoves, settleQueryMoves, urlWithoutMoved } from "./rewrites/query-moves.ts";
 import { answerLeavesSight } from "./rewrites/answer-leaves.ts";
 import { dynamicPathProblem, routeLiteralsIn } from "./dynamic-paths.ts";
@@ -297,6 +298,7 @@ function possibleKeys(url: LocatedUrl, method: string | undefined): string | nul
 
 function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match, op: OperationMapping, finite?: { urlEdits: Edit[]; body?: ComputedBody }): void {
   const openapi = http.lib === "openapi-fetch";
+  givenV1Elsewhere(plan.a, http, plan.problems);
   const computed = newPathFor(match, url);
   const newPath = openapi && computed !== null ? v2TemplateNames(computed, op) : computed;
   // v1 filters and unread include expansions may leave the request (settled at the end).

@@ -45,6 +45,13 @@ export function helperRedirect(fn: Node, anchor: Node, anchorValue: string, call
   return newParameter(fn, anchor, name, call);
 }
 
+/** What a call puts in the helper's base slot (`viaTarget(mirror, …)` for `target.apiBase ?? "…/v1"`): the argument and key, or undefined. */
+export function givenSlot(fn: Node, anchor: Node, call: Call): { arg: Node; key?: string } | undefined {
+  const slot = slotOf(fn, anchor, 0);
+  const arg = slot && slot !== "reads-parameters" ? call.getArguments()[slot.index] : undefined;
+  return arg && slot !== "reads-parameters" ? { arg, key: slot!.key } : undefined;
+}
+
 /** The slot the anchor reads, "reads-parameters" when it reads the helper's parameters otherwise, else undefined. */
 function slotOf(fn: Node, anchor: Node, depth: number): Slot | "reads-parameters" | undefined {
   const e = unwrapExpression(anchor);
