@@ -12,7 +12,7 @@ import { sourceLiterals, urlContext } from "./values.ts";
 import { todo } from "./todo-marks.ts";
 import { isDeclaredV1Base, v1Redirect } from "./v1-redirect.ts";
 import { newPathFor, uniqueMatches } from "./v1-match.ts";
-import { skipParens } from "./nodes.ts";
+import { concatenationOf, skipParens } from "./nodes.ts";
 import { replaceNode } from "./text-edit.ts";
 import { hostPathOf } from "./host-path.ts";
 
@@ -32,12 +32,7 @@ function literal(a: Analysis, n: Node): void {
   if (!value.includes(V1_HOST)) return;
   if ((Node.isStringLiteral(n) || Node.isNoSubstitutionTemplateLiteral(n)) && isBaseOnly(value)) return registerBase(a, n, value);
   if (a.consumed.has(n)) return;
-  let expr: Node = Node.isTemplateHead(n) ? n.getParent()! : n;
-  for (;;) {
-    const p = expr.getParent();
-    if (p && (Node.isParenthesizedExpression(p) || (Node.isBinaryExpression(p) && p.getOperatorToken().getKind() === SyntaxKind.PlusToken))) expr = p;
-    else break;
-  }
+  const expr = concatenationOf(Node.isTemplateHead(n) ? n.getParent()! : n);
   if (Node.isImportDeclaration(expr.getParent() ?? expr)) return;
   const parts = resolveParts(expr, urlContext(a));
   const url = locate(parts, undefined);

@@ -5,7 +5,7 @@
 // host and the path together.
 import { Node, type ObjectLiteralExpression } from "../ts-morph.ts";
 import type { OperationMapping } from "../../mappings/index.ts";
-import { resolveParts, type Part } from "./urls.ts";
+import { HOLE, resolveParts, type Part } from "./urls.ts";
 import { urlContext } from "./values.ts";
 import type { Analysis } from "./state.ts";
 import { uniqueMatches } from "./v1-match.ts";
@@ -32,14 +32,14 @@ export function hostPathOf(a: Analysis, host: Node): HostPath | undefined {
   const pathNode = pathProp && Node.isPropertyAssignment(pathProp) ? pathProp.getInitializer() : undefined;
   if (!pathNode) return undefined;
   const parts = resolveParts(pathNode, urlContext(a));
-  const text = parts.map((p) => (p.kind === "text" ? p.text : "\u0000")).join("");
+  const text = parts.map((p) => (p.kind === "text" ? p.text : HOLE)).join("");
   const versioned = /^\/v1(\/[^?#]*)?/.exec(text);
   // `API_PREFIX + path` with the path a parameter: the calls that give it are counted where they write it.
-  if (!versioned || !versioned[1] || /^\/\u0000/.test(versioned[1]) || versioned[1].startsWith("\u0000")) return { operations: [], parts: [], computed: pathNode.getText() };
+  if (!versioned?.[1] || versioned[1].startsWith(`/${HOLE}`)) return { operations: [], parts: [], computed: pathNode.getText() };
   const path = versioned[1].replace(/\/$/, "");
   const methodProp = obj.getProperty("method");
   const m = methodProp && Node.isPropertyAssignment(methodProp) ? methodProp.getInitializer() : undefined;
   const method = m && (Node.isStringLiteral(m) || Node.isNoSubstitutionTemplateLiteral(m)) ? m.getLiteralValue().toUpperCase() : m ? undefined : "GET";
   const operations = uniqueMatches(path).map((x) => x.operation).filter((op) => !method || op.v1.method === method);
-  return { operations, path: path.replace(/\u0000/g, "{…}"), parts };
+  return { operations, path: path.replaceAll(HOLE, "{…}"), parts };
 }

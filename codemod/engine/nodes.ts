@@ -3,6 +3,13 @@ import { Node, SyntaxKind, type SourceFile } from "../ts-morph.ts";
 import { enclosingFunction, resolveIdentifier } from "./scope.ts";
 
 /** The outermost node around `node` that only wraps it (parentheses, `as`, `!`, `satisfies`). */
+/** The whole string concatenation a piece sits in (`"/pods/" + id + "/restart"`), through parentheses; the node itself when none. */
+export function concatenationOf(node: Node): Node {
+  let n = node;
+  for (let p = n.getParent(); p && (Node.isParenthesizedExpression(p) || (Node.isBinaryExpression(p) && p.getOperatorToken().getKind() === SyntaxKind.PlusToken)); p = n.getParent()) n = p;
+  return n;
+}
+
 export function skipParens(node: Node): Node {
   let n = node;
   for (;;) {

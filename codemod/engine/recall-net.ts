@@ -17,7 +17,7 @@ import { baseIn } from "./evaluate/bases.ts";
 import { addFinding, fileOf, type Analysis } from "./state.ts";
 import { todo } from "./todo-marks.ts";
 import { uniqueMatches } from "./v1-match.ts";
-import { statementOf } from "./nodes.ts";
+import { concatenationOf, statementOf } from "./nodes.ts";
 import { V1_BASE_NAME, V1_ORIGIN_NAME } from "./v1-redirect.ts";
 import { TODO_TAG } from "../prefilter.ts";
 import { unwrapExpression } from "./urls.ts";
@@ -52,8 +52,7 @@ function pathText(n: Node): string | undefined {
  * both name the same path. `top`: the expression an argument or a property holds.
  */
 function joined(n: Node): { text: string; top: Node; counted: boolean } | undefined {
-  let top: Node = n;
-  for (let p = top.getParent(); p && (Node.isParenthesizedExpression(p) || (Node.isBinaryExpression(p) && p.getOperatorToken().getKind() === SyntaxKind.PlusToken)); p = top.getParent()) top = p;
+  const top = concatenationOf(n);
   const pieces = top === n ? [n] : flatten(top);
   const first = pieces.find((x) => pathText(x) !== undefined);
   const text = pieces.map((x) => pathText(x) ?? HOLE).join("");

@@ -14,8 +14,9 @@ import { dynamic, optionsOf, union, type Frame, type Value } from "./value.ts";
 import { HELPER_BASE_PARAM, V1_BASE_NAME, V1_ORIGIN_NAME } from "../v1-redirect.ts";
 import { tidiedReceiver } from "./tidy.ts";
 import { shortExpression } from "../expression-name.ts";
-import { injectedInstance, isInjected } from "./injected.ts";
+import { injectedInstance } from "./injected.ts";
 import { configDefault, ENV_NAME } from "./config-default.ts";
+import { madeProperty } from "./made-options.ts";
 
 const MAX_DEPTH = 24;
 const MAX_CALLERS = 12;
@@ -214,7 +215,7 @@ export class Evaluator {
       case "instance":
         return this.classMember(at, v.cls, key, this.frameOf(v));
       case "made":
-        return this.madeProperty(at, v, key);
+        return madeProperty(this, at, v, key);
       case "dynamic":
         return dynamic(at, `.${key} of an unknown value`, v);
       case "module": {
@@ -299,65 +300,6 @@ export class Evaluator {
     const map = new Map<Node, { arg: Node | undefined; frame: Frame | undefined }>();
     ((fn as any).getParameters?.() as Node[] | undefined)?.forEach((p, i) => map.set(p, { arg: args[i], frame: caller }));
     return { args: map, parent: undefined };
-  }
-
-  /**
-   * `.key` of an object made by a call the evaluator cannot see into: an option of that name given
-   * to the call (`createClient({ baseUrl })`), or a schema entry (`z.object({ KEY: z.string().default(…) })`,
-   * `cleanEnv(env, { KEY: str({ default: … }) })`, `createEnv({ server: { KEY: … } })`), through
-   * method calls on the made object (`Schema.parse(process.env)`).
-   */
-  private madeProperty(at: Node, v: Value & { kind: "made" }, key: string): Value {
-    const call = v.call as any;
-    if (isInjected(v)) return dynamic(at, `.${key} of an injected ${call.getText()}`);
-    for (const arg of (call.getArguments?.() ?? []) as Node[]) {
-      const found = this.optionIn(at, unwrapExpression(arg), key, v.frame, 0);
-      if (found) return found;
-    }
-    const callee = unwrapExpression(call.getExpression());
-    if (Node.isPropertyAccessExpression(callee)) {
-      const receiver = this.evaluate(callee.getExpression(), v.frame);
-      if (receiver.kind === "made" || receiver.kind === "object") return this.property(at, receiver, key);
-    }
-    return dynamic(at, `.${key} of what ${shortExpression(callee)}(…) returns`);
-  }
-
-  private optionIn(at: Node, arg: Node, key: string, frame: Frame | undefined, depth: number): Value | undefined {
-    if (!Node.isObjectLiteralExpression(arg)) {
-      if (Node.isIdentifier(arg) && depth === 0) {
-        const v = this.evaluate(arg, frame);
-        if (v.kind === "object") return this.optionIn(at, unwrapExpression(v.node), key, v.frame, depth);
-      }
-      return undefined;
-    }
-    const p = arg.getProperty(key);
-    if (p && Node.isPropertyAssignment(p)) return this.schemaEntry(at, p.getInitializer()!, key, frame);
-    if (p && Node.isShorthandPropertyAssignment(p)) return this.evaluate(p.getNameNode(), frame);
-    if (depth > 0) return undefined;
-    // One level down: `createEnv({ server: { KEY: … } })`, `{ env: { … } }`.
-    for (const inner of arg.getProperties()) {
-      if (!Node.isPropertyAssignment(inner)) continue;
-      const init = unwrapExpression(inner.getInitializer()!);
-      const found = Node.isObjectLiteralExpression(init) ? this.optionIn(at, init, key, frame, depth + 1) : undefined;
-      if (found) return found;
-    }
-    return undefined;
-  }
-
-  /** A schema entry's default (`.default(x)` in its chain, or `{ default: x }`), else the entry's own value. */
-  private schemaEntry(at: Node, entry: Node, key: string, frame: Frame | undefined): Value {
-    const env: Value = { kind: "env", name: key, node: at };
-    for (let n: Node = unwrapExpression(entry); Node.isCallExpression(n); ) {
-      const callee = unwrapExpression(n.getExpression());
-      const args = n.getArguments();
-      if (Node.isPropertyAccessExpression(callee) && callee.getName() === "default" && args[0]) return union(at, [env, this.evaluate(args[0], frame)]);
-      const opts = args.map((x) => unwrapExpression(x)).find((x) => Node.isObjectLiteralExpression(x));
-      const def = opts && Node.isObjectLiteralExpression(opts) ? opts.getProperty("default") : undefined;
-      if (def && Node.isPropertyAssignment(def)) return union(at, [env, this.evaluate(def.getInitializer()!, frame)]);
-      if (!Node.isPropertyAccessExpression(callee)) break;
-      n = unwrapExpression(callee.getExpression());
-    }
-    return this.evaluate(entry, frame);
   }
 
   private call(node: Node & { getExpression(): Node; getArguments(): Node[] }, frame: Frame | undefined): Value {
