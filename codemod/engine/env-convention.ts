@@ -5,9 +5,15 @@
 // to that base's own variable, so a deployment's configured base (a proxy, a gateway) still holds.
 
 const PUBLIC_PREFIX = /^(VITE_|NEXT_PUBLIC_|PUBLIC_|REACT_APP_|EXPO_PUBLIC_|NUXT_PUBLIC_|GATSBY_|STORYBOOK_)/;
-const ENV_READ = /^(process\.env|import\.meta\.env)\.([A-Za-z_$][\w$]*)$/;
+// A base's environment read as the run records it (`BaseSource.env`; Deno's getter as `Deno.env.X`).
+const ENV_READ = /^(process\.env|import\.meta\.env|Bun\.env|Deno\.env)\.([A-Za-z_$][\w$]*)$/;
 
-type Root = "process.env" | "import.meta.env";
+type Root = "process.env" | "import.meta.env" | "Bun.env" | "Deno.env";
+
+/** The source that reads `variable` under `root` (Deno reads through its getter). */
+function readOf(root: Root, variable: string): string {
+  return root === "Deno.env" ? `Deno.env.get("${variable}")` : `${root}.${variable}`;
+}
 
 /** The public prefix of a variable name (`VITE_RUNPOD_BASE` → `VITE_`); under import.meta.env, also a custom one before `RUNPOD`. */
 export function publicPrefix(name: string, root: Root): string {
@@ -34,10 +40,13 @@ export function fallbackRead(name: string, baseEnvs: (string | undefined)[], fil
     const cjs = /\brequire\(|\bmodule\.exports\b/.test(fileText);
     if (meta && !cjs && !/\bprocess\.env\b/.test(fileText)) [root, model] = ["import.meta.env", meta[1]];
     else if (/\bprocess\.env\b/.test(fileText)) root = "process.env";
+    // Deno and Bun scripts: `process` is Node's (Deno has it only from 2.0 on).
+    else if (/\bDeno\.env\.get\(/.test(fileText)) root = "Deno.env";
+    else if (/\bBun\.env\b/.test(fileText)) root = "Bun.env";
   }
   if (!root) return { read: typescript ? `(globalThis as any).process?.env?.${name}` : `globalThis.process?.env?.${name}`, variable: name };
   const variable = `${model ? publicPrefix(model, root) : ""}${name}`;
   const own = new Set(baseEnvs);
-  const chained = own.size === 1 && reads.length === baseEnvs.length && reads[0]!.root === root && reads[0]!.name !== variable ? [`${root}.${reads[0]!.name}`] : [];
-  return { read: [`${root}.${variable}`, ...chained].join(" ?? "), variable };
+  const chained = own.size === 1 && reads.length === baseEnvs.length && reads[0]!.root === root && reads[0]!.name !== variable ? [readOf(root, reads[0]!.name)] : [];
+  return { read: [readOf(root, variable), ...chained].join(" ?? "), variable };
 }
