@@ -122,7 +122,8 @@ export function processCall(a: Analysis, http: HttpCall): void {
   const inHelper = isDynamicPath(url) && isFunctionLike(fn) && holeIsParamOf(a, parts, fn) && helperSignature(a, fn);
   // A client made by outside code from its base option (convention.ts, RTK Query) is followed as a client
   // (follow-uses.ts): this call accounts for its receiver, not for every use of the option.
-  const used = [...parts.map((p) => p.node), ...(external?.node && http.lib !== "convention" ? [external.node] : [])];
+  // A wretch builder's base is followed to the chains built on it (follow-uses.ts): this call accounts for its own chain.
+  const used = [...parts.map((p) => p.node), ...(external?.node && http.lib !== "convention" && http.lib !== "wretch" ? [external.node] : [])];
   if (inHelper) {
     // The helper's own transport call: its call sites are the v1 sites. Its base is followed
     // only when every call of the helper is (the do-no-harm check decides).

@@ -16,6 +16,6 @@ export function wretchFailureBodies(a: Analysis, http: HttpCall, add: (body: Nod
   const holders = [...catchersOf(a, end, true), ...w.catchers.map((cb) => handlerParam(a, cb)).filter((p): p is Node => !!p)];
   for (const holder of holders) {
     followPath(a, holder, ["json"], add);
-    followPath(a, holder, ["text"], (n) => hand(n, `its text (${n.getText()}), read as a string`));
+    followPath(a, holder, ["text"], (n) => hand(n, `the error's raw text (${n.getText()})`));
   }
 }

@@ -15,6 +15,7 @@ import type { Analysis } from "../state.ts";
 import { bind, urlContext, type External } from "../values.ts";
 import { classOfMember, memberValues } from "../symbols.ts";
 import { skipParens } from "../nodes.ts";
+import { references } from "../references.ts";
 import type { HttpCall, Root, Transport, WretchChain } from "./transport.ts";
 import { absoluteOnV1 } from "./rtk-query.ts";
 import { insertAt } from "../text-edit.ts";
@@ -109,6 +110,78 @@ function rootBase(a: Analysis, root: CallExpression): External | undefined {
   return parts.length === 1 && parts[0]!.kind === "base" ? { value: parts[0]!.value, node: arg, join: "concat" } : undefined;
 }
 
+/**
+ * From a `wretch(base)` call up the links that keep it a request builder (`.auth(…)`, `.url(…)`,
+ * …) to the expression holding it: a variable's initializer, or a verb link's member (`….get`),
+ * which a planned site accounts for. Undefined when the call is not wretch's.
+ */
+export function wretchBuilder(a: Analysis, root: CallExpression): Node | undefined {
+  if (!isWretch(a, root.getExpression())) return undefined;
+  let cur: Node = root;
+  for (;;) {
+    const p = skipParens(cur).getParent();
+    const c = p?.getParent();
+    if (!p || !Node.isPropertyAccessExpression(p) || p.getExpression() !== skipParens(cur) || !c || !Node.isCallExpression(c) || c.getExpression() !== p) return cur;
+    if (p.getName() in WRETCH_VERBS) return p;
+    cur = c;
+  }
+}
+
+/** `wretch` imported from its module. */
+function isWretch(a: Analysis, callee: Node): boolean {
+  const n = unwrapExpression(callee);
+  const b = Node.isIdentifier(n) ? bind(a, n) : undefined;
+  return b?.kind === "import" && b.module === "wretch";
+}
+
+/** The URL pieces of a chain: the root's argument (unless it is a base), each `.url(…)`, the verb's own. */
+function urlPieces(a: Analysis, chain: { root: CallExpression; links: Link[] }, verb: CallExpression): Node[] {
+  const pieces: Node[] = [];
+  const first = chain.root.getArguments()[0];
+  if (first && !rootBase(a, chain.root)) pieces.push(first);
+  for (const l of chain.links) {
+    const [x, y] = l.call.getArguments();
+    if (l.name !== "url" || !x) continue;
+    if (y && unwrapExpression(y).getText() === "true") pieces.length = 0;
+    pieces.push(x);
+  }
+  const name = (verb.getExpression() as any).getName?.() as string;
+  const verbUrl = WITH_BODY.has(name) ? verb.getArguments()[1] : verb.getArguments()[0];
+  if (verbUrl) pieces.push(verbUrl);
+  return pieces;
+}
+
+/**
+ * Why a use of a wretch builder is not a call the codemod follows, where its chain says so: the URL
+ * built over several links, or a `.url(…)` given a value known only at run time.
+ */
+export function wretchUnfollowed(a: Analysis, use: Node, depth = 0): string | undefined {
+  let cur: Node = use;
+  for (let i = 0; i < 20; i++) {
+    const p = skipParens(cur).getParent();
+    const c = p?.getParent();
+    // A builder kept in a variable (`const endpoints = api.url("/endpoints")`): its own chains say why.
+    if (p && Node.isVariableDeclaration(p) && p.getInitializer() === skipParens(cur) && Node.isIdentifier(p.getNameNode()) && depth < 3) {
+      for (const ref of references(p.getNameNode())) {
+        const why = wretchUnfollowed(a, ref, depth + 1);
+        if (why) return why;
+      }
+      return undefined;
+    }
+    if (!p || !Node.isPropertyAccessExpression(p) || !c || !Node.isCallExpression(c) || c.getExpression() !== p) return undefined;
+    cur = c;
+    if (!(p.getName() in WRETCH_VERBS)) continue;
+    const chain = requestLinks(a, p.getExpression(), [], (n) => (isWretch(a, n) ? { lib: "wretch" } : undefined));
+    if (!chain) return undefined;
+    const pieces = urlPieces(a, chain, c);
+    if (pieces.length > 1) return `a wretch chain whose URL is built over ${pieces.length} links (${pieces.map((x) => x.getText()).join(", ")}), which the codemod does not join`;
+    const parts = pieces[0] ? resolveParts(pieces[0], urlContext(a)) : [];
+    if (parts[0] && parts[0].kind === "hole") return `a wretch chain whose .url(…) is given ${pieces[0]!.getText()}, known only at run time`;
+    return undefined;
+  }
+  return undefined;
+}
+
 /** A verb link (`.get()`, `.post(body)`) on a wretch chain: the request it sends. */
 export function wretchCall(a: Analysis, call: CallExpression, rootOf: (n: Node) => Root | undefined): HttpCall | undefined {
   const callee = unwrapExpression(call.getExpression());
@@ -120,19 +193,13 @@ export function wretchCall(a: Analysis, call: CallExpression, rootOf: (n: Node) 
   const args = call.getArguments();
   const w: WretchChain = { verb: call, queries: [], bodies: [], types: [], catchers: [], unread: [], problems: [] };
   // The URL: the root's argument, then each `.url(…)` appended (or replacing), then the verb's own.
-  const pieces: Node[] = [];
-  let base = rootBase(a, chain.root);
-  const first = chain.root.getArguments()[0];
-  if (first && !base) pieces.push(first);
+  const pieces = urlPieces(a, chain, call);
+  const replaced = chain.links.some((l) => l.name === "url" && l.call.getArguments()[1] && unwrapExpression(l.call.getArguments()[1]!).getText() === "true");
+  const base = replaced ? undefined : rootBase(a, chain.root);
   for (const l of chain.links) {
     const [x, y] = l.call.getArguments();
     if (l.name === "url") {
-      if (!x) continue;
-      if (y && unwrapExpression(y).getText() === "true") {
-        pieces.length = 0;
-        base = undefined;
-      } else if (y) w.problems.push({ reason: `.url(…, ${y.getText()}) may replace the URL or append to it, which the codemod cannot tell`, brief: ".url(…) replaces the URL at run time" });
-      pieces.push(x);
+      if (y && unwrapExpression(y).getText() !== "true") w.problems.push({ reason: `.url(…, ${y.getText()}) may replace the URL or append to it, which the codemod cannot tell`, brief: ".url(…) may replace the URL at run time" });
     } else if (l.name === "query") w.queries.push(l.call);
     else if (l.name === "json" || l.name === "body") {
       if (x) w.bodies.push(l.call);
@@ -146,13 +213,10 @@ export function wretchCall(a: Analysis, call: CallExpression, rootOf: (n: Node) 
     } else w.unread.push({ name: l.name, node: l.call });
   }
   if (w.queries.length > 1) w.problems.push({ reason: `the query is given in ${w.queries.length} .query() links, which wretch appends one after the other; the codemod checks one`, brief: `the query is split over ${w.queries.length} .query() links` });
-  const verbUrl = WITH_BODY.has(verb) ? args[1] : args[0];
-  if (verbUrl) pieces.push(verbUrl);
   const bodyArg = WITH_BODY.has(verb) ? args[0] : undefined;
-  if (pieces.length > 1) {
-    w.problems.push({ reason: `the URL is built over ${pieces.length} links (${pieces.map((p) => p.getText()).join(", ")}), which the codemod does not join`, brief: `the URL is split over ${pieces.length} .url() links` });
-  }
-  const urlNode = pieces.at(-1) ?? first;
+  // A URL over several links is not joined: no site, and the builder's base stays v1 (follow-uses.ts says why).
+  if (pieces.length > 1) return undefined;
+  const urlNode = pieces[0];
   if (!urlNode) return undefined;
   const answer = responseLinks(call);
   for (const l of answer) {
