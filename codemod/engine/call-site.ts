@@ -47,6 +47,7 @@ import { builderChainProblems } from "./builder-chain.ts";
 import { interceptorProblems } from "./rewrites/interceptor-answer.ts";
 import { superagentBodyProblem } from "./transports/superagent.ts";
 import { wretchBodyProblem } from "./transports/wretch.ts";
+import { wretchErrorTypeEdit } from "./wretch-errors.ts";
 import type { Problems } from "./rewrites/problems.ts";
 import { errorBindingReads, renamePathParams, unwrapListBinding, v2TemplateNames } from "./rewrites/openapi-fetch.ts";
 
@@ -325,6 +326,9 @@ function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match
   if (op.request?.lens && !sa && !wb) convertRequestBody(plan, http, op.request.lens, op.key);
   // A body the call sends itself goes to v2 as JSON or not at all (415).
   if (http.body && !http.builder && !http.wretch) jsonType(plan, http);
+  // wretch parses a v2 problem (`application/problem+json`) into `error.json` only when asked.
+  const errorType = http.wretch ? wretchErrorTypeEdit(plan.a, http) : undefined;
+  if (errorType) edit(plan, http.call, errorType);
   const beforeUnwrap = plan.site.edits.length;
   if (op.response.kind === "list") (openapi ? unwrapListBinding : unwrapList)(plan, http, op.response.wrapper);
   const unwrapEdits = new Set(plan.site.edits.slice(beforeUnwrap));

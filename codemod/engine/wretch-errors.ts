@@ -4,6 +4,8 @@
 // `.catcher(code, cb)`) and whatever catches the chain's end (`.catch(cb)`, try/catch, a caller's).
 // `.json` reads are error bodies (error-reads.ts settles their form); a `.text` read is a body
 // the codemod cannot follow, said so (`hand`) when the call migrates.
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { Node } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
 import type { HttpCall } from "./transports/transport.ts";
@@ -18,4 +20,43 @@ export function wretchFailureBodies(a: Analysis, http: HttpCall, add: (body: Nod
     followPath(a, holder, ["json"], add);
     followPath(a, holder, ["text"], (n) => hand(n, `the error's raw text (${n.getText()})`));
   }
+}
+
+/**
+ * wretch 1 and 2 parse an error body into `error.json` only when the answer says
+ * `application/json` (or the builder asks with `.errorType("json")`); v2 answers
+ * `application/problem+json`, so a migrated call whose failure path reads `.json` asks for it:
+ * `.errorType("json")` right before its verb link (the text is parsed when it is JSON, kept as
+ * `.text` otherwise). wretch 3 has no `errorType` (and sets `json` only through `customError`), so
+ * a project declaring wretch 3 is left as it is.
+ */
+export function wretchErrorTypeEdit(a: Analysis, http: HttpCall): { start: number; end: number; text: string } | undefined {
+  const w = http.wretch;
+  if (!w || w.errorTyped) return undefined;
+  const end = w.reader?.call ?? http.call;
+  const holders = [...catchersOf(a, end, true), ...w.catchers.map((cb) => handlerParam(a, cb)).filter((p): p is Node => !!p)];
+  let reads = 0;
+  for (const holder of holders) followPath(a, holder, ["json"], () => reads++);
+  if (!reads || wretchMajor(http.call.getSourceFile().getFilePath()) >= 3) return undefined;
+  const callee = http.call.getExpression();
+  if (!Node.isPropertyAccessExpression(callee)) return undefined;
+  const at = callee.getExpression().getEnd();
+  return { start: at, end: at, text: `.errorType("json")` };
+}
+
+/** The major version of wretch the file's package declares (2 when none is found). */
+function wretchMajor(file: string): number {
+  for (let dir = path.dirname(file), i = 0; i < 12 && path.dirname(dir) !== dir; dir = path.dirname(dir), i++) {
+    const pkg = path.join(dir, "package.json");
+    if (!existsSync(pkg)) continue;
+    try {
+      const json = JSON.parse(readFileSync(pkg, "utf8"));
+      const range: unknown = json.dependencies?.wretch ?? json.devDependencies?.wretch ?? json.peerDependencies?.wretch;
+      const m = typeof range === "string" ? /(\d+)/.exec(range) : null;
+      if (m) return Number(m[1]);
+    } catch {
+      /* an unreadable package.json says nothing */
+    }
+  }
+  return 2;
 }

@@ -73,6 +73,8 @@ export interface WretchChain {
   types: CallExpression[];
   /** The callbacks given the WretchError: `.catcher(code, cb)` on the request, `.notFound(cb)`, `.error(409, cb)` on the answer. */
   catchers: Node[];
+  /** The chain already has the error body parsed as JSON (`.errorType("json")`) or transformed (`.customError(…)`). */
+  errorTyped: boolean;
   /** The link reading the answer (`.json()`, `.json(cb)`, `.text()`, `.res()`). */
   reader?: { name: string; call: CallExpression };
   unread: { name: string; node: Node }[];

@@ -191,7 +191,7 @@ export function wretchCall(a: Analysis, call: CallExpression, rootOf: (n: Node) 
   const chain = requestLinks(a, callee.getExpression(), trail, rootOf);
   if (!chain) return undefined;
   const args = call.getArguments();
-  const w: WretchChain = { verb: call, queries: [], bodies: [], types: [], catchers: [], unread: [], problems: [] };
+  const w: WretchChain = { verb: call, queries: [], bodies: [], types: [], catchers: [], unread: [], problems: [], errorTyped: false };
   // The URL: the root's argument, then each `.url(…)` appended (or replacing), then the verb's own.
   const pieces = urlPieces(a, chain, call);
   const replaced = chain.links.some((l) => l.name === "url" && l.call.getArguments()[1] && unwrapExpression(l.call.getArguments()[1]!).getText() === "true");
@@ -208,7 +208,8 @@ export function wretchCall(a: Analysis, call: CallExpression, rootOf: (n: Node) 
       if (y) w.catchers.push(y);
     } else if (l.name === "addon") {
       if (!addonName(a, x)) w.problems.push({ reason: `the request goes through the addon ${x?.getText() ?? "(none)"}, which the codemod cannot read: it may change the URL, body or answer`, brief: `addon ${x?.getText() ?? ""} cannot be read` });
-    } else if (CONFIG.has(l.name)) {
+    } else if (l.name === "customError" || (l.name === "errorType" && x && literalText(unwrapExpression(x)) === "json")) w.errorTyped = true;
+    else if (CONFIG.has(l.name)) {
       if (l.name === "content" || (l.name === "headers" && /content-type/i.test(x?.getText() ?? ""))) w.types.push(l.call);
     } else w.unread.push({ name: l.name, node: l.call });
   }
