@@ -11,12 +11,16 @@ import type { Analysis } from "./state.ts";
 import type { HttpCall } from "./transports/transport.ts";
 import { catchersOf, followPath, handlerParam } from "./caught-errors.ts";
 
-export function wretchFailureBodies(a: Analysis, http: HttpCall, add: (body: Node) => void, hand: (call: Node, why: string) => void): void {
+/** The WretchError's names a failure of the call reaches: the chain's catchers' parameters and what catches the chain's end. */
+function errorHolders(a: Analysis, http: HttpCall): Node[] {
   const w = http.wretch;
-  if (!w) return;
+  if (!w) return [];
   const end = w.reader?.call ?? http.call;
-  const holders = [...catchersOf(a, end, true), ...w.catchers.map((cb) => handlerParam(a, cb)).filter((p): p is Node => !!p)];
-  for (const holder of holders) {
+  return [...catchersOf(a, end, true), ...w.catchers.map((cb) => handlerParam(a, cb)).filter((p): p is Node => !!p)];
+}
+
+export function wretchFailureBodies(a: Analysis, http: HttpCall, add: (body: Node) => void, hand: (call: Node, why: string) => void): void {
+  for (const holder of errorHolders(a, http)) {
     followPath(a, holder, ["json"], add);
     followPath(a, holder, ["text"], (n) => hand(n, `the error's raw text (${n.getText()})`));
   }
@@ -33,10 +37,8 @@ export function wretchFailureBodies(a: Analysis, http: HttpCall, add: (body: Nod
 export function wretchErrorTypeEdit(a: Analysis, http: HttpCall): { start: number; end: number; text: string } | undefined {
   const w = http.wretch;
   if (!w || w.errorTyped) return undefined;
-  const end = w.reader?.call ?? http.call;
-  const holders = [...catchersOf(a, end, true), ...w.catchers.map((cb) => handlerParam(a, cb)).filter((p): p is Node => !!p)];
   let reads = 0;
-  for (const holder of holders) followPath(a, holder, ["json"], () => reads++);
+  for (const holder of errorHolders(a, http)) followPath(a, holder, ["json"], () => reads++);
   if (!reads || wretchMajor(http.call.getSourceFile().getFilePath()) >= 3) return undefined;
   const callee = http.call.getExpression();
   if (!Node.isPropertyAccessExpression(callee)) return undefined;

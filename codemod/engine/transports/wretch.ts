@@ -28,12 +28,12 @@ const CONFIG = new Set(["auth", "headers", "accept", "options", "signal", "error
 const CATCHERS = new Set(["badRequest", "unauthorized", "forbidden", "notFound", "timeout", "internalError", "tooManyRequests", "error", "fetchError"]);
 /** Response-chain links that read the answer. */
 const READERS = new Set(["json", "text", "res", "blob", "arrayBuffer", "formData"]);
-/** Addons of wretch's own (`wretch/addons`) whose links the codemod reads or which send nothing of their own. */
-const KNOWN_ADDONS = new Set(["QueryStringAddon", "AbortAddon", "PerfsAddon", "ProgressAddon", "FormDataAddon", "FormUrlAddon", "BasicAuthAddon"]);
+/** The modules `wretch` is imported from (`wretch/all` bundles the addons). */
+const MODULES = new Set(["wretch", "wretch/all"]);
 
 export const wretchTransport: Transport = {
   lib: "wretch",
-  fromModule: (module, name) => (module === "wretch" && (name === "default" || name === "*" || name === "wretch") ? { lib: "wretch" } : undefined),
+  fromModule: (module, name) => (MODULES.has(module) && (name === "default" || name === "*" || name === "wretch") ? { lib: "wretch" } : undefined),
   // Not used: `wretchCall` reads the whole chain.
   parts: () => ({ bodyKey: "arg" }),
 };
@@ -92,14 +92,15 @@ function responseLinks(verb: CallExpression): Link[] {
   return out;
 }
 
-/** An addon given to `.addon(…)`: wretch's own (imported from `wretch/addons…`) by its name, else undefined. */
-function addonName(a: Analysis, arg: Node | undefined): string | undefined {
+/**
+ * Whether an addon given to `.addon(…)` is one of wretch's own (imported from `wretch/addons…`,
+ * or `wretch/all`): their links are read here (`.query`, `.formData`, `.formUrl`) or send
+ * nothing of their own (abort, perfs, progress, basic auth). Another addon may change anything.
+ */
+function ownAddon(a: Analysis, arg: Node | undefined): boolean {
   const n = arg && unwrapExpression(arg);
-  if (!n || !Node.isIdentifier(n)) return undefined;
-  const b = bind(a, n);
-  if (b?.kind !== "import" || !/^wretch\/addons(\/|$)/.test(b.module)) return undefined;
-  const name = b.name === "default" ? n.getText() : b.name;
-  return KNOWN_ADDONS.has(name) || KNOWN_ADDONS.has(b.module.split("/").pop()!.replace(/^\w/, (c) => c.toUpperCase()) + "Addon") ? name : undefined;
+  const b = n && Node.isIdentifier(n) ? bind(a, n) : undefined;
+  return b?.kind === "import" && (/^wretch\/addons(\/|$)/.test(b.module) || b.module === "wretch/all");
 }
 
 /** The base a `wretch(base)` call is given, as an External the path links are appended to. */
@@ -131,7 +132,7 @@ export function wretchBuilder(a: Analysis, root: CallExpression): Node | undefin
 function isWretch(a: Analysis, callee: Node): boolean {
   const n = unwrapExpression(callee);
   const b = Node.isIdentifier(n) ? bind(a, n) : undefined;
-  return b?.kind === "import" && b.module === "wretch";
+  return b?.kind === "import" && MODULES.has(b.module) && (b.name === "default" || b.name === "*" || b.name === "wretch");
 }
 
 /** The URL pieces of a chain: the root's argument (unless it is a base), each `.url(…)`, the verb's own. */
@@ -207,7 +208,7 @@ export function wretchCall(a: Analysis, call: CallExpression, rootOf: (n: Node) 
     else if (l.name === "catcher") {
       if (y) w.catchers.push(y);
     } else if (l.name === "addon") {
-      if (!addonName(a, x)) w.problems.push({ reason: `the request goes through the addon ${x?.getText() ?? "(none)"}, which the codemod cannot read: it may change the URL, body or answer`, brief: `addon ${x?.getText() ?? ""} cannot be read` });
+      if (!ownAddon(a, x)) w.problems.push({ reason: `the request goes through the addon ${x?.getText() ?? "(none)"}, which the codemod cannot read: it may change the URL, body or answer`, brief: `addon ${x?.getText() ?? ""} cannot be read` });
     } else if (l.name === "customError" || (l.name === "errorType" && x && literalText(unwrapExpression(x)) === "json")) w.errorTyped = true;
     else if (CONFIG.has(l.name)) {
       if (l.name === "content" || (l.name === "headers" && /content-type/i.test(x?.getText() ?? ""))) w.types.push(l.call);
