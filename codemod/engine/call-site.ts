@@ -327,8 +327,8 @@ function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match
   // A body the call sends itself goes to v2 as JSON or not at all (415).
   if (http.body && !http.builder && !http.wretch) jsonType(plan, http);
   // wretch parses a v2 problem (`application/problem+json`) into `error.json` only when asked.
-  const errorType = http.wretch ? wretchErrorTypeEdit(plan.a, http) : undefined;
-  if (errorType) edit(plan, http.call, errorType);
+  const errorType = wretchErrorTypeEdit(plan.a, http);
+  if (errorType) siteEdits(plan, [errorType]);
   const beforeUnwrap = plan.site.edits.length;
   if (op.response.kind === "list") (openapi ? unwrapListBinding : unwrapList)(plan, http, op.response.wrapper);
   const unwrapEdits = new Set(plan.site.edits.slice(beforeUnwrap));

@@ -9,6 +9,8 @@ import path from "node:path";
 import { Node } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
 import type { HttpCall } from "./transports/transport.ts";
+import type { Edit } from "../types.ts";
+import { textEdit } from "./text-edit.ts";
 import { catchersOf, followPath, handlerParam } from "./caught-errors.ts";
 
 /** The WretchError's names a failure of the call reaches: the chain's catchers' parameters and what catches the chain's end. */
@@ -29,21 +31,25 @@ export function wretchFailureBodies(a: Analysis, http: HttpCall, add: (body: Nod
 /**
  * wretch 1 and 2 parse an error body into `error.json` only when the answer says
  * `application/json` (or the builder asks with `.errorType("json")`); v2 answers
- * `application/problem+json`, so a migrated call whose failure path reads `.json` asks for it:
- * `.errorType("json")` right before its verb link (the text is parsed when it is JSON, kept as
- * `.text` otherwise). wretch 3 has no `errorType` (and sets `json` only through `customError`), so
- * a project declaring wretch 3 is left as it is.
+ * `application/problem+json`, so a builder whose migrated calls' failure paths read `.json` asks
+ * for it where it is made: `wretch(BASE).errorType("json")` (the text is parsed when it is JSON,
+ * and kept as `.text` either way; v1's own JSON errors parse as before). The edit replaces the
+ * call's closing parenthesis, so every site on the builder writes the same one once. The call is
+ * the site's own chain, or the wretch chain inside its request helper. wretch 3 has no
+ * `errorType` (and sets `json` only through `customError`): a project declaring it is left as it is.
  */
-export function wretchErrorTypeEdit(a: Analysis, http: HttpCall): { start: number; end: number; text: string } | undefined {
-  const w = http.wretch;
-  if (!w || w.errorTyped) return undefined;
-  let reads = 0;
-  for (const holder of errorHolders(a, http)) followPath(a, holder, ["json"], () => reads++);
-  if (!reads || wretchMajor(http.call.getSourceFile().getFilePath()) >= 3) return undefined;
-  const callee = http.call.getExpression();
-  if (!Node.isPropertyAccessExpression(callee)) return undefined;
-  const at = callee.getExpression().getEnd();
-  return { start: at, end: at, text: `.errorType("json")` };
+export function wretchErrorTypeEdit(a: Analysis, http: HttpCall): Edit | undefined {
+  const inner = http.wretch ? [http] : http.lib === "helper" && http.helper?.fn ? (a.helperTransports.get(http.helper.fn as Node) ?? []).filter((t) => t.wretch) : [];
+  const chain = inner.find((t) => !t.wretch!.errorTyped && errorHolders(a, t).some((h) => hasJsonRead(a, h)));
+  if (!chain || wretchMajor(chain.call.getSourceFile().getFilePath()) >= 3) return undefined;
+  const root = chain.wretch!.root;
+  return textEdit(root, root.getEnd() - 1, root.getEnd(), `).errorType("json")`);
+}
+
+function hasJsonRead(a: Analysis, holder: Node): boolean {
+  let found = false;
+  followPath(a, holder, ["json"], () => (found = true));
+  return found;
 }
 
 /** The major version of wretch the file's package declares (2 when none is found). */

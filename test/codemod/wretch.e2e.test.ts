@@ -3,7 +3,8 @@
 // path, method and body, the list and record reads after `.json()`, a lifecycle action, an update
 // that becomes PATCH, and an error's message read from `WretchError.json`. The v2 sandbox answers
 // errors as `application/problem+json`, which wretch 2 parses into `.json` only when asked
-// (`.errorType("json")`, added by the rewrite): without it the message would read undefined.
+// (`.errorType("json")`, added to the builder by the rewrite): without it the message would read
+// undefined.
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -63,7 +64,8 @@ describe.skipIf(!installed)("a wretch client, rewritten, against the v2 sandbox"
     const result = await runCodemod({ paths: [dir], write: true, adapter: false });
     const text = readFileSync(path.join(dir, "client.ts"), "utf8");
     expect(result.findings.filter((f) => f.category === "auto")).toHaveLength(7);
-    expect(text).toContain('.url(`/pods/${id}/action`).errorType("json")');
+    expect(text).toContain('wretch(BASE).errorType("json")');
+    expect(text).toContain(".url(`/pods/${id}/action`)");
     expect(text).toContain(".patch()");
     expect(text).toContain("err.json?.detail");
     symlinkSync(path.resolve("node_modules"), path.join(scope.tmp, "node_modules"), "dir");
@@ -83,5 +85,6 @@ describe.skipIf(!installed)("a wretch client, rewritten, against the v2 sandbox"
     expect(await client.startMissing("nope")).toBe(`missing: ${said.detail}`);
     expect(await client.dropPod(id)).toBeLessThan(300);
     expect(await client.podNames()).toEqual([]);
-  });
+    // The rewrite, the servers' start and ten requests: more than the default 30 s on a loaded 2-core machine.
+  }, 120_000);
 });

@@ -65,6 +65,8 @@ export interface HttpCall {
 
 /** A wretch request's chain, read from the `wretch(…)` call through the verb link to the link reading the answer. */
 export interface WretchChain {
+  /** The `wretch(…)` call the chain starts from. */
+  root: CallExpression;
   verb: CallExpression;
   queries: CallExpression[];
   /** `.json(x)`, `.body(x)`, `.formData(x)`, `.formUrl(x)` links before the verb. */

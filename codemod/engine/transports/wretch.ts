@@ -192,7 +192,7 @@ export function wretchCall(a: Analysis, call: CallExpression, rootOf: (n: Node) 
   const chain = requestLinks(a, callee.getExpression(), trail, rootOf);
   if (!chain) return undefined;
   const args = call.getArguments();
-  const w: WretchChain = { verb: call, queries: [], bodies: [], types: [], catchers: [], unread: [], problems: [], errorTyped: false };
+  const w: WretchChain = { root: chain.root, verb: call, queries: [], bodies: [], types: [], catchers: [], unread: [], problems: [], errorTyped: false };
   // The URL: the root's argument, then each `.url(…)` appended (or replacing), then the verb's own.
   const pieces = urlPieces(a, chain, call);
   const replaced = chain.links.some((l) => l.name === "url" && l.call.getArguments()[1] && unwrapExpression(l.call.getArguments()[1]!).getText() === "true");
