@@ -72,7 +72,7 @@ function streamErrorReads(plan: Plan, http: HttpCall): void {
       plan.problems.push({
         reason: `its error handler ${h.handler.getText().replace(/\s+/g, " ").slice(0, 40)} (${where}) is ${h.why}: what it reads of the error body is not known, and v2 errors are problems with detail, not v1's message`,
         advice: "read detail (then message) of the error body where the handler reads it",
-        brief: `its error handler (${where}) cannot be read`,
+        brief: `its error handler (${where}) is ${h.why}, so what it reads of the error body cannot be checked`,
       });
       return;
     }
