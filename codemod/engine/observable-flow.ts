@@ -5,6 +5,8 @@
 // function that returns the stream, and on in the outer pipe when the call is the inner stream of
 // `switchMap(() => …)`. The callbacks' parameters are where the body is read (body-sites.ts hands
 // them to the record and list passes); anything else is where the value leaves the codemod's sight.
+// The stream's failure is followed along the same way (also past where the value leaves sight) to
+// the error handlers it reaches; observable-errors.ts reads them for the error flow.
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import { enclosingFunction } from "./scope.ts";
 import { passesValueOn, referencesOf } from "./nodes.ts";
