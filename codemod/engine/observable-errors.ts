@@ -28,7 +28,10 @@ export function streamErrorHandlers(a: Analysis, http: HttpCall): StreamHandler[
 }
 
 function resolveHandler(a: Analysis, handler: Node): StreamHandler {
-  const h = unwrapExpression(handler);
+  let h = unwrapExpression(handler);
+  // `catchError(this.handleError.bind(this))`: the method itself.
+  const callee = Node.isCallExpression(h) ? unwrapExpression(h.getExpression()) : undefined;
+  if (callee && Node.isPropertyAccessExpression(callee) && callee.getName() === "bind") h = unwrapExpression(callee.getExpression());
   if (isFunctionLike(h)) return { handler, param: firstParam(h), hops: [] };
   if (Node.isIdentifier(h) || Node.isPropertyAccessExpression(h)) {
     const fn = functionNamed(a, h);
