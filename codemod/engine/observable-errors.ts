@@ -5,18 +5,19 @@
 // or method of the project it names (`catchError(this.handleError)`), or the function a factory
 // of the project returns (`catchError(this.handleError("delete", []))`). The error body is
 // Angular's `HttpErrorResponse.error`, or the AxiosError's `response.data` of @nestjs/axios.
-// A handler the codemod cannot read (given at run time, several definitions) is said so: the call
-// keeps its mark.
+// A handler the codemod cannot read (given at run time, several definitions), or one handing the
+// error or its body to a callee it cannot resolve, is said so: the call keeps its mark.
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
 import type { HttpCall } from "./transports/transport.ts";
 import { observableFlow } from "./observable-flow.ts";
 import { caughtBodies, followPath } from "./caught-errors.ts";
-import { unresolvedProjectCallee, type Hop } from "./handed-on.ts";
+import { handedTo, unresolvedProjectCallee, type Hop } from "./handed-on.ts";
 import { functionNamed } from "./record-callees.ts";
 import { enclosingFunction, isFunctionLike } from "./scope.ts";
-import { referencesOf, skipParens } from "./nodes.ts";
+import { declarationScope, referencesOf, skipParens } from "./nodes.ts";
 import { unwrapExpression } from "./urls.ts";
+import { errorFieldReads } from "./rewrites/error-fields.ts";
 
 /** An error handler on the stream: the name its first parameter binds (absent: it takes none), or why it cannot be read. */
 export type StreamHandler = { handler: Node; param?: Node; hops: Hop[] } | { handler: Node; why: string };
@@ -70,16 +71,37 @@ function returnedFunction(factory: Node): Node | undefined {
   return values.length === 1 && values[0] && isFunctionLike(values[0]) ? values[0] : undefined;
 }
 
+/** The error bodies a handler's parameter (or a caught error) holds: Angular's `.error`, the AxiosError's `response.data`. */
+function bodiesOf(a: Analysis, http: HttpCall, holder: Node, add: (body: Node) => void): void {
+  if (http.observable === "body") followPath(a, holder, ["error"], add);
+  else caughtBodies(a, holder, add);
+}
+
 /** The error bodies the stream's handlers read (and, for Angular, a catch around `firstValueFrom(…)`): each with the function it was entered by. */
 export function streamFailureBodies(a: Analysis, http: HttpCall, holders: Node[], add: (body: Node, hops: Hop[]) => void): void {
   if (http.observable !== "body" && http.observable !== "response") return;
-  const bodiesOf = (holder: Node, hops: Hop[]) => {
-    if (http.observable === "body") followPath(a, holder, ["error"], (n) => add(n, hops));
-    else caughtBodies(a, holder, (n) => add(n, hops));
-  };
-  for (const h of streamErrorHandlers(a, http)) if ("param" in h && h.param) bodiesOf(h.param, h.hops);
+  for (const h of streamErrorHandlers(a, http)) if ("param" in h && h.param) bodiesOf(a, http, h.param, (n) => add(n, h.hops));
   // Angular's error, awaited through firstValueFrom and caught: its body is `.error` too (axios's `response.data` is error-flow.ts's).
-  if (http.observable === "body") for (const holder of holders) bodiesOf(holder, []);
+  if (http.observable === "body") for (const holder of holders) bodiesOf(a, http, holder, (n) => add(n, []));
+}
+
+/**
+ * Where a handler the codemod reads hands the error, or its body, to a callee of the project that
+ * cannot be resolved (`(e) => onFailure(e)`, `report(e.error)`, the callee given at run time):
+ * what is read of the body there is not known.
+ */
+export function handedOutOfSight(a: Analysis, http: HttpCall, h: StreamHandler): { call: Node; why: string; what: "error" | "error body" } | undefined {
+  if (!("param" in h) || !h.param || (http.observable !== "body" && http.observable !== "response")) return undefined;
+  let found: { call: Node; why: string; what: "error" | "error body" } | undefined;
+  const hand = (what: "error" | "error body") => (call: Node, why: string) => void (found ??= { call, why, what });
+  if (Node.isIdentifier(h.param)) {
+    for (const r of referencesOf(declarationScope(h.param), h.param)) {
+      const to = handedTo(a, r);
+      if (to?.kind === "unfollowed") hand("error")(to.call, to.why);
+    }
+  }
+  bodiesOf(a, http, h.param, (body) => void errorFieldReads(a, body, [], 0, { hops: [], unfollowed: hand("error body") }));
+  return found;
 }
 
 /** An error handler of a stream whose client's error is not known that reads the error's members an HTTP error body hides under (`e.error`, `e.response`). */
