@@ -6,6 +6,7 @@
 //     on `!res.ok`, `fail(op, statusCode, body)`), and its body promise's `.then` callback
 //   - the error it throws, where it is caught (caught-errors.ts): try/catch, `.catch`, a caller's
 //     catch, an axios interceptor of its instance, a wretch chain's catchers (wretch-errors.ts)
+//   - for a call answering an Observable, its error handlers on the stream (observable-errors.ts)
 //   - for a call through a wrapper or a request helper, the wrapper's or helper's own transport call
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
@@ -25,6 +26,7 @@ import { clientHooks, storedOnError } from "./client-hooks.ts";
 import { openapiAnswer } from "./openapi-answer.ts";
 import { ofetchFailureBodies } from "./ofetch-errors.ts";
 import { wretchFailureBodies } from "./wretch-errors.ts";
+import { streamFailureBodies } from "./observable-errors.ts";
 
 /** A body read on a call's failure path; `foreign` when calls that are not v1 sites reach it too. */
 export interface FailureBody {
@@ -71,6 +73,8 @@ function fromCall(a: Analysis, http: HttpCall, add: Add, unfollowed: Unfollowed,
   for (const holder of holders) caughtBodies(a, holder, (n) => add(n, false));
   ofetchFailureBodies(a, http, holders, (n) => add(n, false));
   wretchFailureBodies(a, http, (n) => add(n, false), unfollowed.hand);
+  // An Observable's error handlers are where its failure certainly is: a body handed out of sight there is said so.
+  streamFailureBodies(a, http, holders, (n, hops) => add(n, false, hops, true));
   // axios's, also when the instance is made by a factory of the project (a call by convention).
   if (http.lib === "axios" || http.lib === "convention") for (const { param, global } of interceptorsOf(a, http.call)) caughtBodies(a, param, (n) => add(n, global));
   hooksOf(a, http, holders, add, unfollowed.hook);

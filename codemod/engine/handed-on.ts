@@ -54,7 +54,7 @@ export function handedTo(a: Analysis, value: Node): HandedTo | undefined {
  * Why a callee is the project's and still not followed, or undefined when it is not the
  * project's (a global, a package's function, a class without its own constructor).
  */
-function unresolvedProjectCallee(a: Analysis, callee: Node): string | undefined {
+export function unresolvedProjectCallee(a: Analysis, callee: Node): string | undefined {
   const text = short(callee);
   const direct = unwrapExpression(callee);
   // `onError(body)`, `callback(body)`, `reject(body)`: a function given as a parameter (a method of

@@ -5,6 +5,8 @@
 // function that returns the stream, and on in the outer pipe when the call is the inner stream of
 // `switchMap(() => …)`. The callbacks' parameters are where the body is read (body-sites.ts hands
 // them to the record and list passes); anything else is where the value leaves the codemod's sight.
+// The stream's failure is followed along the same way (also past where the value leaves sight) to
+// the error handlers it reaches; observable-errors.ts reads them for the error flow.
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import { enclosingFunction } from "./scope.ts";
 import { passesValueOn, referencesOf } from "./nodes.ts";
@@ -27,8 +29,12 @@ export interface StreamFlow {
   leaves?: { node: Node; why: string };
   /** The declared return types of the functions that return the stream (`Observable<Pod[]>`): the type they give its values, if they name it. */
   returnTypes: { declared: Node; value?: Node }[];
-  /** Error handlers (`catchError`, a subscriber's `error`) that read the failed request's body (`e.error.message`): not followed into the error flow. */
-  errorReads: Node[];
+  /**
+   * The error handlers the failed request's error reaches, as written (`catchError(h)`, a
+   * subscriber's `error`, `subscribe`'s second argument): error-flow.ts follows them to the body's
+   * reads. One after a `catchError` whose handler visibly throws something else is not listed.
+   */
+  errorHandlers: Node[];
 }
 
 /** Operators that pass each value on untouched and never read it. */
@@ -45,7 +51,7 @@ type Fn = Node & { getParameters(): Node[] };
 const isFn = (n: Node | undefined): n is Fn => !!n && (Node.isArrowFunction(n) || Node.isFunctionExpression(n) || Node.isMethodDeclaration(n));
 
 export function observableFlow(call: Node, emits: Emits): StreamFlow {
-  const flow: StreamFlow = { sites: [], promises: [], returnTypes: [], errorReads: [] };
+  const flow: StreamFlow = { sites: [], promises: [], returnTypes: [], errorHandlers: [] };
   const leave = (node: Node, why: string): undefined => {
     flow.leaves ??= { node, why };
     return undefined;
@@ -121,31 +127,18 @@ export function observableFlow(call: Node, emits: Emits): StreamFlow {
     return undefined;
   };
 
-  /** An error handler reading the error's body: Angular's `e.error`, an AxiosError's `e.response` (`e.message` is the client's own text). */
-  const errorHandler = (handler: Node | undefined): void => {
-    const fn = handler && bare(handler);
-    const param = isFn(fn) ? fn.getParameters()[0] : undefined;
-    const name = param && Node.isParameterDeclaration(param) ? param.getNameNode() : undefined;
-    if (!name) return;
-    if (Node.isObjectBindingPattern(name)) {
-      const el = name.getElements().find((e) => ["error", "response"].includes(e.getPropertyNameNode()?.getText() ?? e.getName()));
-      if (el) flow.errorReads.push(el);
-      return;
-    }
-    if (!Node.isIdentifier(name)) return;
-    for (const r of referencesOf(fn!, name)) {
-      const up = r.getParent();
-      if (up && Node.isPropertyAccessExpression(up) && up.getExpression() === r && ["error", "response"].includes(up.getName())) flow.errorReads.push(up);
-    }
+  /** An error handler the call's error reaches (`errs`: no earlier `catchError` turned it into another error). */
+  const errorHandler = (handler: Node | undefined, errs: boolean): void => {
+    if (handler && errs) flow.errorHandlers.push(handler);
   };
 
-  /** `tap({ next })`, `.subscribe({ next, error })`: the observer's `next` takes each value. */
-  const observer = (obj: Node, state: Emits): void => {
-    if (!Node.isObjectLiteralExpression(obj)) return void leave(obj, `is handed to ${obj.getText().slice(0, 40)}`);
+  /** `tap({ next, error })`, `.subscribe({ next, error })`: the observer's `next` takes each value, its `error` the failure. */
+  const observer = (obj: Node, state: Emits | undefined, errs: boolean): void => {
+    if (!Node.isObjectLiteralExpression(obj)) return void (state && leave(obj, `is handed to ${obj.getText().slice(0, 40)}`));
     const error = obj.getProperty("error");
-    if (error) errorHandler(Node.isPropertyAssignment(error) ? error.getInitializerOrThrow() : error);
+    if (error) errorHandler(Node.isPropertyAssignment(error) ? error.getInitializerOrThrow() : Node.isShorthandPropertyAssignment(error) ? error.getNameNode() : error, errs);
     const next = obj.getProperty("next");
-    if (!next) return;
+    if (!next || !state) return;
     const fn = Node.isPropertyAssignment(next) ? bare(next.getInitializerOrThrow()) : next;
     if (isFn(fn)) enter(fn, 0, state, "read");
     else leave(next, `is handed to ${next.getText().slice(0, 40)}`);
@@ -161,20 +154,54 @@ export function observableFlow(call: Node, emits: Emits): StreamFlow {
     return returns.every((r) => NO_VALUE.test(r.getText().replace(/\s+/g, " ").trim()));
   };
 
-  /** One operator of a pipe: the state of the stream after it (undefined: the value is no longer in it). */
-  const operator = (arg: Node, state: Emits): Emits | undefined => {
+  /**
+   * Whether the failure after a `catchError` may still be the call's error: a handler written here
+   * that visibly throws or gives something else (`throwError(() => new Error(…))`, `EMPTY`) ends
+   * it; one that rethrows its own parameter (`throw e`, `throwError(() => e)`), or one written
+   * elsewhere, may pass it on.
+   */
+  const passesError = (handler: Node | undefined): boolean => {
+    const fn = handler && bare(handler);
+    if (!isFn(fn)) return true;
+    const param = fn.getParameters()[0];
+    const name = param && Node.isParameterDeclaration(param) && Node.isIdentifier(param.getNameNode()) ? param.getNameNode().getText() : undefined;
+    if (!name) return false;
+    const same = (n: Node | undefined) => !!n && bare(n).getText() === name;
+    const throws = fn.getDescendantsOfKind(SyntaxKind.ThrowStatement).filter((t) => enclosingFunction(t) === fn);
+    const rethrown = returned(fn).some((r) => Node.isCallExpression(r) && rxjsName(r.getExpression()) === "throwError" && rethrowsArg(r.getArguments()[0], same));
+    return rethrown || throws.some((t) => same(t.getExpression()));
+  };
+  const rethrowsArg = (arg: Node | undefined, same: (n: Node | undefined) => boolean): boolean => {
+    const a = arg && bare(arg);
+    if (same(a)) return true;
+    const body = a && (Node.isArrowFunction(a) || Node.isFunctionExpression(a)) ? a.getBody() : undefined;
+    return !!body && !Node.isBlock(body) && same(body);
+  };
+
+  /** One operator of a pipe: the state of the stream after it (undefined: the value is no longer in it; its failure still flows on). */
+  const operator = (arg: Node, state: Emits | undefined, errs: boolean): { state: Emits | undefined; errs: boolean } => {
     const op = bare(arg);
     const name = Node.isCallExpression(op) ? rxjsName(op.getExpression()) : undefined;
-    if (!name || !Node.isCallExpression(op)) return leave(op, `goes through ${op.getText().slice(0, 40)}, which the codemod does not follow`);
-    const args = op.getArguments();
+    const args = Node.isCallExpression(op) ? op.getArguments() : [];
     const cb = args[0] && bare(args[0]);
+    if (name === "catchError") {
+      errorHandler(cb, errs);
+      const after = passesError(cb) && errs;
+      return { state: !state || noFallbackValue(cb) ? state : leave(op, "meets a catchError fallback that may give a value in v1 shape"), errs: after };
+    }
+    if (name === "tap" && cb && Node.isObjectLiteralExpression(cb)) return observer(cb, state, errs), { state, errs };
+    return { state: state && valueOperator(op, name, args, cb, state), errs };
+  };
+
+  /** What an operator does to the stream's value. */
+  const valueOperator = (op: Node, name: string | undefined, args: Node[], cb: Node | undefined, state: Emits): Emits | undefined => {
+    if (!name || !Node.isCallExpression(op)) return leave(op, `goes through ${op.getText().slice(0, 40)}, which the codemod does not follow`);
     if (PASS.has(name) && !args.some((x) => Node.isObjectLiteralExpression(bare(x)))) return state;
     if (name === "distinctUntilChanged" && !args.length) return state;
     if (READS.has(name)) {
       // `first(pred, default)`: the default joins the stream in v1 shape.
       if ((name === "first" || name === "last") && args.length > 1) return leave(op, `gets a default value from ${name}(…)`);
       if (!cb) return state;
-      if (name === "tap" && Node.isObjectLiteralExpression(cb)) return observer(cb, state), state;
       if (!isFn(cb)) return leave(cb, `is handed to ${cb.getText().slice(0, 40)}`);
       enter(cb, 0, state, "read");
       if (name === "distinctUntilChanged") enter(cb, 1, state, "read");
@@ -182,64 +209,64 @@ export function observableFlow(call: Node, emits: Emits): StreamFlow {
     }
     if (name === "map") return isFn(cb) ? enter(cb, 0, state, "map") : leave(op, `goes through map(${cb?.getText().slice(0, 30) ?? ""}), which the codemod does not follow`);
     if (FLATTENING.has(name)) return isFn(cb) ? enter(cb, 0, state, "inner") : leave(op, `goes through ${name}(…), which the codemod does not follow`);
-    if (name === "catchError") {
-      errorHandler(cb);
-      return noFallbackValue(cb) ? state : leave(op, "meets a catchError fallback that may give a value in v1 shape");
-    }
     return leave(op, `goes through ${name}(…), which the codemod does not follow`);
   };
 
-  const pipe = (call: Node & { getArguments(): Node[] }, from: number, state: Emits, depth: number): void => {
-    let s: Emits | undefined = state;
+  const pipe = (call: Node & { getArguments(): Node[] }, from: number, state: Emits | undefined, errs: boolean, depth: number): void => {
+    let at = { state, errs };
     const ops = call.getArguments();
-    for (let i = from; i < ops.length && s; i++) s = operator(ops[i]!, s);
-    if (s) stream(call, s, depth);
+    for (let i = from; i < ops.length && (at.state || at.errs); i++) at = operator(ops[i]!, at.state, at.errs);
+    if (at.state || at.errs) stream(call, at.state, at.errs, depth);
   };
 
-  /** Where an expression holding the stream goes. */
-  const stream = (value: Node, state: Emits, depth: number): void => {
+  /** Where an expression holding the stream goes: its values (`state`, while they are the call's) and its failure (`errs`, while it is the call's error). */
+  const stream = (value: Node, state: Emits | undefined, errs: boolean, depth: number): void => {
     const outer = bare(value);
     if (seen.has(outer)) return;
     seen.add(outer);
-    if (depth > 4) return void leave(outer, "is followed further than the codemod goes");
+    // Where only the failure is still followed, the value leaving is no finding.
+    const lost = (node: Node, why: string): void => void (state && leave(node, why));
+    if (depth > 4) return lost(outer, "is followed further than the codemod goes");
     const p = outer.getParent();
     if (!p || Node.isExpressionStatement(p) || Node.isVoidExpression(p)) return;
     if (Node.isCallExpression(p) && passesValueOn(p, outer)) {
-      if (p.getExpression().getText() === "from") return stream(p, state, depth);
-      return void flow.promises.push({ node: p, emits: state });
+      if (p.getExpression().getText() === "from") return stream(p, state, errs, depth);
+      return void (state && flow.promises.push({ node: p, emits: state }));
     }
     if (Node.isPropertyAccessExpression(p) && p.getExpression() === outer) {
       const call = p.getParent();
-      if (!call || !Node.isCallExpression(call) || call.getExpression() !== p) return void leave(p, `is read as .${p.getName()}`);
-      if (p.getName() === "pipe") return pipe(call, 0, state, depth);
-      if (p.getName() === "toPromise") return void flow.promises.push({ node: call, emits: state });
+      if (!call || !Node.isCallExpression(call) || call.getExpression() !== p) return lost(p, `is read as .${p.getName()}`);
+      if (p.getName() === "pipe") return pipe(call, 0, state, errs, depth);
+      if (p.getName() === "toPromise") return void (state && flow.promises.push({ node: call, emits: state }));
       if (p.getName() === "subscribe") {
         const [cb, onError] = call.getArguments();
-        errorHandler(onError);
+        errorHandler(onError, errs);
         if (!cb) return;
         const fn = bare(cb);
-        return void (isFn(fn) ? enter(fn, 0, state, "read") : observer(fn, state));
+        if (!isFn(fn)) return observer(fn, state, errs);
+        if (state) enter(fn, 0, state, "read");
+        return;
       }
-      return void leave(call, `goes through .${p.getName()}(…)`);
+      return lost(call, `goes through .${p.getName()}(…)`);
     }
     const inner = flatteningInner(outer);
-    if (inner) return pipe(inner.pipe, inner.index + 1, state, depth + 1);
+    if (inner) return pipe(inner.pipe, inner.index + 1, state, errs, depth + 1);
     const to = returnedTo(outer);
-    if (to === "escapes") return void leave(outer, "is returned to callers the codemod cannot list (outside the run, or the function passed on)");
+    if (to === "escapes") return lost(outer, "is returned to callers the codemod cannot list (outside the run, or the function passed on)");
     if (to) {
       const fn = Node.isReturnStatement(p) ? enclosingFunction(p) : p;
       const declared = (fn as any).getReturnTypeNode?.() as Node | undefined;
-      if (declared) flow.returnTypes.push({ declared, value: Node.isTypeReference(declared) && declared.getTypeArguments().length === 1 ? declared.getTypeArguments()[0] : undefined });
-      return void to.forEach((c) => stream(c, state, depth + 1));
+      if (declared && state) flow.returnTypes.push({ declared, value: Node.isTypeReference(declared) && declared.getTypeArguments().length === 1 ? declared.getTypeArguments()[0] : undefined });
+      return void to.forEach((c) => stream(c, state, errs, depth + 1));
     }
     if (Node.isVariableDeclaration(p) && p.getInitializer() === outer && Node.isIdentifier(p.getNameNode())) {
-      for (const r of referencesOf(enclosingFunction(p), p.getNameNode())) stream(r, state, depth);
+      for (const r of referencesOf(enclosingFunction(p), p.getNameNode())) stream(r, state, errs, depth);
       return;
     }
-    if (Node.isCallExpression(p) || Node.isNewExpression(p)) return void leave(outer, `is handed to ${p.getExpression().getText()}`);
-    leave(outer, "is kept where its values are not followed");
+    if (Node.isCallExpression(p) || Node.isNewExpression(p)) return lost(outer, `is handed to ${p.getExpression().getText()}`);
+    lost(outer, "is kept where its values are not followed");
   };
 
-  stream(call, emits, 0);
+  stream(call, emits, true, 0);
   return flow;
 }

@@ -1,15 +1,16 @@
 // The error text of a failed call survives the migration, for calls that move to v2 and calls
 // kept on v1, when it is read in shared code: an axios interceptor, a fetch response check, a got
-// instance's beforeError hook, each serving both kinds of call. The client is rewritten (`rewrite
-// --write`) and run over real HTTP: migrated calls against the strict v2 sandbox (RFC 9457
-// problems, `detail`), kept calls through the gateway's /v1 (v1 `{ message }`). Each failure must
-// carry the server's own text.
+// instance's beforeError hook, an Angular service's rxjs error handlers, each serving both kinds
+// of call. The client is rewritten (`rewrite --write`) and run over real HTTP: migrated calls
+// against the strict v2 sandbox (RFC 9457 problems, `detail`), kept calls through the gateway's
+// /v1 (v1 `{ message }`). Each failure must carry the server's own text.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { runCodemod } from "../../codemod/project.ts";
 import { e2eScope, type E2eServers } from "./e2e-servers.ts";
+import { writeObservableStandIns } from "./observable-stand-ins.ts";
 
 const CLIENT = `import axios from "axios";
 
@@ -73,6 +74,44 @@ export async function resetPod(podId: string): Promise<void> {
 }
 `;
 
+// An Angular service: one error handler passed to catchError by name serves a call that moves to
+// v2 and the reset kept on v1; a handler written in place serves a migrated call only. Angular's
+// HttpErrorResponse carries the server's body in \`.error\`.
+const ANGULAR_CLIENT = `import { HttpClient, HttpErrorResponse } from "@angular/common/http";
+import { firstValueFrom, throwError, type Observable } from "rxjs";
+import { catchError } from "rxjs/operators";
+
+const BASE = process.env.RUNPOD_API_URL ?? "https://rest.runpod.io/v1";
+const headers = { Authorization: \`Bearer \${process.env.RUNPOD_API_KEY}\` };
+
+export class PodsService {
+  constructor(private readonly http: HttpClient) {}
+
+  stop(podId: string): Observable<unknown> {
+    return this.http.post(\`\${BASE}/pods/\${podId}/stop\`, {}, { headers }).pipe(catchError(this.handleError));
+  }
+
+  reset(podId: string): Observable<unknown> {
+    return this.http.post(\`\${BASE}/pods/\${podId}/reset\`, {}, { headers }).pipe(catchError(this.handleError));
+  }
+
+  removeTemplate(id: string): Observable<unknown> {
+    return this.http.delete(\`\${BASE}/templates/\${id}\`, { headers }).pipe(
+      catchError((e: HttpErrorResponse) => throwError(() => new Error(e.error?.message ?? "no message"))),
+    );
+  }
+
+  private handleError(error: HttpErrorResponse) {
+    return throwError(() => new Error(error.error?.message ?? "no message"));
+  }
+}
+
+const pods = new PodsService(new HttpClient());
+export const stopPod = (podId: string) => firstValueFrom(pods.stop(podId));
+export const resetPod = (podId: string) => firstValueFrom(pods.reset(podId));
+export const deleteTemplate = (id: string) => firstValueFrom(pods.removeTemplate(id));
+`;
+
 describe("error text read in shared code, after a partial migration", () => {
   const scope = e2eScope("codemod-error-reads-");
 
@@ -113,6 +152,24 @@ describe("error text read in shared code, after a partial migration", () => {
     await expect(client.resetPod("nope")).rejects.toThrow(said.v1Reset);
     await expect(client.deleteTemplate("nope")).rejects.toThrow(said.v2Template);
     await expect(client.resetPodNow("nope")).rejects.toThrow(said.v1Reset);
+  });
+
+  it("keeps it through an Angular service's error handlers (rxjs catchError)", async () => {
+    // rxjs and Angular are not dependencies here: small stand-ins run the client (observable-stand-ins.ts).
+    writeObservableStandIns(scope.tmp);
+    const text = await rewritten("angular", ANGULAR_CLIENT);
+    // The shared handler serves the migrated stop and the reset kept on v1; the inline one the template delete only.
+    expect(text).toContain("?.detail ?? error.error?.message");
+    expect(text).toContain("e.error?.detail ?? \"no message\"");
+    expect(text).toContain("/pods/${podId}/action");
+    expect(text).toContain("${RUNPOD_V1_BASE}/pods/${podId}/reset");
+    expect(text).not.toContain("TODO(v2-migration) DeleteTemplate");
+
+    const said = await serversAndTexts();
+    const client = await import(pathToFileURL(path.join(scope.tmp, "angular", "client.ts")).href);
+    await expect(client.stopPod("nope")).rejects.toThrow(said.v2Stop);
+    await expect(client.resetPod("nope")).rejects.toThrow(said.v1Reset);
+    await expect(client.deleteTemplate("nope")).rejects.toThrow(said.v2Template);
   });
 
   it("keeps it through a got instance's beforeError hook", async () => {

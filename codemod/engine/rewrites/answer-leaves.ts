@@ -7,6 +7,7 @@ import type { Plan } from "../state.ts";
 import type { HttpCall } from "../transports/index.ts";
 import { answerLeaves } from "../answer-flow.ts";
 import { observableFlow } from "../observable-flow.ts";
+import { handedOutOfSight, readsErrorMembers, streamErrorHandlers } from "../observable-errors.ts";
 import { skipParens } from "../nodes.ts";
 import { streamConverted } from "./read-facts.ts";
 import { differingFields } from "./record-fields.ts";
@@ -59,16 +60,43 @@ export function answerLeavesSight(plan: Plan, http: HttpCall, op: OperationMappi
   });
 }
 
-/** An error handler on the stream reading the failed request's body: v2's problem has `detail`, not v1's `message`, and the codemod does not follow it there. */
+/**
+ * The stream's error handlers are followed into the error flow (observable-errors.ts), where their
+ * reads of the error body get v2's fields. One the codemod cannot read (given at run time, several
+ * definitions), one handing the error or its body where it cannot follow, or one reading the error
+ * of a client whose failure is not known, keeps the call marked.
+ */
 function streamErrorReads(plan: Plan, http: HttpCall): void {
-  const [read] = observableFlow(http.call, http.observable!).errorReads;
-  if (!read) return;
-  const where = `${read.getSourceFile().getBaseName()}:${read.getStartLineNumber()}`;
-  plan.problems.push({
-    reason: `an error handler on the observable reads the error's body (${read.getText().slice(0, 40)}, ${where}), where the codemod does not follow it: v2 errors are problems with detail, not v1's message`,
-    advice: "read detail (then message) of the error body",
-    brief: `its error handler reads the error body (${where}) unchecked`,
-  });
+  for (const h of streamErrorHandlers(plan.a, http)) {
+    const where = `${h.handler.getSourceFile().getBaseName()}:${h.handler.getStartLineNumber()}`;
+    if ("why" in h) {
+      plan.problems.push({
+        reason: `its error handler ${h.handler.getText().replace(/\s+/g, " ").slice(0, 40)} (${where}) is ${h.why}: what it reads of the error body is not known, and v2 errors are problems with detail, not v1's message`,
+        advice: "read detail (then message) of the error body where the handler reads it",
+        brief: `its error handler (${where}) is ${h.why}, so what it reads of the error body cannot be checked`,
+      });
+      return;
+    }
+    const out = handedOutOfSight(plan.a, http, h);
+    if (out) {
+      const at = `${out.call.getSourceFile().getBaseName()}:${out.call.getStartLineNumber()}`;
+      plan.problems.push({
+        reason: `its error handler (${where}) hands the ${out.what} to ${out.why} (${at}): what is read of its body there is not known, and v2 errors are problems with detail, not v1's message`,
+        advice: "read detail (then message) of the error body where that code reads it",
+        brief: `its error handler (${where}) hands the ${out.what} to ${out.why} (${at}), where its reads cannot be checked`,
+      });
+      return;
+    }
+    const read = http.observable === "unknown" ? readsErrorMembers(h) : undefined;
+    if (!read) continue;
+    const at = `${read.getSourceFile().getBaseName()}:${read.getStartLineNumber()}`;
+    plan.problems.push({
+      reason: `an error handler on the observable reads the error's body (${read.getText().slice(0, 40)}, ${at}), and what the client fails with is not known: v2 errors are problems with detail, not v1's message`,
+      advice: "read detail (then message) of the error body",
+      brief: `its error handler reads the error body (${at}) unchecked`,
+    });
+    return;
+  }
 }
 
 /** An Observable's values going where its operators and subscribers are not followed (observable-flow.ts): a list or a differing record is marked. */
