@@ -167,7 +167,8 @@ export function autoImportPlan(root: string, files: string[], read: (f: string) 
   const appended = new Map<string, string>();
   const unseen = new Map<string, string[]>();
   const addUnseen = (p: string, by: string) => unseen.set(p, [...new Set([...(unseen.get(p) ?? []), by])]);
-  const pattern = new RegExp(`(?<![\\w$.])(${[...binds.keys()].map(escapeRe).join("|")})(?![\\w$])`, "g");
+  // Not a member (`x.rpOpts`), but a spread (`...rpOpts()`) is a use.
+  const pattern = new RegExp(`(?<![\\w$])(?:(?<=\\.\\.\\.)|(?<!\\.))(${[...binds.keys()].map(escapeRe).join("|")})(?![\\w$])`, "g");
   const rel = (f: string) => path.relative(root, f).split(path.sep).join("/");
   for (const f of files) {
     if (f.endsWith(".d.ts") || !within(f, appRoot)) continue;

@@ -217,6 +217,8 @@ export class Follower {
     // A base given positionally to a class of the project (`new Client(key, BASE)`) is followed into
     // its constructor the same way (its uses are the class's own members).
     if (Node.isNewExpression(p) && (p.getArguments() as Node[]).includes(outer) && this.intoCallee(p, outer, path, out, seen, depth)) return this.follow(p, out, seen, depth + 1, path);
+    // Options carrying the base given to a planned request (`$fetch(path, rpOpts())`, `{ ...rpOpts() }`): that request is the use.
+    if (path.length === 1 && Node.isCallExpression(p) && p.getArguments().includes(outer as any) && this.accounted(p.getExpression())) return;
     // An object carrying the base (a client the project made) handed to a function of the project:
     // followed where its parameter is used. A bare base string handed on is not: the function
     // may build URLs from it that no planned site accounts for.
