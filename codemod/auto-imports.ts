@@ -9,7 +9,9 @@
 // - do no harm, the providers whose exports may be used where the run cannot see (a template, the
 //   rest of an app the run covers only part of): their bases stay v1.
 import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
+import type * as TsMorph from "ts-morph";
 import { importStatements } from "./import-uses.ts";
 import { SFC_RE, maskOutsideScripts } from "./sfc.ts";
 
@@ -154,7 +156,7 @@ export function autoImportPlan(root: string, files: string[], read: (f: string) 
         `import config from "${specifier(virtualPath, nuxtConfig)}";`,
         "export function defineNuxtConfig<T>(options: T): T { return options; }",
         "export function defineNitroConfig<T>(options: T): T { return options; }",
-        "export function useRuntimeConfig(_event?: unknown) { return config.runtimeConfig; }",
+        ...runtimeConfigReader(textOf(nuxtConfig)),
       );
       for (const n of ["defineNuxtConfig", "defineNitroConfig", "useRuntimeConfig"]) binds.set(n, { module: virtualPath, isDefault: false });
       virtualReads = nuxtConfig;
@@ -201,6 +203,40 @@ export function autoImportPlan(root: string, files: string[], read: (f: string) 
   // No config in the run: where the app ends is not known, so its exports may have users beyond it.
   if (!nuxtConfig && !outer && !plugin) for (const p of providers) addUnseen(p, `modules the run may not hold (auto-imports reach ${rel(p)}, and no nuxt.config says where the app is)`);
   return { convention, implicit, appended, virtual, unseen };
+}
+
+const ts = (createRequire(import.meta.url)("ts-morph") as typeof TsMorph).ts;
+
+/** `runpodBaseUrl` → `RUNPOD_BASE_URL` (Nuxt's environment name for a runtime config key, after `NUXT_`). */
+export const envKey = (key: string) => key.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/-/g, "_").toUpperCase();
+
+/**
+ * Nuxt's `useRuntimeConfig()`: the `runtimeConfig` object of `defineNuxtConfig`, each key (and each
+ * key of `public`) overridden at run time by `NUXT_<KEY>` (`NUXT_PUBLIC_<KEY>`) when that is set.
+ */
+function runtimeConfigReader(configText: string): string[] {
+  const sf = ts.createSourceFile("nuxt.config.ts", configText, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  let runtime: TsMorph.ts.ObjectLiteralExpression | undefined;
+  const visit = (n: TsMorph.ts.Node): void => {
+    if (!runtime && ts.isPropertyAssignment(n) && n.name.getText(sf) === "runtimeConfig" && ts.isObjectLiteralExpression(n.initializer)) runtime = n.initializer;
+    else ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  const keys = (obj: TsMorph.ts.ObjectLiteralExpression | undefined) =>
+    (obj?.properties ?? []).filter((p): p is TsMorph.ts.PropertyAssignment => ts.isPropertyAssignment(p) && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name))).map((p) => ({ name: p.name.getText(sf).replace(/^["']|["']$/g, ""), init: p.initializer }));
+  const own = keys(runtime).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k.name));
+  const pub = own.find((k) => k.name === "public");
+  const overridden = (prefix: string, of: string, list: { name: string; init: TsMorph.ts.Expression }[]) =>
+    list.filter((k) => k.name !== "public" && !ts.isObjectLiteralExpression(k.init) && /^[A-Za-z_$][\w$]*$/.test(k.name)).map((k) => `${k.name}: process.env.${prefix}${envKey(k.name)} ?? ${of}.${k.name}`);
+  const top = overridden("NUXT_", "c", own);
+  const inner = pub && ts.isObjectLiteralExpression(pub.init) ? overridden("NUXT_PUBLIC_", "c.public", keys(pub.init)) : [];
+  const fields = [...top, ...(inner.length ? [`public: { ...c.public, ${inner.join(", ")} }`] : [])];
+  return [
+    "export function useRuntimeConfig(_event?: unknown) {",
+    "  const c = config.runtimeConfig;",
+    `  return { ...c${fields.map((f) => `, ${f}`).join("")} };`,
+    "}",
+  ];
 }
 
 /** The output of a module the engine read with statements appended: without them (undefined when they were touched). */

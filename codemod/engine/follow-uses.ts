@@ -7,7 +7,7 @@
 import { tidiedReceiver } from "./evaluate/tidy.ts";
 import { configDefault } from "./evaluate/config-default.ts";
 import { prefixTest } from "./prefix-tests.ts";
-import { Node, SyntaxKind } from "../ts-morph.ts";
+import { Node, SyntaxKind, type SourceFile } from "../ts-morph.ts";
 import { enclosingFunction, isFunctionLike } from "./scope.ts";
 import type { Analysis } from "./state.ts";
 import { functionName, references } from "./references.ts";
@@ -195,6 +195,11 @@ export class Follower {
       const fn = Node.isReturnStatement(p) ? enclosingFunction(p) : p;
       return this.callers(fn, out, seen, depth, path);
     }
+    // `export default defineNuxtConfig({ … })`: its importers' default imports (`import config from "./nuxt.config"`).
+    if (Node.isExportAssignment(p) && !p.isExportEquals()) {
+      const refs = defaultImportUses(this.a, p.getSourceFile());
+      return refs.length ? each(refs) : void out.push(outer);
+    }
     if (Node.isExportAssignment(p)) return void out.push(outer);
     // Only tested (`if (!client)`, `client === null`): the value goes nowhere.
     if ((Node.isPrefixUnaryExpression(p) && p.getOperatorToken() === SyntaxKind.ExclamationToken) || ((Node.isIfStatement(p) || Node.isWhileStatement(p)) && p.getExpression() === outer)) return;
@@ -378,6 +383,10 @@ export class Follower {
     const name = functionName(fn);
     if (!name) return void out.push(fn);
     for (const r of references(name)) {
+      // A module's default import whose default export is a call of this function (`export default
+      // defineConfig({ … })`): the compiler lists it with the function's references; that value is
+      // followed from the export (its default imports' uses).
+      if (r.getText() !== name.getText() && r.getSymbol()?.getDeclarations().some((d) => Node.isImportClause(d))) continue;
       const call = r.getParent();
       if (call && Node.isCallExpression(call) && call.getExpression() === r) {
         if (!path.length && this.results.cannotHold(call, this.literal)) continue;
@@ -399,4 +408,16 @@ function chainTop(call: Node): Node {
     if (access && Node.isPropertyAccessExpression(access) && access.getExpression() === top && next && Node.isCallExpression(next) && next.getExpression() === access) top = next;
     else return top;
   }
+}
+
+/** The uses of a module's default export in the modules that import it by a default import. */
+function defaultImportUses(a: Analysis, target: SourceFile): Node[] {
+  const out: Node[] = [];
+  for (const sf of target.getProject().getSourceFiles()) {
+    for (const imp of sf.getImportDeclarations()) {
+      const name = imp.getDefaultImport();
+      if (name && a.resolve?.(sf.getFilePath(), imp.getModuleSpecifierValue()) === target) out.push(...references(name));
+    }
+  }
+  return out;
 }
