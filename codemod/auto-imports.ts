@@ -223,7 +223,9 @@ function runtimeConfigReader(configText: string): string[] {
   };
   visit(sf);
   const keys = (obj: TsMorph.ts.ObjectLiteralExpression | undefined) =>
-    (obj?.properties ?? []).filter((p): p is TsMorph.ts.PropertyAssignment => ts.isPropertyAssignment(p) && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name))).map((p) => ({ name: p.name.getText(sf).replace(/^["']|["']$/g, ""), init: p.initializer }));
+    [...(obj?.properties ?? [])]
+      .filter((p): p is TsMorph.ts.PropertyAssignment => ts.isPropertyAssignment(p) && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)))
+      .map((p) => ({ name: p.name.getText(sf).replace(/^["']|["']$/g, ""), init: p.initializer }));
   const own = keys(runtime).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k.name));
   const pub = own.find((k) => k.name === "public");
   const overridden = (prefix: string, of: string, list: { name: string; init: TsMorph.ts.Expression }[]) =>

@@ -181,7 +181,6 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
       if (extra) engineTexts.set(sfcScriptPath(f), engineTexts.get(sfcScriptPath(f))! + extra);
     }
     for (const [f, text] of auto?.virtual ?? []) engineTexts.set(f, text);
-    for (const [f, by] of auto?.unseen ?? []) blocked.set(f, [...(blocked.get(f) ?? []), ...by]);
     const index = buildProject([...relevant.map(sfcScriptPath), ...(auto?.virtual.keys() ?? [])], engineTexts, config);
     // The app's pages and components too: a record field they name is read (engine/project-reads.ts).
     const pages: string[] = [];
@@ -189,7 +188,7 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
       const abs = path.resolve(cwd, p);
       if (existsSync(abs) && statSync(abs).isDirectory()) pages.push(...(await walkSources(abs, (name) => PAGE_RE.test(name), listing)));
     }
-    const analysis = analyzeProject(index, (f) => displayName(sfcPath(f)), { frozen, blocked, adapterRoot: options.adapter === false ? undefined : root, projectFiles: [...files, ...pages] });
+    const analysis = analyzeProject(index, (f) => displayName(sfcPath(f)), { frozen, blocked, unseenUses: auto?.unseen, adapterRoot: options.adapter === false ? undefined : root, projectFiles: [...files, ...pages] });
     analysed = new Map([...analysis.files].map(([f, a]) => [sfcPath(f), a]));
     for (const f of relevant) {
       const a = analysed.get(f);
