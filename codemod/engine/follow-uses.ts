@@ -179,6 +179,8 @@ export class Follower {
         return this.follow(holder, out, seen, depth + 1, [...path, name]);
       }
       if (obj && (Node.isReturnStatement(holder!) || (holder && Node.isArrowFunction(holder)) || (holder && Node.isPropertyAssignment(holder)))) return this.follow(obj, out, seen, depth + 1, [...path, name]);
+      // `export default { providers: { … } }`: the importers' reads, along the path.
+      if (obj && holder && Node.isExportAssignment(holder) && !holder.isExportEquals()) return this.follow(obj, out, seen, depth + 1, [...path, name]);
       // `module.exports = { baseUrl }`: its importers' reads (`config.baseUrl`, `const { runpod } = require(…)`).
       if (holder && Node.isBinaryExpression(holder) && /^(module\.)?exports$/.test(holder.getLeft().getText().replace(/\s/g, ""))) {
         const refs = references(p.getNameNode());
