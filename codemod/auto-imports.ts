@@ -14,6 +14,7 @@ import path from "node:path";
 import type * as TsMorph from "ts-morph";
 import { importStatements } from "./import-uses.ts";
 import { SFC_RE, maskOutsideScripts } from "./sfc.ts";
+import { AUTO_IMPORT_TELLTALE } from "./prefilter.ts";
 
 export interface AutoImportPlan {
   /** What set the convention (`nuxt.config.ts`, `vite.config.ts (unplugin-auto-import)`, or the free names that show it). */
@@ -31,8 +32,6 @@ export interface AutoImportPlan {
 const CONFIG_EXT = ["ts", "mts", "js", "mjs", "cjs"];
 /** Directories Nuxt scans for exports (and Nuxt 4's `app/` source directory). */
 const NUXT_DIRS = ["server/utils", "utils", "composables", "shared/utils", "app/utils", "app/composables"];
-/** Names only an auto-importing build binds: called with no import, they show the convention even without its config file. */
-const TELLTALE = ["defineEventHandler", "defineNuxtConfig", "useRuntimeConfig", "defineNitroPlugin", "defineNuxtPlugin"];
 /** The virtual module's place: Nuxt writes its generated declarations under `.nuxt/`. */
 const VIRTUAL = ".nuxt/v2-bridge-auto-imports.ts";
 
@@ -85,8 +84,9 @@ function listedDirs(configText: string): string[] {
 /**
  * The convention of the project at `root`, if it has one. `files`: every source file of the run;
  * `read`: a file's text. `engineName(f)`: the path the engine parses `f` under (a component's script).
+ * `telltales`: the files whose text matched AUTO_IMPORT_TELLTALE when the run first read them (else all are read).
  */
-export function autoImportPlan(root: string, files: string[], read: (f: string) => string | undefined, engineName: (f: string) => string = (f) => f): AutoImportPlan | undefined {
+export function autoImportPlan(root: string, files: string[], read: (f: string) => string | undefined, engineName: (f: string) => string = (f) => f, telltales?: Set<string>): AutoImportPlan | undefined {
   const nuxtConfig = configIn(root, "nuxt.config") ?? configIn(root, "nitro.config");
   let appRoot = root;
   let outer: string | undefined;
@@ -120,8 +120,9 @@ export function autoImportPlan(root: string, files: string[], read: (f: string) 
   }
   if (!convention) {
     // No config in the run, yet its modules call what only an auto-importing build binds.
-    const telltale = new RegExp(`(?<![\\w$.])(${TELLTALE.join("|")})\\s*\\(`);
+    const telltale = AUTO_IMPORT_TELLTALE;
     const shown = files.find((f) => {
+      if (telltales && !telltales.has(f)) return false;
       const m = telltale.exec(textOf(f));
       return m && !ownNames(textOf(f)).has(m[1]!);
     });

@@ -4,7 +4,7 @@
 import { stat } from "node:fs/promises";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { mightUseV1Buffer } from "./prefilter.ts";
+import { AUTO_IMPORT_TELLTALE, mightUseV1Buffer } from "./prefilter.ts";
 import { BOM, DEFAULT_MAX_FILE_BYTES, decodeUtf8, readBounded, skipFinding, writable, type Skipped } from "./source-files.ts";
 import { specifiersOf } from "./import-specifiers.ts";
 import pLimit from "p-limit";
@@ -107,6 +107,8 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
   const skips: Skipped[] = [];
   /** Skipped files whose imports are still known: what they import may be used unseen. */
   const opaque = new Map<string, string[]>();
+  /** Files calling names only an auto-importing build binds (codemod/auto-imports.ts). */
+  const telltales = new Set<string>();
   let done = 0;
   await pLimit(READ_CONCURRENCY).map(files, async (file) => {
     const read = await readBounded(file, maxBytes);
@@ -118,6 +120,7 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
     const buf = read.buf;
     const latin1 = buf.toString("latin1");
     const specs = MAY_IMPORT.test(latin1) ? specifiersOf(latin1) : [];
+    if (AUTO_IMPORT_TELLTALE.test(latin1)) telltales.add(file);
     if (mightUseV1Buffer(buf)) {
       const decoded = decodeUtf8(file, buf);
       if ("skip" in decoded) {
@@ -146,7 +149,7 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
     const config = readPathsConfig(root);
     const resolve = textResolver(new Set(files), config);
     // Names the project's build binds with no import (Nuxt's server/utils, composables, useRuntimeConfig).
-    const auto = autoImportPlan(root, files, readText, sfcScriptPath);
+    const auto = autoImportPlan(root, files, readText, sfcScriptPath, telltales);
     relevant = closure({ specifiers, seeds, root, implicit: auto?.implicit }, resolve);
     await pLimit(READ_CONCURRENCY).map(relevant, async (f) => {
       const read = await readBounded(f, maxBytes);
