@@ -7,11 +7,11 @@
 import { tidiedReceiver } from "./evaluate/tidy.ts";
 import { configDefault } from "./evaluate/config-default.ts";
 import { prefixTest } from "./prefix-tests.ts";
-import { Node, SyntaxKind, type SourceFile } from "../ts-morph.ts";
+import { Node, SyntaxKind } from "../ts-morph.ts";
 import { enclosingFunction, isFunctionLike } from "./scope.ts";
 import type { Analysis } from "./state.ts";
 import { functionName, references } from "./references.ts";
-import { commonJsExports, importerUses } from "./module-exports.ts";
+import { commonJsExports, defaultImportUses, importerUses } from "./module-exports.ts";
 import { optionsOf } from "./evaluate/value.ts";
 import { CallResults } from "./call-results.ts";
 import { receiverHolds } from "./receiver-base.ts";
@@ -199,7 +199,7 @@ export class Follower {
     }
     // `export default defineNuxtConfig({ … })`: its importers' default imports (`import config from "./nuxt.config"`).
     if (Node.isExportAssignment(p) && !p.isExportEquals()) {
-      const refs = defaultImportUses(this.a, p.getSourceFile());
+      const refs = defaultImportUses(p.getSourceFile(), this.a.resolve);
       return refs.length ? each(refs) : void out.push(outer);
     }
     if (Node.isExportAssignment(p)) return void out.push(outer);
@@ -412,14 +412,3 @@ function chainTop(call: Node): Node {
   }
 }
 
-/** The uses of a module's default export in the modules that import it by a default import. */
-function defaultImportUses(a: Analysis, target: SourceFile): Node[] {
-  const out: Node[] = [];
-  for (const sf of target.getProject().getSourceFiles()) {
-    for (const imp of sf.getImportDeclarations()) {
-      const name = imp.getDefaultImport();
-      if (name && a.resolve?.(sf.getFilePath(), imp.getModuleSpecifierValue()) === target) out.push(...references(name));
-    }
-  }
-  return out;
-}
