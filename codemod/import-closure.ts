@@ -21,6 +21,8 @@ export interface ClosureInput {
   root?: string;
   /** A file's text (undefined when it cannot be read), to see how importers use their imports (default: from disk). */
   read?: (file: string) => string | undefined;
+  /** Module → modules whose exports it uses with no import statement (codemod/auto-imports.ts): edges like imports that hand values on. */
+  implicit?: Map<string, string[]>;
 }
 
 type Resolve = (from: string, spec: string) => string | undefined;
@@ -69,8 +71,10 @@ export function closure(input: ClosureInput, resolve: Resolve): string[] {
       }
     }
   }
+  const implicitImporters = new Map<string, string[]>();
+  for (const [file, targets] of input.implicit ?? []) for (const t of targets) if (t !== file) push(implicitImporters, t, file);
   const importersOf = (target: string): string[] => {
-    const out = [...(bareImporters.get(target) ?? [])];
+    const out = [...(bareImporters.get(target) ?? []), ...(implicitImporters.get(target) ?? [])];
     for (const key of fileKeys(target)) for (const [file, spec] of byKey.get(key) ?? []) if (file !== target && resolve(file, spec) === target) out.push(file);
     return out;
   };
@@ -79,6 +83,7 @@ export function closure(input: ClosureInput, resolve: Resolve): string[] {
     let pairs = edges.get(file);
     if (!pairs) {
       pairs = (input.specifiers.get(file) ?? []).map((s) => [s, resolve(file, s)] as [string, string | undefined]).filter((p): p is [string, string] => !!p[1] && p[1] !== file);
+      for (const t of input.implicit?.get(file) ?? []) if (t !== file) pairs.push([`\0auto:${t}`, t]);
       edges.set(file, pairs);
     }
     return pairs;
@@ -97,6 +102,8 @@ export function closure(input: ClosureInput, resolve: Resolve): string[] {
   const passes = new Map<string, boolean>();
   const passesOn = (f: string): boolean => {
     if (input.seeds.has(f)) return true;
+    // A name bound by the project's auto-imports is used in the code itself: it may hand the value on.
+    if (input.implicit?.get(f)?.some((t) => up.has(t))) return true;
     let known = passes.get(f);
     if (known === undefined) {
       const text = read(f);

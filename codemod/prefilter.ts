@@ -5,6 +5,9 @@ import { V1_HOST } from "../mappings/bases.ts";
 
 export const TODO_TAG = "TODO(v2-migration)";
 
+/** Names only an auto-importing build binds (Nuxt, Nitro): called in a module, they may show the convention (codemod/auto-imports.ts). */
+export const AUTO_IMPORT_TELLTALE = /(?<![\w$.])(defineEventHandler|defineNuxtConfig|useRuntimeConfig|defineNitroPlugin|defineNuxtPlugin)\s*\(/;
+
 /** Can this file contain v1 usage on its own (the v1 host, or a TODO mark of an earlier run)? Read on the raw bytes: no decoding for the files that are ruled out. */
 export function mightUseV1Buffer(buf: Buffer): boolean {
   return buf.includes(V1_HOST) || buf.includes(TODO_TAG);

@@ -4,7 +4,7 @@
 import { stat } from "node:fs/promises";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { mightUseV1Buffer } from "./prefilter.ts";
+import { AUTO_IMPORT_TELLTALE, mightUseV1Buffer } from "./prefilter.ts";
 import { BOM, DEFAULT_MAX_FILE_BYTES, decodeUtf8, readBounded, skipFinding, writable, type Skipped } from "./source-files.ts";
 import { specifiersOf } from "./import-specifiers.ts";
 import pLimit from "p-limit";
@@ -107,6 +107,8 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
   const skips: Skipped[] = [];
   /** Skipped files whose imports are still known: what they import may be used unseen. */
   const opaque = new Map<string, string[]>();
+  /** Files calling names only an auto-importing build binds (codemod/auto-imports.ts). */
+  const telltales = new Set<string>();
   let done = 0;
   await pLimit(READ_CONCURRENCY).map(files, async (file) => {
     const read = await readBounded(file, maxBytes);
@@ -118,6 +120,7 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
     const buf = read.buf;
     const latin1 = buf.toString("latin1");
     const specs = MAY_IMPORT.test(latin1) ? specifiersOf(latin1) : [];
+    if (AUTO_IMPORT_TELLTALE.test(latin1)) telltales.add(file);
     if (mightUseV1Buffer(buf)) {
       const decoded = decodeUtf8(file, buf);
       if ("skip" in decoded) {
@@ -142,9 +145,12 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
   if (seeds.size) {
     const { buildProject, closure, readPathsConfig, textResolver } = await import("./project-index.ts");
     const { analyzeProject } = await import("./engine/index.ts");
+    const { autoImportPlan, readText, withoutAppended } = await import("./auto-imports.ts");
     const config = readPathsConfig(root);
     const resolve = textResolver(new Set(files), config);
-    relevant = closure({ specifiers, seeds, root }, resolve);
+    // Names the project's build binds with no import (Nuxt's server/utils, composables, useRuntimeConfig).
+    const auto = autoImportPlan(root, files, readText, sfcScriptPath, telltales);
+    relevant = closure({ specifiers, seeds, root, implicit: auto?.implicit }, resolve);
     await pLimit(READ_CONCURRENCY).map(relevant, async (f) => {
       const read = await readBounded(f, maxBytes);
       const decoded = read.ok ? decodeUtf8(f, read.buf) : { skip: read.skip };
@@ -171,19 +177,37 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
     // Single-file components: the engine reads their script blocks only, as a TypeScript file beside them (sfc.ts).
     const engineTexts = new Map(texts);
     for (const f of relevant) if (SFC_RE.test(f)) engineTexts.set(sfcScriptPath(f), maskOutsideScripts(texts.get(f)!));
-    const index = buildProject(relevant.map(sfcScriptPath), engineTexts, config);
+    const masked = new Map(engineTexts);
+    // The imports an auto-importing build adds go at the end of the text the engine reads (lines stay the file's own).
+    for (const f of relevant) {
+      const extra = auto?.appended.get(f);
+      if (extra) engineTexts.set(sfcScriptPath(f), engineTexts.get(sfcScriptPath(f))! + extra);
+    }
+    for (const [f, text] of auto?.virtual ?? []) engineTexts.set(f, text);
+    const index = buildProject([...relevant.map(sfcScriptPath), ...(auto?.virtual.keys() ?? [])], engineTexts, config);
     // The app's pages and components too: a record field they name is read (engine/project-reads.ts).
     const pages: string[] = [];
     for (const p of options.paths.length ? options.paths : ["."]) {
       const abs = path.resolve(cwd, p);
       if (existsSync(abs) && statSync(abs).isDirectory()) pages.push(...(await walkSources(abs, (name) => PAGE_RE.test(name), listing)));
     }
-    const analysis = analyzeProject(index, (f) => displayName(sfcPath(f)), { frozen, blocked, adapterRoot: options.adapter === false ? undefined : root, projectFiles: [...files, ...pages] });
+    const analysis = analyzeProject(index, (f) => displayName(sfcPath(f)), { frozen, blocked, unseenUses: auto?.unseen, adapterRoot: options.adapter === false ? undefined : root, projectFiles: [...files, ...pages] });
     analysed = new Map([...analysis.files].map(([f, a]) => [sfcPath(f), a]));
     for (const f of relevant) {
       const a = analysed.get(f);
+      const extra = auto?.appended.get(f);
+      if (!a || !extra) continue;
+      const back = withoutAppended(a.output, extra);
+      if (back !== undefined) a.output = back;
+      else {
+        a.output = SFC_RE.test(f) ? masked.get(sfcScriptPath(f))! : texts.get(f)!;
+        skips.push({ file: f, why: "unreadable", detail: "its rewrite would change the imports its auto-imported names stand for; left as it was (migrate its marked calls by hand)" });
+      }
+    }
+    for (const f of relevant) {
+      const a = analysed.get(f);
       if (!a || !SFC_RE.test(f)) continue;
-      const back = unmask(texts.get(f)!, engineTexts.get(sfcScriptPath(f))!, a.output);
+      const back = unmask(texts.get(f)!, masked.get(sfcScriptPath(f))!, a.output);
       if (back !== undefined) a.output = back;
       else {
         a.output = texts.get(f)!;

@@ -17,8 +17,16 @@ export function where(n: Node): string {
   return `${sf.getBaseName()}:${sf.getLineAndColumnAtPos(n.getStart()).line}`;
 }
 
-export function flipOrMark(a: Analysis, base: BaseSource, verdict: Verdict, unseenBy: string[] | undefined, frozen: Frozen | undefined): void {
+export function flipOrMark(a: Analysis, base: BaseSource, verdict: Verdict, unseenBy: string[] | undefined, frozen: Frozen | undefined, unseenUses?: string[]): void {
   if (base.pinned) return;
+  if (!verdict.flips && unseenUses && !frozen && !unseenBy) {
+    // An auto-import convention binds this module's exports in modules the run does not hold.
+    const reason = `v1 base kept: its module's exports are auto-imported, and may be used where the codemod cannot see: ${unseenUses.join(", ")}`;
+    const advice = "run the codemod on the whole app (the directory of its nuxt.config), or migrate those uses by hand, then switch this base to " + V2_BASE;
+    todo(a, base.literal, "base", "review", reason, advice);
+    addFinding(a, base.literal, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "base" });
+    return;
+  }
   if (!verdict.flips && (unseenBy || frozen)) {
     const reason = frozen ? `v1 base kept: ${frozen.why}` : `v1 base kept: files the codemod could not analyse import this module (${unseenBy!.join(", ")})`;
     const advice = frozen ? frozen.advice : "make those files readable UTF-8 under --max-file-size (or migrate them by hand), then run again";

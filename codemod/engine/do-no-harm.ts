@@ -61,6 +61,7 @@ export function resolveDoNoHarm(a: Analysis): void {
   const follower = new Follower(a);
   const verdicts = new Map<Node, Verdict>();
   const unseen = new Map<Node, string[]>();
+  const unseenUsesOf = new Map<Node, string[]>();
   const passedOf = new Map<Node, { holder: Node; key: string; at: Node }[]>();
   const testBases = new Map<Node, Node[]>();
   for (const base of a.bases.values()) {
@@ -75,7 +76,9 @@ export function resolveDoNoHarm(a: Analysis): void {
     const baseFile = base.literal.getSourceFile().getFilePath();
     if (a.frozen.has(baseFile)) out.push(base.literal);
     for (const by of a.blocked.get(baseFile) ?? []) unseen.set(base.literal, [...(unseen.get(base.literal) ?? []), by]);
-    if (unseen.has(base.literal)) out.push(base.literal);
+    const unseenUses = a.unseenUses.get(baseFile);
+    if (unseenUses) unseenUsesOf.set(base.literal, unseenUses);
+    if (unseen.has(base.literal) || unseenUses) out.push(base.literal);
     // What the evaluator saw can override the base at run time (an environment variable behind a schema default).
     // The base's own variable (`process.env.X ?? "…/v1"`) is renamed with it: not an override.
     const own = (o: string) => !!base.env && (o === base.env || o === `the environment variable ${base.env.split(".").pop()}`);
@@ -117,7 +120,7 @@ export function resolveDoNoHarm(a: Analysis): void {
     // A base written inside the expression a kept call's redirect replaces (`${env.X ?? "…/v1"}/pods`
     // → `${RUNPOD_V1_BASE}/pods`) served that call alone: it is gone, nothing flips or is marked.
     if (base.flip.length && base.flip.every((f) => redirected.some((r) => replaces(r, f)))) continue;
-    flipOrMark(a, base, verdicts.get(base.literal)!, unseen.get(base.literal), a.frozen.get(base.literal.getSourceFile().getFilePath()));
+    flipOrMark(a, base, verdicts.get(base.literal)!, unseen.get(base.literal), a.frozen.get(base.literal.getSourceFile().getFilePath()), unseenUsesOf.get(base.literal));
   }
   for (const [literal, uses] of testBases) {
     if (!verdicts.get(literal)?.flips) continue;

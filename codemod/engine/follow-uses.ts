@@ -11,7 +11,7 @@ import { Node, SyntaxKind } from "../ts-morph.ts";
 import { enclosingFunction, isFunctionLike } from "./scope.ts";
 import type { Analysis } from "./state.ts";
 import { functionName, references } from "./references.ts";
-import { commonJsExports, importerUses } from "./module-exports.ts";
+import { commonJsExports, defaultImportUses, importerUses } from "./module-exports.ts";
 import { optionsOf } from "./evaluate/value.ts";
 import { CallResults } from "./call-results.ts";
 import { receiverHolds } from "./receiver-base.ts";
@@ -183,6 +183,8 @@ export class Follower {
         return this.follow(holder, out, seen, depth + 1, [...path, name]);
       }
       if (obj && (Node.isReturnStatement(holder!) || (holder && Node.isArrowFunction(holder)) || (holder && Node.isPropertyAssignment(holder)))) return this.follow(obj, out, seen, depth + 1, [...path, name]);
+      // `export default { providers: { … } }`: the importers' reads, along the path.
+      if (obj && holder && Node.isExportAssignment(holder) && !holder.isExportEquals()) return this.follow(obj, out, seen, depth + 1, [...path, name]);
       // `module.exports = { baseUrl }`: its importers' reads (`config.baseUrl`, `const { runpod } = require(…)`).
       if (holder && Node.isBinaryExpression(holder) && /^(module\.)?exports$/.test(holder.getLeft().getText().replace(/\s/g, ""))) {
         const refs = references(p.getNameNode());
@@ -198,6 +200,11 @@ export class Follower {
     if (Node.isReturnStatement(p) || (Node.isArrowFunction(p) && p.getBody() === outer)) {
       const fn = Node.isReturnStatement(p) ? enclosingFunction(p) : p;
       return this.callers(fn, out, seen, depth, path);
+    }
+    // `export default defineNuxtConfig({ … })`: its importers' default imports (`import config from "./nuxt.config"`).
+    if (Node.isExportAssignment(p) && !p.isExportEquals()) {
+      const refs = defaultImportUses(p.getSourceFile(), this.a.resolve);
+      return refs.length ? each(refs) : void out.push(outer);
     }
     if (Node.isExportAssignment(p)) return void out.push(outer);
     // Only tested (`if (!client)`, `client === null`): the value goes nowhere.
@@ -221,6 +228,8 @@ export class Follower {
     // A base given positionally to a class of the project (`new Client(key, BASE)`) is followed into
     // its constructor the same way (its uses are the class's own members).
     if (Node.isNewExpression(p) && (p.getArguments() as Node[]).includes(outer) && this.intoCallee(p, outer, path, out, seen, depth)) return this.follow(p, out, seen, depth + 1, path);
+    // Options carrying the base given to a planned request (`$fetch(path, rpOpts())`, `{ ...rpOpts() }`): that request is the use.
+    if (path.length === 1 && Node.isCallExpression(p) && p.getArguments().includes(outer as any) && this.accounted(p.getExpression())) return;
     // An object carrying the base (a client the project made) handed to a function of the project:
     // followed where its parameter is used. A bare base string handed on is not: the function
     // may build URLs from it that no planned site accounts for.
@@ -382,6 +391,10 @@ export class Follower {
     const name = functionName(fn);
     if (!name) return void out.push(fn);
     for (const r of references(name)) {
+      // A module's default import whose default export is a call of this function (`export default
+      // defineConfig({ … })`): the compiler lists it with the function's references; that value is
+      // followed from the export (its default imports' uses).
+      if (r.getText() !== name.getText() && r.getSymbol()?.getDeclarations().some((d) => Node.isImportClause(d))) continue;
       const call = r.getParent();
       if (call && Node.isCallExpression(call) && call.getExpression() === r) {
         if (!path.length && this.results.cannotHold(call, this.literal)) continue;
@@ -404,3 +417,4 @@ function chainTop(call: Node): Node {
     else return top;
   }
 }
+

@@ -48,6 +48,8 @@ export interface AnalyzeOptions {
   frozen?: Map<string, string>;
   /** Absolute path → the files that import it but could not be analysed. */
   blocked?: Map<string, string[]>;
+  /** Absolute path → where its exports may be used unseen (an auto-import convention's users the run does not hold: codemod/auto-imports.ts). */
+  unseenUses?: Map<string, string[]>;
   /** Where the boundary adapter module goes (the run's root); absent: no adapter (--no-adapter). */
   adapterRoot?: string;
   /** Every file of the run, pages and components included (what may read a record field). */
@@ -106,6 +108,7 @@ function analyzeOnce(index: ProjectIndex, displayName: (file: string) => string,
   for (const [f, why] of options.frozen ?? []) a.frozen.set(f, { why, advice: WRITABLE });
   for (const [f, h] of held) if (!a.frozen.has(f)) a.frozen.set(f, h);
   for (const [f, by] of options.blocked ?? []) a.blocked.set(f, by);
+  for (const [f, by] of options.unseenUses ?? []) a.unseenUses.set(f, by);
   const result = new Map<string, FileAnalysis>();
   const parsed: SourceFile[] = [];
   for (const sf of index.files) {

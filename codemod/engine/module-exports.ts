@@ -239,3 +239,15 @@ function importIndex(project: Project): Map<string, Node[]> {
   }
   return index;
 }
+
+/** The uses of a module's default export in the modules that import it by a default import. */
+export function defaultImportUses(target: SourceFile, resolve: ModuleResolver | undefined): Node[] {
+  const out: Node[] = [];
+  for (const sf of target.getProject().getSourceFiles()) {
+    for (const imp of sf.getImportDeclarations()) {
+      const name = imp.getDefaultImport();
+      if (name && resolve?.(sf.getFilePath(), imp.getModuleSpecifierValue()) === target) out.push(...localUses(imp, name));
+    }
+  }
+  return out;
+}

@@ -22,6 +22,7 @@ import { V1_BASE_NAME, V1_ORIGIN_NAME } from "./v1-redirect.ts";
 import { TODO_TAG } from "../prefilter.ts";
 import { unwrapExpression } from "./urls.ts";
 import { BASE_KEYS } from "./transports/convention.ts";
+import { optionProp, seenOptions } from "./values.ts";
 
 /** Whether an earlier run's mark sits right above the literal's statement (that mark already counts the site). */
 function alreadyMarked(text: string, n: Node): boolean {
@@ -171,21 +172,31 @@ function holdsV1Base(a: Analysis, expr: Node): boolean {
   }
 }
 
-/** `$fetch(path, { baseURL: "…/v2" })`, or an instance made with the v2 base called (`api(path)`, `api.get(path)`). */
+/**
+ * `$fetch(path, { baseURL: "…/v2" })` or on another API's base (`{ ...clusterOpts() }` whose helper
+ * writes `baseURL: "https://k8s…"`), or an instance made with the v2 base called (`api(path)`, `api.get(path)`).
+ */
 function v2BaseOption(a: Analysis, call: Node & { getArguments(): Node[]; getExpression(): Node }): boolean {
   const isV2 = (n: Node | undefined) => !!n && optionsOf(a.evaluator.evaluate(n)).some((o) => o.kind === "string" && o.text.replace(/\/+$/, "") === V2_BASE);
-  const baseIn = (obj: Node | undefined) => {
+  // A URL of another host or the v2 base, and never a v1 base: the path is that API's.
+  const elsewhere = (n: Node | undefined) => {
+    if (!n) return false;
+    const v = a.evaluator.evaluate(n);
+    return !baseIn(v) && optionsOf(v).some((o) => o.kind === "string" && /^https?:\/\//.test(o.text));
+  };
+  const ownBase = (obj: Node | undefined, test = isV2) => {
     const o = obj && unwrapExpression(obj);
     return !!o && Node.isObjectLiteralExpression(o) && BASE_KEYS.some((k) => {
       const p = o.getProperty(k);
-      return !!p && Node.isPropertyAssignment(p) && isV2(p.getInitializer());
+      return !!p && Node.isPropertyAssignment(p) && test(p.getInitializer());
     });
   };
+  const seenBase = (obj: Node | undefined) => BASE_KEYS.some((k) => elsewhere(optionProp(a, seenOptions(a, obj), k).node));
   try {
-    if (baseIn(call.getArguments()[1])) return true;
+    if (ownBase(call.getArguments()[1]) || seenBase(call.getArguments()[1])) return true;
     const callee = unwrapExpression(call.getExpression());
     const receiver = Node.isPropertyAccessExpression(callee) ? callee.getExpression() : callee;
-    return optionsOf(a.evaluator.evaluate(receiver)).some((o) => o.kind === "made" && Node.isCallExpression(o.call) && baseIn(o.call.getArguments()[0]));
+    return optionsOf(a.evaluator.evaluate(receiver)).some((o) => o.kind === "made" && Node.isCallExpression(o.call) && ownBase(o.call.getArguments()[0]));
   } catch {
     return false;
   }

@@ -132,6 +132,8 @@ export interface Analysis {
   holds?: Holds;
   /** Files imported by files the run could not analyse: their bases may be used unseen. */
   blocked: Map<string, string[]>;
+  /** Files whose exports may be used where the run cannot see (an auto-import convention's users outside it). */
+  unseenUses: Map<string, string[]>;
   /** Which strings and objects an expression can hold (one evaluator per analysis, memoised). */
   evaluator: Evaluator;
   /** A request helper → the base expression in its own URL (`${BASE}${path}`), for redirecting its marked calls. */
@@ -211,6 +213,7 @@ export function newAnalysis(resolve: ModuleResolver | undefined): Analysis {
     consumed: new Set(),
     frozen: new Map(),
     blocked: new Map(),
+    unseenUses: new Map(),
     evaluator: new Evaluator(resolve),
     overrides: new Map(),
     helperAnchors: new Map(),

@@ -25,6 +25,9 @@ export function bindingOfDeclaration(decl: Node): Binding | undefined {
   if (assign && Node.isBinaryExpression(assign) && assign.getLeft() === decl && assign.getOperatorToken().getKind() === SyntaxKind.EqualsToken) return bindingOfDeclaration(assign);
   if (Node.isShorthandPropertyAssignment(decl)) return resolveIdentifier(decl.getNameNode());
   if (Node.isExportAssignment(decl)) return { kind: "var", decl, init: decl.getExpression(), path: [], isConst: true };
+  // `export default defineConfig({ … })`: the compiler names the expression itself as the default export.
+  const exported = decl.getParent();
+  if (exported && Node.isExportAssignment(exported) && exported.getExpression() === decl) return bindingOfDeclaration(exported);
   return undefined;
 }
 

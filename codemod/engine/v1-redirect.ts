@@ -197,6 +197,9 @@ export function optionRedirect(call: Node & { getArguments(): Node[] }, key: str
     if (Node.isObjectLiteralExpression(config) && !args.some((x) => unwrapExpression(x) === config)) return undefined;
     const u = config;
     if (Node.isObjectLiteralExpression(u)) {
+      // A spread may carry the key (`{ method, ...runpodOpts() }`): the base goes last, so it wins.
+      const last = u.getProperties().at(-1);
+      if (last && u.getProperties().some((p) => Node.isSpreadAssignment(p))) return { edits: [textEdit(u, last.getEnd(), last.getEnd(), `, ${option}`)], names: [target.name] };
       const open = u.getStart() + 1;
       const empty = u.getProperties().length === 0;
       return { edits: [textEdit(u, open, empty ? u.getEnd() - 1 : open, empty ? ` ${option} ` : ` ${option},`)], names: [target.name] };

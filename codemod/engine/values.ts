@@ -164,6 +164,44 @@ export function prop(obj: Node | undefined, name: string): Node | undefined {
   return undefined;
 }
 
+/** The object literal options are written as, here or where the evaluator finds them (a helper's return: `rpOpts()`); read it, never edit it. */
+export function seenOptions(a: Analysis, node: Node | undefined): Node | undefined {
+  const here = objectLiteral(a, node);
+  if (here || !node) return here;
+  const v = a.evaluator.evaluate(node);
+  const lit = v.kind === "object" ? unwrapExpression(v.node) : undefined;
+  return lit && Node.isObjectLiteralExpression(lit) ? lit : undefined;
+}
+
+/**
+ * A key of an options object, looking through its spreads (`{ ...runpodOpts(), method: "DELETE" }`)
+ * into the object literal a spread holds (a helper's return, a constant), the last writer winning:
+ * the node written for the key, or undefined when no part of the object names it. `unknown` is set
+ * when a spread holds something the evaluator cannot see into (it may carry the key).
+ */
+export function optionProp(a: Analysis, obj: Node | undefined, name: string, seen = new Set<Node>()): { node?: Node; unknown?: boolean } {
+  if (!obj || !Node.isObjectLiteralExpression(obj) || seen.has(obj)) return obj && seen.has(obj) ? { unknown: true } : {};
+  seen.add(obj);
+  let unknown = false;
+  for (const p of [...obj.getProperties()].reverse()) {
+    if (Node.isSpreadAssignment(p)) {
+      const v = a.evaluator.evaluate(p.getExpression());
+      const lit = v.kind === "object" ? unwrapExpression(v.node) : undefined;
+      if (!lit || !Node.isObjectLiteralExpression(lit)) {
+        unknown = true;
+        continue;
+      }
+      const inner = optionProp(a, lit, name, seen);
+      if (inner.node) return { node: inner.node, unknown };
+      unknown ||= !!inner.unknown;
+      continue;
+    }
+    const own = (p as any).getName?.() === name ? prop(obj, name) : undefined;
+    if (own) return { node: own, unknown };
+  }
+  return { unknown };
+}
+
 /** A base supplied outside the URL (axios `baseURL`, got/ky `prefixUrl`, openapi-fetch `baseUrl`). */
 export function external(a: Analysis, obj: Node | undefined, keys: string[], join: JoinMode): External | undefined {
   for (const key of keys) {

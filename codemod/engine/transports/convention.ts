@@ -9,7 +9,7 @@ import { Node, SyntaxKind, type CallExpression } from "../../ts-morph.ts";
 import type { HttpMethod } from "../../../mappings/index.ts";
 import { locate, resolveParts, unwrapExpression } from "../urls.ts";
 import type { Analysis } from "../state.ts";
-import { objectLiteral, prop, urlContext, type External } from "../values.ts";
+import { objectLiteral, optionProp, prop, seenOptions, urlContext, type External } from "../values.ts";
 import { baseIn } from "../evaluate/bases.ts";
 import { optionsOf, type Value } from "../evaluate/value.ts";
 import { referencesOf, skipParens } from "../nodes.ts";
@@ -111,10 +111,12 @@ export function conventionCall(a: Analysis, call: CallExpression, verb: string |
   const opts = objectLiteral(a, options);
   out.options = opts ?? options;
   if (!m) {
-    const method = prop(opts, "method");
+    // Options a helper returns (`rpOpts()`, `{ ...rpOpts() }`) are read where the helper writes them.
+    const seen = opts ?? seenOptions(a, options);
+    const method = optionProp(a, seen, "method").node;
     const lit = method && unwrapExpression(method);
     if (lit && (Node.isStringLiteral(lit) || Node.isNoSubstitutionTemplateLiteral(lit))) out.method = { kind: "literal", value: lit.getLiteralValue().toUpperCase() as HttpMethod, node: lit };
-    else if (method || (options && !opts)) out.method = { kind: "unknown", node: method };
+    else if (method || (options && !seen)) out.method = { kind: "unknown", node: method };
   }
   if (!out.body && opts) {
     const key = BODY_KEYS.find((k) => prop(opts, k));
@@ -139,9 +141,10 @@ export function optionBase(a: Analysis, call: CallExpression): External | undefi
   const [first, second] = call.getArguments();
   if (!first || !second || call.getFirstAncestorByKind(SyntaxKind.ImportDeclaration)) return undefined;
   if (!packageCallee(a, call)) return undefined;
-  const opts = objectLiteral(a, second);
+  const opts = seenOptions(a, second);
   for (const key of BASE_KEYS) {
-    const node = opts && prop(opts, key);
+    // Also from a spread of a helper's options (`{ ...runpodOpts() }`): the helper's literal holds the key.
+    const node = opts && optionProp(a, opts, key).node;
     const found = node && baseIn(a.evaluator.evaluate(node));
     if (!node || !found) continue;
     a.baseSource.set(unwrapExpression(node), found.source);
