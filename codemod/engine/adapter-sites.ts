@@ -28,9 +28,10 @@ export interface FollowedReads {
  * records: `toV1List` unwraps and converts them); false when it does not. `reads`: the fields the
  * answer's own flow reads, when it was followed to every read (nothing out of sight); otherwise any
  * file of the project reading a field the adapter leaves out may be reading this record. `reads.at`:
- * where a read was found in the code fetching the app's routes it is answered from (`through`).
+ * where a read was found in the code fetching the app's routes it is answered from (`through`);
+ * `unfollowed`: why that code could not be followed (the word search decides, and the mark says why).
  */
-export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean | { rxjsMap: string }, op: OperationMapping, kind: "record" | "recordList" = "record", reads?: FollowedReads): boolean {
+export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean | { rxjsMap: string }, op: OperationMapping, kind: "record" | "recordList" = "record", reads?: FollowedReads, unfollowed?: string): boolean {
   if (!plan.a.adapter) return false;
   // Exactly, or without fields the live catalog fills, where nothing in the project reads them.
   const left = adapterCovers(kind, op.key) === true ? [] : adapterOmissions(kind, op.key);
@@ -47,7 +48,7 @@ export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean | {
     const reader = fields.length ? projectReader(plan.a, fields, read.getSourceFile().getFilePath()) : undefined;
     if (!reader) continue;
     const where = path.relative(plan.a.adapter.root, reader).split(path.sep).join("/");
-    plan.problems.push({ reason: `${why} ${fields.join(" / ")}, and ${where} may read one`, advice: "read what the v2 record has instead (docs/mapping.md)" });
+    plan.problems.push({ reason: `${why} ${fields.join(" / ")}, and ${where} may read one${unfollowed ? ` (the code fetching its route was not followed: ${unfollowed})` : ""}`, advice: "read what the v2 record has instead (docs/mapping.md)" });
     return false;
   }
   // Insertions around the read (its own path and body edits stay inside); a promise gets `.then`.

@@ -267,10 +267,11 @@ function stateOf(id: TypeScript.Identifier): TypeScript.Identifier | undefined {
 /** Declared at the top of a module and exported there (or by `export { name }`): other modules may use it. */
 function exported(id: TypeScript.Identifier): boolean {
   const sf = id.getSourceFile();
-  let stmt: N | undefined = id.parent;
-  while (stmt && stmt.parent !== sf) stmt = stmt.parent;
-  if (!stmt || !ts.canHaveModifiers(stmt)) return false;
-  if (ts.getModifiers(stmt)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) return true;
+  const decl = id.parent;
+  // Only a module's own top-level names: a variable of its statement list, or a function it declares.
+  const stmt = ts.isVariableDeclaration(decl) && decl.name === id ? decl.parent?.parent : ts.isFunctionDeclaration(decl) && decl.name === id ? decl : undefined;
+  if (!stmt || stmt.parent !== sf) return false;
+  if (ts.canHaveModifiers(stmt) && ts.getModifiers(stmt)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) return true;
   return sf.statements.some((s) => ts.isExportDeclaration(s) && !!s.exportClause && ts.isNamedExports(s.exportClause) && s.exportClause.elements.some((e) => (e.propertyName ?? e.name).text === id.text)) || sf.statements.some((s) => ts.isExportAssignment(s) && ts.isIdentifier(s.expression) && s.expression.text === id.text);
 }
 

@@ -309,7 +309,8 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
     const relayed = !streamGone && sites.length === 1 && !unfollowed && relays.length && escapes.every((e) => relays.some((r) => r.node === e)) ? relayedReads(plan.a, relays) : undefined;
     const seen = !outOfSight && !streamGone && escapes.length === 0 && sites.length === 1 ? { fields: reached } : relayed && "reads" in relayed ? { fields: new Set([...reached, ...relayed.reads.keys()]), at: relayed.reads, through: relayed.through } : undefined;
     const kind = shape.kind === "list" ? "recordList" : "record";
-    const wrapped = stream ? wrapRecordInAdapter(plan, http.call, { rxjsMap: stream }, op, kind, seen) : !!read && wrapRecordInAdapter(plan, read, readIsPromise, op, kind, seen);
+    const fallback = relayed && "undecided" in relayed ? relayed.undecided : undefined;
+    const wrapped = stream ? wrapRecordInAdapter(plan, http.call, { rxjsMap: stream }, op, kind, seen, fallback) : !!read && wrapRecordInAdapter(plan, read, readIsPromise, op, kind, seen, fallback);
     // Why the adapter could not take it belongs to the site only where the site is marked anyway.
     if (!wrapped && speculative) plan.problems.splice(problems);
     const route = wrapped ? { edits: plan.site.edits, typeRenames: plan.site.typeRenames, onApply: plan.site.onApply } : undefined;
