@@ -116,7 +116,8 @@ function expressRoute(handler: Node): AppRoute | undefined {
   if (!init || !Node.isCallExpression(init) || init.getExpression().getText() !== "express") return undefined;
   const text = first.getLiteralValue();
   if (!text.startsWith("/") || /[*?()]/.test(text)) return undefined;
-  return routeOf(text.split("/").filter(Boolean).map((s) => (s.startsWith(":") ? `[${s.slice(1)}]` : s)));
+  const route = routeOf(text.split("/").filter(Boolean).map((s) => (s.startsWith(":") ? `[${s.slice(1)}]` : s)));
+  return route && { ...route, shown: text };
 }
 
 /** Segments in the frameworks' bracket form (`[id]`, `[...slug]`, `[[...slug]]`) → the route. */
