@@ -75,9 +75,9 @@ function readText(a: Analysis, file: string): string | null {
   }
 }
 
-/** The files of `file`'s package that may fetch one of its routes (the scope a record of it may be read in). */
-export function relayScope(a: Analysis, file: string): string[] {
-  return scope(a, packageRoot(file, a.adapter?.root ?? path.dirname(file)));
+/** The files under `dir` (the run's root: every package) that may fetch an app's route; not the adapter, not tests. */
+export function relayScope(a: Analysis, dir: string): string[] {
+  return scope(a, dir);
 }
 
 /** A file's text, read once a run (null: unreadable). */

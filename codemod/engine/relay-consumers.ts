@@ -30,23 +30,23 @@ const REQUESTS: [RegExp, Held][] = [
 ];
 const SCRIPT = /\.([cm]?[jt]sx?)$/;
 
-export function routeReads(a: Analysis, route: AppRoute, relayFile: string): RouteReads {
+export function routeReads(a: Analysis, route: AppRoute): RouteReads {
   const memo = (a.routeReads ??= new Map());
-  const key = `${relayFile}\0${route.shown}`;
-  const known = memo.get(key);
+  const known = memo.get(route.shown);
   if (known) return known;
-  const found = search(a, route, relayFile);
-  memo.set(key, found);
+  const found = search(a, route);
+  memo.set(route.shown, found);
   return found;
 }
 
-function search(a: Analysis, route: AppRoute, relayFile: string): RouteReads {
+function search(a: Analysis, route: AppRoute): RouteReads {
   if (!a.projectFiles || !a.adapter) return { undecided: "the project's other files are not known in this run" };
   if (!route.fixed.length) return { undecided: `${route.shown} has no fixed segment to find it by` };
   const shown = (f: string) => path.relative(a.adapter!.root, f).split(path.sep).join("/");
   const reads = new Map<string, string>();
   let fetchers = 0;
-  for (const file of relayScope(a, relayFile)) {
+  // Every file of the run: a monorepo's front end may fetch what another package's routes answer.
+  for (const file of relayScope(a, a.adapter.root)) {
     const text = relayText(a, file);
     if (text === null) return { undecided: `${shown(file)} cannot be read` };
     if (!SCRIPT.test(file)) {

@@ -10,7 +10,7 @@ export function relayedReads(a: Analysis, relays: { route: AppRoute; node: Node 
   const reads = new Map<string, string>();
   const routes = new Set<string>();
   for (const r of relays) {
-    const got = routeReads(a, r.route, r.node.getSourceFile().getFilePath());
+    const got = routeReads(a, r.route);
     if ("undecided" in got) return got;
     routes.add(r.route.shown);
     for (const [field, at] of got.reads) if (!reads.has(field)) reads.set(field, at);

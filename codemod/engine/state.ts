@@ -148,7 +148,7 @@ export interface Analysis {
   projectReaders?: Map<string, string | null>;
   /** Per file of the run, read once: its text (null: unreadable) and the field names it reads. */
   projectFileReads?: Map<string, { text: string | null; reads?: Set<string>; sf?: TypeScript.SourceFile }>;
-  /** A relay route (its file and path) → what the code fetching it reads of its answer (relay-consumers.ts). */
+  /** A relay route (its path as shown) → what the code fetching it reads of its answer (relay-consumers.ts). */
   routeReads?: Map<string, RouteReads>;
   /** A type's name → the files the engine did not parse that name it, with their text (renamed-type-uses.ts). */
   typeMentions?: Map<string, { file: string; text: string }[]>;
