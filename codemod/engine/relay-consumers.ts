@@ -53,7 +53,7 @@ function search(a: Analysis, route: AppRoute): RouteReads {
       if (mentionedInText(text, route)) return { undecided: `${shown(file)} names ${route.shown} where the codemod does not follow it` };
       continue;
     }
-    if (!route.fixed.some((s) => text.includes(s)) && !/\b(fetch|useFetch|useLazyFetch|axios)\b/.test(text)) continue;
+    if (!route.fixed.some((s) => text.includes(s)) && !/\b(o?fetch|useFetch|useLazyFetch|axios)\b/.test(text)) continue;
     const sf = scriptOf(a, file, text);
     const engineFile = a.files.has(file);
     const followed = new Set<N>();
