@@ -22,9 +22,15 @@ export interface AppRoute {
 
 /** The relay a value leaving sight at `value` is (its route), or undefined when it is not one the codemod knows. */
 export function relayOf(a: Analysis, value: Node, viaReturn: boolean): { route: AppRoute; at: Node } | undefined {
+  // Without the adapter nothing is decided by the route's readers.
+  if (!a.adapter || !a.projectFiles) return undefined;
+  const found = relayRoute(a, value, viaReturn);
   // A route module that other code imports (its handler called directly, a helper of it reused)
   // hands its answers to that code too: only the framework may call it.
-  if (value.getSourceFile().getReferencingSourceFiles().length) return undefined;
+  return found && !value.getSourceFile().getReferencingSourceFiles().length ? found : undefined;
+}
+
+function relayRoute(a: Analysis, value: Node, viaReturn: boolean): { route: AppRoute; at: Node } | undefined {
   const file = value.getSourceFile().getFilePath();
   const root = a.adapter?.root ?? path.dirname(file);
   const rel = path.relative(packageRoot(file, root), file).split(path.sep).join("/");
