@@ -16,13 +16,22 @@ import { edit, heldEdit, type Plan, type FileState } from "./state.ts";
 import { afterImports, beforeFallbacks, isTypeScriptFile, statementOf } from "./nodes.ts";
 import { insertAt } from "./text-edit.ts";
 
+/** The fields a record's flow reads, followed to every read; `at`/`through`: found in the code fetching the app's routes it is answered from. */
+export interface FollowedReads {
+  fields: ReadonlySet<string>;
+  at?: ReadonlyMap<string, string>;
+  through?: string;
+}
+
 /**
  * Wraps the body read in the adapter when it holds this operation's record (or, for a list, its
  * records: `toV1List` unwraps and converts them); false when it does not. `reads`: the fields the
  * answer's own flow reads, when it was followed to every read (nothing out of sight); otherwise any
- * file of the project reading a field the adapter leaves out may be reading this record.
+ * file of the project reading a field the adapter leaves out may be reading this record. `reads.at`:
+ * where a read was found in the code fetching the app's routes it is answered from (`through`);
+ * `unfollowed`: why that code could not be followed (the word search decides, and the mark says why).
  */
-export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean | { rxjsMap: string }, op: OperationMapping, kind: "record" | "recordList" = "record", reads?: ReadonlySet<string>): boolean {
+export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean | { rxjsMap: string }, op: OperationMapping, kind: "record" | "recordList" = "record", reads?: FollowedReads, unfollowed?: string): boolean {
   if (!plan.a.adapter) return false;
   // Exactly, or without fields the live catalog fills, where nothing in the project reads them.
   const left = adapterCovers(kind, op.key) === true ? [] : adapterOmissions(kind, op.key);
@@ -30,15 +39,16 @@ export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean | {
   // Fields the adapter leaves out (the live catalog's), or v2 does not have at all: nothing may read them.
   for (const [fields, why] of [[left, "the adapter cannot fill"], [lostFields(op), "v2 records do not have"]] as const) {
     if (reads) {
-      const read = fields.filter((f) => reads.has(f));
+      const read = fields.filter((f) => reads.fields.has(f));
       if (!read.length) continue;
-      plan.problems.push({ reason: `${why} ${fields.join(" / ")}, and the record is read for ${read.join(", ")}`, advice: "read what the v2 record has instead (docs/mapping.md)" });
+      const where = read.map((f) => (reads.at?.get(f) ? `${f} (${reads.at.get(f)}, fetched from ${reads.through})` : f));
+      plan.problems.push({ reason: `${why} ${fields.join(" / ")}, and the record is read for ${where.join(", ")}`, advice: "read what the v2 record has instead (docs/mapping.md)" });
       return false;
     }
     const reader = fields.length ? projectReader(plan.a, fields, read.getSourceFile().getFilePath()) : undefined;
     if (!reader) continue;
     const where = path.relative(plan.a.adapter.root, reader).split(path.sep).join("/");
-    plan.problems.push({ reason: `${why} ${fields.join(" / ")}, and ${where} may read one`, advice: "read what the v2 record has instead (docs/mapping.md)" });
+    plan.problems.push({ reason: `${why} ${fields.join(" / ")}, and ${where} may read one${unfollowed ? ` (the code fetching its route was not followed: ${unfollowed})` : ""}`, advice: "read what the v2 record has instead (docs/mapping.md)" });
     return false;
   }
   // Insertions around the read (its own path and body edits stay inside); a promise gets `.then`.
@@ -76,7 +86,7 @@ export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean | {
     closing = { edit: heldEdit(plan, end, { start: end.getEnd(), end: end.getEnd(), text: render(close) }), at: end, render };
   }
   if (kind === "recordList") (plan.site.adapterLists ??= []).push({ edit: closing.edit, at: closing.at, withFilters: (filters) => closing.render(around(filters)[1]!) });
-  const without = left.length ? ` (without ${left.join(", ")}, which ${reads ? "this record's reads do not name" : "nothing in the project reads"})` : "";
+  const without = left.length ? ` (without ${left.join(", ")}, which ${reads?.through ? `the code fetching ${reads.through} does not read` : reads ? "this record's reads do not name" : "nothing in the project reads"})` : "";
   note(plan, read, kind === "record" ? `the v2 ${op.key.split("#")[0]} record is converted back to v1 by ${ADAPTER_BINDING}${without}` : `the v2 ${op.key.split("#")[0]} list is unwrapped and its records converted back to v1 by ${ADAPTER_BINDING}${without}`);
   const site = plan.site;
   site.keepsV1Record = true;

@@ -75,6 +75,31 @@ function readText(a: Analysis, file: string): string | null {
   }
 }
 
+/** The files under `dir` (the run's root: every package) that may fetch an app's route; not the adapter, not tests. */
+export function relayScope(a: Analysis, dir: string): string[] {
+  return scope(a, dir);
+}
+
+/** A file's text, read once a run (null: unreadable). */
+export function relayText(a: Analysis, file: string): string | null {
+  const cache = (a.projectFileReads ??= new Map());
+  let entry = cache.get(file);
+  if (!entry) cache.set(file, (entry = { text: readText(a, file) }));
+  return entry.text;
+}
+
+/** A script's syntax: the engine's parse, or one made here once a run. */
+export function scriptOf(a: Analysis, file: string, text: string): TypeScript.SourceFile {
+  const parsed = a.files.get(file);
+  if (parsed) return parsed.sf.compilerNode;
+  const entry = a.projectFileReads!.get(file)!;
+  return (entry.sf ??= ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, scriptKind(file)));
+}
+
+function scriptKind(file: string): TypeScript.ScriptKind {
+  return /x$/.test(file) ? (/\.tsx$/.test(file) ? ts.ScriptKind.TSX : ts.ScriptKind.JSX) : /\.[cm]?ts$/.test(file) ? ts.ScriptKind.TS : ts.ScriptKind.JS;
+}
+
 /**
  * The field names a script reads: `x.name`, `x["name"]`, `{ name } = x`, `"name" in x`. A type
  * member declaring it, an object literal's key (a body being written) or a variable of that name
@@ -82,8 +107,7 @@ function readText(a: Analysis, file: string): string | null {
  */
 function readNames(a: Analysis, file: string, text: string): Set<string> {
   const parsed = a.files.get(file);
-  const kind = /x$/.test(file) ? (/\.tsx$/.test(file) ? ts.ScriptKind.TSX : ts.ScriptKind.JSX) : /\.[cm]?ts$/.test(file) ? ts.ScriptKind.TS : ts.ScriptKind.JS;
-  const sf = parsed ? parsed.sf.compilerNode : ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, kind);
+  const sf = parsed ? parsed.sf.compilerNode : (a.projectFileReads!.get(file)!.sf ??= ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, scriptKind(file)));
   const out = new Set<string>();
   const add = (n: TypeScript.Node | undefined) => {
     if (n && (ts.isIdentifier(n) || ts.isStringLiteral(n))) out.add(n.text);

@@ -2,6 +2,8 @@
 // facts the do-no-harm check needs (which bases each site depends on, which uses were followed).
 import type { Category, Edit, Finding, HelperSignature } from "../types.ts";
 import { Node, type SourceFile } from "../ts-morph.ts";
+import type { TypeScript } from "../ts-morph.ts";
+import type { RouteReads } from "./relay-consumers.ts";
 import type { ModuleResolver } from "./symbols.ts";
 import { redact } from "../redact.ts";
 import { Evaluator } from "./evaluate/evaluator.ts";
@@ -147,7 +149,9 @@ export interface Analysis {
   /** Fields joined → the first file that may read one of them (null: none). */
   projectReaders?: Map<string, string | null>;
   /** Per file of the run, read once: its text (null: unreadable) and the field names it reads. */
-  projectFileReads?: Map<string, { text: string | null; reads?: Set<string> }>;
+  projectFileReads?: Map<string, { text: string | null; reads?: Set<string>; sf?: TypeScript.SourceFile }>;
+  /** A relay route (its path as shown) → what the code fetching it reads of its answer (relay-consumers.ts). */
+  routeReads?: Map<string, RouteReads>;
   /** A type's name → the files the engine did not parse that name it, with their text (renamed-type-uses.ts). */
   typeMentions?: Map<string, { file: string; text: string }[]>;
   /** Package folder → the files its records may be read in (project-reads.ts). */

@@ -23,6 +23,8 @@ import { classifyRead } from "../response-branch.ts";
 import { fieldIndex, recordField, type Lost } from "./record-field-read.ts";
 import { callersOf, fieldDeclarations, onlyTested, resultBeyondStatus } from "./record-flow-facts.ts";
 import { argumentCallee, callbackCallee, noteEntry, type Callee } from "../record-callees.ts";
+import { relayOf, type AppRoute } from "../relay-routes.ts";
+import { relayedReads } from "../relay-reads.ts";
 
 const ITERATORS = ["map", "filter", "find", "forEach", "some", "every", "flatMap", "findLast", "sort", "slice", "reduce"];
 
@@ -52,9 +54,15 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   /** The fields this answer's flow reads (wherever it goes within sight), and whether it also goes out of sight. */
   const reached = new Set<string>();
   let outOfSight = false;
+  /** Where it leaves sight by being answered from one of the app's routes (its fetchers may be followed), and whether it also leaves elsewhere. */
+  const relays: { route: AppRoute; node: Node }[] = [];
+  let unfollowed = false;
   /** A value leaves the codemod's sight: harmless when its declared type names no differing field. */
   const escape = (n: Node, viaReturn = false) => {
     outOfSight = true;
+    const relay = relayOf(plan.a, n, viaReturn);
+    if (relay) relays.push({ route: relay.route, node: n });
+    else unfollowed = true;
     const declared = declaredFields(plan.a, n, viaReturn);
     if (declared && !declared.some((f) => differing.has(f))) return;
     if (undocumented && !declared && !declaredAsRecord(plan.a, n, viaReturn)) return;
@@ -242,6 +250,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
     // A list's site is marked by its unwrap already; a record is read where it is not followed.
     if (site.kind === "handed") {
       outOfSight = true;
+      unfollowed = true;
       const fields = differingFields(lens.fields, lens.v1Lost);
       const where = `${site.node.getSourceFile().getBaseName()}:${site.node.getStartLineNumber()}`;
       const to = `the response is handed to ${(site.node as any).getExpression().getText()} (${where}), which ${site.why}`;
@@ -296,9 +305,12 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
     const problems = plan.problems.length;
     // Where this one answer is followed to every read, only those reads can miss a field the adapter
     // leaves out; a read through the same type of another value elsewhere cannot see this record.
-    const seen = !outOfSight && !streamGone && escapes.length === 0 && sites.length === 1 ? reached : undefined;
+    // Where it leaves sight only through the app's routes, the code fetching them is followed to its reads.
+    const relayed = !streamGone && sites.length === 1 && !unfollowed && relays.length && escapes.every((e) => relays.some((r) => r.node === e)) ? relayedReads(plan.a, relays) : undefined;
+    const seen = !outOfSight && !streamGone && escapes.length === 0 && sites.length === 1 ? { fields: reached } : relayed && "reads" in relayed ? { fields: new Set([...reached, ...relayed.reads.keys()]), at: relayed.reads, through: relayed.through } : undefined;
     const kind = shape.kind === "list" ? "recordList" : "record";
-    const wrapped = stream ? wrapRecordInAdapter(plan, http.call, { rxjsMap: stream }, op, kind, seen) : !!read && wrapRecordInAdapter(plan, read, readIsPromise, op, kind, seen);
+    const fallback = relayed && "undecided" in relayed ? relayed.undecided : undefined;
+    const wrapped = stream ? wrapRecordInAdapter(plan, http.call, { rxjsMap: stream }, op, kind, seen, fallback) : !!read && wrapRecordInAdapter(plan, read, readIsPromise, op, kind, seen, fallback);
     // Why the adapter could not take it belongs to the site only where the site is marked anyway.
     if (!wrapped && speculative) plan.problems.splice(problems);
     const route = wrapped ? { edits: plan.site.edits, typeRenames: plan.site.typeRenames, onApply: plan.site.onApply } : undefined;
