@@ -3,7 +3,8 @@
 // error fields, record fields, query parameters). A part that cannot be rewritten becomes a
 // problem and the site gets a mark naming it. The site's edits wait for the do-no-harm check.
 import { Node } from "../ts-morph.ts";
-import { matchV1, type OperationMapping } from "../../mappings/index.ts";
+import { lensNamed, matchV1, type OperationMapping } from "../../mappings/index.ts";
+import { differingFields } from "./rewrites/record-fields.ts";
 import { V2_BASE, V2_OPENAPI_URL } from "../../mappings/bases.ts";
 import { enclosingFunction, isFunctionLike, runningFunction } from "./scope.ts";
 import { isDynamicPath, locate, resolveParts, rewriteUrl, unwrapExpression, type LocatedUrl, type Part } from "./urls.ts";
@@ -38,6 +39,7 @@ import { queryParams } from "./rewrites/query.ts";
 import { givenV1Elsewhere } from "./given-base.ts";
 import { planQueryMoves, settleQueryMoves, urlWithoutMoved } from "./rewrites/query-moves.ts";
 import { answerLeavesSight } from "./rewrites/answer-leaves.ts";
+import { hookCacheKeys } from "./swr-cache-keys.ts";
 import { dynamicPathProblem, routeLiteralsIn } from "./dynamic-paths.ts";
 import { newPathFor, uniqueMatches, type Match } from "./v1-match.ts";
 
@@ -329,6 +331,7 @@ function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match
   regroupedList(plan, op);
   statusChecks(plan, http, op);
   if (!openapi) answerLeavesSight(plan, http, op);
+  if (http.hook) hookCacheKeys(plan, http, answerDiffers(op));
   settleQueryMoves(plan, http, op, moves, unwrapEdits, urlEdits, (names) => urlWithoutMoved(url, newPath, op, names, moves?.written));
 }
 
@@ -370,3 +373,9 @@ function computedBaseRedirect(a: Analysis, http: HttpCall, url: LocatedUrl, part
   return local && local !== first.node ? siteBaseRedirect(local, url.anchor.value) : undefined;
 }
 
+/** The v1 record fields of the operation's answer that differ in v2 (none for an answer without records). */
+function answerDiffers(op: OperationMapping): string[] {
+  const shape = op.response;
+  const lens = shape.kind === "list" || shape.kind === "record" ? lensNamed(shape.lens) : undefined;
+  return lens ? differingFields(lens.fields, lens.v1Lost) : [];
+}
