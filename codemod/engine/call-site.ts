@@ -40,6 +40,7 @@ import { givenV1Elsewhere } from "./given-base.ts";
 import { planQueryMoves, settleQueryMoves, urlWithoutMoved } from "./rewrites/query-moves.ts";
 import { answerLeavesSight } from "./rewrites/answer-leaves.ts";
 import { hookCacheKeys } from "./swr-cache-keys.ts";
+import { shortExpression } from "./expression-name.ts";
 import { dynamicPathProblem, routeLiteralsIn } from "./dynamic-paths.ts";
 import { newPathFor, uniqueMatches, type Match } from "./v1-match.ts";
 
@@ -176,7 +177,7 @@ export function processCall(a: Analysis, http: HttpCall): void {
     site.complete = !problems.length;
     site.whole = true;
     site.redirect = held ? undefined : redirectFor(a, http, url, parts);
-    if (!held && !site.redirect && !site.complete) site.noRedirect = threadedBaseWhy(a, http);
+    if (!held && !site.redirect && !site.complete) site.noRedirect = http.hook && http.lib === "helper" ? `${shortExpression(http.call)} calls its fetcher ${http.hook.fetcher.getText()} with the key alone, so a base of its own cannot be given` : threadedBaseWhy(a, http);
     a.sites.push(site);
   };
   if (url.problem) {
@@ -339,6 +340,8 @@ function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match
 /** How a marked call keeps a v1 base of its own: in its own URL, or through its helper's new base parameter. */
 function redirectFor(a: Analysis, http: HttpCall, url: LocatedUrl, parts: Part[]): Redirect | undefined {
   if (http.ownRedirect) return http.ownRedirect();
+  // A hook over a request helper (`useSWR(path, fetcher)`): the library calls the fetcher, so no argument can be added.
+  if (http.hook && http.lib === "helper") return undefined;
   if (http.lib === "axios" && http.external?.node && !parts.some((p) => p.node === http.external!.node)) {
     const verb = http.method.kind === "verb" ? http.method.value : undefined;
     return axiosRedirect(http.call, verb, http.external.value, http.options);
