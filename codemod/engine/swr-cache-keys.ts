@@ -45,7 +45,8 @@ const NO_KEY = new Set(["null", "undefined", "false"]);
 /** The URL forms a key can hold (a conditional's branches, `cond && key`; null means no request), each with its parts. */
 function keyForms(a: Analysis, node: Node, depth = 0): { form: string; parts: Part[] }[] {
   const n = unwrapExpression(node);
-  if (NO_KEY.has(n.getText()) || depth > 4) return [];
+  // (A filter, `mutate((key) => …)`, matches keys at run time: it names no one key.)
+  if (NO_KEY.has(n.getText()) || depth > 4 || isFunctionLike(n)) return [];
   if (Node.isConditionalExpression(n)) return [...keyForms(a, n.getWhenTrue(), depth + 1), ...keyForms(a, n.getWhenFalse(), depth + 1)];
   if (Node.isBinaryExpression(n) && n.getOperatorToken().getText() === "&&") return keyForms(a, n.getRight(), depth + 1);
   if (Node.isIdentifier(n)) {
@@ -76,7 +77,7 @@ export function hookCacheKeys(plan: Plan, http: HttpCall, differing: string[]): 
       if (problem) {
         const where = `${cache.call.getSourceFile().getBaseName()}:${cache.call.getStartLineNumber()}`;
         plan.problems.push({
-          reason: `${cache.call.getExpression().getText()}(…) at ${where} writes into this hook's cached data (${problem}), and these v1 record fields differ in v2: ${differing.join(", ")}`,
+          reason: `${cache.call.getExpression().getText()}(…) at ${where} writes into this hook's cached data (${problem}), ${differing.length ? `and these v1 record fields differ in v2: ${differing.join(", ")}` : "which the codemod does not check against the v2 answer"}`,
           advice: "write the cached value in the v2 record's shape where the hook's data is migrated (docs/mapping.md)",
           brief: `the cache write at ${where} is in the v1 record's shape`,
         });
