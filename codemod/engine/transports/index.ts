@@ -23,7 +23,7 @@ import { bodyOf, methodOf } from "./call-parts.ts";
 import { optionsOf } from "../evaluate/value.ts";
 import { receiverHolds } from "../receiver-base.ts";
 import { interceptedAnswer } from "../response-interceptors.ts";
-import { swrCacheKey, swrFetch } from "./swr.ts";
+import { globalFetcherFollowed, swrCacheKey, swrFetch } from "./swr.ts";
 import { replaceNode } from "../text-edit.ts";
 import { isTypeScriptFile } from "../nodes.ts";
 import type { Edit } from "../../types.ts";
@@ -175,12 +175,14 @@ export function rootOf(a: Analysis, node: Node, trail: Node[] = [], depth = 0): 
  * `useSWR(key, fetcher)`: SWR calls `fetcher(key)`, so the hook is a call of the fetcher (a request
  * helper or a wrapper of the project) with the key alone as its argument; the answer is its `data`.
  */
-function fetcherCall(a: Analysis, call: CallExpression, key: Node, fetcher: Node): HttpCall | undefined {
+function fetcherCall(a: Analysis, call: CallExpression, key: Node, fetcher: Node, global?: boolean): HttpCall | undefined {
   const trail: Node[] = [];
   const f = unwrapExpression(fetcher);
   const root = isFunctionLike(f) ? functionRoot(a, f, "fetcher") : rootOf(a, f, trail);
-  trail.push(f);
-  const hook = { lib: "swr" as const, key, fetcher };
+  // (The global fetcher's use in `<SWRConfig>` is followed only where every hook running it is a site.)
+  if (!global || globalFetcherFollowed(a)) trail.push(f);
+  else trail.length = 0;
+  const hook = { lib: "swr" as const, key, fetcher, global };
   let out: HttpCall;
   if (root?.lib === "helper") {
     if (root.sig.pathIndex !== 0 || root.sig.pathKey || root.sig.configForm || root.sig.observable) return undefined;
@@ -189,7 +191,7 @@ function fetcherCall(a: Analysis, call: CallExpression, key: Node, fetcher: Node
     out = { call, lib: root.lib, urlNode: requested(key), external: root.instance, method: { kind: "default", value: "GET" }, bodyKey: BODY_KEY[root.lib], trail, wrapper: root.wrapper, hook };
   } else return undefined;
   // The list is unwrapped where the fetcher resolves, so the cache (and every `mutate` updater working on it) keeps the array.
-  if (out.helper?.returnsBody || out.wrapper?.returnsBody) out.unwrapList = (wrapper) => [unwrapInFetcher(fetcher, wrapper)];
+  if (!global && (out.helper?.returnsBody || out.wrapper?.returnsBody)) out.unwrapList = (wrapper) => [unwrapInFetcher(fetcher, wrapper)];
   return out;
 }
 
@@ -221,7 +223,7 @@ export function httpCall(a: Analysis, call: CallExpression): HttpCall | undefine
   // SWR's cache calls send nothing; its hooks call their fetcher with the key.
   if (swrCacheKey(a, call)) return undefined;
   const swr = swrFetch(a, call);
-  if (swr) return fetcherCall(a, call, swr.key, swr.fetcher);
+  if (swr) return fetcherCall(a, call, swr.key, swr.fetcher, swr.global);
   let root = rootOf(a, callee, trail);
   let verb: string | undefined;
   let verbNode: Node | undefined;

@@ -6,10 +6,11 @@
 // The cache's own calls (`mutate(key, …)` from "swr" or `useSWRConfig()`, `useSWRMutation(key, …)`,
 // `cache.get(key)`) send nothing: their key names a hook's cache entry and must stay equal to it
 // (swr-cache-keys.ts), so they are never call sites.
-import { Node, type CallExpression } from "../../ts-morph.ts";
+import { Node, SyntaxKind, type CallExpression } from "../../ts-morph.ts";
 import type { Analysis } from "../state.ts";
 import { bind } from "../values.ts";
 import { unwrapExpression } from "../urls.ts";
+import { isFunctionLike } from "../scope.ts";
 
 const MODULES = new Set(["swr", "swr/immutable", "swr/infinite", "swr/mutation", "swr/_internal"]);
 
@@ -24,15 +25,46 @@ function swrName(a: Analysis, node: Node): string | undefined {
 }
 
 /** A hook (or `preload`) that calls its fetcher with its key: the key and the fetcher given. */
-export function swrFetch(a: Analysis, call: CallExpression): { key: Node; fetcher: Node } | undefined {
+export function swrFetch(a: Analysis, call: CallExpression): { key: Node; fetcher: Node; global?: boolean } | undefined {
   const name = swrName(a, call.getExpression());
   if (name !== "useSWR" && name !== "useSWRImmutable" && name !== "preload") return undefined;
-  const [key, fetcher] = call.getArguments();
-  // (With no fetcher given, the one of `<SWRConfig value={{ fetcher }}>` runs: not followed.)
-  if (!key || !fetcher || Node.isSpreadElement(key) || Node.isSpreadElement(fetcher)) return undefined;
+  const [key, given] = call.getArguments();
+  if (!key || Node.isSpreadElement(key) || (given && Node.isSpreadElement(given))) return undefined;
   // An array key is handed to the fetcher as it is: not a URL.
   if (Node.isArrayLiteralExpression(unwrapExpression(key))) return undefined;
-  return { key, fetcher };
+  // With no fetcher given (none, or options in its place), the one of `<SWRConfig value={{ fetcher }}>` runs.
+  if (!given || Node.isObjectLiteralExpression(unwrapExpression(given))) {
+    const fetcher = name === "preload" ? undefined : globalFetcher(a);
+    return fetcher && !isFunctionLike(unwrapExpression(key)) ? { key, fetcher, global: true } : undefined;
+  }
+  return { key, fetcher: given };
+}
+
+const globals = new WeakMap<Analysis, Node | null>();
+
+/** The one fetcher the run's `<SWRConfig value={{ fetcher }}>` elements give (none, or several different ones: undefined). */
+function globalFetcher(a: Analysis): Node | undefined {
+  if (globals.has(a)) return globals.get(a) ?? undefined;
+  const found = new Map<string, Node>();
+  for (const file of a.files.values()) {
+    for (const attr of file.sf.getDescendantsOfKind(SyntaxKind.JsxAttribute)) {
+      if (attr.getNameNode().getText() !== "value") continue;
+      const element = attr.getParent()?.getParent();
+      const tag = element && (Node.isJsxOpeningElement(element) || Node.isJsxSelfClosingElement(element)) ? element.getTagNameNode() : undefined;
+      if (!tag || swrName(a, tag) !== "SWRConfig") continue;
+      const init = attr.getInitializer();
+      const value = init && Node.isJsxExpression(init) ? init.getExpression() : undefined;
+      const obj = value && unwrapExpression(value);
+      const fetcher = obj && Node.isObjectLiteralExpression(obj) ? obj.getProperty("fetcher") : undefined;
+      const node = fetcher && Node.isPropertyAssignment(fetcher) ? fetcher.getInitializer() : fetcher && Node.isShorthandPropertyAssignment(fetcher) ? fetcher.getNameNode() : undefined;
+      // A configuration built elsewhere, or spread: its fetcher is not known.
+      if (!node) return void globals.set(a, null);
+      found.set(node.getText(), node);
+    }
+  }
+  const one = found.size === 1 ? [...found.values()][0]! : undefined;
+  globals.set(a, one ?? null);
+  return one;
 }
 
 /** `useSWRConfig()` (or a name holding it): the object whose `mutate` and `cache` are the global cache's. */
@@ -68,4 +100,26 @@ export function swrCacheKey(a: Analysis, call: CallExpression): { key: Node; wri
   if (name === "mutate" || configMember(a, callee) === "mutate") return { key, write };
   if (Node.isPropertyAccessExpression(callee) && ["get", "set", "delete"].includes(callee.getName()) && configMember(a, callee.getExpression()) === "cache") return { key, write: callee.getName() === "set" ? write : undefined };
   return undefined;
+}
+
+/** Every hook of the run that runs the global fetcher is read as its call (none with an array or function key): only then is the fetcher's use in `<SWRConfig>` followed. */
+const followed = new WeakMap<Analysis, boolean>();
+
+export function globalFetcherFollowed(a: Analysis): boolean {
+  let known = followed.get(a);
+  if (known === undefined) followed.set(a, (known = everyGlobalHookRead(a)));
+  return known;
+}
+
+function everyGlobalHookRead(a: Analysis): boolean {
+  for (const file of a.files.values()) {
+    for (const call of file.sf.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+      const name = swrName(a, call.getExpression());
+      if (name !== "useSWR" && name !== "useSWRImmutable" && name !== "useSWRInfinite") continue;
+      const given = call.getArguments()[1];
+      if (given && !Node.isObjectLiteralExpression(unwrapExpression(given))) continue;
+      if (name === "useSWRInfinite" || !swrFetch(a, call)) return false;
+    }
+  }
+  return true;
 }
