@@ -12,9 +12,9 @@ export const ADAPTER_BINDING = "v2Adapter";
 /**
  * The source text wrapping `exprSource` (an expression, e.g. `body`) in the adapter's conversion,
  * e.g. `v2Adapter.toV2Body.CreateNetworkVolume(body)`. Throws for a kind/key the adapter does not
- * hold: ask `adapterCovers` first.
+ * hold: ask `adapterCovers` first. `listFilters`: a record list's v1 filters (`{ name: value }` source), applied as the gateway does.
  */
-export function adapterCall(kind: AdapterKind, key: string, exprSource: string, binding = ADAPTER_BINDING, table: AdapterTable = mappingTable): string {
+export function adapterCall(kind: AdapterKind, key: string, exprSource: string, binding = ADAPTER_BINDING, table: AdapterTable = mappingTable, listFilters?: string): string {
   const covered = adapterCovers(kind, key, table);
   // A record conversion that leaves fields out is the caller's to allow (adapterOmissions).
   if (covered !== true && !adapterOmissions(kind, key, table)) throw new Error(`the adapter does not hold ${kind} ${key}: ${covered}`);
@@ -29,7 +29,7 @@ export function adapterCall(kind: AdapterKind, key: string, exprSource: string, 
     case "list":
       return `${binding}.unwrapList(${exprSource}, ${JSON.stringify(op)})`;
     case "recordList":
-      return `${binding}.toV1List(${exprSource}, ${JSON.stringify(op)})`;
+      return `${binding}.toV1List(${exprSource}, ${JSON.stringify(op)}${listFilters ? `, ${listFilters}` : ""})`;
     case "problem":
       return `${binding}.v1Message(${exprSource})`;
   }

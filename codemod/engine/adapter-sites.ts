@@ -7,11 +7,12 @@
 import path from "node:path";
 import { Node } from "../ts-morph.ts";
 import type { BindingElement } from "ts-morph";
+import type { Edit } from "../types.ts";
 import { clientAnswer, lenses, type OperationMapping } from "../../mappings/index.ts";
 import { adapterCall, adapterCovers, adapterFileName, adapterImport, adapterOmissions, ADAPTER_BINDING, type AdapterOptions } from "../adapter/index.ts";
 import { projectReader } from "./project-reads.ts";
 import { adapterDir } from "./adapter-place.ts";
-import { edit, type Plan, type FileState } from "./state.ts";
+import { edit, heldEdit, type Plan, type FileState } from "./state.ts";
 import { afterImports, beforeFallbacks, isTypeScriptFile, statementOf } from "./nodes.ts";
 import { insertAt } from "./text-edit.ts";
 
@@ -46,23 +47,35 @@ export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean | {
   const param = `${kind === "record" ? "record" : "body"}${ts ? ": unknown" : ""}`;
   // An Observable's values (`read` is the request): converted as they leave it, by the file's own rxjs `map`.
   const stream = typeof promise === "object" ? promise.rxjsMap : undefined;
-  const [open, close] = stream
-    ? ["", `.pipe(${stream}((${param}) => ${adapterCall(kind, op.key, param.split(":")[0]!)}))`]
-    : promise ? ["", `.then((${param}) => ${adapterCall(kind, op.key, param.split(":")[0]!)})`] : adapterCall(kind, op.key, "\0").split("\0");
+  // The text around the read; a record list's v1 filters go in its conversion's call (query-moves.ts).
+  const around = (filters?: string): string[] => {
+    const conversion = (expr: string) => adapterCall(kind, op.key, expr, undefined, undefined, filters);
+    if (stream) return ["", `.pipe(${stream}((${param}) => ${conversion(param.split(":")[0]!)}))`];
+    if (promise) return ["", `.then((${param}) => ${conversion(param.split(":")[0]!)})`];
+    return conversion("\0").split("\0");
+  };
+  const [open, close] = around() as [string, string];
   const firstOperator = stream ? pipedFirst(read) : undefined;
+  // The edit holding the closing text, and how that text is written from `close`.
+  let closing: { edit: Edit; at: Node; render: (close: string) => string };
   if (Node.isBindingElement(read)) {
-    if (!wrapBinding(plan, read, open!, close!)) return false;
+    const wrapped = wrapBinding(plan, read, open, close);
+    if (!wrapped) return false;
+    closing = wrapped;
   } else if (firstOperator) {
     // `get(…).pipe(catchError(…))`: the conversion is the pipe's first operator.
-    edit(plan, firstOperator, { start: firstOperator.getStart(), end: firstOperator.getStart(), text: `${close!.slice(".pipe(".length, -1)}, ` });
+    const render = (text: string) => `${text.slice(".pipe(".length, -1)}, `;
+    closing = { edit: heldEdit(plan, firstOperator, { start: firstOperator.getStart(), end: firstOperator.getStart(), text: render(close) }), at: firstOperator, render };
   } else {
     if (open) edit(plan, read, { start: read.getStart(), end: read.getStart(), text: open });
     const end = promise === true ? beforeFallbacks(read) : read;
     // `x as unknown as Promise<Pod[]>`: the then goes on the asserted promise, in parentheses.
     const asserted = promise === true && (Node.isAsExpression(end) || Node.isSatisfiesExpression(end));
     if (asserted) edit(plan, end, { start: end.getStart(), end: end.getStart(), text: "(" });
-    edit(plan, end, { start: end.getEnd(), end: end.getEnd(), text: asserted ? `)${close!}` : close! });
+    const render = (text: string) => (asserted ? `)${text}` : text);
+    closing = { edit: heldEdit(plan, end, { start: end.getEnd(), end: end.getEnd(), text: render(close) }), at: end, render };
   }
+  if (kind === "recordList") (plan.site.adapterLists ??= []).push({ edit: closing.edit, at: closing.at, withFilters: (filters) => closing.render(around(filters)[1]!) });
   const without = left.length ? ` (without ${left.join(", ")}, which ${reads ? "this record's reads do not name" : "nothing in the project reads"})` : "";
   note(plan, read, kind === "record" ? `the v2 ${op.key.split("#")[0]} record is converted back to v1 by ${ADAPTER_BINDING}${without}` : `the v2 ${op.key.split("#")[0]} list is unwrapped and its records converted back to v1 by ${ADAPTER_BINDING}${without}`);
   const site = plan.site;
@@ -85,18 +98,19 @@ function pipedFirst(call: Node): Node | undefined {
 /**
  * axios `const { data: pod } = await api.get(…)`: a pattern has no place for a call, so the
  * declaration takes the body whole, `const pod = toV1(…)((await api.get(…)).data)`. Only where
- * `data` is all the pattern binds, without a default or a declared type (else false: marked).
+ * `data` is all the pattern binds, without a default or a declared type (else undefined: marked).
+ * Returns the closing edit and how its text is written.
  */
-function wrapBinding(plan: Plan, el: BindingElement, open: string, close: string): boolean {
+function wrapBinding(plan: Plan, el: BindingElement, open: string, close: string): { edit: Edit; at: Node; render: (close: string) => string } | undefined {
   const pattern = el.getParent();
   const decl = pattern.getParent();
   const init = Node.isVariableDeclaration(decl) ? decl.getInitializer() : undefined;
-  if (!init || !Node.isVariableDeclaration(decl) || decl.getTypeNode() || pattern.getElements().length !== 1 || el.getInitializer() || el.getDotDotDotToken()) return false;
+  if (!init || !Node.isVariableDeclaration(decl) || decl.getTypeNode() || pattern.getElements().length !== 1 || el.getInitializer() || el.getDotDotDotToken()) return undefined;
   const key = el.getPropertyNameNode()?.getText() ?? el.getName();
   edit(plan, pattern, { start: pattern.getStart(), end: pattern.getEnd(), text: el.getNameNode().getText() });
   edit(plan, init, { start: init.getStart(), end: init.getStart(), text: `${open}(` });
-  edit(plan, init, { start: init.getEnd(), end: init.getEnd(), text: `).${key}${close}` });
-  return true;
+  const render = (text: string) => `).${key}${text}`;
+  return { edit: heldEdit(plan, init, { start: init.getEnd(), end: init.getEnd(), text: render(close) }), at: init, render };
 }
 
 /** Wraps a request body the app builds elsewhere in the adapter's `toV2Body` when it holds the operation's body. */

@@ -16,7 +16,13 @@ import { concatenationOf, skipParens } from "./nodes.ts";
 import { replaceNode } from "./text-edit.ts";
 import { hostPathOf } from "./host-path.ts";
 
-const ENV = /^(process\.env|import\.meta\.env)(?:\.([A-Za-z_$][\w$]*)|\[\s*(["'])([^"']+)\3\s*\])$/;
+// An environment read: `process.env.X`, `process.env["X"]`, `import.meta.env.X`, `Bun.env.X`, `Deno.env.get("X")`.
+const ENV = /^(process\.env|import\.meta\.env|Bun\.env)(?:\.([A-Za-z_$][\w$]*)|\[\s*(["'])([^"']+)\3\s*\])$|^(Deno\.env)\.get\((["'])([^"']+)\6\)$/;
+
+/** How an environment read (`BaseSource.env`, `Deno.env.X` for Deno's getter) is written, with `suffix` on its name. */
+export function envShown(env: string, suffix = ""): string {
+  return env.startsWith("Deno.env.") ? `Deno.env.get("${env.slice("Deno.env.".length)}${suffix}")` : `${env}${suffix}`;
+}
 
 export function scanLiterals(a: Analysis, sf: SourceFile): void {
   const literals: Node[] = [
@@ -94,10 +100,11 @@ function registerBase(a: Analysis, n: Node, value: string): void {
       return;
     }
     if (m) {
-      const name = m[2] ?? m[4]!;
-      env = `${m[1]}.${name}`;
-      // The rename: `process.env.X` → `process.env.X_V2` (or the bracketed string).
-      const nameNode = Node.isPropertyAccessExpression(left) ? left.getNameNode() : Node.isElementAccessExpression(left) ? left.getArgumentExpression() : undefined;
+      const name = m[2] ?? m[4] ?? m[7]!;
+      env = `${m[1] ?? m[5]}.${name}`;
+      // The rename: `process.env.X` → `process.env.X_V2` (or the bracketed or the getter's string).
+      const read = skipParens(left);
+      const nameNode = Node.isPropertyAccessExpression(read) ? read.getNameNode() : Node.isElementAccessExpression(read) ? read.getArgumentExpression() : Node.isCallExpression(read) ? read.getArguments()[0] : undefined;
       if (nameNode) {
         const text = Node.isStringLiteral(nameNode) ? `${nameNode.getText()[0]}${name}_V2${nameNode.getText()[0]}` : `${name}_V2`;
         flip.push(replaceNode(nameNode, text));

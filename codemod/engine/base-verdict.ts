@@ -7,6 +7,7 @@ import type { Analysis, BaseSource, Frozen } from "./state.ts";
 import { addEdit, addFinding } from "./state.ts";
 import { todo } from "./todo-marks.ts";
 import { shortExpression } from "./expression-name.ts";
+import { envShown } from "./base-sources.ts";
 
 /** Whether a base flips, and otherwise the uses that keep it v1 (or why). */
 export type Verdict = { flips: boolean; unfollowed: Node[]; because?: string; why?: Map<Node, string>; tests?: Node[] };
@@ -28,9 +29,9 @@ export function flipOrMark(a: Analysis, base: BaseSource, verdict: Verdict, unse
   if (verdict.flips) {
     for (const e of base.flip) addEdit(a, e);
     if (base.env) {
-      const name = `${base.env}_V2`;
-      const reason = `the v2 base is now read from ${name}, not ${base.env}: deployments set ${base.env} to the v1 API or to a gateway's /v1, and v2 paths sent there fail`;
-      const advice = `set ${name} to ${V2_BASE} (or leave it unset) wherever ${base.env} is configured, then remove ${base.env}`;
+      const [v1, name] = [envShown(base.env), envShown(base.env, "_V2")];
+      const reason = `the v2 base is now read from ${name}, not ${v1}: deployments set ${v1} to the v1 API or to a gateway's /v1, and v2 paths sent there fail`;
+      const advice = `set ${name} to ${V2_BASE} (or leave it unset) wherever ${v1} is configured, then remove ${v1}`;
       todo(a, base.literal, "base", "review", reason, advice);
       addFinding(a, base.literal, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "base" });
     }

@@ -86,6 +86,7 @@ export function bodySites(a: Analysis, http: HttpCall, depth = 0): BodySite[] {
   }
   // openapi-fetch's `{ data, error }` held in a variable or handed to an unwrapping function (its destructuring is read where it is planned).
   if (http.lib === "openapi-fetch") return openapiAnswer(a, http.call).bodies;
+  if (http.lib === "wretch") return wretchSites(a, http, depth);
   const sites: BodySite[] = [];
   const addPromise = (promise: Node, parsesText = false) => {
     let p = promise;
@@ -193,6 +194,25 @@ export function bodySites(a: Analysis, http: HttpCall, depth = 0): BodySite[] {
   return sites;
 }
 
+
+/**
+ * wretch: the link reading the answer. `.json()` is a promise of the body, `.json((body) => …)`
+ * hands it to its callback, `.res()` is a promise of the fetch Response; `.text()` (and a
+ * callback the codemod cannot read) takes the body out of sight.
+ */
+function wretchSites(a: Analysis, http: HttpCall, depth: number): BodySite[] {
+  const reader = http.wretch?.reader;
+  if (!reader) return [];
+  const on = { ...http, wretch: undefined, call: reader.call };
+  if (reader.name === "res" && !reader.call.getArguments().length) return bodySites(a, { ...on, lib: "fetch" }, depth);
+  if (reader.name !== "json") return [{ kind: "handed", node: reader.call, why: reader.name === "text" ? "reads it as text" : "reads it in a callback" }];
+  const cb = reader.call.getArguments()[0];
+  if (!cb) return bodySites(a, { ...on, lib: "helper", helper: { kind: "helper", base: "", pathIndex: 0, returnsBody: true, serialisesBody: true } }, depth);
+  const fn = unwrapExpression(cb);
+  const param = Node.isArrowFunction(fn) || Node.isFunctionExpression(fn) ? fn.getParameters()[0] : undefined;
+  if (!param) return [{ kind: "handed", node: reader.call, why: "takes the body in a callback the codemod cannot read" }];
+  return [{ kind: "binding", node: param, param }];
+}
 
 /** The member of the awaited answer that holds the parsed body: axios `data`, superagent `body`. */
 const ANSWER_KEY: Partial<Record<HttpCall["lib"], string>> = { axios: "data", superagent: "body" };

@@ -19,6 +19,7 @@ const PROMISE = ["then", "catch", "finally"];
 /** The links chained on the call's result that the codemod does not read. */
 function unreadLinks(http: HttpCall): { name: string; node: Node }[] {
   if (http.builder) return http.builder.unread;
+  if (http.wretch) return http.wretch.unread;
   // A project's helper or wrapper returns what the project decides; its callers are followed elsewhere.
   if (http.lib === "helper" || http.wrapper) return [];
   // An Observable's `.pipe(…)` / `.subscribe(…)` read its values (observable-flow.ts follows them).
@@ -32,10 +33,11 @@ function unreadLinks(http: HttpCall): { name: string; node: Node }[] {
 
 /** A problem per link the codemod cannot read. */
 export function builderChainProblems(http: HttpCall): Problems {
+  const own: Problems = (http.wretch?.problems ?? []).map((p) => ({ ...p, advice: "migrate this call by hand (path, method, body, query and record reads; see docs/mapping.md)" }));
   const names = [...new Set(unreadLinks(http).map((l) => l.name))];
-  if (!names.length) return [];
+  if (!names.length) return own;
   const shown = names.map((n) => `.${n}(…)`).join(", ");
-  return [{
+  return [...own, {
     reason: `the request is chained with ${shown}, which the codemod cannot read: it may add a body, query parameters or headers, or read the answer in its own way`,
     advice: "migrate this call by hand (path, method, body, query and record reads; see docs/mapping.md)",
     brief: `${shown} on the request cannot be read by the codemod`,

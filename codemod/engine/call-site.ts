@@ -49,6 +49,8 @@ import { splitQueryHole } from "./query-holes.ts";
 import { builderChainProblems } from "./builder-chain.ts";
 import { interceptorProblems } from "./rewrites/interceptor-answer.ts";
 import { superagentBodyProblem } from "./transports/superagent.ts";
+import { wretchBodyProblem } from "./transports/wretch.ts";
+import { wretchErrorTypeEdit } from "./wretch-errors.ts";
 import type { Problems } from "./rewrites/problems.ts";
 import { errorBindingReads, renamePathParams, unwrapListBinding, v2TemplateNames } from "./rewrites/openapi-fetch.ts";
 
@@ -124,7 +126,8 @@ export function processCall(a: Analysis, http: HttpCall): void {
   const inHelper = isDynamicPath(url) && isFunctionLike(fn) && holeIsParamOf(a, parts, fn) && helperSignature(a, fn);
   // A client made by outside code from its base option (convention.ts, RTK Query) is followed as a client
   // (follow-uses.ts): this call accounts for its receiver, not for every use of the option.
-  const used = [...parts.map((p) => p.node), ...(external?.node && http.lib !== "convention" ? [external.node] : [])];
+  // A wretch builder's base is followed to the chains built on it (follow-uses.ts): this call accounts for its own chain.
+  const used = [...parts.map((p) => p.node), ...(external?.node && http.lib !== "convention" && http.lib !== "wretch" ? [external.node] : [])];
   if (inHelper) {
     // The helper's own transport call: its call sites are the v1 sites. Its base is followed
     // only when every call of the helper is (the do-no-harm check decides).
@@ -320,9 +323,15 @@ function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match
   // superagent sends objects as JSON; a string, a form type or a body split over `.send` calls is marked.
   const sa = http.builder && (http.builder.sends.length || op.request) ? superagentBodyProblem(http) : undefined;
   if (sa) plan.problems.push({ ...sa, advice: "send one JSON object with a single .send(…) (v2 takes only JSON bodies)" });
-  if (op.request?.lens && !sa) convertRequestBody(plan, http, op.request.lens, op.key);
+  // wretch sends an object as JSON; `.body(…)`, a string, a form or a non-JSON Content-Type is marked.
+  const wb = http.wretch && (http.body || http.wretch.bodies.length || op.request) ? wretchBodyProblem(http) : undefined;
+  if (wb) plan.problems.push({ ...wb, advice: "send one JSON object with .json(body) or the verb's body argument (v2 takes only JSON bodies)" });
+  if (op.request?.lens && !sa && !wb) convertRequestBody(plan, http, op.request.lens, op.key);
   // A body the call sends itself goes to v2 as JSON or not at all (415).
-  if (http.body && !http.builder) jsonType(plan, http);
+  if (http.body && !http.builder && !http.wretch) jsonType(plan, http);
+  // wretch parses a v2 problem (`application/problem+json`) into `error.json` only when asked.
+  const errorType = wretchErrorTypeEdit(plan.a, http);
+  if (errorType) siteEdits(plan, [errorType]);
   const beforeUnwrap = plan.site.edits.length;
   if (op.response.kind === "list") (openapi ? unwrapListBinding : unwrapList)(plan, http, op.response.wrapper);
   const unwrapEdits = new Set(plan.site.edits.slice(beforeUnwrap));

@@ -4,10 +4,19 @@
 // of calls kept on v1 is read the way the base they had was, under the same prefix, and falls back
 // to that base's own variable, so a deployment's configured base (a proxy, a gateway) still holds.
 
-const PUBLIC_PREFIX = /^(VITE_|NEXT_PUBLIC_|PUBLIC_|REACT_APP_|EXPO_PUBLIC_|NUXT_PUBLIC_|GATSBY_|STORYBOOK_)/;
-const ENV_READ = /^(process\.env|import\.meta\.env)\.([A-Za-z_$][\w$]*)$/;
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 
-type Root = "process.env" | "import.meta.env";
+const PUBLIC_PREFIX = /^(VITE_|NEXT_PUBLIC_|PUBLIC_|REACT_APP_|EXPO_PUBLIC_|NUXT_PUBLIC_|GATSBY_|STORYBOOK_)/;
+// A base's environment read as the run records it (`BaseSource.env`; Deno's getter as `Deno.env.X`).
+const ENV_READ = /^(process\.env|import\.meta\.env|Bun\.env|Deno\.env)\.([A-Za-z_$][\w$]*)$/;
+
+type Root = "process.env" | "import.meta.env" | "Bun.env" | "Deno.env";
+
+/** The source that reads `variable` under `root` (Deno reads through its getter). */
+function readOf(root: Root, variable: string): string {
+  return root === "Deno.env" ? `Deno.env.get("${variable}")` : `${root}.${variable}`;
+}
 
 /** The public prefix of a variable name (`VITE_RUNPOD_BASE` → `VITE_`); under import.meta.env, also a custom one before `RUNPOD`. */
 export function publicPrefix(name: string, root: Root): string {
@@ -24,7 +33,7 @@ export function publicPrefix(name: string, root: Root): string {
  * with none). That variable is read next only when it was every kept call's one base: another
  * call's base must not move to it.
  */
-export function fallbackRead(name: string, baseEnvs: (string | undefined)[], fileText: string, typescript: boolean): { read: string; variable: string } {
+export function fallbackRead(name: string, baseEnvs: (string | undefined)[], fileText: string, typescript: boolean, filePath?: string): { read: string; variable: string } {
   const reads = baseEnvs.filter((e): e is string => !!e).map((e) => ENV_READ.exec(e)).filter((m): m is RegExpExecArray => !!m).map((m) => ({ root: m[1] as Root, name: m[2]! }));
   let root: Root | undefined = reads.find((r) => r.root === "import.meta.env")?.root ?? reads[0]?.root;
   let model = reads.find((r) => r.root === root)?.name;
@@ -33,11 +42,53 @@ export function fallbackRead(name: string, baseEnvs: (string | undefined)[], fil
     const meta = /\bimport\.meta\.env\.([A-Za-z_$][\w$]*)/.exec(fileText);
     const cjs = /\brequire\(|\bmodule\.exports\b/.test(fileText);
     if (meta && !cjs && !/\bprocess\.env\b/.test(fileText)) [root, model] = ["import.meta.env", meta[1]];
-    else if (/\bprocess\.env\b/.test(fileText)) root = "process.env";
+    else if (/\bprocess\.env\b/.test(fileText)) {
+      root = "process.env";
+      // A file that reads a public variable (`process.env.NEXT_PUBLIC_KEY`) may be bundled for the browser, where only those exist.
+      model = [...fileText.matchAll(/\bprocess\.env\.([A-Za-z_$][\w$]*)/g)].map((m) => m[1]!).find((v) => PUBLIC_PREFIX.test(v));
+    }
+    // Deno and Bun scripts: `process` is Node's (Deno has it only from 2.0 on).
+    else if (/\bDeno\.env\.get\(/.test(fileText)) root = "Deno.env";
+    else if (/\bBun\.env\b/.test(fileText)) root = "Bun.env";
   }
+  // Nothing in the file says: the app's bundler does (a Next.js page sees only NEXT_PUBLIC_ variables).
+  const bundled = !model && (!root || root === "process.env") && filePath ? bundlerConvention(filePath) : undefined;
+  if (bundled) [root, model] = bundled;
   if (!root) return { read: typescript ? `(globalThis as any).process?.env?.${name}` : `globalThis.process?.env?.${name}`, variable: name };
   const variable = `${model ? publicPrefix(model, root) : ""}${name}`;
   const own = new Set(baseEnvs);
-  const chained = own.size === 1 && reads.length === baseEnvs.length && reads[0]!.root === root && reads[0]!.name !== variable ? [`${root}.${reads[0]!.name}`] : [];
-  return { read: [`${root}.${variable}`, ...chained].join(" ?? "), variable };
+  const chained = own.size === 1 && reads.length === baseEnvs.length && reads[0]!.root === root && reads[0]!.name !== variable ? [readOf(root, reads[0]!.name)] : [];
+  return { read: [readOf(root, variable), ...chained].join(" ?? "), variable };
+}
+
+// Bundlers that inline public variables into browser code, by the package that marks the app.
+const BUNDLERS: [dependency: string, root: Root, model: string][] = [
+  ["next", "process.env", "NEXT_PUBLIC_"],
+  ["react-scripts", "process.env", "REACT_APP_"],
+  ["expo", "process.env", "EXPO_PUBLIC_"],
+  ["gatsby", "process.env", "GATSBY_"],
+  ["vite", "import.meta.env", "VITE_"],
+];
+const bundlerOfPackage = new Map<string, [Root, string] | null>();
+
+/** The public-variable convention of the app `file` belongs to (its nearest package.json's dependencies), if it has one. */
+function bundlerConvention(file: string): [Root, string] | undefined {
+  for (let dir = path.dirname(path.resolve(file)); ; dir = path.dirname(dir)) {
+    const pkg = path.join(dir, "package.json");
+    if (bundlerOfPackage.has(dir)) return bundlerOfPackage.get(dir) ?? undefined;
+    if (existsSync(pkg)) {
+      let found: [Root, string] | null = null;
+      try {
+        const json = JSON.parse(readFileSync(pkg, "utf8")) as Record<string, Record<string, string> | undefined>;
+        const deps = { ...json.dependencies, ...json.devDependencies };
+        const hit = BUNDLERS.find(([d]) => d in deps);
+        found = hit ? [hit[1], hit[2]] : null;
+      } catch {
+        found = null;
+      }
+      bundlerOfPackage.set(dir, found);
+      return found ?? undefined;
+    }
+    if (path.dirname(dir) === dir) return undefined;
+  }
 }

@@ -5,7 +5,7 @@
 //   - its Response (or undici's body) handed to a function of the project (`unwrap(res)` reading it
 //     on `!res.ok`, `fail(op, statusCode, body)`), and its body promise's `.then` callback
 //   - the error it throws, where it is caught (caught-errors.ts): try/catch, `.catch`, a caller's
-//     catch, an axios interceptor of its instance
+//     catch, an axios interceptor of its instance, a wretch chain's catchers (wretch-errors.ts)
 //   - for a call through a wrapper or a request helper, the wrapper's or helper's own transport call
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
@@ -24,6 +24,7 @@ import { callersOf, caughtBodies, catchersOf, followPath, handlerParam, intercep
 import { clientHooks, storedOnError } from "./client-hooks.ts";
 import { openapiAnswer } from "./openapi-answer.ts";
 import { ofetchFailureBodies } from "./ofetch-errors.ts";
+import { wretchFailureBodies } from "./wretch-errors.ts";
 
 /** A body read on a call's failure path; `foreign` when calls that are not v1 sites reach it too. */
 export interface FailureBody {
@@ -69,6 +70,7 @@ function fromCall(a: Analysis, http: HttpCall, add: Add, unfollowed: Unfollowed,
   const holders = catchersOf(a, http.call, propagate);
   for (const holder of holders) caughtBodies(a, holder, (n) => add(n, false));
   ofetchFailureBodies(a, http, holders, (n) => add(n, false));
+  wretchFailureBodies(a, http, (n) => add(n, false), unfollowed.hand);
   // axios's, also when the instance is made by a factory of the project (a call by convention).
   if (http.lib === "axios" || http.lib === "convention") for (const { param, global } of interceptorsOf(a, http.call)) caughtBodies(a, param, (n) => add(n, global));
   hooksOf(a, http, holders, add, unfollowed.hook);

@@ -20,6 +20,7 @@ import { classOfThis } from "./symbols.ts";
 import { shortExpression } from "./expression-name.ts";
 import { BASE_FIELD_KEYS, declares, projectChain } from "./transports/inherited-verbs.ts";
 import { referencesOf } from "./nodes.ts";
+import { wretchBuilder, wretchUnfollowed } from "./transports/wretch.ts";
 import { argumentCallee, classNamed, functionNamed } from "./record-callees.ts";
 import { clientKey, clientStep, clientUse, handedOnWhy, insideClient, makesClient, membersTaken, ProjectClients, REQUEST_METHODS } from "./client-uses.ts";
 
@@ -136,6 +137,9 @@ export class Follower {
       }
       return nameNode ? each(references(nameNode)) : void out.push(outer);
     }
+    // A wretch builder's base (`wretch(BASE).auth(…)`): its uses are the chains built on the builder.
+    const builder = Node.isCallExpression(p) && p.getArguments()[0] === outer ? wretchBuilder(this.a, p) : undefined;
+    if (builder) return this.follow(builder, out, seen, depth + 1);
     // A schema entry's default (`z.string().default(BASE)`): the entry stands for the value.
     if (Node.isCallExpression(p) && p.getArguments().includes(outer as any) && Node.isPropertyAccessExpression(p.getExpression()) && (p.getExpression() as any).getName() === "default") {
       return this.follow(chainTop(p), out, seen, depth + 1, path);
@@ -225,6 +229,8 @@ export class Follower {
       const name = callee && (callee.param as any).getNameNode();
       if (callee && name && Node.isIdentifier(name)) return each(referencesOf(callee.fn, name));
     }
+    const chainWhy = wretchUnfollowed(this.a, outer);
+    if (chainWhy) this.why.set(outer, chainWhy);
     out.push(outer);
   }
 

@@ -235,7 +235,7 @@ function axiosConfigForm(http: HttpCall, hole: Node): boolean {
 
 /** Whether the transport (or inner helper) serialises the body it is given (callers pass plain objects). */
 function serialises(http: HttpCall): boolean {
-  return !!http.body?.stringify || http.lib === "axios" || http.lib === "superagent" || http.lib === "got" || http.lib === "ky" || (http.lib === "helper" && http.helper!.serialisesBody);
+  return !!http.body?.stringify || http.lib === "axios" || http.lib === "superagent" || http.lib === "wretch" || http.lib === "got" || http.lib === "ky" || (http.lib === "helper" && http.helper!.serialisesBody);
 }
 
 /** A function that passes one of its parameters, unchanged, as the URL of a transport call. */
@@ -247,8 +247,8 @@ export function wrapperSignature(a: Analysis, fn: Node): WrapperSignature | null
   for (const call of calls) {
     if (call === fn) continue;
     const http = httpCall(a, call);
-    // (A superagent chain is read at its own call; a function around it is a request helper when its path is a parameter.)
-    if (!http || http.lib === "helper" || http.lib === "convention" || http.lib === "superagent" || !http.urlNode) continue;
+    // (A superagent or wretch chain is read at its own call; a function around it is a request helper when its path is a parameter.)
+    if (!http || http.lib === "helper" || http.lib === "convention" || http.lib === "superagent" || http.lib === "wretch" || !http.urlNode) continue;
     const ub = paramIndex(a, fn, http.urlNode);
     if (ub?.kind !== "param" || ub.path.length || !Node.isIdentifier(unwrapExpression(http.urlNode))) continue;
     const ob = http.options ? optionsParam(a, fn, http.options) : undefined;

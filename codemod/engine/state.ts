@@ -68,6 +68,8 @@ export interface Site {
   adapterRoute?: { edits: Edit[]; typeRenames: Set<Node> | undefined; onApply: (() => void) | undefined; uses: Node[] };
   /** The adapter converts its v2 record back to v1: what it hands on keeps v1 field names, as a call that stays v1. */
   keepsV1Record?: boolean;
+  /** The edits that close the `toV1List(…)` calls this site writes, where the list's v1 filters go (query-moves.ts). */
+  adapterLists?: AdapterListClose[];
   /** Field declarations its v1 record is typed through where it leaves sight, and parameters it hands its record to (they must keep v1 reads while it stays v1). */
   typeUses?: Set<Node>;
   /** The call as read (its failure path is followed to the error reads it reaches). */
@@ -254,6 +256,13 @@ export function fileOf(a: Analysis, node: Node): FileState {
  * One site being planned, handed explicitly to every rewrite: its edits (applied only if its bases
  * flip), the facts it depends on, and the problems that become its one mark.
  */
+/** A `toV1List` call's closing edit: `at` is the list read it wraps, `withFilters` its text given the filters. */
+export interface AdapterListClose {
+  edit: Edit;
+  at: Node;
+  withFilters: (filters: string) => string;
+}
+
 export interface Plan {
   readonly a: Analysis;
   readonly site: Site;
@@ -271,7 +280,14 @@ export function planFor(a: Analysis, site: Site, problems: Problems = []): Plan 
  * when the do-no-harm check lets the site flip. An edit made elsewhere keeps its own file: siteEdits.
  */
 export function edit(p: Plan, at: Node, e: { start: number; end: number; text: string; file?: never }): void {
-  p.site.edits.push(textEdit(at, e.start, e.end, e.text));
+  heldEdit(p, at, e);
+}
+
+/** `edit`, returning the edit made: a later pass of the same site may still write its text (query-moves.ts). */
+export function heldEdit(p: Plan, at: Node, e: { start: number; end: number; text: string; file?: never }): Edit {
+  const made = textEdit(at, e.start, e.end, e.text);
+  p.site.edits.push(made);
+  return made;
 }
 
 /** Edits of the site being planned that were made from their own nodes (a URL's literals, in any file). */

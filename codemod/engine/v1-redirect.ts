@@ -127,7 +127,7 @@ export function declarationEdit(sf: Node & { getStatements(): Node[]; getFilePat
   }
   const value = name === V1_BASE_NAME ? V1_BASE_VALUE : V1_ORIGIN_VALUE;
   // Read the way the kept calls' own base was (env-convention.ts).
-  const env = fallbackRead(name, baseEnvs, text, typescript);
+  const env = fallbackRead(name, baseEnvs, text, typescript, sf.getFilePath());
   const where = name === V1_BASE_NAME ? "its /v1" : "its root";
   const line = `// Calls still in v1 shape (each with a v2-migration mark) use this base: point ${env.variable} at the v2-bridge gateway (${where}).\nconst ${name} = ${env.read} ?? "${value}";\n`;
   return insertAt(sf, at, afterStatement ? `\n${line.slice(0, -1)}` : line);

@@ -5,6 +5,7 @@
 // `.default(…)`, `{ default: … }`). Where knowledge stops it answers a dynamic value saying where
 // and why. Bases are found by their value wherever they flow, not by the shape of the code.
 import { Node, SyntaxKind } from "../../ts-morph.ts";
+import type { StringLiteral } from "ts-morph";
 import { bindAcross, classOfThis, importedBinding, type ModuleResolver } from "../symbols.ts";
 import { elementDefault, isFunctionLike, restOmits, writesOf, type Binding } from "../scope.ts";
 import { unwrapExpression } from "../urls.ts";
@@ -20,7 +21,7 @@ import { madeProperty } from "./made-options.ts";
 
 const MAX_DEPTH = 24;
 const MAX_CALLERS = 12;
-const ENV_ROOTS = new Set(["process.env", "import.meta.env", "Deno.env"]);
+const ENV_ROOTS = new Set(["process.env", "import.meta.env", "Bun.env"]);
 
 export class Evaluator {
   private readonly memo = new Map<Node, Value>();
@@ -308,6 +309,11 @@ export class Evaluator {
     if (tidied) {
       const receiver = this.evaluate(tidied, frame);
       if (optionsOf(receiver).some((o) => o.kind === "string" && !/[\s/]$/.test(o.text))) return receiver;
+    }
+    // Deno's getter: `Deno.env.get("RUNPOD_API")` reads the variable as `process.env.RUNPOD_API` does.
+    const [name, more] = node.getArguments();
+    if (!more && name && node.getExpression().getText().replace(/\s/g, "") === "Deno.env.get" && Node.isStringLiteral(unwrapExpression(name))) {
+      return { kind: "env", name: (unwrapExpression(name) as StringLiteral).getLiteralValue(), node };
     }
     const callee = this.evaluate(node.getExpression(), frame);
     if (callee.kind === "function" && isFunctionLike(callee.node) && !Node.isClassDeclaration(callee.node)) {

@@ -101,7 +101,7 @@ function requestChain(plan: Plan, walk: HeaderWalk, http: HttpCall): Chain | und
 
 /** A body the rewrite adds: an object the library serialises itself, else a JSON string. */
 function addedNeed(inner: HttpCall): "json" | "none" {
-  if (inner.lib === "axios" || inner.lib === "openapi-fetch" || inner.lib === "superagent" || inner.jsonSerialiser) return "none";
+  if (inner.lib === "axios" || inner.lib === "openapi-fetch" || inner.lib === "superagent" || inner.lib === "wretch" || inner.jsonSerialiser) return "none";
   return (inner.lib === "ky" || inner.lib === "got" || inner.lib === "convention") && inner.bodyKey !== "body" ? "none" : "json";
 }
 
@@ -109,7 +109,7 @@ function addedNeed(inner: HttpCall): "json" | "none" {
 function bodyNeed(a: Analysis, site: HttpCall, inner: HttpCall): "json" | "none" | { form: string } {
   const lib = inner.lib;
   // superagent sends an object as JSON (a string body at its own call is superagent.ts's to mark).
-  if (lib === "openapi-fetch" || lib === "superagent") return "none";
+  if (lib === "openapi-fetch" || lib === "superagent" || lib === "wretch") return "none";
   if ((lib === "ky" || lib === "got" || lib === "convention") && inner.bodyKey === "json") return "none";
   const body = site.body;
   if (!body) return "none";

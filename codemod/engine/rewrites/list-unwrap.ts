@@ -63,6 +63,11 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
       plan.problems.push({ reason: `v2 wraps the list in { ${wrapper}: [...] } and the response is handed to ${(site.node as any).getExpression().getText()} (${where}), which ${site.why}: where the list is read is not followed`, advice: `read .${wrapper} of the response body where that function reads it` });
       continue;
     }
+    // wretch's `.json((pods) => …)`: the parameter takes the list out of v2's wrapper.
+    if (site.kind === "binding" && Node.isParameterDeclaration(site.node) && http.lib === "wretch" && Node.isIdentifier(site.node.getNameNode())) {
+      unwrapParam(plan, site.node, wrapper);
+      continue;
+    }
     // `subscribe(([first]) => …)`, `({ length }) =>`: the list taken apart in an observable's callback.
     if (site.kind === "binding" && Node.isParameterDeclaration(site.node)) {
       plan.problems.push({ reason: `v2 wraps the list in { ${wrapper}: [...] } and the list is taken apart in a callback's parameter (${site.node.getText()})`, advice: `read .${wrapper} of the body there` });
@@ -76,7 +81,7 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
       edit(plan, site.node, { start: el.getStart(), end: el.getEnd(), text: `${key}: { ${wrapper}: ${local} }` });
       continue;
     }
-    retypeJson(plan, site.node, wrapper, http.lib === "got" || http.lib === "ky");
+    retypeJson(plan, site.node, wrapper, http.lib === "got" || http.lib === "ky" || http.lib === "wretch");
     if (site.kind === "promise") {
       // An axios call through an unwrapping interceptor is typed as axios's answer (the code casts where it reads): its body is read untyped.
       const body = http.lib === "axios" && http.interceptor && isTypeScriptFile(site.node.getSourceFile().getFilePath()) ? "(body: any)" : "(body)";
@@ -139,6 +144,16 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
       edit(plan, v, { start: v.getEnd(), end: v.getEnd(), text: `.${wrapper}` });
     }
   }
+}
+
+/** `(pods) => …` → `({ pods }) => …`, `list => …` → `({ pods: list }) => …` (its type is wrapped where the sites' parameters are). */
+function unwrapParam(plan: Plan, param: Node, wrapper: string): void {
+  const name = (param as any).getNameNode() as Node;
+  const local = name.getText();
+  const fn = param.getParent();
+  const bare = !!fn && Node.isArrowFunction(fn) && !fn.getText().startsWith("(") && !fn.getText().startsWith("async (");
+  const pattern = local === wrapper ? `{ ${wrapper} }` : `{ ${wrapper}: ${local} }`;
+  edit(plan, name, { start: name.getStart(), end: name.getEnd(), text: bare ? `(${pattern})` : pattern });
 }
 
 function returnsTypedBody(call: Node): boolean {

@@ -123,7 +123,7 @@ function moveFilters(plan: Plan, http: HttpCall, op: OperationMapping, names: st
   const quote = quoteOf(plan.a, http.call);
   const filters = (places: Node[]) => filterObject(names, written, places, quote);
   // The list leaves sight through the adapter's `toV1List`: the filters go in as its third argument.
-  if (plan.site.keepsV1Record) return filterAdapterList(plan, op, filters);
+  if (plan.site.keepsV1Record) return filterAdapterList(plan, filters);
   const wraps = unwrapWraps(plan, op.response.wrapper, unwrapEdits);
   const values = wraps && filters(wraps.map((x) => x.at));
   if (!wraps || !values) return false;
@@ -145,16 +145,12 @@ function filterObject(names: string[], written: WrittenQuery, places: Node[], qu
   return `{ ${values.join(", ")} }`;
 }
 
-/** Each `toV1List(…, "Op")` this site's edits write gets the filters (every one, or none is changed). */
-function filterAdapterList(plan: Plan, op: OperationMapping, filters: (places: Node[]) => string | undefined): boolean {
-  const closing = `, ${JSON.stringify(op.key.split("#")[0])})`;
-  const lists = plan.site.edits.filter((e) => e.text.includes(`${ADAPTER_BINDING}.toV1List(`) || e.text.startsWith(closing));
-  const closes = lists.filter((e) => e.text.includes(closing));
-  const at = closes.map((e) => plan.a.files.get(e.file)?.sf.getDescendantAtPos(Math.max(0, e.start - 1)));
-  if (!closes.length || at.some((n) => !n)) return false;
-  const values = filters(at as Node[]);
+/** Each `toV1List(…, "Op")` this site writes gets the filters (every one, or none is changed). */
+function filterAdapterList(plan: Plan, filters: (places: Node[]) => string | undefined): boolean {
+  const lists = plan.site.adapterLists ?? [];
+  const values = lists.length ? filters(lists.map((l) => l.at)) : undefined;
   if (!values) return false;
-  for (const e of closes) e.text = e.text.replace(closing, `, ${JSON.stringify(op.key.split("#")[0])}, ${values})`);
+  for (const l of lists) l.edit.text = l.withFilters(values);
   return true;
 }
 

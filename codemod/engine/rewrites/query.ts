@@ -14,6 +14,7 @@ import { objectLiteral, prop } from "../values.ts";
 import { queryFlow, type QueryNames, type Written } from "../query-flow.ts";
 import { shortExpression } from "../expression-name.ts";
 import { superagentQuery } from "../transports/superagent.ts";
+import { wretchQuery } from "../transports/wretch.ts";
 import { droppable, dropWritten, harmlessPair } from "./harmless-query.ts";
 import { deferQuery } from "./query-deferral.ts";
 
@@ -28,6 +29,7 @@ function check(name: string, op: OperationMapping, seen: Set<string>, problems: 
 /** The object a call passes its query parameters in, if any. */
 export function queryObject(a: Analysis, http: HttpCall): Node | undefined {
   if (http.builder) return superagentQuery(http);
+  if (http.wretch) return wretchQuery(http);
   // A helper taking the query as an argument of its own (`request(method, path, query)`).
   if (http.lib === "helper" && http.helper!.queryIndex !== undefined) return http.call.getArguments()[http.helper!.queryIndex];
   const opts = http.options && objectLiteral(a, http.options);

@@ -17,6 +17,7 @@ import { declaredShape } from "../declared-shapes.ts";
 import { builtShape } from "../built-body.ts";
 import { convertDeclared } from "../declared-body.ts";
 import { shortExpression } from "../expression-name.ts";
+import { wretchFixedBodyEdit } from "../transports/wretch.ts";
 
 /** A fixed body whose values are computed at the call (`{ action }` for a path segment chosen at run time), as source. */
 export interface ComputedBody {
@@ -57,6 +58,13 @@ export function addFixedBody(plan: Plan, http: HttpCall, fixed: Record<string, u
   }
   // superagent: the body goes in a `.send(…)` link right after the request call.
   if (http.builder) return void edit(plan, http.builder.request, { start: http.builder.request.getEnd(), end: http.builder.request.getEnd(), text: `.send(${value})` });
+  // wretch: the verb's own body argument (`.post()` → `.post({ action })`).
+  if (http.wretch) {
+    const at = wretchFixedBodyEdit(http, value);
+    if (at) return void edit(plan, http.call, at);
+    plan.problems.push({ reason: `v2 expects the body ${shown} and the verb link takes other arguments here`, advice: `send ${shown} with .json(…)` });
+    return;
+  }
   const args = http.call.getArguments();
   if (http.bodyKey === "arg") {
     if (http.lib === "helper") {

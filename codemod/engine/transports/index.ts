@@ -16,6 +16,7 @@ import { axiosTransport } from "./axios.ts";
 import { gotTransport, kyTransport } from "./got-ky.ts";
 import { openapiFetchTransport } from "./openapi-fetch.ts";
 import { CONFIG as SUPERAGENT_CONFIG, superagentCall, superagentTransport } from "./superagent.ts";
+import { wretchCall, wretchTransport } from "./wretch.ts";
 import { CONVENTION_VERBS, conventionCall, madeWithBase, optionBase, urlFirstCall } from "./convention.ts";
 import { absoluteOnV1, rtkEndpoint } from "./rtk-query.ts";
 import { inheritedVerb } from "./inherited-verbs.ts";
@@ -32,10 +33,10 @@ export { bodyOf, methodOf };
 
 export type { HttpCall, Lib, Root } from "./transport.ts";
 
-const TRANSPORTS: Transport[] = [fetchTransport, undiciTransport, axiosTransport, gotTransport, kyTransport, openapiFetchTransport, superagentTransport];
+const TRANSPORTS: Transport[] = [fetchTransport, undiciTransport, axiosTransport, gotTransport, kyTransport, openapiFetchTransport, superagentTransport, wretchTransport];
 const BY_LIB = new Map<string, Transport>(TRANSPORTS.map((t) => [t.lib, t]));
 const GLOBALS = ["globalThis", "window", "global", "self"];
-const BODY_KEY: Record<Lib, HttpCall["bodyKey"]> = { fetch: "body", "undici-request": "body", axios: "data", got: "json", ky: "json", "openapi-fetch": "body", superagent: "arg", convention: "json" };
+const BODY_KEY: Record<Lib, HttpCall["bodyKey"]> = { fetch: "body", "undici-request": "body", axios: "data", got: "json", ky: "json", "openapi-fetch": "body", superagent: "arg", wretch: "arg", convention: "json" };
 
 function moduleRoot(module: string, name: string): Root | undefined {
   for (const t of TRANSPORTS) {
@@ -225,6 +226,11 @@ export function httpCall(a: Analysis, call: CallExpression): HttpCall | undefine
   const swr = swrFetch(a, call);
   if (swr) return fetcherCall(a, call, swr.key, swr.fetcher, swr.global);
   let root = rootOf(a, callee, trail);
+  // A wretch chain's verb link (`api.url(p).post(body)`): the chain is read back to `wretch(…)`.
+  if (!root && Node.isPropertyAccessExpression(callee)) {
+    const w = wretchCall(a, call, (n) => rootOf(a, n));
+    if (w) return w;
+  }
   let verb: string | undefined;
   let verbNode: Node | undefined;
   /** A known library's own request method (its module reads it, or it is no v1 call). */

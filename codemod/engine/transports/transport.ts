@@ -7,7 +7,7 @@ import type { HelperSignature } from "../../types.ts";
 import type { Analysis, WrapperSignature } from "../state.ts";
 import type { External } from "../values.ts";
 
-export type Lib = "fetch" | "undici-request" | "axios" | "got" | "ky" | "openapi-fetch" | "superagent" | "convention";
+export type Lib = "fetch" | "undici-request" | "axios" | "got" | "ky" | "openapi-fetch" | "superagent" | "wretch" | "convention";
 
 export type Root =
   | { lib: Lib; instance?: External; wrapper?: WrapperSignature }
@@ -40,6 +40,8 @@ export interface HttpCall {
   observable?: import("../observable-answer.ts").Emits;
   /** A request builder's chain (superagent): the request call, its `.send` / `.query` / type links, and links the codemod cannot read. */
   builder?: { request: CallExpression; sends: CallExpression[]; queries: CallExpression[]; types: CallExpression[]; unread: { name: string; node: Node }[] };
+  /** A wretch chain (wretch.ts): the verb link sending the request, the links that shape it, and the response chain after it. */
+  wretch?: WretchChain;
   /** Where the answer goes that the codemod does not follow (a known convention's, e.g. RTK Query's hooks): records that differ are marked. */
   answerUnseen?: string;
   /** A convention's own place to unwrap a v2 list (RTK Query's `transformResponse`): the edits, or undefined when it cannot. */
@@ -61,6 +63,27 @@ export interface HttpCall {
   hook?: { lib: "swr"; key: Node; fetcher: Node; /** The fetcher is `<SWRConfig value={{ fetcher }}>`'s (the hook gives none). */ global?: boolean };
   /** axios: what the instance's response interceptors make the call resolve to (`body`: the parsed body itself, as `(r) => r.data` gives). */
   interceptor?: import("../response-interceptors.ts").InterceptedAnswer;
+}
+
+/** A wretch request's chain, read from the `wretch(…)` call through the verb link to the link reading the answer. */
+export interface WretchChain {
+  /** The `wretch(…)` call the chain starts from. */
+  root: CallExpression;
+  verb: CallExpression;
+  queries: CallExpression[];
+  /** `.json(x)`, `.body(x)`, `.formData(x)`, `.formUrl(x)` links before the verb. */
+  bodies: CallExpression[];
+  /** Links setting the Content-Type (`.content(t)`, `.headers({ "Content-Type": t })`). */
+  types: CallExpression[];
+  /** The callbacks given the WretchError: `.catcher(code, cb)` on the request, `.notFound(cb)`, `.error(409, cb)` on the answer. */
+  catchers: Node[];
+  /** The chain already has the error body parsed as JSON (`.errorType("json")`) or transformed (`.customError(…)`). */
+  errorTyped: boolean;
+  /** The link reading the answer (`.json()`, `.json(cb)`, `.text()`, `.res()`). */
+  reader?: { name: string; call: CallExpression };
+  unread: { name: string; node: Node }[];
+  /** What the chain does that the codemod cannot follow (an unknown addon, a URL over several links). */
+  problems: { reason: string; brief: string }[];
 }
 
 /** Where one call of a library keeps its parts. */
