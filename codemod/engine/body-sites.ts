@@ -12,6 +12,7 @@ import { returnedTo } from "./answer-flow.ts";
 import { openapiAnswer } from "./openapi-answer.ts";
 import { observableFlow } from "./observable-flow.ts";
 import { recordTypeOf } from "./declared-types.ts";
+import { hookDataSites } from "./hook-data.ts";
 
 /**
  * `handed`: the Response is handed to a function of the project that uses it in a way not
@@ -68,6 +69,8 @@ function jsonParseAround(node: Node): Node | undefined {
 }
 
 export function bodySites(a: Analysis, http: HttpCall, depth = 0): BodySite[] {
+  // A data-fetching hook: what its fetcher resolves to is the hook's `data`.
+  if (http.hook) return http.helper?.returnsBody || http.wrapper?.returnsBody ? hookDataSites(http.call) : [];
   // An Observable's values, where its operators and subscribers read them.
   if ((http.lib === "convention" || http.lib === "helper") && http.observable) return streamSites(a, http, depth);
   // A call by convention reads its answer the way the code around it does.

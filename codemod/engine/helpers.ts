@@ -295,8 +295,7 @@ function returnedFunction(a: Analysis, factory: Node): Node | undefined {
 }
 
 /** Reads a helper call: its path, method and body arguments (positional or in an options object). */
-export function helperCall(a: Analysis, call: CallExpression, sig: HelperSignature, trail: Node[]): HttpCall {
-  const args = call.getArguments();
+export function helperCall(a: Analysis, call: CallExpression, sig: HelperSignature, trail: Node[], args: Node[] = call.getArguments()): HttpCall {
   const config = sig.configForm && args[sig.pathIndex] && !objectLiteral(a, args[sig.pathIndex]) ? args[sig.pathIndex] : undefined;
   // (A config built elsewhere: its URL is not known here, the site is marked as a path computed at run time.)
   const pathArg = config ?? (sig.pathKey ? prop(objectLiteral(a, args[sig.pathIndex]), sig.pathKey) : args[sig.pathIndex]);

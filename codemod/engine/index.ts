@@ -26,6 +26,7 @@ import { placeMarkPositions } from "./mark-positions.ts";
 import { syntaxErrorOf } from "./output-parses.ts";
 import { openapiTypes } from "./openapi-types.ts";
 import { recallNet } from "./recall-net.ts";
+import { followCacheKeys } from "./swr-cache-keys.ts";
 import { setModuleResolver } from "./module-exports.ts";
 import type { AdapterOptions } from "../adapter/index.ts";
 
@@ -143,6 +144,7 @@ function analyzeOnce(index: ProjectIndex, displayName: (file: string) => string,
   guarded(scanLiterals);
   guarded(recallNet);
   resolveDoNoHarm(a);
+  followCacheKeys(a);
   settleErrorReads(a);
   // The edits each file is written with: none for a file left alone, only marks for a held one.
   const written = (file: FileState) => {

@@ -11,6 +11,7 @@ import { classNamed, declarationsNamed, functionNamed } from "./record-callees.t
 import { enclosingFunction } from "./scope.ts";
 import { referencesOf, skipParens } from "./nodes.ts";
 import { callersOf } from "./rewrites/record-flow-facts.ts";
+import { swrCacheKey } from "./transports/swr.ts";
 
 /** A parameter or property whose name says it takes a URL or a path. */
 const URL_LIKE = /url|uri|path|href|endpoint|route|input|resource|link|location|address/i;
@@ -99,6 +100,8 @@ function argument(a: Analysis, call: Node, index: number, depth: number, seen: S
     return referencesOf(fn, param.getNameNode()).some((r) => goes(a, r, depth + 1, seen));
   }
   const name = Node.isPropertyAccessExpression(callee) ? callee.getName() : callee.getText();
+  // SWR's cache calls (`useSWRMutation(key, …)`, `useSWRConfig().mutate(key)`): the key names a cache entry.
+  if (Node.isCallExpression(call) && index === 0 && swrCacheKey(a, call)) return false;
   if (KEY_VERBS.has(name) || /^console\.\w+$/.test(callee.getText())) return false;
   // The standard library's declarations (the only outside code the analysis loads): a URL parameter,
   // or a string result that may carry the value on (`concat`, `replace`); anything else is a key or a test.

@@ -113,6 +113,8 @@ export interface BaseSource {
 
 export interface Analysis {
   files: Map<string, FileState>;
+  /** SWR cache keys (`mutate(key)`) and the hook key each names: written as the hook's key is, once do no harm settles (swr-cache-keys.ts). */
+  cacheKeys?: { cache: Node[]; hook: Node[] }[];
   resolve: ModuleResolver | undefined;
   sites: Site[];
   bases: Map<Node, BaseSource>;

@@ -26,8 +26,15 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
   // An error body is a problem document in v2: the list key belongs to the success body only.
   const sites = all.filter((site) => classifyRead(site.node) !== "error");
   // A convention's own place to unwrap (RTK Query's `transformResponse`): the answer keeps its list shape there.
-  const own = !sites.length ? http.unwrapList?.(wrapper) : undefined;
+  // (A data-fetching hook's list is unwrapped in the fetcher it is given: its cache, and so `data`, keep the array.)
+  const own = !sites.length || http.hook ? http.unwrapList?.(wrapper) : undefined;
   if (own) return void plan.site.edits.push(...own);
+  if (http.hook) {
+    // (A helper whose result is not the body is named above.) The hook's `data` is never unwrapped where it is read: it is undefined while loading.
+    if (http.lib === "helper" && !http.helper!.returnsBody) return;
+    const why = http.hook.global ? "the hook runs the fetcher of <SWRConfig> (every hook's), where the list cannot be unwrapped for this key alone" : "the hook's fetcher does not resolve to the parsed body, where the list would be unwrapped";
+    return void plan.problems.push({ reason: `v2 wraps the list in { ${wrapper}: [...] } and ${why}`, advice: `give this hook a fetcher of its own that unwraps .${wrapper}` });
+  }
   if (!sites.length && http.lib === "convention" && !http.style && !http.observable) {
     plan.problems.push({ reason: `v2 wraps the list in { ${wrapper}: [...] } and the codemod cannot tell how this client's answer is read`, advice: `read .${wrapper} of the response body` });
   }

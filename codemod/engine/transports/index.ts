@@ -24,6 +24,10 @@ import { bodyOf, methodOf } from "./call-parts.ts";
 import { optionsOf } from "../evaluate/value.ts";
 import { receiverHolds } from "../receiver-base.ts";
 import { interceptedAnswer } from "../response-interceptors.ts";
+import { globalFetcherFollowed, swrCacheKey, swrFetch } from "./swr.ts";
+import { replaceNode } from "../text-edit.ts";
+import { isTypeScriptFile } from "../nodes.ts";
+import type { Edit } from "../../types.ts";
 
 export { bodyOf, methodOf };
 
@@ -168,11 +172,59 @@ export function rootOf(a: Analysis, node: Node, trail: Node[] = [], depth = 0): 
   return undefined;
 }
 
+/**
+ * `useSWR(key, fetcher)`: SWR calls `fetcher(key)`, so the hook is a call of the fetcher (a request
+ * helper or a wrapper of the project) with the key alone as its argument; the answer is its `data`.
+ */
+function fetcherCall(a: Analysis, call: CallExpression, key: Node, fetcher: Node, global?: boolean): HttpCall | undefined {
+  const trail: Node[] = [];
+  const f = unwrapExpression(fetcher);
+  const root = isFunctionLike(f) ? functionRoot(a, f, "fetcher") : rootOf(a, f, trail);
+  // (The global fetcher's use in `<SWRConfig>` is followed only where every hook running it is a site.)
+  if (!global || globalFetcherFollowed(a)) trail.push(f);
+  else trail.length = 0;
+  const hook = { lib: "swr" as const, key, fetcher, global };
+  let out: HttpCall;
+  if (root?.lib === "helper") {
+    if (root.sig.pathIndex !== 0 || root.sig.pathKey || root.sig.configForm || root.sig.observable) return undefined;
+    out = { ...helperCall(a, call, root.sig, trail, [requested(key)]), hook };
+  } else if (root && "wrapper" in root && root.wrapper && root.wrapper.urlIndex === 0) {
+    out = { call, lib: root.lib, urlNode: requested(key), external: root.instance, method: { kind: "default", value: "GET" }, bodyKey: BODY_KEY[root.lib], trail, wrapper: root.wrapper, hook };
+  } else return undefined;
+  // The list is unwrapped where the fetcher resolves, so the cache (and every `mutate` updater working on it) keeps the array.
+  if (!global && (out.helper?.returnsBody || out.wrapper?.returnsBody)) out.unwrapList = (wrapper) => [unwrapInFetcher(fetcher, wrapper)];
+  return out;
+}
+
+/** The URL a key requests: a null key (`id ? \`/pods/${id}\` : null`, `id && …`) fetches nothing, so the other branch. */
+function requested(key: Node): Node {
+  const k = unwrapExpression(key);
+  const none = (n: Node) => ["null", "undefined", "false"].includes(unwrapExpression(n).getText());
+  if (Node.isConditionalExpression(k)) {
+    if (none(k.getWhenFalse())) return k.getWhenTrue();
+    if (none(k.getWhenTrue())) return k.getWhenFalse();
+  }
+  if (Node.isBinaryExpression(k) && k.getOperatorToken().getText() === "&&") return k.getRight();
+  return key;
+}
+
+/** `fetcher` → `(url: string) => fetcher(url).then((body: any) => body.pods)`, written where the hook is given it. */
+function unwrapInFetcher(fetcher: Node, wrapper: string): Edit {
+  const ts = isTypeScriptFile(fetcher.getSourceFile().getFilePath());
+  const f = unwrapExpression(fetcher);
+  const callee = Node.isIdentifier(f) || Node.isPropertyAccessExpression(f) ? f.getText() : `(${fetcher.getText()})`;
+  return replaceNode(fetcher, `(url${ts ? ": string" : ""}) => ${callee}(url).then((body${ts ? ": any" : ""}) => body.${wrapper})`);
+}
+
 /** Reads an HTTP call's URL, method, body and options. */
 export function httpCall(a: Analysis, call: CallExpression): HttpCall | undefined {
   const callee = unwrapExpression(call.getExpression());
   const args = call.getArguments();
   const trail: Node[] = [];
+  // SWR's cache calls send nothing; its hooks call their fetcher with the key.
+  if (swrCacheKey(a, call)) return undefined;
+  const swr = swrFetch(a, call);
+  if (swr) return fetcherCall(a, call, swr.key, swr.fetcher, swr.global);
   let root = rootOf(a, callee, trail);
   // A wretch chain's verb link (`api.url(p).post(body)`): the chain is read back to `wretch(…)`.
   if (!root && Node.isPropertyAccessExpression(callee)) {

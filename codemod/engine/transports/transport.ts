@@ -59,6 +59,8 @@ export interface HttpCall {
    * read, so none is checked.
    */
   jsonSerialiser?: "ofetch" | "fetchBaseQuery" | "apollo";
+  /** A data-fetching hook calling its fetcher with the key (`useSWR(key, fetcher)`): the answer is the hook's `data`, and the list is unwrapped in the fetcher it is given. */
+  hook?: { lib: "swr"; key: Node; fetcher: Node; /** The fetcher is `<SWRConfig value={{ fetcher }}>`'s (the hook gives none). */ global?: boolean };
   /** axios: what the instance's response interceptors make the call resolve to (`body`: the parsed body itself, as `(r) => r.data` gives). */
   interceptor?: import("../response-interceptors.ts").InterceptedAnswer;
 }
