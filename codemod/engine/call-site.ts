@@ -27,6 +27,7 @@ import { changeMethod } from "./rewrites/method.ts";
 import { addFixedBody, convertRequestBody, type ComputedBody } from "./rewrites/request-body.ts";
 import { jsonType } from "./rewrites/json-type.ts";
 import { decideFinite, expandFinite, operationKeys, possibleOperations } from "./finite-paths.ts";
+import { declaredStrings } from "./declared-shapes.ts";
 import { isTypeScriptFile } from "./nodes.ts";
 import type { Edit } from "../types.ts";
 import { unwrapList } from "./rewrites/list-unwrap.ts";
@@ -276,7 +277,7 @@ function conditionalSite(a: Analysis, http: HttpCall, branches: Part[][], extern
  * value makes the same v2 call, else marked naming what each value calls. Undefined: no such segment.
  */
 function finiteSite(plan: Plan, http: HttpCall, url: LocatedUrl, method: string | undefined): { opKey: string | null; v1: Finding["v1"]; v2: Finding["v2"] } | undefined {
-  const fp = http.lib === "openapi-fetch" ? undefined : expandFinite(url, method);
+  const fp = http.lib === "openapi-fetch" ? undefined : expandFinite(url, method, (n) => declaredStrings(plan.a, n));
   if (!fp) return undefined;
   const file = http.call.getSourceFile().getFilePath();
   const decision = decideFinite(fp, url, http.call, quoteOf(plan.a, http.call), isTypeScriptFile(file));
