@@ -20,6 +20,7 @@ import { CONFIG as SUPERAGENT_CONFIG, superagentCall, superagentTransport } from
 import { CONVENTION_VERBS, conventionCall, madeWithBase, optionBase, urlFirstCall } from "./convention.ts";
 import { absoluteOnV1, rtkEndpoint } from "./rtk-query.ts";
 import { inheritedVerb } from "./inherited-verbs.ts";
+import { routeConfigCall } from "./route-config.ts";
 import { bodyOf, methodOf } from "./call-parts.ts";
 import { optionsOf } from "../evaluate/value.ts";
 import { receiverHolds } from "../receiver-base.ts";
@@ -228,6 +229,9 @@ export function httpCall(a: Analysis, call: CallExpression): HttpCall | undefine
   if (!root) {
     const endpoint = rtkEndpoint(a, call);
     if (endpoint) return endpoint;
+    // A generated client's request function given a config with a route template and a v1 base.
+    const generated = routeConfigCall(a, call, trail);
+    if (generated) return generated;
   }
   if (!root && !Node.isPropertyAccessExpression(callee) && (Node.isIdentifier(callee) || Node.isCallExpression(callee))) {
     // An instance made from options carrying a v1 base, called directly (`runpod("/pods", { method })`, `client()(…)`).
