@@ -17,6 +17,7 @@ import { enclosingFunction } from "../scope.ts";
 import type { HttpCall } from "./transport.ts";
 import { observableEmits } from "../observable-answer.ts";
 import { readRouteConfig, routeConfig } from "./route-config.ts";
+import { optionRedirect } from "../v1-redirect.ts";
 
 export const BASE_KEYS = ["baseURL", "baseUrl", "prefixUrl", "prefix", "base", "baseUri", "baseURI"];
 const VERBS = new Set(["get", "post", "put", "patch", "delete", "del", "head", "request", "fetch"]);
@@ -116,6 +117,9 @@ export function conventionCall(a: Analysis, call: CallExpression, verb: string |
     if (m) out.method = { kind: "verb", value: m, node: (call.getExpression() as any).getNameNode?.() };
     // hey-api's clients answer `{ data, error, response }`.
     if (!out.style && external?.node && /hey-api/.test(madeByModule(a, call) ?? "")) out.style = "data";
+    // A marked call keeps v1 with a base of its own, under the key the client was made with (`{ baseUrl: RUNPOD_V1_BASE, url, … }`).
+    const made = external?.node?.getParent();
+    if (external) out.ownRedirect = () => optionRedirect(call, made && Node.isPropertyAssignment(made) ? made.getName() : "baseUrl", undefined, external.value, rc.config);
     return out;
   }
   let options = args[1];

@@ -11,11 +11,15 @@
 import { Node, SyntaxKind, type CallExpression } from "../../ts-morph.ts";
 import type { HttpMethod } from "../../../mappings/index.ts";
 import type { Analysis } from "../state.ts";
-import { objectLiteral, prop, type External } from "../values.ts";
+import { bind, objectLiteral, prop, type External } from "../values.ts";
+import { isFunctionLike } from "../scope.ts";
+import { references } from "../references.ts";
 import { unwrapExpression } from "../urls.ts";
 import { baseIn } from "../evaluate/bases.ts";
 import { optionsOf } from "../evaluate/value.ts";
 import type { HttpCall } from "./transport.ts";
+import { nameFor, V1_BASE_NAME, type Redirect } from "../v1-redirect.ts";
+import { replaceNode } from "../text-edit.ts";
 
 /** Keys of a generator's config object that hold the API base (`OpenAPI.BASE`, a client's `baseUrl`). */
 const CONFIG_BASE_KEYS = ["BASE", "baseUrl", "baseURL", "base"];
@@ -36,7 +40,7 @@ export function routeConfig(a: Analysis, arg: Node | undefined, verb: boolean): 
 }
 
 /** The v1 base another argument of the call holds under a base key (`OpenAPI` whose `BASE` is the v1 base). */
-function configBase(a: Analysis, call: CallExpression, except: Node): External | undefined {
+function configBase(a: Analysis, call: CallExpression, except: Node): (External & { key: string }) | undefined {
   for (const arg of call.getArguments()) {
     if (arg === except || Node.isSpreadElement(arg)) continue;
     for (const option of optionsOf(a.evaluator.evaluate(arg))) {
@@ -44,7 +48,8 @@ function configBase(a: Analysis, call: CallExpression, except: Node): External |
         const found = baseIn(a.evaluator.property(arg, option, key));
         if (!found) continue;
         a.baseSource.set(found.source, found.source);
-        return { value: found.value, node: found.source, join: "concat" };
+        accountBaseReads(a, call, key);
+        return { value: found.value, node: found.source, join: "concat", key };
       }
     }
   }
@@ -62,6 +67,9 @@ export function routeConfigCall(a: Analysis, call: CallExpression, trail: Node[]
     if (!external) return undefined;
     const out: HttpCall = { call, lib: "convention", external, method: { kind: "default", value: "GET" }, bodyKey: "body", trail, style: "body" };
     readRouteConfig(a, out, rc);
+    // A marked call keeps v1 with a config of its own: `__request({ ...OpenAPI, BASE: RUNPOD_V1_BASE }, …)`.
+    const configArg = args.find((x) => x !== arg)!;
+    out.ownRedirect = () => configRedirect(configArg, external);
     return out;
   }
   return undefined;
@@ -82,4 +90,49 @@ export function readRouteConfig(a: Analysis, out: HttpCall, rc: { config: Node; 
   const body = prop(rc.config, "body");
   if (body) out.body = { node: body, stringify: false, prop: (rc.config as any).getProperty("body") };
   else out.body = undefined;
+}
+
+/**
+ * The request function's own reads of its config's base (`config.BASE` in the generated `getUrl`):
+ * when every call of the function is a generated request (a route config at each), those reads
+ * serve these calls only, so they are not uses that keep the base v1.
+ */
+function accountBaseReads(a: Analysis, call: CallExpression, key: string): void {
+  const callee = unwrapExpression(call.getExpression());
+  const b = Node.isIdentifier(callee) ? bind(a, callee) : undefined;
+  const init = b?.kind === "var" && b.init ? unwrapExpression(b.init) : undefined;
+  const fn = b?.kind === "function" ? b.decl : init && isFunctionLike(init) ? init : undefined;
+  const name = b && fn ? ((b.decl as any).getNameNode?.() as Node | undefined) : undefined;
+  if (!fn || !name || !Node.isIdentifier(name)) return;
+  const memo = closedRequests.get(fn);
+  if (memo === false) return;
+  if (memo === undefined) {
+    const closed = references(name).every((r) => {
+      if (r === name || r.getFirstAncestor((x) => Node.isImportDeclaration(x) || Node.isExportDeclaration(x))) return true;
+      const use = r.getParent();
+      return !!use && Node.isCallExpression(use) && use.getExpression() === r && use.getArguments().some((arg) => routeConfig(a, arg, false));
+    });
+    closedRequests.set(fn, closed);
+    if (!closed) return;
+  }
+  for (const read of fn.getSourceFile().getDescendantsOfKind(SyntaxKind.PropertyAccessExpression)) {
+    if (read.getName() !== key) continue;
+    const holder = unwrapExpression(read.getExpression());
+    const hb = Node.isIdentifier(holder) ? bind(a, holder) : undefined;
+    if (hb?.kind !== "param" || hb.path.length) continue;
+    a.accounted.add(read);
+    a.accounted.add(read.getNameNode());
+  }
+}
+
+const closedRequests = new WeakMap<Node, boolean>();
+
+/** The config argument replaced by a copy holding the declared v1 base under its base key. */
+function configRedirect(configArg: Node, external: External & { key: string }): Redirect | undefined {
+  const target = nameFor(external.value);
+  if (!target || target.slash || target.name !== V1_BASE_NAME) return undefined;
+  const u = unwrapExpression(configArg);
+  // An earlier run's copy already holds it.
+  if (Node.isObjectLiteralExpression(u) && u.getProperties().some((p) => Node.isPropertyAssignment(p) && p.getName() === external.key && unwrapExpression(p.getInitializer()!).getText() === V1_BASE_NAME)) return { edits: [], names: [V1_BASE_NAME] };
+  return { edits: [replaceNode(configArg, `{ ...${configArg.getText()}, ${external.key}: ${V1_BASE_NAME} }`)], names: [V1_BASE_NAME] };
 }
