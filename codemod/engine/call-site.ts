@@ -28,6 +28,7 @@ import { addFixedBody, convertRequestBody, type ComputedBody } from "./rewrites/
 import { jsonType } from "./rewrites/json-type.ts";
 import { decideFinite, expandFinite, operationKeys, possibleOperations } from "./finite-paths.ts";
 import { declaredStrings } from "./declared-shapes.ts";
+import { regenerateAdvice } from "./generated-client.ts";
 import { isTypeScriptFile } from "./nodes.ts";
 import type { Edit } from "../types.ts";
 import { unwrapList } from "./rewrites/list-unwrap.ts";
@@ -164,12 +165,14 @@ export function processCall(a: Analysis, http: HttpCall): void {
     // Cautions mark the site without keeping it on v1 (through the gateway it would answer the same).
     const marked = [...problems, ...plan.cautions];
     if (marked.length && category === "auto") category = "review";
+    // In a generated client, generating it again from the v2 document fixes every mark at once.
+    const regenerate = marked.length ? regenerateAdvice(at.getSourceFile()) : undefined;
     // A site with cautions only is marked where it settles (do-no-harm.ts), so a "kept on v1" joins the same mark.
-    if (!problems.length && plan.cautions.length) site.cautions = plan.cautions;
     // One mark per site, one line: each problem briefly; the finding keeps every detail.
-    else if (marked.length) todo(a, at, opKey ?? "base", category, marked.map((p) => p.brief ?? p.reason).join("; "), marked.length > 1 ? "see each reason in docs/mapping.md (audit --format json has the details)" : marked[0]!.advice);
+    if (!problems.length && plan.cautions.length) site.cautions = plan.cautions;
+    else if (marked.length) todo(a, at, opKey ?? "base", category, marked.map((p) => p.brief ?? p.reason).join("; "), regenerate ? `${regenerate}; each reason: docs/mapping.md` : marked.length > 1 ? "see each reason in docs/mapping.md (audit --format json has the details)" : marked[0]!.advice);
     const reason = marked.length ? marked.map((p) => p.reason).join("; ") : [`v1 ${v1?.method ?? ""} ${v1?.path ?? ""} becomes v2 ${v2?.method ?? ""} ${v2?.path ?? ""}`.replace(/\s+/g, " ").trim(), ...(site.notes ?? [])].join("; ");
-    const advice = marked.length ? marked.map((p) => p.advice).join("; ") : "rewritten by `v2-bridge rewrite`";
+    const advice = marked.length ? [...(regenerate ? [regenerate] : []), ...marked.map((p) => p.advice)].join("; ") : "rewritten by `v2-bridge rewrite`";
     site.finding = addFinding(a, at, { operation: opKey, v1, v2, category, reason, advice, ...(opKey ? {} : { subject: "call" as const }) });
     site.file = a.files.get(at.getSourceFile().getFilePath())!;
     site.complete = !problems.length;

@@ -72,7 +72,8 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
     retypeJson(plan, site.node, wrapper, http.lib === "got" || http.lib === "ky");
     if (site.kind === "promise") {
       // An axios call through an unwrapping interceptor is typed as axios's answer (the code casts where it reads): its body is read untyped.
-      const body = http.lib === "axios" && http.interceptor && isTypeScriptFile(site.node.getSourceFile().getFilePath()) ? "(body: any)" : "(body)";
+      // So is a generated request whose body type is inferred from the method's declared (v1) return type, which `.then` no longer gives it.
+      const body = ((http.lib === "axios" && http.interceptor) || (http.routeConfig && !(http.call as any).getTypeArguments?.().length)) && isTypeScriptFile(site.node.getSourceFile().getFilePath()) ? "(body: any)" : "(body)";
       const fn = enclosingFunction(site.node);
       const parent = skipParens(site.node).getParent();
       const at = beforeFallbacks(site.node);
