@@ -29,6 +29,7 @@ import { jsonType } from "./rewrites/json-type.ts";
 import { decideFinite, expandFinite, operationKeys, possibleOperations } from "./finite-paths.ts";
 import { declaredStrings } from "./declared-shapes.ts";
 import { regenerateAdvice } from "./generated-client.ts";
+import { renameRoutePathKeys, routePathObject } from "./rewrites/route-path-keys.ts";
 import { isTypeScriptFile } from "./nodes.ts";
 import type { Edit } from "../types.ts";
 import { unwrapList } from "./rewrites/list-unwrap.ts";
@@ -304,7 +305,9 @@ function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match
   const openapi = http.lib === "openapi-fetch";
   givenV1Elsewhere(plan.a, http, plan.problems);
   const computed = newPathFor(match, url);
-  const newPath = openapi && computed !== null ? v2TemplateNames(computed, op) : computed;
+  // A generated request's template and its `path` keys take v2's names together (route-path-keys.ts).
+  const routePath = routePathObject(http, op);
+  const newPath = (openapi || routePath) && computed !== null ? v2TemplateNames(computed, op) : computed;
   // v1 filters and unread include expansions may leave the request (settled at the end).
   const moves = finite ? undefined : planQueryMoves(plan, http, url, op);
   const urlEdits = finite ? finite.urlEdits : newPath === null ? null : urlWithoutMoved(url, newPath, op, moves?.inUrl ?? new Set(), moves?.written);
@@ -314,6 +317,7 @@ function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match
   }
   siteEdits(plan, urlEdits);
   if (openapi) renamePathParams(plan, http, op);
+  else if (routePath && !finite) renameRoutePathKeys(plan, routePath, op);
   queryParams(plan, http, url, op);
   if (op.v2!.method !== op.v1.method) changeMethod(plan, http, op);
   if (finite?.body) addFixedBody(plan, http, finite.body);
