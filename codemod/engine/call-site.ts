@@ -30,6 +30,7 @@ import { decideFinite, expandFinite, operationKeys, possibleOperations } from ".
 import { declaredStrings } from "./declared-shapes.ts";
 import { regenerateAdvice } from "./generated-client.ts";
 import { renameRoutePathKeys, routePathObject } from "./rewrites/route-path-keys.ts";
+import { generatedAnswer } from "./rewrites/generated-answer.ts";
 import { isTypeScriptFile } from "./nodes.ts";
 import type { Edit } from "../types.ts";
 import { unwrapList } from "./rewrites/list-unwrap.ts";
@@ -333,6 +334,7 @@ function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match
   const unwrapEdits = new Set(plan.site.edits.slice(beforeUnwrap));
   if (openapi) errorBindingReads(plan, http);
   recordReads(plan, http, op, unwrapEdits);
+  generatedAnswer(plan, http, op);
   emptyAnswerReads(plan, http, op);
   regroupedList(plan, op);
   statusChecks(plan, http, op);
