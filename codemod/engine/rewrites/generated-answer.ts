@@ -5,7 +5,7 @@
 // through it would not type-check, so the site is marked (the advice: generate the client again).
 import { Node } from "../../ts-morph.ts";
 import { lensNamed, type OperationMapping } from "../../../mappings/index.ts";
-import type { Plan } from "../state.ts";
+import { edit, type Plan } from "../state.ts";
 import type { HttpCall } from "../transports/index.ts";
 import { generatorOf } from "../generated-client.ts";
 import { references } from "../references.ts";
@@ -24,6 +24,8 @@ export function generatedAnswer(plan: Plan, http: HttpCall, op: OperationMapping
   const typeArg = Node.isCallExpression(http.call) ? http.call.getTypeArguments()[0] : undefined;
   if (!typeArg || !generatorOf(typeArg.getSourceFile())) return;
   const shape = op.response;
+  // `client.get<Array<X>, E>(…)`: the answer's declared type follows the unwrap its readers get.
+  if (shape.kind === "list" && /\[\]$|^Array<[\s\S]*>$/.test(typeArg.getText())) edit(plan, typeArg, { start: typeArg.getStart(), end: typeArg.getEnd(), text: `{ ${shape.wrapper}: ${typeArg.getText()} }` });
   const lens = (shape.kind === "record" || shape.kind === "list") && lensNamed(shape.lens);
   if (!lens) return;
   const declared = declaredNames(typeArg);

@@ -12,7 +12,8 @@ import { Node, SyntaxKind, type CallExpression } from "../../ts-morph.ts";
 import type { HttpMethod } from "../../../mappings/index.ts";
 import type { Analysis } from "../state.ts";
 import { bind, objectLiteral, prop, type External } from "../values.ts";
-import { isFunctionLike } from "../scope.ts";
+import { enclosingFunction, isFunctionLike } from "../scope.ts";
+import { generatorOf } from "../generated-client.ts";
 import { references } from "../references.ts";
 import { unwrapExpression } from "../urls.ts";
 import { baseIn } from "../evaluate/bases.ts";
@@ -104,17 +105,7 @@ function accountBaseReads(a: Analysis, call: CallExpression, key: string): void 
   const fn = b?.kind === "function" ? b.decl : init && isFunctionLike(init) ? init : undefined;
   const name = b && fn ? ((b.decl as any).getNameNode?.() as Node | undefined) : undefined;
   if (!fn || !name || !Node.isIdentifier(name)) return;
-  const memo = closedRequests.get(fn);
-  if (memo === false) return;
-  if (memo === undefined) {
-    const closed = references(name).every((r) => {
-      if (r === name || r.getFirstAncestor((x) => Node.isImportDeclaration(x) || Node.isExportDeclaration(x))) return true;
-      const use = r.getParent();
-      return !!use && Node.isCallExpression(use) && use.getExpression() === r && use.getArguments().some((arg) => routeConfig(a, arg, false));
-    });
-    closedRequests.set(fn, closed);
-    if (!closed) return;
-  }
+  if (!closedRequest(a, fn, name)) return;
   for (const read of fn.getSourceFile().getDescendantsOfKind(SyntaxKind.PropertyAccessExpression)) {
     if (read.getName() !== key) continue;
     const holder = unwrapExpression(read.getExpression());
@@ -126,6 +117,35 @@ function accountBaseReads(a: Analysis, call: CallExpression, key: string): void 
 }
 
 const closedRequests = new WeakMap<Node, boolean>();
+
+/** Every call of the request function `fn` (named `name`) gives it a route config: its callers are the sites. */
+function closedRequest(a: Analysis, fn: Node, name: Node): boolean {
+  const memo = closedRequests.get(fn);
+  if (memo !== undefined) return memo;
+  closedRequests.set(fn, false);
+  const closed = references(name).every((r) => {
+    if (r === name || r.getFirstAncestor((x) => Node.isImportDeclaration(x) || Node.isExportDeclaration(x))) return true;
+    const use = r.getParent();
+    return !!use && Node.isCallExpression(use) && use.getExpression() === r && use.getArguments().some((arg) => routeConfig(a, arg, false));
+  });
+  closedRequests.set(fn, closed);
+  return closed;
+}
+
+/**
+ * The transport call inside a generated client's request function (`fetch(url, …)` in its `request`)
+ * whose every call gives it a route config: that function's callers are the sites, not this call.
+ */
+export function servesGeneratedRequests(a: Analysis, call: CallExpression): boolean {
+  if (!generatorOf(call.getSourceFile())) return false;
+  for (let fn = enclosingFunction(call); fn; fn = enclosingFunction(fn)) {
+    const holder = Node.isArrowFunction(fn) || Node.isFunctionExpression(fn) ? fn.getParent() : fn;
+    const name = holder && (Node.isVariableDeclaration(holder) || Node.isFunctionDeclaration(holder)) ? holder.getNameNode() : undefined;
+    if (name && Node.isIdentifier(name) && closedRequest(a, fn, name)) return true;
+    if (Node.isSourceFile(fn)) break;
+  }
+  return false;
+}
 
 /** The config argument replaced by a copy holding the declared v1 base under its base key. */
 function configRedirect(configArg: Node, external: External & { key: string }): Redirect | undefined {
