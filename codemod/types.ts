@@ -58,6 +58,8 @@ export interface HelperSignature {
   queryIndex?: number;
   /** The helper's own query, where following it to its names stopped (no caller gives it). */
   queryUnfollowed?: import("./ts-morph.ts").Node;
+  /** The parameters that unfollowed query is read from: a call giving none of them sends none of it. */
+  queryUnfollowedFrom?: number[];
   /** Set when the helper sends no request body at all (a v2 body cannot be passed through it). */
   dropsBody?: boolean;
   /** The body the helper builds around a parameter (`{ ...data, source }`), shortened: a caller's v1 body cannot be converted through it. */

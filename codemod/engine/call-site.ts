@@ -28,6 +28,10 @@ import { changeMethod } from "./rewrites/method.ts";
 import { addFixedBody, convertRequestBody, type ComputedBody } from "./rewrites/request-body.ts";
 import { jsonType } from "./rewrites/json-type.ts";
 import { decideFinite, expandFinite, operationKeys, possibleOperations } from "./finite-paths.ts";
+import { declaredStrings } from "./declared-shapes.ts";
+import { regenerateAdvice } from "./generated-client.ts";
+import { renameRoutePathKeys, routePathObject } from "./rewrites/route-path-keys.ts";
+import { generatedAnswer } from "./rewrites/generated-answer.ts";
 import { isTypeScriptFile } from "./nodes.ts";
 import type { Edit } from "../types.ts";
 import { unwrapList } from "./rewrites/list-unwrap.ts";
@@ -169,12 +173,14 @@ export function processCall(a: Analysis, http: HttpCall): void {
     // Cautions mark the site without keeping it on v1 (through the gateway it would answer the same).
     const marked = [...problems, ...plan.cautions];
     if (marked.length && category === "auto") category = "review";
+    // In a generated client, generating it again from the v2 document fixes every mark at once.
+    const regenerate = marked.length ? regenerateAdvice(at.getSourceFile()) : undefined;
     // A site with cautions only is marked where it settles (do-no-harm.ts), so a "kept on v1" joins the same mark.
-    if (!problems.length && plan.cautions.length) site.cautions = plan.cautions;
     // One mark per site, one line: each problem briefly; the finding keeps every detail.
-    else if (marked.length) todo(a, at, opKey ?? "base", category, marked.map((p) => p.brief ?? p.reason).join("; "), marked.length > 1 ? "see each reason in docs/mapping.md (audit --format json has the details)" : marked[0]!.advice);
+    if (!problems.length && plan.cautions.length) site.cautions = plan.cautions;
+    else if (marked.length) todo(a, at, opKey ?? "base", category, marked.map((p) => p.brief ?? p.reason).join("; "), regenerate ? `${regenerate}; each reason: docs/mapping.md` : marked.length > 1 ? "see each reason in docs/mapping.md (audit --format json has the details)" : marked[0]!.advice);
     const reason = marked.length ? marked.map((p) => p.reason).join("; ") : [`v1 ${v1?.method ?? ""} ${v1?.path ?? ""} becomes v2 ${v2?.method ?? ""} ${v2?.path ?? ""}`.replace(/\s+/g, " ").trim(), ...(site.notes ?? [])].join("; ");
-    const advice = marked.length ? marked.map((p) => p.advice).join("; ") : "rewritten by `v2-bridge rewrite`";
+    const advice = marked.length ? [...(regenerate ? [regenerate] : []), ...marked.map((p) => p.advice)].join("; ") : "rewritten by `v2-bridge rewrite`";
     site.finding = addFinding(a, at, { operation: opKey, v1, v2, category, reason, advice, ...(opKey ? {} : { subject: "call" as const }) });
     site.file = a.files.get(at.getSourceFile().getFilePath())!;
     site.complete = !problems.length;
@@ -282,7 +288,7 @@ function conditionalSite(a: Analysis, http: HttpCall, branches: Part[][], extern
  * value makes the same v2 call, else marked naming what each value calls. Undefined: no such segment.
  */
 function finiteSite(plan: Plan, http: HttpCall, url: LocatedUrl, method: string | undefined): { opKey: string | null; v1: Finding["v1"]; v2: Finding["v2"] } | undefined {
-  const fp = http.lib === "openapi-fetch" ? undefined : expandFinite(url, method);
+  const fp = http.lib === "openapi-fetch" ? undefined : expandFinite(url, method, (n) => declaredStrings(plan.a, n));
   if (!fp) return undefined;
   const file = http.call.getSourceFile().getFilePath();
   const decision = decideFinite(fp, url, http.call, quoteOf(plan.a, http.call), isTypeScriptFile(file));
@@ -306,7 +312,9 @@ function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match
   const openapi = http.lib === "openapi-fetch";
   givenV1Elsewhere(plan.a, http, plan.problems);
   const computed = newPathFor(match, url);
-  const newPath = openapi && computed !== null ? v2TemplateNames(computed, op) : computed;
+  // A generated request's template and its `path` keys take v2's names together (route-path-keys.ts).
+  const routePath = routePathObject(http, op);
+  const newPath = (openapi || routePath) && computed !== null ? v2TemplateNames(computed, op) : computed;
   // v1 filters and unread include expansions may leave the request (settled at the end).
   const moves = finite ? undefined : planQueryMoves(plan, http, url, op);
   const urlEdits = finite ? finite.urlEdits : newPath === null ? null : urlWithoutMoved(url, newPath, op, moves?.inUrl ?? new Set(), moves?.written);
@@ -316,6 +324,7 @@ function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match
   }
   siteEdits(plan, urlEdits);
   if (openapi) renamePathParams(plan, http, op);
+  else if (routePath && !finite) renameRoutePathKeys(plan, routePath, op);
   queryParams(plan, http, url, op);
   if (op.v2!.method !== op.v1.method) changeMethod(plan, http, op);
   if (finite?.body) addFixedBody(plan, http, finite.body);
@@ -337,6 +346,7 @@ function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match
   const unwrapEdits = new Set(plan.site.edits.slice(beforeUnwrap));
   if (openapi) errorBindingReads(plan, http);
   recordReads(plan, http, op, unwrapEdits);
+  generatedAnswer(plan, http, op);
   emptyAnswerReads(plan, http, op);
   regroupedList(plan, op);
   statusChecks(plan, http, op);

@@ -5,7 +5,7 @@
 // field (`params.imageName` → `image: params.imageName`). Rest bindings (`const { podId, ...rest }
 // = params`) carry the other fields. Anything else (an untyped value, an index signature, `any`)
 // has no declared shape.
-import { Node, SyntaxKind } from "../ts-morph.ts";
+import { Node, SyntaxKind, type ObjectLiteralExpression } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
 import { bind, objectLiteral } from "./values.ts";
 import { isFunctionLike } from "./scope.ts";
@@ -49,12 +49,47 @@ export function declaredShape(a: Analysis, node: Node, depth = 0): DeclaredShape
   return undefined;
 }
 
+/** Where a tool definition keeps its input schema. */
+const SCHEMA_KEYS = ["inputSchema", "schema", "parameters", "input"];
+
+/**
+ * The strings a declared field lists (`op: z.enum(["start", "stop"])`), read as `op` of a
+ * destructured parameter (`({ podId, op }) => …`) or `args.op` of a whole one.
+ */
+export function declaredStrings(a: Analysis, node: Node): string[] | undefined {
+  const n = skipParens(node);
+  let id: Node = n;
+  let key: string | undefined;
+  if (Node.isPropertyAccessExpression(n)) {
+    id = skipParens(n.getExpression());
+    key = n.getName();
+  }
+  if (!Node.isIdentifier(id)) return undefined;
+  const b = bind(a, id);
+  if (b?.kind !== "param") return undefined;
+  const name = key && b.path.length === 0 ? key : !key && b.path.length === 1 ? b.path[0] : undefined;
+  if (!name || name === "...") return undefined;
+  const field = paramShape(a, b.decl, b.fn, b.index)?.fields.find((f) => f.name === name);
+  const values = field?.oneOf;
+  return values?.length && values.every((v) => typeof v === "string") && !field!.optional && !field!.nullable ? (values as string[]) : undefined;
+}
+
 function paramShape(a: Analysis, decl: Node, fn: Node, index: number): DeclaredShape | undefined {
   const typed = typeShape(decl);
   if (typed) return typed;
   // A handler given to the same call as a zod shape receives the parsed input as its first parameter.
   if (index !== 0 || !isFunctionLike(fn)) return undefined;
-  const call = fn.getParent();
+  const holder = fn.getParent();
+  // `tool({ parameters: z.object({ … }), execute: async (args) => … })`: the schema beside the handler.
+  if (holder && Node.isPropertyAssignment(holder) && Node.isObjectLiteralExpression(holder.getParent())) {
+    for (const key of SCHEMA_KEYS) {
+      const sibling = (holder.getParent() as ObjectLiteralExpression).getProperty(key);
+      const shape = sibling && Node.isPropertyAssignment(sibling) ? zodShapeIn(a, sibling.getInitializerOrThrow()) : undefined;
+      if (shape) return shape;
+    }
+    return undefined;
+  }
+  const call = holder;
   if (!call || !Node.isCallExpression(call) || !call.getArguments().includes(fn as never)) return undefined;
   for (const arg of call.getArguments()) {
     if (arg === fn) continue;
@@ -78,7 +113,7 @@ function zodShapeIn(a: Analysis, arg: Node, depth = 0): DeclaredShape | undefine
     const field = zodField(p.getName().replace(/^["']|["']$/g, ""), p.getInitializerOrThrow());
     if (!field) {
       // `{ description, inputSchema: { … } }`: the shape one level down.
-      if (["inputSchema", "schema", "parameters", "input"].includes(p.getName())) return zodShapeIn(a, p.getInitializerOrThrow(), depth + 1);
+      if (SCHEMA_KEYS.includes(p.getName())) return zodShapeIn(a, p.getInitializerOrThrow(), depth + 1);
       if (fields.length === 0) continue;
       return undefined;
     }

@@ -1,6 +1,7 @@
 // What the code says it reads from a record: the fields of its declared type (a type argument
 // `post<{ id: string }>(…)`, an `as Pod`, a variable's or function's annotation). A record that
 // leaves the codemod's sight under a type naming no field that differs in v2 is safe to pass on.
+import { generatorOf } from "./generated-client.ts";
 import { Node } from "../ts-morph.ts";
 import { enclosingFunction, isFunctionLike } from "./scope.ts";
 import { bind } from "./values.ts";
@@ -236,7 +237,8 @@ export function receiverOutsideRun(a: Analysis, object: Node): boolean {
 /** A field declaration the run may edit: a property of a type in the project's own source (never node_modules or a `.d.ts`). */
 export function editableField(a: Analysis, d: Node): boolean {
   const sf = d.getSourceFile();
-  return (Node.isPropertySignature(d) || Node.isPropertyDeclaration(d)) && a.files.has(sf.getFilePath()) && !sf.isDeclarationFile() && !sf.getFilePath().includes("/node_modules/");
+  // (A generated client's models describe v1 and are rewritten by its next generation: generated-client.ts.)
+  return (Node.isPropertySignature(d) || Node.isPropertyDeclaration(d)) && a.files.has(sf.getFilePath()) && !sf.isDeclarationFile() && !sf.getFilePath().includes("/node_modules/") && !generatorOf(sf);
 }
 
 function unwrapValue(n: Node): Node {

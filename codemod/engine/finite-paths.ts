@@ -29,9 +29,9 @@ export interface FinitePath {
 }
 
 /** Each path the URL can have, where some of its path holes hold a finite set of strings. */
-export function expandFinite(url: LocatedUrl, method: string | undefined): FinitePath | undefined {
+export function expandFinite(url: LocatedUrl, method: string | undefined, declared?: (n: Node) => string[] | undefined): FinitePath | undefined {
   const pathHoles = url.parts.filter((p) => p.kind === "hole").slice(0, url.path.split(HOLE).length - 1);
-  const holes = pathHoles.map((p) => ({ node: p.node, values: finiteStrings(p.node) })).filter((h): h is { node: Node; values: string[] } => !!h.values?.length);
+  const holes = pathHoles.map((p) => ({ node: p.node, values: finiteStrings(p.node, declared) })).filter((h): h is { node: Node; values: string[] } => !!h.values?.length);
   if (!holes.length || holes.reduce((n, h) => n * h.values.length, 1) > MAX_EXPANSIONS) return undefined;
   let combos: string[][] = [[]];
   for (const h of holes) combos = combos.flatMap((c) => h.values.map((v) => [...c, v]));

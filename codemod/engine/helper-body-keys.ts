@@ -64,6 +64,31 @@ export function unfollowedQuery(a: Analysis, holes: Node[]): Node | undefined {
 }
 
 /**
+ * The parameters of `fn` an unfollowed query name is read from (`k` of `for (const [k, v] of
+ * Object.entries(opts.query ?? {}))` is read from `opts`), through the helper's own names. Empty
+ * when it reads none (the helper's own constants, or a name read who knows where).
+ */
+export function queryParamsReaching(a: Analysis, fn: Node, stop: Node): number[] {
+  const found = new Set<number>();
+  const seen = new Set<Node>();
+  const visit = (n: Node, depth: number) => {
+    if (seen.has(n) || depth > 5) return;
+    seen.add(n);
+    for (const id of [n, ...n.getDescendantsOfKind(SyntaxKind.Identifier)]) {
+      const b = Node.isIdentifier(id) ? bind(a, id) : undefined;
+      if (b?.kind === "param" && b.fn === fn) found.add(b.index);
+      if (b?.kind !== "var" || enclosingFunction(b.decl) !== fn) continue;
+      if (b.init) visit(b.init, depth + 1);
+      // `for (const [k, v] of Object.entries(opts.query ?? {}))`: the names come from what it iterates.
+      const loop = b.decl.getFirstAncestorByKind(SyntaxKind.ForOfStatement) ?? b.decl.getFirstAncestorByKind(SyntaxKind.ForInStatement);
+      if (loop && loop.getInitializer().getPos() <= b.decl.getPos() && b.decl.getEnd() <= loop.getInitializer().getEnd()) visit(loop.getExpression(), depth + 1);
+    }
+  };
+  visit(stop, 0);
+  return [...found];
+}
+
+/**
  * What a query hole is made of inside the helper: the hole, and by value the initializers and
  * later writes of the helper's own names it reads (`qs` of `qs ? \`?${qs}\` : ""` is
  * `new URLSearchParams(opts.query).toString()`), a URL object's `searchParams.set(…)` and `search = …`.

@@ -13,7 +13,7 @@ import { bodyOf, methodOf } from "./transports/call-parts.ts";
 import type { HttpCall } from "./transports/transport.ts";
 import { readCall as httpCall } from "./call-reader.ts";
 import { bodySites, type BodySite } from "./body-sites.ts";
-import { bodyBuiltFromParam, bodyOptionKeys, queryOptionKeys, queryParamIndex, transportQueryParam, unfollowedQuery } from "./helper-body-keys.ts";
+import { bodyBuiltFromParam, bodyOptionKeys, queryOptionKeys, queryParamIndex, queryParamsReaching, transportQueryParam, unfollowedQuery } from "./helper-body-keys.ts";
 import { shortExpression } from "./expression-name.ts";
 import { heldSources, receiverMember } from "./receiver-base.ts";
 import { localBaseExpression } from "./local-base.ts";
@@ -218,6 +218,7 @@ function queryKeysOf(a: Analysis, fn: Node, sig: HelperSignature, after: Part[],
     // `request(method, path, query)` serialising `query` whole: the call's argument there is its query.
     if (!found.length) sig.queryIndex = queryParamIndex(a, fn, holes, [sig.pathIndex, sig.methodIndex, sig.bodyIndex, sig.bodyKeys || sig.bodyKey ? sig.optionsIndex : undefined]);
     if (!found.length && sig.queryIndex === undefined) sig.queryUnfollowed = unfollowedQuery(a, holes);
+    if (sig.queryUnfollowed) sig.queryUnfollowedFrom = queryParamsReaching(a, fn, sig.queryUnfollowed);
     return;
   }
   sig.queryKeys = found[0]!.keys;

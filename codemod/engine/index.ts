@@ -29,6 +29,7 @@ import { recallNet } from "./recall-net.ts";
 import { followCacheKeys } from "./swr-cache-keys.ts";
 import { setModuleResolver } from "./module-exports.ts";
 import type { AdapterOptions } from "../adapter/index.ts";
+import { servesGeneratedRequests } from "./transports/route-config.ts";
 
 export interface ProjectAnalysis {
   /** Absolute path → what happened to that file. */
@@ -40,6 +41,8 @@ export interface ProjectAnalysis {
 function callSites(a: Analysis, sf: SourceFile): void {
   for (const call of sf.getDescendantsOfKind(SyntaxKind.CallExpression)) {
     const http = httpCall(a, call);
+    // (A generated client's own transport call serves the request configs its callers give it.)
+    if (http && !http.routeConfig && servesGeneratedRequests(a, call)) continue;
     if (http) processCall(a, http);
   }
 }

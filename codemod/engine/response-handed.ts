@@ -68,7 +68,13 @@ function parsedBodyReturned(fn: Node, param: Node): "returned" | "none" | { why:
 /** `return res.json()`, `return (await res.json()) as T`, `const body = await res.json(); … return body`. */
 function reachesReturn(value: Node, fn: Node): boolean {
   let up = value.getParent();
-  while (up && (Node.isParenthesizedExpression(up) || Node.isAwaitExpression(up) || Node.isAsExpression(up) || Node.isNonNullExpression(up) || Node.isSatisfiesExpression(up))) up = up.getParent();
+  let at: Node = value;
+  // (`return res.status === 204 ? null : res.json()`: a branch of what is returned, not its condition.)
+  const branch = (n: Node) => Node.isConditionalExpression(n) && n.getCondition() !== at;
+  while (up && (Node.isParenthesizedExpression(up) || Node.isAwaitExpression(up) || Node.isAsExpression(up) || Node.isNonNullExpression(up) || Node.isSatisfiesExpression(up) || branch(up))) {
+    at = up;
+    up = up.getParent();
+  }
   if (!up) return false;
   if (Node.isReturnStatement(up)) return enclosingFunction(up) === fn;
   if (Node.isArrowFunction(up)) return up === fn;

@@ -17,9 +17,10 @@ import { unwrapExpression } from "../urls.ts";
 const MAX = 64;
 const MAX_CALLERS = 12;
 
-export function finiteStrings(input: Node): string[] | undefined {
+/** `declared`: what a declaration outside the type system lists for it (a zod schema), when the caller can read one. */
+export function finiteStrings(input: Node, declared?: (n: Node) => string[] | undefined): string[] | undefined {
   const node = unwrapExpression(input);
-  const answers = [valueStrings(node, 0), guardStrings(node), typeStrings(node)].filter((x): x is string[] => !!x);
+  const answers = [valueStrings(node, 0), guardStrings(node), typeStrings(node), declared?.(node)].filter((x): x is string[] => !!x);
   if (!answers.length) return undefined;
   // The first answer's order (the code's own), narrowed by the others.
   return answers.reduce((acc, a) => acc.filter((v) => a.includes(v)));

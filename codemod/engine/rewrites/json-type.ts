@@ -47,7 +47,7 @@ export interface JsonTypeResult {
  */
 export function jsonType(plan: Plan, http: HttpCall, added?: { into?: Node; newOptions?: boolean }): JsonTypeResult | undefined {
   // RTK Query's fetchBaseQuery and Apollo's RESTDataSource serialise a plain object themselves and say it is JSON; the endpoint's headers are not read.
-  if (http.jsonSerialiser === "fetchBaseQuery" || http.jsonSerialiser === "apollo") return {};
+  if (http.jsonSerialiser === "fetchBaseQuery" || http.jsonSerialiser === "apollo" || http.jsonSerialiser === "route-config") return {};
   const walk = new HeaderWalk(plan.a);
   const chain = requestChain(plan, walk, http);
   if (!chain) {

@@ -1,7 +1,7 @@
 // Rewrite: v2 wraps lists (`{ pods: [...] }`) where v1 answered a bare array, so the body is
 // unwrapped where the call's result is consumed: `const { pods } = await res.json()`,
 // `(await res.json()).pods`, `res.data.pods`, `.then((body) => body.pods)`, `.json<{ pods: T }>()`.
-import { Node } from "../../ts-morph.ts";
+import { Node, SyntaxKind } from "../../ts-morph.ts";
 import { enclosingFunction, isAsyncFunction } from "../scope.ts";
 import { unwrapExpression } from "../urls.ts";
 import { edit, type Analysis, type Plan } from "../state.ts";
@@ -84,7 +84,8 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
     retypeJson(plan, site.node, wrapper, http.lib === "got" || http.lib === "ky" || http.lib === "wretch");
     if (site.kind === "promise") {
       // An axios call through an unwrapping interceptor is typed as axios's answer (the code casts where it reads): its body is read untyped.
-      const body = http.lib === "axios" && http.interceptor && isTypeScriptFile(site.node.getSourceFile().getFilePath()) ? "(body: any)" : "(body)";
+      // So is a generated request whose body type is inferred from the method's declared (v1) return type, which `.then` no longer gives it.
+      const body = ((http.lib === "axios" && http.interceptor) || (http.routeConfig && !(http.call as any).getTypeArguments?.().length)) && isTypeScriptFile(site.node.getSourceFile().getFilePath()) ? "(body: any)" : "(body)";
       const fn = enclosingFunction(site.node);
       const parent = skipParens(site.node).getParent();
       const at = beforeFallbacks(site.node);
@@ -141,7 +142,9 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
       edit(plan, parent, { start: parent.getStart(), end: parent.getStart(), text: "(" });
       edit(plan, parent, { start: parent.getEnd(), end: parent.getEnd(), text: `).${wrapper}` });
     } else {
-      edit(plan, v, { start: v.getEnd(), end: v.getEnd(), text: `.${wrapper}` });
+      // `res.data ?? []`: a body that may be absent (hey-api's data on an error) stays optional.
+      const fallback = parent && Node.isBinaryExpression(parent) && parent.getOperatorToken().getKind() === SyntaxKind.QuestionQuestionToken && parent.getLeft() === outer;
+      edit(plan, v, { start: v.getEnd(), end: v.getEnd(), text: `${fallback ? "?." : "."}${wrapper}` });
     }
   }
 }

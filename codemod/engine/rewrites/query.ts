@@ -124,6 +124,24 @@ export function queryParams(plan: Plan, http: HttpCall, url: LocatedUrl, op: Ope
   dropWritten(plan, drops);
 }
 
+/**
+ * The call gives none of the helper's parameters its unfollowed query is read from (`rp("GET",
+ * path)` of `rp(method, path, opts = {})`): the helper adds no query to this request.
+ */
+function givesNoneOf(http: HttpCall, params: number[] | undefined): boolean {
+  const fn = http.helper!.fn as Node | undefined;
+  if (!params?.length || !fn) return false;
+  const args = http.call.getArguments();
+  const declared = (fn as any).getParameters?.() as Node[] | undefined;
+  return params.every((i) => {
+    const arg = args[i];
+    if (arg && !(Node.isIdentifier(arg) && arg.getText() === "undefined")) return false;
+    // Its default then is what the helper reads: none, or an empty object.
+    const init = (declared?.[i] as any)?.getInitializer?.() as Node | undefined;
+    return !init || (Node.isObjectLiteralExpression(init) && !init.getProperties().length);
+  });
+}
+
 function checkQuery(plan: Plan, http: HttpCall, url: LocatedUrl, op: OperationMapping, drops: Node[]): void {
   const seen = new Set<string>();
   // The names the request carries, as far as they are known; false once one is not.
@@ -148,7 +166,7 @@ function checkQuery(plan: Plan, http: HttpCall, url: LocatedUrl, op: OperationMa
   const carriesQuery = http.lib !== "fetch" && !(http.lib === "helper" && !http.helper!.queryKeys);
   const opts = carriesQuery && http.options ? objectLiteral(plan.a, http.options) : undefined;
   if (http.opaqueOptions || (carriesQuery && http.options && (!opts || (Node.isObjectLiteralExpression(opts) && opts.getProperties().some((p) => Node.isSpreadAssignment(p)))))) known = false;
-  const own = http.lib === "helper" ? http.helper!.queryUnfollowed : undefined;
+  const own = http.lib === "helper" && !givesNoneOf(http, http.helper!.queryUnfollowedFrom) ? http.helper!.queryUnfollowed : undefined;
   if (own && (op.query ?? []).some((x) => x.decision || (x.v2 && x.v2 !== x.v1))) {
     known = false;
     plan.problems.push({ reason: `the helper adds a query whose names are not followed (${shortExpression(own)}), and v2 does not take all of ${op.key}'s v1 parameters as they are`, advice: "check each parameter the helper may add against docs/mapping.md" });

@@ -1,6 +1,7 @@
 // One read of a v1 record field on a v1 call's response (`pod.containerDiskInGb`, `pod.desiredStatus`):
 // renamed from the operation's record lens, converted through the converter's v1-direction form,
 // or a problem naming the read. The project's types the record is read through follow the read.
+import { generatorOf } from "../generated-client.ts";
 import { Node } from "../../ts-morph.ts";
 import { converterNamed, type BodyLens, type FieldLens, type OperationMapping } from "../../../mappings/index.ts";
 import { edit, type Plan } from "../state.ts";
@@ -103,10 +104,14 @@ export function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lo
         (plan.site.typeRenames ??= new Set()).add(n.getParent()!);
       });
       if (!ok || !membersMove || (cand.segs.length > 1 && declaresField(object, cand.segs[0]!))) {
-        const reason = outside
+        // A generated client's model (generated-client.ts): the next generation from v2 changes it, not the codemod.
+        const model = (access.getSymbol()?.getDeclarations() ?? members).map((d) => d.getSourceFile()).find((sf) => generatorOf(sf));
+        const reason = model
+          ? `v1 record field ${v1} is ${f.v2[0]} in v2, and the type this code reads it through is the generated client's v1 model (${model.getBaseName()})`
+          : outside
           ? `v1 record field ${v1} is ${f.v2[0]} in v2, and the type this code reads it through (${declared?.getText() ?? access.getExpression().getText()}) is declared outside the project's own source, which the codemod does not edit`
           : `v1 record field ${v1} is ${f.v2[0]} in v2, and the type this code reads it through declares ${v1}`;
-        if (!plan.problems.some((p) => p.reason === reason)) plan.problems.push({ reason, advice: `change that type to the v2 record (${f.v2[0]})` });
+        if (!plan.problems.some((p) => p.reason === reason)) plan.problems.push({ reason, advice: model ? `read ${f.v2[0]} once the client is generated from the v2 document` : `change that type to the v2 record (${f.v2[0]})` });
       }
     }
     return;

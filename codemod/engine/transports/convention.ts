@@ -16,6 +16,8 @@ import { referencesOf, skipParens } from "../nodes.ts";
 import { enclosingFunction } from "../scope.ts";
 import type { HttpCall } from "./transport.ts";
 import { observableEmits } from "../observable-answer.ts";
+import { readRouteConfig, routeConfig } from "./route-config.ts";
+import { optionRedirect } from "../v1-redirect.ts";
 
 export const BASE_KEYS = ["baseURL", "baseUrl", "prefixUrl", "prefix", "base", "baseUri", "baseURI"];
 const VERBS = new Set(["get", "post", "put", "patch", "delete", "del", "head", "request", "fetch"]);
@@ -80,6 +82,17 @@ function answerStyle(call: Node): HttpCall["style"] {
   return "body";
 }
 
+/** The package whose factory made the receiver of a verb call (`createClient` of `@hey-api/client-fetch`). */
+function madeByModule(a: Analysis, call: CallExpression): string | undefined {
+  const callee = unwrapExpression(call.getExpression());
+  if (!Node.isPropertyAccessExpression(callee)) return undefined;
+  for (const o of optionsOf(a.evaluator.evaluate(callee.getExpression()))) {
+    if (o.kind !== "made" || !Node.isCallExpression(o.call)) continue;
+    for (const m of optionsOf(a.evaluator.evaluate(o.call.getExpression()))) if (m.kind === "module") return m.module;
+  }
+  return undefined;
+}
+
 /** Reads a call made by convention: URL, method, options and body. */
 export function conventionCall(a: Analysis, call: CallExpression, verb: string | undefined, external: External | undefined, trail: Node[]): HttpCall | undefined {
   const args = call.getArguments();
@@ -97,6 +110,18 @@ export function conventionCall(a: Analysis, call: CallExpression, verb: string |
   else if (observable === "response") out.style = "data";
   const m = verb ? verbMethod(verb) : undefined;
   if (m) out.method = { kind: "verb", value: m, node: (call.getExpression() as any).getNameNode?.() };
+  // `client.get({ url: '/pods/{podId}', ...options })`: a generated client's request config.
+  const rc = routeConfig(a, urlNode, !!m || verb === "request");
+  if (rc) {
+    readRouteConfig(a, out, rc);
+    if (m) out.method = { kind: "verb", value: m, node: (call.getExpression() as any).getNameNode?.() };
+    // hey-api's clients answer `{ data, error, response }`.
+    if (!out.style && external?.node && /hey-api/.test(madeByModule(a, call) ?? "")) out.style = "data";
+    // A marked call keeps v1 with a base of its own, under the key the client was made with (`{ baseUrl: RUNPOD_V1_BASE, url, … }`).
+    const made = external?.node?.getParent();
+    if (external) out.ownRedirect = () => optionRedirect(call, made && Node.isPropertyAssignment(made) ? made.getName() : "baseUrl", undefined, external.value, rc.config);
+    return out;
+  }
   let options = args[1];
   if (m && DATA_VERBS.has(verb!.toLowerCase()) && args[1]) {
     const obj = objectLiteral(a, args[1]);

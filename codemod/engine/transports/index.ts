@@ -11,6 +11,7 @@ import { bind, external, objectLiteral, prop } from "../values.ts";
 import { helperSignature, helperCall, wrapperSignature, factoryResult } from "../helpers.ts";
 import type { HttpCall, Lib, Root, Transport } from "./transport.ts";
 import { fetchTransport } from "./fetch.ts";
+import { typedAsFetch } from "./fetch-typed.ts";
 import { undiciTransport } from "./undici.ts";
 import { axiosTransport } from "./axios.ts";
 import { gotTransport, kyTransport } from "./got-ky.ts";
@@ -20,6 +21,7 @@ import { wretchCall, wretchTransport } from "./wretch.ts";
 import { CONVENTION_VERBS, conventionCall, madeWithBase, optionBase, urlFirstCall } from "./convention.ts";
 import { absoluteOnV1, rtkEndpoint } from "./rtk-query.ts";
 import { inheritedVerb } from "./inherited-verbs.ts";
+import { routeConfigCall } from "./route-config.ts";
 import { bodyOf, methodOf } from "./call-parts.ts";
 import { optionsOf } from "../evaluate/value.ts";
 import { receiverHolds } from "../receiver-base.ts";
@@ -69,11 +71,13 @@ function valueRoot(a: Analysis, value: Node, name: string, trail: Node[], depth:
   if (isFunctionLike(init)) return functionRoot(a, init, name);
   // `globalThis.fetch || require("node-fetch")`, `opts.fetch ?? fetch`: either side.
   if (Node.isBinaryExpression(init) && ["||", "??"].includes(init.getOperatorToken().getText())) {
-    return rootOf(a, init.getRight(), trail, depth + 1) ?? rootOf(a, init.getLeft(), trail, depth + 1);
+    return valueRoot(a, init.getRight(), name, trail, depth + 1) ?? valueRoot(a, init.getLeft(), name, trail, depth + 1);
   }
-  if (Node.isConditionalExpression(init)) return rootOf(a, init.getWhenTrue(), trail, depth + 1) ?? rootOf(a, init.getWhenFalse(), trail, depth + 1);
+  if (Node.isConditionalExpression(init)) return valueRoot(a, init.getWhenTrue(), name, trail, depth + 1) ?? valueRoot(a, init.getWhenFalse(), name, trail, depth + 1);
   if (Node.isCallExpression(init)) {
     const callee = unwrapExpression(init.getExpression());
+    // `globalThis.fetch.bind(globalThis)`: the bound function is the one it binds.
+    if (Node.isPropertyAccessExpression(callee) && callee.getName() === "bind") return valueRoot(a, callee.getExpression(), name, trail, depth + 1);
     const config = init.getArguments()[0];
     if (Node.isIdentifier(callee) && callee.getText() === "require") {
       const m = config && literalText(config);
@@ -117,6 +121,13 @@ function madeRoot(a: Analysis, n: Node, trail: Node[], depth: number): Root | un
 
 /** What a callee's root value is: a known HTTP library, an instance of one, a wrapper, or a helper. */
 export function rootOf(a: Analysis, node: Node, trail: Node[] = [], depth = 0): Root | undefined {
+  const found = rootByValue(a, node, trail, depth);
+  if (found || depth > 6) return found;
+  // A value declared as fetch whose value is not listed (a caller's injected fetch) is fetch-shaped.
+  return typedAsFetch(unwrapExpression(node)) ? { lib: "fetch" } : undefined;
+}
+
+function rootByValue(a: Analysis, node: Node, trail: Node[], depth: number): Root | undefined {
   const n = unwrapExpression(node);
   if (depth > 6) return undefined;
   trail.push(n);
@@ -276,6 +287,9 @@ export function httpCall(a: Analysis, call: CallExpression): HttpCall | undefine
   if (!root) {
     const endpoint = rtkEndpoint(a, call);
     if (endpoint) return endpoint;
+    // A generated client's request function given a config with a route template and a v1 base.
+    const generated = routeConfigCall(a, call, trail);
+    if (generated) return generated;
   }
   if (!root && !Node.isPropertyAccessExpression(callee) && (Node.isIdentifier(callee) || Node.isCallExpression(callee))) {
     // An instance made from options carrying a v1 base, called directly (`runpod("/pods", { method })`, `client()(…)`).

@@ -58,9 +58,11 @@ export interface HttpCall {
    * endpoint's headers are built in fetchBaseQuery's `prepareHeaders`, which the codemod does not
    * read, so none is checked.
    */
-  jsonSerialiser?: "ofetch" | "fetchBaseQuery" | "apollo";
   /** A data-fetching hook calling its fetcher with the key (`useSWR(key, fetcher)`): the answer is the hook's `data`, and the list is unwrapped in the fetcher it is given. */
   hook?: { lib: "swr"; key: Node; fetcher: Node; /** The fetcher is `<SWRConfig value={{ fetcher }}>`'s (the hook gives none). */ global?: boolean };
+  jsonSerialiser?: "ofetch" | "fetchBaseQuery" | "apollo" | "route-config";
+  /** A generated client's request config (`{ url: '/pods/{podId}', method, path, query, body }`: route-config.ts): its URL is a route template. */
+  routeConfig?: boolean;
   /** axios: what the instance's response interceptors make the call resolve to (`body`: the parsed body itself, as `(r) => r.data` gives). */
   interceptor?: import("../response-interceptors.ts").InterceptedAnswer;
 }
