@@ -288,6 +288,8 @@ function anyByDeclaration(a: Analysis, expr: Node, depth: number): boolean {
   let written = expr;
   while (Node.isParenthesizedExpression(written)) written = written.getExpression();
   if ((Node.isAsExpression(written) || Node.isTypeAssertion(written)) && written.getTypeNode()?.getText() === "any") return true;
+  // `e.body` where the class declares `public body: any`.
+  if (Node.isPropertyAccessExpression(written) && declaredAny(written)) return true;
   let root = unwrapExpression(expr);
   for (;;) {
     if (Node.isAsExpression(root) || Node.isTypeAssertion(root)) return root.getTypeNode()?.getText() === "any";
@@ -312,6 +314,16 @@ function anyByDeclaration(a: Analysis, expr: Node, depth: number): boolean {
   if (typeNode) return typeNode.getText() === "any";
   const init = b.kind === "var" ? b.init : undefined;
   return init ? anyByDeclaration(a, init, depth + 1) : true;
+}
+
+/** Whether a property read's declarations (a class field, a parameter property, an interface member) are all written `any`. */
+function declaredAny(access: Node): boolean {
+  try {
+    const decls = (access as any).getNameNode().getSymbol()?.getDeclarations() ?? [];
+    return decls.length > 0 && decls.every((d: Node) => (d as any).getTypeNode?.()?.getText() === "any");
+  } catch {
+    return false;
+  }
 }
 
 /** Where a destructured element's value comes from: `const { a: { message } } = x` → x, path [a]. */
