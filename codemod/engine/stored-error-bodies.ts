@@ -28,6 +28,8 @@ export interface HolderTrail {
   /** The body read back out of its holder (`r.error.body`): its reads are the body's. */
   body: (node: Node, hops: Hop[]) => void;
   lost: (node: Node, why: string) => void;
+  /** Whether a holder returned is followed to its function's callers: only where it is made on the error side (a success answer's own fields are not error reads). */
+  returns: boolean;
 }
 
 const MAX_DEPTH = 12;
@@ -131,7 +133,7 @@ export function followHolder(a: Analysis, holder: Node, path: string[], hops: Ho
     next(stored.holder, [stored.field, ...path], stored.hops);
     if (!Node.isNewExpression(p)) return;
   }
-  if (Node.isReturnStatement(p) || (Node.isArrowFunction(p) && p.getBody() === outer)) return returned(a, p, next, trail);
+  if (Node.isReturnStatement(p) || (Node.isArrowFunction(p) && p.getBody() === outer)) return trail.returns ? returned(a, p, next, trail) : undefined;
   if (Node.isCallExpression(p) || Node.isNewExpression(p)) {
     const index = p.getArguments().indexOf(outer as any);
     if (index < 0) return;

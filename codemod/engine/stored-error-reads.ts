@@ -12,7 +12,7 @@ import { followHolder, type Stored } from "./stored-error-bodies.ts";
 let active = 0;
 
 /** Hands `read` each place the stored body is read back: a caught error's field, a returned result's. */
-export function storedReads(a: Analysis, call: Node, s: Stored, read: (n: Node, hops: Hop[]) => void, lost: (node: Node, why: string) => void): void {
+export function storedReads(a: Analysis, call: Node, s: Stored, read: (n: Node, hops: Hop[]) => void, lost: (node: Node, why: string) => void, errorSide: (n: Node) => boolean): void {
   if (s.kept) return lost(s.holder, `this.${s.field}, kept on the object for later`);
   // A body stored again where it is read back (`{ cause: e.body }`) is followed a few times, not forever.
   if (active > 3) return;
@@ -25,6 +25,7 @@ export function storedReads(a: Analysis, call: Node, s: Stored, read: (n: Node, 
       },
       body: read,
       lost,
+      returns: errorSide(s.holder),
     });
   } finally {
     active--;
