@@ -5,8 +5,8 @@
 // value from where the body is stored, with the path of fields the body sits under, to a throw
 // (whose catches the caller follows down that path: `e.body?.message`) or to where the path is
 // read back (`r.error.body.message` on a returned result). Where the holder goes out of sight (a
-// callee that cannot be resolved, a function whose result no call of the run takes, a field of
-// `this` kept for later), it is said so: what is read there is not known.
+// callee that cannot be resolved, a field of `this` kept for later), it is said so: what is read
+// there is not known.
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
 import { declarationScope, isDeclarationName, referencesOf, skipParens } from "./nodes.ts";
@@ -133,7 +133,7 @@ export function followHolder(a: Analysis, holder: Node, path: string[], hops: Ho
     next(stored.holder, [stored.field, ...path], stored.hops);
     if (!Node.isNewExpression(p)) return;
   }
-  if (Node.isReturnStatement(p) || (Node.isArrowFunction(p) && p.getBody() === outer)) return trail.returns ? returned(a, p, next, trail) : undefined;
+  if (Node.isReturnStatement(p) || (Node.isArrowFunction(p) && p.getBody() === outer)) return trail.returns ? returned(a, p, next) : undefined;
   if (Node.isCallExpression(p) || Node.isNewExpression(p)) {
     const index = p.getArguments().indexOf(outer as any);
     if (index < 0) return;
@@ -147,13 +147,14 @@ export function followHolder(a: Analysis, holder: Node, path: string[], hops: Ho
   }
 }
 
-/** A holder returned by a function: the calls of the function in the run take it (`throw toError(…)`, `const r = await send(…)`). */
-function returned(a: Analysis, at: Node, next: (n: Node) => void, trail: HolderTrail): void {
+/**
+ * A holder returned by a function: the calls of the function in the run take it (`throw
+ * toError(…)`, `const r = await send(…)`). One with no call in the run answers code outside it,
+ * as a body returned whole does (`if (!res.ok) return await res.json()`): not followed, not marked.
+ */
+function returned(a: Analysis, at: Node, next: (n: Node) => void): void {
   const fn = Node.isArrowFunction(at) ? at : at.getFirstAncestor((n) => isFunctionLike(n));
-  if (!fn) return;
-  const calls = callersOf(a, fn);
-  if (!calls.length) return trail.lost(at, "the result of a function whose calls the codemod cannot follow");
-  for (const c of calls) next(c);
+  for (const c of fn ? callersOf(a, fn) : []) next(c);
 }
 
 /** `reject(err)` where `reject` is the second parameter of a `new Promise((resolve, reject) => …)` executor. */
