@@ -112,7 +112,6 @@ export function followHolder(a: Analysis, holder: Node, path: string[], hops: Ho
     if (p.getName() === path[0]) next(p, path.slice(1));
     return;
   }
-  if (Node.isObjectBindingPattern(p.getParent()) || Node.isObjectBindingPattern(holder)) return;
   if (Node.isVariableDeclaration(p) && p.getInitializer() === outer) {
     const name = p.getNameNode();
     if (Node.isIdentifier(name)) return next(name);
