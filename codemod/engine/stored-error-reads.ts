@@ -1,13 +1,17 @@
 // A call's error body stored on what it throws (stored-error-bodies.ts) is read where the call's
 // error is caught, down the fields it was stored under: `catch (e) { e.body?.message }` for
 // `throw new ApiError(res.status, body)`, in the call's own function, its callers (any module), a
-// `.catch` handler. A throw caught in its own function is read there too. Where the holder goes out
+// `.catch` handler. A throw caught in its own function is read there too. A field of the project's
+// error class is also read wherever the code reads it on a value of that class (`err.body` in an
+// error middleware typed `ApiError`), however the instance got there. Where the holder goes out
 // of sight, the caller hears why (it marks the call that loses it).
-import type { Node } from "../ts-morph.ts";
+import { Node } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
 import type { Hop } from "./handed-on.ts";
 import { catchersOf, followPath } from "./caught-errors.ts";
 import { followHolder, type Stored } from "./stored-error-bodies.ts";
+import { classNamed } from "./record-callees.ts";
+import { references } from "./references.ts";
 
 let active = 0;
 
@@ -27,7 +31,19 @@ export function storedReads(a: Analysis, call: Node, s: Stored, read: (n: Node, 
       lost,
       returns: errorSide(s.holder),
     });
+    for (const r of classFieldReads(a, s)) read(r, s.hops);
   } finally {
     active--;
   }
+}
+
+/** The reads of the class field a `new` expression stores the body in (a parameter property, or a field its constructor sets), outside the constructor. */
+function classFieldReads(a: Analysis, s: Stored): Node[] {
+  if (!Node.isNewExpression(s.holder)) return [];
+  const cls = classNamed(a, s.holder.getExpression());
+  const ctor = cls?.getConstructors().find((c) => c.getBody());
+  const param = ctor?.getParameters().find((p) => p.isParameterProperty() && p.getName() === s.field);
+  const decl = param?.getNameNode() ?? cls?.getProperty(s.field)?.getNameNode();
+  if (!decl) return [];
+  return references(decl).filter((r) => Node.isPropertyAccessExpression(r) && a.files.has(r.getSourceFile().getFilePath()) && !(ctor && r.getFirstAncestor((x) => x === ctor)));
 }
