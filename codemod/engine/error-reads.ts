@@ -15,7 +15,8 @@ import { errorFieldMap } from "../../mappings/index.ts";
 import type { Node } from "../ts-morph.ts";
 import { addFinding, type Analysis, type SharedErrorRead, type Site } from "./state.ts";
 import { failureBodies, type Unfollowed } from "./error-flow.ts";
-import { caughtBodiesByShape, errorFieldReads, errorReadEdits, readDeclarations, type ErrorRead, type ReadMode } from "./rewrites/error-fields.ts";
+import { caughtBodiesByShape, errorFieldReads, errorReadEdits, readDeclarations, type ErrorRead, type ReadMode, type ReadTrail } from "./rewrites/error-fields.ts";
+import { storedReads } from "./stored-error-reads.ts";
 import { todo } from "./todo-marks.ts";
 import { inInterceptor } from "./caught-errors.ts";
 import { describeRead } from "./response-branch.ts";
@@ -51,8 +52,13 @@ export function registerErrorReads(a: Analysis, sf: SourceFile): void {
     };
     for (const body of failureBodies(a, site.http, unfollowed)) {
       // A parsed body handed on where it is certainly an error (`if (!res.ok) onError(body)`): out of sight there.
-      const hand = (call: Node, why: string) => (body.errorSide || describeRead(call, body.node).side === "error") && noteHand(a, call, why, site);
-      for (const read of errorFieldReads(a, body.node, [], 0, { hops: body.hops, unfollowed: hand })) note(a, read, site, body.foreign);
+      const errorSide = (n: Node) => body.errorSide || describeRead(n, body.node).side === "error";
+      const hand = (call: Node, why: string) => errorSide(call) && noteHand(a, call, why, site);
+      const reads: ErrorRead[] = [];
+      // The body stored on what the call throws (`new ApiError(status, body)`): read where it is caught.
+      const trail: ReadTrail = { hops: body.hops, unfollowed: hand, stored: (s) => storedReads(a, site.call, s, (n, hops) => errorFieldReads(a, n, reads, 0, { ...trail, hops }), hand, errorSide) };
+      errorFieldReads(a, body.node, reads, 0, trail);
+      for (const read of reads) note(a, read, site, body.foreign);
     }
   }
 }

@@ -15,6 +15,9 @@ import { isHttpErrorBody } from "../response-branch.ts";
 import { handedTo, type Hop } from "../handed-on.ts";
 import { unwrapExpression } from "../urls.ts";
 import { isFunctionLike } from "../scope.ts";
+import { declarationName, storedAt, type Stored } from "../stored-error-bodies.ts";
+import { fallbackFields, guardEdits, guardedField, isBothGuard } from "./error-guards.ts";
+import { hasFieldOrAny } from "./error-body-types.ts";
 
 export type ErrorField = "message" | "error";
 /** A read of a v1 error field: `body.message` (a property access) or `{ message }` (a binding element). */
@@ -28,6 +31,8 @@ export interface ErrorRead {
 export interface ReadTrail {
   hops: Hop[];
   unfollowed?: (call: Node, why: string) => void;
+  /** Hears of the body stored on an object (`new ApiError(status, body)`, `throw { status, body }`): the holder is followed from there. */
+  stored?: (s: Stored) => void;
 }
 /** `convert`: every call reaching the read now answers v2 problems; `both`: some still answer v1 bodies. */
 export type ReadMode = "convert" | "both";
@@ -56,10 +61,24 @@ export function errorFieldReads(a: Analysis, value: Node, out: ErrorRead[] = [],
   const outer = skipParens(value);
   const parent = outer.getParent();
   if (!parent) return out;
+  const stored = storedAt(a, outer, trail.hops);
+  if (stored) trail.stored?.(stored);
   if (Node.isPropertyAccessExpression(parent) && parent.getExpression() === outer) {
     if (isField(parent.getName()) && !isBothForm(parent) && !isWritten(parent)) out.push({ node: parent, field: parent.getName() as ErrorField, hops: trail.hops });
   } else if (Node.isVariableDeclaration(parent) && parent.getInitializer() === outer) {
     errorFieldReads(a, parent.getNameNode(), out, depth + 1, trail);
+  } else if (Node.isBinaryExpression(parent) && parent.getOperatorToken().getKind() === SyntaxKind.EqualsToken) {
+    // `let body; try { body = JSON.parse(text) } catch { body = { message: text } }`: one value,
+    // whose v1-shaped stand-ins are written in the form its reads take.
+    const target = unwrapExpression(parent.getLeft());
+    const decl = parent.getRight() === outer && Node.isIdentifier(target) ? declarationName(target) : undefined;
+    if (decl) {
+      out.push(...fallbackFields(decl).map((node) => ({ ...node, hops: trail.hops })));
+      errorFieldReads(a, decl, out, depth + 1, trail);
+    }
+  } else if (Node.isBinaryExpression(parent) && guardedField(parent, outer)) {
+    // `"message" in body`: the guard of a read, false on every v2 problem.
+    if (!isBothGuard(parent)) out.push({ node: parent, field: guardedField(parent, outer)!, hops: trail.hops });
   } else if (Node.isBinaryExpression(parent)) {
     const op = parent.getOperatorToken().getKind();
     // `body ?? {}`, `body || {}` (the body is the left), `res && body` (the right).
@@ -109,6 +128,12 @@ export function errorReadEdits(a: Analysis, read: ErrorRead, mode: ReadMode): { 
   const put = (n: Node, text: string, start = n.getStart(), end = n.getEnd()) => edits.push(textEdit(n, start, end, text));
   const to = errorFieldMap[read.field];
   const n = read.node;
+  // `"message" in body`, and a v1-shaped stand-in `{ message: text }`.
+  const guard = guardEdits(n, to, mode);
+  if (guard) {
+    for (const [node, text] of guard) put(node, text);
+    return { edits };
+  }
   // `fail(op, (await res.json()) as { message?: string })`: a type written at a call the body went through follows the read.
   if (mode === "convert") for (const hop of read.hops ?? []) renameInlineField(a, hop.arg, read.field, to, put);
   if (Node.isPropertyAccessExpression(n)) {
@@ -121,14 +146,19 @@ export function errorReadEdits(a: Analysis, read: ErrorRead, mode: ReadMode): { 
     }
     const receiver = n.getExpression();
     if (!duplicable(receiver)) return { problem: `its receiver (${short(receiver)}) is computed where it is read, so it cannot be read twice` };
-    const r = receiver.getText();
     const dot = n.hasQuestionDotToken() ? "?." : ".";
     // A receiver typed without the v2 field: its type literal or interface of the run gains it
-    // (optional), else the read goes through a cast, so the line still type-checks.
+    // (optional), else the read goes through a cast, so the line still type-checks. A type
+    // literal written in the read itself (`(body as { message: string }).message`) is widened in
+    // both copies of the read, not by an edit inside the one replaced.
     const typed = isTypeScriptFile(file) && !hasFieldOrAny(a, receiver, to);
-    const widened = typed && widenDeclared(a, receiver, read.field, to, put);
+    const inline: { pos: number; text: string }[] = [];
+    const within = (d: Node, start?: number) => d.getSourceFile() === n.getSourceFile() && start !== undefined && start >= n.getStart() && start <= n.getEnd();
+    const widened = typed && widenDeclared(a, receiver, read.field, to, (d, text, start, end) => (within(d, start) ? void inline.push({ pos: start!, text }) : put(d, text, start, end)));
+    const spliced = (node: Node) => inline.filter((i) => i.pos >= node.getStart() && i.pos <= node.getEnd()).sort((x, y) => y.pos - x.pos).reduce((t, i) => t.slice(0, i.pos - node.getStart()) + i.text + t.slice(i.pos - node.getStart()), node.getText());
+    const r = spliced(receiver);
     const v2 = typed && !widened ? `(${r} as { ${to}?: string } | null | undefined)?.${to}` : `${r}${dot}${to}`;
-    const both = `${v2} ?? ${n.getText()}`;
+    const both = `${v2} ?? ${spliced(n)}`;
     // `if (b.message) m = b.message`: TypeScript narrows the read, not `(b.detail ?? b.message)`;
     // the condition proved the same expression set, which the assertion says again.
     const asserted = isTypeScriptFile(file) && testedAbove(n);
@@ -230,55 +260,6 @@ function duplicable(expr: Node): boolean {
 function short(n: Node): string {
   const t = n.getText().replace(/\s+/g, " ");
   return t.length > 40 ? `${t.slice(0, 37)}…` : t;
-}
-
-/** Whether the value's type (down `path`) is `any` by its declaration, or already has `field`. */
-function hasFieldOrAny(a: Analysis, expr: Node, field: string, path: string[] = []): boolean {
-  try {
-    let t = expr.getType();
-    for (const k of path) {
-      if (t.isAny()) return anyByDeclaration(a, expr, 0);
-      const p = t.getNonNullableType().getProperty(k);
-      if (!p) return false;
-      t = p.getTypeAtLocation(expr);
-    }
-    if (t.isAny()) return anyByDeclaration(a, expr, 0);
-    return !!t.getNonNullableType().getProperty(field);
-  } catch {
-    return false;
-  }
-}
-
-/**
- * `any` because the code declares nothing (`catch (e)`, an untyped handler parameter, `: any`),
- * not because a type it names did not resolve here (`AxiosError<Body>` without the package's
- * types): a named type may lack the v2 field where the project is compiled.
- */
-function anyByDeclaration(a: Analysis, expr: Node, depth: number): boolean {
-  let root = unwrapExpression(expr);
-  for (;;) {
-    if (Node.isAsExpression(root) || Node.isTypeAssertion(root)) return root.getTypeNode()?.getText() === "any";
-    if (Node.isPropertyAccessExpression(root) || Node.isNonNullExpression(root) || Node.isParenthesizedExpression(root) || Node.isAwaitExpression(root)) root = root.getExpression();
-    // `res.json().catch(() => ({}))`: the body's.
-    else if (Node.isCallExpression(root) && /\.catch$/.test(root.getExpression().getText())) root = (root.getExpression() as any).getExpression();
-    else break;
-  }
-  if (Node.isCallExpression(root)) {
-    // A fetch body (`await res.json()`, `JSON.parse(text)`) is `any` as the platform declares it.
-    if (/(\.json|^JSON\.parse)$/.test(root.getExpression().getText()) && !root.getTypeArguments().length) return true;
-    try {
-      return root.getExpression().getType().getCallSignatures().length > 0;
-    } catch {
-      return false;
-    }
-  }
-  if (!Node.isIdentifier(root) || depth > 3) return false;
-  const b = bind(a, root);
-  if (!b || b.kind === "import" || b.kind === "function") return false;
-  const typeNode = (b.decl as any).getTypeNode?.() as Node | undefined;
-  if (typeNode) return typeNode.getText() === "any";
-  const init = b.kind === "var" ? b.init : undefined;
-  return init ? anyByDeclaration(a, init, depth + 1) : true;
 }
 
 /** Where a destructured element's value comes from: `const { a: { message } } = x` → x, path [a]. */
