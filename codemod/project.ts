@@ -5,6 +5,7 @@ import { stat } from "node:fs/promises";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { AUTO_IMPORT_TELLTALE, mightUseV1Buffer } from "./prefilter.ts";
+import { bundleKind, bundlerOf } from "./bundles.ts";
 import { BOM, DEFAULT_MAX_FILE_BYTES, decodeUtf8, readBounded, skipFinding, writable, type Skipped } from "./source-files.ts";
 import { specifiersOf } from "./import-specifiers.ts";
 import pLimit from "p-limit";
@@ -109,6 +110,8 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
   const opaque = new Map<string, string[]>();
   /** Files calling names only an auto-importing build binds (codemod/auto-imports.ts). */
   const telltales = new Set<string>();
+  /** A bundler's output naming the v1 host: audited by text, never rewritten (bundles.ts). */
+  const bundles = new Map<string, { bundler: string; text: string }>();
   let done = 0;
   await pLimit(READ_CONCURRENCY).map(files, async (file) => {
     const read = await readBounded(file, maxBytes);
@@ -119,6 +122,11 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
     }
     const buf = read.buf;
     const latin1 = buf.toString("latin1");
+    const bundler = bundlerOf(latin1);
+    if (bundler) {
+      if (mightUseV1Buffer(buf)) bundles.set(file, { bundler, text: buf.toString("utf8") });
+      return;
+    }
     const specs = MAY_IMPORT.test(latin1) ? specifiersOf(latin1) : [];
     if (AUTO_IMPORT_TELLTALE.test(latin1)) telltales.add(file);
     if (mightUseV1Buffer(buf)) {
@@ -307,6 +315,18 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
     findings.push(f);
     summary.byCategory.review++;
     if (!outcomes.some((o) => o.file === f.file)) summary.filesWithFindings++;
+  }
+  if (bundles.size) {
+    const { scanTextFile } = await import("./text-files.ts");
+    for (const [file, { bundler, text }] of bundles) {
+      const found = scanTextFile(displayName(file), text, bundleKind(bundler));
+      if (!found.length) continue;
+      outcomes.push({ file: displayName(file), changed: false, findings: found.length });
+      for (const f of found) summary.byCategory[f.category]++;
+      summary.filesWithFindings++;
+      findings.push(...found);
+    }
+    findings.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   }
   const textSkipped = options.textFiles ? await addTextFindings(options.paths, cwd, root, outcomes, findings, summary, listing) : undefined;
   const skipped = [...skips.map((s) => ({ file: displayName(s.file), why: s.why })), ...(textSkipped ?? [])];

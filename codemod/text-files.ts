@@ -113,9 +113,9 @@ async function readSmallFile(file: string): Promise<Buffer | "too large" | undef
   }
 }
 
-/** Every v1 address in one text file. `displayName` names the file in findings and picks its kind. */
-export function scanTextFile(displayName: string, text: string): Finding[] {
-  const kind = withArticle(textFileKind(displayName) ?? "text file");
+/** Every v1 address in one text file. `displayName` names the file in findings and picks its kind, unless `kindText` says it (with its article). */
+export function scanTextFile(displayName: string, text: string, kindText?: string): Finding[] {
+  const kind = kindText ?? withArticle(textFileKind(displayName) ?? "text file");
   const lines = text.split(/\r?\n/);
   const findings: Finding[] = [];
   lines.forEach((line, i) => {
