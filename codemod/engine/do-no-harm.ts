@@ -11,6 +11,7 @@ import type { Analysis, FileState, Site } from "./state.ts";
 import type { Edit } from "../types.ts";
 import { addEdit, addFinding } from "./state.ts";
 import { todo } from "./todo-marks.ts";
+import { propertyWrites } from "./property-writes.ts";
 import { Follower } from "./follow-uses.ts";
 import { declarationEdit, V1_BASE_NAME } from "./v1-redirect.ts";
 import { bind } from "./values.ts";
@@ -79,6 +80,10 @@ export function resolveDoNoHarm(a: Analysis): void {
     const unseenUses = a.unseenUses.get(baseFile);
     if (unseenUses) unseenUsesOf.set(base.literal, unseenUses);
     if (unseen.has(base.literal) || unseenUses) out.push(base.literal);
+    // Assignments to the property holding it (`OpenAPI.BASE = process.env.X`) take precedence too.
+    const written = propertyWrites(a, base.literal);
+    for (const w of written.nodes) follower.overrideBy(w);
+    for (const t of written.texts) follower.overrides.add(t);
     // What the evaluator saw can override the base at run time (an environment variable behind a schema default).
     // The base's own variable (`process.env.X ?? "…/v1"`) is renamed with it: not an override.
     const own = (o: string) => !!base.env && (o === base.env || o === `the environment variable ${base.env.split(".").pop()}`);

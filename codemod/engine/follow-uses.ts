@@ -273,7 +273,7 @@ export class Follower {
   }
 
   /** What takes precedence over the value (`x ?? value`): an environment read by its variable's name (`process.env[key]` in `get(key)`), else its text. */
-  private overrideBy(left: Node): void {
+  overrideBy(left: Node): void {
     const options = optionsOf(this.a.evaluator.evaluate(left));
     if (options.length && options.every((o) => o.kind === "env")) for (const o of options) this.overrides.add(`the environment variable ${(o as { name: string }).name}`);
     else this.overrides.add(left.getText().replace(/\s+/g, " "));
