@@ -2,7 +2,7 @@
 // v2 sandbox and the gateway in front of it (its /v1) on loopback ports, RUNPOD_V1_BASE pointed
 // at the gateway (where calls kept on v1 go), and, after the file's tests, every server closed,
 // the environment and `fetch` restored and the folder removed.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll } from "vitest";
@@ -42,6 +42,17 @@ export function e2eScope(prefix: string, { gateway: gatewayOptions = {} }: { gat
     tmp,
     /** The sandbox and the gateway, started once for the file's tests. */
     servers: (): Promise<E2eServers> => (started ??= start()),
+    /** Writes `files` (relative path → text) under `name` in the scope's folder, runs `rewrite --write` there, and gives back each file as rewritten. */
+    async rewriteTree(name: string, files: Record<string, string>): Promise<Record<string, string>> {
+      const dir = path.join(tmp, name);
+      for (const [file, text] of Object.entries(files)) {
+        mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+        writeFileSync(path.join(dir, file), text);
+      }
+      const { runCodemod } = await import("../../codemod/project.ts");
+      await runCodemod({ paths: [dir], write: true });
+      return Object.fromEntries(Object.keys(files).map((f) => [f, readFileSync(path.join(dir, f), "utf8")]));
+    },
     /**
      * Each request `fetch` makes from now on, as `POST gateway /v1/pods` or `GET v2 /v2/pods` (with the
      * query when asked), or as the URL exactly as handed to `fetch` (`handed`: a bare `?` shows).

@@ -6,13 +6,11 @@
 // against the strict v2 sandbox (RFC 9457 problems, `detail`), kept calls through the gateway's /v1
 // (v1 `{ message }`), and another API (a loopback server answering `{ message }`) through the
 // same helpers. Each failure must carry its server's own text.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCodemod } from "../../codemod/project.ts";
 import { e2eScope } from "./e2e-servers.ts";
 
 const UNDICI_ERRORS = `import type { Dispatcher } from "undici";
@@ -86,15 +84,8 @@ describe("error bodies handed on, after a partial migration", () => {
   const other = http.createServer((_req, res) => res.writeHead(503, { "content-type": "application/json" }).end(JSON.stringify({ message: "the other API is down" })));
   afterAll(() => new Promise<void>((done) => other.close(() => done())));
 
-  async function rewritten(name: string, files: Record<string, string>): Promise<Record<string, string>> {
-    const dir = path.join(scope.tmp, name);
-    for (const [file, text] of Object.entries(files)) {
-      mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-      writeFileSync(path.join(dir, file), text);
-    }
-    await runCodemod({ paths: [dir], write: true });
-    return Object.fromEntries(Object.keys(files).map((f) => [f, readFileSync(path.join(dir, f), "utf8")]));
-  }
+  const rewritten = (name: string, files: Record<string, string>) => scope.rewriteTree(name, files);
+
 
   /** What each server says to a failed call, asked directly: v2's problem detail, the gateway's v1 message. */
   async function said() {

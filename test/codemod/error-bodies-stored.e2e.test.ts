@@ -6,11 +6,9 @@
 // --write`) and run over real HTTP: migrated calls against the strict v2 sandbox (RFC 9457
 // problems, `detail`), kept calls through the gateway's /v1 (v1 `{ message }`). Each failure must
 // carry its server's own text (before, the migrated calls' errors read "no message" / `HTTP 404`).
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { runCodemod } from "../../codemod/project.ts";
 import { e2eScope } from "./e2e-servers.ts";
 
 const HTTP = `export class ApiError extends Error {
@@ -99,15 +97,8 @@ export function httpError(status: number, body: unknown): ApiError {
 describe("error bodies stored on the error or parsed with a stand-in, after a partial migration", () => {
   const scope = e2eScope("codemod-error-stored-");
 
-  async function rewritten(name: string, files: Record<string, string>): Promise<Record<string, string>> {
-    const dir = path.join(scope.tmp, name);
-    for (const [file, text] of Object.entries(files)) {
-      mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-      writeFileSync(path.join(dir, file), text);
-    }
-    await runCodemod({ paths: [dir], write: true });
-    return Object.fromEntries(Object.keys(files).map((f) => [f, readFileSync(path.join(dir, f), "utf8")]));
-  }
+  const rewritten = (name: string, files: Record<string, string>) => scope.rewriteTree(name, files);
+
 
   /** What each server says to a failed call, asked directly: v2's problem detail, the gateway's v1 message. */
   async function said() {
