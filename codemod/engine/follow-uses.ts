@@ -16,10 +16,8 @@ import { optionsOf } from "./evaluate/value.ts";
 import { CallResults } from "./call-results.ts";
 import { receiverHolds } from "./receiver-base.ts";
 import { unwrapExpression } from "./urls.ts";
-import { classOfThis } from "./symbols.ts";
-import { shortExpression } from "./expression-name.ts";
-import { BASE_FIELD_KEYS, declares, projectChain } from "./transports/inherited-verbs.ts";
-import { referencesOf } from "./nodes.ts";
+import { inheritedFieldReads } from "./inherited-field-reads.ts";
+import { chainTop, referencesOf } from "./nodes.ts";
 import { wretchBuilder, wretchUnfollowed } from "./transports/wretch.ts";
 import { argumentCallee, classNamed, functionNamed } from "./record-callees.ts";
 import { clientKey, clientStep, clientUse, handedOnWhy, insideClient, makesClient, membersTaken, ProjectClients, REQUEST_METHODS } from "./client-uses.ts";
@@ -243,33 +241,9 @@ export class Follower {
     out.push(outer);
   }
 
-  /**
-   * A field of a class that extends a class from outside the project (`override baseURL = …` in a
-   * `RESTDataSource`): the inherited methods, unseen, may read it. Each call of an inherited member
-   * (`this.get(…)`, `super.x(…)`) must be a planned site; one that is not, or no such call at all
-   * (outside code drives the class), is a use that cannot be followed.
-   */
+  /** A field an outside base class's inherited methods may read (inherited-field-reads.ts): its unplanned reads are uses. */
   private inheritedReads(at: Node, name: string, out: Node[]): void {
-    const cls = classOfThis(at);
-    if (!cls) return;
-    const chain = projectChain(this.a.evaluator, cls);
-    if (!chain.outside) return;
-    const decl = ((cls as any).getMember?.(name) as Node | undefined) ?? at;
-    if (!BASE_FIELD_KEYS.includes(name) && !(Node.isPropertyDeclaration(decl) && decl.hasOverrideKeyword())) return;
-    const why = `${name} is a field of ${(cls as any).getName?.() ?? "a class"}, which extends ${chain.outside.name} (outside the project): its inherited methods read it`;
-    let planned = 0;
-    for (const c of chain.classes) {
-      for (const access of c.getDescendantsOfKind(SyntaxKind.PropertyAccessExpression)) {
-        const self = access.getExpression().getKind();
-        if (self !== SyntaxKind.ThisKeyword && self !== SyntaxKind.SuperKeyword) continue;
-        if (access.getName() === name || declares(chain.classes, access.getName()) || classOfThis(access) !== c) continue;
-        const call = access.getParent();
-        if (call && Node.isCallExpression(call) && call.getExpression() === access && this.accounted(access)) planned++;
-        else this.why.set(access, `${why}, and ${shortExpression(access)} is not a call the codemod can follow`), out.push(access);
-      }
-    }
-    const named = Node.isPropertyDeclaration(decl) ? decl.getNameNode() : Node.isBinaryExpression(at) ? at.getLeft() : at;
-    if (!planned) this.why.set(named, `${why}, and the class makes no call the codemod can follow`), out.push(named);
+    for (const use of inheritedFieldReads(this.a, at, name, (n) => this.accounted(n))) this.why.set(use.node, use.why), out.push(use.node);
   }
 
   /** What takes precedence over the value (`x ?? value`): an environment read by its variable's name (`process.env[key]` in `get(key)`), else its text. */
@@ -406,15 +380,4 @@ export class Follower {
 }
 
 const NUMERIC = /^(Number|parseInt|parseFloat|Boolean|Number\.parseInt|Number\.parseFloat)$/;
-
-/** The outermost call of a method chain a call sits in (`z.string().default(x).describe(…)`). */
-function chainTop(call: Node): Node {
-  let top = call;
-  for (;;) {
-    const access = top.getParent();
-    const next = access?.getParent();
-    if (access && Node.isPropertyAccessExpression(access) && access.getExpression() === top && next && Node.isCallExpression(next) && next.getExpression() === access) top = next;
-    else return top;
-  }
-}
 

@@ -156,3 +156,14 @@ export function beforeFallbacks(promise: Node): Node {
     at = skipParens(callee.getExpression());
   }
 }
+
+/** The outermost call of a method chain a call sits in (`z.string().default(x).describe(…)`). */
+export function chainTop(call: Node): Node {
+  let top = call;
+  for (;;) {
+    const access = top.getParent();
+    const next = access?.getParent();
+    if (access && Node.isPropertyAccessExpression(access) && access.getExpression() === top && next && Node.isCallExpression(next) && next.getExpression() === access) top = next;
+    else return top;
+  }
+}
