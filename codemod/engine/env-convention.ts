@@ -4,8 +4,7 @@
 // of calls kept on v1 is read the way the base they had was, under the same prefix, and falls back
 // to that base's own variable, so a deployment's configured base (a proxy, a gateway) still holds.
 
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
+import { manifestsAbove } from "./package-root.ts";
 
 const PUBLIC_PREFIX = /^(VITE_|NEXT_PUBLIC_|PUBLIC_|REACT_APP_|EXPO_PUBLIC_|NUXT_PUBLIC_|GATSBY_|STORYBOOK_)/;
 // A base's environment read as the run records it (`BaseSource.env`; Deno's getter as `Deno.env.X`).
@@ -69,26 +68,11 @@ const BUNDLERS: [dependency: string, root: Root, model: string][] = [
   ["gatsby", "process.env", "GATSBY_"],
   ["vite", "import.meta.env", "VITE_"],
 ];
-const bundlerOfPackage = new Map<string, [Root, string] | null>();
-
 /** The public-variable convention of the app `file` belongs to (its nearest package.json's dependencies), if it has one. */
 function bundlerConvention(file: string): [Root, string] | undefined {
-  for (let dir = path.dirname(path.resolve(file)); ; dir = path.dirname(dir)) {
-    const pkg = path.join(dir, "package.json");
-    if (bundlerOfPackage.has(dir)) return bundlerOfPackage.get(dir) ?? undefined;
-    if (existsSync(pkg)) {
-      let found: [Root, string] | null = null;
-      try {
-        const json = JSON.parse(readFileSync(pkg, "utf8")) as Record<string, Record<string, string> | undefined>;
-        const deps = { ...json.dependencies, ...json.devDependencies };
-        const hit = BUNDLERS.find(([d]) => d in deps);
-        found = hit ? [hit[1], hit[2]] : null;
-      } catch {
-        found = null;
-      }
-      bundlerOfPackage.set(dir, found);
-      return found ?? undefined;
-    }
-    if (path.dirname(dir) === dir) return undefined;
-  }
+  const json = manifestsAbove(file).next().value?.json;
+  if (!json) return undefined;
+  const deps = { ...json.dependencies, ...json.devDependencies };
+  const hit = BUNDLERS.find(([d]) => d in deps);
+  return hit ? [hit[1], hit[2]] : undefined;
 }

@@ -3,8 +3,7 @@
 // the next generation, so the codemod does not edit them (a record read through one goes through
 // the adapter, or the site is marked), and a mark in such a file recommends what fixes them all:
 // generating the client again from the v2 document, with the project's own script when it has one.
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { manifestsAbove } from "./package-root.ts";
 import type { SourceFile } from "../ts-morph.ts";
 import { V2_OPENAPI_URL } from "../../mappings/bases.ts";
 
@@ -27,18 +26,9 @@ export function generatorOf(sf: SourceFile): string | undefined {
 
 /** The project's script that generates the client (`npm run generate`), from the nearest package.json that has one. */
 function generateScript(sf: SourceFile): string | undefined {
-  for (let dir = dirname(sf.getFilePath()), up = 0; up < 8; dir = dirname(dir), up++) {
-    const file = join(dir, "package.json");
-    if (existsSync(file)) {
-      try {
-        const scripts = (JSON.parse(readFileSync(file, "utf8")) as { scripts?: Record<string, string> }).scripts ?? {};
-        const found = Object.entries(scripts).find(([, cmd]) => GENERATOR_COMMAND.test(cmd));
-        if (found) return found[0] === "start" || found[0] === "test" ? `npm ${found[0]}` : `npm run ${found[0]}`;
-      } catch {
-        // An unreadable package.json names no script.
-      }
-    }
-    if (dirname(dir) === dir) break;
+  for (const { json } of manifestsAbove(sf.getFilePath(), 8)) {
+    const found = Object.entries(json?.scripts ?? {}).find(([, cmd]) => GENERATOR_COMMAND.test(cmd));
+    if (found) return found[0] === "start" || found[0] === "test" ? `npm ${found[0]}` : `npm run ${found[0]}`;
   }
   return undefined;
 }

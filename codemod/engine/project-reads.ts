@@ -37,13 +37,13 @@ function search(a: Analysis, fields: string[], pkg: string): string | undefined 
   const word = new RegExp(`\\b(?:${fields.join("|")})\\b`);
   const cache = (a.projectFileReads ??= new Map());
   for (const file of scope(a, pkg)) {
-    let entry = cache.get(file);
-    if (!entry) cache.set(file, (entry = { text: readText(a, file) }));
-    if (entry.text === null) return file;
-    if (!word.test(entry.text)) continue;
+    const text = projectText(a, file);
+    const entry = cache.get(file)!;
+    if (text === null) return file;
+    if (!word.test(text)) continue;
     if (!SCRIPT.test(file)) return file;
-    entry.reads ??= readNames(a, file, entry.text);
-    if (fields.some((f) => entry!.reads!.has(f))) return file;
+    entry.reads ??= readNames(a, file, text);
+    if (fields.some((f) => entry.reads!.has(f))) return file;
   }
   return undefined;
 }
@@ -75,17 +75,17 @@ function readText(a: Analysis, file: string): string | null {
   }
 }
 
-/** The files under `dir` (the run's root: every package) that may fetch an app's route; not the adapter, not tests. */
-export function relayScope(a: Analysis, dir: string): string[] {
-  return scope(a, dir);
-}
-
-/** A file's text, read once a run (null: unreadable). */
-export function relayText(a: Analysis, file: string): string | null {
+/** A project file's text, read at most once per run (null when it cannot be read). */
+export function projectText(a: Analysis, file: string): string | null {
   const cache = (a.projectFileReads ??= new Map());
   let entry = cache.get(file);
   if (!entry) cache.set(file, (entry = { text: readText(a, file) }));
   return entry.text;
+}
+
+/** The files under `dir` (the run's root: every package) that may fetch an app's route; not the adapter, not tests. */
+export function relayScope(a: Analysis, dir: string): string[] {
+  return scope(a, dir);
 }
 
 /** A script's syntax: the engine's parse, or one made here once a run. */
@@ -133,12 +133,10 @@ export function namedOutsideRun(a: Analysis, name: string, fromFile: string): st
   if (!a.projectFiles) return undefined;
   const pkg = packageRoot(fromFile, a.adapter?.root ?? path.dirname(fromFile));
   const word = new RegExp(`\\b${name.replace(/[$]/g, "\\$")}\\b`);
-  const cache = (a.projectFileReads ??= new Map());
   for (const file of scope(a, pkg)) {
     if (a.files.has(file) || !SCRIPT.test(file)) continue;
-    let entry = cache.get(file);
-    if (!entry) cache.set(file, (entry = { text: readText(a, file) }));
-    if (entry.text !== null && word.test(entry.text)) return file;
+    const text = projectText(a, file);
+    if (text !== null && word.test(text)) return file;
   }
   return undefined;
 }

@@ -5,12 +5,12 @@
 // for here, among the property's references in the run and, by text, in every file of the project
 // (a setup module that names no v1 host is not parsed; a write typed through the object's declared
 // type is not among the literal property's references).
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
 import { references } from "./references.ts";
 import { skipParens } from "./nodes.ts";
+import { projectText } from "./project-reads.ts";
 
 const SCRIPT = /\.([cm]?[jt]sx?)$/;
 const ENV_READ = /^(?:process\.env|import\.meta\.env|Bun\.env)\.([A-Za-z_$][\w$]*)$|^Deno\.env\.get\(["']([^"']+)["']\)$/;
@@ -43,12 +43,8 @@ function writtenInProject(a: Analysis, holder: string, name: string, baseFile: s
   const out: string[] = [];
   for (const file of a.projectFiles) {
     if (!SCRIPT.test(file) || file.includes(`${path.sep}node_modules${path.sep}`)) continue;
-    let text = a.files.get(file)?.text;
-    try {
-      text ??= readFileSync(file, "utf8");
-    } catch {
-      continue;
-    }
+    const text = projectText(a, file);
+    if (text === null) continue;
     for (const m of text.matchAll(write)) {
       const value = m[1]!.trim();
       const env = ENV_READ.exec(value);

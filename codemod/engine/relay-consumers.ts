@@ -11,7 +11,7 @@ import { V1_HOST } from "../../mappings/bases.ts";
 import type { Analysis } from "./state.ts";
 import type { AppRoute } from "./relay-routes.ts";
 import { consumerReads, declarationOf, type Held } from "./consumer-reads.ts";
-import { relayScope, relayText, scriptOf } from "./project-reads.ts";
+import { relayScope, projectText, scriptOf } from "./project-reads.ts";
 import { resolveParts } from "./urls.ts";
 import { urlContext } from "./values.ts";
 
@@ -47,7 +47,7 @@ function search(a: Analysis, route: AppRoute): RouteReads {
   let fetchers = 0;
   // Every file of the run: a monorepo's front end may fetch what another package's routes answer.
   for (const file of relayScope(a, a.adapter.root)) {
-    const text = relayText(a, file);
+    const text = projectText(a, file);
     if (text === null) return { undecided: `${shown(file)} cannot be read` };
     if (!SCRIPT.test(file)) {
       if (mentionedInText(text, route)) return { undecided: `${shown(file)} names ${route.shown} where the codemod does not follow it` };

@@ -4,8 +4,7 @@
 // `.catcher(code, cb)`) and whatever catches the chain's end (`.catch(cb)`, try/catch, a caller's).
 // `.json` reads are error bodies (error-reads.ts settles their form); a `.text` read is a body
 // the codemod cannot follow, said so (`hand`) when the call migrates.
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
+import { manifestsAbove } from "./package-root.ts";
 import { Node } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
 import type { HttpCall } from "./transports/transport.ts";
@@ -54,17 +53,10 @@ function hasJsonRead(a: Analysis, holder: Node): boolean {
 
 /** The major version of wretch the file's package declares (2 when none is found). */
 function wretchMajor(file: string): number {
-  for (let dir = path.dirname(file), i = 0; i < 12 && path.dirname(dir) !== dir; dir = path.dirname(dir), i++) {
-    const pkg = path.join(dir, "package.json");
-    if (!existsSync(pkg)) continue;
-    try {
-      const json = JSON.parse(readFileSync(pkg, "utf8"));
-      const range: unknown = json.dependencies?.wretch ?? json.devDependencies?.wretch ?? json.peerDependencies?.wretch;
-      const m = typeof range === "string" ? /(\d+)/.exec(range) : null;
-      if (m) return Number(m[1]);
-    } catch {
-      /* an unreadable package.json says nothing */
-    }
+  for (const { json } of manifestsAbove(file, 12)) {
+    const range: unknown = json?.dependencies?.wretch ?? json?.devDependencies?.wretch ?? json?.peerDependencies?.wretch;
+    const m = typeof range === "string" ? /(\d+)/.exec(range) : null;
+    if (m) return Number(m[1]);
   }
   return 2;
 }
