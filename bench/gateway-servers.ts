@@ -45,6 +45,15 @@ if (role === "upstream") {
   const proxy = httpProxy.createProxyServer({ target: upstreamUrl, agent: new http.Agent({ keepAlive: true, maxSockets: 64 }) });
   proxy.on("error", () => {});
   url = await listen(http.createServer((req, res) => proxy.web(req, res)));
+} else if (role === "proxy-in-gateway") {
+  // The plain proxy served by a process that has also started the compiled gateway (unused): the
+  // same per-request code as "proxy" in a process of the gateway's size, to tell the cost of a
+  // larger heap and more loaded code apart from the gateway's own per-request work.
+  const { startGateway }: typeof import("../gateway/server.ts") = await import(path.join(ROOT, "dist/gateway/server.js"));
+  await startGateway({ upstream: upstreamUrl!, port: 0, logger: false });
+  const proxy = httpProxy.createProxyServer({ target: upstreamUrl, agent: new http.Agent({ keepAlive: true, maxSockets: 64 }) });
+  proxy.on("error", () => {});
+  url = await listen(http.createServer((req, res) => proxy.web(req, res)));
 } else if (role === "gateway" || role === "gateway-dist") {
   // gateway-dist: the compiled package (`npm run build`), which is what an installed gateway runs;
   // `gateway` runs the sources through tsx (as `npm start` does), whose transform adds a

@@ -41,11 +41,9 @@ export interface Passthrough {
    * Proxies one request whose target `isSafePassthroughUrl` accepted: sets X-Request-Id on the
    * answer and the upstream request, and answers a problem (502, 504 past the timeout) when the
    * upstream fails. `warn` logs that failure. The caller counts the answer when it is sent
-   * (`metrics.countPassthrough`) and calls `settled`, on a 'finish' listener it has anyway.
+   * (`metrics.countPassthrough`), on a 'finish' listener it has anyway.
    */
   serve(req: http.IncomingMessage, res: http.ServerResponse, id: string, warn: (fields: object, message: string) => void): void;
-  /** The answer to `req` is sent: its upstream request is no longer timed. */
-  settled(req: http.IncomingMessage): void;
   close(): void;
 }
 
@@ -61,7 +59,7 @@ export function createPassthrough(config: GatewayConfig, drain: { active: boolea
     // No proxyTimeout: IdleTimeouts times the upstream requests (idle-timeout.ts has why).
     secure: true,
   });
-  const timeouts = new IdleTimeouts(config.timeoutMs);
+  const timeouts = new IdleTimeouts(agent, config.timeoutMs);
   // Errors are answered per request (callback below); this keeps an unhandled 'error' from crashing.
   proxy.on("error", () => {});
   // Hop-by-hop headers stay on their own connection, both ways. The request's are removed before
@@ -71,7 +69,7 @@ export function createPassthrough(config: GatewayConfig, drain: { active: boolea
     // http-proxy copied the client's headers: only those can be there to remove.
     for (const name of hopByHopHeaders(req.headers)) if (req.headers[name] !== undefined) proxyReq.removeHeader(name);
     proxyReq.setHeader("x-request-id", (req as IdentifiedRequest)[REQUEST_ID]!);
-    timeouts.watch(req, proxyReq, res);
+    timeouts.watch(proxyReq, res);
   });
   proxy.on("proxyRes", (proxyRes, req) => {
     // Blanked, not deleted (http-proxy copies no undefined header): a delete would turn the headers
@@ -89,7 +87,6 @@ export function createPassthrough(config: GatewayConfig, drain: { active: boolea
       // No per-request options: with them http-proxy copies its options and parses the target URL
       // again on every request; the request id goes on in the proxyReq listener instead.
       const failed = (err: Error) => {
-        timeouts.settled(req);
         const timedOut = Date.now() - started >= config.timeoutMs - 5;
         warn({ err: (err as Error)?.message }, "v2 pass-through failed");
         problem(res, timedOut ? 504 : 502, timedOut ? `upstream did not answer within ${config.timeoutMs} ms` : "upstream v2 API is unreachable or closed the connection");
@@ -97,9 +94,6 @@ export function createPassthrough(config: GatewayConfig, drain: { active: boolea
       // http-proxy emits no proxyReq event for a request with Expect: such a request (rare) is timed by http-proxy itself.
       if (req.headers.expect !== undefined) (proxy as unknown as ProxyWithCallback).web(req, res, { proxyTimeout: config.timeoutMs }, failed);
       else (proxy as unknown as ProxyWithCallback).web(req, res, failed);
-    },
-    settled(req) {
-      timeouts.settled(req);
     },
     close() {
       timeouts.close();
@@ -125,10 +119,7 @@ export function registerPassthrough(app: FastifyInstance, passthrough: Passthrou
       }
       reply.hijack();
       const res = reply.raw;
-      res.on("finish", () => {
-        passthrough.settled(req.raw);
-        metrics.countPassthrough(res.statusCode);
-      });
+      res.on("finish", () => metrics.countPassthrough(res.statusCode));
       passthrough.serve(req.raw, reply.raw, String(req.id), (fields, message) => req.log.warn(fields, message));
     };
     scope.route({ method: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"], url: "/v2", handler });
@@ -144,7 +135,6 @@ export function passthroughAheadOfFastify(passthrough: Passthrough, log: Fastify
     const id = requestIdOf(req);
     // One listener pair for the count and the log line.
     whenAnswered(res, log, (err) => {
-      passthrough.settled(req);
       if (err === undefined) metrics.countPassthrough(res.statusCode);
       logAnswered(id, req, res.statusCode, performance.now() - started, err);
     });
