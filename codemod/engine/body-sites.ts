@@ -7,7 +7,7 @@ import { unwrapExpression } from "./urls.ts";
 import type { Analysis } from "./state.ts";
 import type { HttpCall } from "./transports/transport.ts";
 import { referencesOf, skipParens } from "./nodes.ts";
-import { responseHandedTo } from "./response-handed.ts";
+import { responseHandedTo, thenHandlerTakes } from "./response-handed.ts";
 import { returnedTo } from "./answer-flow.ts";
 import { openapiAnswer } from "./openapi-answer.ts";
 import { observableFlow } from "./observable-flow.ts";
@@ -173,6 +173,11 @@ export function bodySites(a: Analysis, http: HttpCall, depth = 0): BodySite[] {
         if (only) addPromise(thenCall!);
         else bindings(pn, http.lib, cb, addPromise, sites);
       }
+    } else if (cb && http.lib === "fetch") {
+      // `.then(parse)`: a named function of the project that returns the parsed body makes the then's promise the body.
+      const h = thenHandlerTakes(a, thenCall!, cb);
+      if (h?.kind === "body") addPromise(h.call);
+      else if (h?.kind === "unfollowed") sites.push({ kind: "handed", node: h.call, why: h.why });
     }
     return sites;
   }
