@@ -4,6 +4,7 @@
 // elements (`for…of`, `map/filter/find…`) and functions that return it to their callers; a body
 // that goes anywhere else (passed on, stored, serialised) cannot be vouched for, so the site
 // gets a mark listing the record fields that differ in v2.
+import { assignedDeclaration, isWriteTarget, reassigned } from "../reassigned-records.ts";
 import { Node } from "../../ts-morph.ts";
 import { answersUndocumentedRecord, clientAnswer, lensNamed, type FieldLens, type OperationMapping } from "../../../mappings/index.ts";
 import { enclosingFunction } from "../scope.ts";
@@ -162,10 +163,16 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
     const reads = (Node.isPropertyAccessExpression(p) || Node.isElementAccessExpression(p)) && p.getExpression() === outer;
     if (!isRecord && (reads || (Node.isForOfStatement(p) && p.getExpression() === outer))) return listUse(outer, depth);
     if (isRecord && reads) return recordUse(outer, depth);
-    if (Node.isVariableDeclaration(p) && p.getInitializer() === outer) {
-      const name = p.getNameNode();
+    // `pod = await getPod(id)`: the variable's reads, as a declaration's (reassigned-records.ts).
+    const assigned = assignedDeclaration(outer);
+    const decl = assigned ?? (Node.isVariableDeclaration(p) && p.getInitializer() === outer ? p : undefined);
+    if (decl) {
+      const name = decl.getNameNode();
       if (Node.isIdentifier(name)) {
-        for (const r of referencesOf(enclosingFunction(p), name)) if (!(depth === 0 && read && classifyRead(r, read) === "error")) use(r);
+        // A variable written again holds whichever record came last: every write must be a migrating site's (checked in do no harm).
+        const again = reassigned(decl);
+        if (again) for (const set of [(plan.site.typeUses ??= new Set()), (plan.site.typeRenames ??= new Set())]) set.add(decl);
+        for (const r of referencesOf(enclosingFunction(decl), name)) if (!(again && isWriteTarget(r)) && !(depth === 0 && read && classifyRead(r, read) === "error")) use(r);
       } else if (Node.isObjectBindingPattern(name) && isRecord) boundFields(name);
       else escapes.push(name);
       return;
