@@ -13,6 +13,7 @@ import { openapiAnswer } from "./openapi-answer.ts";
 import { observableFlow } from "./observable-flow.ts";
 import { recordTypeOf } from "./declared-types.ts";
 import { hookDataSites } from "./hook-data.ts";
+import { assignedDeclaration, isWriteTarget, writtenValues } from "./reassigned-records.ts";
 
 /**
  * `handed`: the Response is handed to a function of the project that uses it in a way not
@@ -196,6 +197,9 @@ export function bodySites(a: Analysis, http: HttpCall, depth = 0): BodySite[] {
     if (Node.isIdentifier(name)) for (const ref of referencesOf(scope, name)) answerRef(ref);
     else if (Node.isObjectBindingPattern(name)) bindings(name, http.lib, scope, addPromise, sites);
   }
+  // `let res: Response; try { res = await fetch(…) } catch …`: the variable's reads (not its writes), written this once.
+  const held = assignedDeclaration(awaited);
+  if (held && writtenValues(held).length === 1) for (const ref of referencesOf(enclosingFunction(held), (held as any).getNameNode())) if (!isWriteTarget(ref)) answerRef(ref);
   return sites;
 }
 

@@ -4,6 +4,7 @@
 // elements (`for…of`, `map/filter/find…`) and functions that return it to their callers; a body
 // that goes anywhere else (passed on, stored, serialised) cannot be vouched for, so the site
 // gets a mark listing the record fields that differ in v2.
+import { wrapped } from "../helper-answer.ts";
 import { assignedDeclaration, isWriteTarget, reassigned } from "../reassigned-records.ts";
 import { Node } from "../../ts-morph.ts";
 import { answersUndocumentedRecord, clientAnswer, lensNamed, type FieldLens, type OperationMapping } from "../../../mappings/index.ts";
@@ -84,7 +85,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
     plan.problems.push({
       reason: `${http.hook ? `its fetcher ${http.hook.fetcher.getText()}` : http.call.getExpression().getText()} returns the response in its own form (not the body or the Response), so the record's reads cannot be followed, and these v1 fields differ in v2: ${differingFields(lens.fields, lens.v1Lost).join(", ")}`,
       advice: "read the v2 record where the helper's result is used (docs/mapping.md), or make the helper return the parsed body",
-      brief: `${http.call.getExpression().getText()}'s result is not followed to where the record is read (${differing.size} v1 fields differ in v2)`,
+      brief: `${http.call.getExpression().getText()}'s result is not followed to where the record is read${wrapped(http)} (${differing.size} v1 fields differ in v2)`,
     });
     return;
   }
