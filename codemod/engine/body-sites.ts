@@ -199,7 +199,7 @@ export function bodySites(a: Analysis, http: HttpCall, depth = 0): BodySite[] {
   }
   // `let res: Response; try { res = await fetch(…) } catch …`: the variable's reads (not its writes), written this once.
   const held = assignedDeclaration(awaited);
-  if (held && writtenValues(held).length === 1) for (const ref of referencesOf(enclosingFunction(held), (held as any).getNameNode())) if (!isWriteTarget(ref)) answerRef(ref);
+  if (held && writtenValues(held).length === 1) for (const ref of referencesOf(enclosingFunction(held), held.getNameNode())) if (!isWriteTarget(ref)) answerRef(ref);
   return sites;
 }
 

@@ -4,13 +4,14 @@
 // declaration among the site's type uses and renames; do no harm then checks that every write to it
 // is the record of a site that migrates with this one (or null / undefined), else the reads stay v1.
 import { Node, SyntaxKind } from "../ts-morph.ts";
+import type { VariableDeclaration } from "ts-morph";
 import type { Site } from "./state.ts";
 import { referencesOf, skipParens } from "./nodes.ts";
 import { enclosingFunction } from "./scope.ts";
 import { unwrapExpression } from "./urls.ts";
 
 /** `name = value` (a plain assignment to a variable): the variable's declaration. */
-export function assignedDeclaration(value: Node): Node | undefined {
+export function assignedDeclaration(value: Node): VariableDeclaration | undefined {
   const outer = skipParens(value);
   const p = outer.getParent();
   if (!p || !Node.isBinaryExpression(p) || p.getOperatorToken().getKind() !== SyntaxKind.EqualsToken || p.getRight() !== outer) return undefined;
