@@ -185,6 +185,9 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
     }
     // `pods.find(…) || null`, `cached ?? record`: the logical expression's value is the record (unless it is only tested).
     if (Node.isBinaryExpression(p) && ["||", "??", "&&"].includes(p.getOperatorToken().getText()) && (p.getOperatorToken().getText() !== "&&" || p.getRight() === outer) && !onlyTested(p)) return valueGoes(p, depth, isRecord);
+    // `Array.isArray(data) ? data : []`: a branch's value is the conditional's; its condition, and `Array.isArray`'s argument, are only tested.
+    if (Node.isCallExpression(p) && p.getExpression().getText() === "Array.isArray") return;
+    if (Node.isConditionalExpression(p)) return p.getCondition() === outer ? undefined : valueGoes(p, depth, isRecord);
     if (Node.isIfStatement(p) || Node.isPrefixUnaryExpression(p) || (Node.isBinaryExpression(p) && ["===", "!==", "==", "!=", "&&", "||"].includes(p.getOperatorToken().getText()))) return;
     // Handed to a function of the project: its reads are followed there.
     const callee = argumentCallee(plan.a, outer);
