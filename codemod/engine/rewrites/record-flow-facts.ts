@@ -41,6 +41,8 @@ export function callersOf(fn: Node): Node[] | undefined {
   for (const r of references(name)) {
     // `module.exports = { getPod }` names the function without passing its value anywhere here.
     if (Node.isShorthandPropertyAssignment(r.getParent())) continue;
+    // `ReturnType<typeof api.createPod>`: a type written with it holds no value.
+    if (inType(r)) continue;
     const call = r.getParent();
     if (call && Node.isCallExpression(call) && call.getExpression() === r) out.push(call);
     else return undefined;
@@ -78,8 +80,12 @@ function propertyName(fn: Node): Node | undefined {
     return undefined;
   }
   // An import of it names it in another module (whose uses are among these); an export or a whole use does not read a property.
-  const read = (r: Node) => r === decl.getNameNode() || Node.isImportSpecifier(r.getParent()) || (Node.isPropertyAccessExpression(r.getParent()) && (r.getParent() as any).getExpression() === r);
+  const read = (r: Node) => r === decl.getNameNode() || Node.isImportSpecifier(r.getParent()) || inType(r) || (Node.isPropertyAccessExpression(r.getParent()) && (r.getParent() as any).getExpression() === r);
   return uses.every(read) ? name : undefined;
+}
+
+function inType(r: Node): boolean {
+  return !!r.getFirstAncestor((x) => Node.isTypeNode(x));
 }
 
 /** The variable declaration whose value is the object literal holding `property` (through `as`, `satisfies`, parentheses). */
