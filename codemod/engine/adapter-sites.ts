@@ -23,6 +23,12 @@ export interface FollowedReads {
   through?: string;
 }
 
+/** The fields the answer's flow reached (even where it also leaves sight), and where each is first read (`file:line`). */
+export interface ReachedReads {
+  fields: ReadonlySet<string>;
+  where: ReadonlyMap<string, string>;
+}
+
 /**
  * Wraps the body read in the adapter when it holds this operation's record (or, for a list, its
  * records: `toV1List` unwraps and converts them); false when it does not. `reads`: the fields the
@@ -30,19 +36,26 @@ export interface FollowedReads {
  * file of the project reading a field the adapter leaves out may be reading this record. `reads.at`:
  * where a read was found in the code fetching the app's routes it is answered from (`through`);
  * `unfollowed`: why that code could not be followed (the word search decides, and the mark says why).
+ * `reached`: the fields the flow did reach where it also leaves sight; a read of a left-out field among them marks the site where it is (the word search only where none is reached).
  */
-export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean | { rxjsMap: string }, op: OperationMapping, kind: "record" | "recordList" = "record", reads?: FollowedReads, unfollowed?: string): boolean {
+export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean | { rxjsMap: string }, op: OperationMapping, kind: "record" | "recordList" = "record", reads?: FollowedReads, unfollowed?: string, reached?: ReachedReads): boolean {
   if (!plan.a.adapter) return false;
   // Exactly, or without fields the live catalog fills, where nothing in the project reads them.
   const left = adapterCovers(kind, op.key) === true ? [] : adapterOmissions(kind, op.key);
   if (!left) return false;
   // Fields the adapter leaves out (the live catalog's), or v2 does not have at all: nothing may read them.
   for (const [fields, why] of [[left, "the adapter cannot fill"], [lostFields(op), "v2 records do not have"]] as const) {
+    const readAt = (f: string) => (reads?.at?.get(f) ? `${f} (${reads.at.get(f)}, fetched from ${reads.through})` : reached?.where.get(f) ? `${f} (${reached.where.get(f)})` : f);
     if (reads) {
       const read = fields.filter((f) => reads.fields.has(f));
       if (!read.length) continue;
-      const where = read.map((f) => (reads.at?.get(f) ? `${f} (${reads.at.get(f)}, fetched from ${reads.through})` : f));
-      plan.problems.push({ reason: `${why} ${fields.join(" / ")}, and the record is read for ${where.join(", ")}`, advice: "read what the v2 record has instead (docs/mapping.md)" });
+      plan.problems.push({ reason: `${why} ${fields.join(" / ")}, and the record is read for ${read.map(readAt).join(", ")}`, advice: "read what the v2 record has instead (docs/mapping.md)" });
+      return false;
+    }
+    // Not followed to every read: a read of one of them the flow did reach decides, named where it is.
+    const hit = fields.filter((f) => reached?.fields.has(f));
+    if (hit.length) {
+      plan.problems.push({ reason: `${why} ${fields.join(" / ")}, and the record is read for ${hit.map(readAt).join(", ")}`, advice: "read what the v2 record has instead (docs/mapping.md)" });
       return false;
     }
     const reader = fields.length ? projectReader(plan.a, fields, read.getSourceFile().getFilePath()) : undefined;

@@ -55,6 +55,12 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   const escapes: Node[] = [];
   /** The fields this answer's flow reads (wherever it goes within sight), and whether it also goes out of sight. */
   const reached = new Set<string>();
+  /** Where the flow first reads each of those fields (`file:line`), for a mark that names the read. */
+  const reachedAt = new Map<string, string>();
+  const reachedHere = (name: string, at: Node) => {
+    reached.add(name);
+    if (!reachedAt.has(name)) reachedAt.set(name, `${at.getSourceFile().getBaseName()}:${at.getStartLineNumber()}`);
+  };
   let outOfSight = false;
   /** Where it leaves sight by being answered from one of the app's routes (its fetchers may be followed), and whether it also leaves elsewhere. */
   const relays: { route: AppRoute; node: Node }[] = [];
@@ -100,7 +106,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
 
   const lost: Lost = new Map((lens.v1Lost ?? []).map((l) => [l.v1, l]));
   const field = (access: Node) => {
-    if (Node.isPropertyAccessExpression(access)) reached.add(access.getName());
+    if (Node.isPropertyAccessExpression(access)) reachedHere(access.getName(), access);
     recordField(plan, access, byFirst, lost, op, lens, read && (declaredBodyRecord(plan.a, read) ?? readDeclared));
   };
   /** A reference to a record value: a field read, or somewhere the value goes on. */
@@ -187,6 +193,9 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
     }
     // `pods.find(…) || null`, `cached ?? record`: the logical expression's value is the record (unless it is only tested).
     if (Node.isBinaryExpression(p) && ["||", "??", "&&"].includes(p.getOperatorToken().getText()) && (p.getOperatorToken().getText() !== "&&" || p.getRight() === outer) && !onlyTested(p)) return valueGoes(p, depth, isRecord);
+    // `Array.isArray(data) ? data : []`: a branch's value is the conditional's; its condition, and `Array.isArray`'s argument, are only tested.
+    if (Node.isCallExpression(p) && p.getExpression().getText() === "Array.isArray") return;
+    if (Node.isConditionalExpression(p)) return p.getCondition() === outer ? undefined : valueGoes(p, depth, isRecord);
     if (Node.isIfStatement(p) || Node.isPrefixUnaryExpression(p) || (Node.isBinaryExpression(p) && ["===", "!==", "==", "!=", "&&", "||"].includes(p.getOperatorToken().getText()))) return;
     // Handed to a function of the project: its reads are followed there.
     const callee = argumentCallee(plan.a, outer);
@@ -235,7 +244,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
     if (!Node.isObjectBindingPattern(name)) return;
     for (const el of name.getElements()) {
       const key = el.getPropertyNameNode()?.getText() ?? el.getName();
-      reached.add(key);
+      reachedHere(key, el);
       if (el.getDotDotDotToken()) escape(el);
       else if (differing.has(key)) renameBinding(el, key);
     }
@@ -318,7 +327,8 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
     const seen = !outOfSight && !streamGone && escapes.length === 0 && sites.length === 1 ? { fields: reached } : relayed && "reads" in relayed ? { fields: new Set([...reached, ...relayed.reads.keys()]), at: relayed.reads, through: relayed.through } : undefined;
     const kind = shape.kind === "list" ? "recordList" : "record";
     const fallback = relayed && "undecided" in relayed ? relayed.undecided : undefined;
-    const wrapped = stream ? wrapRecordInAdapter(plan, http.call, { rxjsMap: stream }, op, kind, seen, fallback) : !!read && wrapRecordInAdapter(plan, read, readIsPromise, op, kind, seen, fallback);
+    const found = { fields: reached, where: reachedAt };
+    const wrapped = stream ? wrapRecordInAdapter(plan, http.call, { rxjsMap: stream }, op, kind, seen, fallback, found) : !!read && wrapRecordInAdapter(plan, read, readIsPromise, op, kind, seen, fallback, found);
     // Why the adapter could not take it belongs to the site only where the site is marked anyway.
     if (!wrapped && speculative) plan.problems.splice(problems);
     const route = wrapped ? { edits: plan.site.edits, typeRenames: plan.site.typeRenames, onApply: plan.site.onApply } : undefined;

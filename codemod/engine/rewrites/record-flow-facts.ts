@@ -2,6 +2,7 @@
 // tests it, whether a helper's result is used beyond its status, which calls receive what a
 // function returns, and which field declarations a value is typed through.
 import { Node, SyntaxKind } from "../../ts-morph.ts";
+import type { VariableDeclaration } from "ts-morph";
 import { enclosingFunction, isFunctionLike } from "../scope.ts";
 import { referencesOf, skipParens } from "../nodes.ts";
 import { functionName, references } from "../references.ts";
@@ -34,12 +35,14 @@ export function resultBeyondStatus(call: Node): boolean {
 
 /** The call expressions of a named function or method (same project), or undefined when it escapes. */
 export function callersOf(fn: Node): Node[] | undefined {
-  const name = isFunctionLike(fn) ? functionName(fn) : undefined;
+  const name = isFunctionLike(fn) ? (functionName(fn) ?? propertyName(fn)) : undefined;
   if (!name) return undefined;
   const out: Node[] = [];
   for (const r of references(name)) {
     // `module.exports = { getPod }` names the function without passing its value anywhere here.
     if (Node.isShorthandPropertyAssignment(r.getParent())) continue;
+    // `ReturnType<typeof api.createPod>`: a type written with it holds no value.
+    if (inType(r)) continue;
     const call = r.getParent();
     if (call && Node.isCallExpression(call) && call.getExpression() === r) out.push(call);
     else return undefined;
@@ -57,7 +60,46 @@ export function declaresField(object: Node, name: string): boolean {
   }
 }
 
+/**
+ * `const api = { listPods: () => … }`: the property a function is the value of, called as
+ * `api.listPods()`. Only where the object is a variable's value and every use of that variable
+ * reads a property of it (not handed on whole, spread or exported by another name), so the
+ * property's references are all of its uses.
+ */
+function propertyName(fn: Node): Node | undefined {
+  const holder = fn.getParent();
+  if (!holder || !Node.isPropertyAssignment(holder) || holder.getInitializer() !== fn) return undefined;
+  const name = holder.getNameNode();
+  const decl = objectVariable(holder);
+  if (!Node.isIdentifier(name) || !decl) return undefined;
+  // Every reference the compiler knows (an `export { api }` or `module.exports = api` too, which are not property reads).
+  let uses: Node[];
+  try {
+    uses = (decl.getNameNode() as any).findReferencesAsNodes() as Node[];
+  } catch {
+    return undefined;
+  }
+  // An import of it names it in another module (whose uses are among these); an export or a whole use does not read a property.
+  const read = (r: Node) => r === decl.getNameNode() || Node.isImportSpecifier(r.getParent()) || inType(r) || (Node.isPropertyAccessExpression(r.getParent()) && (r.getParent() as any).getExpression() === r);
+  return uses.every(read) ? name : undefined;
+}
+
+function inType(r: Node): boolean {
+  return !!r.getFirstAncestor((x) => Node.isTypeNode(x));
+}
+
+/** The variable declaration whose value is the object literal holding `property` (through `as`, `satisfies`, parentheses). */
+function objectVariable(property: Node): VariableDeclaration | undefined {
+  let object = property.getParent();
+  while (object?.getParent() && (Node.isAsExpression(object.getParent()!) || Node.isSatisfiesExpression(object.getParent()!) || Node.isParenthesizedExpression(object.getParent()!))) object = object.getParent();
+  const p = object?.getParent();
+  return p && Node.isVariableDeclaration(p) && p.getInitializer() === object && Node.isIdentifier(p.getNameNode()) ? p : undefined;
+}
+
 function isExported(fn: Node): boolean {
+  // An object's function property is as exported as the object (`export const api = { … }`).
+  const decl = propertyName(fn) ? objectVariable(fn.getParent()!) : undefined;
+  if (decl) return !!decl.getVariableStatement()?.isExported();
   const holder = Node.isFunctionDeclaration(fn) ? fn : fn.getParent();
   if (Node.isFunctionDeclaration(holder)) return holder.isExported() || holder.isDefaultExport();
   if (holder && Node.isVariableDeclaration(holder)) return !!holder.getVariableStatement()?.isExported();

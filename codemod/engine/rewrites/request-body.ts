@@ -12,6 +12,7 @@ import { objectLiteral, prop } from "../values.ts";
 import { jsonType } from "./json-type.ts";
 import type { Problems } from "./problems.ts";
 import { wrapBodyInAdapter } from "../adapter-sites.ts";
+import { adapterCovers } from "../../adapter/index.ts";
 import { bodyPlaces, notAnObject, type BodyPlace } from "../body-origin.ts";
 import { declaredShape } from "../declared-shapes.ts";
 import { builtShape } from "../built-body.ts";
@@ -195,5 +196,8 @@ function convertPlace(plan: Plan, http: HttpCall, place: BodyPlace, lens: string
   }
   // A body from the app's own interface (a tool's input, a form): the adapter converts it at run time.
   if (opKey && wrapBodyInAdapter(plan, place.wrap, opKey)) return;
-  plan.problems.push({ reason: `the v1 body is built elsewhere (${where}); it must be converted with the ${lens} lens`, advice: "rewrite the flat v1 fields into the nested v2 body (see docs/mapping.md)" });
+  // With the adapter on, why it cannot take this body at the call (its other uses would keep the v1 object).
+  const held = opKey && plan.a.adapter ? adapterCovers("requestBody", opKey) : true;
+  const why = held === true ? "" : `, which the adapter does not hold: ${held}`;
+  plan.problems.push({ reason: `the v1 body is built elsewhere (${where}); it must be converted with the ${lens} lens${why}`, advice: "rewrite the flat v1 fields into the nested v2 body (see docs/mapping.md)" });
 }
