@@ -1,9 +1,14 @@
 // TODO(v2-migration) marks: written above the statement of a site a human must decide, and read
 // back by later runs (the audit after `rewrite --write` counts them until a human removes them).
-// Format: `// TODO(v2-migration) <operation|base> (<review|no-equivalent>)[ ×N]: <reason>; advice: <advice>`,
-// `×N` when N sites of one statement share the problem (each is a finding: marks and findings agree).
+// Format: `// TODO(v2-migration) <operation|base> (<review|no-equivalent>)[ ×N]: <first problem>[ (+K more)]`:
+// the site's riskiest problem in one short line (mark-problems.ts), K the others; every problem with
+// its advice is in the finding (`audit --format json`). `×N` when N sites of one statement share the
+// mark (each is a finding: marks and findings agree). Marks of earlier versions ended `; advice: …`
+// and joined every problem: they are still read, and a run that marks the site again replaces them.
 import { Node } from "../ts-morph.ts";
 import { operations } from "../../mappings/index.ts";
+import type { Problems } from "./rewrites/problems.ts";
+import { shortReason } from "./mark-problems.ts";
 import { redact } from "../redact.ts";
 import { TODO_TAG } from "../prefilter.ts";
 import type { Category, Finding } from "../types.ts";
@@ -29,8 +34,11 @@ export function markSubject(reason: string): Subject | undefined {
 
 export const TODO_LINE = /^[ \t]*\/\/ TODO\(v2-migration\) (\S+) \((review|no-equivalent)\)(?: ×(\d+))?: (.*?)(?:; advice: (.*))?$/;
 
-export function markText(op: string, category: Category, reason: string, advice: string, times = 1): string {
-  return `// ${TODO_TAG} ${op} (${category})${times > 1 ? ` ×${times}` : ""}: ${oneLine(reason)}; advice: ${oneLine(advice)}`;
+/** The mark of a site with these problems (riskiest first): the first briefly, and how many more. */
+export function markText(op: string, category: Category, problems: Problems, times = 1): string {
+  const first = problems[0]!;
+  const more = problems.length > 1 ? ` (+${problems.length - 1} more)` : "";
+  return `// ${TODO_TAG} ${op} (${category})${times > 1 ? ` ×${times}` : ""}: ${shortReason(oneLine(first.brief ?? first.reason))}${more}`;
 }
 
 /** How many sites the marks in a text stand for (a `×N` mark stands for N). */
@@ -47,20 +55,32 @@ function withoutPositions(mark: string): string {
   return mark.replace(/(\.[cm]?[jt]sx?):\d+/g, "$1:#");
 }
 
-/** Leaves a mark above the statement of `at` (once: an identical mark is not repeated). */
+/** Leaves a mark above the statement of `at` naming one problem. */
 export function todo(a: Analysis, at: Node, op: string, category: Category, reason: string, advice: string): void {
+  todoAll(a, at, op, category, [{ reason, advice }]);
+}
+
+// Marks of earlier versions a run has already replaced, per file: each stands for one mark of this run.
+const claimedOld = new WeakMap<FileState, Set<number>>();
+
+/**
+ * Leaves a mark above the statement of `at` naming the first of its problems (given riskiest
+ * first: mark-problems.ts), once: an identical mark is not repeated, and a mark of an earlier
+ * version for the same operation and category is replaced in place.
+ */
+export function todoAll(a: Analysis, at: Node, op: string, category: Category, problems: Problems): void {
   const file = fileOf(a, at);
   const st = statementOf(at);
   const start = st.getStart();
   const text = file.text;
   const lineStart = text.lastIndexOf("\n", start - 1) + 1;
   const indent = /^[ \t]*/.exec(text.slice(lineStart))![0];
-  // A second site of the same statement with the same problem: the mark counts it.
-  const key = markText(op, category, reason, advice);
+  // A second site of the same statement with the same mark: the mark counts it.
+  const key = markText(op, category, problems);
   const shared = file.marks.get(st)?.get(key);
   if (shared) {
     shared.times++;
-    const line = markText(op, category, reason, advice, shared.times);
+    const line = markText(op, category, problems, shared.times);
     if (shared.edit) shared.edit.text = shared.existing ? `${indent}${line}` : `${indent}${line}\n`;
     else if (shared.existing && line !== shared.existing.text) {
       shared.edit = textEdit(file.sf, shared.existing.start, shared.existing.end, `${indent}${line}`);
@@ -69,11 +89,14 @@ export function todo(a: Analysis, at: Node, op: string, category: Category, reas
     }
     return;
   }
-  const line = markText(op, category, reason, advice);
+  const line = key;
   // Already there? Look at the comment lines right above the statement. Positions quoted in a
   // mark (`file.ts:12`) move when marks are added above them, and a count may change, so
   // neither makes a mark new.
   let pos = lineStart;
+  let older: { start: number; end: number; text: string } | undefined;
+  const claimed = claimedOld.get(file) ?? new Set<number>();
+  claimedOld.set(file, claimed);
   while (pos > 0) {
     const prevStart = text.lastIndexOf("\n", pos - 2) + 1;
     // The line's end, before its \r in a CRLF file (a mark rewritten in place keeps its ending).
@@ -92,12 +115,29 @@ export function todo(a: Analysis, at: Node, op: string, category: Category, reas
       remember(file, st, key, mark);
       return;
     }
+    // The nearest long mark of an earlier version for this operation and category, not yet replaced.
+    if (!older && !claimed.has(prevStart) && olderMark(prev, op, category)) older = { start: prevStart, end: prevEnd, text: prev };
     pos = prevStart;
+  }
+  if (older) {
+    claimed.add(older.start);
+    file.emittedTodos.add(`${file.sf.getLineAndColumnAtPos(start).line}|${older.text}`);
+    const edit = textEdit(file.sf, older.start, older.end, `${indent}${line}`);
+    file.edits.push(edit);
+    file.markEdits.add(edit);
+    remember(file, st, key, { times: 1, edit, existing: older });
+    return;
   }
   const edit = insertAt(file.sf, lineStart, `${indent}${line}\n`);
   file.edits.push(edit);
   file.markEdits.add(edit);
   remember(file, st, key, { times: 1, edit });
+}
+
+/** A mark written by an earlier version (`…; advice: …`) for this operation and category. */
+function olderMark(line: string, op: string, category: Category): boolean {
+  const m = TODO_LINE.exec(line);
+  return !!m && m[5] !== undefined && m[1] === op && m[2] === category;
 }
 
 function sameMark(x: string, y: string): boolean {
