@@ -18,7 +18,7 @@ export function byRisk(problems: Problems): Problems {
 /** The longest a mark's reason is (positions like `pods.ts:12` count as one character each side). */
 export const SHORT_REASON = 100;
 
-/** Where a clause ends (`, ` `; ` `: ` ` — `, or before a parenthesis) and where a word ends, outside parentheses, brackets and quotes. */
+/** Where a clause ends (`, ` `; ` `: ` ` — `, before ` because ` or a parenthesis) and where a word ends, outside parentheses, brackets and quotes. */
 function breaks(text: string): { clauses: number[]; words: number[] } {
   const clauses: number[] = [];
   const words: number[] = [];
@@ -33,7 +33,7 @@ function breaks(text: string): { clauses: number[]; words: number[] } {
     else if (c === ")" || c === "]" || c === "}") depth = Math.max(0, depth - 1);
     else if (depth > 0) continue;
     else if (text[i + 1] === " " && (c === "," || c === ";" || c === ":")) clauses.push(i);
-    else if (c === " " && (text[i + 1] === "(" || text.startsWith(" — ", i))) clauses.push(i);
+    else if (c === " " && (text[i + 1] === "(" || text.startsWith(" — ", i) || text.startsWith(" because ", i))) clauses.push(i);
     else if (c === " ") words.push(i);
   }
   return { clauses, words };

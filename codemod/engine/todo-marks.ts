@@ -11,7 +11,7 @@ import type { Problems } from "./rewrites/problems.ts";
 import { shortReason } from "./mark-problems.ts";
 import { redact } from "../redact.ts";
 import { TODO_TAG } from "../prefilter.ts";
-import type { Category, Finding } from "../types.ts";
+import type { Category, Finding, MarkDetail } from "../types.ts";
 import type { Subject } from "../../formats/audit.ts";
 import { fileOf, type Analysis, type FileState, type Mark } from "./state.ts";
 import { oneLine, statementOf } from "./nodes.ts";
@@ -80,6 +80,7 @@ export function todoAll(a: Analysis, at: Node, op: string, category: Category, p
   const shared = file.marks.get(st)?.get(key);
   if (shared) {
     shared.times++;
+    shared.sites.push(problems);
     const line = markText(op, category, problems, shared.times);
     if (shared.edit) shared.edit.text = shared.existing ? `${indent}${line}` : `${indent}${line}\n`;
     else if (shared.existing && line !== shared.existing.text) {
@@ -106,7 +107,7 @@ export function todoAll(a: Analysis, at: Node, op: string, category: Category, p
     if (sameMark(prev, line)) {
       const existing = { start: prevStart, end: prevEnd, text: prev };
       file.emittedTodos.add(`${file.sf.getLineAndColumnAtPos(start).line}|${prev}`);
-      const mark: Mark = { times: 1, existing };
+      const mark: Mark = { times: 1, existing, sites: [problems] };
       if (countMarks(prev) !== 1) {
         mark.edit = textEdit(file.sf, prevStart, prevEnd, `${indent}${line}`);
         file.edits.push(mark.edit);
@@ -125,13 +126,13 @@ export function todoAll(a: Analysis, at: Node, op: string, category: Category, p
     const edit = textEdit(file.sf, older.start, older.end, `${indent}${line}`);
     file.edits.push(edit);
     file.markEdits.add(edit);
-    remember(file, st, key, { times: 1, edit, existing: older });
+    remember(file, st, key, { times: 1, edit, existing: older, sites: [problems] });
     return;
   }
   const edit = insertAt(file.sf, lineStart, `${indent}${line}\n`);
   file.edits.push(edit);
   file.markEdits.add(edit);
-  remember(file, st, key, { times: 1, edit });
+  remember(file, st, key, { times: 1, edit, sites: [problems] });
 }
 
 /** A mark written by an earlier version (`…; advice: …`) for this operation and category. */
@@ -141,8 +142,24 @@ function olderMark(line: string, op: string, category: Category): boolean {
 }
 
 function sameMark(x: string, y: string): boolean {
-  const norm = (m: string) => withoutPositions(m).replace(/\) ×\d+: /, "): ");
-  return norm(x) === norm(y);
+  return markKey(x) === markKey(y);
+}
+
+/** A mark as runs compare it: without its indentation, the positions it quotes and its count. */
+export function markKey(line: string): string {
+  return withoutPositions(line.trim()).replace(/\) ×\d+: /, "): ");
+}
+
+/** The marks this run wrote or confirmed in a file, with each site's problems (for codemod/mark-details.ts). */
+export function writtenMarks(file: FileState): MarkDetail[] {
+  const out: MarkDetail[] = [];
+  for (const marks of file.marks.values()) {
+    for (const m of marks.values()) {
+      const line = m.edit?.text ?? m.existing?.text;
+      if (line) out.push({ mark: markKey(line), sites: m.sites.map((ps) => ps.map(({ reason, advice }) => ({ reason, advice }))) });
+    }
+  }
+  return out;
 }
 
 function remember(file: FileState, st: Node, key: string, mark: Mark): void {
@@ -151,9 +168,14 @@ function remember(file: FileState, st: Node, key: string, mark: Mark): void {
   file.marks.set(st, marks);
 }
 
-/** Marks left by an earlier run that this run did not write again: each is still a finding. */
-export function markFindings(file: FileState): Finding[] {
+/**
+ * Marks left by an earlier run that this run did not write again: each is still a finding. Its
+ * problems come from the details the run that wrote it kept (`details`: codemod/mark-details.ts),
+ * else from the line itself. Returns those details too, to be kept for the next run.
+ */
+export function markFindings(file: FileState, details: MarkDetail[] = []): { findings: Finding[]; kept: MarkDetail[] } {
   const out: Finding[] = [];
+  const kept: MarkDetail[] = [];
   const lines = file.lines;
   lines.forEach((line, i) => {
     const m = TODO_LINE.exec(line);
@@ -165,19 +187,28 @@ export function markFindings(file: FileState): Finding[] {
     while (next < lines.length && TODO_LINE.test(lines[next]!)) next++;
     const target = lines[next] ?? line;
     if (file.emittedTodos.has(`${next + 1}|${line.trim()}`)) return;
-    for (let k = 0; k < (times ? Number(times) : 1); k++) out.push({
-      file: file.display,
-      line: next + 1,
-      column: /^\s*/.exec(target)![0].length + 1,
-      operation,
-      v1: mapped ? { method: mapped.v1.method, path: mapped.v1.path } : null,
-      v2: mapped?.v2 ? { method: mapped.v2.method, path: mapped.v2.path } : null,
-      category: category as Category,
-      reason: reason!,
-      advice: advice ?? "",
-      snippet: redact(target.trim()),
-      ...(operation ? {} : { subject: markSubject(reason!) }),
-    });
+    const detail = details.find((d) => d.mark === markKey(line));
+    if (detail) kept.push(detail);
+    for (let k = 0; k < (times ? Number(times) : 1); k++) {
+      const problems = detail?.sites[k] ?? detail?.sites.at(-1);
+      out.push({
+        file: file.display,
+        line: next + 1,
+        column: /^\s*/.exec(target)![0].length + 1,
+        operation,
+        v1: mapped ? { method: mapped.v1.method, path: mapped.v1.path } : null,
+        v2: mapped?.v2 ? { method: mapped.v2.method, path: mapped.v2.path } : null,
+        category: category as Category,
+        reason: problems?.length ? problems.map((p) => p.reason).join("; ") : reason!,
+        advice: problems?.length ? problems.map((p) => p.advice).join("; ") : advice ?? READ_BACK_ADVICE,
+        snippet: redact(target.trim()),
+        ...(operation ? {} : { subject: markSubject(reason!) }),
+        ...(problems?.length ? { problems } : {}),
+      });
+    }
   });
-  return out;
+  return { findings: out, kept };
 }
+
+/** The advice of a short mark read back without its details. */
+const READ_BACK_ADVICE = "see what to do about the mark in docs/codemod.md (What to do about a mark)";
