@@ -177,6 +177,7 @@ export function markFindings(file: FileState, details: MarkDetail[] = []): { fin
   const out: Finding[] = [];
   const kept: MarkDetail[] = [];
   const lines = file.lines;
+  let lineStarts: number[] | undefined;
   lines.forEach((line, i) => {
     const m = TODO_LINE.exec(line);
     if (!m) return;
@@ -187,7 +188,9 @@ export function markFindings(file: FileState, details: MarkDetail[] = []): { fin
     while (next < lines.length && TODO_LINE.test(lines[next]!)) next++;
     const target = lines[next] ?? line;
     if (file.emittedTodos.has(`${next + 1}|${line.trim()}`)) return;
-    const detail = details.find((d) => d.mark === markKey(line));
+    let detail = details.find((d) => d.mark === markKey(line));
+    // A mark of an earlier version (`…; advice: …`) no pass wrote again: shortened in place, its text kept as its detail.
+    if (advice !== undefined && !detail) detail = shortenOlder(file, i, m, lineStarts ??= starts(file.text));
     if (detail) kept.push(detail);
     for (let k = 0; k < (times ? Number(times) : 1); k++) {
       const problems = detail?.sites[k] ?? detail?.sites.at(-1);
@@ -208,6 +211,23 @@ export function markFindings(file: FileState, details: MarkDetail[] = []): { fin
     }
   });
   return { findings: out, kept };
+}
+
+/** Rewrites line `i`, a mark of an earlier version, in the short form; returns what it said, as its detail. */
+function shortenOlder(file: FileState, i: number, m: RegExpExecArray, lineStarts: number[]): MarkDetail {
+  const [whole, op, category, times, reason, advice] = m;
+  const line = `${/^[ \t]*/.exec(whole)![0]}// ${TODO_TAG} ${op} (${category})${times ? ` ×${times}` : ""}: ${shortReason(reason!)}`;
+  const start = lineStarts[i]!;
+  const edit = textEdit(file.sf, start, start + file.lines[i]!.length, line);
+  file.edits.push(edit);
+  file.markEdits.add(edit);
+  return { mark: markKey(line), sites: Array.from({ length: times ? Number(times) : 1 }, () => [{ reason: reason!, advice: advice! }]) };
+}
+
+function starts(text: string): number[] {
+  const out = [0];
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) out.push(i + 1);
+  return out;
 }
 
 /** The advice of a short mark read back without its details. */
