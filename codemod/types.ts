@@ -82,6 +82,8 @@ export interface HelperSignature {
   answerLib?: "fetch" | "axios" | "superagent";
   /** The helper returns its own result object with the parsed body under this key (`{ ok, detail, corps }`). */
   resultBodyKey?: string;
+  /** The helper returns the parsed body wrapped by a call (`ok(body)`, a Result's constructor): that call's callee, named in the mark. */
+  resultWrapper?: string;
   /** Whether the helper serialises the body itself (call sites pass plain objects). */
   serialisesBody: boolean;
   /** The helper's own transport call (its request's headers are read there: engine/request-headers.ts). */

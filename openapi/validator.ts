@@ -120,28 +120,58 @@ function buildValidator(
     return { ...resolved, opPointer: found.pointer };
   }
 
-  function validateRequestBody(method: string, pathTemplate: string, body: unknown): ValidationResult {
-    const found = operation(method, pathTemplate);
-    if (!found) return fail([`no documented operation ${method.toUpperCase()} ${pathTemplate}`]);
+  // What a request of one operation is checked against, worked out on its first request: the
+  // gateway validates every v1 request, and resolving references and building JSON pointers on each
+  // one showed in its profile (docs/performance.md). Only documented operations are kept (null is
+  // not cached), so the maps stay as small as the document whatever paths arrive.
+  type BodyPlan = null | { body: false } | { body: true; required: boolean; fn: ValidateFunction | null };
+  const bodyPlans = new Map<string, BodyPlan>();
+  function bodyPlan(method: string, pathTemplate: string): BodyPlan {
+    const key = `${method} ${pathTemplate}`;
+    let plan = bodyPlans.get(key);
+    if (plan !== undefined) return plan;
+    if (!operation(method, pathTemplate)) return null;
     const info = requestBodyInfo(method, pathTemplate);
-    if (!info) {
-      return body === undefined || body === null || body === "" ? OK : fail(["this operation takes no request body"]);
+    if (!info) plan = { body: false };
+    else {
+      const content = info.value.content ?? {};
+      const media = content["application/json"] ? "application/json" : Object.keys(content).find((k) => k.includes("json"));
+      const fn =
+        !media || !content[media]?.schema
+          ? null
+          : compilePointer(`req ${method} ${pathTemplate}`, `${info.pointer}/content/${escapePointer(media)}/schema`, (ref) =>
+              opts.closed ? { ...ref, unevaluatedProperties: false } : ref,
+            );
+      plan = { body: true, required: !!info.value.required, fn };
     }
-    if (body === undefined) return info.value.required ? fail(["request body is required"]) : OK;
-    const content = info.value.content ?? {};
-    const media = content["application/json"] ? "application/json" : Object.keys(content).find((k) => k.includes("json"));
-    if (!media || !content[media]?.schema) return OK;
-    const pointer = `${info.pointer}/content/${escapePointer(media)}/schema`;
-    const fn = compilePointer(`req ${method} ${pathTemplate}`, pointer, (ref) =>
-      opts.closed ? { ...ref, unevaluatedProperties: false } : ref,
-    );
-    return fn(body) ? OK : fail(formatErrors(fn.errors));
+    bodyPlans.set(key, plan);
+    return plan;
   }
 
-  function validateQuery(method: string, pathTemplate: string, query: QueryInput): ValidationResult {
+  function validateRequestBody(method: string, pathTemplate: string, body: unknown): ValidationResult {
+    const plan = bodyPlan(method, pathTemplate);
+    if (plan === null) return fail([`no documented operation ${method.toUpperCase()} ${pathTemplate}`]);
+    if (!plan.body) return body === undefined || body === null || body === "" ? OK : fail(["this operation takes no request body"]);
+    if (body === undefined) return plan.required ? fail(["request body is required"]) : OK;
+    if (!plan.fn) return OK;
+    return plan.fn(body) ? OK : fail(formatErrors(plan.fn.errors));
+  }
+
+  interface QueryParam {
+    name: string;
+    required: boolean;
+    schema: any;
+    explode: boolean;
+    fn: ValidateFunction;
+  }
+  const queryPlans = new Map<string, QueryParam[]>();
+  function queryPlan(method: string, pathTemplate: string): QueryParam[] | null {
+    const key = `${method} ${pathTemplate}`;
+    const known = queryPlans.get(key);
+    if (known !== undefined) return known;
     const found = operation(method, pathTemplate);
-    if (!found) return fail([`no documented operation ${method.toUpperCase()} ${pathTemplate}`]);
-    const errors: string[] = [];
+    if (!found) return null;
+    const plan: QueryParam[] = [];
     const params = [
       ...(found.pathItem.parameters ?? []).map((p: any, i: number) => ({ p, ptr: `/paths/${escapePointer(pathTemplate)}/parameters/${i}` })),
       ...(found.op.parameters ?? []).map((p: any, i: number) => ({ p, ptr: `${found.pointer}/parameters/${i}` })),
@@ -149,19 +179,33 @@ function buildValidator(
     for (const { p, ptr } of params) {
       const { value: param, pointer } = resolveRef(doc, p, ptr);
       if (param?.in !== "query" || !param.schema) continue;
+      plan.push({
+        name: param.name,
+        required: !!param.required,
+        schema: resolveRef(doc, param.schema, `${pointer}/schema`).value,
+        explode: param.explode !== false && param.style !== "spaceDelimited",
+        fn: compilePointer(`query ${pointer}`, `${pointer}/schema`),
+      });
+    }
+    queryPlans.set(key, plan);
+    return plan;
+  }
+
+  function validateQuery(method: string, pathTemplate: string, query: QueryInput): ValidationResult {
+    const plan = queryPlan(method, pathTemplate);
+    if (plan === null) return fail([`no documented operation ${method.toUpperCase()} ${pathTemplate}`]);
+    let errors: string[] | undefined;
+    for (const param of plan) {
       const raw = query[param.name];
       if (raw === undefined || raw === null) {
-        if (param.required) errors.push(`query parameter '${param.name}' is required`);
+        if (param.required) (errors ??= []).push(`query parameter '${param.name}' is required`);
         continue;
       }
-      const schema = resolveRef(doc, param.schema, `${pointer}/schema`).value;
-      const value = coerceQueryValue(raw, schema, param.explode !== false && param.style !== "spaceDelimited");
-      const fn = compilePointer(`query ${pointer}`, `${pointer}/schema`);
-      if (!fn(value)) {
-        for (const e of formatErrors(fn.errors)) errors.push(`query parameter '${param.name}'${e.startsWith("/") ? e : " " + e}`);
+      if (!param.fn(coerceQueryValue(raw, param.schema, param.explode))) {
+        for (const e of formatErrors(param.fn.errors)) (errors ??= []).push(`query parameter '${param.name}'${e.startsWith("/") ? e : " " + e}`);
       }
     }
-    return errors.length ? fail(errors) : OK;
+    return errors ? fail(errors) : OK;
   }
 
   function validateResponse(
@@ -204,6 +248,6 @@ function buildValidator(
     validateRequestBody,
     validateQuery,
     validateResponse,
-    hasRequestBody: (method, pathTemplate) => requestBodyInfo(method, pathTemplate) !== null,
+    hasRequestBody: (method, pathTemplate) => bodyPlan(method, pathTemplate)?.body === true,
   };
 }

@@ -15,9 +15,8 @@ import { newPathFor, uniqueMatches } from "./v1-match.ts";
 import { concatenationOf, skipParens } from "./nodes.ts";
 import { replaceNode } from "./text-edit.ts";
 import { hostPathOf } from "./host-path.ts";
+import { envKey, envRead } from "./env-reads.ts";
 
-// An environment read: `process.env.X`, `process.env["X"]`, `import.meta.env.X`, `Bun.env.X`, `Deno.env.get("X")`.
-const ENV = /^(process\.env|import\.meta\.env|Bun\.env)(?:\.([A-Za-z_$][\w$]*)|\[\s*(["'])([^"']+)\3\s*\])$|^(Deno\.env)\.get\((["'])([^"']+)\6\)$/;
 
 /** How an environment read (`BaseSource.env`, `Deno.env.X` for Deno's getter) is written, with `suffix` on its name. */
 export function envShown(env: string, suffix = ""): string {
@@ -94,14 +93,14 @@ function registerBase(a: Analysis, n: Node, value: string): void {
   let env: string | undefined;
   if (parent && Node.isBinaryExpression(parent) && parent.getRight() === skipParens(n) && ["??", "||"].includes(parent.getOperatorToken().getText())) {
     const left = parent.getLeft();
-    const m = ENV.exec(left.getText().replace(/\s/g, ""));
+    const m = envRead(left.getText());
     if (!m) {
       a.bases.set(n, { literal: n, file: fileOf(a, n), flip, override: left.getText().replace(/\s+/g, " ") });
       return;
     }
     if (m) {
-      const name = m[2] ?? m[4] ?? m[7]!;
-      env = `${m[1] ?? m[5]}.${name}`;
+      const name = m.name;
+      env = envKey(m);
       // The rename: `process.env.X` → `process.env.X_V2` (or the bracketed or the getter's string).
       const read = skipParens(left);
       const nameNode = Node.isPropertyAccessExpression(read) ? read.getNameNode() : Node.isElementAccessExpression(read) ? read.getArgumentExpression() : Node.isCallExpression(read) ? read.getArguments()[0] : undefined;

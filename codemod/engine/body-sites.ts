@@ -7,12 +7,13 @@ import { unwrapExpression } from "./urls.ts";
 import type { Analysis } from "./state.ts";
 import type { HttpCall } from "./transports/transport.ts";
 import { referencesOf, skipParens } from "./nodes.ts";
-import { responseHandedTo } from "./response-handed.ts";
+import { responseHandedTo, thenHandlerTakes } from "./response-handed.ts";
 import { returnedTo } from "./answer-flow.ts";
 import { openapiAnswer } from "./openapi-answer.ts";
 import { observableFlow } from "./observable-flow.ts";
 import { recordTypeOf } from "./declared-types.ts";
 import { hookDataSites } from "./hook-data.ts";
+import { assignedDeclaration, isWriteTarget, writtenValues } from "./reassigned-records.ts";
 
 /**
  * `handed`: the Response is handed to a function of the project that uses it in a way not
@@ -173,6 +174,11 @@ export function bodySites(a: Analysis, http: HttpCall, depth = 0): BodySite[] {
         if (only) addPromise(thenCall!);
         else bindings(pn, http.lib, cb, addPromise, sites);
       }
+    } else if (cb && http.lib === "fetch") {
+      // `.then(parse)`: a named function of the project that returns the parsed body makes the then's promise the body.
+      const h = thenHandlerTakes(a, thenCall!, cb);
+      if (h?.kind === "body") addPromise(h.call);
+      else if (h?.kind === "unfollowed") sites.push({ kind: "handed", node: h.call, why: h.why });
     }
     return sites;
   }
@@ -191,6 +197,9 @@ export function bodySites(a: Analysis, http: HttpCall, depth = 0): BodySite[] {
     if (Node.isIdentifier(name)) for (const ref of referencesOf(scope, name)) answerRef(ref);
     else if (Node.isObjectBindingPattern(name)) bindings(name, http.lib, scope, addPromise, sites);
   }
+  // `let res: Response; try { res = await fetch(…) } catch …`: the variable's reads (not its writes), written this once.
+  const held = assignedDeclaration(awaited);
+  if (held && writtenValues(held).length === 1) for (const ref of referencesOf(enclosingFunction(held), held.getNameNode())) if (!isWriteTarget(ref)) answerRef(ref);
   return sites;
 }
 

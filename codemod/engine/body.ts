@@ -2,6 +2,7 @@
 // table's lenses and converters. Keeps the user's expressions and comments; anything that cannot
 // be converted safely stays as written and is reported (the caller leaves a TODO mark).
 import { Node, type ObjectLiteralExpression } from "../ts-morph.ts";
+import { convertConditionalSpreads, spreadBranches, type ConditionalSpread } from "./conditional-spreads.ts";
 import { applicableV1Defaults, converterNamed, knownV1Fields, lensNamed, type BodyLens } from "../../mappings/index.ts";
 import { operand } from "../../mappings/data/source-forms.ts";
 import { computedMoreThanOnce, convertField, reviewOf, type Value } from "./body-converters.ts";
@@ -190,6 +191,36 @@ function nullableFields(lens: BodyLens): Set<string> {
   return out;
 }
 
+/** A field of a body literal as the lens reads it (undefined for a computed key). */
+function fieldOf(p: Node, i: number, obj: ObjectLiteralExpression, comments: string[], trailing: string[]): V1Field | undefined {
+  if (!Node.isPropertyAssignment(p) && !Node.isShorthandPropertyAssignment(p)) return undefined;
+  const nameNode = p.getNameNode();
+  const name = Node.isComputedPropertyName(nameNode) ? undefined : propertyName(nameNode);
+  if (name === undefined) return undefined;
+  const init = Node.isPropertyAssignment(p) ? p.getInitializerOrThrow() : p.getNameNode();
+  const lit = Node.isPropertyAssignment(p) ? evaluateLiteral(init) : undefined;
+  const computed = !lit && !isPure(init.getText()) ? computedValue(init, name, i, obj) : undefined;
+  const value: Value = lit ? { literal: true, value: lit.value, source: init.getText() } : { literal: false, source: init.getText(), input: sourceInput(init), nonNull: neverNull(init) };
+  return { name, value, comments, trailing, text: p.getText(), ...(computed ? { computed } : {}) };
+}
+
+/** A spread choosing between two literals of plain fields (nothing computed in them), read as fields. */
+function conditionalSpread(p: Node, comments: string[]): ConditionalSpread | undefined {
+  const b = Node.isSpreadAssignment(p) ? spreadBranches(p.getExpression()) : undefined;
+  if (!b) return undefined;
+  const branches: Map<string, V1Field>[] = [];
+  for (const o of b.objects) {
+    const fields = new Map<string, V1Field>();
+    for (const [i, q] of (o?.getProperties() ?? []).entries()) {
+      const f = fieldOf(q, i, o!, [], []);
+      if (!f || (f.computed && !f.computed.pure)) return undefined;
+      fields.set(f.name, f);
+    }
+    branches.push(fields);
+  }
+  return { text: p.getText(), comments, condition: b.condition.getText(), form: b.form, branches: [branches[0]!, branches[1]!] };
+}
+
 /** Converts a v1 body object literal with the named lens. */
 export function convertBody(obj: ObjectLiteralExpression, lensName: string, quote: string): BodyConversion {
   const lens: BodyLens = lensNamed(lensName);
@@ -197,23 +228,25 @@ export function convertBody(obj: ObjectLiteralExpression, lensName: string, quot
   const fields = new Map<string, V1Field>();
   const verbatim: Verbatim[] = [];
   const head: Verbatim[] = [];
+  const conditionals: ConditionalSpread[] = [];
   const props = obj.getProperties();
   props.forEach((p, i) => {
     const next = props[i + 1];
     const { leading, trailing } = commentsOf(p, next, obj.getEnd() - 1);
     if (Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p)) {
-      const nameNode = p.getNameNode();
-      const name = Node.isComputedPropertyName(nameNode) ? undefined : propertyName(nameNode);
-      if (name === undefined) {
+      const field = fieldOf(p, i, obj, leading, trailing);
+      if (!field) {
         problems.push({ fields: [p.getText()], reason: "computed property key in a v1 body", advice: `write the v2 field name (see the ${lens.v2Schema} schema)` });
         verbatim.push({ comments: leading, text: p.getText() });
         return;
       }
-      const init = Node.isPropertyAssignment(p) ? p.getInitializerOrThrow() : p.getNameNode();
-      const lit = Node.isPropertyAssignment(p) ? evaluateLiteral(init) : undefined;
-      const computed = !lit && !isPure(init.getText()) ? computedValue(init, name, i, obj) : undefined;
-      const value: Value = lit ? { literal: true, value: lit.value, source: init.getText() } : { literal: false, source: init.getText(), input: sourceInput(init), nonNull: neverNull(init) };
-      fields.set(name, { name, value, comments: leading, trailing, text: p.getText(), ...(computed ? { computed } : {}) });
+      fields.set(field.name, field);
+      return;
+    }
+    // `...(gpu ? { gpuTypeIds: [gpu] } : {})`: branches of known fields, converted after the rest.
+    const spread = Node.isSpreadAssignment(p) ? conditionalSpread(p, leading) : undefined;
+    if (spread) {
+      conditionals.push(spread);
       return;
     }
     const what = Node.isSpreadAssignment(p) ? "spread" : "method or accessor";
@@ -222,7 +255,21 @@ export function convertBody(obj: ObjectLiteralExpression, lensName: string, quot
     (fields.size === 0 && verbatim.length === head.length ? head : verbatim).push({ comments: leading, text: p.getText() });
   });
 
-  const out = convertFieldMap(lens, fields, quote, problems, verbatim);
+  let out: Map<string, OutNode>;
+  const laid = conditionals.length ? convertConditionalSpreads(fields, conditionals, (fs) => {
+    const got = { problems: [] as BodyProblem[], verbatim: [] as Verbatim[] };
+    return { out: convertFieldMap(lens, new Map(fs), quote, got.problems, got.verbatim), ...got };
+  }, quote) : undefined;
+  if (laid && "out" in laid) {
+    out = laid.out;
+    problems.push(...laid.problems);
+    verbatim.push(...laid.verbatim, ...laid.spreads);
+  } else {
+    if (laid) problems.push(laid.problem);
+    // Spreads left as written, after the fields (their keys are none of the fields': checked above).
+    for (const c of conditionals) verbatim.push({ comments: c.comments, text: c.text });
+    out = convertFieldMap(lens, fields, quote, problems, verbatim);
+  }
   // Values computed once before the statement: their consts read where the placeholders are.
   const hoists = [...fields.values()].flatMap((f) => (f.computed && f.value.source === f.computed.placeholder ? [f.computed] : []));
   const replace = writeBack(hoists);

@@ -24,6 +24,7 @@ import { isTypeScriptFile } from "./nodes.ts";
 import { references } from "./references.ts";
 import { holdKey, keepHeldSites } from "./site-holds.ts";
 import { renamedFieldLeftBehind } from "./renamed-type-uses.ts";
+import { unheldWrite } from "./reassigned-records.ts";
 import { flipOrMark, where, type Verdict } from "./base-verdict.ts";
 import { pinTestedBases } from "./prefix-tests.ts";
 
@@ -187,6 +188,11 @@ function pinBasesOfMarkedCalls(a: Analysis, verdicts: Map<Node, Verdict>): void 
 /** Why a site's type renames (or renamed reads in a function it hands its record to) would break a call that stays v1, if they would. */
 function sharedTypeConflict(a: Analysis, site: Site, verdicts: Map<Node, Verdict>): string | undefined {
   if (!site.typeRenames?.size) return undefined;
+  for (const d of site.typeRenames) {
+    if (!Node.isVariableDeclaration(d)) continue;
+    const write = unheldWrite(d, a.sites, (s) => !!s.finding && s.complete && !staysV1(s, verdicts) && !s.keepsV1Record);
+    if (write) return `${d.getName()} (${where(d)}) holds its record and is also given ${write.getText().slice(0, 40)} (${where(write)}), which does not migrate with it`;
+  }
   for (const d of site.typeRenames) {
     if (!Node.isParameterDeclaration(d)) continue;
     const stray = strayCaller(a, d, references);

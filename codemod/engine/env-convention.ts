@@ -5,12 +5,9 @@
 // to that base's own variable, so a deployment's configured base (a proxy, a gateway) still holds.
 
 import { manifestsAbove } from "./package-root.ts";
+import { readOfEnvKey, type EnvRoot as Root } from "./env-reads.ts";
 
 const PUBLIC_PREFIX = /^(VITE_|NEXT_PUBLIC_|PUBLIC_|REACT_APP_|EXPO_PUBLIC_|NUXT_PUBLIC_|GATSBY_|STORYBOOK_)/;
-// A base's environment read as the run records it (`BaseSource.env`; Deno's getter as `Deno.env.X`).
-const ENV_READ = /^(process\.env|import\.meta\.env|Bun\.env|Deno\.env)\.([A-Za-z_$][\w$]*)$/;
-
-type Root = "process.env" | "import.meta.env" | "Bun.env" | "Deno.env";
 
 /** The source that reads `variable` under `root` (Deno reads through its getter). */
 function readOf(root: Root, variable: string): string {
@@ -33,7 +30,8 @@ export function publicPrefix(name: string, root: Root): string {
  * call's base must not move to it.
  */
 export function fallbackRead(name: string, baseEnvs: (string | undefined)[], fileText: string, typescript: boolean, filePath?: string): { read: string; variable: string } {
-  const reads = baseEnvs.filter((e): e is string => !!e).map((e) => ENV_READ.exec(e)).filter((m): m is RegExpExecArray => !!m).map((m) => ({ root: m[1] as Root, name: m[2]! }));
+  // A base's environment read as the run records it (`BaseSource.env`, an `envKey`).
+  const reads = baseEnvs.flatMap((e) => (e ? (readOfEnvKey(e) ?? []) : []));
   let root: Root | undefined = reads.find((r) => r.root === "import.meta.env")?.root ?? reads[0]?.root;
   let model = reads.find((r) => r.root === root)?.name;
   if (!root) {

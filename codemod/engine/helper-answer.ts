@@ -79,6 +79,38 @@ export function bodyKeyOf(a: Analysis, http: HttpCall, fn: Node): string | undef
   return key;
 }
 
+/** Why a helper's result is not followed, where it wraps the body in a call of its own (a Result). */
+export function wrapped(http: HttpCall): string {
+  const w = http.helper?.resultWrapper;
+  return w ? `: it hands the body back wrapped in ${w}(…) (a Result), whose value and error the codemod does not follow into .value, .map or .match` : "";
+}
+
+/**
+ * The callee of a call the function returns the parsed body through (`return res.ok ? ok(body as T)
+ * : err(…)`, a Result's constructor): what callers get is that call's value, which the codemod does
+ * not follow into (`.value`, `.map(…)`, `.match(…)`), so the mark names it.
+ */
+export function bodyWrapperOf(a: Analysis, http: HttpCall, fn: Node): string | undefined {
+  const holders = new Set<string>();
+  for (const site of inside(fn, bodySites(a, http))) {
+    if (site.kind !== "value") continue;
+    let up = site.node.getParent();
+    while (up && (Node.isParenthesizedExpression(up) || Node.isAsExpression(up) || Node.isNonNullExpression(up))) up = up.getParent();
+    if (up && Node.isVariableDeclaration(up) && Node.isIdentifier(up.getNameNode())) holders.add(up.getName());
+    else if (up && Node.isBinaryExpression(up) && up.getOperatorToken().getKind() === SyntaxKind.EqualsToken && Node.isIdentifier(up.getLeft())) holders.add(up.getLeft().getText());
+    // `return ok(await res.json())`: the read is the wrapper's argument itself.
+    else if (up && Node.isCallExpression(up) && up.getArguments().length === 1) holders.add(site.node.getText());
+  }
+  for (const r of fn.getDescendantsOfKind(SyntaxKind.ReturnStatement)) {
+    if (enclosingFunction(r) !== fn || !r.getExpression()) continue;
+    for (const c of [r.getExpression()!, ...r.getExpression()!.getDescendantsOfKind(SyntaxKind.CallExpression)]) {
+      if (!Node.isCallExpression(c) || c.getArguments().length !== 1) continue;
+      if (holders.has(unwrapExpression(c.getArguments()[0]!).getText())) return c.getExpression().getText();
+    }
+  }
+  return undefined;
+}
+
 /** `return fetch(…)`, `return await fetch(…)`, or `const res = await fetch(…)` (or `res = await fetch(…)` in a try) `…; return res`. */
 export function returnsValueOf(fn: Node, call: Node): boolean {
   let up = skipParens(call).getParent();

@@ -18,7 +18,7 @@ import { shortExpression } from "./expression-name.ts";
 import { heldSources, receiverMember } from "./receiver-base.ts";
 import { localBaseExpression } from "./local-base.ts";
 import { methodParam } from "./helper-method.ts";
-import { answerLibOf, bodyKeyOf, returnsBody, returnsValueOf } from "./helper-answer.ts";
+import { answerLibOf, bodyKeyOf, bodyWrapperOf, returnsBody, returnsValueOf } from "./helper-answer.ts";
 
 const BODY_NAME = /body|data|payload|json/i;
 
@@ -189,6 +189,8 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
     if (!sig.returnsBody && !sig.returnsResponse && !sig.observable) {
       const key = bodyKeyOf(a, http, fn);
       if (key) sig.resultBodyKey = key;
+      const wrapper = key ? undefined : bodyWrapperOf(a, http, fn);
+      if (wrapper) sig.resultWrapper = wrapper;
     }
     break;
   }

@@ -11,9 +11,9 @@ import type { Analysis } from "./state.ts";
 import { references } from "./references.ts";
 import { skipParens } from "./nodes.ts";
 import { projectText } from "./project-reads.ts";
+import { envRead } from "./env-reads.ts";
 
 const SCRIPT = /\.([cm]?[jt]sx?)$/;
-const ENV_READ = /^(?:process\.env|import\.meta\.env|Bun\.env)\.([A-Za-z_$][\w$]*)$|^Deno\.env\.get\(["']([^"']+)["']\)$/;
 
 /** What overrides the base `literal` initialises as an object's property: the right-hand sides written to it in the run, and the writes found as text elsewhere. */
 export function propertyWrites(a: Analysis, literal: Node): { nodes: Node[]; texts: string[] } {
@@ -47,8 +47,8 @@ function writtenInProject(a: Analysis, holder: string, name: string, baseFile: s
     if (text === null) continue;
     for (const m of text.matchAll(write)) {
       const value = m[1]!.trim();
-      const env = ENV_READ.exec(value);
-      out.push(env ? `the environment variable ${env[1] ?? env[2]}` : `${name} as ${path.relative(root, file).split(path.sep).join("/")} sets it (${value.length > 40 ? value.slice(0, 37) + "…" : value})`);
+      const env = envRead(value);
+      out.push(env ? `the environment variable ${env.name}` : `${name} as ${path.relative(root, file).split(path.sep).join("/")} sets it (${value.length > 40 ? value.slice(0, 37) + "…" : value})`);
     }
   }
   return [...new Set(out)];

@@ -6,6 +6,7 @@
 // already kept on v1 by the do-no-harm check (its use was not followed). A path relative to a
 // client's base (`'pods'`, `` `pods/${id}/start` ``) counts where it is used as a URL
 // (relative-routes.ts), with its request object's method (GET when it names none).
+import { unfollowedSwrKey } from "./transports/swr.ts";
 import { Node, SyntaxKind, type SourceFile } from "../ts-morph.ts";
 import { V1_HOST, V2_BASE } from "../../mappings/bases.ts";
 import { functionNamed } from "./record-callees.ts";
@@ -151,6 +152,9 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
     const op = narrowed.length === 1 ? narrowed[0]!.operation : undefined;
     let reason = `a v1 route path (${path.replace(/\0/g, "{…}")}) in a module of a v1 client, not tied to a call the codemod can follow`;
     let advice = "migrate this call by hand (its v2 path, method, body and answer: docs/mapping.md), or write it as a call on the client's base";
+    // A path in a data-fetching hook's key the hook's answer is not followed from (swr.ts) says why.
+    const swrWhy = unfollowedSwrKey(a, n);
+    if (swrWhy) (reason = `a v1 route path (${path.replace(/\0/g, "{…}")}) in an SWR key: ${swrWhy}`), (advice = "migrate this hook by hand: its key's v2 path, and its data's reads in v2 (docs/mapping.md), with its fetcher's base");
     // An operation v2 does not have (reset) says so, however it is called.
     const none = op?.status === "no-equivalent";
     if (none) (reason = `${op!.decision?.message ?? `${op!.key} has no v2 equivalent`} (${reason})`), (advice = op!.decision?.advice ?? advice);

@@ -6,7 +6,7 @@
 // of the body; one that uses the Response any other way is not followed, and says so.
 import { Node } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
-import { argumentCallee } from "./record-callees.ts";
+import { argumentCallee, callbackCallee } from "./record-callees.ts";
 import { referencesOf, skipParens } from "./nodes.ts";
 import { enclosingFunction } from "./scope.ts";
 import { unwrapExpression } from "./urls.ts";
@@ -34,6 +34,15 @@ export function responseHandedTo(a: Analysis, value: Node): Handed | undefined {
   const use = parsedBodyReturned(callee.fn, callee.param);
   if (use === "none") return { kind: "status", call };
   return use === "returned" ? { kind: "body", call } : { kind: "unfollowed", call, why: use.why };
+}
+
+/** `fetch(…).then(parse)`: the Response handed to a named function of the project as a then callback. */
+export function thenHandlerTakes(a: Analysis, thenCall: Node, callback: Node): Handed | undefined {
+  const callee = callbackCallee(a, unwrapExpression(callback), 0);
+  if (!callee) return undefined;
+  const use = parsedBodyReturned(callee.fn, callee.param);
+  if (use === "none") return { kind: "status", call: thenCall };
+  return use === "returned" ? { kind: "body", call: thenCall } : { kind: "unfollowed", call: thenCall, why: use.why };
 }
 
 /**

@@ -1,6 +1,7 @@
 // Rewrite: v2 wraps lists (`{ pods: [...] }`) where v1 answered a bare array, so the body is
 // unwrapped where the call's result is consumed: `const { pods } = await res.json()`,
 // `(await res.json()).pods`, `res.data.pods`, `.then((body) => body.pods)`, `.json<{ pods: T }>()`.
+import { wrapped } from "../helper-answer.ts";
 import { Node, SyntaxKind } from "../../ts-morph.ts";
 import { enclosingFunction, isAsyncFunction } from "../scope.ts";
 import { unwrapExpression } from "../urls.ts";
@@ -21,7 +22,7 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
   const all = bodySites(plan.a, http);
   // (A helper returning its transport's answer is followed where the answer goes: answer-leaves.ts says where it leaves sight.)
   if (!all.length && http.lib === "helper" && !http.helper!.returnsBody && !http.helper!.returnsResponse && !http.observable) {
-    plan.problems.push({ risk: "silent", reason: `v2 wraps the list in { ${wrapper}: [...] } and this helper's result is not followed to where it is read`, advice: `read .${wrapper} of the response body` });
+    plan.problems.push({ risk: "silent", reason: `v2 wraps the list in { ${wrapper}: [...] } and this helper's result is not followed to where it is read${wrapped(http)}`, advice: `read .${wrapper} of the response body` });
   }
   // An error body is a problem document in v2: the list key belongs to the success body only.
   const sites = all.filter((site) => classifyRead(site.node) !== "error");

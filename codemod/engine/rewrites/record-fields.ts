@@ -4,6 +4,8 @@
 // elements (`for…of`, `map/filter/find…`) and functions that return it to their callers; a body
 // that goes anywhere else (passed on, stored, serialised) cannot be vouched for, so the site
 // gets a mark listing the record fields that differ in v2.
+import { wrapped } from "../helper-answer.ts";
+import { assignedDeclaration, isWriteTarget, reassigned } from "../reassigned-records.ts";
 import { Node } from "../../ts-morph.ts";
 import { answersUndocumentedRecord, clientAnswer, lensNamed, type FieldLens, type OperationMapping } from "../../../mappings/index.ts";
 import { enclosingFunction } from "../scope.ts";
@@ -84,7 +86,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
       risk: "silent",
       reason: `${http.hook ? `its fetcher ${http.hook.fetcher.getText()}` : http.call.getExpression().getText()} returns the response in its own form (not the body or the Response), so the record's reads cannot be followed, and these v1 fields differ in v2: ${differingFields(lens.fields, lens.v1Lost).join(", ")}`,
       advice: "read the v2 record where the helper's result is used (docs/mapping.md), or make the helper return the parsed body",
-      brief: `${http.call.getExpression().getText()}'s result is not followed to where the record is read (${differing.size} v1 fields differ in v2)`,
+      brief: `${http.call.getExpression().getText()}'s result is not followed to where the record is read${wrapped(http)} (${differing.size} v1 fields differ in v2)`,
     });
     return;
   }
@@ -163,10 +165,16 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
     const reads = (Node.isPropertyAccessExpression(p) || Node.isElementAccessExpression(p)) && p.getExpression() === outer;
     if (!isRecord && (reads || (Node.isForOfStatement(p) && p.getExpression() === outer))) return listUse(outer, depth);
     if (isRecord && reads) return recordUse(outer, depth);
-    if (Node.isVariableDeclaration(p) && p.getInitializer() === outer) {
-      const name = p.getNameNode();
+    // `pod = await getPod(id)`: the variable's reads, as a declaration's (reassigned-records.ts).
+    const assigned = assignedDeclaration(outer);
+    const decl = assigned ?? (Node.isVariableDeclaration(p) && p.getInitializer() === outer ? p : undefined);
+    if (decl) {
+      const name = decl.getNameNode();
       if (Node.isIdentifier(name)) {
-        for (const r of referencesOf(enclosingFunction(p), name)) if (!(depth === 0 && read && classifyRead(r, read) === "error")) use(r);
+        // A variable written again holds whichever record came last: every write must be a migrating site's (checked in do no harm).
+        const again = reassigned(decl);
+        if (again) for (const set of [(plan.site.typeUses ??= new Set()), (plan.site.typeRenames ??= new Set())]) set.add(decl);
+        for (const r of referencesOf(enclosingFunction(decl), name)) if (!(again && isWriteTarget(r)) && !(depth === 0 && read && classifyRead(r, read) === "error")) use(r);
       } else if (Node.isObjectBindingPattern(name) && isRecord) boundFields(name);
       else escapes.push(name);
       return;

@@ -123,3 +123,19 @@ function everyGlobalHookRead(a: Analysis): boolean {
   }
   return true;
 }
+
+/**
+ * Why a path inside a hook's key is not followed to a request, if it is one: the keys of
+ * `useSWRInfinite` (its `data` is a list of pages, one fetcher answer each, which the record and
+ * list passes do not follow) and array keys (`[url, token]`, handed to the fetcher whole).
+ */
+export function unfollowedSwrKey(a: Analysis, node: Node): string | undefined {
+  for (let up: Node | undefined = node; up; up = up.getParent()) {
+    const call = up.getParent();
+    if (!call || !Node.isCallExpression(call) || call.getArguments()[0] !== up) continue;
+    const name = swrName(a, call.getExpression());
+    if (name === "useSWRInfinite") return "useSWRInfinite's data is a list of pages (one fetcher answer each), which the codemod does not follow to its reads";
+    if ((name === "useSWR" || name === "useSWRImmutable" || name === "preload") && Node.isArrayLiteralExpression(unwrapExpression(up))) return `${name}'s key is an array, handed to the fetcher whole: which element is the URL is not followed`;
+  }
+  return undefined;
+}
