@@ -12,8 +12,9 @@ import pLimit from "p-limit";
 import { TreeListing, walkSources } from "./walk.ts";
 import { addedMetaEnvNames, declareMetaEnv } from "./env-declarations.ts";
 import { writeFileAtomic } from "../product/atomic-write.ts";
+import { markDetailsReader, writeMarkDetails } from "./mark-details.ts";
 import { SFC_RE, maskOutsideScripts, sfcPath, sfcScriptPath, unmask } from "./sfc.ts";
-import type { Category, FileAnalysis, Finding } from "./types.ts";
+import type { Category, FileAnalysis, Finding, MarkDetail } from "./types.ts";
 
 /** A file that imports, requires or re-exports anything (it may reach a v1 base through it). */
 const MAY_IMPORT = /\b(?:import|require|export)\b/;
@@ -199,7 +200,7 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
       const abs = path.resolve(cwd, p);
       if (existsSync(abs) && statSync(abs).isDirectory()) pages.push(...(await walkSources(abs, (name) => PAGE_RE.test(name), listing)));
     }
-    const analysis = analyzeProject(index, (f) => displayName(sfcPath(f)), { frozen, blocked, unseenUses: auto?.unseen, adapterRoot: options.adapter === false ? undefined : root, projectFiles: [...files, ...pages] });
+    const analysis = analyzeProject(index, (f) => displayName(sfcPath(f)), { frozen, blocked, unseenUses: auto?.unseen, adapterRoot: options.adapter === false ? undefined : root, projectFiles: [...files, ...pages], markDetails: markDetailsReader() });
     analysed = new Map([...analysis.files].map(([f, a]) => [sfcPath(f), a]));
     for (const f of relevant) {
       const a = analysed.get(f);
@@ -275,6 +276,15 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
     if (changed) summary.filesChanged++;
     if (a.findings.length) summary.filesWithFindings++;
     for (const f of a.findings) summary.byCategory[f.category]++;
+  }
+  // Every problem of each marked site, for the runs that read the marks back (mark-details.ts).
+  if (options.write) {
+    const marks = new Map<string, MarkDetail[]>();
+    for (const f of relevant) {
+      const a = analysed.get(f);
+      if (a?.marks && !a.parseError) marks.set(f, a.marks);
+    }
+    await writeMarkDetails(root, marks);
   }
   // The boundary adapter the rewritten files import: written (or shown) once, regenerated in place.
   if (adapters.size && outcomes.some((o) => o.changed)) {

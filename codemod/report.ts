@@ -35,6 +35,7 @@ export function auditJson(result: RunResult, now = new Date()): AuditJson {
       advice: f.advice,
       snippet: f.snippet,
       ...(f.subject ? { subject: f.subject } : {}),
+      ...(f.problems?.length ? { problems: f.problems.map(({ reason, advice }) => ({ reason, advice })) } : {}),
     })),
   };
 }

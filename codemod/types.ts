@@ -109,4 +109,12 @@ export interface FileAnalysis {
   callSites: number;
   /** Call sites rewritten completely (no TODO left). */
   rewritten: number;
+  /** The marks in the file as written, with each marked site's problems (codemod/mark-details.ts). */
+  marks?: MarkDetail[];
+}
+
+/** One mark in a file: its line (as todo-marks.ts `markKey` compares it) and every problem of each site it stands for (×N: N sites). */
+export interface MarkDetail {
+  mark: string;
+  sites: { reason: string; advice: string }[][];
 }

@@ -76,7 +76,8 @@ function readTree(root: string): Listed[] {
     out.push(listed);
     for (const e of entries) {
       if (e.isDirectory()) {
-        if (e.name === "node_modules" || e.name === ".git" || ignored(active, e.name, true)) continue;
+        // `.v2-bridge`: the tool's own state (the gateway's usage, the codemod's mark details).
+        if (e.name === "node_modules" || e.name === ".git" || e.name === ".v2-bridge" || ignored(active, e.name, true)) continue;
         visit(path.join(dir, e.name), active.map((r) => ({ ...r, prefix: r.prefix ? `${r.prefix}/${e.name}` : e.name })));
       } else if (e.isFile()) listed.names.push(e.name);
     }

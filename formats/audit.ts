@@ -38,6 +38,12 @@ export const AuditFinding = Type.Object({
   snippet: Type.String(),
   /** Absent where an operation is named, and in audits from before it was recorded. */
   subject: Type.Optional(Subject),
+  /**
+   * Every problem of a marked site, each with its advice, in the order its mark gives them (the
+   * mark names the first one briefly). Absent where `reason` and `advice` are the finding's one
+   * problem as it is, for a mark read back without its details, and in audits from before it was recorded.
+   */
+  problems: Type.Optional(Type.Array(Type.Object({ reason: Type.String(), advice: Type.String() }))),
 });
 export type AuditFinding = Static<typeof AuditFinding>;
 

@@ -15,7 +15,8 @@ import { helperSignature, noteHelperAnchor } from "./helpers.ts";
 import { bind, sourceLiteral, sourceLiterals, urlContext, valueOf, type External } from "./values.ts";
 import { urlQueryWrites } from "./url-object.ts";
 import { receiverSources } from "./receiver-base.ts";
-import { todo } from "./todo-marks.ts";
+import { todo, todoAll } from "./todo-marks.ts";
+import { byRisk, keepProblems } from "./mark-problems.ts";
 import { axiosRedirect, openapiFetchRedirect, optionRedirect, ownOptionRedirect, prefixUrlRedirect, siteBaseRedirect, v1Redirect, type Redirect } from "./v1-redirect.ts";
 import { localBaseExpression } from "./local-base.ts";
 import { perRequestBaseKey } from "./transports/convention.ts";
@@ -169,19 +170,20 @@ export function processCall(a: Analysis, http: HttpCall): void {
   const done = () => {
     // Held by an earlier round (its edits overlapped another plan's, site-holds.ts): whole on v1, one mark.
     const held = a.holds?.sites.get(holdKey(at));
-    if (held) problems.push({ reason: `kept on v1: ${held.why}`, advice: held.advice });
+    if (held) problems.push({ reason: `kept on v1: ${held.why}`, advice: held.advice, risk: "elsewhere" });
     // Cautions mark the site without keeping it on v1 (through the gateway it would answer the same).
-    const marked = [...problems, ...plan.cautions];
+    const marked = byRisk([...problems, ...plan.cautions.map((c) => ({ ...c, risk: c.risk ?? ("loss" as const) }))]);
     if (marked.length && category === "auto") category = "review";
     // In a generated client, generating it again from the v2 document fixes every mark at once.
     const regenerate = marked.length ? regenerateAdvice(at.getSourceFile()) : undefined;
     // A site with cautions only is marked where it settles (do-no-harm.ts), so a "kept on v1" joins the same mark.
-    // One mark per site, one line: each problem briefly; the finding keeps every detail.
-    if (!problems.length && plan.cautions.length) site.cautions = plan.cautions;
-    else if (marked.length) todo(a, at, opKey ?? "base", category, marked.map((p) => p.brief ?? p.reason).join("; "), regenerate ? `${regenerate}; each reason: docs/mapping.md` : marked.length > 1 ? "see each reason in docs/mapping.md (audit --format json has the details)" : marked[0]!.advice);
+    // One mark per site, one line: its first problem briefly; the finding keeps every problem with its advice.
+    if (!problems.length && plan.cautions.length) site.cautions = marked;
+    else if (marked.length) todoAll(a, at, opKey ?? "base", category, marked);
     const reason = marked.length ? marked.map((p) => p.reason).join("; ") : [`v1 ${v1?.method ?? ""} ${v1?.path ?? ""} becomes v2 ${v2?.method ?? ""} ${v2?.path ?? ""}`.replace(/\s+/g, " ").trim(), ...(site.notes ?? [])].join("; ");
     const advice = marked.length ? [...(regenerate ? [regenerate] : []), ...marked.map((p) => p.advice)].join("; ") : "rewritten by `v2-bridge rewrite`";
     site.finding = addFinding(a, at, { operation: opKey, v1, v2, category, reason, advice, ...(opKey ? {} : { subject: "call" as const }) });
+    if (marked.length) keepProblems(site.finding, marked);
     site.file = a.files.get(at.getSourceFile().getFilePath())!;
     site.complete = !problems.length;
     site.whole = true;
@@ -250,7 +252,7 @@ export function processCall(a: Analysis, http: HttpCall): void {
   }
   if (op.status === "no-equivalent") {
     category = "no-equivalent";
-    problems.push({ reason: op.decision?.message ?? `${op.key} has no v2 equivalent`, advice: op.decision?.advice ?? "see docs/mapping.md" });
+    problems.push({ reason: op.decision?.message ?? `${op.key} has no v2 equivalent`, advice: op.decision?.advice ?? "see docs/mapping.md", risk: "loss" });
     return done();
   }
   if (!op.v2) {

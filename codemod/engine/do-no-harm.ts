@@ -10,7 +10,9 @@ import { V2_BASE } from "../../mappings/bases.ts";
 import type { Analysis, FileState, Site } from "./state.ts";
 import type { Edit } from "../types.ts";
 import { addEdit, addFinding } from "./state.ts";
-import { todo } from "./todo-marks.ts";
+import { todo, todoAll } from "./todo-marks.ts";
+import { byRisk, keepProblems } from "./mark-problems.ts";
+import type { Problem, Problems } from "./rewrites/problems.ts";
 import { propertyWrites } from "./property-writes.ts";
 import { Follower } from "./follow-uses.ts";
 import { declarationEdit, V1_BASE_NAME } from "./v1-redirect.ts";
@@ -159,6 +161,7 @@ function pinBasesOfMarkedCalls(a: Analysis, verdicts: Map<Node, Verdict>): void 
       site.finding.category = site.finding.category === "no-equivalent" ? "no-equivalent" : "review";
       site.finding.reason = reason;
       site.finding.advice = "migrate both calls together, or give each its own record type";
+      keepProblems(site.finding, [{ reason, advice: site.finding.advice }]);
       todo(a, site.call, site.finding.operation ?? "base", site.finding.category, reason, site.finding.advice);
       changed = true;
     }
@@ -261,7 +264,9 @@ function settleSite(a: Analysis, site: Site, verdicts: Map<Node, Verdict>, fallb
     site.finding.reason = `${site.finding.reason}; kept on v1: ${frozen.why}`;
     site.finding.advice = frozen.advice;
     site.complete = false;
-    todo(a, site.call, site.finding.operation ?? "base", site.finding.category, withCautions(site, `kept on v1: ${frozen.why}`), frozen.advice);
+    const kept = { reason: `kept on v1: ${frozen.why}`, advice: frozen.advice, risk: "elsewhere" as const };
+    keepProblems(site.finding, [kept]);
+    todoAll(a, site.call, site.finding.operation ?? "base", site.finding.category, withCautions(site, kept));
     return;
   }
   if (site.finding && !site.complete && site.whole) {
@@ -272,7 +277,7 @@ function settleSite(a: Analysis, site: Site, verdicts: Map<Node, Verdict>, fallb
   }
   if (!stuck.length) {
     const c = site.cautions;
-    if (c?.length && site.finding) todo(a, site.call, site.finding.operation ?? "base", site.finding.category, c.map((p) => p.brief ?? p.reason).join("; "), c.length > 1 ? "see each reason in docs/mapping.md (audit --format json has the details)" : c[0]!.advice);
+    if (c?.length && site.finding) todoAll(a, site.call, site.finding.operation ?? "base", site.finding.category, c);
     for (const e of site.edits) addEdit(a, e);
     site.onApply?.();
     site.applied = true;
@@ -302,12 +307,14 @@ function markKept(a: Analysis, site: Site, reason: string, advice: string): void
   finding.reason = site.complete && !cautioned ? reason : `${finding.reason}; ${reason}`;
   finding.advice = site.complete && !cautioned ? advice : `${finding.advice}; ${advice}`;
   site.complete = false;
-  todo(a, site.call, finding.operation ?? "base", finding.category, withCautions(site, reason), advice);
+  const kept = { reason, advice, risk: "elsewhere" as const };
+  keepProblems(finding, [kept]);
+  todoAll(a, site.call, finding.operation ?? "base", finding.category, withCautions(site, kept));
 }
 
-/** A "kept on v1" reason, after the cautions of the site (one mark per site). */
-function withCautions(site: Site, reason: string): string {
-  return [...(site.cautions ?? []).map((p) => p.brief ?? p.reason), reason].join("; ");
+/** A "kept on v1" problem, after the cautions of the site (one mark per site). */
+function withCautions(site: Site, kept: Problem): Problems {
+  return byRisk([...(site.cautions ?? []), kept]);
 }
 
 /** A marked call's redirect, when every file it writes may be written (a helper's new parameter may be in another file). */

@@ -8,7 +8,7 @@
 //   5. apply        (apply-edits.ts): text edits on the original source, per file
 // The audit is the same analysis with the output discarded.
 import { SyntaxKind, type SourceFile } from "../ts-morph.ts";
-import type { Edit, FileAnalysis, Finding } from "../types.ts";
+import type { Edit, FileAnalysis, Finding, MarkDetail } from "../types.ts";
 import { parseErrorOf, type ProjectIndex } from "../project-index.ts";
 import { addFile, newAnalysis, planFor, type Analysis, type FileState, type Frozen, type Holds, type Site } from "./state.ts";
 import { holdsFor, newHolds } from "./site-holds.ts";
@@ -20,7 +20,7 @@ import { processCall } from "./call-site.ts";
 import { registerCaughtReadsByShape, registerErrorReads, settleErrorReads } from "./error-reads.ts";
 import { scanLiterals } from "./base-sources.ts";
 import { resolveDoNoHarm } from "./do-no-harm.ts";
-import { markFindings } from "./todo-marks.ts";
+import { markFindings, writtenMarks } from "./todo-marks.ts";
 import { applyEdits } from "./apply-edits.ts";
 import { placeMarkPositions } from "./mark-positions.ts";
 import { syntaxErrorOf } from "./output-parses.ts";
@@ -58,6 +58,8 @@ export interface AnalyzeOptions {
   adapterRoot?: string;
   /** Every file of the run, pages and components included (what may read a record field). */
   projectFiles?: string[];
+  /** The details an earlier run kept of a file's marks (codemod/mark-details.ts): a mark read back takes its problems from them. */
+  markDetails?: (file: string) => MarkDetail[] | undefined;
 }
 
 export function analyzeProject(index: ProjectIndex, displayName: (file: string) => string, options: AnalyzeOptions = {}): ProjectAnalysis {
@@ -159,13 +161,15 @@ function analyzeOnce(index: ProjectIndex, displayName: (file: string) => string,
     const path = sf.getFilePath();
     const file = a.files.get(path)!;
     const internal = failed.get(path);
-    const findings: Finding[] = [...file.findings, ...markFindings(file)].sort((x, y) => x.line - y.line || x.column - y.column);
+    const readBack = markFindings(file, options.markDetails?.(path));
+    const findings: Finding[] = [...file.findings, ...readBack.findings].sort((x, y) => x.line - y.line || x.column - y.column);
+    const marks = [...writtenMarks(file), ...readBack.kept];
     if (internal) findings.unshift({ file: file.display, line: 1, column: 1, operation: null, v1: null, v2: null, category: "review", reason: `not processed (internal error): ${internal}`, advice: "migrate this file by hand and report the error", snippet: "", subject: "file" });
     const sites = a.sites.filter((s) => s.file === file && s.finding && s.call.getKind() === SyntaxKind.CallExpression);
     const found = sites.length + (file.netSites ?? 0);
     const frozen = a.frozen.get(path);
     if (frozen && !frozen.marks) {
-      result.set(path, { findings, edits: file.edits, output: file.text, callSites: found, rewritten: 0 });
+      result.set(path, { findings, edits: file.edits, output: file.text, callSites: found, rewritten: 0, marks });
       continue;
     }
     const edits = written(file);
@@ -184,10 +188,10 @@ function analyzeOnce(index: ProjectIndex, displayName: (file: string) => string,
       else if (conflicts.length && !hold.has(path)) hold.set(path, conflictHold(file, conflicts[0]!.start));
       const why = (hold.get(path) ?? frozen ?? overlapHold(file, conflicts[0]!.start)).why.replace(/, so only marks are written there$/, "");
       const safe = findings.map((f) => (f.category === "auto" ? { ...f, category: "review" as const, reason: `${f.reason}; left unchanged: ${why}`, advice: BY_HAND } : f));
-      result.set(path, { findings: safe, edits: [], output: file.text, callSites: found, rewritten: 0 });
+      result.set(path, { findings: safe, edits: [], output: file.text, callSites: found, rewritten: 0, marks });
       continue;
     }
-    result.set(path, { findings, edits, output, callSites: found, rewritten: frozen ? 0 : sites.filter((s) => s.complete).length });
+    result.set(path, { findings, edits, output, callSites: found, rewritten: frozen ? 0 : sites.filter((s) => s.complete).length, marks });
   }
   return { files: result, held: hold, holds: more, adapters: a.adapter?.used };
 }

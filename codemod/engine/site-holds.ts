@@ -7,7 +7,8 @@
 import type { Node } from "../ts-morph.ts";
 import type { Edit } from "../types.ts";
 import type { Analysis, FileState, Frozen, Holds, Site } from "./state.ts";
-import { todo } from "./todo-marks.ts";
+import { todoAll } from "./todo-marks.ts";
+import { byRisk, keepProblems } from "./mark-problems.ts";
 
 export function newHolds(): Holds {
   return { sites: new Map(), bases: new Map() };
@@ -66,7 +67,8 @@ export function keepHeldSites(a: Analysis, held: Holds | undefined): void {
     const h = held.sites.get(holdKey(site.call));
     if (!h || !site.finding || site.finding.reason.includes(h.why)) continue;
     const f = site.finding;
-    const cautions = (site.cautions ?? []).map((p) => p.brief ?? p.reason);
+    const kept = { reason: `kept on v1: ${h.why}`, advice: h.advice, risk: "elsewhere" as const };
+    const marked = byRisk([...(site.cautions ?? []), kept]);
     f.category = f.category === "no-equivalent" ? "no-equivalent" : "review";
     f.reason = site.complete ? `kept on v1: ${h.why}` : `${f.reason}; kept on v1: ${h.why}`;
     f.advice = site.complete ? h.advice : `${f.advice}; ${h.advice}`;
@@ -74,6 +76,7 @@ export function keepHeldSites(a: Analysis, held: Holds | undefined): void {
     site.whole = true;
     site.redirect = undefined;
     site.cautions = undefined;
-    todo(a, site.call, f.operation ?? "base", f.category, [...cautions, `kept on v1: ${h.why}`].join("; "), h.advice);
+    keepProblems(f, [kept]);
+    todoAll(a, site.call, f.operation ?? "base", f.category, marked);
   }
 }

@@ -38,6 +38,8 @@ export interface FileState {
 /** A mark this run writes (edit) or finds already there (existing); `times` sites share it. */
 export interface Mark {
   times: number;
+  /** The problems of each site it stands for (mark-details.ts keeps them for later runs). */
+  sites: Problems[];
   edit?: Edit;
   existing?: { start: number; end: number; text: string };
 }

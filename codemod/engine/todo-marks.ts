@@ -1,12 +1,17 @@
 // TODO(v2-migration) marks: written above the statement of a site a human must decide, and read
 // back by later runs (the audit after `rewrite --write` counts them until a human removes them).
-// Format: `// TODO(v2-migration) <operation|base> (<review|no-equivalent>)[ ×N]: <reason>; advice: <advice>`,
-// `×N` when N sites of one statement share the problem (each is a finding: marks and findings agree).
+// Format: `// TODO(v2-migration) <operation|base> (<review|no-equivalent>)[ ×N]: <first problem>[ (+K more)]`:
+// the site's riskiest problem in one short line (mark-problems.ts), K the others; every problem with
+// its advice is in the finding (`audit --format json`). `×N` when N sites of one statement share the
+// mark (each is a finding: marks and findings agree). Marks of earlier versions ended `; advice: …`
+// and joined every problem: they are still read, and a run that marks the site again replaces them.
 import { Node } from "../ts-morph.ts";
 import { operations } from "../../mappings/index.ts";
+import type { Problems } from "./rewrites/problems.ts";
+import { shortReason } from "./mark-problems.ts";
 import { redact } from "../redact.ts";
 import { TODO_TAG } from "../prefilter.ts";
-import type { Category, Finding } from "../types.ts";
+import type { Category, Finding, MarkDetail } from "../types.ts";
 import type { Subject } from "../../formats/audit.ts";
 import { fileOf, type Analysis, type FileState, type Mark } from "./state.ts";
 import { oneLine, statementOf } from "./nodes.ts";
@@ -29,8 +34,11 @@ export function markSubject(reason: string): Subject | undefined {
 
 export const TODO_LINE = /^[ \t]*\/\/ TODO\(v2-migration\) (\S+) \((review|no-equivalent)\)(?: ×(\d+))?: (.*?)(?:; advice: (.*))?$/;
 
-export function markText(op: string, category: Category, reason: string, advice: string, times = 1): string {
-  return `// ${TODO_TAG} ${op} (${category})${times > 1 ? ` ×${times}` : ""}: ${oneLine(reason)}; advice: ${oneLine(advice)}`;
+/** The mark of a site with these problems (riskiest first): the first briefly, and how many more. */
+export function markText(op: string, category: Category, problems: Problems, times = 1): string {
+  const first = problems[0]!;
+  const more = problems.length > 1 ? ` (+${problems.length - 1} more)` : "";
+  return `// ${TODO_TAG} ${op} (${category})${times > 1 ? ` ×${times}` : ""}: ${shortReason(oneLine(first.brief ?? first.reason))}${more}`;
 }
 
 /** How many sites the marks in a text stand for (a `×N` mark stands for N). */
@@ -47,20 +55,33 @@ function withoutPositions(mark: string): string {
   return mark.replace(/(\.[cm]?[jt]sx?):\d+/g, "$1:#");
 }
 
-/** Leaves a mark above the statement of `at` (once: an identical mark is not repeated). */
+/** Leaves a mark above the statement of `at` naming one problem. */
 export function todo(a: Analysis, at: Node, op: string, category: Category, reason: string, advice: string): void {
+  todoAll(a, at, op, category, [{ reason, advice }]);
+}
+
+// Marks of earlier versions a run has already replaced, per file: each stands for one mark of this run.
+const claimedOld = new WeakMap<FileState, Set<number>>();
+
+/**
+ * Leaves a mark above the statement of `at` naming the first of its problems (given riskiest
+ * first: mark-problems.ts), once: an identical mark is not repeated, and a mark of an earlier
+ * version for the same operation and category is replaced in place.
+ */
+export function todoAll(a: Analysis, at: Node, op: string, category: Category, problems: Problems): void {
   const file = fileOf(a, at);
   const st = statementOf(at);
   const start = st.getStart();
   const text = file.text;
   const lineStart = text.lastIndexOf("\n", start - 1) + 1;
   const indent = /^[ \t]*/.exec(text.slice(lineStart))![0];
-  // A second site of the same statement with the same problem: the mark counts it.
-  const key = markText(op, category, reason, advice);
+  // A second site of the same statement with the same mark: the mark counts it.
+  const key = markText(op, category, problems);
   const shared = file.marks.get(st)?.get(key);
   if (shared) {
     shared.times++;
-    const line = markText(op, category, reason, advice, shared.times);
+    shared.sites.push(problems);
+    const line = markText(op, category, problems, shared.times);
     if (shared.edit) shared.edit.text = shared.existing ? `${indent}${line}` : `${indent}${line}\n`;
     else if (shared.existing && line !== shared.existing.text) {
       shared.edit = textEdit(file.sf, shared.existing.start, shared.existing.end, `${indent}${line}`);
@@ -69,11 +90,14 @@ export function todo(a: Analysis, at: Node, op: string, category: Category, reas
     }
     return;
   }
-  const line = markText(op, category, reason, advice);
+  const line = key;
   // Already there? Look at the comment lines right above the statement. Positions quoted in a
   // mark (`file.ts:12`) move when marks are added above them, and a count may change, so
   // neither makes a mark new.
   let pos = lineStart;
+  let older: { start: number; end: number; text: string } | undefined;
+  const claimed = claimedOld.get(file) ?? new Set<number>();
+  claimedOld.set(file, claimed);
   while (pos > 0) {
     const prevStart = text.lastIndexOf("\n", pos - 2) + 1;
     // The line's end, before its \r in a CRLF file (a mark rewritten in place keeps its ending).
@@ -83,7 +107,7 @@ export function todo(a: Analysis, at: Node, op: string, category: Category, reas
     if (sameMark(prev, line)) {
       const existing = { start: prevStart, end: prevEnd, text: prev };
       file.emittedTodos.add(`${file.sf.getLineAndColumnAtPos(start).line}|${prev}`);
-      const mark: Mark = { times: 1, existing };
+      const mark: Mark = { times: 1, existing, sites: [problems] };
       if (countMarks(prev) !== 1) {
         mark.edit = textEdit(file.sf, prevStart, prevEnd, `${indent}${line}`);
         file.edits.push(mark.edit);
@@ -92,17 +116,50 @@ export function todo(a: Analysis, at: Node, op: string, category: Category, reas
       remember(file, st, key, mark);
       return;
     }
+    // The nearest long mark of an earlier version for this operation and category, not yet replaced.
+    if (!older && !claimed.has(prevStart) && olderMark(prev, op, category)) older = { start: prevStart, end: prevEnd, text: prev };
     pos = prevStart;
+  }
+  if (older) {
+    claimed.add(older.start);
+    file.emittedTodos.add(`${file.sf.getLineAndColumnAtPos(start).line}|${older.text}`);
+    const edit = textEdit(file.sf, older.start, older.end, `${indent}${line}`);
+    file.edits.push(edit);
+    file.markEdits.add(edit);
+    remember(file, st, key, { times: 1, edit, existing: older, sites: [problems] });
+    return;
   }
   const edit = insertAt(file.sf, lineStart, `${indent}${line}\n`);
   file.edits.push(edit);
   file.markEdits.add(edit);
-  remember(file, st, key, { times: 1, edit });
+  remember(file, st, key, { times: 1, edit, sites: [problems] });
+}
+
+/** A mark written by an earlier version (`…; advice: …`) for this operation and category. */
+function olderMark(line: string, op: string, category: Category): boolean {
+  const m = TODO_LINE.exec(line);
+  return !!m && m[5] !== undefined && m[1] === op && m[2] === category;
 }
 
 function sameMark(x: string, y: string): boolean {
-  const norm = (m: string) => withoutPositions(m).replace(/\) ×\d+: /, "): ");
-  return norm(x) === norm(y);
+  return markKey(x) === markKey(y);
+}
+
+/** A mark as runs compare it: without its indentation, the positions it quotes and its count. */
+export function markKey(line: string): string {
+  return withoutPositions(line.trim()).replace(/\) ×\d+: /, "): ");
+}
+
+/** The marks this run wrote or confirmed in a file, with each site's problems (for codemod/mark-details.ts). */
+export function writtenMarks(file: FileState): MarkDetail[] {
+  const out: MarkDetail[] = [];
+  for (const marks of file.marks.values()) {
+    for (const m of marks.values()) {
+      const line = m.edit?.text ?? m.existing?.text;
+      if (line) out.push({ mark: markKey(line), sites: m.sites.map((ps) => ps.map(({ reason, advice }) => ({ reason, advice }))) });
+    }
+  }
+  return out;
 }
 
 function remember(file: FileState, st: Node, key: string, mark: Mark): void {
@@ -111,10 +168,16 @@ function remember(file: FileState, st: Node, key: string, mark: Mark): void {
   file.marks.set(st, marks);
 }
 
-/** Marks left by an earlier run that this run did not write again: each is still a finding. */
-export function markFindings(file: FileState): Finding[] {
+/**
+ * Marks left by an earlier run that this run did not write again: each is still a finding. Its
+ * problems come from the details the run that wrote it kept (`details`: codemod/mark-details.ts),
+ * else from the line itself. Returns those details too, to be kept for the next run.
+ */
+export function markFindings(file: FileState, details: MarkDetail[] = []): { findings: Finding[]; kept: MarkDetail[] } {
   const out: Finding[] = [];
+  const kept: MarkDetail[] = [];
   const lines = file.lines;
+  let lineStarts: number[] | undefined;
   lines.forEach((line, i) => {
     const m = TODO_LINE.exec(line);
     if (!m) return;
@@ -125,19 +188,47 @@ export function markFindings(file: FileState): Finding[] {
     while (next < lines.length && TODO_LINE.test(lines[next]!)) next++;
     const target = lines[next] ?? line;
     if (file.emittedTodos.has(`${next + 1}|${line.trim()}`)) return;
-    for (let k = 0; k < (times ? Number(times) : 1); k++) out.push({
-      file: file.display,
-      line: next + 1,
-      column: /^\s*/.exec(target)![0].length + 1,
-      operation,
-      v1: mapped ? { method: mapped.v1.method, path: mapped.v1.path } : null,
-      v2: mapped?.v2 ? { method: mapped.v2.method, path: mapped.v2.path } : null,
-      category: category as Category,
-      reason: reason!,
-      advice: advice ?? "",
-      snippet: redact(target.trim()),
-      ...(operation ? {} : { subject: markSubject(reason!) }),
-    });
+    let detail = details.find((d) => d.mark === markKey(line));
+    // A mark of an earlier version (`…; advice: …`) no pass wrote again: shortened in place, its text kept as its detail.
+    if (advice !== undefined && !detail) detail = shortenOlder(file, i, m, lineStarts ??= starts(file.text));
+    if (detail) kept.push(detail);
+    for (let k = 0; k < (times ? Number(times) : 1); k++) {
+      const problems = detail?.sites[k] ?? detail?.sites.at(-1);
+      out.push({
+        file: file.display,
+        line: next + 1,
+        column: /^\s*/.exec(target)![0].length + 1,
+        operation,
+        v1: mapped ? { method: mapped.v1.method, path: mapped.v1.path } : null,
+        v2: mapped?.v2 ? { method: mapped.v2.method, path: mapped.v2.path } : null,
+        category: category as Category,
+        reason: problems?.length ? problems.map((p) => p.reason).join("; ") : reason!,
+        advice: problems?.length ? problems.map((p) => p.advice).join("; ") : advice ?? READ_BACK_ADVICE,
+        snippet: redact(target.trim()),
+        ...(operation ? {} : { subject: markSubject(reason!) }),
+        ...(problems?.length ? { problems } : {}),
+      });
+    }
   });
+  return { findings: out, kept };
+}
+
+/** Rewrites line `i`, a mark of an earlier version, in the short form; returns what it said, as its detail. */
+function shortenOlder(file: FileState, i: number, m: RegExpExecArray, lineStarts: number[]): MarkDetail {
+  const [whole, op, category, times, reason, advice] = m;
+  const line = `${/^[ \t]*/.exec(whole)![0]}// ${TODO_TAG} ${op} (${category})${times ? ` ×${times}` : ""}: ${shortReason(reason!)}`;
+  const start = lineStarts[i]!;
+  const edit = textEdit(file.sf, start, start + file.lines[i]!.length, line);
+  file.edits.push(edit);
+  file.markEdits.add(edit);
+  return { mark: markKey(line), sites: Array.from({ length: times ? Number(times) : 1 }, () => [{ reason: reason!, advice: advice! }]) };
+}
+
+function starts(text: string): number[] {
+  const out = [0];
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) out.push(i + 1);
   return out;
 }
+
+/** The advice of a short mark read back without its details. */
+const READ_BACK_ADVICE = "see what to do about the mark in docs/codemod.md (What to do about a mark)";

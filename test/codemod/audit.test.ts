@@ -63,7 +63,8 @@ describe("audit", () => {
     expect(report.root).toBe(dir);
     expect(report.summary).toEqual({ files: 2, filesWithFindings: 1, findings: 2, byCategory: { auto: 1, review: 0, "no-equivalent": 1 } });
     for (const f of report.findings) {
-      expect(Object.keys(f)).toEqual(["file", "line", "column", "operation", "v1", "v2", "category", "reason", "advice", "snippet"]);
+      // `problems`: every problem of a site a human must decide, with its advice.
+      expect(Object.keys(f)).toEqual(["file", "line", "column", "operation", "v1", "v2", "category", "reason", "advice", "snippet", ...(f.category === "auto" ? [] : ["problems"])]);
       expect(f.file).toBe("src/client.ts");
     }
     const reset = report.findings.find((f: any) => f.operation === "ResetPod");

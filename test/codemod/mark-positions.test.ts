@@ -30,7 +30,8 @@ async function quoted(name: string): Promise<{ mark: string; at: string; line: s
 describe("positions quoted in marks", () => {
   it("name lines of the written files, across files", async () => {
     const found = await quoted("factories/two-callers-one-unfollowed");
-    expect(found.length).toBeGreaterThan(4);
+    // (A short mark quotes the positions of its first problem only: four here.)
+    expect(found.length).toBeGreaterThanOrEqual(4);
     for (const q of found) {
       // The kept bases (registry.ts, jobs.ts) and the call that keeps them v1 (client.ts).
       const wanted = q.at.startsWith("client.ts") ? /fetch\(`\$\{opts\.baseUrl\}\/pods\/\$\{id\}\/stop`/ : /podsClient\(\{ baseUrl: "https:\/\/rest\.runpod\.io\/v1"/;

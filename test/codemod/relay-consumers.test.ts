@@ -14,6 +14,7 @@ afterAll(() => temps.forEach((d) => rmSync(d, { recursive: true, force: true }))
 
 const UNRELATED = { "lib/offers.ts": "export function daily(offer: { costPerHr: number }): number {\n  return offer.costPerHr * 24;\n}\n" };
 
+/** The relay's file as written, then the reasons of its findings (a mark names its first problem; the finding has them all). */
 async function rewrite(files: Record<string, string>, relay: string): Promise<string> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "relay-consumers-"));
   temps.push(dir);
@@ -21,8 +22,8 @@ async function rewrite(files: Record<string, string>, relay: string): Promise<st
     mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
     writeFileSync(path.join(dir, name), text);
   }
-  await runCodemod({ paths: [dir], write: true });
-  return readFileSync(path.join(dir, relay), "utf8");
+  const { findings } = await runCodemod({ paths: [dir], write: true });
+  return [readFileSync(path.join(dir, relay), "utf8"), ...findings.filter((f) => f.file === relay).map((f) => f.reason)].join("\n");
 }
 
 const V1_FETCH = (what: string) => `const r = await fetch(\`https://rest.runpod.io/v1/${what}\`);`;

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { closure, readPathsConfig, specifiersOf, textResolver } from "../../codemod/project-index.ts";
 import { decodeUtf8, parseSize, readBounded, skipFinding } from "../../codemod/source-files.ts";
 import { countMarks, markText, TODO_LINE } from "../../codemod/engine/todo-marks.ts";
+import { byRisk, shortReason } from "../../codemod/engine/mark-problems.ts";
 import { v2TemplateNames } from "../../codemod/engine/rewrites/openapi-fetch.ts";
 import { differingFields } from "../../codemod/engine/rewrites/record-fields.ts";
 import { analyzeSource } from "../../codemod/single-file.ts";
@@ -72,13 +73,38 @@ describe("source-files", () => {
 
 describe("todo-marks", () => {
   it("writes marks the reader parses back, with semicolons kept out of the reason", () => {
-    const line = markText("StartPod", "review", "a; b\nc", "do x");
+    const line = markText("StartPod", "review", [{ reason: "a; b\nc", advice: "do x" }]);
     const m = TODO_LINE.exec(`  ${line}`);
-    expect(m?.slice(1)).toEqual(["StartPod", "review", undefined, "a, b c", "do x"]);
+    expect(m?.slice(1)).toEqual(["StartPod", "review", undefined, "a, b c", undefined]);
     // Two sites of one statement with one problem: one line, counted twice.
-    const twice = markText("ResetPod", "no-equivalent", "no reset in v2", "stop then start", 2);
+    const twice = markText("ResetPod", "no-equivalent", [{ reason: "no reset in v2", advice: "stop then start" }], 2);
     expect(twice).toContain("(no-equivalent) ×2: ");
-    expect(countMarks(`${line}\n  ${twice}\nconst x = 1;`)).toBe(3);
+    // A mark of an earlier version (every problem, then the advice) is still read and counted.
+    const older = "// TODO(v2-migration) GetPod (review) ×2: reads v1 record field costPerHr (a.ts:3), which v2 does not have, the list is not unwrapped; advice: see each reason";
+    expect(TODO_LINE.exec(older)?.slice(1)).toEqual(["GetPod", "review", "2", "reads v1 record field costPerHr (a.ts:3), which v2 does not have, the list is not unwrapped", "see each reason"]);
+    expect(countMarks(`${line}\n  ${twice}\n${older}\nconst x = 1;`)).toBe(5);
+  });
+
+  it("names the riskiest problem first, in one short line, and counts the others", () => {
+    const problems = byRisk([
+      { reason: "the body is a FormData, and v2 takes only JSON bodies", advice: "send JSON" },
+      { reason: "kept on v1: its base stays v1", advice: "fix the base", risk: "elsewhere" },
+      { reason: "reads v1 record field costPerHr (input.ts:12), which is cost + status + gpu + cpu + cloud in v2 with other values (converter hourlyRate), and more", brief: "reads v1 record field costPerHr (input.ts:12), which v2 computes otherwise (converter hourlyRate)", advice: "read cost", risk: "silent" },
+      { reason: "pod reset has no v2 equivalent", advice: "stop then start", risk: "loss" },
+    ]);
+    expect(problems.map((p) => p.risk ?? "fails")).toEqual(["silent", "fails", "loss", "elsewhere"]);
+    const line = markText("GetPod", "review", problems);
+    expect(line).toBe("// TODO(v2-migration) GetPod (review): reads v1 record field costPerHr (input.ts:12), which v2 computes otherwise (converter hourlyRate) (+3 more)");
+    expect(line).not.toContain("advice");
+  });
+
+  it("cuts a long reason at a clause, the same way whatever line numbers it quotes", () => {
+    const long = "v1 base kept: a call on it that stays v1 (input.ts:15) cannot be given a base of its own: submit is declared with a function type (Submit), which a base parameter would not fit";
+    expect(shortReason(long)).toBe("v1 base kept: a call on it that stays v1 (input.ts:15) cannot be given a base of its own");
+    expect(shortReason(long.replace("input.ts:15", "input.ts:1234"))).toBe("v1 base kept: a call on it that stays v1 (input.ts:1234) cannot be given a base of its own");
+    const words = "x".repeat(30) + " " + "y".repeat(50) + " " + "z".repeat(40);
+    expect(shortReason(words)).toBe(`${"x".repeat(30)} ${"y".repeat(50)}…`);
+    expect(shortReason("short enough")).toBe("short enough");
   });
 });
 

@@ -33,7 +33,7 @@ export function answerLeavesSight(plan: Plan, http: HttpCall, op: OperationMappi
   if (http.answerUnseen) {
     unseenRecords(plan, http.answerUnseen, op);
     const problem = http.answerEdits?.(plan.site);
-    if (problem) plan.problems.push({ reason: problem, advice: "read the v2 problem's detail where the error is read" });
+    if (problem) plan.problems.push({ risk: "silent", reason: problem, advice: "read the v2 problem's detail where the error is read" });
     return;
   }
   // (Values the adapter converts where they leave the request are v1 records wherever they go.)
@@ -54,6 +54,7 @@ export function answerLeavesSight(plan: Plan, http: HttpCall, op: OperationMappi
   const goes = kind === "unknown" ? `${http.call.getExpression().getText()} returns neither the body nor the Response (${where}), so where the answer is read is not known` : `the answer ${how(at)} (${where})`;
   const what = shape.kind === "list" ? `v2 wraps the list in { ${shape.wrapper}: [...] }` : `these v1 record fields differ in v2: ${fields.join(", ")}`;
   plan.problems.push({
+    risk: "silent",
     reason: `${goes}${kind === "unknown" ? "" : ", where the codemod does not follow it"}, and ${what}`,
     advice: shape.kind === "list" ? `read .${shape.wrapper} of the body where the answer is read` : "read the v2 record where the answer is read (docs/mapping.md)",
     brief: `${goes}${kind === "unknown" ? ":" : ", where"} its ${shape.kind === "list" ? "list is not unwrapped" : "record's reads are not checked"}`,
@@ -71,6 +72,7 @@ function streamErrorReads(plan: Plan, http: HttpCall): void {
     const where = `${h.handler.getSourceFile().getBaseName()}:${h.handler.getStartLineNumber()}`;
     if ("why" in h) {
       plan.problems.push({
+        risk: "silent",
         reason: `its error handler ${h.handler.getText().replace(/\s+/g, " ").slice(0, 40)} (${where}) is ${h.why}: what it reads of the error body is not known, and v2 errors are problems with detail, not v1's message`,
         advice: "read detail (then message) of the error body where the handler reads it",
         brief: `its error handler (${where}) is ${h.why}, so what it reads of the error body cannot be checked`,
@@ -81,6 +83,7 @@ function streamErrorReads(plan: Plan, http: HttpCall): void {
     if (out) {
       const at = `${out.call.getSourceFile().getBaseName()}:${out.call.getStartLineNumber()}`;
       plan.problems.push({
+        risk: "silent",
         reason: `its error handler (${where}) hands the ${out.what} to ${out.why} (${at}): what is read of its body there is not known, and v2 errors are problems with detail, not v1's message`,
         advice: "read detail (then message) of the error body where that code reads it",
         brief: `its error handler (${where}) hands the ${out.what} to ${out.why} (${at}), where its reads cannot be checked`,
@@ -91,6 +94,7 @@ function streamErrorReads(plan: Plan, http: HttpCall): void {
     if (!read) continue;
     const at = `${read.getSourceFile().getBaseName()}:${read.getStartLineNumber()}`;
     plan.problems.push({
+      risk: "silent",
       reason: `an error handler on the observable reads the error's body (${read.getText().slice(0, 40)}, ${at}), and what the client fails with is not known: v2 errors are problems with detail, not v1's message`,
       advice: "read detail (then message) of the error body",
       brief: `its error handler reads the error body (${at}) unchecked`,
@@ -120,6 +124,7 @@ function streamLeaves(plan: Plan, http: HttpCall, op: OperationMapping): void {
   const where = `${leaves.node.getSourceFile().getBaseName()}:${leaves.node.getStartLineNumber()}`;
   const what = shape.kind === "list" ? `v2 wraps the list in { ${shape.wrapper}: [...] }` : `these v1 record fields differ in v2: ${fields.join(", ")}`;
   plan.problems.push({
+    risk: "silent",
     reason: `the observable's value ${leaves.why} (${where}), where the codemod does not follow it, and ${what}`,
     advice: shape.kind === "list" ? `read .${shape.wrapper} of the body where the value is read` : "read the v2 record where the value is read (docs/mapping.md)",
     brief: `the observable's value ${leaves.why} (${where}): its ${shape.kind === "list" ? "list is not unwrapped" : "record's reads are not checked"}`,
@@ -151,6 +156,7 @@ function unseenRecords(plan: Plan, where: string, op: OperationMapping): void {
   const fields = lens ? differingFields(lens.fields, lens.v1Lost) : [];
   if (!fields.length) return;
   plan.problems.push({
+    risk: "silent",
     reason: `the answer ${where}, where the codemod does not follow it, and these v1 record fields differ in v2: ${fields.join(", ")}`,
     advice: "read the v2 record where the data is used (docs/mapping.md), or convert it in transformResponse",
     brief: `the answer ${where}: its record's reads are not checked`,

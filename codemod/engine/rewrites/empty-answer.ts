@@ -48,6 +48,7 @@ export function emptyAnswerReads(plan: Plan, http: HttpCall, op: OperationMappin
   if (!fields.size && !returned) return;
   const what = fields.size ? `reads ${[...fields].join(", ")} on` : `hands on, typed as ${returned},`;
   plan.problems.push({
+    risk: "silent",
     reason: `${what} the answer of ${op.key}, which v1 documents as empty; v2 ${op.v2!.method} ${op.v2!.path} answers in v2 shape`,
     advice: `read the v2 answer's fields instead (docs/mapping.md), or fetch the record after the call`,
     brief: `${what} an answer v1 documents as empty (v2 answers in v2 shape)`,

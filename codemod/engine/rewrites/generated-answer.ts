@@ -18,7 +18,7 @@ export function generatedAnswer(plan: Plan, http: HttpCall, op: OperationMapping
     const read = callerErrorRead(http.call);
     if (read) {
       const where = `${read.getSourceFile().getBaseName()}:${read.getStartLineNumber()}`;
-      plan.problems.push({ reason: `a caller of the generated function reads its error's message (${where}): v2 errors are problems with detail, not v1's message`, advice: "read error.detail (then error.message) there", brief: `a caller reads its error's v1 message (${where})` });
+      plan.problems.push({ risk: "silent", reason: `a caller of the generated function reads its error's message (${where}): v2 errors are problems with detail, not v1's message`, advice: "read error.detail (then error.message) there", brief: `a caller reads its error's v1 message (${where})` });
     }
   }
   const typeArg = Node.isCallExpression(http.call) ? http.call.getTypeArguments()[0] : undefined;
@@ -32,7 +32,7 @@ export function generatedAnswer(plan: Plan, http: HttpCall, op: OperationMapping
   // (`desiredStatus→status`, `machine.dataCenterId+…→…`: the first v1 segment is what the model declares.)
   const stale = differingFields(lens.fields, lens.v1Lost).filter((f) => f.split("→")[0]!.split("+").some((v1) => declared.has(v1.split(".")[0]!)));
   if (!stale.length) return;
-  plan.problems.push({ reason: `the answer is typed by the generated client's v1 model (${short(typeArg.getText())}), which declares v1 fields that differ in v2: ${stale.join(", ")}`, advice: "read the v2 record once the client is generated from the v2 document", brief: `the answer is typed by the generated v1 model ${short(typeArg.getText())}` });
+  plan.problems.push({ risk: "silent", reason: `the answer is typed by the generated client's v1 model (${short(typeArg.getText())}), which declares v1 fields that differ in v2: ${stale.join(", ")}`, advice: "read the v2 record once the client is generated from the v2 document", brief: `the answer is typed by the generated v1 model ${short(typeArg.getText())}` });
 }
 
 /** The property names a type argument declares (of its elements, for an array). */

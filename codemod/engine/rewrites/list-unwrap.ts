@@ -22,7 +22,7 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
   const all = bodySites(plan.a, http);
   // (A helper returning its transport's answer is followed where the answer goes: answer-leaves.ts says where it leaves sight.)
   if (!all.length && http.lib === "helper" && !http.helper!.returnsBody && !http.helper!.returnsResponse && !http.observable) {
-    plan.problems.push({ reason: `v2 wraps the list in { ${wrapper}: [...] } and this helper's result is not followed to where it is read${wrapped(http)}`, advice: `read .${wrapper} of the response body` });
+    plan.problems.push({ risk: "silent", reason: `v2 wraps the list in { ${wrapper}: [...] } and this helper's result is not followed to where it is read${wrapped(http)}`, advice: `read .${wrapper} of the response body` });
   }
   // An error body is a problem document in v2: the list key belongs to the success body only.
   const sites = all.filter((site) => classifyRead(site.node) !== "error");
@@ -34,10 +34,10 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
     // (A helper whose result is not the body is named above.) The hook's `data` is never unwrapped where it is read: it is undefined while loading.
     if (http.lib === "helper" && !http.helper!.returnsBody) return;
     const why = http.hook.global ? "the hook runs the fetcher of <SWRConfig> (every hook's), where the list cannot be unwrapped for this key alone" : "the hook's fetcher does not resolve to the parsed body, where the list would be unwrapped";
-    return void plan.problems.push({ reason: `v2 wraps the list in { ${wrapper}: [...] } and ${why}`, advice: `give this hook a fetcher of its own that unwraps .${wrapper}` });
+    return void plan.problems.push({ risk: "silent", reason: `v2 wraps the list in { ${wrapper}: [...] } and ${why}`, advice: `give this hook a fetcher of its own that unwraps .${wrapper}` });
   }
   if (!sites.length && http.lib === "convention" && !http.style && !http.observable) {
-    plan.problems.push({ reason: `v2 wraps the list in { ${wrapper}: [...] } and the codemod cannot tell how this client's answer is read`, advice: `read .${wrapper} of the response body` });
+    plan.problems.push({ risk: "silent", reason: `v2 wraps the list in { ${wrapper}: [...] } and the codemod cannot tell how this client's answer is read`, advice: `read .${wrapper} of the response body` });
   }
   // axios `get<Pod[]>(…)` (or a helper forwarding to it, `this.http.get<Pod[]>(…)`): the response type follows the unwrap
   // (a call answering the body itself, `runpod<Pod[]>(…)`, is retyped where the body is read).
@@ -51,7 +51,7 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
   if (http.observable && sites.length) {
     for (const r of observableFlow(http.call, http.observable).returnTypes) {
       if (r.value) wrapType(plan, r.value, wrapper);
-      else plan.problems.push({ reason: `v2 wraps the list in { ${wrapper}: [...] } and the function returning the observable declares its values as ${r.declared.getText()}`, advice: `declare the values as { ${wrapper}: … }` });
+      else plan.problems.push({ risk: "silent", reason: `v2 wraps the list in { ${wrapper}: [...] } and the function returning the observable declares its values as ${r.declared.getText()}`, advice: `declare the values as { ${wrapper}: … }` });
     }
   }
   for (const param of new Set(sites.map((s) => s.param))) {
@@ -61,7 +61,7 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
   for (const site of sites) {
     if (site.kind === "handed") {
       const where = `${site.node.getSourceFile().getBaseName()}:${site.node.getStartLineNumber()}`;
-      plan.problems.push({ reason: `v2 wraps the list in { ${wrapper}: [...] } and the response is handed to ${(site.node as any).getExpression().getText()} (${where}), which ${site.why}: where the list is read is not followed`, advice: `read .${wrapper} of the response body where that function reads it` });
+      plan.problems.push({ risk: "silent", reason: `v2 wraps the list in { ${wrapper}: [...] } and the response is handed to ${(site.node as any).getExpression().getText()} (${where}), which ${site.why}: where the list is read is not followed`, advice: `read .${wrapper} of the response body where that function reads it` });
       continue;
     }
     // wretch's `.json((pods) => …)`: the parameter takes the list out of v2's wrapper.
@@ -71,7 +71,7 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
     }
     // `subscribe(([first]) => …)`, `({ length }) =>`: the list taken apart in an observable's callback.
     if (site.kind === "binding" && Node.isParameterDeclaration(site.node)) {
-      plan.problems.push({ reason: `v2 wraps the list in { ${wrapper}: [...] } and the list is taken apart in a callback's parameter (${site.node.getText()})`, advice: `read .${wrapper} of the body there` });
+      plan.problems.push({ risk: "silent", reason: `v2 wraps the list in { ${wrapper}: [...] } and the list is taken apart in a callback's parameter (${site.node.getText()})`, advice: `read .${wrapper} of the body there` });
       continue;
     }
     if (site.kind === "binding") {
@@ -122,7 +122,7 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
           if (errorUse(r)) continue;
           const rp = r.getParent();
           if (rp && Node.isShorthandPropertyAssignment(rp)) {
-            plan.problems.push({ reason: `the list body is also read for errors; unwrap .${wrapper} where it is used`, advice: `read ${nameNode.getText()}.${wrapper}` });
+            plan.problems.push({ risk: "silent", reason: `the list body is also read for errors; unwrap .${wrapper} where it is used`, advice: `read ${nameNode.getText()}.${wrapper}` });
             continue;
           }
           edit(plan, r, { start: r.getEnd(), end: r.getEnd(), text: `.${wrapper}` });

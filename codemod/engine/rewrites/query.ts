@@ -62,6 +62,7 @@ function runtimeQuery(plan: Plan, op: OperationMapping, holes: Part[], given: Se
     if (op.query && !names.length) return false;
     const what = `query names built at run time are not followed (${shortExpression(stopped.stop)})`;
     plan.problems.push({
+      risk: "silent",
       reason: `${what}, and ${names.length ? `v2 does not take these v1 parameters of ${op.key} as they are: ${names.join(", ")}` : `${op.key} takes no query parameters`}`,
       brief: `${what}; v2 does not take ${names.length ? `${names.length} of ${op.key}'s v1 parameters as they are` : "any query here"}`,
       advice: "see docs/mapping.md for each parameter (v2 lists take no filters: filter the v2 list on the client)",
@@ -208,6 +209,6 @@ function checkQuery(plan: Plan, http: HttpCall, url: LocatedUrl, op: OperationMa
 function leftOut(plan: Plan, op: OperationMapping, given: Set<string>): void {
   for (const m of op.query ?? []) {
     const d = given.has(m.v1) ? undefined : absentQueryDiffers(m);
-    if (d) (m.decision === "emulate" ? plan.problems : plan.cautions).push({ reason: `query parameter ${m.v1} not given: ${d.reason}`, advice: d.advice });
+    if (d) (m.decision === "emulate" ? plan.problems : plan.cautions).push({ risk: "silent", reason: `query parameter ${m.v1} not given: ${d.reason}`, advice: d.advice });
   }
 }

@@ -40,7 +40,7 @@ export function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lo
     // The call stays whole on v1 (its mark names the read).
     const line = access.getSourceFile().getLineAndColumnAtPos(access.getStart()).line;
     const reason = `reads v1 record field ${gone.v1} (${access.getSourceFile().getBaseName()}:${line}), which has no v2 source: ${gone.reason}`;
-    if (!plan.problems.some((p) => p.reason === reason)) plan.problems.push({ reason, advice: gone.advice, brief: `reads v1 record field ${gone.v1} (${access.getSourceFile().getBaseName()}:${line}), which v2 does not have` });
+    if (!plan.problems.some((p) => p.reason === reason)) plan.problems.push({ risk: "silent", reason, advice: gone.advice, brief: `reads v1 record field ${gone.v1} (${access.getSourceFile().getBaseName()}:${line}), which v2 does not have` });
     return;
   }
   for (const cand of byFirst.get(access.getName()) ?? []) {
@@ -92,7 +92,7 @@ export function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lo
       const line = access.getSourceFile().getLineAndColumnAtPos(access.getStart()).line;
       const reason = `reads v1 record field ${v1} (${access.getSourceFile().getBaseName()}:${line}), which is ${f.v2.join(" + ")} in v2 with other values (converter ${f.converter})`;
       const advice = `read ${f.v2.map((x) => "." + x).join(" / ")} and convert it as docs/mapping.md describes for ${f.converter}${conv ? "" : ""}`;
-      if (!plan.problems.some((p) => p.reason === reason)) plan.problems.push({ reason, advice });
+      if (!plan.problems.some((p) => p.reason === reason)) plan.problems.push({ risk: "silent", reason, advice });
     } else if (f.v2.length === 1 && f.v2[0] !== v1) {
       const start = (access as any).getNameNode().getStart();
       // A nested v2 field may be absent where the v1 field was only empty: read it optionally.
@@ -111,7 +111,7 @@ export function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lo
           : outside
           ? `v1 record field ${v1} is ${f.v2[0]} in v2, and the type this code reads it through (${declared?.getText() ?? access.getExpression().getText()}) is declared outside the project's own source, which the codemod does not edit`
           : `v1 record field ${v1} is ${f.v2[0]} in v2, and the type this code reads it through declares ${v1}`;
-        if (!plan.problems.some((p) => p.reason === reason)) plan.problems.push({ reason, advice: model ? `read ${f.v2[0]} once the client is generated from the v2 document` : `change that type to the v2 record (${f.v2[0]})` });
+        if (!plan.problems.some((p) => p.reason === reason)) plan.problems.push({ risk: "silent", reason, advice: model ? `read ${f.v2[0]} once the client is generated from the v2 document` : `change that type to the v2 record (${f.v2[0]})` });
       }
     }
     return;
@@ -120,7 +120,7 @@ export function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lo
   if (unknown) {
     const line = access.getSourceFile().getLineAndColumnAtPos(access.getStart()).line;
     const reason = `reads ${access.getName()} (${access.getSourceFile().getBaseName()}:${line}), ${unknown}`;
-    if (!plan.problems.some((p) => p.reason === reason)) plan.problems.push({ reason, advice: "read what the v2 record has instead (docs/mapping.md)" });
+    if (!plan.problems.some((p) => p.reason === reason)) plan.problems.push({ risk: "silent", reason, advice: "read what the v2 record has instead (docs/mapping.md)" });
   }
 }
 

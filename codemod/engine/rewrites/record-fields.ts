@@ -89,6 +89,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   // record is read cannot be followed, so the call stays whole unless nothing but its status is used.
   if (shape.kind === "record" && !undocumented && http.lib === "helper" && !http.observable && !http.helper!.returnsBody && !http.helper!.returnsResponse && !http.helper!.resultBodyKey && differing.size && resultBeyondStatus(http.call)) {
     plan.problems.push({
+      risk: "silent",
       reason: `${http.hook ? `its fetcher ${http.hook.fetcher.getText()}` : http.call.getExpression().getText()} returns the response in its own form (not the body or the Response), so the record's reads cannot be followed, and these v1 fields differ in v2: ${differingFields(lens.fields, lens.v1Lost).join(", ")}`,
       advice: "read the v2 record where the helper's result is used (docs/mapping.md), or make the helper return the parsed body",
       brief: `${http.call.getExpression().getText()}'s result is not followed to where the record is read${wrapped(http)} (${differing.size} v1 fields differ in v2)`,
@@ -271,7 +272,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
       const fields = differingFields(lens.fields, lens.v1Lost);
       const where = `${site.node.getSourceFile().getBaseName()}:${site.node.getStartLineNumber()}`;
       const to = `the response is handed to ${(site.node as any).getExpression().getText()} (${where}), which ${site.why}`;
-      if (shape.kind === "record" && fields.length && !undocumented) plan.problems.push({ reason: `${to}: where the record is read is not followed, and these v1 fields differ in v2: ${fields.join(", ")}`, advice: "read the v2 record where that function reads it (docs/mapping.md)", brief: `${to}: the record's reads are not followed (${fields.length} v1 fields differ in v2)` });
+      if (shape.kind === "record" && fields.length && !undocumented) plan.problems.push({ risk: "silent", reason: `${to}: where the record is read is not followed, and these v1 fields differ in v2: ${fields.join(", ")}`, advice: "read the v2 record where that function reads it (docs/mapping.md)", brief: `${to}: the record's reads are not followed (${fields.length} v1 fields differ in v2)` });
       continue;
     }
     // axios `const { data } = await api.get(…)`, `{ data: pod }`: the bound name is the body.
@@ -361,6 +362,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
       const where = escapes[0]!;
       const line = where.getSourceFile().getLineAndColumnAtPos(where.getStart()).line;
       plan.problems.push({
+        risk: "silent",
         reason: `the ${shape.kind === "list" ? "records of the list" : "response record"} ${shape.kind === "list" ? "are" : "is"} used where the codemod cannot follow it (${where.getSourceFile().getBaseName()}:${line}), and these v1 fields differ in v2: ${fields.join(", ")}`,
         advice: "check every read of the record against the v2 record (docs/mapping.md)",
         brief: `the ${shape.kind === "list" ? "list's records leave" : "record leaves"} the codemod's sight (${where.getSourceFile().getBaseName()}:${line}) and ${fields.length} v1 field${fields.length > 1 ? "s differ" : " differs"} in v2 (audit --format json names them)`,

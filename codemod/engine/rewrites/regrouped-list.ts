@@ -15,6 +15,7 @@ export function regroupedList(plan: Plan, op: OperationMapping): void {
     if (!sides.includes("list") || sides.includes("query")) continue;
     const spec = emulations.find((e) => e.name === name);
     plan.problems.push({
+      risk: "silent",
       reason: `v2's list has other records than v1's: ${spec?.summary ?? name}`,
       advice: "regroup the v2 records as v1 listed them where the code counts or reads them per record (docs/mapping.md), or keep this call on the gateway",
       brief: `v2's list has other records than v1's (the gateway's ${name})`,

@@ -47,6 +47,7 @@ const short = (n: Node) => {
 function problem(plan: Plan, st: Statuses, what: string, brief: string): void {
   const v2 = st.v2.join(" or ");
   plan.problems.push({
+    risk: "silent",
     reason: `${what}; v2 answers ${st.key} with ${v2} where v1 answered ${st.v1}`,
     advice: `check the v2 status (${v2}) where the status is compared, or test \`ok\` / a 2xx range`,
     brief: `${brief} (v1 answered ${st.v1}, v2 ${v2})`,
