@@ -23,6 +23,7 @@ import { TODO_TAG } from "../prefilter.ts";
 import { unwrapExpression } from "./urls.ts";
 import { BASE_KEYS } from "./transports/convention.ts";
 import { optionProp, seenOptions } from "./values.ts";
+import { netConnections } from "./net-connections.ts";
 
 /** Whether an earlier run's mark sits right above the literal's statement (that mark already counts the site). */
 function alreadyMarked(text: string, n: Node): boolean {
@@ -81,21 +82,6 @@ function samePath(other: Node, text: string): boolean {
   return o !== undefined && path(o) === path(text);
 }
 
-/** Whether the file names the v1 host or reaches a parsed module that does through its imports (ESM, require, re-exports). */
-function connected(a: Analysis, sf: SourceFile): boolean {
-  const seen = new Set<SourceFile>([sf]);
-  const queue = [sf];
-  while (queue.length) {
-    const file = queue.shift()!;
-    if (namesV1Host(file.getFullText())) return true;
-    for (const specifier of moduleSpecifiers(file)) {
-      const target = a.resolve?.(file.getFilePath(), specifier);
-      if (target && !seen.has(target)) seen.add(target), queue.push(target);
-    }
-  }
-  return false;
-}
-
 /** The modules a file imports, re-exports or requires (by literal specifier). */
 function moduleSpecifiers(sf: SourceFile): string[] {
   const out = [...sf.getImportDeclarations(), ...sf.getExportDeclarations()].map((d) => d.getModuleSpecifierValue()).filter((m): m is string => !!m);
@@ -114,7 +100,9 @@ function namesV1Host(text: string): boolean {
 const DECLARED_V1_BASE = new RegExp(`^const (?:${V1_BASE_NAME}|${V1_ORIGIN_NAME}) = .*$`, "gm");
 
 export function recallNet(a: Analysis, sf: SourceFile): void {
-  if (!connected(a, sf)) return;
+  const imported = (file: SourceFile) => moduleSpecifiers(file).map((m) => a.resolve?.(file.getFilePath(), m)).filter((t): t is SourceFile => !!t);
+  const bases = netConnections(a, sf, (file) => namesV1Host(file.getFullText()), imported);
+  if (!bases.size) return;
   const literals = [
     ...sf.getDescendantsOfKind(SyntaxKind.StringLiteral),
     ...sf.getDescendantsOfKind(SyntaxKind.NoSubstitutionTemplateLiteral),
@@ -124,7 +112,6 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
     // (A template whose head is empty, `${base}/pods`, is consumed through its spans' text.)
     if (a.consumed.has(n) || (Node.isTemplateExpression(n) && [n.getHead(), ...n.getTemplateSpans().map((s) => s.getLiteral())].some((l) => a.consumed.has(l)))) continue;
     if (n.getFirstAncestor((x) => Node.isImportDeclaration(x) || Node.isExportDeclaration(x) || Node.isTypeNode(x))) continue;
-    if (alreadyMarked(fileOf(a, n).text, n)) continue;
     // `"/pods/" + id + "/restart"` is one path, counted at its first piece; `qs ? \`/pods?${qs}\` : "/pods"` one site, counted at its first branch.
     const whole = joined(n);
     if (!whole || whole.counted) continue;
@@ -145,6 +132,9 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
     if (onV2Base(a, n) || inV2Api(a, n)) continue;
     // A path used as a key, compared or logged, never reaching a request or a URL being built.
     if (!reachesRequest(a, n)) continue;
+    // A use of the bases it may be sent on that nothing follows: they stay v1 (an earlier run's mark still counts).
+    (a.netUses ??= new Map()).set(n, bases);
+    if (alreadyMarked(fileOf(a, n).text, n)) continue;
     // A request object's `method` (GET when it names none), else the method beside it in a call; a bare relative path is read with GET.
     const method = matches.length > 1 ? methodOfRequestObject(n) ?? methodBeside(whole.top) ?? methodInChain(whole.top) ?? (relative ? "GET" : undefined) : undefined;
     const narrowed = method ? matches.filter((m) => m.operation.v1.method === method) : matches;
