@@ -11,7 +11,7 @@ import { V1_HOST, V2_BASE } from "../../mappings/bases.ts";
 import { functionNamed } from "./record-callees.ts";
 import { reachesRequest } from "./route-reach.ts";
 import { inV2Api } from "./transports/rtk-query.ts";
-import { methodOfRequestObject, relativePathShape, urlPosition } from "./relative-routes.ts";
+import { methodOfRequestInit, methodOfRequestObject, relativePathShape, urlPosition } from "./relative-routes.ts";
 import { optionsOf } from "./evaluate/value.ts";
 import { baseIn } from "./evaluate/bases.ts";
 import { addFinding, fileOf, type Analysis } from "./state.ts";
@@ -136,7 +136,7 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
     (a.netUses ??= new Map()).set(n, bases);
     if (alreadyMarked(fileOf(a, n).text, n)) continue;
     // A request object's `method` (GET when it names none), else the method beside it in a call; a bare relative path is read with GET.
-    const method = matches.length > 1 ? methodOfRequestObject(n) ?? methodBeside(whole.top) ?? methodInChain(whole.top) ?? (relative ? "GET" : undefined) : undefined;
+    const method = matches.length > 1 ? methodOfRequestObject(n) ?? methodOfRequestInit(whole.top) ?? methodBeside(whole.top) ?? methodInChain(whole.top) ?? (relative ? "GET" : undefined) : undefined;
     const narrowed = method ? matches.filter((m) => m.operation.v1.method === method) : matches;
     const op = narrowed.length === 1 ? narrowed[0]!.operation : undefined;
     let reason = `a v1 route path (${path.replace(/\0/g, "{…}")}) in a module of a v1 client, not tied to a call the codemod can follow`;

@@ -60,3 +60,26 @@ export function methodOfRequestObject(literal: Node): string | undefined {
   if (!prop) return "GET";
   return methodOf(obj);
 }
+
+/**
+ * The method of the request a URL is made for, read from the init beside it: `new Request(url, { method })`
+ * or `fetch(url, { method })`, the URL written in place or made by a helper the path is given to
+ * (`new Request(apiUrl(`pods/${id}`), { method: 'DELETE' })`). GET when the init names none.
+ */
+export function methodOfRequestInit(top: Node): string | undefined {
+  const up = (n: Node) => {
+    let o = n;
+    while (o.getParent() && (Node.isParenthesizedExpression(o.getParent()!) || Node.isAsExpression(o.getParent()!))) o = o.getParent()!;
+    return o;
+  };
+  let url = up(top);
+  const helper = url.getParent();
+  if (helper && Node.isCallExpression(helper) && helper.getArguments()[0] === url && helper.getExpression().getText() !== "fetch") url = up(helper);
+  const request = url.getParent();
+  if (!request || !(Node.isNewExpression(request) || Node.isCallExpression(request)) || request.getArguments()[0] !== url) return undefined;
+  if (!["Request", "fetch"].includes(request.getExpression().getText())) return undefined;
+  const init = request.getArguments()[1];
+  if (!init) return "GET";
+  if (!Node.isObjectLiteralExpression(init)) return undefined;
+  return init.getProperty("method") ? methodOf(init) : "GET";
+}
