@@ -134,6 +134,9 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
     if (!reachesRequest(a, n)) continue;
     // A use of the bases it may be sent on that nothing follows: they stay v1 (an earlier run's mark still counts).
     (a.netUses ??= new Map()).set(n, bases);
+    // Counted with the call sites the engine follows (the rewrite's summary), marked by an earlier run or not.
+    const file = a.files.get(n.getSourceFile().getFilePath());
+    if (file) file.netSites = (file.netSites ?? 0) + 1;
     if (alreadyMarked(fileOf(a, n).text, n)) continue;
     // A request object's `method` (GET when it names none), else the method beside it in a call; a bare relative path is read with GET.
     const method = matches.length > 1 ? methodOfRequestObject(n) ?? methodOfRequestInit(whole.top) ?? methodBeside(whole.top) ?? methodInChain(whole.top) ?? (relative ? "GET" : undefined) : undefined;
@@ -146,9 +149,6 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
     if (none) (reason = `${op!.decision?.message ?? `${op!.key} has no v2 equivalent`} (${reason})`), (advice = op!.decision?.advice ?? advice);
     const category = none ? "no-equivalent" : "review";
     todo(a, n, op?.key ?? "base", category, reason, advice);
-    // Counted with the call sites the engine follows (the rewrite's summary).
-    const file = a.files.get(n.getSourceFile().getFilePath());
-    if (file) file.netSites = (file.netSites ?? 0) + 1;
     addFinding(a, n, { operation: op?.key ?? null, v1: op ? { method: op.v1.method, path: op.v1.path } : null, v2: op?.v2 ? { method: op.v2.method, path: op.v2.path } : null, category, reason, advice, ...(op ? {} : { subject: "url" as const }) });
   }
 }
