@@ -26,7 +26,9 @@ export function urlPosition(literal: Node): boolean {
   if (Node.isPropertyAssignment(p) && p.getInitializer() === outer) return URL_NAME.test(p.getName());
   if (Node.isCallExpression(p) && p.getArguments()[0] === outer) {
     const callee = p.getExpression();
-    return Node.isPropertyAccessExpression(callee) ? PATH_VERBS.test(callee.getName()) : callee.getText() === "fetch";
+    if (Node.isPropertyAccessExpression(callee) ? PATH_VERBS.test(callee.getName()) : callee.getText() === "fetch") return true;
+    // A function of the project whose first parameter is named for a URL (`apiUrl(path)`, `rpJson(path, init)`).
+    return URL_NAME.test(firstParameterName(callee) ?? "");
   }
   // `query: () => 'pods'`, `url(id) { return `pods/${id}` }`: the return of a URL-like function.
   const fn = Node.isArrowFunction(p) && p.getBody() === outer ? p : Node.isReturnStatement(p) ? p.getFirstAncestor((x) => Node.isFunctionLikeDeclaration(x)) : undefined;
@@ -82,4 +84,19 @@ export function methodOfRequestInit(top: Node): string | undefined {
   if (!init) return "GET";
   if (!Node.isObjectLiteralExpression(init)) return undefined;
   return init.getProperty("method") ? methodOf(init) : "GET";
+}
+
+/** The name of the first parameter of the function a callee names, when the compiler can tell. */
+function firstParameterName(callee: Node): string | undefined {
+  if (!Node.isIdentifier(callee)) return undefined;
+  try {
+    const symbol = callee.getSymbol();
+    const d = (symbol?.getAliasedSymbol() ?? symbol)?.getDeclarations()[0];
+    const fn = d && Node.isVariableDeclaration(d) ? d.getInitializer() : d;
+    if (!fn || !(Node.isFunctionDeclaration(fn) || Node.isArrowFunction(fn) || Node.isFunctionExpression(fn))) return undefined;
+    const name = fn.getParameters()[0]?.getNameNode();
+    return name && Node.isIdentifier(name) ? name.getText() : undefined;
+  } catch {
+    return undefined;
+  }
 }
