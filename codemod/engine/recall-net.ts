@@ -97,6 +97,7 @@ function namesV1Host(text: string): boolean {
   return text.replace(DECLARED_V1_BASE, "").includes(V1_HOST);
 }
 
+const OWN_V1_BASE = new RegExp(`\\b(?:${V1_BASE_NAME}|${V1_ORIGIN_NAME})\\b`);
 const DECLARED_V1_BASE = new RegExp(`^const (?:${V1_BASE_NAME}|${V1_ORIGIN_NAME}) = .*$`, "gm");
 
 export function recallNet(a: Analysis, sf: SourceFile): void {
@@ -133,7 +134,8 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
     // A path used as a key, compared or logged, never reaching a request or a URL being built.
     if (!reachesRequest(a, n)) continue;
     // A use of the bases it may be sent on that nothing follows: they stay v1 (an earlier run's mark still counts).
-    (a.netUses ??= new Map()).set(n, bases);
+    // (Not a path a kept call already sends on its own declared v1 base: `call(path, "POST", RUNPOD_V1_BASE)`.)
+    if (!OWN_V1_BASE.test(statementOf(n).getText())) (a.netUses ??= new Map()).set(n, bases);
     // Counted with the call sites the engine follows (the rewrite's summary), marked by an earlier run or not.
     const file = a.files.get(n.getSourceFile().getFilePath());
     if (file) file.netSites = (file.netSites ?? 0) + 1;
