@@ -53,6 +53,17 @@ function readLatin1(file: string): string | undefined {
   }
 }
 
+/** HTTP client packages: a client made from a v1 base in a seed may be handed to any module that imports the same package (`(api: KyInstance) => api.post('pods')`). */
+const CLIENT_PACKAGES = new Set(["ky", "ky-universal", "axios", "redaxios", "got", "ofetch", "wretch", "superagent", "undici"]);
+
+/** Files importing an HTTP client package a seed imports (they may send paths on the seed's client, reaching them from callers the run cannot see). */
+function sameClientImporters(input: ClosureInput): string[] {
+  const packages = new Set<string>();
+  for (const seed of input.seeds) for (const spec of input.specifiers.get(seed) ?? []) if (CLIENT_PACKAGES.has(spec)) packages.add(spec);
+  if (!packages.size) return [];
+  return [...input.specifiers].filter(([file, specs]) => !input.seeds.has(file) && specs.some((s) => packages.has(s))).map(([file]) => file);
+}
+
 export function closure(input: ClosureInput, resolve: Resolve): string[] {
   // Importers by name: relative specifiers under their key; bare ones resolved now (cached).
   const byKey = new Map<string, [file: string, spec: string][]>();
@@ -90,7 +101,7 @@ export function closure(input: ClosureInput, resolve: Resolve): string[] {
   };
 
   const up = new Set<string>();
-  const stack = [...input.seeds];
+  const stack = [...input.seeds, ...sameClientImporters(input)];
   while (stack.length) {
     const f = stack.pop()!;
     if (up.has(f)) continue;

@@ -84,6 +84,15 @@ export function callersOf(a: Analysis, fn: Node): Node[] {
     const c = ref.getParent();
     if (c && Node.isCallExpression(c) && c.getExpression() === ref && a.files.has(c.getSourceFile().getFilePath())) out.push(c);
   }
+  // A callback handed to a function of the project (`wrap("op", () => api.delete(…))`): its callers are that function's calls of the parameter (`await run()`).
+  const callee = !name ? argumentCallee(a, fn) : undefined;
+  const param = callee && (callee.param as any).getNameNode?.();
+  if (callee && param && Node.isIdentifier(param)) {
+    for (const r of referencesOf(callee.fn, param)) {
+      const c = skipParens(r).getParent();
+      if (c && Node.isCallExpression(c) && c.getExpression() === skipParens(r)) out.push(c);
+    }
+  }
   callerCache.set(fn, out);
   return out;
 }

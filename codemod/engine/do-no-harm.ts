@@ -76,6 +76,13 @@ export function resolveDoNoHarm(a: Analysis): void {
     follower.literal = base.literal;
     if (base.helper) out.push(...follower.helperUses(base.helper));
     else follower.follow(base.literal, out, new Set<string>(), 0);
+    // v1 route paths the recall net counted in modules of this base's client: sent on it, unfollowed
+    // (named in the base's mark only when nothing else keeps it v1; each has a mark of its own).
+    for (const [path, files] of out.length ? [] : a.netUses ?? []) {
+      if (!files.has(base.literal.getSourceFile().getFilePath())) continue;
+      follower.why.set(path, "a v1 route path not tied to a call the codemod can follow");
+      out.push(path);
+    }
     // A base the run cannot write, or that files it could not read import, stays v1.
     const baseFile = base.literal.getSourceFile().getFilePath();
     if (a.frozen.has(baseFile)) out.push(base.literal);

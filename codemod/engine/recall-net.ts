@@ -12,7 +12,7 @@ import { V1_HOST, V2_BASE } from "../../mappings/bases.ts";
 import { functionNamed } from "./record-callees.ts";
 import { reachesRequest } from "./route-reach.ts";
 import { inV2Api } from "./transports/rtk-query.ts";
-import { methodOfRequestObject, relativePathShape, urlPosition } from "./relative-routes.ts";
+import { methodOfRequestInit, methodOfRequestObject, relativePathShape, urlPosition } from "./relative-routes.ts";
 import { optionsOf } from "./evaluate/value.ts";
 import { baseIn } from "./evaluate/bases.ts";
 import { addFinding, fileOf, type Analysis } from "./state.ts";
@@ -24,6 +24,7 @@ import { TODO_TAG } from "../prefilter.ts";
 import { unwrapExpression } from "./urls.ts";
 import { BASE_KEYS } from "./transports/convention.ts";
 import { optionProp, seenOptions } from "./values.ts";
+import { netConnections } from "./net-connections.ts";
 
 /** Whether an earlier run's mark sits right above the literal's statement (that mark already counts the site). */
 function alreadyMarked(text: string, n: Node): boolean {
@@ -82,21 +83,6 @@ function samePath(other: Node, text: string): boolean {
   return o !== undefined && path(o) === path(text);
 }
 
-/** Whether the file names the v1 host or reaches a parsed module that does through its imports (ESM, require, re-exports). */
-function connected(a: Analysis, sf: SourceFile): boolean {
-  const seen = new Set<SourceFile>([sf]);
-  const queue = [sf];
-  while (queue.length) {
-    const file = queue.shift()!;
-    if (namesV1Host(file.getFullText())) return true;
-    for (const specifier of moduleSpecifiers(file)) {
-      const target = a.resolve?.(file.getFilePath(), specifier);
-      if (target && !seen.has(target)) seen.add(target), queue.push(target);
-    }
-  }
-  return false;
-}
-
 /** The modules a file imports, re-exports or requires (by literal specifier). */
 function moduleSpecifiers(sf: SourceFile): string[] {
   const out = [...sf.getImportDeclarations(), ...sf.getExportDeclarations()].map((d) => d.getModuleSpecifierValue()).filter((m): m is string => !!m);
@@ -112,10 +98,13 @@ function namesV1Host(text: string): boolean {
   return text.replace(DECLARED_V1_BASE, "").includes(V1_HOST);
 }
 
+const OWN_V1_BASE = new RegExp(`\\b(?:${V1_BASE_NAME}|${V1_ORIGIN_NAME})\\b`);
 const DECLARED_V1_BASE = new RegExp(`^const (?:${V1_BASE_NAME}|${V1_ORIGIN_NAME}) = .*$`, "gm");
 
 export function recallNet(a: Analysis, sf: SourceFile): void {
-  if (!connected(a, sf)) return;
+  const imported = (file: SourceFile) => moduleSpecifiers(file).map((m) => a.resolve?.(file.getFilePath(), m)).filter((t): t is SourceFile => !!t);
+  const bases = netConnections(a, sf, (file) => namesV1Host(file.getFullText()), imported);
+  if (!bases.size) return;
   const literals = [
     ...sf.getDescendantsOfKind(SyntaxKind.StringLiteral),
     ...sf.getDescendantsOfKind(SyntaxKind.NoSubstitutionTemplateLiteral),
@@ -125,7 +114,6 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
     // (A template whose head is empty, `${base}/pods`, is consumed through its spans' text.)
     if (a.consumed.has(n) || (Node.isTemplateExpression(n) && [n.getHead(), ...n.getTemplateSpans().map((s) => s.getLiteral())].some((l) => a.consumed.has(l)))) continue;
     if (n.getFirstAncestor((x) => Node.isImportDeclaration(x) || Node.isExportDeclaration(x) || Node.isTypeNode(x))) continue;
-    if (alreadyMarked(fileOf(a, n).text, n)) continue;
     // `"/pods/" + id + "/restart"` is one path, counted at its first piece; `qs ? \`/pods?${qs}\` : "/pods"` one site, counted at its first branch.
     const whole = joined(n);
     if (!whole || whole.counted) continue;
@@ -146,8 +134,15 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
     if (onV2Base(a, n) || inV2Api(a, n)) continue;
     // A path used as a key, compared or logged, never reaching a request or a URL being built.
     if (!reachesRequest(a, n)) continue;
+    // A use of the bases it may be sent on that nothing follows: they stay v1 (an earlier run's mark still counts).
+    // (Not a path a kept call already sends on its own declared v1 base: `call(path, "POST", RUNPOD_V1_BASE)`.)
+    if (!OWN_V1_BASE.test(statementOf(n).getText())) (a.netUses ??= new Map()).set(n, bases);
+    // Counted with the call sites the engine follows (the rewrite's summary), marked by an earlier run or not.
+    const file = a.files.get(n.getSourceFile().getFilePath());
+    if (file) file.netSites = (file.netSites ?? 0) + 1;
+    if (alreadyMarked(fileOf(a, n).text, n)) continue;
     // A request object's `method` (GET when it names none), else the method beside it in a call; a bare relative path is read with GET.
-    const method = matches.length > 1 ? methodOfRequestObject(n) ?? methodBeside(whole.top) ?? methodInChain(whole.top) ?? (relative ? "GET" : undefined) : undefined;
+    const method = matches.length > 1 ? methodOfRequestObject(n) ?? methodOfRequestInit(whole.top) ?? methodBeside(whole.top) ?? methodInChain(whole.top) ?? (relative ? "GET" : undefined) : undefined;
     const narrowed = method ? matches.filter((m) => m.operation.v1.method === method) : matches;
     const op = narrowed.length === 1 ? narrowed[0]!.operation : undefined;
     let reason = `a v1 route path (${path.replace(/\0/g, "{…}")}) in a module of a v1 client, not tied to a call the codemod can follow`;
@@ -160,9 +155,6 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
     if (none) (reason = `${op!.decision?.message ?? `${op!.key} has no v2 equivalent`} (${reason})`), (advice = op!.decision?.advice ?? advice);
     const category = none ? "no-equivalent" : "review";
     todo(a, n, op?.key ?? "base", category, reason, advice);
-    // Counted with the call sites the engine follows (the rewrite's summary).
-    const file = a.files.get(n.getSourceFile().getFilePath());
-    if (file) file.netSites = (file.netSites ?? 0) + 1;
     addFinding(a, n, { operation: op?.key ?? null, v1: op ? { method: op.v1.method, path: op.v1.path } : null, v2: op?.v2 ? { method: op.v2.method, path: op.v2.path } : null, category, reason, advice, ...(op ? {} : { subject: "url" as const }) });
   }
 }

@@ -26,7 +26,9 @@ export function urlPosition(literal: Node): boolean {
   if (Node.isPropertyAssignment(p) && p.getInitializer() === outer) return URL_NAME.test(p.getName());
   if (Node.isCallExpression(p) && p.getArguments()[0] === outer) {
     const callee = p.getExpression();
-    return Node.isPropertyAccessExpression(callee) ? PATH_VERBS.test(callee.getName()) : callee.getText() === "fetch";
+    if (Node.isPropertyAccessExpression(callee) ? PATH_VERBS.test(callee.getName()) : callee.getText() === "fetch") return true;
+    // A function of the project whose first parameter is named for a URL (`apiUrl(path)`, `rpJson(path, init)`).
+    return URL_NAME.test(firstParameterName(callee) ?? "");
   }
   // `query: () => 'pods'`, `url(id) { return `pods/${id}` }`: the return of a URL-like function.
   const fn = Node.isArrowFunction(p) && p.getBody() === outer ? p : Node.isReturnStatement(p) ? p.getFirstAncestor((x) => Node.isFunctionLikeDeclaration(x)) : undefined;
@@ -59,4 +61,42 @@ export function methodOfRequestObject(literal: Node): string | undefined {
   const prop = Node.isObjectLiteralExpression(obj) ? obj.getProperty("method") : undefined;
   if (!prop) return "GET";
   return methodOf(obj);
+}
+
+/**
+ * The method of the request a URL is made for, read from the init beside it: `new Request(url, { method })`
+ * or `fetch(url, { method })`, the URL written in place or made by a helper the path is given to
+ * (`new Request(apiUrl(`pods/${id}`), { method: 'DELETE' })`). GET when the init names none.
+ */
+export function methodOfRequestInit(top: Node): string | undefined {
+  const up = (n: Node) => {
+    let o = n;
+    while (o.getParent() && (Node.isParenthesizedExpression(o.getParent()!) || Node.isAsExpression(o.getParent()!))) o = o.getParent()!;
+    return o;
+  };
+  let url = up(top);
+  const helper = url.getParent();
+  if (helper && Node.isCallExpression(helper) && helper.getArguments()[0] === url && helper.getExpression().getText() !== "fetch") url = up(helper);
+  const request = url.getParent();
+  if (!request || !(Node.isNewExpression(request) || Node.isCallExpression(request)) || request.getArguments()[0] !== url) return undefined;
+  if (!["Request", "fetch"].includes(request.getExpression().getText())) return undefined;
+  const init = request.getArguments()[1];
+  if (!init) return "GET";
+  if (!Node.isObjectLiteralExpression(init)) return undefined;
+  return init.getProperty("method") ? methodOf(init) : "GET";
+}
+
+/** The name of the first parameter of the function a callee names, when the compiler can tell. */
+function firstParameterName(callee: Node): string | undefined {
+  if (!Node.isIdentifier(callee)) return undefined;
+  try {
+    const symbol = callee.getSymbol();
+    const d = (symbol?.getAliasedSymbol() ?? symbol)?.getDeclarations()[0];
+    const fn = d && Node.isVariableDeclaration(d) ? d.getInitializer() : d;
+    if (!fn || !(Node.isFunctionDeclaration(fn) || Node.isArrowFunction(fn) || Node.isFunctionExpression(fn))) return undefined;
+    const name = fn.getParameters()[0]?.getNameNode();
+    return name && Node.isIdentifier(name) ? name.getText() : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -134,6 +134,8 @@ export interface Analysis {
   consumed: Set<Node>;
   /** Files the run may not rewrite (read-only, or where its edits disagreed): no rewrite lands there, so nothing may depend on one. */
   frozen: Map<string, Frozen>;
+  /** v1 route paths the recall net counted (recall-net.ts) → the files whose v1 bases they may be sent on: uses of those bases not followed. */
+  netUses?: Map<Node, Set<string>>;
   /** Call sites and bases an earlier round held because their edits overlapped others (site-holds.ts). */
   holds?: Holds;
   /** Files imported by files the run could not analyse: their bases may be used unseen. */

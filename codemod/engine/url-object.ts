@@ -26,11 +26,46 @@ export function urlObjectInit(decl: Node): Node | undefined {
   return n && Node.isNewExpression(n) && n.getExpression().getText() === "URL" ? n : undefined;
 }
 
+/**
+ * The `new URL(…)` or the call of a URL helper of the project (`apiUrl("pods")` whose function
+ * returns `new URL(path, BASE)`) a variable is declared with: either way it holds a URL object.
+ */
+export function urlObjectMade(decl: Node): Node | undefined {
+  const made = urlObjectInit(decl);
+  if (made || !Node.isVariableDeclaration(decl) || !Node.isIdentifier(decl.getNameNode())) return made;
+  let n = decl.getInitializer();
+  while (n && (Node.isParenthesizedExpression(n) || Node.isAsExpression(n) || Node.isNonNullExpression(n) || Node.isAwaitExpression(n))) n = n.getExpression();
+  return n && Node.isCallExpression(n) && returnsUrlObject(n.getExpression()) ? n : undefined;
+}
+
+/** The callee is a function of the project every return of which is `new URL(…)`. */
+function returnsUrlObject(callee: Node): boolean {
+  if (!Node.isIdentifier(callee)) return false;
+  let fn: Node | undefined;
+  try {
+    const symbol = callee.getSymbol();
+    const target = symbol?.getAliasedSymbol() ?? symbol;
+    const d = target?.getDeclarations()[0];
+    fn = d && Node.isVariableDeclaration(d) ? d.getInitializer() : d;
+  } catch {
+    return false;
+  }
+  if (!fn || !(Node.isFunctionDeclaration(fn) || Node.isArrowFunction(fn) || Node.isFunctionExpression(fn))) return false;
+  const body = fn.getBody();
+  const returns = body && Node.isBlock(body) ? body.getDescendantsOfKind(SyntaxKind.ReturnStatement).filter((r) => r.getFirstAncestor((x) => Node.isFunctionLikeDeclaration(x)) === fn).map((r) => r.getExpression()) : [body];
+  const isUrl = (e: Node | undefined) => {
+    let x = e;
+    while (x && (Node.isParenthesizedExpression(x) || Node.isAsExpression(x))) x = x.getExpression();
+    return !!x && Node.isNewExpression(x) && x.getExpression().getText() === "URL";
+  };
+  return returns.length > 0 && returns.every(isUrl);
+}
+
 /** The query writes of a variable holding `new URL(…)`, when it has any (else undefined). */
 export function urlQueryWrites(decl: Node): UrlQueryWrites | undefined {
   if (cache.has(decl)) return cache.get(decl) ?? undefined;
   cache.set(decl, null);
-  if (!urlObjectInit(decl)) return undefined;
+  if (!urlObjectMade(decl)) return undefined;
   const name = (decl as any).getNameNode() as Node;
   const w: UrlQueryWrites = { sets: [], searches: [] };
   for (const use of enclosingFunction(decl).getDescendantsOfKind(SyntaxKind.Identifier)) {

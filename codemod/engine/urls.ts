@@ -5,7 +5,7 @@ import type { Edit } from "../types.ts";
 import { resolveIdentifier, writesOf } from "./scope.ts";
 import { V1_HOST, V2_BASE, V2_ORIGIN } from "../../mappings/bases.ts";
 import { textEdit } from "./text-edit.ts";
-import { urlObjectInit, urlQueryWrites } from "./url-object.ts";
+import { urlObjectMade, urlQueryWrites } from "./url-object.ts";
 
 const HOST_PATTERN = V1_HOST.replace(/\./g, "\\.");
 /** A v1 base on its own: origin, optionally `/v1`, optionally a trailing slash. */
@@ -174,7 +174,7 @@ export function resolveParts(input: Node, ctx: UrlContext, depth = 0): Part[] {
   if (Node.isIdentifier(node)) {
     // `const url = new URL(…)` whose query is written later (`url.searchParams.set(…)`, `url.search = …`): that query is a hole.
     const b = resolveIdentifier(node);
-    if (b?.kind === "var" && !b.path.length && urlQueryWrites(b.decl)) return [...resolveParts(urlObjectInit(b.decl)!, ctx, depth + 1), { kind: "hole", node, ctx }];
+    if (b?.kind === "var" && !b.path.length && urlQueryWrites(b.decl)) return [...resolveParts(urlObjectMade(b.decl)!, ctx, depth + 1), { kind: "hole", node, ctx }];
   }
   if (Node.isIdentifier(node) || Node.isPropertyAccessExpression(node)) {
     const base = ctx.baseOf(node);

@@ -103,4 +103,13 @@ describe("closure", () => {
     };
     expect(closureOf(files)).toEqual(["packages/cloud/src/index.ts", "packages/cloud/src/use-dot.ts", "packages/web/src/a.ts", "packages/web/src/b/index.ts", "packages/web/src/c.ts"]);
   });
+
+  it("takes in a module that imports the HTTP client package a seed makes a client with (the client may be handed to it)", () => {
+    const got = closureOf({
+      "src/http.ts": `import ky from "ky";\nexport const make = () => ky.create({ prefixUrl: "https://rest.runpod.io/v1" });`,
+      "src/volumes.ts": `import type { KyInstance } from "ky";\nexport const drop = (c: KyInstance, id: string) => c.delete(\`networkvolumes/\${id}\`);`,
+      "src/ui.ts": `import { h } from "vue";\nexport const v = h("div");`,
+    });
+    expect(got).toEqual(["src/http.ts", "src/volumes.ts"]);
+  });
 });
