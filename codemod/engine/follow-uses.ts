@@ -36,6 +36,8 @@ export class Follower {
   tests: Node[] = [];
   /** Why a use cannot be followed, where the node alone does not say it (shown in the base's mark). */
   readonly why = new Map<Node, string>();
+  /** Helpers exported with no caller in the run (their name): code outside it calls them. */
+  private readonly calledOutside = new Map<Node, string>();
   /** Each URL part inside a request helper → the helpers it belongs to (indexed once: looked up per followed use). */
   private readonly helperOf = new Map<Node, Node[]>();
   /** Which calls of a function returning the value cannot give back this base. */
@@ -50,7 +52,12 @@ export class Follower {
 
   accounted(node: Node): boolean {
     if (this.a.accounted.has(node)) return true;
-    return (this.helperOf.get(node) ?? []).some((fn) => this.helperClosed(fn));
+    const helpers = this.helperOf.get(node) ?? [];
+    if (helpers.some((fn) => this.helperClosed(fn))) return true;
+    // A part of a helper only code outside the run calls: the mark says so at the base.
+    const outward = helpers.find((fn) => this.calledOutside.has(fn));
+    if (outward) this.why.set(node, `${this.calledOutside.get(outward)}, exported with no caller in the project: its callers outside it send v1 paths`);
+    return false;
   }
 
   /** Every call of a helper was planned (its callers are the sites). */
@@ -75,6 +82,12 @@ export class Follower {
         this.follow(r, out, new Set<string>(), 0);
       }
     } else this.follow(fn, out, new Set<string>(), 0);
+    // Exported with no use in the project: its callers are outside the run, and send v1 paths.
+    const name = functionName(fn);
+    if (name && exportedOutward(fn) && !references(name).length) {
+      out.push(name);
+      this.calledOutside.set(fn, name.getText());
+    }
     return out;
   }
 
@@ -377,6 +390,18 @@ export class Follower {
       // (Exported the CommonJS way: the importers' calls are among the references.)
     }
   }
+}
+
+/** A function the module exports, or a public method of a class it exports: code outside the run may call it. */
+function exportedOutward(fn: Node): boolean {
+  if (Node.isFunctionDeclaration(fn)) return fn.isExported() || fn.isDefaultExport();
+  // `export const request = async (path) => …`
+  const decl = fn.getParent();
+  const statement = decl && Node.isVariableDeclaration(decl) ? decl.getVariableStatement() : undefined;
+  if (statement) return statement.isExported();
+  if (!Node.isMethodDeclaration(fn) || fn.hasModifier(SyntaxKind.PrivateKeyword) || fn.hasModifier(SyntaxKind.ProtectedKeyword) || Node.isPrivateIdentifier(fn.getNameNode())) return false;
+  const cls = fn.getParent();
+  return Node.isClassDeclaration(cls) && (cls.isExported() || cls.isDefaultExport());
 }
 
 const NUMERIC = /^(Number|parseInt|parseFloat|Boolean|Number\.parseInt|Number\.parseFloat)$/;
