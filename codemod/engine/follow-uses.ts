@@ -11,6 +11,7 @@ import { Node, SyntaxKind } from "../ts-morph.ts";
 import { enclosingFunction, isFunctionLike } from "./scope.ts";
 import type { Analysis } from "./state.ts";
 import { functionName, references } from "./references.ts";
+import { baseField, exportedOutward } from "./outside-callers.ts";
 import { commonJsExports, defaultImportUses, importerUses } from "./module-exports.ts";
 import { optionsOf } from "./evaluate/value.ts";
 import { CallResults } from "./call-results.ts";
@@ -84,7 +85,9 @@ export class Follower {
     } else this.follow(fn, out, new Set<string>(), 0);
     // Exported with no use in the project: its callers are outside the run, and send v1 paths.
     const name = functionName(fn);
-    if (name && exportedOutward(fn) && !references(name).length) {
+    // (A method over a field holding a client, not the base itself, is left to the client's own uses.)
+    const receiver = this.a.helperCache.get(fn)?.receiverKey;
+    if (name && exportedOutward(fn) && (!receiver || baseField(fn, receiver)) && !references(name).length) {
       out.push(name);
       this.calledOutside.set(fn, name.getText());
     }
@@ -390,18 +393,6 @@ export class Follower {
       // (Exported the CommonJS way: the importers' calls are among the references.)
     }
   }
-}
-
-/** A function the module exports, or a public method of a class it exports: code outside the run may call it. */
-function exportedOutward(fn: Node): boolean {
-  if (Node.isFunctionDeclaration(fn)) return fn.isExported() || fn.isDefaultExport();
-  // `export const request = async (path) => …`
-  const decl = fn.getParent();
-  const statement = decl && Node.isVariableDeclaration(decl) ? decl.getVariableStatement() : undefined;
-  if (statement) return statement.isExported();
-  if (!Node.isMethodDeclaration(fn) || fn.hasModifier(SyntaxKind.PrivateKeyword) || fn.hasModifier(SyntaxKind.ProtectedKeyword) || Node.isPrivateIdentifier(fn.getNameNode())) return false;
-  const cls = fn.getParent();
-  return Node.isClassDeclaration(cls) && (cls.isExported() || cls.isDefaultExport());
 }
 
 const NUMERIC = /^(Number|parseInt|parseFloat|Boolean|Number\.parseInt|Number\.parseFloat)$/;
