@@ -176,23 +176,30 @@ export function instanceKey(a: Analysis, expr: Node, depth = 0): string | undefi
   return undefined;
 }
 
+/**
+ * Hears of a value still holding the error body (the path not yet read) handed as an argument to a
+ * callee of no function the engine resolves (`onError(e)`, `this.handlers.error(err)`): the
+ * caller asks handed-on.ts whether that callee is the project's, read out of sight.
+ */
+export type LostArg = (arg: Node) => void;
+
 /** The error bodies read from a caught error (its name or a pattern binding it). */
-export function caughtBodies(a: Analysis, holder: Node, add: (body: Node) => void, under: string[] = []): void {
+export function caughtBodies(a: Analysis, holder: Node, add: (body: Node) => void, under: string[] = [], lost?: LostArg): void {
   const seen = new Set<string>();
-  for (const path of BODY_PATHS) follow(a, holder, [...under, ...path], add, 0, seen);
+  for (const path of BODY_PATHS) follow(a, holder, [...under, ...path], add, 0, seen, lost);
 }
 
 /** What a value holds down `path` (`error.data`, a got response's `body`), wherever the code reads it. */
-export function followPath(a: Analysis, holder: Node, path: string[], add: (n: Node) => void): void {
-  follow(a, holder, path, add, 0, new Set());
+export function followPath(a: Analysis, holder: Node, path: string[], add: (n: Node) => void, lost?: LostArg): void {
+  follow(a, holder, path, add, 0, new Set(), lost);
 }
 
 /** Follows a value down `path` (property names still to read) to the nodes that hold what the path reads. */
-function follow(a: Analysis, node: Node, path: string[], add: (n: Node) => void, depth: number, seen: Set<string>): void {
+function follow(a: Analysis, node: Node, path: string[], add: (n: Node) => void, depth: number, seen: Set<string>, lost?: LostArg): void {
   const key = `${nodeKey(node)}:${node.getKind()}:${path.join(".")}`;
   if (depth > 8 || seen.has(key)) return;
   seen.add(key);
-  const next = (n: Node, rest = path) => follow(a, n, rest, add, depth + 1, seen);
+  const next = (n: Node, rest = path) => follow(a, n, rest, add, depth + 1, seen, lost);
   if (Node.isObjectBindingPattern(node)) {
     if (!path.length) return add(node);
     for (const el of node.getElements()) if ((el.getPropertyNameNode()?.getText() ?? el.getName()) === path[0]) next(el.getNameNode(), path.slice(1));
@@ -232,6 +239,7 @@ function follow(a: Analysis, node: Node, path: string[], add: (n: Node) => void,
     const callee = argumentCallee(a, outer);
     const name = callee && (callee.param as any).getNameNode?.();
     if (name) next(name);
+    else if (!callee && path.length) lost?.(outer);
     return;
   }
   // `new ApiError(e)`: the class's constructor parameter.

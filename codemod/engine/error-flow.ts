@@ -70,7 +70,9 @@ function fromCall(a: Analysis, http: HttpCall, add: Add, unfollowed: Unfollowed,
   if (http.lib === "openapi-fetch") for (const e of openapiAnswer(a, http.call).errors) add(e, false);
   if (passesResponse(http)) for (const h of responseHandlers(a, http, unfollowed.hand)) responseParam(a, h, (n, hops, errorSide) => add(n, false, hops, errorSide), unfollowed.hand, 0);
   const holders = catchersOf(a, http.call, propagate);
-  for (const holder of holders) caughtBodies(a, holder, (n) => add(n, false));
+  // The client's error carries the body: a caught error handed out of sight takes the body with it.
+  const lost = errorCarriesBody(a, http) ? lostTo(a, unfollowed) : undefined;
+  for (const holder of holders) caughtBodies(a, holder, (n) => add(n, false), [], lost);
   ofetchFailureBodies(a, http, holders, (n) => add(n, false));
   wretchFailureBodies(a, http, (n) => add(n, false), unfollowed.hand);
   // An Observable's error handlers are where its failure certainly is: a body handed out of sight there is said so.
@@ -95,6 +97,23 @@ function hooksOf(a: Analysis, http: HttpCall, holders: Node[], add: Add, unfollo
       for (const field of storedOnError(param, bodies)) for (const holder of holders) followPath(a, holder, [field], (n) => add(n, foreign));
     }
   }
+}
+
+const BODY_CARRIERS = new Set(["axios", "got", "ky", "superagent"]);
+
+/** Whether the error a failed call throws holds its body (`err.response.data`), also through a request helper's transport. */
+function errorCarriesBody(a: Analysis, http: HttpCall): boolean {
+  if (BODY_CARRIERS.has(http.lib)) return true;
+  const fn = http.lib === "helper" ? (http.helper?.fn as Node | undefined) : undefined;
+  return !!fn && (a.helperTransports.get(fn) ?? []).some((t) => BODY_CARRIERS.has(t.lib));
+}
+
+/** An error (still holding the body) handed to a callee of the project that cannot be read (`onError(e)`, `this.opts.onError?.(e)`): said so. */
+export function lostTo(a: Analysis, unfollowed: Unfollowed): (arg: Node) => void {
+  return (arg) => {
+    const to = handedTo(a, arg);
+    if (to?.kind === "unfollowed") unfollowed.hand(to.call, `${to.why}, inside the caught error`);
+  };
 }
 
 /** Whether the call's awaited value is a fetch-like Response (its body read with `.json()` / `.text()`). */

@@ -12,7 +12,8 @@
 // both. Where the body is handed to a callee the engine cannot resolve, that call is marked.
 import { SyntaxKind, type SourceFile } from "../ts-morph.ts";
 import { errorFieldMap } from "../../mappings/index.ts";
-import type { Node } from "../ts-morph.ts";
+import { Node } from "../ts-morph.ts";
+import { errorTypeMembers, errorTypeNode, namedTypeUsedElsewhere } from "./rewrites/error-body-types.ts";
 import { addFinding, type Analysis, type SharedErrorRead, type Site } from "./state.ts";
 import { failureBodies, type Unfollowed } from "./error-flow.ts";
 import { caughtBodiesByShape, errorFieldReads, errorReadEdits, readDeclarations, type ErrorRead, type ReadMode, type ReadTrail } from "./rewrites/error-fields.ts";
@@ -92,8 +93,13 @@ export function settleErrorReads(a: Analysis): void {
   // A declared error type that a read keeping v1's field is typed with keeps the field too: reads
   // through it that would rename it read both instead.
   const kept = new Set<Node>();
-  for (const [r, mode] of modes) if (mode !== "convert") readDeclarations(r).forEach((d) => kept.add(d));
-  for (const [r, mode] of modes) if (mode === "convert" && readDeclarations(r).some((d) => kept.has(d))) modes.set(r, "both");
+  for (const [r, mode] of modes) if (mode !== "convert") readDeclarations(a, r).forEach((d) => kept.add(d));
+  // A named error type's field read where no converted read is (another API's error): it keeps the field too.
+  const converting = [...modes].filter(([, m]) => m === "convert").map(([r]) => r);
+  const converted = new Set(converting.map((r) => readName(r.node)));
+  const covered = converting.map((r) => errorTypeNode(a, r.node)).filter((t): t is Node => !!t);
+  for (const r of converting) for (const d of namedErrorMembers(a, r)) if (readElsewhere(d, converted) || namedTypeUsedElsewhere(a, d, covered)) kept.add(d);
+  for (const [r, mode] of modes) if (mode === "convert" && readDeclarations(a, r).some((d) => kept.has(d))) modes.set(r, "both");
   const written = new Set<string>();
   for (const [r, mode] of modes) {
     if (!mode) continue;
@@ -112,6 +118,25 @@ export function settleErrorReads(a: Analysis): void {
     const advice = `read ${v2} here as well as ${r.field} (${mode === "both" ? "calls still on v1 answer { " + r.field + " }" : "every call reaching it is on v2"}), e.g. (body.${v2} ?? body.${r.field})`;
     if (!frozen) todo(a, r.node, "base", "review", reason, advice);
     addFinding(a, r.node, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "error-read" });
+  }
+}
+
+function readName(n: Node): Node {
+  return Node.isPropertyAccessExpression(n) ? n.getNameNode() : Node.isBindingElement(n) ? n.getPropertyNameNode() ?? n.getNameNode() : n;
+}
+
+/** The members of the error type written at a read's root (`AxiosError<RunpodError>`), by its written type. */
+function namedErrorMembers(a: Analysis, r: SharedErrorRead): Node[] {
+  return Node.isPropertyAccessExpression(r.node) && /\.response\??\.(data|body)$/.test(r.node.getExpression().getText().replace(/\s/g, "")) ? errorTypeMembers(a, r.node, r.field) : [];
+}
+
+/** Whether a type's member is read somewhere that is not one of `converted` (names of reads moving to v2's field). */
+function readElsewhere(member: Node, converted: Set<Node>): boolean {
+  try {
+    const name = (member as any).getNameNode() as Node;
+    return (name as any).findReferencesAsNodes().some((ref: Node) => ref !== name && !converted.has(ref));
+  } catch {
+    return true;
   }
 }
 

@@ -11,6 +11,7 @@ import { Node, SyntaxKind } from "../ts-morph.ts";
 import { enclosingFunction, isFunctionLike } from "./scope.ts";
 import type { Analysis } from "./state.ts";
 import { functionName, references } from "./references.ts";
+import { baseField, exportedOutward } from "./outside-callers.ts";
 import { commonJsExports, defaultImportUses, importerUses } from "./module-exports.ts";
 import { optionsOf } from "./evaluate/value.ts";
 import { CallResults } from "./call-results.ts";
@@ -36,6 +37,8 @@ export class Follower {
   tests: Node[] = [];
   /** Why a use cannot be followed, where the node alone does not say it (shown in the base's mark). */
   readonly why = new Map<Node, string>();
+  /** Helpers exported with no caller in the run (their name): code outside it calls them. */
+  private readonly calledOutside = new Map<Node, string>();
   /** Each URL part inside a request helper → the helpers it belongs to (indexed once: looked up per followed use). */
   private readonly helperOf = new Map<Node, Node[]>();
   /** Which calls of a function returning the value cannot give back this base. */
@@ -50,7 +53,12 @@ export class Follower {
 
   accounted(node: Node): boolean {
     if (this.a.accounted.has(node)) return true;
-    return (this.helperOf.get(node) ?? []).some((fn) => this.helperClosed(fn));
+    const helpers = this.helperOf.get(node) ?? [];
+    if (helpers.some((fn) => this.helperClosed(fn))) return true;
+    // A part of a helper only code outside the run calls: the mark says so at the base.
+    const outward = helpers.find((fn) => this.calledOutside.has(fn));
+    if (outward) this.why.set(node, `${this.calledOutside.get(outward)}, exported with no caller in the project: its callers outside it send v1 paths`);
+    return false;
   }
 
   /** Every call of a helper was planned (its callers are the sites). */
@@ -75,6 +83,14 @@ export class Follower {
         this.follow(r, out, new Set<string>(), 0);
       }
     } else this.follow(fn, out, new Set<string>(), 0);
+    // Exported with no use in the project: its callers are outside the run, and send v1 paths.
+    const name = functionName(fn);
+    // (A method over a field holding a client, not the base itself, is left to the client's own uses.)
+    const receiver = this.a.helperCache.get(fn)?.receiverKey;
+    if (name && exportedOutward(fn) && (!receiver || baseField(fn, receiver)) && !references(name).length) {
+      out.push(name);
+      this.calledOutside.set(fn, name.getText());
+    }
     return out;
   }
 

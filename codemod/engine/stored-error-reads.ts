@@ -7,7 +7,7 @@
 // of sight, the caller hears why (it marks the call that loses it).
 import { Node } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
-import type { Hop } from "./handed-on.ts";
+import { handedTo, type Hop } from "./handed-on.ts";
 import { catchersOf, followPath } from "./caught-errors.ts";
 import { followHolder, type Stored } from "./stored-error-bodies.ts";
 import { classNamed } from "./record-callees.ts";
@@ -25,7 +25,12 @@ export function storedReads(a: Analysis, call: Node, s: Stored, read: (n: Node, 
     followHolder(a, s.holder, [s.field], s.hops, {
       thrown: (t) => {
         const holders = new Set([...catchersOf(a, t.thrown, false), ...catchersOf(a, call, true)]);
-        for (const h of holders) followPath(a, h, t.path, (n) => read(n, t.hops));
+        // The caught error handed to a callee that cannot be read (`catch (e) { onError(e) }`) takes the body with it.
+        const handed = (arg: Node) => {
+          const to = handedTo(a, arg);
+          if (to?.kind === "unfollowed") lost(to.call, `${to.why}, inside the caught error`);
+        };
+        for (const h of holders) followPath(a, h, t.path, (n) => read(n, t.hops), handed);
       },
       body: read,
       lost,

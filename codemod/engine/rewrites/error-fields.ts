@@ -17,7 +17,7 @@ import { unwrapExpression } from "../urls.ts";
 import { isFunctionLike } from "../scope.ts";
 import { declarationName, storedAt, type Stored } from "../stored-error-bodies.ts";
 import { fallbackFields, guardEdits, guardedField, isBothGuard } from "./error-guards.ts";
-import { hasFieldOrAny } from "./error-body-types.ts";
+import { errorTypeMembers, hasFieldOrAny } from "./error-body-types.ts";
 
 export type ErrorField = "message" | "error";
 /** A read of a v1 error field: `body.message` (a property access) or `{ message }` (a binding element). */
@@ -116,8 +116,10 @@ function isBothForm(access: Node): boolean {
 }
 
 /** The declarations of the field a read's receiver is typed with (`{ message?: string }`, an interface). */
-export function readDeclarations(read: ErrorRead): Node[] {
-  return Node.isPropertyAccessExpression(read.node) ? declaredFieldsOf(read.node.getExpression(), read.field) ?? [] : [];
+export function readDeclarations(a: Analysis, read: ErrorRead): Node[] {
+  if (!Node.isPropertyAccessExpression(read.node)) return [];
+  const named = /\.response\??\.(data|body)$/.test(read.node.getExpression().getText().replace(/\s/g, "")) ? errorTypeMembers(a, read.node, read.field) : [];
+  return [...(declaredFieldsOf(read.node.getExpression(), read.field) ?? []), ...named];
 }
 
 /** The edits that make a read right for `mode`, or why they cannot be written there. */
@@ -283,21 +285,9 @@ function destructuredSource(el: Node): { node: Node; text: string; path: string[
   }
 }
 
-/** `const e = err as AxiosError<{ message: string }>`: the error body's declared field follows the read. */
+/** `const e = err as AxiosError<{ message: string }>` (or `<RunpodError>`, an interface of the run): the error body's declared field follows the read. */
 function errorTypeLiteral(a: Analysis, access: Node, name: ErrorField, put: (n: Node, text: string) => void): void {
-  let root: Node = access;
-  while (Node.isPropertyAccessExpression(root)) root = root.getExpression();
-  if (!Node.isIdentifier(root)) return;
-  const b = bind(a, root);
-  if (b?.kind !== "var" && b?.kind !== "param" && b?.kind !== "catch") return;
-  const decl = b.decl as any;
-  const init = b.kind === "var" ? b.init : undefined;
-  const typeNode: Node | undefined = decl.getTypeNode?.() ?? (init && Node.isAsExpression(init) ? init.getTypeNode() : undefined);
-  if (!typeNode) return;
-  for (const lit of typeNode.getDescendantsOfKind(SyntaxKind.TypeLiteral)) {
-    const member = lit.getProperty(name);
-    if (member) put(member.getNameNode(), errorFieldMap[name]);
-  }
+  for (const member of errorTypeMembers(a, access, name)) put((member as any).getNameNode(), errorFieldMap[name]);
 }
 
 /**
