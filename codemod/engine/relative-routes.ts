@@ -24,11 +24,12 @@ export function urlPosition(literal: Node): boolean {
   const p = outer.getParent();
   if (!p) return false;
   if (Node.isPropertyAssignment(p) && p.getInitializer() === outer) return URL_NAME.test(p.getName());
-  if (Node.isCallExpression(p) && p.getArguments()[0] === outer) {
+  const at = Node.isCallExpression(p) ? p.getArguments().indexOf(outer) : -1;
+  if (Node.isCallExpression(p) && at !== -1) {
     const callee = p.getExpression();
-    if (Node.isPropertyAccessExpression(callee) ? PATH_VERBS.test(callee.getName()) : callee.getText() === "fetch") return true;
-    // A function of the project whose first parameter is named for a URL (`apiUrl(path)`, `rpJson(path, init)`).
-    return URL_NAME.test(firstParameterName(callee) ?? "");
+    if (at === 0 && (Node.isPropertyAccessExpression(callee) ? PATH_VERBS.test(callee.getName()) : callee.getText() === "fetch")) return true;
+    // A function of the project whose parameter in that place is named for a URL (`apiUrl(path)`, `rpJson(env, path, init)`).
+    return URL_NAME.test(parameterName(callee, at) ?? "");
   }
   // `query: () => 'pods'`, `url(id) { return `pods/${id}` }`: the return of a URL-like function.
   const fn = Node.isArrowFunction(p) && p.getBody() === outer ? p : Node.isReturnStatement(p) ? p.getFirstAncestor((x) => Node.isFunctionLikeDeclaration(x)) : undefined;
@@ -76,7 +77,7 @@ export function methodOfRequestInit(top: Node): string | undefined {
   };
   let url = up(top);
   const helper = url.getParent();
-  if (helper && Node.isCallExpression(helper) && helper.getArguments()[0] === url && helper.getExpression().getText() !== "fetch") url = up(helper);
+  if (helper && Node.isCallExpression(helper) && helper.getArguments().includes(url) && helper.getExpression().getText() !== "fetch") url = up(helper);
   const request = url.getParent();
   if (!request || !(Node.isNewExpression(request) || Node.isCallExpression(request)) || request.getArguments()[0] !== url) return undefined;
   if (!["Request", "fetch"].includes(request.getExpression().getText())) return undefined;
@@ -86,15 +87,15 @@ export function methodOfRequestInit(top: Node): string | undefined {
   return init.getProperty("method") ? methodOf(init) : "GET";
 }
 
-/** The name of the first parameter of the function a callee names, when the compiler can tell. */
-function firstParameterName(callee: Node): string | undefined {
+/** The name of parameter `at` of the function a callee names, when the compiler can tell. */
+function parameterName(callee: Node, at: number): string | undefined {
   if (!Node.isIdentifier(callee)) return undefined;
   try {
     const symbol = callee.getSymbol();
     const d = (symbol?.getAliasedSymbol() ?? symbol)?.getDeclarations()[0];
     const fn = d && Node.isVariableDeclaration(d) ? d.getInitializer() : d;
     if (!fn || !(Node.isFunctionDeclaration(fn) || Node.isArrowFunction(fn) || Node.isFunctionExpression(fn))) return undefined;
-    const name = fn.getParameters()[0]?.getNameNode();
+    const name = fn.getParameters()[at]?.getNameNode();
     return name && Node.isIdentifier(name) ? name.getText() : undefined;
   } catch {
     return undefined;
