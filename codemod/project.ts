@@ -12,7 +12,7 @@ import pLimit from "p-limit";
 import { TreeListing, walkSources } from "./walk.ts";
 import { addedMetaEnvNames, declareMetaEnv } from "./env-declarations.ts";
 import { writeFileAtomic } from "../product/atomic-write.ts";
-import { markDetailsReader, writeMarkDetails } from "./mark-details.ts";
+import { MARK_DETAILS, markDetailsReader, writeMarkDetails } from "./mark-details.ts";
 import { SFC_RE, maskOutsideScripts, sfcPath, sfcScriptPath, unmask } from "./sfc.ts";
 import type { Category, FileAnalysis, Finding, MarkDetail } from "./types.ts";
 
@@ -245,6 +245,8 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
     parseErrors: 0,
   };
   done = total;
+  // Files whose new text could not be written: their marks did not land, so their details are not recorded.
+  const unwritten = new Set<string>();
   for (const file of files) {
     if (++done % 256 === 0 || done === total * 2) options.onProgress?.(done, total * 2);
     if (!relevantSet.has(file)) continue;
@@ -267,6 +269,7 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
       } catch (error) {
         skips.push({ file, why: "unreadable", detail: `could not be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` });
         outcome.changed = false;
+        unwritten.add(file);
       }
     }
     outcomes.push(outcome);
@@ -282,9 +285,14 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
     const marks = new Map<string, MarkDetail[]>();
     for (const f of relevant) {
       const a = analysed.get(f);
-      if (a?.marks && !a.parseError) marks.set(f, a.marks);
+      if (a?.marks && !a.parseError && !unwritten.has(f)) marks.set(f, a.marks);
     }
-    await writeMarkDetails(root, marks);
+    try {
+      await writeMarkDetails(root, marks);
+    } catch (error) {
+      // The marks are in the files; only their details are missing (a later audit says what the lines say).
+      skips.push({ file: path.join(root, MARK_DETAILS), why: "unreadable", detail: `could not be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` });
+    }
   }
   // The boundary adapter the rewritten files import: written (or shown) once, regenerated in place.
   if (adapters.size && outcomes.some((o) => o.changed)) {
