@@ -55,14 +55,7 @@ function returnsName(fn: Node, name: string): boolean {
  * variable (declared or assigned) that every returned object literal carries under one key.
  */
 export function bodyKeyOf(a: Analysis, http: HttpCall, fn: Node): string | undefined {
-  const holders = new Set<string>();
-  for (const site of inside(fn, bodySites(a, http))) {
-    if (site.kind !== "value") continue;
-    let up = site.node.getParent();
-    while (up && (Node.isParenthesizedExpression(up) || Node.isAsExpression(up) || Node.isNonNullExpression(up))) up = up.getParent();
-    if (up && Node.isVariableDeclaration(up) && Node.isIdentifier(up.getNameNode())) holders.add(up.getName());
-    else if (up && Node.isBinaryExpression(up) && up.getOperatorToken().getKind() === SyntaxKind.EqualsToken && Node.isIdentifier(up.getLeft())) holders.add(up.getLeft().getText());
-  }
+  const holders = bodyHolders(a, http, fn, false);
   if (holders.size !== 1) return undefined;
   const holder = [...holders][0]!;
   const returns = fn.getDescendantsOfKind(SyntaxKind.ReturnStatement).filter((r) => enclosingFunction(r) === fn && r.getExpression());
@@ -79,6 +72,24 @@ export function bodyKeyOf(a: Analysis, http: HttpCall, fn: Node): string | undef
   return key;
 }
 
+/**
+ * What holds the parsed body inside `fn`: the variables it is declared into or assigned to, and
+ * with `asArgument` the read itself where it is a one-argument call's argument
+ * (`return ok(await res.json())`).
+ */
+function bodyHolders(a: Analysis, http: HttpCall, fn: Node, asArgument: boolean): Set<string> {
+  const holders = new Set<string>();
+  for (const site of inside(fn, bodySites(a, http))) {
+    if (site.kind !== "value") continue;
+    let up = site.node.getParent();
+    while (up && (Node.isParenthesizedExpression(up) || Node.isAsExpression(up) || Node.isNonNullExpression(up))) up = up.getParent();
+    if (up && Node.isVariableDeclaration(up) && Node.isIdentifier(up.getNameNode())) holders.add(up.getName());
+    else if (up && Node.isBinaryExpression(up) && up.getOperatorToken().getKind() === SyntaxKind.EqualsToken && Node.isIdentifier(up.getLeft())) holders.add(up.getLeft().getText());
+    else if (asArgument && up && Node.isCallExpression(up) && up.getArguments().length === 1) holders.add(site.node.getText());
+  }
+  return holders;
+}
+
 /** Why a helper's result is not followed, where it wraps the body in a call of its own (a Result). */
 export function wrapped(http: HttpCall): string {
   const w = http.helper?.resultWrapper;
@@ -91,16 +102,7 @@ export function wrapped(http: HttpCall): string {
  * not follow into (`.value`, `.map(…)`, `.match(…)`), so the mark names it.
  */
 export function bodyWrapperOf(a: Analysis, http: HttpCall, fn: Node): string | undefined {
-  const holders = new Set<string>();
-  for (const site of inside(fn, bodySites(a, http))) {
-    if (site.kind !== "value") continue;
-    let up = site.node.getParent();
-    while (up && (Node.isParenthesizedExpression(up) || Node.isAsExpression(up) || Node.isNonNullExpression(up))) up = up.getParent();
-    if (up && Node.isVariableDeclaration(up) && Node.isIdentifier(up.getNameNode())) holders.add(up.getName());
-    else if (up && Node.isBinaryExpression(up) && up.getOperatorToken().getKind() === SyntaxKind.EqualsToken && Node.isIdentifier(up.getLeft())) holders.add(up.getLeft().getText());
-    // `return ok(await res.json())`: the read is the wrapper's argument itself.
-    else if (up && Node.isCallExpression(up) && up.getArguments().length === 1) holders.add(site.node.getText());
-  }
+  const holders = bodyHolders(a, http, fn, true);
   for (const r of fn.getDescendantsOfKind(SyntaxKind.ReturnStatement)) {
     if (enclosingFunction(r) !== fn || !r.getExpression()) continue;
     for (const c of [r.getExpression()!, ...r.getExpression()!.getDescendantsOfKind(SyntaxKind.CallExpression)]) {
