@@ -93,7 +93,11 @@ export function convertConditionalSpreads(rest: Map<string, V1Field>, spreads: C
     const text = s.form === "and" && f === "{}" ? `...(${s.condition} && ${t})` : `...(${s.condition} ? ${t} : ${f})`;
     return { comments: s.comments, text };
   });
-  return { out: base.out, verbatim: base.verbatim, spreads: spreadTexts, problems: problems.filter((p) => !seen.has(p.reason) && !!seen.add(p.reason)) };
+  // A v2 field both branches of a spread set is always overwritten by it: the rest's value is left
+  // out (written twice, TypeScript refuses it as TS2783).
+  const alwaysSet = new Set(deltas.flatMap(([t, f]) => t!.changed.filter((k) => f!.changed.includes(k))));
+  const out = new Map([...base.out].filter(([k]) => !alwaysSet.has(k)));
+  return { out, verbatim: base.verbatim, spreads: spreadTexts, problems: problems.filter((p) => !seen.has(p.reason) && !!seen.add(p.reason)) };
 }
 
 /** Both branches of one spread may set the same key (`c ? { a: 1 } : { a: 2 }`). */
