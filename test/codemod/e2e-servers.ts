@@ -42,6 +42,19 @@ export function e2eScope(prefix: string, { gateway: gatewayOptions = {} }: { gat
     tmp,
     /** The sandbox and the gateway, started once for the file's tests. */
     servers: (): Promise<E2eServers> => (started ??= start()),
+    /**
+     * The servers, with the rewritten clients' v2 base (the sandbox) and API key `key` in the
+     * environment, and `ask`: the JSON a server answers a request made with that key (a failed call's
+     * v2 problem `detail`, the gateway's v1 `message`).
+     */
+    async clientEnv(key: string): Promise<E2eServers & { ask(url: string, init?: RequestInit): Promise<{ detail?: string; message?: string }> }> {
+      const servers = await (started ??= start());
+      process.env.RUNPOD_API_URL_V2 = `${servers.sandbox.url}/v2`;
+      process.env.RUNPOD_API_KEY = key;
+      const ask = async (url: string, init: RequestInit = {}) =>
+        (await (await fetch(url, { ...init, headers: { Authorization: `Bearer ${key}`, ...(init.headers as Record<string, string> | undefined) } })).json()) as { detail?: string; message?: string };
+      return { ...servers, ask };
+    },
     /** Writes `files` (relative path → text) under `name` in the scope's folder, runs `rewrite --write` there, and gives back each file as rewritten. */
     async rewriteTree(name: string, files: Record<string, string>): Promise<Record<string, string>> {
       const dir = path.join(tmp, name);

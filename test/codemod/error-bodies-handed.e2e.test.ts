@@ -89,12 +89,7 @@ describe("error bodies handed on, after a partial migration", () => {
 
   /** What each server says to a failed call, asked directly: v2's problem detail, the gateway's v1 message. */
   async function said() {
-    const { sandbox, gateway } = await scope.servers();
-    process.env.RUNPOD_API_URL_V2 = `${sandbox.url}/v2`;
-    process.env.RUNPOD_API_KEY = "sandbox_errors";
-    const auth = { Authorization: `Bearer ${process.env.RUNPOD_API_KEY}` };
-    type Said = { detail?: string; message?: string };
-    const ask = async (url: string, init: RequestInit) => (await (await fetch(url, { ...init, headers: { ...auth, ...(init.headers as object) } })).json()) as Said;
+    const { sandbox, gateway, ask } = await scope.clientEnv("sandbox_errors");
     const json = { "Content-Type": "application/json" };
     const restart = await ask(`${sandbox.url}/v2/pods/nope/action`, { method: "POST", headers: json, body: JSON.stringify({ action: "restart" }) });
     const stop = await ask(`${sandbox.url}/v2/pods/nope/action`, { method: "POST", headers: json, body: JSON.stringify({ action: "stop" }) });

@@ -102,15 +102,10 @@ describe("error bodies stored on the error or parsed with a stand-in, after a pa
 
   /** What each server says to a failed call, asked directly: v2's problem detail, the gateway's v1 message. */
   async function said() {
-    const { sandbox, gateway } = await scope.servers();
-    process.env.RUNPOD_API_URL_V2 = `${sandbox.url}/v2`;
-    process.env.RUNPOD_API_KEY = "sandbox_errors";
-    const auth = { Authorization: `Bearer ${process.env.RUNPOD_API_KEY}` };
-    type Said = { detail?: string; message?: string };
-    const ask = async (url: string, method: string) => (await (await fetch(url, { method, headers: auth })).json()) as Said;
-    const volume = await ask(`${sandbox.url}/v2/network-volumes/nope`, "DELETE");
-    const pod = await ask(`${sandbox.url}/v2/pods/nope`, "DELETE");
-    const reset = await ask(`${gateway.url}/v1/pods/nope/reset`, "POST");
+    const { sandbox, gateway, ask } = await scope.clientEnv("sandbox_errors");
+    const volume = await ask(`${sandbox.url}/v2/network-volumes/nope`, { method: "DELETE" });
+    const pod = await ask(`${sandbox.url}/v2/pods/nope`, { method: "DELETE" });
+    const reset = await ask(`${gateway.url}/v1/pods/nope/reset`, { method: "POST" });
     for (const text of [volume.detail, pod.detail, reset.message]) expect(text).toEqual(expect.any(String));
     return { volume: volume.detail!, pod: pod.detail!, reset: reset.message! };
   }

@@ -126,15 +126,11 @@ describe("error text read in shared code, after a partial migration", () => {
 
   /** The servers, the client's environment, and what each server says to a failed call, asked directly: v2's problem detail, the gateway's v1 message. */
   async function serversAndTexts(): Promise<E2eServers & { v2Stop: string; v2Template: string; v1Reset: string }> {
-    const servers = await scope.servers();
+    const { ask, ...servers } = await scope.clientEnv("sandbox_errors");
     const { sandbox, gateway } = servers;
-    process.env.RUNPOD_API_URL_V2 = `${sandbox.url}/v2`;
-    process.env.RUNPOD_API_KEY = "sandbox_errors";
-    const auth = { Authorization: `Bearer ${process.env.RUNPOD_API_KEY}` };
-    type Said = { detail?: string; message?: string };
-    const v2Stop = (await (await fetch(`${sandbox.url}/v2/pods/nope/action`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify({ action: "stop" }) })).json()) as Said;
-    const v2Template = (await (await fetch(`${sandbox.url}/v2/templates/nope`, { method: "DELETE", headers: auth })).json()) as Said;
-    const v1Reset = (await (await fetch(`${gateway.url}/v1/pods/nope/reset`, { method: "POST", headers: auth })).json()) as Said;
+    const v2Stop = await ask(`${sandbox.url}/v2/pods/nope/action`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ action: "stop" }) });
+    const v2Template = await ask(`${sandbox.url}/v2/templates/nope`, { method: "DELETE" });
+    const v1Reset = await ask(`${gateway.url}/v1/pods/nope/reset`, { method: "POST" });
     for (const said of [v2Stop.detail, v2Template.detail, v1Reset.message]) expect(said).toEqual(expect.any(String));
     return { ...servers, v2Stop: v2Stop.detail!, v2Template: v2Template.detail!, v1Reset: v1Reset.message! };
   }

@@ -70,9 +70,7 @@ describe.skipIf(!installed)("a wretch client, rewritten, against the v2 sandbox"
     expect(text).toContain("err.json?.detail");
     symlinkSync(path.resolve("node_modules"), path.join(scope.tmp, "node_modules"), "dir");
 
-    const { sandbox } = await scope.servers();
-    process.env.RUNPOD_API_URL_V2 = `${sandbox.url}/v2`;
-    process.env.RUNPOD_API_KEY = "sandbox_wretch";
+    const { sandbox, ask } = await scope.clientEnv("sandbox_wretch");
     const client = await import(pathToFileURL(path.join(dir, "client.ts")).href);
     const id: string = await client.createPod("wretch-e2e");
     expect(await client.podNames()).toEqual(["wretch-e2e"]);
@@ -81,7 +79,7 @@ describe.skipIf(!installed)("a wretch client, rewritten, against the v2 sandbox"
     await client.renamePod(id, "wretch-e2e-2");
     expect(await client.podNames()).toEqual(["wretch-e2e-2"]);
     // v2's problem detail for a pod that does not exist, as the sandbox says it.
-    const said = (await (await fetch(`${sandbox.url}/v2/pods/nope/action`, { method: "POST", headers: { Authorization: "Bearer sandbox_wretch", "Content-Type": "application/json" }, body: JSON.stringify({ action: "start" }) })).json()) as { detail: string };
+    const said = await ask(`${sandbox.url}/v2/pods/nope/action`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ action: "start" }) });
     expect(await client.startMissing("nope")).toBe(`missing: ${said.detail}`);
     expect(await client.dropPod(id)).toBeLessThan(300);
     expect(await client.podNames()).toEqual([]);
