@@ -3,8 +3,8 @@
 // error fields, record fields, query parameters). A part that cannot be rewritten becomes a
 // problem and the site gets a mark naming it. The site's edits wait for the do-no-harm check.
 import { Node } from "../ts-morph.ts";
-import { lensNamed, matchV1, type OperationMapping } from "../../mappings/index.ts";
-import { differingFields } from "./rewrites/record-fields.ts";
+import { matchV1, type OperationMapping } from "../../mappings/index.ts";
+import { answerDifferingFields } from "./rewrites/record-fields.ts";
 import { V2_BASE, V2_OPENAPI_URL } from "../../mappings/bases.ts";
 import { enclosingFunction, isFunctionLike, runningFunction } from "./scope.ts";
 import { isDynamicPath, locate, resolveParts, rewriteUrl, unwrapExpression, type LocatedUrl, type Part } from "./urls.ts";
@@ -45,7 +45,6 @@ import { givenV1Elsewhere } from "./given-base.ts";
 import { planQueryMoves, settleQueryMoves, urlWithoutMoved } from "./rewrites/query-moves.ts";
 import { answerLeavesSight } from "./rewrites/answer-leaves.ts";
 import { hookCacheKeys } from "./swr-cache-keys.ts";
-import { shortExpression } from "./expression-name.ts";
 import { dynamicPathProblem, routeLiteralsIn } from "./dynamic-paths.ts";
 import { newPathFor, uniqueMatches, type Match } from "./v1-match.ts";
 
@@ -188,7 +187,7 @@ export function processCall(a: Analysis, http: HttpCall): void {
     site.complete = !problems.length;
     site.whole = true;
     site.redirect = held ? undefined : redirectFor(a, http, url, parts);
-    if (!held && !site.redirect && !site.complete) site.noRedirect = http.hook && http.lib === "helper" ? `${shortExpression(http.call)} calls its fetcher ${http.hook.fetcher.getText()} with the key alone, so a base of its own cannot be given` : threadedBaseWhy(a, http);
+    if (!held && !site.redirect && !site.complete) site.noRedirect = threadedBaseWhy(a, http);
     a.sites.push(site);
   };
   if (url.problem) {
@@ -353,10 +352,9 @@ function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match
   regroupedList(plan, op);
   statusChecks(plan, http, op);
   if (!openapi) answerLeavesSight(plan, http, op);
-  if (http.hook) hookCacheKeys(plan, http, answerDiffers(op));
+  if (http.hook) hookCacheKeys(plan, http, answerDifferingFields(op));
   settleQueryMoves(plan, http, op, moves, unwrapEdits, urlEdits, (names) => urlWithoutMoved(url, newPath, op, names, moves?.written));
 }
-
 
 /** How a marked call keeps a v1 base of its own: in its own URL, or through its helper's new base parameter. */
 function redirectFor(a: Analysis, http: HttpCall, url: LocatedUrl, parts: Part[]): Redirect | undefined {
@@ -395,11 +393,4 @@ function computedBaseRedirect(a: Analysis, http: HttpCall, url: LocatedUrl, part
   if (!http.urlNode || !url.anchor?.node || first?.kind !== "base" || first.node !== url.anchor.node) return undefined;
   const local = localBaseExpression(a, http.urlNode, first.node, http.call);
   return local && local !== first.node ? siteBaseRedirect(local, url.anchor.value) : undefined;
-}
-
-/** The v1 record fields of the operation's answer that differ in v2 (none for an answer without records). */
-function answerDiffers(op: OperationMapping): string[] {
-  const shape = op.response;
-  const lens = shape.kind === "list" || shape.kind === "record" ? lensNamed(shape.lens) : undefined;
-  return lens ? differingFields(lens.fields, lens.v1Lost) : [];
 }

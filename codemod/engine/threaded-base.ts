@@ -39,6 +39,8 @@ export function threadedBaseRedirect(a: Analysis, http: HttpCall): Redirect | un
 /** Why a marked call through a helper cannot carry a base of its own, when the helper path says so. */
 export function threadedBaseWhy(a: Analysis, http: HttpCall): string | undefined {
   if (http.lib !== "helper") return undefined;
+  // A data hook (SWR) calls its fetcher with the key alone: no base parameter can reach it.
+  if (http.hook) return `${shortExpression(http.call)} calls its fetcher ${http.hook.fetcher.getText()} with the key alone, so a base of its own cannot be given`;
   if (typedInjection(http.call)) return `${calleeName(http.call)} is a constructor parameter of a declared function type, which a base parameter would not fit`;
   const r = thread(a, http, V1_BASE_NAME, 0);
   return "why" in r ? r.why || undefined : undefined;

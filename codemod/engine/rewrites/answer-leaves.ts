@@ -2,7 +2,7 @@
 // follow it (returned out of the run, stored, handed on), so its list is not unwrapped and its
 // record's reads are not renamed there. Marked, not migrated with those reads left in v1 shape.
 import { Node } from "../../ts-morph.ts";
-import { lensNamed, type OperationMapping } from "../../../mappings/index.ts";
+import type { OperationMapping } from "../../../mappings/index.ts";
 import type { Plan } from "../state.ts";
 import type { HttpCall } from "../transports/index.ts";
 import { answerLeaves } from "../answer-flow.ts";
@@ -10,7 +10,7 @@ import { observableFlow } from "../observable-flow.ts";
 import { handedOutOfSight, readsErrorMembers, streamErrorHandlers } from "../observable-errors.ts";
 import { skipParens } from "../nodes.ts";
 import { streamConverted } from "./read-facts.ts";
-import { differingFields } from "./record-fields.ts";
+import { answerDifferingFields } from "./record-fields.ts";
 import { resultBeyondStatus } from "./record-flow-facts.ts";
 
 /**
@@ -43,8 +43,7 @@ export function answerLeavesSight(plan: Plan, http: HttpCall, op: OperationMappi
   }
   const kind = answerKind(http);
   if ((shape.kind !== "list" && shape.kind !== "record") || (kind !== "response" && kind !== "unknown")) return;
-  const lens = lensNamed(shape.lens);
-  const fields = lens ? differingFields(lens.fields, lens.v1Lost) : [];
+  const fields = answerDifferingFields(op);
   if (shape.kind === "record" && !fields.length) return;
   const fetchLike = http.lib === "fetch" || (http.lib === "helper" && !!http.helper?.returnsResponse && !http.helper.answerLib) || (http.lib === "convention" && http.style === "json");
   // A wrapper's result of unknown form: any use of it may read the v2 body.
@@ -107,8 +106,7 @@ function streamErrorReads(plan: Plan, http: HttpCall): void {
 function streamLeaves(plan: Plan, http: HttpCall, op: OperationMapping): void {
   const shape = op.response;
   if (shape.kind !== "list" && shape.kind !== "record") return;
-  const lens = lensNamed(shape.lens);
-  const fields = lens ? differingFields(lens.fields, lens.v1Lost) : [];
+  const fields = answerDifferingFields(op);
   if (shape.kind === "record" && !fields.length) return;
   const flow = observableFlow(http.call, http.observable!);
   let leaves = flow.leaves;
@@ -152,8 +150,7 @@ function how(at: Node): string {
 function unseenRecords(plan: Plan, where: string, op: OperationMapping): void {
   const shape = op.response;
   if (shape.kind !== "list" && shape.kind !== "record") return;
-  const lens = lensNamed(shape.lens);
-  const fields = lens ? differingFields(lens.fields, lens.v1Lost) : [];
+  const fields = answerDifferingFields(op);
   if (!fields.length) return;
   plan.problems.push({
     risk: "silent",

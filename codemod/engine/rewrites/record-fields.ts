@@ -36,6 +36,13 @@ export function differingFields(fields: FieldLens[], lost: { v1: string }[] = []
   return [...differ, ...lost.map((l) => `${l.v1}→(none)`)];
 }
 
+/** The v1 record fields of an operation's answer that differ in v2 (none for an answer without records). */
+export function answerDifferingFields(op: OperationMapping): string[] {
+  const shape = op.response;
+  const lens = shape.kind === "list" || shape.kind === "record" ? lensNamed(shape.lens) : undefined;
+  return lens ? differingFields(lens.fields, lens.v1Lost) : [];
+}
+
 /** `x.then(…)`, `x.catch(…)`, `x.finally(…)` called on the value: a promise of it (records have no such members). */
 function chained(value: Node): boolean {
   const p = value.getParent();
