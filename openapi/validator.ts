@@ -124,9 +124,9 @@ function buildValidator(
   // gateway validates every v1 request, and resolving references and building JSON pointers on each
   // one showed in its profile (docs/performance.md). Only documented operations are kept (null is
   // not cached), so the maps stay as small as the document whatever paths arrive.
-  type BodyPlan = null | { body: false } | { body: true; required: boolean; fn: ValidateFunction | null };
+  type BodyPlan = { body: false } | { body: true; required: boolean; fn: ValidateFunction | null };
   const bodyPlans = new Map<string, BodyPlan>();
-  function bodyPlan(method: string, pathTemplate: string): BodyPlan {
+  function bodyPlan(method: string, pathTemplate: string): BodyPlan | null {
     const key = `${method} ${pathTemplate}`;
     let plan = bodyPlans.get(key);
     if (plan !== undefined) return plan;
