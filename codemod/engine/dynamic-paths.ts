@@ -7,7 +7,7 @@ import type { Analysis } from "./state.ts";
 import type { Problems } from "./rewrites/problems.ts";
 import { uniqueMatches } from "./v1-match.ts";
 import type { OperationMapping } from "../../mappings/index.ts";
-import { possibleOperations } from "./finite-paths.ts";
+import { noV1Shape, possibleOperations } from "./finite-paths.ts";
 import { typeStrings } from "./evaluate/finite-strings.ts";
 
 
@@ -54,6 +54,11 @@ export function dynamicPathProblem(_a: Analysis, url: LocatedUrl, method?: strin
   }
   const possible = possibleOperations(url.path, method);
   if (possible.length) return { reason: `the v1 path is computed at run time (it can call ${possible.map((o) => o.key).join(", ")})`, brief: "the v1 path is computed at run time", advice: "check which v1 operation it calls and use its v2 path (see docs/mapping.md)" };
+  // Only ids are filled in at run time (`/pods/${id}/terminate`) and no v1 route has that shape:
+  // the call fails on v1 as well; saying "computed at run time" would send the reader to the wrong place.
+  if (noV1Shape(url.path, method)) {
+    return { reason: `no v1 route matches ${method ? `${method} ` : ""}${url.path.replace(/\0/g, "{…}")} (the call fails on v1 too)`, advice: "find the operation it was meant to call in docs/mapping.md and use its v2 path" };
+  }
   return { reason: "the v1 path is computed at run time", advice: "check which v1 operation it calls and use its v2 path (see docs/mapping.md)" };
 }
 

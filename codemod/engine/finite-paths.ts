@@ -167,12 +167,22 @@ const MAX_POSSIBLE = 12;
  * Empty when it cannot be said (a hole spanning several segments, or too many operations).
  */
 export function possibleOperations(path: string, method: string | undefined): OperationMapping[] {
+  const out = sameShape(path, method) ?? [];
+  return out.length <= MAX_POSSIBLE ? out : [];
+}
+
+/** Whether a path whose holes are whole segments (`/pods/${id}/terminate`) has the shape of no v1 route. */
+export function noV1Shape(path: string, method: string | undefined): boolean {
+  return sameShape(path, method)?.length === 0;
+}
+
+/** The v1 operations a path of whole-segment holes can call; undefined when a hole is part of a segment. */
+function sameShape(path: string, method: string | undefined): OperationMapping[] | undefined {
   const segs = path.split("/").filter(Boolean);
-  if (segs.some((s) => s.includes(HOLE) && s !== HOLE)) return [];
-  const out = operations.filter((o) => {
+  if (segs.some((s) => s.includes(HOLE) && s !== HOLE)) return undefined;
+  return operations.filter((o) => {
     if (method && o.v1.method !== method) return false;
     const t = o.v1.path.split("/").filter(Boolean);
     return t.length === segs.length && t.every((seg, i) => segs[i] === HOLE || /^\{\w+\}$/.test(seg) || seg === segs[i]);
   });
-  return out.length <= MAX_POSSIBLE ? out : [];
 }
