@@ -38,8 +38,10 @@ export function bodyPlaces(a: Analysis, node: Node, depth = 0, wrap = unwrapExpr
   if (depth > MAX_DEPTH) return [{ node: n, wrap }];
   if (isStringify(inner)) return bodyPlaces(a, inner.getArguments()[0]!, depth + 1);
   if (Node.isConditionalExpression(inner)) return [...bodyPlaces(a, inner.getWhenTrue(), depth + 1), ...bodyPlaces(a, inner.getWhenFalse(), depth + 1)];
-  const next = Node.isIdentifier(inner) ? soleInitializer(a, inner) : Node.isCallExpression(inner) ? soleCallReturns(a, inner) : undefined;
+  const next = Node.isIdentifier(inner) ? soleInitializer(a, inner) ?? callerArguments(a, inner) : Node.isCallExpression(inner) ? soleCallReturns(a, inner) : undefined;
   if (!next || typeof next === "string") return [{ node: n, wrap, ...(next ? { why: next } : {}) }];
+  // A parameter: each caller's argument is written where that caller is (one branch each).
+  if (Node.isIdentifier(inner) && bind(a, inner)?.kind === "param") return next.flatMap((r) => bodyPlaces(a, r, depth + 1, next.length === 1 ? r : undefined));
   // Several returns are branches: each is wrapped where it is.
   return next.flatMap((r) => bodyPlaces(a, r, depth + 1, next.length === 1 ? wrap : undefined));
 }
@@ -59,6 +61,29 @@ function soleInitializer(a: Analysis, use: Node): Node[] | string | undefined {
   if (!usedOnlyHere(b.decl, use)) return `${use.getText()} is also used elsewhere`;
   if (b.decl.getTypeNode() && !isStringify(unwrapExpression(b.init))) return `${use.getText()} is declared as ${b.decl.getTypeNode()!.getText()}`;
   return [b.init];
+}
+
+/**
+ * A parameter used only at this send (`async function deploy(body) { … axios.post(url, body) }`),
+ * of a function every caller of which is in sight: the arguments its callers give there (else why
+ * not; undefined where it is not a parameter). A declared type keeps it, as for a variable.
+ */
+function callerArguments(a: Analysis, use: Node): Node[] | string | undefined {
+  const b = bind(a, use);
+  if (b?.kind !== "param" || b.path.length || !Node.isParameterDeclaration(b.decl)) return undefined;
+  const param = b.decl;
+  const name = param.getNameNode();
+  if (!Node.isIdentifier(name) || param.hasInitializer() || param.isRestParameter()) return undefined;
+  const refs = referencesOf(b.fn, name);
+  if (refs.length !== 1 || refs[0] !== use) return `${use.getText()} is also used elsewhere`;
+  if (param.getTypeNode()) return `${use.getText()} is declared as ${param.getTypeNode()!.getText()}`;
+  const fnName = shortExpression((b.fn as any).getNameNode?.() ?? (Node.isVariableDeclaration(b.fn.getParent()!) ? (b.fn.getParent() as any).getNameNode() : b.fn));
+  if (exported(b.fn)) return `${fnName} is exported`;
+  const callers = a.evaluator.callers(b.fn);
+  if (!callers?.length) return `${use.getText()} is given by callers the codemod cannot see`;
+  const args = callers.map((c) => (c as Node & { getArguments(): Node[] }).getArguments()[b.index]);
+  if (args.some((x) => !x || Node.isSpreadElement(x))) return `${use.getText()} is not given by every caller`;
+  return args as Node[];
 }
 
 /** A const declared in its scope and used nowhere else there but at this use (nor exported); the option key `body:` is not a use. */

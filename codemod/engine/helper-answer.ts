@@ -4,7 +4,8 @@
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
 import type { HttpCall } from "./transports/transport.ts";
-import { enclosingFunction } from "./scope.ts";
+import { enclosingFunction, resolveIdentifier } from "./scope.ts";
+import { writtenValues } from "./reassigned-records.ts";
 import { unwrapExpression } from "./urls.ts";
 import { skipParens } from "./nodes.ts";
 import { bodySites, type BodySite } from "./body-sites.ts";
@@ -34,8 +35,18 @@ export function returnsBody(a: Analysis, http: HttpCall, fn: Node): boolean {
     if (up && Node.isReturnStatement(up)) return true;
     if (up && Node.isArrowFunction(up) && up === fn) return true;
     if (up && Node.isVariableDeclaration(up) && Node.isIdentifier(up.getNameNode()) && returnsName(fn, up.getName())) return true;
+    // `let body = null; try { body = raw ? JSON.parse(raw) : null } catch {} … return body`: the
+    // returned variable holds the body, when its every other write is an empty literal.
+    if (up && Node.isBinaryExpression(up) && up.getOperatorToken().getText() === "=" && Node.isIdentifier(up.getLeft()) && returnsName(fn, up.getLeft().getText()) && onlyBodyWrites(up.getLeft(), up.getRight())) return true;
   }
   return false;
+}
+
+/** Every write to the variable is `body` or an empty literal (`null`, `undefined`). */
+function onlyBodyWrites(name: Node, body: Node): boolean {
+  const decl = resolveIdentifier(name);
+  if (decl?.kind !== "var" || !Node.isVariableDeclaration(decl.decl) || decl.path.length) return false;
+  return writtenValues(decl.decl).every((w) => w === body || Node.isNullLiteral(unwrapExpression(w)) || unwrapExpression(w).getText() === "undefined");
 }
 
 /** The body reads inside the function itself (bodySites also follows an answer the function returns to its callers). */

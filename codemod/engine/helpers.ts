@@ -6,6 +6,7 @@
 import { Node, SyntaxKind, type CallExpression } from "../ts-morph.ts";
 import type { HelperSignature } from "../types.ts";
 import { enclosingFunction, isFunctionLike, runningFunction, type Binding } from "./scope.ts";
+import { referencesOf, skipParens } from "./nodes.ts";
 import { isDynamicPath, literalText, locate, resolveParts, unwrapExpression, type LocatedUrl, type Part } from "./urls.ts";
 import type { Analysis, WrapperSignature } from "./state.ts";
 import { bind, objectLiteral, prop, sourceLiteral, sourceLiterals, urlContext } from "./values.ts";
@@ -161,7 +162,7 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
       sig.bodyIndex = bb.index;
       sig.serialisesBody = serialises(http);
     } else {
-      const other = params.findIndex((_, i) => i !== pb.index);
+      const other = params.findIndex((p, i) => i !== pb.index && !usedOnlyAsText(p));
       const ob = mb ?? bb ?? optionsParam(a, fn, http.options) ?? (other >= 0 ? ({ kind: "param", index: other } as Binding) : undefined);
       if (ob?.kind === "param") sig.optionsIndex = ob.index;
       sig.serialisesBody = !!http.body?.stringify && bb?.kind === "param";
@@ -295,6 +296,21 @@ function returnedFunction(a: Analysis, factory: Node): Node | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * A parameter the helper uses only inside strings (`Bearer ${key}`, `"/" + id`): it cannot carry
+ * options (a method, a body, a query), so a caller's value there is not opaque options.
+ */
+function usedOnlyAsText(param: Node): boolean {
+  if (!Node.isParameterDeclaration(param)) return false;
+  const name = param.getNameNode();
+  if (!Node.isIdentifier(name) || param.hasInitializer() || param.isRestParameter()) return false;
+  const refs = referencesOf(enclosingFunction(param) ?? param, name);
+  return refs.length > 0 && refs.every((r) => {
+    const up = skipParens(r).getParent();
+    return !!up && (Node.isTemplateSpan(up) || (Node.isBinaryExpression(up) && up.getOperatorToken().getKind() === SyntaxKind.PlusToken && [up.getLeft(), up.getRight()].some((x) => Node.isStringLiteral(x) || Node.isTemplateExpression(x) || Node.isNoSubstitutionTemplateLiteral(x))));
+  });
 }
 
 /** Reads a helper call: its path, method and body arguments (positional or in an options object). */
