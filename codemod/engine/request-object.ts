@@ -3,7 +3,8 @@
 // send) is the call `fetch(url, init)`: its URL, method and body are read, and rewritten, where
 // the Request is made. Followed only through what serves this send alone (a const used nowhere
 // else, a function nothing else calls), so an edit there changes no other request.
-import { Node, type NewExpression } from "../ts-morph.ts";
+import { Node } from "../ts-morph.ts";
+import type { NewExpression } from "ts-morph";
 import type { Analysis } from "./state.ts";
 import { bind, returnedExpressions } from "./values.ts";
 import { isFunctionLike } from "./scope.ts";
