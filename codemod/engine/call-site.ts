@@ -23,7 +23,7 @@ import { perRequestBaseKey } from "./transports/convention.ts";
 import { helperRedirect } from "./helper-redirect.ts";
 import { optionsOf } from "./evaluate/value.ts";
 import { holdKey } from "./site-holds.ts";
-import { threadedBaseRedirect, threadedBaseWhy, typedInjection } from "./threaded-base.ts";
+import { builderRedirect, threadedBaseRedirect, threadedBaseWhy, typedInjection } from "./threaded-base.ts";
 import { forwardedOptionsRedirect } from "./forwarded-base.ts";
 import { changeMethod } from "./rewrites/method.ts";
 import { addFixedBody, convertRequestBody, type ComputedBody } from "./rewrites/request-body.ts";
@@ -392,5 +392,5 @@ function computedBaseRedirect(a: Analysis, http: HttpCall, url: LocatedUrl, part
   const first = parts[0];
   if (!http.urlNode || !url.anchor?.node || first?.kind !== "base" || first.node !== url.anchor.node) return undefined;
   const local = localBaseExpression(a, http.urlNode, first.node, http.call);
-  return local && local !== first.node ? siteBaseRedirect(local, url.anchor.value) : undefined;
+  return local && local !== first.node ? siteBaseRedirect(local, url.anchor.value) : builderRedirect(a, http);
 }
