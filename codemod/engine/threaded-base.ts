@@ -109,6 +109,16 @@ export function builderRedirect(a: Analysis, http: HttpCall): Redirect | undefin
 function viaBuilder(a: Analysis, t: HttpCall, name: string | undefined): Redirect | Why | undefined {
   const u = t.urlNode && builderCallOf(a, t.urlNode, t.call);
   if (!u || !Node.isCallExpression(u)) return { why: "" };
+  return redirectBuilder(a, u, name);
+}
+
+/** A builder call (`apiUrl(env, "pods")`) of a kept call, given the declared v1 base. */
+export function builderCallRedirect(a: Analysis, u: CallExpression): Redirect | undefined {
+  const r = redirectBuilder(a, u, undefined);
+  return r && !("why" in r) ? r : undefined;
+}
+
+function redirectBuilder(a: Analysis, u: CallExpression, name: string | undefined): Redirect | Why | undefined {
   const parts = resolveParts(u, urlContext(a));
   const url = locate(parts, undefined);
   const first = parts[0];
