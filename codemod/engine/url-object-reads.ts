@@ -10,7 +10,7 @@ import { bind, sourceLiterals, urlContext } from "./values.ts";
 import { enclosingFunction } from "./scope.ts";
 import { locate, resolveParts, unwrapExpression, type Part } from "./urls.ts";
 import { urlObjectMade } from "./url-object.ts";
-import { soleReader } from "./local-base.ts";
+import { references } from "./references.ts";
 import { builderCallRedirect } from "./threaded-base.ts";
 import type { Redirect } from "./v1-redirect.ts";
 
@@ -41,7 +41,7 @@ export function urlObjectsRead(a: Analysis, urlNode: Node, at: Node, method: str
     if (b?.kind !== "var" || b.path.length || !Node.isVariableDeclaration(b.decl) || seen.has(b.decl)) continue;
     seen.add(b.decl);
     const made = urlObjectMade(b.decl);
-    if (!made || !soleReader(b.decl, at)) continue;
+    if (!made || !readOnlyBy(b.decl, at)) continue;
     const parts = resolveParts(made, urlContext(a));
     const url = locate(parts, undefined);
     if (!url?.anchor?.node || parts[0]?.kind !== "base") continue;
@@ -49,6 +49,22 @@ export function urlObjectsRead(a: Analysis, urlNode: Node, at: Node, method: str
     out.push({ made, parts, op, sources: sourceLiterals(a, url.anchor.node) });
   }
   return out;
+}
+
+/** Every use of the URL object is inside the call `at`, or a write of its query (`u.searchParams.set(…)`, `u.search = …`). */
+function readOnlyBy(decl: Node, at: Node): boolean {
+  const name = (decl as any).getNameNode?.() as Node | undefined;
+  if (!name || !Node.isIdentifier(name)) return false;
+  for (const ref of references(name)) {
+    if (ref === name || ref.getFirstAncestor((x) => x === at)) continue;
+    const access = ref.getParent();
+    if (!access || !Node.isPropertyAccessExpression(access) || access.getExpression() !== ref) return false;
+    const up = access.getParent();
+    if (access.getName() === "searchParams" && up && Node.isPropertyAccessExpression(up) && ["set", "append", "delete"].includes(up.getName())) continue;
+    if (access.getName() === "search" && up && Node.isBinaryExpression(up) && up.getLeft() === access) continue;
+    return false;
+  }
+  return true;
 }
 
 /** The kept call's redirect joined with its URL objects' builders' (undefined when one of them has none). */
