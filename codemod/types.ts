@@ -39,6 +39,8 @@ export interface HelperSignature {
   kind: "helper";
   /** The v1 base the helper joins its path to. */
   base: string;
+  /** The helper joins the path with `new URL(path, base)`: a caller's absolute path drops the base's /v1. */
+  urlJoin?: boolean;
   pathIndex: number;
   methodIndex?: number;
   bodyIndex?: number;

@@ -114,7 +114,7 @@ function soleCallReturns(a: Analysis, call: Node & { getExpression(): Node }): N
 }
 
 /** Whether a function may be called from outside the project's sight: exported by ES or CommonJS syntax. */
-function exported(fn: Node): boolean {
+export function exported(fn: Node): boolean {
   const holder = fn.getParent();
   const decl = holder && Node.isVariableDeclaration(holder) ? holder : fn;
   if ((decl as any).isExported?.() || (decl as any).isDefaultExport?.()) return true;

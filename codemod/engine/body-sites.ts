@@ -148,6 +148,8 @@ export function bodySites(a: Analysis, http: HttpCall, depth = 0): BodySite[] {
   const handed = (response: Node) => {
     const h = http.lib === "fetch" ? responseHandedTo(a, response) : undefined;
     if (h?.kind === "body") addPromise(h.call);
+    // `await raiseForStatus(await fetch(…))` answering the same Response: read on from that call.
+    else if (h?.kind === "same" && depth < 3) sites.push(...bodySites(a, { ...http, call: h.call as HttpCall["call"] }, depth + 1));
     else if (h?.kind === "unfollowed") sites.push({ kind: "handed", node: h.call, why: h.why });
   };
   /** A reference to the awaited answer (a variable, a then callback's parameter): its body members, the Response handed on, or returned. */
@@ -178,6 +180,7 @@ export function bodySites(a: Analysis, http: HttpCall, depth = 0): BodySite[] {
       // `.then(parse)`: a named function of the project that returns the parsed body makes the then's promise the body.
       const h = thenHandlerTakes(a, thenCall!, cb);
       if (h?.kind === "body") addPromise(h.call);
+      else if (h?.kind === "same" && depth < 3) sites.push(...bodySites(a, { ...http, call: h.call as HttpCall["call"] }, depth + 1));
       else if (h?.kind === "unfollowed") sites.push({ kind: "handed", node: h.call, why: h.why });
     }
     return sites;

@@ -23,7 +23,8 @@ import { perRequestBaseKey } from "./transports/convention.ts";
 import { helperRedirect } from "./helper-redirect.ts";
 import { optionsOf } from "./evaluate/value.ts";
 import { holdKey } from "./site-holds.ts";
-import { threadedBaseRedirect, threadedBaseWhy, typedInjection } from "./threaded-base.ts";
+import { objectsProblem, urlObjectsRead, withUrlObjects, type ReadUrlObject } from "./url-object-reads.ts";
+import { builderRedirect, threadedBaseRedirect, threadedBaseWhy, typedInjection } from "./threaded-base.ts";
 import { forwardedOptionsRedirect } from "./forwarded-base.ts";
 import { changeMethod } from "./rewrites/method.ts";
 import { addFixedBody, convertRequestBody, type ComputedBody } from "./rewrites/request-body.ts";
@@ -158,6 +159,12 @@ export function processCall(a: Analysis, http: HttpCall): void {
   const deps = new Set<Node>();
   addBaseDeps(a, http, url, deps);
   const site: Site = { call: at, file: undefined as never, deps, edits: [], complete: false, http };
+  let objects: ReadUrlObject[] = [];
+  // The path read from a URL object made on the v1 base here: that object is this call's, kept v1 with it.
+  const objectsRead = (method: string | undefined) => {
+    objects = urlObjectsRead(a, http.urlNode!, at, method);
+    return objectsProblem(a, objects, deps, (op) => ((opKey = op.key), (v1 = { method: op.v1.method, path: op.v1.path }), (v2 = op.v2 ? { method: op.v2.method, path: op.v2.path } : null)));
+  };
   for (const n of [...used, ...http.trail, at.getExpression()]) a.accounted.add(n);
   const plan = planFor(a, site);
   const problems = plan.problems;
@@ -186,7 +193,7 @@ export function processCall(a: Analysis, http: HttpCall): void {
     site.file = a.files.get(at.getSourceFile().getFilePath())!;
     site.complete = !problems.length;
     site.whole = true;
-    site.redirect = held ? undefined : redirectFor(a, http, url, parts);
+    site.redirect = held ? undefined : withUrlObjects(a, redirectFor(a, http, url, parts), objects);
     if (!held && !site.redirect && !site.complete) site.noRedirect = threadedBaseWhy(a, http);
     a.sites.push(site);
   };
@@ -206,7 +213,8 @@ export function processCall(a: Analysis, http: HttpCall): void {
     const finite = !routes.length && url.path !== "" ? finiteSite(plan, http, url, method) : undefined;
     if (finite) ({ opKey, v1, v2 } = finite);
     else if (!routes.length) opKey = possibleKeys(url, method);
-    if (!finite) problems.push(url.path === "" ? { reason: "call on the bare v1 base URL", advice: "check which v1 operation it calls and use its v2 path (see docs/mapping.md)" } : dynamicPathProblem(a, url, method, routes));
+    const read = finite || routes.length ? undefined : objectsRead(method);
+    if (!finite) problems.push(read ?? (url.path === "" ? { reason: "call on the bare v1 base URL", advice: "check which v1 operation it calls and use its v2 path (see docs/mapping.md)" } : dynamicPathProblem(a, url, method, routes)));
     return done();
   }
   if (http.lib === "helper" && http.helper!.pathType) {
@@ -222,7 +230,7 @@ export function processCall(a: Analysis, http: HttpCall): void {
   if (!candidates.length && url.path.includes("\0") && !uniqueMatches(url.path).length) {
     const finite = finiteSite(plan, http, url, known);
     if (finite) ({ opKey, v1, v2 } = finite);
-    else (opKey = possibleKeys(url, known)), problems.push(dynamicPathProblem(a, url, known));
+    else (opKey = possibleKeys(url, known)), problems.push(objectsRead(known) ?? dynamicPathProblem(a, url, known));
     return done();
   }
   if (!candidates.length) {
@@ -392,5 +400,5 @@ function computedBaseRedirect(a: Analysis, http: HttpCall, url: LocatedUrl, part
   const first = parts[0];
   if (!http.urlNode || !url.anchor?.node || first?.kind !== "base" || first.node !== url.anchor.node) return undefined;
   const local = localBaseExpression(a, http.urlNode, first.node, http.call);
-  return local && local !== first.node ? siteBaseRedirect(local, url.anchor.value) : undefined;
+  return local && local !== first.node ? siteBaseRedirect(local, url.anchor.value) : builderRedirect(a, http);
 }

@@ -28,21 +28,24 @@ type Call = Node & { getArguments(): Node[] };
  */
 export function helperRedirect(fn: Node, anchor: Node, anchorValue: string, call: Call, given?: string, carriesBase: (arg: Node, key: string | undefined) => boolean = () => true): Redirect | undefined {
   const target = nameFor(anchorValue);
-  if (!target || target.slash || (given && target.name !== V1_BASE_NAME)) return undefined;
-  const name = given ?? target.name;
+  if (!target || (given && target.name !== V1_BASE_NAME)) return undefined;
+  // A base ending in `/` (`new URL(path, "…/v1/")` joins relative paths under it) is given the
+  // same way: `RUNPOD_V1_BASE + "/"`, or the handed-on base with its slash when one is given.
+  const name = !target.slash ? (given ?? target.name) : given ? `${given} && ${given} + "/"` : `${target.name} + "/"`;
   const slot = slotOf(fn, anchor, 0);
   // A base computed from what callers give, other than one slot: the marked call asks the helper
   // for the v1 counterpart of the base it computes for it (each caller keeps its own).
-  if (slot === "reads-parameters") return target.name === V1_BASE_NAME && !given ? v1Flag(fn, anchor, call) : undefined;
-  if (!slot) return newParameter(fn, anchor, name, call);
+  if (slot === "reads-parameters") return target.name === V1_BASE_NAME && !given && !target.slash ? v1Flag(fn, anchor, call) : undefined;
+  const named = (r: Redirect | undefined) => (r && target.slash ? { ...r, names: r.names.map((n) => (n === name ? target.name : n)) } : r);
+  if (!slot) return named(newParameter(fn, anchor, name, call));
   const filled = fillSlot(call, slot, name);
-  if (filled) return filled;
+  if (filled) return named(filled);
   // The slot is a key of something the call passes whole (`upstream(env, path)` reading
   // `env.RUNPOD_API_BASE ?? "…/v1"`), which the call cannot be given a key in: when it carries no
   // base the evaluator knows, the helper gets a base parameter of its own, as a helper without a slot.
   const passed = call.getArguments()[slot.index];
   if (slot.key === undefined || !passed || Node.isObjectLiteralExpression(unwrapExpression(passed)) || carriesBase(passed, slot.key)) return undefined;
-  return newParameter(fn, anchor, name, call);
+  return named(newParameter(fn, anchor, name, call));
 }
 
 /** What a call puts in the helper's base slot (`viaTarget(mirror, …)` for `target.apiBase ?? "…/v1"`): the argument and key, or undefined. */

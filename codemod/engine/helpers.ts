@@ -107,6 +107,7 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
     const baseSource = http.lib === "helper" ? http.helper!.baseSource : url.anchor?.node ? sourceLiteral(a, url.anchor.node) : parts[0]?.node;
     const baseSources = http.lib === "helper" ? http.helper!.baseSources : url.anchor?.node ? sourceLiterals(a, url.anchor.node) : undefined;
     sig = { kind: "helper", base, pathIndex: pb.index, returnsBody: false, serialisesBody: false, fn, baseSource, baseSources };
+    if (parts[0]?.kind === "base" && parts[0].join === "url") sig.urlJoin = true;
     // A method reaching its transport through `this.<key>`: its base is each instance's, every one of them a source.
     const member = receiverMember(http, url.anchor?.node ?? undefined);
     if (member && Node.isPropertyAccessExpression(member)) {
@@ -320,7 +321,7 @@ export function helperCall(a: Analysis, call: CallExpression, sig: HelperSignatu
   const pathArg = config ?? (sig.pathKey ? prop(objectLiteral(a, args[sig.pathIndex]), sig.pathKey) : args[sig.pathIndex]);
   const out: HttpCall = { call, lib: "helper", helper: sig, urlNode: pathArg, method: { kind: "default", value: (sig.defaultMethod ?? "GET") as HttpCall["method"]["value"] }, bodyKey: "arg", trail };
   if (sig.observable) out.observable = sig.observable;
-  out.external = { value: sig.base + (sig.pathPrefix && !sig.base.endsWith("/") ? sig.pathPrefix : ""), node: null, join: "concat" };
+  out.external = { value: sig.base + (sig.pathPrefix && !sig.base.endsWith("/") ? sig.pathPrefix : ""), node: null, join: sig.urlJoin ? "url" : "concat" };
   if (sig.methodIndex !== undefined) out.method = methodOf(args[sig.methodIndex]) ?? out.method;
   if (sig.bodyIndex !== undefined && args[sig.bodyIndex]) out.body = bodyOf(args[sig.bodyIndex]!);
   if (sig.optionsIndex !== undefined) {

@@ -55,7 +55,7 @@ export function localBaseExpression(a: Analysis, urlNode: Node, base: Node, at: 
 }
 
 /** Whether the call `at` is the only call given the variable (its own method calls, `url.searchParams.set`, are not others). */
-function soleReader(decl: Node, at: Node): boolean {
+export function soleReader(decl: Node, at: Node): boolean {
   const name = (decl as any).getNameNode?.() as Node | undefined;
   if (!name || !Node.isIdentifier(name)) return false;
   for (const ref of references(name)) {

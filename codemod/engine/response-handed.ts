@@ -20,6 +20,12 @@ export type Handed =
   | { kind: "body"; call: Node }
   /** The function reads its status (or error text) only: the body is not its. */
   | { kind: "status"; call: Node }
+  /**
+   * The function checks the Response (reading its error body on the failure side only) and
+   * returns it as it is (`if (res.ok) return res; … throw`): its call is the same Response, read
+   * on from there.
+   */
+  | { kind: "same"; call: Node }
   /** The function uses the Response in a way not followed here: `why` says how, for the mark. */
   | { kind: "unfollowed"; call: Node; why: string };
 
@@ -33,6 +39,7 @@ export function responseHandedTo(a: Analysis, value: Node): Handed | undefined {
   if (classifyRead(call, value) === "error") return { kind: "status", call };
   const use = parsedBodyReturned(callee.fn, callee.param);
   if (use === "none") return { kind: "status", call };
+  if (use === "same") return { kind: "same", call };
   return use === "returned" ? { kind: "body", call } : { kind: "unfollowed", call, why: use.why };
 }
 
@@ -42,20 +49,27 @@ export function thenHandlerTakes(a: Analysis, thenCall: Node, callback: Node): H
   if (!callee) return undefined;
   const use = parsedBodyReturned(callee.fn, callee.param);
   if (use === "none") return { kind: "status", call: thenCall };
+  if (use === "same") return { kind: "same", call: thenCall };
   return use === "returned" ? { kind: "body", call: thenCall } : { kind: "unfollowed", call: thenCall, why: use.why };
 }
 
 /**
  * `returned`: every use of the parameter is a status read, the error text, or a `.json()` whose
- * value the function returns and reads no other way (one at least); `none`: only status reads and
- * text; else how the function uses it otherwise.
+ * value the function returns and reads no other way (one at least); `same`: status reads, error
+ * reads, and the Response itself returned (`return res`); `none`: only status reads and text;
+ * else how the function uses it otherwise.
  */
-function parsedBodyReturned(fn: Node, param: Node): "returned" | "none" | { why: string } {
+function parsedBodyReturned(fn: Node, param: Node): "returned" | "same" | "none" | { why: string } {
   const name = (param as any).getNameNode?.() as Node | undefined;
   if (!name || !Node.isIdentifier(name)) return { why: "takes it destructured" };
   let returned = false;
+  let same = false;
   for (const r of referencesOf(fn, name)) {
     const p = r.getParent();
+    if (returnsItself(r, fn)) {
+      same = true;
+      continue;
+    }
     // file:line, as every position in a mark is (a later run finds the mark by it).
     const line = `${r.getSourceFile().getBaseName()}:${r.getStartLineNumber()}`;
     if (!p || !Node.isPropertyAccessExpression(p) || p.getExpression() !== r) return { why: `hands it on (${line})` };
@@ -71,7 +85,22 @@ function parsedBodyReturned(fn: Node, param: Node): "returned" | "none" | { why:
     if (p.getName() !== "json" || !returns) return { why: `reads the body for more than handing it back (${line})` };
     returned = true;
   }
-  return returned ? "returned" : "none";
+  // (Returning the Response on one path and its parsed body on another: the call's value is either.)
+  if (same && returned) return { why: `returns the Response or its body (${fn.getSourceFile().getBaseName()}:${fn.getStartLineNumber()})` };
+  return same ? "same" : returned ? "returned" : "none";
+}
+
+/** `return res` (as it is, or awaited) in the function itself, not in a callback inside it. */
+function returnsItself(ref: Node, fn: Node): boolean {
+  let at: Node = ref;
+  let up = ref.getParent();
+  while (up && (Node.isParenthesizedExpression(up) || Node.isAsExpression(up) || Node.isNonNullExpression(up) || Node.isSatisfiesExpression(up) || Node.isAwaitExpression(up))) {
+    at = up;
+    up = up.getParent();
+  }
+  if (!up) return false;
+  if (Node.isReturnStatement(up)) return enclosingFunction(up) === fn;
+  return Node.isArrowFunction(up) && up === fn && up.getBody() === at;
 }
 
 /** `return res.json()`, `return (await res.json()) as T`, `const body = await res.json(); … return body`. */

@@ -11,7 +11,9 @@ import type { HttpCall } from "./transports/index.ts";
 import { readCall } from "./call-reader.ts";
 import { enclosingFunction } from "./scope.ts";
 import { locate, resolveParts, unwrapExpression } from "./urls.ts";
-import { urlContext } from "./values.ts";
+import { bind, urlContext } from "./values.ts";
+import { optionsOf } from "./evaluate/value.ts";
+import { soleReader } from "./local-base.ts";
 import { insertAt, textEdit } from "./text-edit.ts";
 import { isTypeScriptFile, valueKind } from "./nodes.ts";
 import { helperRedirect } from "./helper-redirect.ts";
@@ -87,8 +89,36 @@ function handOn(a: Analysis, t: HttpCall, depth: number): HandOn | Why {
 
 /** `fetch(this.url(route), …)`: the URL builder gains the base parameter (as a helper would), given `runpodBase`. */
 function builderBase(a: Analysis, t: HttpCall, name: string): HandOn | Why {
-  const u = t.urlNode && unwrapExpression(t.urlNode);
+  const r = viaBuilder(a, t, name);
+  if (!r || "why" in r) return r ?? { why: "" };
+  return !r.derived ? { edits: r.edits, shared: r.shared ? [r.shared] : [] } : { why: "" };
+}
+
+/**
+ * A marked call (not through a helper) whose URL a builder of the project makes with the shared
+ * base (`fetch(apiUrl(env, "pods"), …)`, or a URL object it made, `const url = apiUrl(…);
+ * url.searchParams.set(…); fetch(url)`): the builder gains the base parameter, which the call's
+ * builder call fills with `RUNPOD_V1_BASE`; its other callers are unchanged.
+ */
+export function builderRedirect(a: Analysis, http: HttpCall): Redirect | undefined {
+  const r = viaBuilder(a, http, undefined);
+  return r && !("why" in r) ? r : undefined;
+}
+
+/** `name`: the outer helper's base parameter handed on, or undefined for the declared v1 base at the site. */
+function viaBuilder(a: Analysis, t: HttpCall, name: string | undefined): Redirect | Why | undefined {
+  const u = t.urlNode && builderCallOf(a, t.urlNode, t.call);
   if (!u || !Node.isCallExpression(u)) return { why: "" };
+  return redirectBuilder(a, u, name);
+}
+
+/** A builder call (`apiUrl(env, "pods")`) of a kept call, given the declared v1 base. */
+export function builderCallRedirect(a: Analysis, u: CallExpression): Redirect | undefined {
+  const r = redirectBuilder(a, u, undefined);
+  return r && !("why" in r) ? r : undefined;
+}
+
+function redirectBuilder(a: Analysis, u: CallExpression, name: string | undefined): Redirect | Why | undefined {
   const parts = resolveParts(u, urlContext(a));
   const url = locate(parts, undefined);
   const first = parts[0];
@@ -96,8 +126,20 @@ function builderBase(a: Analysis, t: HttpCall, name: string): HandOn | Why {
   if (!url?.anchor?.node || first?.kind !== "base" || first.node !== url.anchor.node) return why;
   const builder = enclosingFunction(first.node);
   if (Node.isSourceFile(builder) || !declares(u, builder)) return why;
-  const r = helperRedirect(builder, first.node, url.anchor.value, u, name);
-  return r && !r.derived ? { edits: r.edits, shared: r.shared ? [r.shared] : [] } : why;
+  // What the call passes whole for the builder's base slot, read by the evaluator: a known string there is its own base.
+  const carriesBase = (arg: Node, key: string | undefined) => optionsOf(key === undefined ? a.evaluator.evaluate(arg) : a.evaluator.property(arg, a.evaluator.evaluate(arg), key)).some((o) => o.kind === "string");
+  return helperRedirect(builder, first.node, url.anchor.value, u, name, carriesBase) ?? why;
+}
+
+/** The builder call a URL is: written at the call, or a local URL (object) only this call reads. */
+function builderCallOf(a: Analysis, urlNode: Node, at: Node): Node | undefined {
+  const u = unwrapExpression(urlNode);
+  if (Node.isCallExpression(u)) return u;
+  if (!Node.isIdentifier(u)) return undefined;
+  const b = bind(a, u);
+  if (b?.kind !== "var" || !b.init || b.path.length || !Node.isVariableDeclaration(b.decl) || !soleReader(b.decl, at)) return undefined;
+  const init = unwrapExpression(b.init);
+  return Node.isCallExpression(init) ? init : undefined;
 }
 
 function calleeName(call: CallExpression): string {
@@ -108,7 +150,9 @@ function calleeName(call: CallExpression): string {
 function declares(call: CallExpression, fn: Node): boolean {
   const callee = unwrapExpression(call.getExpression());
   const nameNode = Node.isPropertyAccessExpression(callee) ? callee.getNameNode() : Node.isIdentifier(callee) ? callee : undefined;
-  const decls = nameNode?.getSymbol()?.getDeclarations() ?? [];
+  const symbol = nameNode?.getSymbol();
+  // (An imported builder: the declarations of what the import names.)
+  const decls = (symbol?.isAlias() ? symbol.getAliasedSymbol() : symbol)?.getDeclarations() ?? [];
   return decls.some((d) => d === fn || (Node.isVariableDeclaration(d) && d.getInitializer() === fn) || (Node.isPropertyDeclaration(d) && d.getInitializer() === fn));
 }
 

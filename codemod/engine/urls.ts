@@ -19,7 +19,8 @@ export type Part =
   | { kind: "text"; text: string; node: Node; stripped?: string }
   /** `ctx`: where the hole sits inside an inlined URL builder, the call's arguments for its parameters. */
   | { kind: "hole"; node: Node; ctx?: UrlContext }
-  | { kind: "base"; value: string; node: Node };
+  /** `join: "url"`: the path is joined to it by `new URL(path, base)` (an absolute path drops the base's /v1). */
+  | { kind: "base"; value: string; node: Node; join?: JoinMode };
 
 export function isBaseOnly(value: string): boolean {
   return BASE_ONLY.test(value);
@@ -141,6 +142,9 @@ export function resolveParts(input: Node, ctx: UrlContext, depth = 0): Part[] {
     const b = base ? resolveParts(base, ctx, depth + 1) : [];
     const r = rel ? resolveParts(rel, ctx, depth + 1) : [];
     if (b.length === 1 && b[0]!.kind === "base" && b[0]!.value.endsWith("/") && r[0]?.kind === "text" && r[0].text && !/^(\/|[a-z][a-z0-9+.-]*:)/i.test(r[0].text)) return [b[0]!, ...r];
+    // A path not known here (a request helper's parameter): joined as `new URL` joins, so each
+    // caller's path is read with that join (locate marks an absolute one dropping /v1).
+    if (b.length === 1 && b[0]!.kind === "base" && b[0]!.value.endsWith("/") && r[0]?.kind === "hole") return [{ ...b[0]!, join: "url" }, ...r];
     return [{ kind: "hole", node }];
   }
   if (Node.isCallExpression(node)) {
@@ -266,6 +270,7 @@ export function locate(parts: Part[], external?: { value: string; node: Node | n
     join = external.join;
   } else if (parts[0]?.kind === "base") {
     anchor = { value: parts[0].value, node: parts[0].node };
+    join = parts[0].join ?? "concat";
     rest = parts.slice(1);
   }
   if (rest.some((p) => p.kind === "base")) return null;
