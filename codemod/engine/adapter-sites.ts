@@ -35,7 +35,7 @@ export interface ReachedReads {
  * answer's own flow reads, when it was followed to every read (nothing out of sight); otherwise any
  * file of the project reading a field the adapter leaves out may be reading this record. `reads.at`:
  * where a read was found in the code fetching the app's routes it is answered from (`through`);
- * `unfollowed`: why that code could not be followed (the word search decides, and the mark says why).
+ * `unfollowed`: why that code, or the record type's reads, could not be followed (the word search decides, and the mark says why).
  * `reached`: the fields the flow did reach where it also leaves sight; a read of a left-out field among them marks the site where it is (the word search only where none is reached).
  */
 export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean | { rxjsMap: string }, op: OperationMapping, kind: "record" | "recordList" = "record", reads?: FollowedReads, unfollowed?: string, reached?: ReachedReads): boolean {
@@ -45,7 +45,7 @@ export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean | {
   if (!left) return false;
   // Fields the adapter leaves out (the live catalog's), or v2 does not have at all: nothing may read them.
   for (const [fields, why] of [[left, "the adapter cannot fill"], [lostFields(op), "v2 records do not have"]] as const) {
-    const readAt = (f: string) => (reads?.at?.get(f) ? `${f} (${reads.at.get(f)}, fetched from ${reads.through})` : reached?.where.get(f) ? `${f} (${reached.where.get(f)})` : f);
+    const readAt = (f: string) => (reads?.at?.get(f) ? `${f} (${reads.at.get(f)}${reads.through ? `, fetched from ${reads.through}` : ""})` : reached?.where.get(f) ? `${f} (${reached.where.get(f)})` : f);
     if (reads) {
       const read = fields.filter((f) => reads.fields.has(f));
       if (!read.length) continue;
@@ -60,8 +60,9 @@ export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean | {
     }
     const reader = fields.length ? projectReader(plan.a, fields, read.getSourceFile().getFilePath()) : undefined;
     if (!reader) continue;
-    const where = path.relative(plan.a.adapter.root, reader).split(path.sep).join("/");
-    plan.problems.push({ reason: `${why} ${fields.join(" / ")}, and ${where} may read one${unfollowed ? ` (the code fetching its route was not followed: ${unfollowed})` : ""}`, advice: "read what the v2 record has instead (docs/mapping.md)" });
+    const where = path.relative(plan.a.adapter.root, reader.file).split(path.sep).join("/");
+    const line = reader.read ? `${where}:${reader.read.line} may read ${reader.read.field}` : `${where} may read one`;
+    plan.problems.push({ reason: `${why} ${fields.join(" / ")}, and ${line}${unfollowed ? ` (${unfollowed})` : ""}`, advice: "read what the v2 record has instead (docs/mapping.md)" });
     return false;
   }
   // Insertions around the read (its own path and body edits stay inside); a promise gets `.then`.
