@@ -41,8 +41,10 @@ export interface ReachedReads {
 export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean | { rxjsMap: string }, op: OperationMapping, kind: "record" | "recordList" = "record", reads?: FollowedReads, unfollowed?: string, reached?: ReachedReads): boolean {
   if (!plan.a.adapter) return false;
   // Exactly, or without fields the live catalog fills, where nothing in the project reads them.
-  const left = adapterCovers(kind, op.key) === true ? [] : adapterOmissions(kind, op.key);
-  if (!left) return false;
+  const omitted = adapterCovers(kind, op.key) === true ? [] : adapterOmissions(kind, op.key);
+  if (!omitted) return false;
+  // A create's templateId is the one its request sent (the gateway copies it back): a body written at the call without one has none in v1 either.
+  const left = omitted.includes("templateId") && sendsNo(plan.site.http?.body?.node, "templateId") ? omitted.filter((f) => f !== "templateId") : omitted;
   // Fields the adapter leaves out (the live catalog's), or v2 does not have at all: nothing may read them.
   for (const [fields, why] of [[left, "the adapter cannot fill"], [lostFields(op), "v2 records do not have"]] as const) {
     const readAt = (f: string) => (reads?.at?.get(f) ? `${f} (${reads.at.get(f)}${reads.through ? `, fetched from ${reads.through}` : ""})` : reached?.where.get(f) ? `${f} (${reached.where.get(f)})` : f);
@@ -110,6 +112,16 @@ export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean | {
     useAdapter(plan, site.file ?? plan.a.files.get(read.getSourceFile().getFilePath())!);
   };
   return true;
+}
+
+/** A body object written in place (no spread) that has no key `field`. */
+function sendsNo(body: Node | undefined, field: string): boolean {
+  const literal = body && Node.isParenthesizedExpression(body) ? body.getExpression() : body;
+  if (!literal || !Node.isObjectLiteralExpression(literal)) return false;
+  return literal.getProperties().every((p) => {
+    const name = (Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p)) ? p.getNameNode() : undefined;
+    return !!name && (Node.isIdentifier(name) || Node.isStringLiteral(name)) && (Node.isStringLiteral(name) ? name.getLiteralText() : name.getText()) !== field;
+  });
 }
 
 /** The first operator of a `.pipe(…)` called on the request itself, if any. */

@@ -136,7 +136,9 @@ function calleeText(call: Node): string {
 /** A callee as the mark names it: as written, or its last member where that is long (`….query`). */
 function shortCallee(e: TypeScript.Expression): string {
   const text = e.getText().replace(/\s+/g, "");
-  return text.length <= 40 ? text : ts.isPropertyAccessExpression(e) ? `….${e.name.text}` : `${text.slice(0, 37)}…`;
+  // A builder chain (`publicProcedure.input(…).query`) by its last member.
+  const chained = ts.isPropertyAccessExpression(e) && ts.isCallExpression(e.expression);
+  return text.length <= 40 && !chained ? text : ts.isPropertyAccessExpression(e) ? `….${e.name.text}` : `${text.slice(0, 37)}…`;
 }
 
 /** The parameter type a call's resolved signature gives its argument at `index` (a rest parameter's element), undefined when the callee's type is not known. */
