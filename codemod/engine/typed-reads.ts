@@ -10,6 +10,7 @@ import { editableField } from "./declared-types.ts";
 import { isFunctionLike } from "./scope.ts";
 import { isTestFile, TEST_PATH } from "./test-files.ts";
 import { SFC_RE, sfcPath } from "../sfc.ts";
+import { projectText } from "./project-reads.ts";
 
 /** The reads of the type's members (field → first `file:line`), or where a value of the type goes out of the compiler's sight. */
 export type TypedReads = { type: string; fields: Set<string>; at: Map<string, string> } | { type: string; unknown: string };
@@ -245,7 +246,9 @@ function leaks(a: Analysis, checker: TypeScript.TypeChecker, holds: (t: TypeScri
     visit(sf);
     if (found) return found;
     if (SFC_RE.test(sfcPath(file.sf.getFilePath()))) {
-      const shown = templateNames(file.text, sf, checker, holds);
+      // (The engine's text of a component is its scripts alone: the template is read from the file.)
+      const whole = projectText(a, sfcPath(file.sf.getFilePath()));
+      const shown = whole === null ? "the component" : templateNames(whole, sf, checker, holds);
       if (shown) return `${shown} is used in the template of ${sfcPath(file.sf.getBaseName())}, which the codemod does not parse`;
     }
   }
