@@ -6,6 +6,7 @@
 // not every read is known: the answer says where, and the caller keeps its mark.
 import { Node, ts, type TypeScript } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
+import type { Problems } from "./rewrites/problems.ts";
 import { editableField } from "./declared-types.ts";
 import { isFunctionLike } from "./scope.ts";
 import { isTestFile, TEST_PATH } from "./test-files.ts";
@@ -45,6 +46,18 @@ export function typedRecordReads(a: Analysis, record: Node | undefined, left: Le
   let found = byRun.get(decl);
   if (!found) byRun.set(decl, (found = readsOfType(a, decl, name, checker, holds)));
   return found;
+}
+
+/**
+ * Every read known through the type, and one the adapter cannot serve: that read is what would go
+ * wrong unseen, so the mark names it first (`the record is read for costPerHr (views.ts:4), which the adapter cannot fill`).
+ */
+export function readsBlock(problems: Problems): void {
+  for (const p of problems) {
+    p.risk ??= "silent";
+    const m = /^(.*?) \S+(?: \/ \S+)*, and the record is read for (.*)$/.exec(p.reason);
+    if (m) p.brief ??= `the record is read for ${m[2]}, which ${m[1]}`;
+  }
 }
 
 /** An interface or a type alias of an object literal type, declared in the project's own source, whose members are plain fields. */

@@ -27,7 +27,7 @@ import { callersOf, fieldDeclarations, onlyTested, resultBeyondStatus } from "./
 import { argumentCallee, callbackCallee, noteEntry, type Callee } from "../record-callees.ts";
 import { relayOf, type AppRoute } from "../relay-routes.ts";
 import { relayedReads } from "../relay-reads.ts";
-import { typedRecordReads, type LeftSight, type TypedReads } from "../typed-reads.ts";
+import { readsBlock, typedRecordReads, type LeftSight, type TypedReads } from "../typed-reads.ts";
 
 const ITERATORS = ["map", "filter", "find", "forEach", "some", "every", "flatMap", "findLast", "sort", "slice", "reduce"];
 
@@ -372,14 +372,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
       return;
     }
     // Every read known through the record's type: the one that blocks the adapter is the mark's problem, named where it is.
-    if (typedOutcome && "fields" in typedOutcome && plan.problems.length > before) {
-      for (const p of plan.problems.slice(before)) {
-        p.risk ??= "silent";
-        const m = /^(.*?) \S+(?: \/ \S+)*, and the record is read for (.*)$/.exec(p.reason);
-        if (m) p.brief ??= `the record is read for ${m[2]}, which ${m[1]}`;
-      }
-      return;
-    }
+    if (typedOutcome && "fields" in typedOutcome && plan.problems.length > before) return readsBlock(plan.problems.slice(before));
   } else if (read && plan.a.adapter && (!readInStream || stream) && (plan.site.typeRenames?.size ?? 0) > mark.typeRenames.size) {
     // Renamed through the project's own types: if do no harm later finds a type shared with a
     // v1-shaped record, the site takes this route instead (the adapter keeps its record v1 too).
