@@ -111,9 +111,12 @@ function untypedTarget(checker: TypeScript.TypeChecker, holds: (t: TypeScript.Ty
     let fn: Node | undefined = n.getParent();
     while (fn && !isFunctionLike(fn)) fn = fn.getParent();
     const declared = fn && (fn as any).getReturnTypeNode?.();
-    if (declared && holds(checker.getTypeFromTypeNode(declared.compilerNode))) return calledInRun(fn!) ? undefined : "returned to callers outside the run";
     const call = fn?.getParent();
-    if (fn && call && (Node.isCallExpression(call) || Node.isNewExpression(call)) && call.getExpression() !== fn) {
+    const callback = !!call && (Node.isCallExpression(call) || Node.isNewExpression(call)) && call.getExpression() !== fn;
+    if (fn && !callback && !calledInRun(fn)) return "returned to callers outside the run";
+    // A callback's result goes where its callee's types say (a return type it declares itself does not carry it there).
+    if (!callback && declared && holds(checker.getTypeFromTypeNode(declared.compilerNode))) return undefined;
+    if (fn && callback && (Node.isCallExpression(call) || Node.isNewExpression(call))) {
       const param = parameterType(checker, call.compilerNode, call.getArguments().indexOf(fn));
       const result = param && checker.getSignaturesOfType(param, ts.SignatureKind.Call)[0];
       if (result && holds(checker.getReturnTypeOfSignature(result))) return undefined;
@@ -131,7 +134,7 @@ function untypedTarget(checker: TypeScript.TypeChecker, holds: (t: TypeScript.Ty
   if (p && Node.isPropertyAssignment(p) && p.getInitializer() === n) {
     return holds(checker.getContextualType(n.compilerNode as TypeScript.Expression)) ? undefined : `kept untyped in ${p.getName()}`;
   }
-  return "kept untyped";
+  return p && Node.isArrayLiteralExpression(p) ? "put in an array the codemod does not follow" : "kept untyped";
 }
 
 /** Whether the run holds a call of the function: it is named somewhere other than its declaration, and not re-exported. */
