@@ -162,6 +162,9 @@ function shortCallee(e: TypeScript.Expression): string {
 function parameterType(checker: TypeScript.TypeChecker, call: TypeScript.CallExpression | TypeScript.NewExpression, index: number): TypeScript.Type | undefined {
   const sig = checker.getResolvedSignature(call);
   if (!sig || index < 0 || !sig.declaration) return undefined;
+  // A generic function of the project reads what it is handed through its own type parameters: its declared parameter types decide.
+  const own = !sig.declaration.getSourceFile().isDeclarationFile && sig.typeParameters?.length ? checker.getSignatureFromDeclaration(sig.declaration as TypeScript.SignatureDeclaration) : undefined;
+  if (own) return ownParameterType(checker, own, index);
   const params = sig.getParameters();
   const last = params[params.length - 1];
   const rest = !!last && !!(last.valueDeclaration && ts.isParameter(last.valueDeclaration) && last.valueDeclaration.dotDotDotToken);
@@ -169,6 +172,12 @@ function parameterType(checker: TypeScript.TypeChecker, call: TypeScript.CallExp
   if (!p) return undefined;
   const t = checker.getTypeOfSymbolAtLocation(p, call);
   return p === last && rest ? (checker.getIndexTypeOfType(t, ts.IndexKind.Number) ?? t) : t;
+}
+
+function ownParameterType(checker: TypeScript.TypeChecker, sig: TypeScript.Signature, index: number): TypeScript.Type | undefined {
+  const decl = sig.parameters[Math.min(index, sig.parameters.length - 1)]?.valueDeclaration;
+  if (!decl || (index >= sig.parameters.length && !(ts.isParameter(decl) && decl.dotDotDotToken))) return undefined;
+  return checker.getTypeAtLocation(decl);
 }
 
 /** The reads of the type's members across the parsed project, once a run per type, or the first place its values go out of sight. */
@@ -277,6 +286,7 @@ function leakAt(n: TypeScript.Node, checker: TypeScript.TypeChecker, holds: (t: 
     if (holds(t) && !checker.isArrayType(t) && !checker.isTupleType(t)) return "read by a computed key";
   }
   if (ts.isSpreadAssignment(n) && holds(typeOf(n.expression))) return "spread into an object";
+  if (ts.isBindingElement(n) && n.dotDotDotToken && ts.isObjectBindingPattern(n.parent) && holds(typeOf(n.parent))) return "destructured with a rest element";
   if ((ts.isAsExpression(n) || ts.isTypeAssertionExpression(n)) && holds(typeOf(n.expression)) && !holds(checker.getTypeFromTypeNode(n.type))) return `cast to ${n.type.getText().slice(0, 30)}`;
   if ((ts.isCallExpression(n) || ts.isNewExpression(n)) && n.arguments) {
     for (const [i, arg] of n.arguments.entries()) {
