@@ -163,7 +163,7 @@ function parameterType(checker: TypeScript.TypeChecker, call: TypeScript.CallExp
   const sig = checker.getResolvedSignature(call);
   if (!sig || index < 0 || !sig.declaration) return undefined;
   // A generic function of the project reads what it is handed through its own type parameters: its declared parameter types decide.
-  const own = !sig.declaration.getSourceFile().isDeclarationFile && sig.typeParameters?.length ? checker.getSignatureFromDeclaration(sig.declaration as TypeScript.SignatureDeclaration) : undefined;
+  const own = !sig.declaration.getSourceFile().isDeclarationFile && (sig.declaration as TypeScript.SignatureDeclaration).typeParameters?.length ? checker.getSignatureFromDeclaration(sig.declaration as TypeScript.SignatureDeclaration) : undefined;
   if (own) return ownParameterType(checker, own, index);
   const params = sig.getParameters();
   const last = params[params.length - 1];
