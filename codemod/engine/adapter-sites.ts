@@ -35,17 +35,19 @@ export interface ReachedReads {
  * answer's own flow reads, when it was followed to every read (nothing out of sight); otherwise any
  * file of the project reading a field the adapter leaves out may be reading this record. `reads.at`:
  * where a read was found in the code fetching the app's routes it is answered from (`through`);
- * `unfollowed`: why that code could not be followed (the word search decides, and the mark says why).
+ * `unfollowed`: why that code, or the record type's reads, could not be followed (the word search decides, and the mark says why).
  * `reached`: the fields the flow did reach where it also leaves sight; a read of a left-out field among them marks the site where it is (the word search only where none is reached).
  */
 export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean | { rxjsMap: string }, op: OperationMapping, kind: "record" | "recordList" = "record", reads?: FollowedReads, unfollowed?: string, reached?: ReachedReads): boolean {
   if (!plan.a.adapter) return false;
   // Exactly, or without fields the live catalog fills, where nothing in the project reads them.
-  const left = adapterCovers(kind, op.key) === true ? [] : adapterOmissions(kind, op.key);
-  if (!left) return false;
+  const omitted = adapterCovers(kind, op.key) === true ? [] : adapterOmissions(kind, op.key);
+  if (!omitted) return false;
+  // A create's templateId is the one its request sent (the gateway copies it back): a body written at the call without one has none in v1 either.
+  const left = omitted.includes("templateId") && sendsNo(plan.site.http?.body?.node, "templateId") ? omitted.filter((f) => f !== "templateId") : omitted;
   // Fields the adapter leaves out (the live catalog's), or v2 does not have at all: nothing may read them.
   for (const [fields, why] of [[left, "the adapter cannot fill"], [lostFields(op), "v2 records do not have"]] as const) {
-    const readAt = (f: string) => (reads?.at?.get(f) ? `${f} (${reads.at.get(f)}, fetched from ${reads.through})` : reached?.where.get(f) ? `${f} (${reached.where.get(f)})` : f);
+    const readAt = (f: string) => (reads?.at?.get(f) ? `${f} (${reads.at.get(f)}${reads.through ? `, fetched from ${reads.through}` : ""})` : reached?.where.get(f) ? `${f} (${reached.where.get(f)})` : f);
     if (reads) {
       const read = fields.filter((f) => reads.fields.has(f));
       if (!read.length) continue;
@@ -60,8 +62,9 @@ export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean | {
     }
     const reader = fields.length ? projectReader(plan.a, fields, read.getSourceFile().getFilePath()) : undefined;
     if (!reader) continue;
-    const where = path.relative(plan.a.adapter.root, reader).split(path.sep).join("/");
-    plan.problems.push({ reason: `${why} ${fields.join(" / ")}, and ${where} may read one${unfollowed ? ` (the code fetching its route was not followed: ${unfollowed})` : ""}`, advice: "read what the v2 record has instead (docs/mapping.md)" });
+    const where = path.relative(plan.a.adapter.root, reader.file).split(path.sep).join("/");
+    const line = reader.read ? `${where}:${reader.read.line} may read ${reader.read.field}` : `${where} may read one`;
+    plan.problems.push({ reason: `${why} ${fields.join(" / ")}, and ${line}${unfollowed ? ` (${unfollowed})` : ""}`, advice: "read what the v2 record has instead (docs/mapping.md)" });
     return false;
   }
   // Insertions around the read (its own path and body edits stay inside); a promise gets `.then`.
@@ -109,6 +112,16 @@ export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean | {
     useAdapter(plan, site.file ?? plan.a.files.get(read.getSourceFile().getFilePath())!);
   };
   return true;
+}
+
+/** A body object written in place (no spread) that has no key `field`. */
+function sendsNo(body: Node | undefined, field: string): boolean {
+  const literal = body && Node.isParenthesizedExpression(body) ? body.getExpression() : body;
+  if (!literal || !Node.isObjectLiteralExpression(literal)) return false;
+  return literal.getProperties().every((p) => {
+    const name = (Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p)) ? p.getNameNode() : undefined;
+    return !!name && (Node.isIdentifier(name) || Node.isStringLiteral(name)) && (Node.isStringLiteral(name) ? name.getLiteralText() : name.getText()) !== field;
+  });
 }
 
 /** The first operator of a `.pipe(…)` called on the request itself, if any. */

@@ -17,11 +17,11 @@ const SCRIPT = /\.([cm]?[jt]sx?)$/;
 
 /**
  * The first file that may read one of `fields` of a record the site in `siteFile` hands on (its
- * path), or undefined when none does. Where it can be read: code that imports the site's module
+ * path, and the first such read: its field and line), or undefined when none does. Where it can be read: code that imports the site's module
  * (the engine parsed every importer), and the site's own package, whose pages fetch what its
  * routes answer.
  */
-export function projectReader(a: Analysis, fields: string[], siteFile: string): string | undefined {
+export function projectReader(a: Analysis, fields: string[], siteFile: string): { file: string; read?: { field: string; line: number } } | undefined {
   const pkg = packageRoot(siteFile, a.adapter?.root ?? path.dirname(siteFile));
   const key = `${pkg}\0${fields.join(",")}`;
   const memo = (a.projectReaders ??= new Map());
@@ -31,19 +31,21 @@ export function projectReader(a: Analysis, fields: string[], siteFile: string): 
   return found;
 }
 
-function search(a: Analysis, fields: string[], pkg: string): string | undefined {
+function search(a: Analysis, fields: string[], pkg: string): { file: string; read?: { field: string; line: number } } | undefined {
   // Without the run's file list (one file through jscodeshift) nothing can be vouched for.
-  if (!a.projectFiles) return "(the project's other files are not known in this run)";
+  if (!a.projectFiles) return { file: "(the project's other files are not known in this run)" };
   const word = new RegExp(`\\b(?:${fields.join("|")})\\b`);
   const cache = (a.projectFileReads ??= new Map());
   for (const file of scope(a, pkg)) {
     const text = projectText(a, file);
     const entry = cache.get(file)!;
-    if (text === null) return file;
-    if (!word.test(text)) continue;
-    if (!SCRIPT.test(file)) return file;
+    if (text === null) return { file };
+    const m = word.exec(text);
+    if (!m) continue;
+    if (!SCRIPT.test(file)) return { file, read: { field: m[0], line: text.slice(0, m.index).split("\n").length } };
     entry.reads ??= readNames(a, file, text);
-    if (fields.some((f) => entry.reads!.has(f))) return file;
+    const hit = fields.find((f) => entry.reads!.has(f));
+    if (hit) return { file, read: { field: hit, line: entry.reads.get(hit)! } };
   }
   return undefined;
 }
@@ -105,12 +107,13 @@ function scriptKind(file: string): TypeScript.ScriptKind {
  * member declaring it, an object literal's key (a body being written) or a variable of that name
  * are not reads. The engine's files are read from their parse, the others parsed here.
  */
-function readNames(a: Analysis, file: string, text: string): Set<string> {
+function readNames(a: Analysis, file: string, text: string): Map<string, number> {
   const parsed = a.files.get(file);
   const sf = parsed ? parsed.sf.compilerNode : (a.projectFileReads!.get(file)!.sf ??= ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, scriptKind(file)));
-  const out = new Set<string>();
+  /** Each name read, and the line of its first read. */
+  const out = new Map<string, number>();
   const add = (n: TypeScript.Node | undefined) => {
-    if (n && (ts.isIdentifier(n) || ts.isStringLiteral(n))) out.add(n.text);
+    if (n && (ts.isIdentifier(n) || ts.isStringLiteral(n)) && !out.has(n.text)) out.set(n.text, sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1);
   };
   const visit = (n: TypeScript.Node): void => {
     // `v2Adapter.toV1Record.networkVolume(…)`: an earlier run's adapter call names a resource, not a field.

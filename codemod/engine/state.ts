@@ -153,9 +153,9 @@ export interface Analysis {
   /** Every file of the run (sources and the app's pages), for what may read a field (project-reads.ts); absent for one file. */
   projectFiles?: string[];
   /** Fields joined → the first file that may read one of them (null: none). */
-  projectReaders?: Map<string, string | null>;
+  projectReaders?: Map<string, { file: string; read?: { field: string; line: number } } | null>;
   /** Per file of the run, read once: its text (null: unreadable) and the field names it reads. */
-  projectFileReads?: Map<string, { text: string | null; reads?: Set<string>; sf?: TypeScript.SourceFile }>;
+  projectFileReads?: Map<string, { text: string | null; reads?: Map<string, number>; sf?: TypeScript.SourceFile }>;
   /** A relay route (its path as shown) → what the code fetching it reads of its answer (relay-consumers.ts). */
   routeReads?: Map<string, RouteReads>;
   /** A type's name → the files the engine did not parse that name it, with their text (renamed-type-uses.ts). */

@@ -69,8 +69,8 @@ describe("relayed records: the route's fetchers decide", () => {
       "app/api/pods/route.ts": route,
       "app/pods/usePods.ts": ['import useSWR from "swr";', 'export const usePods = () => useSWR("/api/pods", (u: string) => fetch(u).then((x) => x.json()));', ""].join("\n"),
     }, "app/api/pods/route.ts");
-    expect(swr).toContain("lib/offers.ts may read one (the code fetching its route was not followed: app/pods/usePods.ts:2");
+    expect(swr).toContain("lib/offers.ts:2 may read costPerHr (the code fetching its route was not followed: app/pods/usePods.ts:2");
     const vue = await rewrite({ "app/api/pods/route.ts": route, "components/Pods.vue": '<script setup>\nconst { data } = await useFetch("/api/pods");\n</script>\n<template><li v-for="p in data">{{ p.name }}</li></template>\n' }, "app/api/pods/route.ts");
-    expect(vue).toContain("may read one (the code fetching its route was not followed: components/Pods.vue names /api/pods");
+    expect(vue).toContain("lib/offers.ts:2 may read costPerHr (the code fetching its route was not followed: components/Pods.vue names /api/pods");
   });
 });

@@ -16,7 +16,7 @@ import { bodySites } from "../body-sites.ts";
 import { referencesOf, skipParens } from "../nodes.ts";
 import { shownAsText } from "../display-sinks.ts";
 import { declaredAsRecord, declaredBodyRecord, declaredFields } from "../declared-types.ts";
-import { wrapRecordInAdapter } from "../adapter-sites.ts";
+import { wrapRecordInAdapter, type FollowedReads } from "../adapter-sites.ts";
 import { boundRefs } from "./openapi-fetch.ts";
 import { noteAnswerReads, noteStreamConverted } from "./read-facts.ts";
 import { observableFlow } from "../observable-flow.ts";
@@ -27,6 +27,7 @@ import { callersOf, fieldDeclarations, onlyTested, resultBeyondStatus } from "./
 import { argumentCallee, callbackCallee, noteEntry, type Callee } from "../record-callees.ts";
 import { relayOf, type AppRoute } from "../relay-routes.ts";
 import { relayedReads } from "../relay-reads.ts";
+import { readsBlock, typedRecordReads, type LeftSight, type TypedReads } from "../typed-reads.ts";
 
 const ITERATORS = ["map", "filter", "find", "forEach", "some", "every", "flatMap", "findLast", "sort", "slice", "reduce"];
 
@@ -72,6 +73,8 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   /** Where it leaves sight by being answered from one of the app's routes (its fetchers may be followed), and whether it also leaves elsewhere. */
   const relays: { route: AppRoute; node: Node }[] = [];
   let unfollowed = false;
+  /** Where the flow lost a value it marks (escapes), and whether it was returned there: its record type may still say where it is read (typed-reads.ts). */
+  const leftSight: LeftSight[] = [];
   /** A value leaves the codemod's sight: harmless when its declared type names no differing field. */
   const escape = (n: Node, viaReturn = false) => {
     outOfSight = true;
@@ -82,6 +85,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
     if (declared && !declared.some((f) => differing.has(f))) return;
     if (undocumented && !declared && !declaredAsRecord(plan.a, n, viaReturn)) return;
     escapes.push(n);
+    leftSight.push({ node: n, viaReturn });
     if (declared) for (const f of declared) if (differing.has(f)) named.add(f);
     // The project's field declarations this v1 record is typed through: renaming them for
     // another call would retype this one's record while it stays v1.
@@ -269,11 +273,15 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   // openapi-fetch: `const { data } = await client.GET(…)`, data being the record (or the unwrapped list).
   if (http.lib === "openapi-fetch") for (const r of boundRefs(http, "data")) (shape.kind === "record" ? recordUse : listUse)(r, 0);
   const sites = bodySites(plan.a, http);
+  let handed = false;
+  /** What the record type said of the reads where the flow lost the record (typed-reads.ts), once the adapter was asked. */
+  let typedOutcome: TypedReads | undefined;
   for (const site of sites) {
     readDeclared = site.declared;
     readInStream ||= !!site.observable;
     // A list's site is marked by its unwrap already; a record is read where it is not followed.
     if (site.kind === "handed") {
+      handed = true;
       outOfSight = true;
       unfollowed = true;
       const fields = differingFields(lens.fields, lens.v1Lost);
@@ -332,9 +340,14 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
     // leaves out; a read through the same type of another value elsewhere cannot see this record.
     // Where it leaves sight only through the app's routes, the code fetching them is followed to its reads.
     const relayed = !streamGone && sites.length === 1 && !unfollowed && relays.length && escapes.every((e) => relays.some((r) => r.node === e)) ? relayedReads(plan.a, relays) : undefined;
-    const seen = !outOfSight && !streamGone && escapes.length === 0 && sites.length === 1 ? { fields: reached } : relayed && "reads" in relayed ? { fields: new Set([...reached, ...relayed.reads.keys()]), at: relayed.reads, through: relayed.through } : undefined;
+    let seen: FollowedReads | undefined = !outOfSight && !streamGone && escapes.length === 0 && sites.length === 1 ? { fields: reached } : relayed && "reads" in relayed ? { fields: new Set([...reached, ...relayed.reads.keys()]), at: relayed.reads, through: relayed.through } : undefined;
     const kind = shape.kind === "list" ? "recordList" : "record";
-    const fallback = relayed && "undecided" in relayed ? relayed.undecided : undefined;
+    let fallback = relayed && "undecided" in relayed ? `the code fetching its route was not followed: ${relayed.undecided}` : undefined;
+    // Where it left sight only into places its project record type follows, the type's member references are its reads.
+    const typed = !seen && !relays.length && !streamGone && !stream && !handed && sites.length === 1 && !!read && escapes.length > 0 && escapes.every((e) => leftSight.some((l) => l.node === e)) ? typedRecordReads(plan.a, declaredBodyRecord(plan.a, read) ?? readDeclared, leftSight) : undefined;
+    if (typed && "fields" in typed) seen = { fields: new Set([...reached, ...typed.fields]), at: new Map([...reachedAt, ...typed.at]) };
+    else if (typed) fallback = `not every read of ${typed.type} is known: ${typed.unknown}`;
+    if (!speculative) typedOutcome = typed;
     const found = { fields: reached, where: reachedAt };
     const wrapped = stream ? wrapRecordInAdapter(plan, http.call, { rxjsMap: stream }, op, kind, seen, fallback, found) : !!read && wrapRecordInAdapter(plan, read, readIsPromise, op, kind, seen, fallback, found);
     // Why the adapter could not take it belongs to the site only where the site is marked anyway.
@@ -350,6 +363,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   const streamGone = !!http.observable && (shape.kind === "list" || differingFields(lens.fields, lens.v1Lost).length > 0) && !!observableFlow(http.call, http.observable).leaves;
   const stream = http.observable === "body" && (readInStream || streamGone) ? rxjsMapIn(http.call.getSourceFile()) : undefined;
   if ((unrenamed || differs || (stream && streamGone)) && (read || stream) && plan.a.adapter && (!readInStream || stream)) {
+    const before = plan.problems.length;
     const route = throughAdapter();
     if (route) {
       plan.problems.splice(mark.problems);
@@ -357,6 +371,8 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
       if (stream) noteStreamConverted(plan);
       return;
     }
+    // Every read known through the record's type: the one that blocks the adapter is the mark's problem, named where it is.
+    if (typedOutcome && "fields" in typedOutcome && plan.problems.length > before) return readsBlock(plan.problems.slice(before));
   } else if (read && plan.a.adapter && (!readInStream || stream) && (plan.site.typeRenames?.size ?? 0) > mark.typeRenames.size) {
     // Renamed through the project's own types: if do no harm later finds a type shared with a
     // v1-shaped record, the site takes this route instead (the adapter keeps its record v1 too).
@@ -372,7 +388,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
         risk: "silent",
         reason: `the ${shape.kind === "list" ? "records of the list" : "response record"} ${shape.kind === "list" ? "are" : "is"} used where the codemod cannot follow it (${where.getSourceFile().getBaseName()}:${line}), and these v1 fields differ in v2: ${fields.join(", ")}`,
         advice: "check every read of the record against the v2 record (docs/mapping.md)",
-        brief: `the ${shape.kind === "list" ? "list's records leave" : "record leaves"} the codemod's sight (${where.getSourceFile().getBaseName()}:${line}) and ${fields.length} v1 field${fields.length > 1 ? "s differ" : " differs"} in v2 (audit --format json names them)`,
+        brief: typedOutcome && "unknown" in typedOutcome ? `not every read of ${typedOutcome.type} is known: ${typedOutcome.unknown}` : `the ${shape.kind === "list" ? "list's records leave" : "record leaves"} the codemod's sight (${where.getSourceFile().getBaseName()}:${line}) and ${fields.length} v1 field${fields.length > 1 ? "s differ" : " differs"} in v2 (audit --format json names them)`,
       });
     }
   }
