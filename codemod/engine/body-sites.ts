@@ -153,7 +153,7 @@ export function bodySites(a: Analysis, http: HttpCall, depth = 0): BodySite[] {
   /** A reference to the awaited answer (a variable, a then callback's parameter): its body members, the Response handed on, or returned. */
   const answerRef = (ref: Node) => {
     const p = ref.getParent();
-    if (p && Node.isPropertyAccessExpression(p) && p.getExpression() === ref) responseMember(p, http.lib, addPromise, sites, answerKeyOf(http));
+    if (p && Node.isPropertyAccessExpression(p) && p.getExpression() === ref) responseMember(p, http.lib, addPromise, sites, answerKeyOf(http), http.textReader);
     else if (p && Node.isCallExpression(p)) handed(ref);
     else callers(ref);
   };
@@ -187,7 +187,7 @@ export function bodySites(a: Analysis, http: HttpCall, depth = 0): BodySite[] {
   const up = skipParens(awaited).getParent();
   if (!up || callers(awaited)) return sites;
   if (Node.isPropertyAccessExpression(up)) {
-    responseMember(up, http.lib, addPromise, sites, answerKeyOf(http));
+    responseMember(up, http.lib, addPromise, sites, answerKeyOf(http), http.textReader);
     return sites;
   }
   if (Node.isCallExpression(up)) handed(awaited);
@@ -257,11 +257,11 @@ function readsBody(expr: Node, name: string, lib: HttpCall["lib"], answerKey: st
   return t === `${name}.json()`;
 }
 
-function responseMember(access: Node & { getName(): string; getParent(): Node | undefined }, lib: HttpCall["lib"], addPromise: (p: Node, parsesText?: boolean) => void, sites: BodySite[], answerKey: string | undefined): void {
+function responseMember(access: Node & { getName(): string; getParent(): Node | undefined }, lib: HttpCall["lib"], addPromise: (p: Node, parsesText?: boolean) => void, sites: BodySite[], answerKey: string | undefined, textReader?: string): void {
   const name = access.getName();
   const parent = access.getParent();
   if ((lib === "fetch" || lib === "got" || lib === "ky") && name === "json" && parent && Node.isCallExpression(parent)) addPromise(parent);
-  else if ((lib === "fetch" || lib === "got" || lib === "ky") && name === "text" && parent && Node.isCallExpression(parent)) addPromise(parent, true);
+  else if ((lib === "fetch" || lib === "got" || lib === "ky") && (name === "text" || name === textReader) && parent && Node.isCallExpression(parent)) addPromise(parent, true);
   else if (answerKey === name) sites.push({ kind: "value", node: access });
   else if (lib === "undici-request" && name === "body" && parent && Node.isPropertyAccessExpression(parent) && parent.getName() === "json") {
     const c = parent.getParent();

@@ -72,8 +72,8 @@ export function verbPrefix(verb: string): string | undefined {
 /** Names that take their method from options (or send GET, as fetch does), not from the name. */
 const OPTION_METHOD_NAMES = new Set(["request", "fetch", "raw", "native"]);
 
-/** `.data`, `.json()` or the value itself: how the code reads this call's answer. */
-function answerStyle(call: Node): HttpCall["style"] {
+/** The members the code reads off this call's awaited answer, where it is held here (undefined: returned or handed on). */
+function answerReads(call: Node): string[] | undefined {
   const outer = skipParens(call);
   const awaited = outer.getParent() && Node.isAwaitExpression(outer.getParent()!) ? skipParens(outer.getParent()!) : outer;
   const reads: string[] = [];
@@ -88,8 +88,13 @@ function answerStyle(call: Node): HttpCall["style"] {
       }
     } else if (Node.isObjectBindingPattern(name)) reads.push(...name.getElements().map((e) => e.getPropertyNameNode()?.getText() ?? e.getName()));
   }
+  return reads.length ? reads : undefined;
+}
+
+/** `.data`, `.json()` or the value itself: how the code reads this call's answer. */
+function answerStyle(reads: string[] | undefined): HttpCall["style"] {
   // Nothing reads it here (returned, passed on): how it is read is not known.
-  if (!reads.length) return undefined;
+  if (!reads) return undefined;
   if (reads.includes("data")) return "data";
   if (reads.includes("json")) return "json";
   if (reads.some((r) => ["ok", "status", "statusCode", "headers", "body", "text"].includes(r))) return undefined;
@@ -128,9 +133,14 @@ export function conventionCall(a: Analysis, call: CallExpression, verb: string |
   // ofetch answers the parsed body itself, however the code reads it.
   // Else the library's declarations say (`getJson<T>` answers `{ result: T | null, … }`); without them, the reads around the call.
   const declared = ofetch ? undefined : declaredAnswer(a, call);
-  const style = ofetch ? "body" : declaredStyle(declared, answerStyle(call));
+  const reads = answerReads(call);
+  const style = ofetch ? "body" : declaredStyle(declared, answerStyle(reads));
   const out: HttpCall = { call, lib: "convention", urlNode, external, method: { kind: "default", value: "GET" }, bodyKey: "arg", trail, style, jsonSerialiser: ofetch ? "ofetch" : undefined };
   if (declared?.form === "member" && declared.key !== "data") out.answerKey = declared.key;
+  if (declared?.form === "member" && declared.nullable) out.answerNullable = true;
+  // A response object read through a method of its that promises the text (`await res.readBody()`): read as fetch's `text()`.
+  const textReader = declared?.form === "response" ? reads?.find((r) => declared.textReaders.has(r)) : undefined;
+  if (textReader) (out.style = "json"), (out.textReader = textReader);
   // Angular's HttpClient, @nestjs/axios: the answer is an Observable, followed through its operators.
   const observable = ofetch ? undefined : observableEmits(call);
   if (observable) out.observable = observable;

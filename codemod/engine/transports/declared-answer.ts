@@ -12,8 +12,8 @@ import { loadPackageTypes } from "../package-types.ts";
 
 export type DeclaredAnswer =
   | { form: "body" }
-  | { form: "member"; key: string }
-  | { form: "response"; members: Set<string> };
+  | { form: "member"; key: string; nullable: boolean }
+  | { form: "response"; members: Set<string>; textReaders: Set<string> };
 
 /** The promised type (`Promise<X>` → X), or the type itself. */
 function awaitedOf(t: Type): Type {
@@ -61,12 +61,17 @@ export function declaredAnswer(a: Analysis, call: CallExpression): DeclaredAnswe
     if (awaited.isTypeParameter() || awaited.isUnion() || !awaited.isObject()) return undefined;
     const props = awaited.getProperties();
     const holding = props.filter((p) => holdsParameter(p.getTypeAtLocation(decl)));
-    if (holding.length === 1) return { form: "member", key: holding[0]!.getName() };
+    if (holding.length === 1) {
+      const t = holding[0]!.getTypeAtLocation(decl);
+      return { form: "member", key: holding[0]!.getName(), nullable: t.isUnion() && t.getUnionTypes().some((u) => u.isNull() || u.isUndefined()) };
+    }
     if (holding.length > 1) return undefined;
     // A parsed JSON body has no methods: an answer with some (`readBody()`, `json()`) is a response object.
     const methods = props.filter((p) => p.getTypeAtLocation(decl).getCallSignatures().length > 0);
     if (!methods.length) return awaited.isArray() ? { form: "body" } : undefined;
-    return { form: "response", members: new Set(props.map((p) => p.getName())) };
+    // Its methods that take nothing and promise a string read the body as text (`readBody()`, fetch's `text()`).
+    const textReaders = methods.filter((p) => p.getTypeAtLocation(decl).getCallSignatures().some((sig) => sig.getParameters().length === 0 && /^Promise<string>$/.test(sig.getReturnType().getText())));
+    return { form: "response", members: new Set(props.map((p) => p.getName())), textReaders: new Set(textReaders.map((p) => p.getName())) };
   } catch {
     return undefined;
   }
