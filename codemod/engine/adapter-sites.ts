@@ -80,7 +80,12 @@ export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean | {
     if (promise) return ["", `.then((${param}) => ${conversion(param.split(":")[0]!)})`];
     return conversion("\0").split("\0");
   };
-  const [open, close] = around() as [string, string];
+  let [open, close] = around() as [string, string];
+  // A record the client may answer as null (`res.result` of `result: T | null`) stays null, as v1's reads of it expected.
+  if (!promise && kind === "record" && !Node.isBindingElement(read) && mayBeNull(read) && /^[\w$]+(\??\.[\w$]+)*$/.test(read.getText())) {
+    open = `(${read.getText()} && ${open}`;
+    close = `${close})`;
+  }
   const firstOperator = stream ? pipedFirst(read) : undefined;
   // The edit holding the closing text, and how that text is written from `close`.
   let closing: { edit: Edit; at: Node; render: (close: string) => string };
@@ -211,4 +216,14 @@ export function usesAdapter(plan: Plan, at: Node): void {
     before?.();
     useAdapter(plan, plan.a.files.get(at.getSourceFile().getFilePath())!);
   };
+}
+
+/** The checker types the value as possibly null or undefined (`T | null`). */
+function mayBeNull(read: Node): boolean {
+  try {
+    const t = read.getType();
+    return t.isUnion() && t.getUnionTypes().some((u) => u.isNull() || u.isUndefined()) && !t.getUnionTypes().some((u) => u.isAny());
+  } catch {
+    return false;
+  }
 }

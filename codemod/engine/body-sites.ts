@@ -155,7 +155,7 @@ export function bodySites(a: Analysis, http: HttpCall, depth = 0): BodySite[] {
   /** A reference to the awaited answer (a variable, a then callback's parameter): its body members, the Response handed on, or returned. */
   const answerRef = (ref: Node) => {
     const p = ref.getParent();
-    if (p && Node.isPropertyAccessExpression(p) && p.getExpression() === ref) responseMember(p, http.lib, addPromise, sites);
+    if (p && Node.isPropertyAccessExpression(p) && p.getExpression() === ref) responseMember(p, http.lib, addPromise, sites, answerKeyOf(http), http.textReader);
     else if (p && Node.isCallExpression(p)) handed(ref);
     else callers(ref);
   };
@@ -167,14 +167,14 @@ export function bodySites(a: Analysis, http: HttpCall, depth = 0): BodySite[] {
       const pn = cb.getParameters()[0]?.getNameNode();
       if (pn && Node.isIdentifier(pn)) {
         // `.then((r) => r.json())`: the then's promise is the body; else the callback reads the answer as a variable would.
-        if (body && readsBody(body, pn.getText(), http.lib)) addPromise(thenCall!);
+        if (body && readsBody(body, pn.getText(), http.lib, answerKeyOf(http))) addPromise(thenCall!);
         else for (const ref of referencesOf(cb, pn)) answerRef(ref);
       } else if (pn && Node.isObjectBindingPattern(pn)) {
         // `.then(({ data }) => data)`: the then's promise is the body; `({ data }) => data.map(…)` reads it.
         const els = pn.getElements();
-        const only = els.length === 1 && !!ANSWER_KEY[http.lib] && bodyKey(els[0]!, ANSWER_KEY[http.lib]!) && body?.getText() === els[0]!.getNameNode().getText();
+        const only = els.length === 1 && !!answerKeyOf(http) && bodyKey(els[0]!, answerKeyOf(http)!) && body?.getText() === els[0]!.getNameNode().getText();
         if (only) addPromise(thenCall!);
-        else bindings(pn, http.lib, cb, addPromise, sites);
+        else bindings(pn, http.lib, cb, addPromise, sites, answerKeyOf(http));
       }
     } else if (cb && http.lib === "fetch") {
       // `.then(parse)`: a named function of the project that returns the parsed body makes the then's promise the body.
@@ -190,7 +190,7 @@ export function bodySites(a: Analysis, http: HttpCall, depth = 0): BodySite[] {
   const up = skipParens(awaited).getParent();
   if (!up || callers(awaited)) return sites;
   if (Node.isPropertyAccessExpression(up)) {
-    responseMember(up, http.lib, addPromise, sites);
+    responseMember(up, http.lib, addPromise, sites, answerKeyOf(http), http.textReader);
     return sites;
   }
   if (Node.isCallExpression(up)) handed(awaited);
@@ -198,7 +198,7 @@ export function bodySites(a: Analysis, http: HttpCall, depth = 0): BodySite[] {
     const name = up.getNameNode();
     const scope = enclosingFunction(up);
     if (Node.isIdentifier(name)) for (const ref of referencesOf(scope, name)) answerRef(ref);
-    else if (Node.isObjectBindingPattern(name)) bindings(name, http.lib, scope, addPromise, sites);
+    else if (Node.isObjectBindingPattern(name)) bindings(name, http.lib, scope, addPromise, sites, answerKeyOf(http));
   }
   // `let res: Response; try { res = await fetch(…) } catch …`: the variable's reads (not its writes), written this once.
   const held = assignedDeclaration(awaited);
@@ -229,16 +229,21 @@ function wretchSites(a: Analysis, http: HttpCall, depth: number): BodySite[] {
 /** The member of the awaited answer that holds the parsed body: axios `data`, superagent `body`. */
 const ANSWER_KEY: Partial<Record<HttpCall["lib"], string>> = { axios: "data", superagent: "body" };
 
+/** That member for this call: a library's declared one (`result`: declared-answer.ts), else its library's. */
+function answerKeyOf(http: HttpCall): string | undefined {
+  return http.answerKey ?? ANSWER_KEY[http.lib];
+}
+
 function bodyKey(el: Node, key: string): boolean {
   return Node.isBindingElement(el) && (el.getPropertyNameNode()?.getText() ?? el.getName()) === key;
 }
 
 /** `const { data, status } = await api.get(…)`, `({ data }) => …`: axios `data` is the body; undici `body.json()` parses it. */
-function bindings(pattern: Node & { getElements(): Node[] }, lib: HttpCall["lib"], scope: Node, addPromise: (p: Node) => void, sites: BodySite[]): void {
+function bindings(pattern: Node & { getElements(): Node[] }, lib: HttpCall["lib"], scope: Node, addPromise: (p: Node) => void, sites: BodySite[], answerKey: string | undefined): void {
   for (const el of pattern.getElements()) {
     if (!Node.isBindingElement(el)) continue;
     const key = el.getPropertyNameNode()?.getText() ?? el.getName();
-    if (ANSWER_KEY[lib] === key) sites.push({ kind: "binding", node: el });
+    if (answerKey === key) sites.push({ kind: "binding", node: el });
     if (lib === "undici-request" && key === "body" && Node.isIdentifier(el.getNameNode())) {
       for (const ref of referencesOf(scope, el.getNameNode())) {
         const p = ref.getParent();
@@ -248,19 +253,19 @@ function bindings(pattern: Node & { getElements(): Node[] }, lib: HttpCall["lib"
   }
 }
 
-function readsBody(expr: Node, name: string, lib: HttpCall["lib"]): boolean {
+function readsBody(expr: Node, name: string, lib: HttpCall["lib"], answerKey: string | undefined): boolean {
   const t = expr.getText().replace(/\s/g, "");
-  if (ANSWER_KEY[lib]) return t === `${name}.${ANSWER_KEY[lib]}`;
+  if (answerKey) return t === `${name}.${answerKey}`;
   if (lib === "undici-request") return t === `${name}.body.json()`;
   return t === `${name}.json()`;
 }
 
-function responseMember(access: Node & { getName(): string; getParent(): Node | undefined }, lib: HttpCall["lib"], addPromise: (p: Node, parsesText?: boolean) => void, sites: BodySite[]): void {
+function responseMember(access: Node & { getName(): string; getParent(): Node | undefined }, lib: HttpCall["lib"], addPromise: (p: Node, parsesText?: boolean) => void, sites: BodySite[], answerKey: string | undefined, textReader?: string): void {
   const name = access.getName();
   const parent = access.getParent();
   if ((lib === "fetch" || lib === "got" || lib === "ky") && name === "json" && parent && Node.isCallExpression(parent)) addPromise(parent);
-  else if ((lib === "fetch" || lib === "got" || lib === "ky") && name === "text" && parent && Node.isCallExpression(parent)) addPromise(parent, true);
-  else if (ANSWER_KEY[lib] === name) sites.push({ kind: "value", node: access });
+  else if ((lib === "fetch" || lib === "got" || lib === "ky") && (name === "text" || name === textReader) && parent && Node.isCallExpression(parent)) addPromise(parent, true);
+  else if (answerKey === name) sites.push({ kind: "value", node: access });
   else if (lib === "undici-request" && name === "body" && parent && Node.isPropertyAccessExpression(parent) && parent.getName() === "json") {
     const c = parent.getParent();
     if (c && Node.isCallExpression(c)) addPromise(c);

@@ -74,6 +74,9 @@ function fromCall(a: Analysis, http: HttpCall, add: Add, unfollowed: Unfollowed,
   const lost = errorCarriesBody(a, http) ? lostTo(a, unfollowed) : undefined;
   for (const holder of holders) caughtBodies(a, holder, (n) => add(n, false), [], lost);
   ofetchFailureBodies(a, http, holders, (n) => add(n, false));
+  // A library that declares its answer's body under a member of its own (`result`: declared-answer.ts) throws
+  // errors carrying the error body under the same member (@actions/http-client's `HttpClientError.result`).
+  if (http.lib === "convention" && http.answerKey) for (const holder of holders) followPath(a, holder, [http.answerKey], (n) => add(n, false));
   wretchFailureBodies(a, http, (n) => add(n, false), unfollowed.hand);
   // An Observable's error handlers are where its failure certainly is: a body handed out of sight there is said so.
   streamFailureBodies(a, http, holders, (n, hops) => add(n, false, hops, true));

@@ -15,7 +15,8 @@ export function answerLibOf(http: HttpCall): "fetch" | "axios" | "superagent" | 
   // (An axios answer through a response interceptor is not axios's: the body, or the interceptor's own form.)
   if (http.lib === "axios" && http.interceptor) return undefined;
   if (http.lib === "fetch" || http.lib === "axios" || http.lib === "superagent") return http.lib;
-  if (http.lib === "convention") return http.style === "data" ? "axios" : http.style === "json" ? "fetch" : undefined;
+  // (A body under a member of its own, `result`, is not axios's: not read through a helper.)
+  if (http.lib === "convention") return http.style === "data" && !http.answerKey ? "axios" : http.style === "json" ? "fetch" : undefined;
   if (http.lib === "helper" && http.helper?.returnsResponse) return http.helper.answerLib ?? "fetch";
   return undefined;
 }

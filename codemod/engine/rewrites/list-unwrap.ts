@@ -79,6 +79,11 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
       const local = el.getNameNode().getText();
       // `const { data } = …` (axios), `const { body } = …` (superagent): the answer's key stays.
       const key = el.getPropertyNameNode()?.getText() ?? el.getName();
+      // `const { result } = …` where the library declares result may be null: destructuring the list out of it would throw.
+      if (http.answerNullable) {
+        plan.problems.push({ risk: "silent", reason: `v2 wraps the list in { ${wrapper}: [...] } and the body is taken out of ${key}, which the client library declares may be null`, advice: `read ${key}?.${wrapper}` });
+        continue;
+      }
       edit(plan, site.node, { start: el.getStart(), end: el.getEnd(), text: `${key}: { ${wrapper}: ${local} }` });
       continue;
     }

@@ -7,13 +7,17 @@ import { edit, quoteOf, type Analysis, type Plan } from "../state.ts";
 const quote = (a: Analysis, at: import("../../ts-morph.ts").Node) => quoteOf(a, at);
 import type { HttpCall } from "../transports/index.ts";
 import type { Problems } from "./problems.ts";
+import { verbPrefix } from "../transports/convention.ts";
 
 export function changeMethod(plan: Plan, http: HttpCall, op: OperationMapping): void {
   const to = op.v2!.method;
   const node = http.method.node;
   if (http.method.kind === "verb" && node) {
     const upper = node.getText() === node.getText().toUpperCase();
-    edit(plan, node, { start: node.getStart(), end: node.getEnd(), text: upper ? to : to.toLowerCase() });
+    // `postJson` → `patchJson`: a verb prefix changes, the rest of the name stays.
+    const prefix = http.lib === "convention" ? verbPrefix(node.getText()) : undefined;
+    const rest = prefix ? node.getText().slice(prefix.length) : "";
+    edit(plan, node, { start: node.getStart(), end: node.getEnd(), text: upper ? to : to.toLowerCase() + rest });
   } else if (http.method.kind === "literal" && node) {
     const old = literalText(node)!;
     const text = old === old.toLowerCase() ? to.toLowerCase() : to;

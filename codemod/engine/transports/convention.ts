@@ -18,6 +18,7 @@ import type { HttpCall } from "./transport.ts";
 import { observableEmits } from "../observable-answer.ts";
 import { readRouteConfig, routeConfig } from "./route-config.ts";
 import { optionRedirect } from "../v1-redirect.ts";
+import { declaredAnswer, type DeclaredAnswer } from "./declared-answer.ts";
 
 export const BASE_KEYS = ["baseURL", "baseUrl", "prefixUrl", "prefix", "base", "baseUri", "baseURI"];
 const VERBS = new Set(["get", "post", "put", "patch", "delete", "del", "head", "request", "fetch"]);
@@ -52,14 +53,27 @@ export function madeWithBase(a: Analysis, receiver: Node): External | undefined 
   return undefined;
 }
 
-function verbMethod(verb: string): HttpMethod | undefined {
-  const v = verb.toLowerCase();
-  if (v === "del") return "DELETE";
-  return ["get", "post", "put", "patch", "delete"].includes(v) ? (v.toUpperCase() as HttpMethod) : undefined;
+/**
+ * The method a callee's name gives by convention: the verb itself (`post`, `GET`), a verb prefix
+ * (`postJson`, `patch_json`: the verb, then a word boundary) or a known short form (`del`).
+ */
+export function verbMethod(verb: string): HttpMethod | undefined {
+  const m = /^(delete|del|get|post|put|patch)(?=$|[A-Z0-9_$])/.exec(verb) ?? /^(DELETE|GET|POST|PUT|PATCH)$/.exec(verb);
+  if (!m) return undefined;
+  const v = m[1]!.toLowerCase();
+  return v === "del" ? "DELETE" : (v.toUpperCase() as HttpMethod);
 }
 
-/** `.data`, `.json()` or the value itself: how the code reads this call's answer. */
-function answerStyle(call: Node): HttpCall["style"] {
+/** The verb prefix of a callee's name (`post` of `postJson`), as written. */
+export function verbPrefix(verb: string): string | undefined {
+  return verbMethod(verb) ? /^(delete|del|get|post|put|patch)/i.exec(verb)![1] : undefined;
+}
+
+/** Names that take their method from options (or send GET, as fetch does), not from the name. */
+const OPTION_METHOD_NAMES = new Set(["request", "fetch", "raw", "native"]);
+
+/** The members the code reads off this call's awaited answer, where it is held here (undefined: returned or handed on). */
+function answerReads(call: Node): string[] | undefined {
   const outer = skipParens(call);
   const awaited = outer.getParent() && Node.isAwaitExpression(outer.getParent()!) ? skipParens(outer.getParent()!) : outer;
   const reads: string[] = [];
@@ -74,12 +88,29 @@ function answerStyle(call: Node): HttpCall["style"] {
       }
     } else if (Node.isObjectBindingPattern(name)) reads.push(...name.getElements().map((e) => e.getPropertyNameNode()?.getText() ?? e.getName()));
   }
+  return reads.length ? reads : undefined;
+}
+
+/** `.data`, `.json()` or the value itself: how the code reads this call's answer. */
+function answerStyle(reads: string[] | undefined): HttpCall["style"] {
   // Nothing reads it here (returned, passed on): how it is read is not known.
-  if (!reads.length) return undefined;
+  if (!reads) return undefined;
   if (reads.includes("data")) return "data";
   if (reads.includes("json")) return "json";
   if (reads.some((r) => ["ok", "status", "statusCode", "headers", "body", "text"].includes(r))) return undefined;
   return "body";
+}
+
+/**
+ * The style a library's declared answer gives: the body itself, the body under a member (read as
+ * axios's `data` is), or a response object, read as the code reads it only where that names one of
+ * its body readers (`json()`); a response object read otherwise is not the body.
+ */
+function declaredStyle(declared: DeclaredAnswer | undefined, read: HttpCall["style"]): HttpCall["style"] {
+  if (!declared) return read;
+  if (declared.form === "body") return "body";
+  if (declared.form === "member") return "data";
+  return read === "json" && declared.members.has("json") ? "json" : undefined;
 }
 
 /** The package whose factory made the receiver of a verb call (`createClient` of `@hey-api/client-fetch`). */
@@ -100,8 +131,16 @@ export function conventionCall(a: Analysis, call: CallExpression, verb: string |
   if (!urlNode || Node.isSpreadElement(urlNode)) return undefined;
   const ofetch = ofetchCallee(a, call);
   // ofetch answers the parsed body itself, however the code reads it.
-  const style = ofetch ? "body" : answerStyle(call);
+  // Else the library's declarations say (`getJson<T>` answers `{ result: T | null, … }`); without them, the reads around the call.
+  const declared = ofetch ? undefined : declaredAnswer(a, call);
+  const reads = answerReads(call);
+  const style = ofetch ? "body" : declaredStyle(declared, answerStyle(reads));
   const out: HttpCall = { call, lib: "convention", urlNode, external, method: { kind: "default", value: "GET" }, bodyKey: "arg", trail, style, jsonSerialiser: ofetch ? "ofetch" : undefined };
+  if (declared?.form === "member" && declared.key !== "data") out.answerKey = declared.key;
+  if (declared?.form === "member" && declared.nullable) out.answerNullable = true;
+  // A response object read through a method of its that promises the text (`await res.readBody()`): read as fetch's `text()`.
+  const textReader = declared?.form === "response" ? reads?.find((r) => declared.textReaders.has(r)) : undefined;
+  if (textReader) (out.style = "json"), (out.textReader = textReader);
   // Angular's HttpClient, @nestjs/axios: the answer is an Observable, followed through its operators.
   const observable = ofetch ? undefined : observableEmits(call);
   if (observable) out.observable = observable;
@@ -110,6 +149,8 @@ export function conventionCall(a: Analysis, call: CallExpression, verb: string |
   else if (observable === "response") out.style = "data";
   const m = verb ? verbMethod(verb) : undefined;
   if (m) out.method = { kind: "verb", value: m, node: (call.getExpression() as any).getNameNode?.() };
+  // A method name that gives no verb (`send`, `call`): its method is not known, never GET by default.
+  else if (verb && !OPTION_METHOD_NAMES.has(verb)) out.method = { kind: "unknown" };
   // `client.get({ url: '/pods/{podId}', ...options })`: a generated client's request config.
   const rc = routeConfig(a, urlNode, !!m || verb === "request");
   if (rc) {
@@ -123,7 +164,8 @@ export function conventionCall(a: Analysis, call: CallExpression, verb: string |
     return out;
   }
   let options = args[1];
-  if (m && DATA_VERBS.has(verb!.toLowerCase()) && args[1]) {
+  const dataVerb = !!m && DATA_VERBS.has(m.toLowerCase());
+  if (dataVerb && args[1]) {
     const obj = objectLiteral(a, args[1]);
     // (Options carrying the base, `post(url, { baseURL, … })`, are options too.)
     const keyed = obj && [...BODY_KEYS, ...BASE_KEYS].some((k) => prop(obj, k));
@@ -151,13 +193,13 @@ export function conventionCall(a: Analysis, call: CallExpression, verb: string |
       const inner = unwrapExpression(b);
       const stringified = Node.isCallExpression(inner) && inner.getExpression().getText() === "JSON.stringify";
       out.body = { node: stringified ? inner.getArguments()[0]! : b, stringify: stringified, prop: (opts as any).getProperty(key) };
-    } else if (!m || DATA_VERBS.has(verb!.toLowerCase())) {
+    } else if (!m || dataVerb) {
       out.bodyKey = m ? "arg" : ofetch ? "body" : "json";
       // `https.request(url, { method, headers }, cb)`: a function whose options show no body key takes its body who knows where (Node's: `req.end(data)`).
       out.bodyKeyUnknown = !m && !ofetch;
     }
   }
-  if (!opts && options && !out.body && m && DATA_VERBS.has(verb!.toLowerCase())) out.bodyKey = "arg";
+  if (!opts && options && !out.body && dataVerb) out.bodyKey = "arg";
   return out;
 }
 

@@ -18,7 +18,7 @@ import { gotTransport, kyTransport } from "./got-ky.ts";
 import { openapiFetchTransport } from "./openapi-fetch.ts";
 import { CONFIG as SUPERAGENT_CONFIG, superagentCall, superagentTransport } from "./superagent.ts";
 import { wretchCall, wretchTransport } from "./wretch.ts";
-import { CONVENTION_VERBS, conventionCall, madeWithBase, optionBase, urlFirstCall } from "./convention.ts";
+import { CONVENTION_VERBS, conventionCall, madeWithBase, optionBase, urlFirstCall, verbMethod } from "./convention.ts";
 import { absoluteOnV1, rtkEndpoint } from "./rtk-query.ts";
 import { inheritedVerb } from "./inherited-verbs.ts";
 import { routeConfigCall } from "./route-config.ts";
@@ -259,7 +259,7 @@ export function httpCall(a: Analysis, call: CallExpression): HttpCall | undefine
       if (verb) verbNode = callee.getNameNode();
     }
   }
-  if (!root && Node.isPropertyAccessExpression(callee) && CONVENTION_VERBS.has(callee.getName())) {
+  if (!root && Node.isPropertyAccessExpression(callee) && (CONVENTION_VERBS.has(callee.getName()) || verbMethod(callee.getName()))) {
     // A verb method of an object made by any factory from options carrying a v1 base.
     const receiver = unwrapExpression(callee.getExpression());
     const external = madeWithBase(a, receiver);

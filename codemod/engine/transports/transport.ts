@@ -36,6 +36,12 @@ export interface HttpCall {
   wrapper?: WrapperSignature;
   /** A call by convention: how its answer is read (`.data`, `.json()`, the value itself; undefined: not known). */
   style?: "data" | "json" | "body";
+  /** A call by convention whose library declares the body under another member of its answer than axios's `data` (`result`): style "data" reads it there. */
+  answerKey?: string;
+  /** That member may be null or undefined (`result: T | null`): the body is not destructured from it. */
+  answerNullable?: boolean;
+  /** A call by convention answering a response object whose body the code reads as text through this method (`readBody`), as fetch's `text()`. */
+  textReader?: string;
   /** The call answers an RxJS Observable emitting the body, the axios response, or something not known (observable-flow.ts follows it). */
   observable?: import("../observable-answer.ts").Emits;
   /** A request builder's chain (superagent): the request call, its `.send` / `.query` / type links, and links the codemod cannot read. */
