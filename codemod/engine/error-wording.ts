@@ -91,8 +91,12 @@ export function settleErrorWording(a: Analysis): void {
   }
 }
 
+/** A transport's failure (`ECONNRESET`, `fetch failed`, a timeout), not the API's: it has no body. */
+const TRANSPORT_FAILURE = /^E[A-Z]{3,}$|fetch failed|network|timed? ?out|abort/i;
+
 /** Whether a literal compares wording the text brought: a word that none of the message's own parts hold. */
 function byWording(literal: string, around: Set<string>): boolean {
+  if (TRANSPORT_FAILURE.test(literal)) return false;
   const own = [...around].join(" ").toLowerCase();
   return (literal.match(/[A-Za-z]{2,}/g) ?? []).some((w) => !own.includes(w.toLowerCase()));
 }
