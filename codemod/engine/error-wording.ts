@@ -142,6 +142,8 @@ function followText(a: Analysis, node: Node, around: Set<string>, w: Walk, depth
     for (const r of referencesOf(declarationScope(node), node)) next(r);
     return;
   }
+  // `const { message } = body`: the name it binds.
+  if (Node.isBindingElement(node)) return Node.isIdentifier(node.getNameNode()) ? next(node.getNameNode()) : undefined;
   const outer = skipParens(node);
   const p = outer.getParent();
   if (!p) return;
@@ -156,6 +158,8 @@ function followText(a: Analysis, node: Node, around: Set<string>, w: Walk, depth
     const op = p.getOperatorToken().getKind();
     const other = p.getLeft() === outer ? p.getRight() : p.getLeft();
     if (op === SyntaxKind.PlusToken) return next(p, [literalOf(other) ?? ""]);
+    // `message = body.message || text`: the variable assigned.
+    if (op === SyntaxKind.EqualsToken) return p.getRight() === outer ? assigned(p.getLeft(), next) : undefined;
     if (op === SyntaxKind.QuestionQuestionToken || op === SyntaxKind.BarBarToken) return p.getLeft() === outer ? next(p) : undefined;
     if (op === SyntaxKind.AmpersandAmpersandToken) return p.getRight() === outer ? next(p) : undefined;
     if ([SyntaxKind.EqualsEqualsEqualsToken, SyntaxKind.EqualsEqualsToken, SyntaxKind.ExclamationEqualsEqualsToken, SyntaxKind.ExclamationEqualsToken].includes(op)) return compare(p, other);
@@ -186,6 +190,14 @@ function followText(a: Analysis, node: Node, around: Set<string>, w: Walk, depth
     const fn = Node.isArrowFunction(p) ? p : p.getFirstAncestor((n) => isFunctionLike(n));
     for (const c of fn ? callersOf(a, fn) : []) next(c);
   }
+}
+
+/** The declared name an assignment writes (`message = …` of a `let message`). */
+function assigned(target: Node, next: (n: Node) => void): void {
+  const t = unwrapExpression(target);
+  const b = Node.isIdentifier(t) ? resolveIdentifier(t) : undefined;
+  const name = b?.kind === "var" && !b.path.length && Node.isVariableDeclaration(b.decl) ? b.decl.getNameNode() : undefined;
+  if (name && Node.isIdentifier(name)) next(name);
 }
 
 /** `new Error(text)`, or a class of the project extending another that takes the message first. */
