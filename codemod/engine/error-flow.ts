@@ -235,6 +235,12 @@ function jsonParseOf(n: Node): Node | undefined {
   return p && Node.isCallExpression(p) && p.getExpression().getText() === "JSON.parse" && p.getArguments()[0] === outer ? p : undefined;
 }
 
+/** The call's transport calls (its own, a helper's or wrapper's inner ones) whose awaited value is a fetch-like Response. */
+export function responseTransports(a: Analysis, http: HttpCall, depth = 0): Node[] {
+  if (depth > 3) return [];
+  return [...(passesResponse(http) ? [http.call] : []), ...innerTransports(a, http).flatMap(({ inner }) => responseTransports(a, inner, depth + 1))];
+}
+
 /** The transport calls a call goes through: a request helper's own (their failures are its callers'), a wrapper's. */
 function innerTransports(a: Analysis, http: HttpCall): { inner: HttpCall; foreign: boolean }[] {
   if (http.lib === "helper") {

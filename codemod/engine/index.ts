@@ -18,6 +18,7 @@ import { setCallReader } from "./call-reader.ts";
 setCallReader(httpCall);
 import { processCall } from "./call-site.ts";
 import { registerCaughtReadsByShape, registerErrorReads, settleErrorReads } from "./error-reads.ts";
+import { registerErrorTexts, settleErrorWording } from "./error-wording.ts";
 import { scanLiterals } from "./base-sources.ts";
 import { resolveDoNoHarm } from "./do-no-harm.ts";
 import { markFindings, writtenMarks } from "./todo-marks.ts";
@@ -145,12 +146,14 @@ function analyzeOnce(index: ProjectIndex, displayName: (file: string) => string,
   // Error reads on the calls' failure paths, wherever they are (shared code included); settled below.
   guarded(registerErrorReads);
   guarded(registerCaughtReadsByShape);
+  guarded(registerErrorTexts);
   guarded(openapiTypes);
   guarded(scanLiterals);
   guarded(recallNet);
   resolveDoNoHarm(a);
   followCacheKeys(a);
   settleErrorReads(a);
+  settleErrorWording(a);
   // The edits each file is written with: none for a file left alone, only marks for a held one.
   const written = (file: FileState) => {
     const frozen = a.frozen.get(file.sf.getFilePath());

@@ -225,7 +225,7 @@ function onV2Base(a: Analysis, literal: Node): boolean {
 
 /**
  * The app's own routes, not requests: a router's or a link's target (`router.push("/pods")`,
- * `<Link href="/pods">`, `redirect("/pods")`), a route table entry (`{ path: "/pods", element }`,
+ * `<Link href="/pods">`, `redirect("/pods")`, a menu entry's `href`), a route table entry (`{ path: "/pods", element }`,
  * `/pods/:podId`), a server's route registration (`app.get("/pods", (req, res) => …)`).
  */
 function isAppRoute(literal: Node, text: string): boolean {
@@ -233,6 +233,8 @@ function isAppRoute(literal: Node, text: string): boolean {
   const parent = literal.getParent();
   if (parent && (Node.isJsxAttribute(parent) || Node.isJsxExpression(parent))) return true;
   if (parent && Node.isPropertyAssignment(parent) && parent.getInitializer() === literal) {
+    // A link's target by the web's convention (an anchor's `href`): `{ href: "/templates", label: "Products" }` in a menu.
+    if (parent.getName() === "href") return true;
     const obj = parent.getParent();
     const keys = obj && Node.isObjectLiteralExpression(obj) ? obj.getProperties().map((p) => (p as any).getName?.() as string | undefined) : [];
     return keys.some((k) => k !== undefined && ["element", "component", "Component", "children", "lazy", "loader", "redirectTo", "page"].includes(k));

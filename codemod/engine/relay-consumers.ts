@@ -63,7 +63,8 @@ function search(a: Analysis, route: AppRoute): RouteReads {
       if (!held || !arg) continue;
       followed.add(arg);
       if (engineFile && v1Request(a, file, arg)) continue;
-      const verdict = classify(urlPieces(arg, 0), route);
+      const verdicts = urlForms(arg, 0).map((form) => classify(form, route));
+      const verdict = verdicts.includes("maybe") ? "maybe" : verdicts.includes("follow") ? "follow" : "no";
       if (verdict === "no") continue;
       const at = `${shown(file)}:${sf.getLineAndCharacterOfPosition(call.getStart(sf)).line + 1}`;
       if (verdict === "maybe") return { undecided: `${at} requests a URL built at run time that may be ${route.shown}` };
@@ -95,6 +96,19 @@ function v1Request(a: Analysis, file: string, arg: N): boolean {
   let node = sf.getDescendantAtPos(arg.getStart());
   while (node && !(node.getStart() === arg.getStart() && node.getEnd() === arg.getEnd())) node = node.getParent();
   return !!node && resolveParts(node, urlContext(a))[0]?.kind === "base";
+}
+
+/** The URL's forms: each branch of a conditional (`cat ? \`/api/models?c=${cat}\` : "/api/models"`), through a `const` holding it. */
+function urlForms(expr: N, depth: number): Piece[][] {
+  while (ts.isParenthesizedExpression(expr) || ts.isAsExpression(expr) || ts.isNonNullExpression(expr)) expr = expr.expression;
+  if (depth < 4 && ts.isConditionalExpression(expr)) return [...urlForms(expr.whenTrue, depth + 1), ...urlForms(expr.whenFalse, depth + 1)];
+  if (depth < 4 && ts.isIdentifier(expr)) {
+    const decl = declarationOf(expr);
+    const v = decl?.parent;
+    const init = v && ts.isVariableDeclaration(v) && v.name === decl && v.initializer && ts.isVariableDeclarationList(v.parent) && v.parent.flags & ts.NodeFlags.Const ? v.initializer : undefined;
+    if (init && ts.isConditionalExpression(init)) return urlForms(init, depth + 1);
+  }
+  return [urlPieces(expr, depth)];
 }
 
 /** A URL expression as literal text and holes, through the file's constants, templates and `+`. */

@@ -1,5 +1,5 @@
 // Where a record leaves the codemod's sight by being answered to the browser from one of the app's
-// own routes (a relay): `return NextResponse.json(pods)` in a Next.js `app/**/route.ts`,
+// own routes (a relay): `return NextResponse.json(pods)` (or `new NextResponse(JSON.stringify(pods))`) in a Next.js `app/**/route.ts`,
 // `res.json(pod)` in `pages/api/**` or an Express `app.get("/api/pods", …)` handler, SvelteKit's
 // `json(list)` in `src/routes/**/+server.ts`, a Nuxt `server/api/**` handler's `return`. The route
 // the app serves it at comes from the file's place (the frameworks' file conventions) or the
@@ -45,6 +45,12 @@ function relayRoute(a: Analysis, value: Node, viaReturn: boolean): { route: AppR
   }
   if (!p || !Node.isCallExpression(p) || p.getArguments()[0] !== value) return undefined;
   const callee = p.getExpression().getText().replace(/\s/g, "");
+  // `new NextResponse(JSON.stringify(pod), { status: 200, headers })`, `new Response(JSON.stringify(list))`: the same answer written by hand.
+  const made = callee === "JSON.stringify" ? p.getParent() : undefined;
+  if (made && Node.isNewExpression(made) && made.getArguments()[0] === p && /^(Response|NextResponse)$/.test(made.getExpression().getText())) {
+    const route = nextAppRoute(rel) ?? svelteKitRoute(rel);
+    return route && { route, at: made };
+  }
   if (/^(Response|NextResponse)\.json$/.test(callee)) {
     const route = nextAppRoute(rel);
     return route && { route, at: p };

@@ -21,7 +21,7 @@ import { insertAt, textEdit } from "./text-edit.ts";
 // word them so): the label `audit` gives it when no pass of this run wrote it again.
 const MARK_SUBJECTS: [RegExp, Subject][] = [
   [/^(v1 base kept|the v2 base |this test's client )/, "base"],
-  [/^reads the v1 error field /, "error-read"],
+  [/^(reads the v1 error field |matches the error text )/, "error-read"],
   [/^the client's hook /, "hook"],
   [/^the client's `paths` types /, "types"],
   [/^(the v1 path is computed|the URL is chosen at run time|the query string of |call on the bare v1 base URL|HTTP method not known)/, "call"],
