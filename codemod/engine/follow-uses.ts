@@ -8,6 +8,7 @@ import { tidiedReceiver } from "./evaluate/tidy.ts";
 import { configDefault } from "./evaluate/config-default.ts";
 import { prefixTest } from "./prefix-tests.ts";
 import { Node, SyntaxKind } from "../ts-morph.ts";
+import type { ClassDeclaration } from "ts-morph";
 import { enclosingFunction, isFunctionLike } from "./scope.ts";
 import type { Analysis } from "./state.ts";
 import { functionName, references } from "./references.ts";
@@ -184,6 +185,8 @@ export class Follower {
         // A class or factory of the project: the option is followed where it takes it (its uses
         // are inside), so calling the made object's own methods is not a use of it.
         const intoProject = this.intoCallee(holder, obj!, [...path, name], out, seen, depth);
+        // `super({ baseURL })`: the parent's fields are the instance's; their reads were followed there.
+        if (intoProject && holder.getExpression().getKind() === SyntaxKind.SuperKeyword) return;
         if (!intoProject) {
           // A client handed to outside code (`createApi({ baseQuery: fetchBaseQuery(…) })`): not followed.
           if (insideClient(path)) {
@@ -242,6 +245,7 @@ export class Follower {
     // A base given positionally to a class of the project (`new Client(key, BASE)`) is followed into
     // its constructor the same way (its uses are the class's own members).
     if (Node.isNewExpression(p) && (p.getArguments() as Node[]).includes(outer) && this.intoCallee(p, outer, path, out, seen, depth)) return this.follow(p, out, seen, depth + 1, path);
+    if (Node.isCallExpression(p) && p.getExpression().getKind() === SyntaxKind.SuperKeyword && (p.getArguments() as Node[]).includes(outer) && this.intoCallee(p, outer, path, out, seen, depth)) return;
     // Options carrying the base given to a planned request (`$fetch(path, rpOpts())`, `{ ...rpOpts() }`): that request is the use.
     if (path.length === 1 && Node.isCallExpression(p) && p.getArguments().includes(outer as any) && this.accounted(p.getExpression())) return;
     // An object carrying the base (a client the project made) handed to a function of the project:
@@ -338,14 +342,22 @@ export class Follower {
    */
   private intoCallee(holder: Node, obj: Node, path: string[], out: Node[], seen: Set<string>, depth: number): boolean {
     const callee = (holder as any).getExpression() as Node;
-    const fn = functionNamed(this.a, callee);
-    const cls = !fn && Node.isNewExpression(holder) ? classNamed(this.a, callee) : undefined;
+    // `super({ baseURL })` in a subclass's constructor: the parent class of the project takes it.
+    const parent = callee.getKind() === SyntaxKind.SuperKeyword ? parentClass(this.a, holder) : undefined;
+    const fn = parent ? undefined : functionNamed(this.a, callee);
+    const cls = parent ?? (!fn && Node.isNewExpression(holder) ? classNamed(this.a, callee) : undefined);
     const body = fn ?? cls?.getConstructors()[0];
     if (!body) return false;
     const index = (holder as any).getArguments().indexOf(obj);
     const param = (body as any).getParameters?.()[index] as Node | undefined;
     if (!param || !Node.isParameterDeclaration(param) || param.getDotDotDotToken()) return false;
     const name = param.getNameNode();
+    // `constructor({ baseURL, timeout }: Options)`: the element that takes the option.
+    if (Node.isObjectBindingPattern(name) && path.length) {
+      this.destructured(name, out, seen, depth + 1, path);
+      this.projectClients.add(holder, cls ?? fn!);
+      return true;
+    }
     if (!Node.isIdentifier(name)) return false;
     const local = referencesOf(body, name);
     for (const r of local) this.follow(r, out, seen, depth + 1, path);
@@ -393,6 +405,13 @@ export class Follower {
       // (Exported the CommonJS way: the importers' calls are among the references.)
     }
   }
+}
+
+/** The project's class a `super(…)` call constructs (the class the caller's class extends). */
+function parentClass(a: Analysis, superCall: Node): ClassDeclaration | undefined {
+  const sub = superCall.getFirstAncestor((x) => Node.isClassDeclaration(x) || Node.isClassExpression(x));
+  const base = sub && (sub as any).getExtends?.()?.getExpression() as Node | undefined;
+  return base ? classNamed(a, base) : undefined;
 }
 
 const NUMERIC = /^(Number|parseInt|parseFloat|Boolean|Number\.parseInt|Number\.parseFloat)$/;
