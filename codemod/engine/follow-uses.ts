@@ -230,6 +230,8 @@ export class Follower {
     // A URL tested against it (`req.url.startsWith(BASE)`): sends nothing; do-no-harm checks the calls kept on v1.
     const test = !path.length ? prefixTest(outer) : undefined;
     if (test) return void this.tests.push(test);
+    // `base.endsWith("/")` (a slash-safe join's test): a boolean holds no URL.
+    if (!path.length && testedEnd(outer)) return;
     // `typeof DEFAULTS[key] === "number"`, `Number(raw)`: a type test or a number holds no URL.
     if (Node.isTypeOfExpression(p)) return;
     if (Node.isCallExpression(p) && p.getArguments()[0] === outer && NUMERIC.test(p.getExpression().getText())) return;
@@ -412,6 +414,16 @@ function parentClass(a: Analysis, superCall: Node): ClassDeclaration | undefined
   const sub = superCall.getFirstAncestor((x) => Node.isClassDeclaration(x) || Node.isClassExpression(x));
   const base = sub && (sub as any).getExtends?.()?.getExpression() as Node | undefined;
   return base ? classNamed(a, base) : undefined;
+}
+
+/** `value.endsWith("/")`, `value.startsWith("https:")`: a test of the value's own text against a literal. */
+function testedEnd(value: Node): boolean {
+  const access = value.getParent();
+  const call = access?.getParent();
+  if (!access || !Node.isPropertyAccessExpression(access) || access.getExpression() !== value || !["endsWith", "startsWith"].includes(access.getName())) return false;
+  if (!call || !Node.isCallExpression(call) || call.getExpression() !== access || call.getArguments().length !== 1) return false;
+  const arg = unwrapExpression(call.getArguments()[0]!);
+  return Node.isStringLiteral(arg) || Node.isNoSubstitutionTemplateLiteral(arg);
 }
 
 const NUMERIC = /^(Number|parseInt|parseFloat|Boolean|Number\.parseInt|Number\.parseFloat)$/;
