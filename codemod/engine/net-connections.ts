@@ -67,7 +67,7 @@ export function netConnections(a: Analysis, sf: SourceFile, namesV1Host: (sf: So
   return out;
 }
 
-/** Files naming the v1 host that declare a subclass of a class this file declares (`class Runpod extends APIClient`). */
+/** Files naming the v1 host that declare the subclasses of a class this file declares (`class Runpod extends APIClient`), when all of them do. */
 function subclassBaseFiles(file: SourceFile, namesV1Host: (sf: SourceFile) => boolean): string[] {
   const out: string[] = [];
   for (const cls of file.getClasses()) {
@@ -77,7 +77,9 @@ function subclassBaseFiles(file: SourceFile, namesV1Host: (sf: SourceFile) => bo
     } catch {
       continue;
     }
-    for (const d of derived) if (d.getSourceFile() !== file && namesV1Host(d.getSourceFile())) out.push(d.getSourceFile().getFilePath());
+    // Only a parent every subclass of which names the host: a core shared with another API's client is not RunPod's.
+    if (!derived.length || !derived.every((d) => namesV1Host(d.getSourceFile()))) continue;
+    for (const d of derived) if (d.getSourceFile() !== file) out.push(d.getSourceFile().getFilePath());
   }
   return out;
 }
