@@ -6,9 +6,8 @@
 // client made from the base are client-uses.ts's; which calls cannot return it, call-results.ts's.
 import { tidiedReceiver } from "./evaluate/tidy.ts";
 import { configDefault } from "./evaluate/config-default.ts";
-import { prefixTest } from "./prefix-tests.ts";
+import { prefixTest, testedEnd } from "./prefix-tests.ts";
 import { Node, SyntaxKind } from "../ts-morph.ts";
-import type { ClassDeclaration } from "ts-morph";
 import { enclosingFunction, isFunctionLike } from "./scope.ts";
 import type { Analysis } from "./state.ts";
 import { functionName, references } from "./references.ts";
@@ -21,7 +20,7 @@ import { unwrapExpression } from "./urls.ts";
 import { inheritedFieldReads } from "./inherited-field-reads.ts";
 import { chainTop, referencesOf } from "./nodes.ts";
 import { wretchBuilder, wretchUnfollowed } from "./transports/wretch.ts";
-import { argumentCallee, classNamed, functionNamed } from "./record-callees.ts";
+import { argumentCallee, classNamed, functionNamed, parentClass } from "./record-callees.ts";
 import { clientKey, clientStep, clientUse, handedOnWhy, insideClient, makesClient, membersTaken, ProjectClients, REQUEST_METHODS } from "./client-uses.ts";
 
 const WRAPPERS = new Set([SyntaxKind.ParenthesizedExpression, SyntaxKind.AsExpression, SyntaxKind.NonNullExpression, SyntaxKind.SatisfiesExpression, SyntaxKind.TypeAssertionExpression, SyntaxKind.AwaitExpression]);
@@ -344,10 +343,9 @@ export class Follower {
    */
   private intoCallee(holder: Node, obj: Node, path: string[], out: Node[], seen: Set<string>, depth: number): boolean {
     const callee = (holder as any).getExpression() as Node;
-    // `super({ baseURL })` in a subclass's constructor: the parent class of the project takes it.
-    const parent = callee.getKind() === SyntaxKind.SuperKeyword ? parentClass(this.a, holder) : undefined;
-    const fn = parent ? undefined : functionNamed(this.a, callee);
-    const cls = parent ?? (!fn && Node.isNewExpression(holder) ? classNamed(this.a, callee) : undefined);
+    // (`super({ baseURL })` in a subclass's constructor: the parent class of the project takes it.)
+    const fn = callee.getKind() === SyntaxKind.SuperKeyword ? undefined : functionNamed(this.a, callee);
+    const cls = fn ? undefined : callee.getKind() === SyntaxKind.SuperKeyword ? parentClass(this.a, holder) : Node.isNewExpression(holder) ? classNamed(this.a, callee) : undefined;
     const body = fn ?? cls?.getConstructors()[0];
     if (!body) return false;
     const index = (holder as any).getArguments().indexOf(obj);
@@ -355,11 +353,7 @@ export class Follower {
     if (!param || !Node.isParameterDeclaration(param) || param.getDotDotDotToken()) return false;
     const name = param.getNameNode();
     // `constructor({ baseURL, timeout }: Options)`: the element that takes the option.
-    if (Node.isObjectBindingPattern(name) && path.length) {
-      this.destructured(name, out, seen, depth + 1, path);
-      this.projectClients.add(holder, cls ?? fn!);
-      return true;
-    }
+    if (Node.isObjectBindingPattern(name) && path.length) return this.destructured(name, out, seen, depth + 1, path), this.projectClients.add(holder, cls ?? fn!), true;
     if (!Node.isIdentifier(name)) return false;
     const local = referencesOf(body, name);
     for (const r of local) this.follow(r, out, seen, depth + 1, path);
@@ -407,23 +401,6 @@ export class Follower {
       // (Exported the CommonJS way: the importers' calls are among the references.)
     }
   }
-}
-
-/** The project's class a `super(…)` call constructs (the class the caller's class extends). */
-function parentClass(a: Analysis, superCall: Node): ClassDeclaration | undefined {
-  const sub = superCall.getFirstAncestor((x) => Node.isClassDeclaration(x) || Node.isClassExpression(x));
-  const base = sub && (sub as any).getExtends?.()?.getExpression() as Node | undefined;
-  return base ? classNamed(a, base) : undefined;
-}
-
-/** `value.endsWith("/")`, `value.startsWith("https:")`: a test of the value's own text against a literal. */
-function testedEnd(value: Node): boolean {
-  const access = value.getParent();
-  const call = access?.getParent();
-  if (!access || !Node.isPropertyAccessExpression(access) || access.getExpression() !== value || !["endsWith", "startsWith"].includes(access.getName())) return false;
-  if (!call || !Node.isCallExpression(call) || call.getExpression() !== access || call.getArguments().length !== 1) return false;
-  const arg = unwrapExpression(call.getArguments()[0]!);
-  return Node.isStringLiteral(arg) || Node.isNoSubstitutionTemplateLiteral(arg);
 }
 
 const NUMERIC = /^(Number|parseInt|parseFloat|Boolean|Number\.parseInt|Number\.parseFloat)$/;
