@@ -6,7 +6,7 @@
 // client made from the base are client-uses.ts's; which calls cannot return it, call-results.ts's.
 import { tidiedReceiver } from "./evaluate/tidy.ts";
 import { configDefault } from "./evaluate/config-default.ts";
-import { prefixTest } from "./prefix-tests.ts";
+import { prefixTest, testedEnd } from "./prefix-tests.ts";
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import { enclosingFunction, isFunctionLike } from "./scope.ts";
 import type { Analysis } from "./state.ts";
@@ -20,7 +20,7 @@ import { unwrapExpression } from "./urls.ts";
 import { inheritedFieldReads } from "./inherited-field-reads.ts";
 import { chainTop, referencesOf } from "./nodes.ts";
 import { wretchBuilder, wretchUnfollowed } from "./transports/wretch.ts";
-import { argumentCallee, classNamed, functionNamed } from "./record-callees.ts";
+import { argumentCallee, classNamed, functionNamed, parentClass } from "./record-callees.ts";
 import { clientKey, clientStep, clientUse, handedOnWhy, insideClient, makesClient, membersTaken, ProjectClients, REQUEST_METHODS } from "./client-uses.ts";
 
 const WRAPPERS = new Set([SyntaxKind.ParenthesizedExpression, SyntaxKind.AsExpression, SyntaxKind.NonNullExpression, SyntaxKind.SatisfiesExpression, SyntaxKind.TypeAssertionExpression, SyntaxKind.AwaitExpression]);
@@ -184,6 +184,8 @@ export class Follower {
         // A class or factory of the project: the option is followed where it takes it (its uses
         // are inside), so calling the made object's own methods is not a use of it.
         const intoProject = this.intoCallee(holder, obj!, [...path, name], out, seen, depth);
+        // `super({ baseURL })`: the parent's fields are the instance's; their reads were followed there.
+        if (intoProject && holder.getExpression().getKind() === SyntaxKind.SuperKeyword) return;
         if (!intoProject) {
           // A client handed to outside code (`createApi({ baseQuery: fetchBaseQuery(…) })`): not followed.
           if (insideClient(path)) {
@@ -227,6 +229,8 @@ export class Follower {
     // A URL tested against it (`req.url.startsWith(BASE)`): sends nothing; do-no-harm checks the calls kept on v1.
     const test = !path.length ? prefixTest(outer) : undefined;
     if (test) return void this.tests.push(test);
+    // `base.endsWith("/")` (a slash-safe join's test): a boolean holds no URL.
+    if (!path.length && testedEnd(outer)) return;
     // `typeof DEFAULTS[key] === "number"`, `Number(raw)`: a type test or a number holds no URL.
     if (Node.isTypeOfExpression(p)) return;
     if (Node.isCallExpression(p) && p.getArguments()[0] === outer && NUMERIC.test(p.getExpression().getText())) return;
@@ -242,6 +246,7 @@ export class Follower {
     // A base given positionally to a class of the project (`new Client(key, BASE)`) is followed into
     // its constructor the same way (its uses are the class's own members).
     if (Node.isNewExpression(p) && (p.getArguments() as Node[]).includes(outer) && this.intoCallee(p, outer, path, out, seen, depth)) return this.follow(p, out, seen, depth + 1, path);
+    if (Node.isCallExpression(p) && p.getExpression().getKind() === SyntaxKind.SuperKeyword && (p.getArguments() as Node[]).includes(outer) && this.intoCallee(p, outer, path, out, seen, depth)) return;
     // Options carrying the base given to a planned request (`$fetch(path, rpOpts())`, `{ ...rpOpts() }`): that request is the use.
     if (path.length === 1 && Node.isCallExpression(p) && p.getArguments().includes(outer as any) && this.accounted(p.getExpression())) return;
     // An object carrying the base (a client the project made) handed to a function of the project:
@@ -338,14 +343,17 @@ export class Follower {
    */
   private intoCallee(holder: Node, obj: Node, path: string[], out: Node[], seen: Set<string>, depth: number): boolean {
     const callee = (holder as any).getExpression() as Node;
-    const fn = functionNamed(this.a, callee);
-    const cls = !fn && Node.isNewExpression(holder) ? classNamed(this.a, callee) : undefined;
+    // (`super({ baseURL })` in a subclass's constructor: the parent class of the project takes it.)
+    const fn = callee.getKind() === SyntaxKind.SuperKeyword ? undefined : functionNamed(this.a, callee);
+    const cls = fn ? undefined : callee.getKind() === SyntaxKind.SuperKeyword ? parentClass(this.a, holder) : Node.isNewExpression(holder) ? classNamed(this.a, callee) : undefined;
     const body = fn ?? cls?.getConstructors()[0];
     if (!body) return false;
     const index = (holder as any).getArguments().indexOf(obj);
     const param = (body as any).getParameters?.()[index] as Node | undefined;
     if (!param || !Node.isParameterDeclaration(param) || param.getDotDotDotToken()) return false;
     const name = param.getNameNode();
+    // `constructor({ baseURL, timeout }: Options)`: the element that takes the option.
+    if (Node.isObjectBindingPattern(name) && path.length) return this.destructured(name, out, seen, depth + 1, path), this.projectClients.add(holder, cls ?? fn!), true;
     if (!Node.isIdentifier(name)) return false;
     const local = referencesOf(body, name);
     for (const r of local) this.follow(r, out, seen, depth + 1, path);

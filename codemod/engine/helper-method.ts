@@ -19,3 +19,23 @@ export function methodParam(node: Node | undefined): { node: Node; fallback?: st
   }
   return u ? { node: u } : undefined;
 }
+
+/**
+ * Options handed to a helper whole (`get(path, options)`): whether they can carry a method to
+ * the transport, by their declared type. A type without that key (`{ query?; timeout? }`) leaves the
+ * helper's own method; an untyped or loose one (`any`, an index signature) may hold anything.
+ */
+export function optionsMayCarry(options: Node, key: string): boolean {
+  try {
+    const type = options.getType();
+    if (type.isAny() || type.isUnknown()) return true;
+    const parts = type.isUnion() ? type.getUnionTypes() : [type];
+    return parts.some((t) => {
+      if (t.isUndefined() || t.isNull()) return false;
+      if (!t.isObject() || t.getStringIndexType()) return true;
+      return !!t.getProperty(key);
+    });
+  } catch {
+    return true;
+  }
+}

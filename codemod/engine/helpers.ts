@@ -18,7 +18,7 @@ import { bodyBuiltFromParam, bodyOptionKeys, queryOptionKeys, queryParamIndex, q
 import { shortExpression } from "./expression-name.ts";
 import { heldSources, receiverMember } from "./receiver-base.ts";
 import { localBaseExpression } from "./local-base.ts";
-import { methodParam } from "./helper-method.ts";
+import { methodParam, optionsMayCarry } from "./helper-method.ts";
 import { answerLibOf, bodyKeyOf, bodyWrapperOf, returnsBody, returnsValueOf } from "./helper-answer.ts";
 
 const BODY_NAME = /body|data|payload|json/i;
@@ -331,7 +331,7 @@ export function helperCall(a: Analysis, call: CallExpression, sig: HelperSignatu
     // Options built elsewhere: what they carry (method, body, query) cannot be read here.
     if (raw && !opts) out.opaqueOptions = raw;
     if (sig.methodIndex === undefined) {
-      if (raw && !opts) out.method = { kind: "unknown" };
+      if (raw && !opts && optionsMayCarry(raw, sig.methodKey ?? "method")) out.method = { kind: "unknown" };
       out.method = methodOf(prop(opts, sig.methodKey ?? "method")) ?? out.method;
     }
     if (sig.bodyIndex === undefined) {

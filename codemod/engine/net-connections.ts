@@ -52,6 +52,8 @@ export function netConnections(a: Analysis, sf: SourceFile, namesV1Host: (sf: So
   while (queue.length) {
     const file = queue.shift()!;
     if (namesV1Host(file)) out.add(file.getFilePath());
+    // A parent class given the base by a subclass's `super(…)` in a module naming the host holds it too.
+    for (const f of subclassBaseFiles(file, namesV1Host)) out.add(f);
     for (const target of imported(file)) if (!seen.has(target)) seen.add(target), queue.push(target);
   }
   for (const site of a.sites) {
@@ -61,6 +63,23 @@ export function netConnections(a: Analysis, sf: SourceFile, namesV1Host: (sf: So
   const packages = clientPackages(a);
   for (const d of sf.getImportDeclarations()) {
     for (const f of packages.get(d.getModuleSpecifierValue()) ?? []) out.add(f);
+  }
+  return out;
+}
+
+/** Files naming the v1 host that declare the subclasses of a class this file declares (`class Runpod extends APIClient`), when all of them do. */
+function subclassBaseFiles(file: SourceFile, namesV1Host: (sf: SourceFile) => boolean): string[] {
+  const out: string[] = [];
+  for (const cls of file.getClasses()) {
+    let derived: Node[] = [];
+    try {
+      derived = cls.getDerivedClasses();
+    } catch {
+      continue;
+    }
+    // Only a parent every subclass of which names the host: a core shared with another API's client is not RunPod's.
+    if (!derived.length || !derived.every((d) => namesV1Host(d.getSourceFile()))) continue;
+    for (const d of derived) if (d.getSourceFile() !== file) out.push(d.getSourceFile().getFilePath());
   }
   return out;
 }

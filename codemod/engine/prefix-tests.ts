@@ -39,3 +39,19 @@ export function pinTestedBases(site: Site, verdicts: Map<Node, Verdict>): boolea
   }
   return changed;
 }
+
+/** `value.endsWith("/")`, `value.startsWith("https:")`: a test of the value's own text against a literal. */
+export function testedEnd(value: Node): boolean {
+  const access = value.getParent();
+  const call = access?.getParent();
+  if (!access || !Node.isPropertyAccessExpression(access) || access.getExpression() !== value || !["endsWith", "startsWith"].includes(access.getName())) return false;
+  if (!call || !Node.isCallExpression(call) || call.getExpression() !== access || call.getArguments().length !== 1) return false;
+  const arg = skip(call.getArguments()[0]!);
+  return Node.isStringLiteral(arg) || Node.isNoSubstitutionTemplateLiteral(arg);
+}
+
+function skip(n: Node): Node {
+  let x = n;
+  while (Node.isParenthesizedExpression(x) || Node.isAsExpression(x)) x = x.getExpression();
+  return x;
+}

@@ -9,6 +9,7 @@ import { unwrapExpression } from "./urls.ts";
 import { baseIn } from "./evaluate/bases.ts";
 import { optionsOf, type Value } from "./evaluate/value.ts";
 import { BASE_KEYS } from "./transports/convention.ts";
+import { classOfThis, memberValues } from "./symbols.ts";
 
 /** `this.<key>` read by the transport call: its receiver (`this.instance.get(…)`, `this.http(…)`) or its URL's base (`${this.baseUrl}…`). */
 export function receiverMember(http: HttpCall, anchor: Node | undefined): Node | undefined {
@@ -33,11 +34,26 @@ export function heldSources(a: Analysis, at: Node, v: Value): Node[] | undefined
 
 /** The v1 base literals a method call's receiver gives it through `this.<key>`; undefined when the receiver is not known. */
 export function receiverSources(a: Analysis, receiver: Node, key: string): Node[] | undefined {
-  if (receiver.getKind() === SyntaxKind.ThisKeyword) return undefined;
+  if (receiver.getKind() === SyntaxKind.ThisKeyword) return superSources(a, receiver, key);
   const owner = a.evaluator.evaluate(receiver);
   const owners = optionsOf(owner);
   if (!owners.length || !owners.every((o) => o.kind === "instance" || o.kind === "object")) return undefined;
   return heldSources(a, receiver, a.evaluator.property(receiver, owner, key));
+}
+
+/**
+ * `this` in a subclass that declares no `key` of its own but hands its parent's constructor its
+ * options (`super({ baseURL: "…" })`): the parent's member as that call makes it. Two subclasses of
+ * one core, RunPod's and another API's, each reach it with their own base.
+ */
+function superSources(a: Analysis, self: Node, key: string): Node[] | undefined {
+  const cls = classOfThis(self);
+  if (!cls || !Node.isClassDeclaration(cls) || memberValues(cls, key).length || cls.getProperty(key)) return undefined;
+  const supers = cls.getConstructors()[0]?.getDescendantsOfKind(SyntaxKind.CallExpression).filter((c) => c.getExpression().getKind() === SyntaxKind.SuperKeyword) ?? [];
+  const parent = cls.getBaseClass();
+  if (supers.length !== 1 || !parent || parent.getSourceFile().isDeclarationFile()) return undefined;
+  const made: Value = { kind: "instance", cls: parent, call: supers[0]!, frame: undefined };
+  return heldSources(a, self, a.evaluator.property(self, made, key));
 }
 
 /**

@@ -125,3 +125,10 @@ export function strayCaller(a: Analysis, param: Node, references: (name: Node) =
   }
   return undefined;
 }
+
+/** The project's class a `super(…)` call constructs (the class the caller's class extends). */
+export function parentClass(a: Analysis, superCall: Node): ClassDeclaration | undefined {
+  const sub = superCall.getFirstAncestor((x) => Node.isClassDeclaration(x) || Node.isClassExpression(x));
+  const base = sub && (sub as any).getExtends?.()?.getExpression() as Node | undefined;
+  return base ? classNamed(a, base) : undefined;
+}

@@ -23,7 +23,15 @@ export function urlObjectInit(decl: Node): Node | undefined {
   const init = decl.getInitializer();
   let n = init;
   while (n && (Node.isParenthesizedExpression(n) || Node.isAsExpression(n) || Node.isNonNullExpression(n))) n = n.getExpression();
-  return n && Node.isNewExpression(n) && n.getExpression().getText() === "URL" ? n : undefined;
+  return n && madeUrl(n) ? n : undefined;
+}
+
+/** `new URL(…)`, or a conditional choosing between two (`isAbsolute(p) ? new URL(p) : new URL(base + p)`). */
+function madeUrl(n: Node): boolean {
+  let x = n;
+  while (Node.isParenthesizedExpression(x)) x = x.getExpression();
+  if (Node.isConditionalExpression(x)) return madeUrl(x.getWhenTrue()) && madeUrl(x.getWhenFalse());
+  return Node.isNewExpression(x) && x.getExpression().getText() === "URL";
 }
 
 /**

@@ -6,6 +6,7 @@ import { resolveIdentifier, writesOf } from "./scope.ts";
 import { V1_HOST, V2_BASE, V2_ORIGIN } from "../../mappings/bases.ts";
 import { textEdit } from "./text-edit.ts";
 import { urlObjectMade, urlQueryWrites } from "./url-object.ts";
+import { decideCondition, slashSafeJoin } from "./url-conditions.ts";
 
 const HOST_PATTERN = V1_HOST.replace(/\./g, "\\.");
 /** A v1 base on its own: origin, optionally `/v1`, optionally a trailing slash. */
@@ -133,6 +134,13 @@ export function resolveParts(input: Node, ctx: UrlContext, depth = 0): Part[] {
       if (right.length === 1 && right[0]!.kind === "base") return [{ kind: "base", value: right[0]!.value, node }];
       return [{ kind: "hole", node }];
     }
+  }
+  if (Node.isConditionalExpression(node)) {
+    // A slash-safe join is the path; a test the known path decides takes its branch (url-conditions.ts).
+    const path = slashSafeJoin(node);
+    if (path) return resolveParts(path, ctx, depth + 1);
+    const decided = decideCondition(node.getCondition(), ctx, (n) => resolveParts(n, ctx, depth + 1));
+    if (decided !== undefined) return resolveParts(decided ? node.getWhenTrue() : node.getWhenFalse(), ctx, depth + 1);
   }
   if (Node.isNewExpression(node) && node.getExpression().getText() === "URL") {
     // `new URL(path, base)` inside a URL builder: a relative path on a base ending in `/` is appended

@@ -171,6 +171,14 @@ export class Evaluator {
     for (const r of references(name)) {
       const p = r.getParent();
       if (p && (Node.isCallExpression(p) || Node.isNewExpression(p)) && p.getExpression() === r) out.push(p);
+      // `new API.Pods(this)`: the class named through a namespace import.
+      else if (p && Node.isPropertyAccessExpression(p) && p.getNameNode() === r && Node.isNewExpression(p.getParent()) && (p.getParent() as any).getExpression() === p) out.push(p.getParent()!);
+      // `class Runpod extends APIClient`: the subclass constructs this class through its `super(…)`.
+      else if (p && Node.isExpressionWithTypeArguments(p) && Node.isClassDeclaration(owner) && extendsClause(p)) {
+        const more = this.subclassCallers(p.getFirstAncestor((x) => Node.isClassDeclaration(x) || Node.isClassExpression(x)));
+        if (!more) return undefined;
+        out.push(...more);
+      }
       // The declaration itself, imports and re-exports of the name, and types written with it are not uses.
       else if (p && (Node.isClassDeclaration(p) || Node.isImportSpecifier(p) || Node.isExportSpecifier(p) || Node.isImportClause(p) || r.getFirstAncestor((x) => Node.isTypeNode(x)))) continue;
       // Exported the CommonJS way (`module.exports = { get }`, `exports.get = get`): its importers' uses are listed too.
@@ -179,6 +187,17 @@ export class Evaluator {
       if (out.length > MAX_CALLERS) return undefined;
     }
     return out;
+  }
+
+  /**
+   * The calls that construct a subclass's parent: its constructor's `super(…)` calls, or, for a
+   * subclass without a constructor (its arguments go to the parent as they are), its own callers.
+   */
+  private subclassCallers(sub: Node | undefined): Node[] | undefined {
+    if (!sub) return undefined;
+    const ctor = (sub as any).getConstructors?.()[0] as Node | undefined;
+    if (!ctor) return this.callers(sub);
+    return ctor.getDescendantsOfKind(SyntaxKind.CallExpression).filter((c) => c.getExpression().getKind() === SyntaxKind.SuperKeyword);
   }
 
   /**
@@ -342,6 +361,12 @@ export class Evaluator {
     }
     return options.length ? union(fn, options) : dynamic(fn, "the function returns nothing the codemod can see");
   }
+}
+
+/** `extends X` (not `implements X`). */
+function extendsClause(e: Node): boolean {
+  const clause = e.getParent();
+  return !!clause && Node.isHeritageClause(clause) && clause.getToken() === SyntaxKind.ExtendsKeyword;
 }
 
 /** A key the object literal certainly lacks (no property, no spread that could hold it). */
