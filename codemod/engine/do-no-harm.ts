@@ -327,7 +327,23 @@ function withCautions(site: Site, kept: Problem): Problems {
 /** A marked call's redirect, when every file it writes may be written (a helper's new parameter may be in another file). */
 function usableRedirect(a: Analysis, site: Site): Site["redirect"] {
   const r = site.redirect;
+  // A base given per request replaces the client's own, which its callers can set (`prefixUrl:
+  // opts.baseUrl ?? BASE`): the kept call would leave the base they chose (a proxy, a gateway's /v1).
+  const setBy = r?.perRequest ? callerOverride(a, site) : undefined;
+  if (setBy) {
+    site.noRedirect ??= `a base given per request would replace the client's, which its callers can set (${setBy})`;
+    return undefined;
+  }
   return r && ![...r.edits, ...(r.shared?.edits ?? []), ...(r.inner ?? []).flatMap((s) => s.edits)].some((e) => a.frozen.has(e.file)) ? r : undefined;
+}
+
+/** What a caller can set a site's base to, when it is not only the environment (`opts.baseUrl`). */
+function callerOverride(a: Analysis, site: Site): string | undefined {
+  for (const d of site.deps) {
+    const set = a.bases.get(d)?.override?.split(", ").filter((o) => !o.startsWith("the environment variable"));
+    if (set?.length) return set.join(", ");
+  }
+  return undefined;
 }
 
 /** Per file, the v1 base names its redirected calls use: the declaration (written where the first call needs it) and the environment reads of the bases those calls had. */

@@ -29,6 +29,8 @@ export interface Redirect {
    * variable, a caller's option): the call keeps what its base evaluates to, moved back from v2.
    */
   derived?: { edits: Edit[]; names: string[] };
+  /** A base given in the request's own options, in place of the one the client was made with. */
+  perRequest?: boolean;
 }
 
 /** The function a kept call's computed base goes through (declared once in its file). */
@@ -187,6 +189,11 @@ export function ownOptionRedirect(value: Node, baseValue: string): Redirect | un
 }
 
 export function optionRedirect(call: Node & { getArguments(): Node[] }, key: string, verb: string | undefined, baseValue: string, config: Node | undefined): Redirect | undefined {
+  const r = optionEdits(call, key, verb, baseValue, config);
+  return r && { ...r, perRequest: true };
+}
+
+function optionEdits(call: Node & { getArguments(): Node[] }, key: string, verb: string | undefined, baseValue: string, config: Node | undefined): Redirect | undefined {
   const target = nameFor(baseValue);
   if (!target || target.slash) return undefined;
   const option = `${key}: ${target.name}`;

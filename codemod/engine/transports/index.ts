@@ -140,6 +140,8 @@ function rootByValue(a: Analysis, node: Node, trail: Node[], depth: number): Roo
     if (b.kind === "param" && b.path.length === 0) {
       const init = (b.decl as any).getInitializer?.() as Node | undefined;
       if (init) return valueRoot(a, init, n.getText(), trail, depth);
+      // A client handed in (`api: KyInstance`): by value, the instance its callers (or the package's factory) make.
+      return madeRoot(a, n, trail, depth);
     }
     // A destructured element's default, of a parameter or a variable (`{ fetchImpl = globalThis.fetch } = {}`).
     if ((b.kind === "param" || b.kind === "var") && b.path.length === 1) {
