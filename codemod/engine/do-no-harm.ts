@@ -71,6 +71,7 @@ export function resolveDoNoHarm(a: Analysis): void {
   for (const base of a.bases.values()) {
     const out: Node[] = [];
     follower.overrides = new Set();
+    follower.setters = [];
     follower.passedOptions = [];
     follower.tests = [];
     follower.literal = base.literal;
@@ -103,6 +104,7 @@ export function resolveDoNoHarm(a: Analysis): void {
     const followed = [...follower.overrides].filter((o) => !own(o) && (!evaluated.length || !o.startsWith("the environment variable")));
     const overrides = [...new Set([...followed, ...evaluated])];
     if (!base.override && overrides.length) base.override = overrides.join(", ");
+    base.setBy = follower.setters;
     // A test's own base, whose only unfollowed uses are the test's (mocks, expectations): it flips
     // with the code under test, and its mark says the test must move to v2 shapes too.
     const testBase = out.length > 0 && isTestFile(a, base.literal) && out.every((n) => isTestFile(a, n));
