@@ -6,6 +6,7 @@
 // and leaves any other base as it is; the base's mark still says so.
 import { Node } from "../ts-morph.ts";
 import type { Edit } from "../types.ts";
+import type { Analysis, Site } from "./state.ts";
 import { resolveIdentifier } from "./scope.ts";
 import { exportedOutward } from "./outside-callers.ts";
 import { replaceNode } from "./text-edit.ts";
@@ -41,4 +42,13 @@ function stringOption(n: Node): boolean {
   const t = n.getType();
   const parts = t.isUnion() ? t.getUnionTypes() : [t];
   return parts.every((p) => p.isString() || p.isStringLiteral() || p.isUndefined());
+}
+
+/** What callers can set a site's base to, when it is not only the environment (`opts.baseUrl`): a per-request base would replace it. */
+export function callerOverride(a: Analysis, site: Site): string | undefined {
+  for (const d of site.deps) {
+    const set = a.bases.get(d)?.override?.split(", ").filter((o) => !o.startsWith("the environment variable"));
+    if (set?.length) return set.join(", ");
+  }
+  return undefined;
 }

@@ -27,6 +27,7 @@ import { renamedFieldLeftBehind } from "./renamed-type-uses.ts";
 import { unheldWrite } from "./reassigned-records.ts";
 import { flipOrMark, where, type Verdict } from "./base-verdict.ts";
 import { pinTestedBases } from "./prefix-tests.ts";
+import { callerOverride } from "./caller-set-base.ts";
 
 
 /** Base literals a called class or function falls back to for an option (`opts.<key> ?? BASE`). */
@@ -337,15 +338,6 @@ function usableRedirect(a: Analysis, site: Site): Site["redirect"] {
     return undefined;
   }
   return r && ![...r.edits, ...(r.shared?.edits ?? []), ...(r.inner ?? []).flatMap((s) => s.edits)].some((e) => a.frozen.has(e.file)) ? r : undefined;
-}
-
-/** What a caller can set a site's base to, when it is not only the environment (`opts.baseUrl`). */
-function callerOverride(a: Analysis, site: Site): string | undefined {
-  for (const d of site.deps) {
-    const set = a.bases.get(d)?.override?.split(", ").filter((o) => !o.startsWith("the environment variable"));
-    if (set?.length) return set.join(", ");
-  }
-  return undefined;
 }
 
 /** Per file, the v1 base names its redirected calls use: the declaration (written where the first call needs it) and the environment reads of the bases those calls had. */
