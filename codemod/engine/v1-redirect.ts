@@ -163,7 +163,7 @@ function deriveV2Function(typescript: boolean): string {
     `function ${V2_DERIVE_NAME}(base${t(": string | undefined")})${t(": string | undefined")} {`,
     `  const m = base === undefined ? null : /^(.*)\\/v1(\\/?)$/.exec(base);`,
     `  if (!m) return base;`,
-    `  return m[1] === "https://${V1_HOST}" ? "${V2_ORIGIN}/v2" + m[2] : \`\${m[1]}/v2\${m[2]}\`;`,
+    `  return /^https?:\\/\\/${V1_HOST.replace(/\./g, "\\.")}$/.test(m[1]${t("!")}) ? "${V2_ORIGIN}/v2" + m[2] : \`\${m[1]}/v2\${m[2]}\`;`,
     `}`,
     ``,
   ].join("\n");
