@@ -51,7 +51,7 @@ export function flipOrMark(a: Analysis, base: BaseSource, verdict: Verdict, unse
       const env = list.every((o) => o.startsWith("the environment variable"));
       // Set by a package's users (an exported factory's option): a v1 base given there moves to v2 with the default.
       const setters = list.filter((o) => !o.startsWith("the environment variable")).map((o) => base.setBy?.find((n) => n.getText().replace(/\s+/g, " ") === o));
-      const derived = !env && setters.every((n) => !!n) ? callerSetBaseEdits(setters as Node[]) : undefined;
+      const derived = !env && setters.every((n) => !!n) ? callerSetBaseEdits(a, setters as Node[]) : undefined;
       if (derived) {
         for (const e of derived) addEdit(a, e);
         const reason = `callers the codemod cannot see may set ${base.override}: a v1 base or a gateway's /v1 given there now goes to its v2 counterpart (${V2_DERIVE_NAME}); any other base given there must be the v2 one`;

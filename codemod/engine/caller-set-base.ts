@@ -14,10 +14,11 @@ import { declarationEdit, V2_DERIVE_NAME } from "./v1-redirect.ts";
 import { isTypeScriptFile } from "./nodes.ts";
 
 /** The edits that move each unseen caller's base to its v2 counterpart; undefined unless every setter can be. */
-export function callerSetBaseEdits(setters: Node[]): Edit[] | undefined {
+export function callerSetBaseEdits(a: Analysis, setters: Node[]): Edit[] | undefined {
   if (!setters.length || !setters.every((s) => setByUnseenCallers(s) && stringOption(s))) return undefined;
   const edits: Edit[] = [];
-  const files = new Set<Node>();
+  // One declaration per file, however many bases there go through it.
+  const files = declaredIn.get(a) ?? declaredIn.set(a, new Set()).get(a)!;
   for (const s of setters) {
     edits.push(replaceNode(s, `${V2_DERIVE_NAME}(${s.getText()})`));
     const sf = s.getSourceFile();
@@ -28,6 +29,8 @@ export function callerSetBaseEdits(setters: Node[]): Edit[] | undefined {
   }
   return edits;
 }
+
+const declaredIn = new WeakMap<Analysis, Set<Node>>();
 
 /** `options.apiUrl` where `options` is a parameter of a function the module exports (its callers may be outside the run). */
 function setByUnseenCallers(n: Node): boolean {
