@@ -145,7 +145,7 @@ export class Evaluator {
     const options: Value[] = [];
     const callers = this.callers(b.fn);
     // Typed as the client the package's own factory makes, with callers the run cannot all see (an SDK's users).
-    const client = b.path.length === 0 && (!callers?.length || exportedOutward(b.fn)) ? factoryClient(this, b.decl) : undefined;
+    const client = b.path.length === 0 && (!callers?.length || exportedOutward(b.fn)) ? factoryClient(this, b.decl, this.resolve) : undefined;
     if (client && !callers?.length) return client;
     if (client) options.push(client);
     // A constructor parameter typed by a package class that the project never fills (dependency injection).

@@ -11,6 +11,7 @@ import { unwrapExpression } from "../urls.ts";
 import { manifestsAbove } from "../package-root.ts";
 import { BASE_KEYS } from "./bases.ts";
 import type { Value } from "./value.ts";
+import type { ModuleResolver } from "../symbols.ts";
 
 /** What the evaluator answers for a function's returns and a name (passed in: no import cycle). */
 export interface ClientReader {
@@ -19,10 +20,10 @@ export interface ClientReader {
 }
 
 /** The package's one client a parameter typed as its instance type holds; undefined when not read. */
-export function factoryClient(reader: ClientReader, param: Node): Value | undefined {
+export function factoryClient(reader: ClientReader, param: Node, resolve: ModuleResolver | undefined): Value | undefined {
   if (!Node.isParameterDeclaration(param)) return undefined;
   const type = param.getTypeNode();
-  const target = type && instanceType(reader, type, 0);
+  const target = type && instanceType(reader, resolve, type, 0);
   if (!target) return undefined;
   if ("factory" in target) return madeOnly(reader.returns(target.factory, undefined));
   const clients = clientsMadeWith(param.getSourceFile(), target.pkg);
@@ -37,7 +38,7 @@ export function factoryClient(reader: ClientReader, param: Node): Value | undefi
 type Target = { pkg: string; name: string } | { factory: Node };
 
 /** `KyInstance` (imported from a package), `ReturnType<typeof createClient>`, or a project alias of either. */
-function instanceType(reader: ClientReader, type: Node, depth: number): Target | undefined {
+function instanceType(reader: ClientReader, resolve: ModuleResolver | undefined, type: Node, depth: number): Target | undefined {
   if (depth > 4 || !Node.isTypeReference(type)) return undefined;
   const name = type.getTypeName();
   if (!Node.isIdentifier(name)) return undefined;
@@ -49,12 +50,18 @@ function instanceType(reader: ClientReader, type: Node, depth: number): Target |
   }
   const b = resolveIdentifier(name);
   if (b?.kind === "import" && !/^[./]/.test(b.module)) return OPTIONS_TYPE.test(b.name) ? undefined : { pkg: b.module, name: b.name };
-  // A project alias (`type Api = KyInstance`, here or in another module).
-  let symbol = name.getSymbol();
-  if (symbol?.isAlias()) symbol = symbol.getAliasedSymbol();
-  const alias = symbol?.getDeclarations().find((d) => Node.isTypeAliasDeclaration(d));
-  const aliased = alias && Node.isTypeAliasDeclaration(alias) ? alias.getTypeNode() : undefined;
-  return aliased ? instanceType(reader, aliased, depth + 1) : undefined;
+  // A project alias (`type Api = KyInstance`, here or in the module it is imported from), read without the type checker.
+  const aliased = projectAlias(name, b, resolve)?.getTypeNode();
+  return aliased ? instanceType(reader, resolve, aliased, depth + 1) : undefined;
+}
+
+function projectAlias(name: Node, b: ReturnType<typeof resolveIdentifier>, resolve: ModuleResolver | undefined) {
+  const sf = name.getSourceFile();
+  if (!b) return sf.getTypeAlias(name.getText());
+  if (b.kind !== "import" || b.name === "*" || b.name === "default") return undefined;
+  const target = resolve?.(sf.getFilePath(), b.module);
+  const alias = target?.getTypeAlias(b.name);
+  return alias?.isExported() ? alias : undefined;
 }
 
 /** A package's types that describe a request, not the client (`Options`, `HTTPError`, `KyResponse`). */
