@@ -21,7 +21,7 @@ interface LostFields {
 
 interface Declared {
   names: string[];
-  warning: string;
+  warnings: string[];
   drops: string[];
 }
 
@@ -58,19 +58,36 @@ function missingSet(lost: LostFields, answer: V1Answer): bigint {
   return set;
 }
 
+/** The header keeps at most this much of one warning (gateway/upstream/headers.ts): longer lists are split. */
+const WARNING_CHARS = 300;
+
 function declaredFor(lost: LostFields, set: bigint): Declared {
   let declared = lost.declared.get(set);
   if (!declared) {
     const names = lost.fields.filter((_, i) => set & (1n << BigInt(i))).map((f) => f.name);
-    const one = names.length === 1;
-    declared = {
-      names,
-      warning: `${names.join(", ")} not in this answer: v2 cannot supply ${one ? "this" : "these"} v1 ${lost.schema} field${one ? "" : "s"} (mapping table, ${lost.lens})`,
-      drops: names.map((name) => ANSWER_DROP_PREFIX + name),
-    };
+    declared = { names, warnings: chunks(names, lost), drops: names.map((name) => ANSWER_DROP_PREFIX + name) };
     lost.declared.set(set, declared);
   }
   return declared;
+}
+
+/** One warning per run of names that fits a header entry (a pod lacks some thirty: its host, its GPU's term prices). */
+function chunks(names: string[], lost: LostFields): string[] {
+  const text = (run: string[]) => {
+    const one = run.length === 1;
+    return `${run.join(", ")} not in this answer: v2 cannot supply ${one ? "this" : "these"} v1 ${lost.schema} field${one ? "" : "s"} (mapping table, ${lost.lens})`;
+  };
+  const out: string[] = [];
+  let run: string[] = [];
+  for (const name of names) {
+    if (run.length && text([...run, name]).length > WARNING_CHARS) {
+      out.push(text(run));
+      run = [];
+    }
+    run.push(name);
+  }
+  if (run.length) out.push(text(run));
+  return out;
 }
 
 /** The declared fields some record of this answer lacks. */
@@ -86,6 +103,6 @@ export function declareLostFields(call: V1Call, answer: V1Answer): void {
   const set = lost ? missingSet(lost, answer) : 0n;
   if (!set) return;
   const declared = declaredFor(lost!, set);
-  call.warnings.push(declared.warning);
+  call.warnings.push(...declared.warnings);
   for (const name of declared.drops) call.dropped.push(name);
 }
