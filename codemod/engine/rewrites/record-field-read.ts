@@ -208,7 +208,8 @@ function v2Clash(m: Node, v2: string, byFirst: ByFirst): boolean {
  */
 function unvouchedRead(name: string, byFirst: ByFirst, lens: BodyLens): string | undefined {
   const parts = byFirst.get(name);
-  if (parts) return `a v1 object whose parts v2 keeps elsewhere (${parts.map((c) => `${c.segs.join(".")}→${c.lens.v2.join("+") || "(none)"}`).join(", ")}), read here as a whole`;
+  const kept = parts?.some((c) => !c.lens.converter && c.lens.v2.length === 1 && c.lens.v2[0]!.split(".")[0] === name);
+  if (parts) return `a v1 object ${kept ? "v2 keeps with fewer or other members" : "whose parts v2 keeps elsewhere"} (${parts.map((c) => `${c.segs.join(".")}→${c.lens.v2.join("+") || "(none)"}`).join(", ")}), read here as a whole`;
   const emulated = lens.v1FromEmulation?.find((e) => e.v1.split(".")[0] === name);
   if (emulated) return `a v1 field the gateway fills with an extra request (${emulated.emulation}); the v2 record does not have it`;
   return undefined;
