@@ -20,6 +20,13 @@ export interface CatalogView {
   gpuTypesInPool(pool: string): string[];
   /** List price per hour of a pod's compute, when the catalog knows it (GPU type × count by cloud, or CPU flavour × vCPUs). */
   hourlyRate?(query: HourlyRateQuery): number | undefined;
+  /** A GPU type's catalog row (GET /v2/catalog/gpus): its display name and per-GPU list prices by cloud. */
+  gpuType?(id: string): CatalogGpuType | undefined;
+}
+
+export interface CatalogGpuType {
+  name?: string;
+  price?: { secure?: number; community?: number };
 }
 
 export interface HourlyRateQuery {

@@ -25,6 +25,7 @@ export const emulationSides: Readonly<Record<string, readonly EmulationSide[]>> 
   emptyUpdateAsRead: ["request"],
   servePublishedDocument: ["operation"],
   hourlyRateFromCatalog: ["record"],
+  gpuDetailsFromCatalog: ["record"],
   catalogTemplates: ["query"],
   endpointWorkers: ["query"],
   podNetworkVolume: ["query"],

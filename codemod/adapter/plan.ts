@@ -31,7 +31,7 @@ export interface AdapterPlan {
 }
 
 /** Record-side emulations whose only effect is fields the adapter then leaves out (beside the catalog converters' own). */
-const OMITTED_BY: Readonly<Record<string, string[]>> = { hourlyRateFromCatalog: [], gpuPoolsFromCatalog: [], templateIdFromRequest: ["templateId"] };
+const OMITTED_BY: Readonly<Record<string, string[]>> = { hourlyRateFromCatalog: [], gpuDetailsFromCatalog: [], gpuPoolsFromCatalog: [], templateIdFromRequest: ["templateId"] };
 
 /** `UpdatePod#post-update` is `UpdatePod` sent another way: one entry serves both. */
 export function canonicalKey(table: AdapterTable, key: string): string {

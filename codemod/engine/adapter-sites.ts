@@ -49,18 +49,19 @@ export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean | {
   for (const [fields, why] of [[left, "the adapter cannot fill"], [lostFields(op), "v2 records do not have"]] as const) {
     const readAt = (f: string) => (reads?.at?.get(f) ? `${f} (${reads.at.get(f)}${reads.through ? `, fetched from ${reads.through}` : ""})` : reached?.where.get(f) ? `${f} (${reached.where.get(f)})` : f);
     if (reads) {
-      const read = fields.filter((f) => reads.fields.has(f));
+      const read = fields.filter((f) => readsField(reads.fields, f, !!reads.through));
       if (!read.length) continue;
       plan.problems.push({ reason: `${why} ${fields.join(" / ")}, and the record is read for ${read.map(readAt).join(", ")}`, advice: "read what the v2 record has instead (docs/mapping.md)" });
       return false;
     }
     // Not followed to every read: a read of one of them the flow did reach decides, named where it is.
-    const hit = fields.filter((f) => reached?.fields.has(f));
+    const hit = fields.filter((f) => !!reached && readsField(reached.fields, f, false));
     if (hit.length) {
       plan.problems.push({ reason: `${why} ${fields.join(" / ")}, and the record is read for ${hit.map(readAt).join(", ")}`, advice: "read what the v2 record has instead (docs/mapping.md)" });
       return false;
     }
-    const reader = fields.length ? projectReader(plan.a, fields, read.getSourceFile().getFilePath()) : undefined;
+    // A nested field is searched for by its own name (`gpu.oneMonthPrice` → oneMonthPrice).
+    const reader = fields.length ? projectReader(plan.a, [...new Set(fields.map((f) => f.split(".").pop()!))], read.getSourceFile().getFilePath()) : undefined;
     if (!reader) continue;
     const where = path.relative(plan.a.adapter.root, reader.file).split(path.sep).join("/");
     const line = reader.read ? `${where}:${reader.read.line} may read ${reader.read.field}` : `${where} may read one`;
@@ -205,7 +206,19 @@ function useAdapter(plan: Plan, file: FileState): void {
 function lostFields(op: OperationMapping): string[] {
   const shape = clientAnswer(op);
   const lens = shape.kind === "record" || shape.kind === "list" ? lenses[shape.lens] : undefined;
-  return [...(lens?.v1Lost ?? []).map((l) => l.v1), ...(lens?.v1FromEmulation ?? []).map((e) => e.v1)].map((f) => f.split(".")[0]!);
+  return [...(lens?.v1Lost ?? []).map((l) => l.v1), ...(lens?.v1FromEmulation ?? []).map((e) => e.v1)];
+}
+
+/**
+ * Whether reads of an answer name a (possibly nested) field: `gpu.oneMonthPrice` is read by
+ * `pod.gpu.oneMonthPrice`, or by `pod.gpu` read as a whole (`gpu.*`, record-field-read.ts). Reads
+ * found in code fetching the app's routes name first members only: there `gpu` counts.
+ */
+function readsField(fields: ReadonlySet<string>, f: string, firstMembersOnly: boolean): boolean {
+  if (fields.has(f)) return true;
+  const segs = f.split(".");
+  for (let i = 1; i < segs.length; i++) if (fields.has(`${segs.slice(0, i).join(".")}.*`)) return true;
+  return firstMembersOnly && segs.length > 1 && fields.has(segs[0]!);
 }
 
 /** The site uses the adapter in `at`'s file: imported there (and the module written) when the site is applied. */

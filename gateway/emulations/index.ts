@@ -14,6 +14,7 @@ import { podMountsReadModifyWrite } from "./pod-mounts-read-modify-write.ts";
 import { gpuPoolsFromCatalog } from "./gpu-pools-from-catalog.ts";
 import { gpuTypePriority } from "./gpu-type-priority.ts";
 import { hourlyRateFromCatalog } from "./hourly-rate-from-catalog.ts";
+import { gpuDetailsFromCatalog } from "./gpu-details-from-catalog.ts";
 import { listFilters } from "./list-filters.ts";
 import { lockOnCreate } from "./lock-on-create.ts";
 import { resetAsRestart } from "./reset-as-restart.ts";
@@ -25,7 +26,7 @@ import type { Emulation } from "./types.ts";
 export type { Emulation } from "./types.ts";
 
 export const emulationImplementations: Record<string, Emulation> = Object.fromEntries(
-  [gpuTypePriority, lockOnCreate, gpuPoolsFromCatalog, scalingReadModifyWrite, listFilters, resetAsRestart, actionWaitsForBoot, emptyUpdateAsRead, servePublishedDocument, hourlyRateFromCatalog, cpuFlavorPriority, endpointCpuReadModifyWrite, flashbootKeepsPriority, podMountsReadModifyWrite, templateMountsReadModifyWrite, catalogTemplates, endpointWorkers, podNetworkVolume, templateIdFromRequest, podBillingByGpuType, sumPerBucket].map(
+  [gpuTypePriority, lockOnCreate, gpuPoolsFromCatalog, scalingReadModifyWrite, listFilters, resetAsRestart, actionWaitsForBoot, emptyUpdateAsRead, servePublishedDocument, hourlyRateFromCatalog, gpuDetailsFromCatalog, cpuFlavorPriority, endpointCpuReadModifyWrite, flashbootKeepsPriority, podMountsReadModifyWrite, templateMountsReadModifyWrite, catalogTemplates, endpointWorkers, podNetworkVolume, templateIdFromRequest, podBillingByGpuType, sumPerBucket].map(
     (e) => [e.name, e],
   ),
 );

@@ -8,6 +8,7 @@ import { V1Error, upstreamError } from "../translation/v1-errors.ts";
 
 interface GpuRow {
   id: string;
+  name?: string;
   pool: string | null;
   price?: { secure?: number; community?: number };
 }
@@ -23,8 +24,10 @@ export function catalogView(rows: GpuRow[], cpuRows: CpuRow[] = []): CatalogView
   const poolOf = new Map<string, string>();
   const byPool = new Map<string, string[]>();
   const gpuPrice = new Map<string, GpuRow["price"]>();
+  const gpuName = new Map<string, string>();
   for (const row of rows) {
     if (!row || typeof row.id !== "string") continue;
+    if (typeof row.name === "string") gpuName.set(row.id, row.name);
     if (row.price && typeof row.price === "object") gpuPrice.set(row.id, row.price);
     if (typeof row.pool !== "string") continue;
     poolOf.set(row.id, row.pool);
@@ -49,6 +52,11 @@ export function catalogView(rows: GpuRow[], cpuRows: CpuRow[] = []): CatalogView
         return perVcpu === undefined ? undefined : money(perVcpu * (cpu.vcpuCount ?? 1));
       }
       return undefined;
+    },
+    gpuType: (id: string) => {
+      const name = gpuName.get(id);
+      const price = gpuPrice.get(id);
+      return name === undefined && price === undefined ? undefined : { name, price };
     },
   };
 }

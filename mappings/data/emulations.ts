@@ -108,6 +108,13 @@ export const hourlyRateFromCatalog = spec({
   upstreamCalls: ["GET /v2/catalog/gpus and GET /v2/catalog/cpus (cached per API key)"],
 });
 
+export const gpuDetailsFromCatalog = spec({
+  name: "gpuDetailsFromCatalog",
+  summary: "v1 pod `gpu.displayName`, `gpu.securePrice`, `gpu.communityPrice` (and `machine.gpuDisplayName`): v2's `gpu` is only `{id, count}`; the gateway fills them from the catalog row of `gpu.id` (`name`, `price.secure`, `price.community`: list price per GPU).",
+  differences: "List prices, as for the hourly rate (no negotiated price). v1's term and spot prices (oneWeekPrice … sixMonthPrice, secureSpotPrice, communitySpotPrice) have no v2 source and are declared lost. A GPU type the catalog does not list leaves the fields out.",
+  upstreamCalls: ["GET /v2/catalog/gpus (cached per API key)"],
+});
+
 export const catalogTemplates = spec({
   name: "catalogTemplates",
   summary: "v1 ListTemplates with `includeRunpodTemplates` / `includePublicTemplates`: the v2 catalog's official (resp. verified and community) templates are appended, translated, with `isRunpod` set for official ones.",
@@ -167,6 +174,7 @@ export const emulations: EmulationSpec[] = [
   emptyUpdateAsRead,
   servePublishedDocument,
   hourlyRateFromCatalog,
+  gpuDetailsFromCatalog,
   catalogTemplates,
   endpointWorkers,
   podNetworkVolume,

@@ -2,7 +2,7 @@
 // Read this file to answer "what does v1 X become in v2?".
 import type { OperationEntry } from "../types.ts";
 import { dropInclude, includeField, expand, ownTemplatesOnly, allOwnTemplates, anyReadableTemplate, includeNetworkVolume, includeWorkers, podWorkers, filter } from "./query-decisions.ts";
-import { uses, actionWaitsForBoot, catalogTemplates, cpuFlavorPriority, emptyUpdateAsRead, endpointCpuReadModifyWrite, endpointWorkers, flashbootKeepsPriority, gpuPoolsFromCatalog, gpuTypePriority, hourlyRateFromCatalog, listFilters, lockOnCreate, podMountsReadModifyWrite, podNetworkVolume, resetAsRestart, scalingReadModifyWrite, servePublishedDocument, templateIdFromRequest, templateMountsReadModifyWrite } from "./emulations.ts";
+import { uses, actionWaitsForBoot, catalogTemplates, cpuFlavorPriority, emptyUpdateAsRead, endpointCpuReadModifyWrite, endpointWorkers, flashbootKeepsPriority, gpuDetailsFromCatalog, gpuPoolsFromCatalog, gpuTypePriority, hourlyRateFromCatalog, listFilters, lockOnCreate, podMountsReadModifyWrite, podNetworkVolume, resetAsRestart, scalingReadModifyWrite, servePublishedDocument, templateIdFromRequest, templateMountsReadModifyWrite } from "./emulations.ts";
 import { billingOperations } from "./operations-billing.ts";
 import { endpointCreate, endpointRecord, endpointUpdate, networkVolumeCreate, networkVolumeRecord, networkVolumeUpdate, podCreate, podRecord, podUpdate, registryCreate, registryRecord, templateCreate, templateRecord, templateUpdate } from "./lenses/index.ts";
 
@@ -50,7 +50,7 @@ export const operationEntries: OperationEntry[] = [
     status: "mapped",
     request: { lens: podCreate.name },
     response: { kind: "record", lens: podRecord.name },
-    emulations: uses(gpuTypePriority, cpuFlavorPriority, lockOnCreate, hourlyRateFromCatalog, templateIdFromRequest),
+    emulations: uses(gpuTypePriority, cpuFlavorPriority, lockOnCreate, hourlyRateFromCatalog, gpuDetailsFromCatalog, templateIdFromRequest),
   },
   {
     key: "ListPods",
@@ -82,7 +82,7 @@ export const operationEntries: OperationEntry[] = [
       podWorkers,
     ],
     response: { kind: "list", wrapper: "pods", lens: podRecord.name },
-    emulations: uses(listFilters, hourlyRateFromCatalog, podNetworkVolume),
+    emulations: uses(listFilters, hourlyRateFromCatalog, gpuDetailsFromCatalog, podNetworkVolume),
   },
   {
     key: "GetPod",
@@ -99,7 +99,7 @@ export const operationEntries: OperationEntry[] = [
       podWorkers,
     ],
     response: { kind: "record", lens: podRecord.name },
-    emulations: uses(hourlyRateFromCatalog, podNetworkVolume),
+    emulations: uses(hourlyRateFromCatalog, gpuDetailsFromCatalog, podNetworkVolume),
   },
   ...withPostUpdateSynonym({
     key: "UpdatePod",
@@ -110,7 +110,7 @@ export const operationEntries: OperationEntry[] = [
     pathParams: ID,
     request: { lens: podUpdate.name },
     response: { kind: "record", lens: podRecord.name },
-    emulations: uses(podMountsReadModifyWrite, hourlyRateFromCatalog),
+    emulations: uses(podMountsReadModifyWrite, hourlyRateFromCatalog, gpuDetailsFromCatalog),
   }),
   {
     key: "DeletePod",

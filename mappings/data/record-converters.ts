@@ -1,6 +1,6 @@
 // Read-only converters for v2 records → v1 records: fields v1 clients read that v2 reports in a
 // different place (runtime port table) or in a different sense (current spend vs. hourly rate).
-import type { Converter, HourlyRateQuery } from "../types.ts";
+import type { CatalogGpuType, Converter, HourlyRateQuery } from "../types.ts";
 import { v1FormOf } from "./source-forms.ts";
 
 interface RuntimePort {
@@ -57,6 +57,24 @@ export const hourlyRate = define({
   codemodReason: "v2 `cost` is 0 while a pod is stopped; read the hourly rate from GET /v2/catalog/gpus (or cpus) price × count",
 });
 
+export const gpuDetails = define({
+  name: "gpuDetails",
+  summary:
+    "v2 pod `gpu` (GpuConfig: `id`, `count` only) → v1 `gpu.displayName`, `gpu.securePrice`, `gpu.communityPrice` and `machine.gpuDisplayName`: the catalog row of `gpu.id` (GET /v2/catalog/gpus): its `name`, and its per-GPU list prices `price.secure` / `price.community` (the figures the hourly rate multiplies by `gpu.count`).",
+  lossless: false,
+  needsCatalog: true,
+  toV2: () => [undefined],
+  toV1: ([gpu], ctx) => {
+    const id = (gpu as { id?: unknown } | null | undefined)?.id;
+    const row: CatalogGpuType | undefined = typeof id === "string" ? ctx.catalog?.gpuType?.(id) : undefined;
+    const price = (n: unknown) => (typeof n === "number" ? n : undefined);
+    const name = typeof row?.name === "string" ? row.name : undefined;
+    return [name, price(row?.price?.secure), price(row?.price?.community), name];
+  },
+  codemod: null,
+  codemodReason: "v2 pod records carry only gpu.id and gpu.count; read the GPU type's name and per-GPU prices (price.secure, price.community) from GET /v2/catalog/gpus/{gpu.id}",
+});
+
 export const cloudTier = define({
   name: "cloudTier",
   summary: "v2 pod `cloud` → v1 `machine.secureCloud` (SECURE) and `interruptible` (always false: v2 rents pods on demand only).",
@@ -90,4 +108,4 @@ export const workerDesiredStatus = define({
   codemodToV1: v1FormOf(() => [`"RUNNING"`]),
 });
 
-export const recordConverters = [runtimeAddresses, hourlyRate, cloudTier, imageEntrypoint, workerDesiredStatus];
+export const recordConverters = [runtimeAddresses, hourlyRate, gpuDetails, cloudTier, imageEntrypoint, workerDesiredStatus];

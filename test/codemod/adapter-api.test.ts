@@ -30,7 +30,7 @@ describe("adapterCovers", () => {
     expect(adapterCovers("requestBody", "UpdateNetworkVolume")).toBe("needs the gateway's extra calls or lookups (emptyUpdateAsRead)");
     expect(adapterCovers("requestBody", "CreateEndpoint")).toMatch(/gpuPoolsFromCatalog/);
     expect(adapterCoverageReasons("record", "endpoint")).toEqual(["gpuTypeIds: endpointGpu needs the live GPU catalog"]);
-    expect(adapterCovers("record", "GetPod")).toMatch(/^needs the gateway's extra calls or lookups \(hourlyRateFromCatalog\)/);
+    expect(adapterCovers("record", "GetPod")).toMatch(/^needs the gateway's extra calls or lookups \(hourlyRateFromCatalog, gpuDetailsFromCatalog\)/);
     expect(adapterCovers("list", "PodBilling")).toBe("needs the gateway's extra calls or lookups (podBillingByGpuType)");
     expect(adapterCovers("list", "NetworkVolumeBilling")).toBe("needs the gateway's extra calls or lookups (sumPerBucket)");
     // The list unwraps; its records are still v2 ones, which the adapter cannot translate for pods.
@@ -63,13 +63,14 @@ describe("adapterCall", () => {
   it("refuses a conversion the adapter does not hold, with the reason", () => {
     expect(() => adapterCall("requestBody", "CreatePod", "body")).toThrow(/does not hold requestBody CreatePod: needs the gateway's extra calls/);
     expect(() => adapterCall("record", "PodBilling", "p")).toThrow(/does not hold record PodBilling: needs the gateway's extra calls/);
-    // A pod record without its hourly rate: the site's to allow (adapterOmissions), not exact coverage.
-    expect(adapterCovers("record", "pod")).toBe("costPerHr, adjustedCostPerHr: hourlyRate needs the live GPU catalog");
-    expect(adapterOmissions("record", "GetPod")).toEqual(["costPerHr", "adjustedCostPerHr"]);
+    // A pod record without its GPU details and hourly rate: the site's to allow (adapterOmissions), not exact coverage.
+    const catalogFields = ["gpu.displayName", "gpu.securePrice", "gpu.communityPrice", "machine.gpuDisplayName", "costPerHr", "adjustedCostPerHr"];
+    expect(adapterCovers("record", "pod")).toBe("gpu.displayName, gpu.securePrice, gpu.communityPrice, machine.gpuDisplayName: gpuDetails needs the live GPU catalog (+1 more)");
+    expect(adapterOmissions("record", "GetPod")).toEqual(catalogFields);
     expect(adapterCall("record", "GetPod", "p")).toBe("v2Adapter.toV1Record.pod(p)");
     expect(adapterCall("record", "GetTemplate", "t")).toBe("v2Adapter.toV1Record.template(t)");
     // A pod action's answer: v1 documents none, v2 answers the updated pod (the table's v2AnswerRecord).
-    expect(adapterOmissions("record", "StopPod")).toEqual(["costPerHr", "adjustedCostPerHr"]);
+    expect(adapterOmissions("record", "StopPod")).toEqual(catalogFields);
     expect(adapterCall("record", "StopPod", "p")).toBe("v2Adapter.toV1Record.pod(p)");
     expect(() => adapterCall("record", "DeletePod", "p")).toThrow(/DeletePod answers no record/);
   });

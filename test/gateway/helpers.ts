@@ -184,8 +184,10 @@ const LOST_FIELDS = " not in this answer: ";
 
 /** The record fields v2 cannot supply that an answer's warning names (gateway/translation/lost-fields.ts). */
 export function lostFieldsNamed(headers: Headers): string[] {
-  const entry = warningsOf(headers).find((w) => w.includes(LOST_FIELDS));
-  return entry ? entry.slice(0, entry.indexOf(LOST_FIELDS)).split(", ") : [];
+  // A long list is split over several entries (gateway/translation/lost-fields.ts).
+  return warningsOf(headers)
+    .filter((w) => w.includes(LOST_FIELDS))
+    .flatMap((entry) => entry.slice(0, entry.indexOf(LOST_FIELDS)).split(", "));
 }
 
 /** The warnings besides the one naming the record fields v2 cannot supply (every read has it). */

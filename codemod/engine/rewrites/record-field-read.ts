@@ -7,7 +7,8 @@ import { converterNamed, type BodyLens, type FieldLens, type OperationMapping } 
 import { edit, type Plan } from "../state.ts";
 import { declaredOutsideRun, editableField, receiverOutsideRun, membersNamed, renameDeclaredField, retypeDeclaredField } from "../declared-types.ts";
 import { convertedRead, declareReadHelper, type Retype } from "./converted-reads.ts";
-import { declaresField } from "./record-flow-facts.ts";
+import { declaresField, onlyTested } from "./record-flow-facts.ts";
+import { skipParens } from "../nodes.ts";
 
 export type ByFirst = Map<string, { segs: string[]; lens: FieldLens }[]>;
 /** The lens's v1Lost fields by name: reads of them get a mark. */
@@ -28,13 +29,73 @@ export function fieldIndex(fields: FieldLens[]): ByFirst {
   return byFirst;
 }
 
+/** The member names read from the record at `access` onwards: `pod.gpu.displayName` → [gpu, displayName]. */
+export function readChain(access: Node): string[] {
+  const names: string[] = [];
+  let at: Node = access;
+  while (Node.isPropertyAccessExpression(at)) {
+    names.push(at.getName());
+    const up = at.getParent();
+    if (!up || !Node.isPropertyAccessExpression(up) || up.getExpression() !== at) break;
+    at = up;
+  }
+  return names;
+}
+
+/**
+ * The names a read adds to the fields an answer's flow reaches: the first member (as before), and
+ * each longer chain (`gpu.displayName`); a chain that ends read as a whole also as `gpu.*`, since
+ * any member of it may be read where it goes (adapter-sites.ts matches lost nested fields so).
+ */
+export function reachedNames(access: Node): string[] {
+  const chain = readChain(access);
+  const names = chain.map((_, i) => chain.slice(0, i + 1).join("."));
+  let last: Node = access;
+  for (let i = 1; i < chain.length; i++) last = last.getParent()!;
+  const p = last.getParent();
+  const wholeRead = !(p && (Node.isCallExpression(p) || Node.isExpressionStatement(p))) && !testedOnly(last);
+  return wholeRead ? [...names, `${names[names.length - 1]}.*`] : names;
+}
+
+/** An object read only to test it (`p.gpu ? … : "cpu"`, `pod.gpu && …`, `pod.gpu == null`): none of its members is read. */
+function testedOnly(read: Node): boolean {
+  if (onlyTested(read)) return true;
+  const outer = skipParens(read);
+  const p = outer.getParent();
+  if (!p || !Node.isBinaryExpression(p)) return false;
+  const op = p.getOperatorToken().getText();
+  return (op === "&&" && p.getLeft() === outer) || ["===", "!==", "==", "!="].includes(op);
+}
+
+/**
+ * A v1 object v2 has under the same name, whose members differ (v2 pod `gpu` is only {id, count}),
+ * read only to test it: as true or false on v2 as on v1.
+ */
+function objectTestedOnly(access: Node, byFirst: ByFirst): boolean {
+  const name = (access as any).getName() as string;
+  const p = access.getParent();
+  if (p && Node.isPropertyAccessExpression(p) && p.getExpression() === access) return false;
+  const kept = (byFirst.get(name) ?? []).some((c) => c.segs.length > 1 && !c.lens.converter && c.lens.v2.length === 1 && c.lens.v2[0]!.split(".")[0] === name);
+  return kept && testedOnly(access);
+}
+
+/** The v1Lost entry this read reaches: its own name, or a nested one along the chain (`gpu.oneMonthPrice`). */
+function lostAt(access: Node, lost: Lost): { v1: string; reason: string; advice: string } | undefined {
+  const chain = readChain(access);
+  for (let i = chain.length; i >= 1; i--) {
+    const gone = lost.get(chain.slice(0, i).join("."));
+    if (gone) return gone;
+  }
+  return undefined;
+}
+
 /**
  * `declared`: the record type the code declares the body through at its read (declaredBodyRecord),
  * whose members follow the reads as the receiver's own type does.
  */
 export function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lost, op: OperationMapping, lens: BodyLens, declared?: Node): void {
   if (!Node.isPropertyAccessExpression(access)) return;
-  const gone = lost.get(access.getName());
+  const gone = lostAt(access, lost);
   if (gone) {
     // Left as it is the read would be undefined in v2 without a word: the human decides.
     // The call stays whole on v1 (its mark names the read).
@@ -91,7 +152,8 @@ export function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lo
       // The read cannot be renamed: the call stays whole on v1, and its mark names the read.
       const line = access.getSourceFile().getLineAndColumnAtPos(access.getStart()).line;
       const reason = `reads v1 record field ${v1} (${access.getSourceFile().getBaseName()}:${line}), which is ${f.v2.join(" + ")} in v2 with other values (converter ${f.converter})`;
-      const advice = `read ${f.v2.map((x) => "." + x).join(" / ")} and convert it as docs/mapping.md describes for ${f.converter}${conv ? "" : ""}`;
+      // A converter that needs the live catalog says where the v2 client finds the value.
+      const advice = conv?.needsCatalog && conv.codemodReason ? conv.codemodReason : `read ${f.v2.map((x) => "." + x).join(" / ")} and convert it as docs/mapping.md describes for ${f.converter}`;
       if (!plan.problems.some((p) => p.reason === reason)) plan.problems.push({ risk: "silent", reason, advice });
     } else if (f.v2.length === 1 && f.v2[0] !== v1) {
       const start = (access as any).getNameNode().getStart();
@@ -116,6 +178,7 @@ export function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lo
     }
     return;
   }
+  if (objectTestedOnly(access, byFirst)) return;
   const unknown = unvouchedRead(access.getName(), byFirst, lens);
   if (unknown) {
     const line = access.getSourceFile().getLineAndColumnAtPos(access.getStart()).line;
@@ -145,7 +208,8 @@ function v2Clash(m: Node, v2: string, byFirst: ByFirst): boolean {
  */
 function unvouchedRead(name: string, byFirst: ByFirst, lens: BodyLens): string | undefined {
   const parts = byFirst.get(name);
-  if (parts) return `a v1 object whose parts v2 keeps elsewhere (${parts.map((c) => `${c.segs.join(".")}→${c.lens.v2.join("+") || "(none)"}`).join(", ")}), read here as a whole`;
+  const kept = parts?.some((c) => !c.lens.converter && c.lens.v2.length === 1 && c.lens.v2[0]!.split(".")[0] === name);
+  if (parts) return `a v1 object ${kept ? "v2 keeps with fewer or other members" : "whose parts v2 keeps elsewhere"} (${parts.map((c) => `${c.segs.join(".")}→${c.lens.v2.join("+") || "(none)"}`).join(", ")}), read here as a whole`;
   const emulated = lens.v1FromEmulation?.find((e) => e.v1.split(".")[0] === name);
   if (emulated) return `a v1 field the gateway fills with an extra request (${emulated.emulation}); the v2 record does not have it`;
   return undefined;

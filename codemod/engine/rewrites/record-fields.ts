@@ -22,7 +22,7 @@ import { noteAnswerReads, noteStreamConverted } from "./read-facts.ts";
 import { observableFlow } from "../observable-flow.ts";
 import { rxjsMapIn } from "../observable-answer.ts";
 import { classifyRead } from "../response-branch.ts";
-import { fieldIndex, recordField, type Lost } from "./record-field-read.ts";
+import { fieldIndex, reachedNames, recordField, type Lost } from "./record-field-read.ts";
 import { callersOf, fieldDeclarations, onlyTested, resultBeyondStatus } from "./record-flow-facts.ts";
 import { argumentCallee, callbackCallee, noteEntry, type Callee } from "../record-callees.ts";
 import { relayOf, type AppRoute } from "../relay-routes.ts";
@@ -94,7 +94,8 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   const named = new Set<string>();
   const shown: Node[] = [];
   const differing = new Set(lens.fields.filter((f) => f.only !== "toV2" && (f.converter || f.v1.join() !== f.v2.join())).flatMap((f) => f.v1.map((x) => x.split(".")[0]!)));
-  for (const l of lens.v1Lost ?? []) differing.add(l.v1);
+  // A lost nested member (`gpu.oneMonthPrice`) makes its object differ too.
+  for (const l of lens.v1Lost ?? []) differing.add(l.v1).add(l.v1.split(".")[0]!);
   const seen = new Set<Node>();
   // A helper whose result is neither the body nor the Response (`{ ok, detail, corps }`): where the
   // record is read cannot be followed, so the call stays whole unless nothing but its status is used.
@@ -118,7 +119,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
 
   const lost: Lost = new Map((lens.v1Lost ?? []).map((l) => [l.v1, l]));
   const field = (access: Node) => {
-    if (Node.isPropertyAccessExpression(access)) reachedHere(access.getName(), access);
+    if (Node.isPropertyAccessExpression(access)) for (const name of reachedNames(access)) reachedHere(name, access);
     recordField(plan, access, byFirst, lost, op, lens, read && (declaredBodyRecord(plan.a, read) ?? readDeclared));
   };
   /** A reference to a record value: a field read, or somewhere the value goes on. */

@@ -1,7 +1,9 @@
 // Pods: flat v1 create/update bodies ⇄ nested v2 bodies, and v2 Pod records → v1 Pod records.
 import { argv, computeKind, cpuDetails, podCompute, podMounts, podStatus, podVolumeUpdate } from "../converters.ts";
-import { cloudTier, hourlyRate, imageEntrypoint, runtimeAddresses } from "../record-converters.ts";
+import { cloudTier, gpuDetails, hourlyRate, imageEntrypoint, runtimeAddresses } from "../record-converters.ts";
 import type { BodyLens, UnmappedField } from "../../types.ts";
+
+type LostField = NonNullable<BodyLens["v1Lost"]>[number];
 import { convert, field, toV1Only, withParts } from "./field.ts";
 
 const placementHint = (v1: string, what: string): UnmappedField => ({
@@ -118,6 +120,41 @@ export const podUpdate: BodyLens = {
   unmapped: [entrypoint],
 };
 
+// v1's pod `gpu` carried the type's whole price sheet; the v2 catalog lists only on-demand prices.
+const gpuTermPrices: LostField[] = [
+  ...["oneWeekPrice", "oneMonthPrice", "threeMonthPrice", "sixMonthPrice"].map((p) => ({
+    v1: `gpu.${p}`,
+    reason: "v2 has no savings plans, so the catalog lists no term prices",
+    advice: "none: GET /v2/catalog/gpus/{gpu.id} lists the on-demand price (price.secure, price.community)",
+  })),
+  ...["secureSpotPrice", "communitySpotPrice"].map((p) => ({
+    v1: `gpu.${p}`,
+    reason: "v2 has no interruptible (spot) pods",
+    advice: "none: GET /v2/catalog/gpus/{gpu.id} lists the on-demand price (price.secure, price.community)",
+  })),
+];
+
+// v1's `machine` described the host; v2 pod records name only its data center and cloud.
+const host = (v1: string, advice: string): LostField => ({ v1: `machine.${v1}`, reason: "v2 pod records do not describe the host machine", advice });
+const machineDetails: LostField[] = [
+  host("gpuType", "GET /v2/catalog/gpus/{gpu.id} (name, price, memory)"),
+  host("cpuType", "GET /v2/catalog/cpus/{cpu.id}"),
+  host("minPodGpuCount", "none"),
+  host("cpuCount", "read the pod's own cpu.vcpuCount"),
+  host("location", "GET /v2/catalog/datacenters/{dataCenterId}"),
+  host("diskThroughputMBps", "none"),
+  host("maxDownloadSpeedMbps", "none"),
+  host("maxUploadSpeedMbps", "none"),
+  host("supportPublicIp", "read the pod's runtime.ports (a public port has an ip)"),
+  host("maintenanceStart", "none"),
+  host("maintenanceEnd", "none"),
+  host("maintenanceNote", "none"),
+  host("note", "none"),
+  host("costPerHr", "read the pod's cost (what the pod costs now)"),
+  host("currentPricePerGpu", "GET /v2/catalog/gpus/{gpu.id} (price.secure, price.community)"),
+  host("gpuAvailable", "GET /v2/catalog/gpus/{gpu.id}?include=AVAILABILITY&product=POD"),
+];
+
 export const podRecord: BodyLens = {
   name: "pod-record",
   v1Schema: "Pod",
@@ -133,7 +170,10 @@ export const podRecord: BodyLens = {
     field("containerRegistryAuthId", "registry"),
     convert("dockerStartCmd", "args", argv, "toV1"),
     convert(["volumeInGb", "volumeMountPath", "networkVolume.id"], "mounts", podMounts, "toV1"),
-    field("gpu", "gpu"),
+    // v2's gpu is GpuConfig {id, count}; v1's also named the type and its prices (gpuDetailsFromCatalog).
+    field("gpu.id", "gpu.id"),
+    field("gpu.count", "gpu.count"),
+    convert(["gpu.displayName", "gpu.securePrice", "gpu.communityPrice", "machine.gpuDisplayName"], "gpu", gpuDetails, "toV1"),
     convert(["cpuFlavorId", "vcpuCount", "memoryInGb"], "cpu", cpuDetails, "toV1"),
     convert(["costPerHr", "adjustedCostPerHr"], ["cost", "status", "gpu", "cpu", "cloud"], hourlyRate, "toV1"),
     field("locked", "locked"),
@@ -157,6 +197,8 @@ export const podRecord: BodyLens = {
     { v1: "aiApiId", reason: "legacy synonym of endpointId, which v2 pods do not have", advice: "GET /v2/serverless/{id}/workers" },
     { v1: "slsVersion", reason: "v2 pods are never Serverless workers", advice: "read the worker's version from GET /v2/serverless/{id}/workers" },
     { v1: "volumeEncrypted", reason: "v2 has no encrypted pod volumes", advice: "none" },
+    ...gpuTermPrices,
+    ...machineDetails,
   ],
   v1FromEmulation: [{ v1: "networkVolume", emulation: "podNetworkVolume" }],
   v1Undocumented: [{ v1: "computeType", note: "derived from gpu/cpu so the v1 ListPods computeType filter can be applied to translated records" }],
