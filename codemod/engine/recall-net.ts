@@ -120,7 +120,8 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
     let raw = whole.text;
     if (raw.includes(V1_HOST)) continue;
     // `${this.base}/pods/${id}` on a v1 base the engine could not follow to a call: the path after the base.
-    if (raw.startsWith(HOLE) && Node.isTemplateExpression(n) && n.getHead().getLiteralText() === "" && holdsV1Base(a, n.getTemplateSpans()[0]!.getExpression())) raw = raw.slice(1);
+    // So too on a base the codemod cannot know (`${config.apiUrl}/billing/…` of a config it cannot read), in a module of a v1 client.
+    if (raw.startsWith(HOLE) && Node.isTemplateExpression(n) && n.getHead().getLiteralText() === "" && leadingBase(a, n.getTemplateSpans()[0]!.getExpression())) raw = raw.slice(1);
     // A path relative to the client's base (`'pods'`, `` `pods/${id}/start` ``), where a URL goes.
     const relative = !raw.startsWith("/") && relativePathShape(raw) && (urlPosition(n) || (/[/\0]/.test(raw) && Node.isCallExpression(n.getParent()!)));
     if (!raw.startsWith("/") && !relative) continue;
@@ -156,6 +157,17 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
     const category = none ? "no-equivalent" : "review";
     todo(a, n, op?.key ?? "base", category, reason, advice);
     addFinding(a, n, { operation: op?.key ?? null, v1: op ? { method: op.v1.method, path: op.v1.path } : null, v2: op?.v2 ? { method: op.v2.method, path: op.v2.path } : null, category, reason, advice, ...(op ? {} : { subject: "url" as const }) });
+  }
+}
+
+/** A template's leading hole that holds a v1 base, or a value the codemod cannot know (no string of another host among what it can hold). */
+function leadingBase(a: Analysis, expr: Node): boolean {
+  if (holdsV1Base(a, expr)) return true;
+  try {
+    const options = optionsOf(a.evaluator.evaluate(expr));
+    return options.every((o) => o.kind === "dynamic" || o.kind === "env");
+  } catch {
+    return false;
   }
 }
 

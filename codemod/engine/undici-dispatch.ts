@@ -35,9 +35,12 @@ export function undiciDispatches(a: Analysis, sf: SourceFile): void {
     const method = methodOfRequestObject(pathNode);
     const narrowed = method ? matches.filter((m) => m.operation.v1.method === method) : matches;
     const op = narrowed.length === 1 ? narrowed[0]!.operation : undefined;
-    a.consumed.add(pathNode);
     const origin = made.getArguments()[0];
-    const found = origin ? baseIn(a.evaluator.evaluate(origin)) : undefined;
+    const held = origin ? a.evaluator.evaluate(origin) : undefined;
+    const found = held ? baseIn(held) : undefined;
+    // A dispatcher to another host (`new Pool("https://hooks.example.com")`) sends that API's /v1 paths.
+    if (!found && held && optionsOf(held).some((o) => o.kind === "string")) continue;
+    a.consumed.add(pathNode);
     const site: Site = { call, file: fileOf(a, call), deps: new Set(found?.sources ?? []), edits: [], complete: false, whole: true };
     if (origin && found) {
       // The dispatcher's origin is this call's use of the base: its requests are the sites (accounted),
