@@ -58,7 +58,7 @@ export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean | {
       plan.problems.push({ reason: `${why} ${fields.join(" / ")}, and the record is read for ${hit.map(readAt).join(", ")}`, advice: "read what the v2 record has instead (docs/mapping.md)" });
       return false;
     }
-    const reader = fields.length ? projectReader(plan.a, fields, read.getSourceFile().getFilePath()) : undefined;
+    const reader = fields.length ? projectReader(plan.a, fields, read.getSourceFile().getFilePath(), op.v1.path.split("/")[1]?.replace(/s$/, "")) : undefined;
     if (!reader) continue;
     const where = path.relative(plan.a.adapter.root, reader).split(path.sep).join("/");
     plan.problems.push({ reason: `${why} ${fields.join(" / ")}, and ${where} may read one${unfollowed ? ` (the code fetching its route was not followed: ${unfollowed})` : ""}`, advice: "read what the v2 record has instead (docs/mapping.md)" });
