@@ -61,7 +61,7 @@ export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean | {
       return false;
     }
     // A nested field is searched for by its own name (`gpu.oneMonthPrice` → oneMonthPrice).
-    const reader = fields.length ? projectReader(plan.a, [...new Set(fields.map((f) => f.split(".").pop()!))], read.getSourceFile().getFilePath()) : undefined;
+    const reader = fields.length ? projectReader(plan.a, [...new Set(fields.map((f) => f.split(".").pop()!))], read.getSourceFile().getFilePath(), op.v1.path.split("/")[1]?.replace(/s$/, "")) : undefined;
     if (!reader) continue;
     const where = path.relative(plan.a.adapter.root, reader.file).split(path.sep).join("/");
     const line = reader.read ? `${where}:${reader.read.line} may read ${reader.read.field}` : `${where} may read one`;

@@ -8,6 +8,7 @@ import { addEdit, addFinding } from "./state.ts";
 import { todo } from "./todo-marks.ts";
 import { shortExpression } from "./expression-name.ts";
 import { envShown } from "./base-sources.ts";
+import { FILE_SETTING } from "./override-sources.ts";
 
 /** Whether a base flips, and otherwise the uses that keep it v1 (or why). */
 export type Verdict = { flips: boolean; unfollowed: Node[]; because?: string; why?: Map<Node, string>; tests?: Node[] };
@@ -46,8 +47,10 @@ export function flipOrMark(a: Analysis, base: BaseSource, verdict: Verdict, unse
     if (base.override) {
       const list = base.override.split(", ");
       // Only environment variables: it is the deployments that set them, not callers.
-      const env = list.every((o) => o.startsWith("the environment variable"));
-      const who = env ? "a deployment that sets it to the v1 base (or a gateway's /v1)" : "a caller that passes the v1 base (or a gateway's /v1) there";
+      // A user's configuration file (`apiUrl` in a JSON file the tool reads) is set where it is deployed too.
+      const files = list.some((o) => o.includes(FILE_SETTING));
+      const env = list.every((o) => o.startsWith("the environment variable") || o.includes(FILE_SETTING));
+      const who = env ? `a ${files ? "deployment or configuration file" : "deployment"} that sets it to the v1 base (or a gateway's /v1)` : "a caller that passes the v1 base (or a gateway's /v1) there";
       const reason = `the v2 base applies only when ${list.length > 1 ? `none of ${list.join(", ")} is set` : `${list[0]} is not set`}: ${who} now sends v2 paths to v1`;
       const advice = env ? `set ${list.map((o) => o.replace("the environment variable ", "")).join(", ")} to the v2 base ${V2_BASE} (or leave it unset) wherever it is configured` : `make sure every value given to ${base.override} is the v2 base ${V2_BASE} (or none)`;
       todo(a, base.literal, "base", "review", reason, advice);

@@ -239,7 +239,7 @@ function bodyKey(el: Node, key: string): boolean {
 }
 
 /** `const { data, status } = await api.get(…)`, `({ data }) => …`: axios `data` is the body; undici `body.json()` parses it. */
-function bindings(pattern: Node & { getElements(): Node[] }, lib: HttpCall["lib"], scope: Node, addPromise: (p: Node) => void, sites: BodySite[], answerKey: string | undefined): void {
+function bindings(pattern: Node & { getElements(): Node[] }, lib: HttpCall["lib"], scope: Node, addPromise: (p: Node, parsesText?: boolean) => void, sites: BodySite[], answerKey: string | undefined): void {
   for (const el of pattern.getElements()) {
     if (!Node.isBindingElement(el)) continue;
     const key = el.getPropertyNameNode()?.getText() ?? el.getName();
@@ -248,6 +248,8 @@ function bindings(pattern: Node & { getElements(): Node[] }, lib: HttpCall["lib"
       for (const ref of referencesOf(scope, el.getNameNode())) {
         const p = ref.getParent();
         if (p && Node.isPropertyAccessExpression(p) && p.getName() === "json" && Node.isCallExpression(p.getParent())) addPromise(p.getParent()!);
+        // `const text = await body.text(); … JSON.parse(text)`: each parse of the text is the body.
+        if (p && Node.isPropertyAccessExpression(p) && p.getName() === "text" && Node.isCallExpression(p.getParent())) addPromise(p.getParent()!, true);
       }
     }
   }
@@ -266,9 +268,9 @@ function responseMember(access: Node & { getName(): string; getParent(): Node | 
   if ((lib === "fetch" || lib === "got" || lib === "ky") && name === "json" && parent && Node.isCallExpression(parent)) addPromise(parent);
   else if ((lib === "fetch" || lib === "got" || lib === "ky") && (name === "text" || name === textReader) && parent && Node.isCallExpression(parent)) addPromise(parent, true);
   else if (answerKey === name) sites.push({ kind: "value", node: access });
-  else if (lib === "undici-request" && name === "body" && parent && Node.isPropertyAccessExpression(parent) && parent.getName() === "json") {
+  else if (lib === "undici-request" && name === "body" && parent && Node.isPropertyAccessExpression(parent) && (parent.getName() === "json" || parent.getName() === "text")) {
     const c = parent.getParent();
-    if (c && Node.isCallExpression(c)) addPromise(c);
+    if (c && Node.isCallExpression(c)) addPromise(c, parent.getName() === "text");
   }
 }
 

@@ -77,7 +77,7 @@ export function declaredAsRecord(a: Analysis, node: Node, viaReturn: boolean): b
 
 /** The type node the value at `node` is declared through: a type argument, `as`, an annotation, or the return type. */
 function declaredType(a: Analysis, node: Node, viaReturn: boolean): Node | undefined {
-  if (Node.isCallExpression(node) && node.getTypeArguments().length === 1) return node.getTypeArguments()[0];
+  if (bodyTypeArguments(node).length) return bodyTypeArguments(node)[0];
   const p = node.getParent();
   if (p && (Node.isAsExpression(p) || Node.isSatisfiesExpression(p))) return p.getTypeNode();
   if (Node.isIdentifier(node)) {
@@ -172,7 +172,7 @@ export function declaredBodyRecord(a: Analysis, read: Node): Node | undefined {
     if (!arg || !passesValueOn(call, arg)) break;
     call = unwrapValue(arg);
   }
-  let type = call && Node.isCallExpression(call) && call.getTypeArguments().length === 1 ? call.getTypeArguments()[0] : undefined;
+  let type = call ? bodyTypeArguments(call)[0] : undefined;
   if (!type) {
     let up = read.getParent();
     while (up && (Node.isParenthesizedExpression(up) || Node.isAwaitExpression(up))) up = up.getParent();
@@ -245,4 +245,17 @@ function unwrapValue(n: Node): Node {
   let x = n;
   while (Node.isParenthesizedExpression(x) || Node.isAwaitExpression(x) || Node.isNonNullExpression(x)) x = x.getExpression();
   return x;
+}
+
+/**
+ * The type arguments that each declare a call's body: `get<Pod[]>(…)`, or axios's two alike,
+ * `get<Pod[], Pod[]>(…)` (the data and what the call resolves to, under an interceptor answering
+ * the data): a retype changes both. Others (`<T, AxiosResponse<T>>`) declare no body here.
+ */
+export function bodyTypeArguments(call: Node): Node[] {
+  if (!Node.isCallExpression(call)) return [];
+  const args = call.getTypeArguments();
+  if (args.length === 1) return args;
+  const same = args.length === 2 && args[0]!.getText().replace(/\s/g, "") === args[1]!.getText().replace(/\s/g, "");
+  return same ? args : [];
 }

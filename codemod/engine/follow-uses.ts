@@ -14,6 +14,7 @@ import { functionName, references } from "./references.ts";
 import { baseField, exportedOutward } from "./outside-callers.ts";
 import { commonJsExports, defaultImportUses, importerUses } from "./module-exports.ts";
 import { optionsOf } from "./evaluate/value.ts";
+import { overrideSources } from "./override-sources.ts";
 import { CallResults } from "./call-results.ts";
 import { receiverHolds } from "./receiver-base.ts";
 import { unwrapExpression } from "./urls.ts";
@@ -24,6 +25,9 @@ import { argumentCallee, classNamed, functionNamed, parentClass } from "./record
 import { clientKey, clientStep, clientUse, handedOnWhy, insideClient, makesClient, membersTaken, ProjectClients, REQUEST_METHODS } from "./client-uses.ts";
 
 const WRAPPERS = new Set([SyntaxKind.ParenthesizedExpression, SyntaxKind.AsExpression, SyntaxKind.NonNullExpression, SyntaxKind.SatisfiesExpression, SyntaxKind.TypeAssertionExpression, SyntaxKind.AwaitExpression]);
+
+/** `x = v`, and `x ??= v` / `x ||= v`, which give x the value v too. */
+const ASSIGNS = new Set([SyntaxKind.EqualsToken, SyntaxKind.QuestionQuestionEqualsToken, SyntaxKind.BarBarEqualsToken]);
 
 export class Follower {
   private readonly helperMemo = new Map<Node, boolean>();
@@ -138,7 +142,7 @@ export class Follower {
     if (Node.isBindingElement(p) && !p.getPropertyNameNode() && p.getNameNode() === outer && Node.isIdentifier(outer)) return each(references(outer));
     // A destructured element's default (`{ baseUrl = BASE } = {}`): the name it declares.
     if (Node.isBindingElement(p) && p.getInitializer() === outer && Node.isIdentifier(p.getNameNode())) return each(references(p.getNameNode()));
-    if (Node.isBinaryExpression(p) && p.getOperatorToken().getKind() === SyntaxKind.EqualsToken && p.getRight() === outer) {
+    if (Node.isBinaryExpression(p) && ASSIGNS.has(p.getOperatorToken().getKind()) && p.getRight() === outer) {
       const left = p.getLeft();
       const nameNode = Node.isPropertyAccessExpression(left) ? left.getNameNode() : Node.isIdentifier(left) ? left : undefined;
       if (Node.isPropertyAccessExpression(left) && left.getExpression().getKind() === SyntaxKind.ThisKeyword) this.inheritedReads(p, left.getName(), out);
@@ -198,7 +202,9 @@ export class Follower {
         // An object made from options (a schema, a config factory) still exposes them by name.
         return this.follow(holder, out, seen, depth + 1, [...path, name]);
       }
-      if (obj && (Node.isReturnStatement(holder!) || (holder && Node.isArrowFunction(holder)) || (holder && Node.isPropertyAssignment(holder)))) return this.follow(obj, out, seen, depth + 1, [...path, name]);
+      // `cached = { …, apiUrl }` (a loader filling a module variable): that variable's reads, along the path.
+      const assigned = holder && Node.isBinaryExpression(holder) && holder.getRight() === obj && ASSIGNS.has(holder.getOperatorToken().getKind()) && Node.isIdentifier(holder.getLeft());
+      if (obj && (assigned || Node.isReturnStatement(holder!) || (holder && Node.isArrowFunction(holder)) || (holder && Node.isPropertyAssignment(holder)))) return this.follow(obj, out, seen, depth + 1, [...path, name]);
       // `export default { providers: { … } }`: the importers' reads, along the path.
       if (obj && holder && Node.isExportAssignment(holder) && !holder.isExportEquals()) return this.follow(obj, out, seen, depth + 1, [...path, name]);
       // `module.exports = { baseUrl }`: its importers' reads (`config.baseUrl`, `const { runpod } = require(…)`).
@@ -269,9 +275,7 @@ export class Follower {
 
   /** What takes precedence over the value (`x ?? value`): an environment read by its variable's name (`process.env[key]` in `get(key)`), else its text. */
   overrideBy(left: Node): void {
-    const options = optionsOf(this.a.evaluator.evaluate(left));
-    if (options.length && options.every((o) => o.kind === "env")) for (const o of options) this.overrides.add(`the environment variable ${(o as { name: string }).name}`);
-    else this.overrides.add(left.getText().replace(/\s+/g, " "));
+    for (const o of overrideSources(this.a.evaluator, left)) this.overrides.add(o);
   }
 
   private injected(outer: Node, out: Node[], seen: Set<string>, depth: number): boolean {

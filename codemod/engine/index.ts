@@ -27,6 +27,7 @@ import { placeMarkPositions } from "./mark-positions.ts";
 import { syntaxErrorOf } from "./output-parses.ts";
 import { openapiTypes } from "./openapi-types.ts";
 import { recallNet } from "./recall-net.ts";
+import { undiciDispatches } from "./undici-dispatch.ts";
 import { followCacheKeys } from "./swr-cache-keys.ts";
 import { setModuleResolver } from "./module-exports.ts";
 import type { AdapterOptions } from "../adapter/index.ts";
@@ -149,6 +150,7 @@ function analyzeOnce(index: ProjectIndex, displayName: (file: string) => string,
   guarded(registerErrorTexts);
   guarded(openapiTypes);
   guarded(scanLiterals);
+  guarded(undiciDispatches);
   guarded(recallNet);
   resolveDoNoHarm(a);
   followCacheKeys(a);

@@ -22,13 +22,18 @@ export function placeMarkPositions(a: Analysis, written: (file: FileState) => Ed
   };
   for (const file of a.files.values()) {
     const own = path.basename(file.sf.getFilePath());
-    for (const e of written(file)) {
-      if (!file.markEdits.has(e)) continue;
-      e.text = e.text.replace(POSITION, (whole, name: string, line: string) => {
+    const place = (text: string) =>
+      text.replace(POSITION, (whole, name: string, line: string) => {
         const files = byName.get(name) ?? [];
         const target = name === own ? file : files.length === 1 ? files[0]! : undefined;
         return target ? `${name}:${shiftOf(target)(Number(line))}` : whole;
       });
+    const edits = new Set(written(file));
+    for (const e of edits) if (file.markEdits.has(e)) e.text = place(e.text);
+    // The problems kept for later runs (mark-details.ts) quote the same positions as the mark: a
+    // second run, reading the written file, finds them there, so the first records them so too.
+    for (const marks of file.marks.values()) {
+      for (const m of marks.values()) if (m.edit && edits.has(m.edit)) m.sites = m.sites.map((ps) => ps.map((p) => ({ ...p, reason: place(p.reason), advice: place(p.advice) })));
     }
   }
 }

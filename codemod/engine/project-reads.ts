@@ -21,21 +21,25 @@ const SCRIPT = /\.([cm]?[jt]sx?)$/;
  * (the engine parsed every importer), and the site's own package, whose pages fetch what its
  * routes answer.
  */
-export function projectReader(a: Analysis, fields: string[], siteFile: string): { file: string; read?: { field: string; line: number } } | undefined {
+/** A file that may read the record, with the first read found in it where it is a script. */
+type Reader = { file: string; read?: { field: string; line: number } };
+
+export function projectReader(a: Analysis, fields: string[], siteFile: string, resource?: string): Reader | undefined {
   const pkg = packageRoot(siteFile, a.adapter?.root ?? path.dirname(siteFile));
-  const key = `${pkg}\0${fields.join(",")}`;
+  const key = `${pkg}\0${fields.join(",")}\0${resource ?? ""}`;
   const memo = (a.projectReaders ??= new Map());
   if (memo.has(key)) return memo.get(key) ?? undefined;
-  const found = search(a, fields, pkg);
+  const found = search(a, fields, pkg, resource);
   memo.set(key, found ?? null);
   return found;
 }
 
-function search(a: Analysis, fields: string[], pkg: string): { file: string; read?: { field: string; line: number } } | undefined {
+function search(a: Analysis, fields: string[], pkg: string, resource: string | undefined): Reader | undefined {
   // Without the run's file list (one file through jscodeshift) nothing can be vouched for.
   if (!a.projectFiles) return { file: "(the project's other files are not known in this run)" };
   const word = new RegExp(`\\b(?:${fields.join("|")})\\b`);
   const cache = (a.projectFileReads ??= new Map());
+  let first: Reader | undefined;
   for (const file of scope(a, pkg)) {
     const text = projectText(a, file);
     const entry = cache.get(file)!;
@@ -45,9 +49,55 @@ function search(a: Analysis, fields: string[], pkg: string): { file: string; rea
     if (!SCRIPT.test(file)) return { file, read: { field: m[0], line: text.slice(0, m.index).split("\n").length } };
     entry.reads ??= readNames(a, file, text);
     const hit = fields.find((f) => entry.reads!.has(f));
-    if (hit) return { file, read: { field: hit, line: entry.reads.get(hit)! } };
+    if (!hit) continue;
+    const found = { file, read: { field: hit, line: entry.reads.get(hit)! } };
+    // A file whose every read is of another declared type (`form.gpuTypeIds` of a `CreatePodInput`)
+    // is named only when no file may read the record itself.
+    if (resource && readsOnlyOtherTypes(a, file, fields, resource)) {
+      first ??= found;
+      continue;
+    }
+    return found;
   }
-  return undefined;
+  return first;
+}
+
+/**
+ * Every read of the fields in a file is on a name that the file declares with a named type that is
+ * not the resource's (`(form: CreatePodInput) => form.gpuTypeIds`, `useState<CreatePodInput>(…)`
+ * for an endpoint's record). A read on anything else (an untyped name, a member chain, a type
+ * named for the resource) may read it.
+ */
+function readsOnlyOtherTypes(a: Analysis, file: string, fields: string[], resource: string): boolean {
+  const text = projectText(a, file);
+  if (text === null) return false;
+  const sf = scriptOf(a, file, text);
+  const stem = resource.toLowerCase().replace(/[^a-z]/g, "");
+  const declared = new Map<string, (string | undefined)[]>();
+  const reads: TypeScript.PropertyAccessExpression[] = [];
+  const typeName = (t: TypeScript.TypeNode | undefined) => (t && ts.isTypeReferenceNode(t) ? t.typeName.getText(sf) : undefined);
+  const visit = (n: TypeScript.Node): void => {
+    if ((ts.isParameter(n) || ts.isVariableDeclaration(n)) && ts.isIdentifier(n.name)) {
+      // `const x: T`, `(x: T)`, or `const x = useState<T>(…)` / `const [x] = useState<T>(…)`.
+      const init = ts.isVariableDeclaration(n) && n.initializer && ts.isCallExpression(n.initializer) ? n.initializer : undefined;
+      const t = typeName(n.type) ?? (init?.typeArguments?.length === 1 ? typeName(init.typeArguments[0]) : undefined);
+      declared.set(n.name.text, [...(declared.get(n.name.text) ?? []), t]);
+    }
+    if (ts.isVariableDeclaration(n) && ts.isArrayBindingPattern(n.name) && n.initializer && ts.isCallExpression(n.initializer) && n.initializer.typeArguments?.length === 1) {
+      const first = n.name.elements[0];
+      if (first && ts.isBindingElement(first) && ts.isIdentifier(first.name)) declared.set(first.name.text, [...(declared.get(first.name.text) ?? []), typeName(n.initializer.typeArguments[0])]);
+    }
+    if (ts.isPropertyAccessExpression(n) && fields.includes(n.name.text)) reads.push(n);
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return (
+    reads.length > 0 &&
+    reads.every((r) => {
+      const names = ts.isIdentifier(r.expression) ? declared.get(r.expression.text) : undefined;
+      return !!names?.length && names.every((t) => !!t && !t.toLowerCase().includes(stem));
+    })
+  );
 }
 
 /** The files a package's records can be read in, once per package: its own, and every importer the engine parsed; not the adapter, not tests. */

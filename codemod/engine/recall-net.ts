@@ -120,7 +120,9 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
     let raw = whole.text;
     if (raw.includes(V1_HOST)) continue;
     // `${this.base}/pods/${id}` on a v1 base the engine could not follow to a call: the path after the base.
-    if (raw.startsWith(HOLE) && Node.isTemplateExpression(n) && n.getHead().getLiteralText() === "" && holdsV1Base(a, n.getTemplateSpans()[0]!.getExpression())) raw = raw.slice(1);
+    // So too on a base the codemod cannot know (`${config.apiUrl}/billing/…` of a config it cannot read), in a module of a v1 client.
+    const leading = raw.startsWith(HOLE) && Node.isTemplateExpression(n) && n.getHead().getLiteralText() === "" ? leadingBase(a, n.getTemplateSpans()[0]!.getExpression()) : undefined;
+    if (leading) raw = raw.slice(1);
     // A path relative to the client's base (`'pods'`, `` `pods/${id}/start` ``), where a URL goes.
     const relative = !raw.startsWith("/") && relativePathShape(raw) && (urlPosition(n) || (/[/\0]/.test(raw) && Node.isCallExpression(n.getParent()!)));
     if (!raw.startsWith("/") && !relative) continue;
@@ -128,7 +130,8 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
     const path = text.split(/[?#]/)[0]!.replace(/\/$/, "");
     if (!path || path === "/" || /^\/v[12]\b/.test(path)) continue;
     if (isAppRoute(n, text)) continue;
-    const matches = uniqueMatches(path);
+    // On a base it cannot know, only a route whose every id is a value written in (`/pods/${id}`, not `/pods/summary`).
+    const matches = uniqueMatches(path).filter((m) => leading !== "unknown" || Object.values(m.params).every((v) => v === HOLE));
     if (!matches.length) continue;
     // The path of a call on the v2 base (a migrated helper: v1 and v2 share `/pods/{id}`).
     if (onV2Base(a, n) || inV2Api(a, n)) continue;
@@ -145,7 +148,8 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
     const method = matches.length > 1 ? methodOfRequestObject(n) ?? methodOfRequestInit(whole.top) ?? methodBeside(whole.top) ?? methodInChain(whole.top) ?? (relative ? "GET" : undefined) : undefined;
     const narrowed = method ? matches.filter((m) => m.operation.v1.method === method) : matches;
     const op = narrowed.length === 1 ? narrowed[0]!.operation : undefined;
-    let reason = `a v1 route path (${path.replace(/\0/g, "{…}")}) in a module of a v1 client, not tied to a call the codemod can follow`;
+    const onto = leading === "unknown" && Node.isTemplateExpression(n) ? ` joined onto ${n.getTemplateSpans()[0]!.getExpression().getText().slice(0, 40)}, whose value the codemod cannot follow,` : "";
+    let reason = `a v1 route path (${path.replace(/\0/g, "{…}")})${onto} in a module of a v1 client, not tied to a call the codemod can follow`;
     let advice = "migrate this call by hand (its v2 path, method, body and answer: docs/mapping.md), or write it as a call on the client's base";
     // A path in a data-fetching hook's key the hook's answer is not followed from (swr.ts) says why.
     const swrWhy = unfollowedSwrKey(a, n);
@@ -156,6 +160,17 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
     const category = none ? "no-equivalent" : "review";
     todo(a, n, op?.key ?? "base", category, reason, advice);
     addFinding(a, n, { operation: op?.key ?? null, v1: op ? { method: op.v1.method, path: op.v1.path } : null, v2: op?.v2 ? { method: op.v2.method, path: op.v2.path } : null, category, reason, advice, ...(op ? {} : { subject: "url" as const }) });
+  }
+}
+
+/** A template's leading hole that holds a v1 base, or a value the codemod cannot know (no string of another host among what it can hold). */
+function leadingBase(a: Analysis, expr: Node): "v1" | "unknown" | undefined {
+  if (holdsV1Base(a, expr)) return "v1";
+  try {
+    const options = optionsOf(a.evaluator.evaluate(expr));
+    return options.every((o) => o.kind === "dynamic" || o.kind === "env") ? "unknown" : undefined;
+  } catch {
+    return undefined;
   }
 }
 

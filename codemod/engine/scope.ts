@@ -208,7 +208,8 @@ export function writesOf(decl: Node): Writes {
     let write: "assign" | "append" | "other" | undefined;
     if (parent && Node.isBinaryExpression(parent) && parent.getLeft() === use) {
       const op = parent.getOperatorToken().getKind();
-      write = op === SyntaxKind.EqualsToken ? "assign" : op === SyntaxKind.PlusEqualsToken ? "append" : /Equals/.test(SyntaxKind[op] ?? "") && op !== SyntaxKind.EqualsEqualsToken && op !== SyntaxKind.EqualsEqualsEqualsToken && op !== SyntaxKind.ExclamationEqualsToken && op !== SyntaxKind.ExclamationEqualsEqualsToken ? "other" : undefined;
+      // `x ??= v` / `x ||= v` leave x as it was or give it v: an assignment of v, beside the old value.
+      write = op === SyntaxKind.EqualsToken || op === SyntaxKind.QuestionQuestionEqualsToken || op === SyntaxKind.BarBarEqualsToken ? "assign" : op === SyntaxKind.PlusEqualsToken ? "append" : /Equals/.test(SyntaxKind[op] ?? "") && op !== SyntaxKind.EqualsEqualsToken && op !== SyntaxKind.EqualsEqualsEqualsToken && op !== SyntaxKind.ExclamationEqualsToken && op !== SyntaxKind.ExclamationEqualsEqualsToken ? "other" : undefined;
     } else if (parent && (Node.isPrefixUnaryExpression(parent) || Node.isPostfixUnaryExpression(parent)) && [SyntaxKind.PlusPlusToken, SyntaxKind.MinusMinusToken].includes(parent.getOperatorToken())) write = "other";
     else if (parent && (Node.isShorthandPropertyAssignment(parent) || Node.isArrayLiteralExpression(parent)) && parent.getFirstAncestor((x) => Node.isBinaryExpression(x) && x.getOperatorToken().getKind() === SyntaxKind.EqualsToken && x.getLeft().getPos() <= use.getPos() && use.getEnd() <= x.getLeft().getEnd())) write = "other";
     else if (parent && (Node.isForOfStatement(parent) || Node.isForInStatement(parent)) && parent.getInitializer() === use) write = "other";

@@ -152,14 +152,15 @@ export function markKey(line: string): string {
 
 /** The marks this run wrote or confirmed in a file, with each site's problems (for codemod/mark-details.ts). */
 export function writtenMarks(file: FileState): MarkDetail[] {
-  const out: MarkDetail[] = [];
+  const out: (MarkDetail & { at: number })[] = [];
   for (const marks of file.marks.values()) {
     for (const m of marks.values()) {
       const line = m.edit?.text ?? m.existing?.text;
-      if (line) out.push({ mark: markKey(line), sites: m.sites.map((ps) => ps.map(({ reason, advice }) => ({ reason, advice }))) });
+      if (line) out.push({ mark: markKey(line), sites: m.sites.map((ps) => ps.map(({ reason, advice }) => ({ reason, advice }))), at: m.edit?.start ?? m.existing?.start ?? 0 });
     }
   }
-  return out;
+  // In the order of the file (the order they were planned in differs between a first and a later run).
+  return out.sort((x, y) => x.at - y.at).map(({ at: _at, ...detail }) => detail);
 }
 
 function remember(file: FileState, st: Node, key: string, mark: Mark): void {

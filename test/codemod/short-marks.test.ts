@@ -56,6 +56,17 @@ describe("short marks", () => {
     expect(bare.advice).toContain("docs/codemod.md");
   }, 120_000);
 
+  it("a second rewrite --write leaves the details unchanged (positions as the written marks quote them)", async () => {
+    // The base's mark quotes settings.js:N, a line the marks inserted above it move.
+    const dir = copyCase("urls/config-loader-cached");
+    temps.push(dir);
+    await runCodemod({ paths: [dir], write: true });
+    const first = readFileSync(path.join(dir, MARK_DETAILS), "utf8");
+    expect(first).toMatch(/settings\.js:20/);
+    await runCodemod({ paths: [dir], write: true });
+    expect(readFileSync(path.join(dir, MARK_DETAILS), "utf8")).toBe(first);
+  }, 120_000);
+
   it("reads a long mark of an earlier version, counts it, and shortens it in place once", async () => {
     const dir = copyCase(CASE);
     temps.push(dir);

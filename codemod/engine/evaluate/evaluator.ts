@@ -89,9 +89,11 @@ export class Evaluator {
       case "catch":
         return dynamic(id, "a caught error");
       case "var": {
-        if (!b.init) return dynamic(id, `${id.getText()} has no initializer`);
         // A `let` given other values later holds any of them (appended to, or written otherwise: unknown).
         const writes = writesOf(b.decl);
+        // `let cached;` filled later (`cached = { … }` in a loader): it holds what is assigned (undefined before).
+        if (!b.init && (!writes.assigned.length || writes.other || writes.appended.length)) return dynamic(id, `${id.getText()} has no initializer`);
+        if (!b.init) return union(id, writes.assigned.map((v) => this.evaluate(v, frame)));
         if (writes.other || writes.appended.length) return dynamic(id, `${id.getText()} is changed after its declaration`);
         if (writes.assigned.length) return union(id, [b.init, ...writes.assigned].map((v) => this.evaluate(v, frame)));
         // `const { restBaseUrl = DEFAULT } = getConfig()`: the property path, then the element's default.

@@ -4,7 +4,7 @@
 import { Node } from "../../ts-morph.ts";
 import { unwrapExpression } from "../urls.ts";
 import { shortExpression } from "../expression-name.ts";
-import { dynamic, union, type Frame, type Value } from "./value.ts";
+import { dynamic, optionsOf, union, type Frame, type Value } from "./value.ts";
 import { isInjected } from "./injected.ts";
 
 /** The evaluator's two reads these need. */
@@ -22,6 +22,11 @@ export interface Reader {
 export function madeProperty(ev: Reader, at: Node, v: Value & { kind: "made" }, key: string): Value {
   const call = v.call as any;
   if (isInjected(v)) return dynamic(at, `.${key} of an injected ${call.getText()}`);
+  // `new URL(base).origin`: the origin of each URL the argument can hold (from the same literal).
+  if (key === "origin" && Node.isNewExpression(v.call) && v.call.getExpression().getText() === "URL" && v.call.getArguments().length === 1) {
+    const of = ev.evaluate(v.call.getArguments()[0]!, v.frame);
+    return union(at, optionsOf(of).map((o) => (o.kind === "string" && /^https?:\/\/[^/]+/.test(o.text) ? { ...o, text: /^https?:\/\/[^/]+/.exec(o.text)![0] } : o)));
+  }
   for (const arg of (call.getArguments?.() ?? []) as Node[]) {
     const found = optionIn(ev, at, unwrapExpression(arg), key, v.frame, 0);
     if (found) return found;

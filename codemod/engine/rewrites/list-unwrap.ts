@@ -12,6 +12,7 @@ import { observableFlow } from "../observable-flow.ts";
 import { beforeFallbacks, isTypeScriptFile, referencesOf, skipParens } from "../nodes.ts";
 import type { Problems } from "./problems.ts";
 import { classifyRead } from "../response-branch.ts";
+import { bodyTypeArguments } from "../declared-types.ts";
 
 export function isErrorRead(ref: Node): boolean {
   const p = ref.getParent();
@@ -166,7 +167,8 @@ function unwrapParam(plan: Plan, param: Node, wrapper: string): void {
 }
 
 function returnsTypedBody(call: Node): boolean {
-  return Node.isCallExpression(call) && call.getTypeArguments().length === 1 && /\[\]$|^Array<.*>$/.test(call.getTypeArguments()[0]!.getText());
+  const [t] = bodyTypeArguments(call);
+  return !!t && /\[\]$|^Array<.*>$/.test(t.getText());
 }
 
 /** `got(url).json<Pod[]>()` → `.json<{ pods: Pod[] }>()`: the type argument follows the unwrap. */
@@ -179,7 +181,7 @@ function retypeJson(plan: Plan, node: Node, wrapper: string, genericJson: boolea
   const typedBody = Node.isPropertyAccessExpression(callee) && callee.getName() === "json";
   if (!typedBody && !returnsTypedBody(call)) return;
   const [t] = call.getTypeArguments();
-  if (t && call.getTypeArguments().length === 1) wrapType(plan, t, wrapper);
+  for (const each of bodyTypeArguments(call)) wrapType(plan, each, wrapper);
   // got / ky infer `.json<T>()` from the variable's declared type; once unwrapped, T must be written.
   if (!t && typedBody && genericJson) {
     const decl = skipParens(node).getParent();
