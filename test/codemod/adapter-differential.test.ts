@@ -75,9 +75,11 @@ refDescribe("boundary adapter ≡ gateway translation", () => {
     expect(plan.toV2Body.map(([op]) => op)).toEqual(["CreateTemplate", "CreateNetworkVolume", "CreateContainerRegistryAuth"]);
     // Pod and endpoint records leave out their hourly rate and GPU types (the live catalog): a site may use them only where nothing reads those.
     expect(plan.toV1Record.map(([r]) => r)).toEqual(["pod", "endpoint", "template", "networkVolume", "registry", "podBilling", "serverlessBilling", "networkVolumeBilling"]);
-    expect(plan.omits.get("record:pod")).toEqual(["costPerHr", "adjustedCostPerHr"]);
+    // The catalog's GPU name and prices are left out too (gpuDetailsFromCatalog in the gateway).
+    const catalogGpu = ["gpu.displayName", "gpu.securePrice", "gpu.communityPrice", "machine.gpuDisplayName"];
+    expect(plan.omits.get("record:pod")).toEqual([...catalogGpu, "costPerHr", "adjustedCostPerHr"]);
     expect(plan.omits.get("record:endpoint")).toEqual(["gpuTypeIds"]);
-    expect(plan.omits.get("record:CreatePod")).toEqual(["costPerHr", "adjustedCostPerHr", "templateId"]);
+    expect(plan.omits.get("record:CreatePod")).toEqual([...catalogGpu, "costPerHr", "adjustedCostPerHr", "templateId"]);
     // A pod action's answer (v1 documents none; v2 answers the updated pod) is held as GetPod's record.
     for (const key of ["StartPod", "StopPod", "RestartPod"]) {
       expect(plan.omits.get(`record:${key}`), key).toEqual(plan.omits.get("record:GetPod"));
