@@ -9,7 +9,8 @@ import { Node, SyntaxKind } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
 import { bind, returnedExpressions } from "./values.ts";
 import { enclosingFunction, isFunctionLike } from "./scope.ts";
-import { isTypeScriptFile, referencesOf } from "./nodes.ts";
+import { isTypeScriptFile, plainParameterUses, referencesOf } from "./nodes.ts";
+import { functionName } from "./references.ts";
 import { unwrapExpression } from "./urls.ts";
 import { commonJsExports } from "./module-exports.ts";
 import { optionsOf } from "./evaluate/value.ts";
@@ -70,15 +71,12 @@ function soleInitializer(a: Analysis, use: Node): Node[] | string | undefined {
  */
 function callerArguments(a: Analysis, use: Node): Node[] | string | undefined {
   const b = bind(a, use);
-  if (b?.kind !== "param" || b.path.length || !Node.isParameterDeclaration(b.decl)) return undefined;
-  const param = b.decl;
-  const name = param.getNameNode();
-  if (!Node.isIdentifier(name) || param.hasInitializer() || param.isRestParameter()) return undefined;
-  const refs = referencesOf(b.fn, name);
+  const plain = b?.kind === "param" && !b.path.length ? plainParameterUses(b.decl) : undefined;
+  if (b?.kind !== "param" || !plain) return undefined;
+  const { param, refs } = plain;
   if (refs.length !== 1 || refs[0] !== use) return `${use.getText()} is also used elsewhere`;
   if (param.getTypeNode()) return `${use.getText()} is declared as ${param.getTypeNode()!.getText()}`;
-  const fnName = shortExpression((b.fn as any).getNameNode?.() ?? (Node.isVariableDeclaration(b.fn.getParent()!) ? (b.fn.getParent() as any).getNameNode() : b.fn));
-  if (exported(b.fn)) return `${fnName} is exported`;
+  if (exported(b.fn)) return `${shortExpression(functionName(b.fn) ?? b.fn)} is exported`;
   const callers = a.evaluator.callers(b.fn);
   if (!callers?.length) return `${use.getText()} is given by callers the codemod cannot see`;
   const args = callers.map((c) => (c as Node & { getArguments(): Node[] }).getArguments()[b.index]);

@@ -6,7 +6,7 @@
 import { Node, SyntaxKind, type CallExpression } from "../ts-morph.ts";
 import type { HelperSignature } from "../types.ts";
 import { enclosingFunction, isFunctionLike, runningFunction, type Binding } from "./scope.ts";
-import { referencesOf, skipParens } from "./nodes.ts";
+import { plainParameterUses, skipParens } from "./nodes.ts";
 import { isDynamicPath, literalText, locate, resolveParts, unwrapExpression, type LocatedUrl, type Part } from "./urls.ts";
 import type { Analysis, WrapperSignature } from "./state.ts";
 import { bind, objectLiteral, prop, sourceLiteral, sourceLiterals, urlContext } from "./values.ts";
@@ -304,11 +304,8 @@ function returnedFunction(a: Analysis, factory: Node): Node | undefined {
  * options (a method, a body, a query), so a caller's value there is not opaque options.
  */
 function usedOnlyAsText(param: Node): boolean {
-  if (!Node.isParameterDeclaration(param)) return false;
-  const name = param.getNameNode();
-  if (!Node.isIdentifier(name) || param.hasInitializer() || param.isRestParameter()) return false;
-  const refs = referencesOf(enclosingFunction(param) ?? param, name);
-  return refs.length > 0 && refs.every((r) => {
+  const refs = plainParameterUses(param)?.refs;
+  return !!refs && refs.length > 0 && refs.every((r) => {
     const up = skipParens(r).getParent();
     return !!up && (Node.isTemplateSpan(up) || (Node.isBinaryExpression(up) && up.getOperatorToken().getKind() === SyntaxKind.PlusToken && [up.getLeft(), up.getRight()].some((x) => Node.isStringLiteral(x) || Node.isTemplateExpression(x) || Node.isNoSubstitutionTemplateLiteral(x))));
   });

@@ -58,6 +58,17 @@ function handsTypeOn(callee: Node): boolean {
   return !!tp && fn.getTypeParameters().length === 1 && params.length === 1 && argOf(params[0]!.getTypeNode()) === tp.getName() && argOf(fn.getReturnTypeNode()) === tp.getName();
 }
 
+/**
+ * A plain parameter (a name, no default, not rest) and its uses in its function; undefined for any
+ * other parameter, whose value is not simply what callers give.
+ */
+export function plainParameterUses(param: Node): { param: Node & { getTypeNode(): Node | undefined }; refs: Node[] } | undefined {
+  if (!Node.isParameterDeclaration(param)) return undefined;
+  const name = param.getNameNode();
+  if (!Node.isIdentifier(name) || param.hasInitializer() || param.isRestParameter()) return undefined;
+  return { param, refs: referencesOf(enclosingFunction(param) ?? param, name) };
+}
+
 /** References to a local name inside a scope (same file). */
 export function referencesOf(scope: Node, nameNode: Node): Node[] {
   const name = nameNode.getText();
