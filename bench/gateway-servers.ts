@@ -27,15 +27,36 @@ async function listen(server: http.Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+/**
+ * The built-in sandbox's GPU and CPU catalog answers, for the gateway's catalog lookups (GPU details
+ * on pod records): answering them with the pod list made every lookup fail, so each list and create
+ * also sent two catalog requests and carried a "lookup failed" warning, and the bench measured that.
+ */
+async function catalogAnswers(): Promise<Map<string, string>> {
+  const { buildSandboxApp }: typeof import("../sandbox/server.ts") = await import("../sandbox/server.ts");
+  const { app } = buildSandboxApp({});
+  const out = new Map<string, string>();
+  for (const p of ["/v2/catalog/gpus", "/v2/catalog/cpus"]) {
+    const r = await app.inject({ method: "GET", url: p, headers: { authorization: "Bearer sandbox_bench" } });
+    if (r.statusCode !== 200) throw new Error(`sandbox catalog ${p} answered ${r.statusCode}`);
+    out.set(p, r.body);
+  }
+  await app.close();
+  return out;
+}
+
 const [role, upstreamUrl] = process.argv.slice(2);
 let url: string;
 if (role === "upstream") {
+  const catalog = await catalogAnswers();
   url = await listen(
     http.createServer((req, res) => {
       req.resume();
       req.on("end", () => {
         const headers = { "content-type": "application/json", RateLimit: '"minute";r=599;t=60', "RateLimit-Policy": '"minute";q=600;w=60' };
-        if (req.method === "GET") res.writeHead(200, headers).end(LIST);
+        const known = req.method === "GET" ? catalog.get(req.url!) : undefined;
+        if (known !== undefined) res.writeHead(200, headers).end(known);
+        else if (req.method === "GET") res.writeHead(200, headers).end(LIST);
         else if (req.method === "POST" && req.url === "/v2/pods") res.writeHead(201, headers).end(ONE);
         else res.writeHead(200, headers).end(ONE);
       });

@@ -61,6 +61,9 @@ export function catalogView(rows: GpuRow[], cpuRows: CpuRow[] = []): CatalogView
   };
 }
 
+/** How long a failed catalog lookup answers for the next ones (at most the cache's TTL). */
+const FAILURE_TTL_MS = 5_000;
+
 export class CatalogCache {
   private readonly cache: LRUCache<string, Promise<CatalogView>>;
   lookups = 0;
@@ -72,7 +75,10 @@ export class CatalogCache {
     ttlMs: number,
   ) {
     this.cache = new LRUCache({ max, ttl: Math.max(ttlMs, 1), ttlAutopurge: false });
+    this.failureTtlMs = Math.max(1, Math.min(ttlMs, FAILURE_TTL_MS));
   }
+
+  private readonly failureTtlMs: number;
 
   /** The catalog as seen with this Authorization; upstream errors become v1 errors (401 stays 401). */
   get(cacheKey: string, authorization: string | undefined, requestId: string): Promise<CatalogView> {
@@ -82,8 +88,10 @@ export class CatalogCache {
       this.fetches++;
       pending = this.fetch(authorization, requestId);
       this.cache.set(cacheKey, pending);
-      // A failed lookup is not remembered: the next request asks again.
-      pending.catch(() => this.cache.get(cacheKey) === pending && this.cache.delete(cacheKey));
+      // A failed lookup is remembered briefly, not for the whole TTL: while the catalog fails (an
+      // outage, a 429), asking again on every v1 request would send two more upstream requests each
+      // time, on the caller's own rate limit.
+      pending.catch(() => this.cache.get(cacheKey) === pending && this.cache.set(cacheKey, pending!, { ttl: this.failureTtlMs }));
     }
     return pending;
   }
