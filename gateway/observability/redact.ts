@@ -60,7 +60,26 @@ export function secretsOf(headers: IncomingHttpHeaders, url: string | undefined)
 export function redactText(text: string, secrets: readonly string[] = []): string {
   let out = text;
   for (const s of secrets) if (out.includes(s)) out = out.split(s).join(REDACTED);
-  return redactKeys(out, REDACTED);
+  return keyShapesCut(out);
+}
+
+// Most texts redacted are the same every time (a lost-field warning on every pod read, the same
+// few request paths): the key-shape scan of each, ~1 µs per 300 characters with quotes in them, is
+// remembered for short texts in a bounded table, emptied when full. It is looked up with the text
+// already cut of the request's own secrets, and lives in memory only: nothing in it is written out.
+const KEY_SHAPE_MEMO_ENTRIES = 1_024;
+const KEY_SHAPE_MEMO_CHARS = 2_048;
+const keyShapeMemo = new Map<string, string>();
+
+function keyShapesCut(text: string): string {
+  if (text.length > KEY_SHAPE_MEMO_CHARS) return redactKeys(text, REDACTED);
+  let out = keyShapeMemo.get(text);
+  if (out === undefined) {
+    out = redactKeys(text, REDACTED);
+    if (keyShapeMemo.size >= KEY_SHAPE_MEMO_ENTRIES) keyShapeMemo.clear();
+    keyShapeMemo.set(text, out);
+  }
+  return out;
 }
 
 /** A request target safe to record: credential query values blanked, secrets and key shapes cut. */
