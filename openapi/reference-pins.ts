@@ -2,6 +2,7 @@
 // copy the mapping table and the sandbox were written against. v2 comes from the API itself; v1's
 // own URL went away with the retirement, so it comes from the vendor's public docs repository
 // (runpod/docs) at a pinned commit.
+import { V2_OPENAPI_URL } from "../mappings/bases.ts";
 import type { ReferenceName } from "./reference.ts";
 
 export type Pin = { url: string; sha256: string };
@@ -12,7 +13,8 @@ export const PINS: Record<ReferenceName, Pin> = {
     sha256: "a0f9286f0d1893fc62f0888e2e3b2e6859bae8597b066a4ee8134f2beb2991cd",
   },
   "v2-openapi.json": {
-    url: "https://api.runpod.io/v2/openapi.json",
+    // Where v2-spec.md says the schema is published: {base_url}/openapi.json.
+    url: V2_OPENAPI_URL,
     sha256: "b8bce61c5a2290d28a7cb2ed53173637166817249986cb18b101b2fd651fd313",
   },
 };
