@@ -9,6 +9,9 @@ import { FIXTURES, adapterPaths, casePairs, fixtureCases } from "./fixture-helpe
 
 const TYPES = path.join(FIXTURES, "v2-types.d.ts");
 
+/** Library files (lib.es2023) parsed once for every program. */
+const shared = new Map<string, ts.SourceFile>();
+
 function typecheck(files: Map<string, string>): string[] {
   const all = new Map(files);
   all.set(TYPES, readFileSync(TYPES, "utf8"));
@@ -32,7 +35,13 @@ function typecheck(files: Map<string, string>): string[] {
   const getSource = host.getSourceFile.bind(host);
   host.getSourceFile = (f, lang, ...rest) => {
     const text = all.get(path.resolve(f));
-    return text !== undefined ? ts.createSourceFile(f, text, lang) : getSource(f, lang, ...rest);
+    if (text !== undefined) return ts.createSourceFile(f, text, lang);
+    if (!shared.has(f)) {
+      const sf = getSource(f, lang, ...rest);
+      if (!sf) return sf;
+      shared.set(f, sf);
+    }
+    return shared.get(f);
   };
   const program = ts.createProgram([...all.keys()], options, host);
   return ts
