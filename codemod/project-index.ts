@@ -7,6 +7,7 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import type * as TsMorph from "ts-morph";
 import { Project, ScriptKind, type SourceFile } from "./ts-morph.ts";
+import { shareLibraryFiles } from "./shared-lib-files.ts";
 export { specifiersOf } from "./import-specifiers.ts";
 export { closure } from "./import-closure.ts";
 export type { ClosureInput as IndexInput } from "./import-closure.ts";
@@ -102,7 +103,7 @@ export function buildProject(files: string[], texts: Map<string, string>, config
 
 /** An empty project with the compiler options the analysis needs (reusable across single files). */
 export function newProject(config?: PathsConfig): Project {
-  return new Project({
+  const project = new Project({
     useInMemoryFileSystem: true,
     skipFileDependencyResolution: true,
     skipAddingFilesFromTsConfig: true,
@@ -120,6 +121,8 @@ export function newProject(config?: PathsConfig): Project {
       ...(config ? { baseUrl: config.baseUrl, paths: config.paths } : {}),
     },
   });
+  shareLibraryFiles(project);
+  return project;
 }
 
 /** Parse errors of a file (ts-morph parses leniently; these are the syntax errors it recovered from). */
