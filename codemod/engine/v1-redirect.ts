@@ -174,9 +174,12 @@ export function openapiFetchRedirect(call: Node & { getArguments(): Node[] }, ba
   return optionRedirect(call, "baseUrl", undefined, baseValue, init);
 }
 
-/** ky / got: `api.post(path, { …, prefixUrl: RUNPOD_V1_BASE })` (a per-request prefix). */
+/**
+ * ky / got: `api.post(path, { …, prefixUrl: RUNPOD_V1_BASE })` (a per-request prefix). Both add the
+ * trailing slash a prefix needs themselves, so an instance's `"…/v1/"` is kept as RUNPOD_V1_BASE too.
+ */
 export function prefixUrlRedirect(call: Node & { getArguments(): Node[] }, baseValue: string, options: Node | undefined): Redirect | undefined {
-  return optionRedirect(call, "prefixUrl", undefined, baseValue, options);
+  return optionRedirect(call, "prefixUrl", undefined, baseValue.replace(/\/$/, ""), options);
 }
 
 /** A base the call names in its own options (`{ baseURL: REST }`, REST shared with calls that migrate): that option reads the declared v1 base instead. */
