@@ -22,6 +22,7 @@ import { CONVENTION_VERBS, conventionCall, madeWithBase, optionBase, urlFirstCal
 import { absoluteOnV1, rtkEndpoint } from "./rtk-query.ts";
 import { inheritedVerb } from "./inherited-verbs.ts";
 import { routeConfigCall } from "./route-config.ts";
+import { factoryInstance } from "./factory-instance.ts";
 import { bodyOf, methodOf } from "./call-parts.ts";
 import { optionsOf } from "../evaluate/value.ts";
 import { receiverHolds } from "../receiver-base.ts";
@@ -99,6 +100,9 @@ function valueRoot(a: Analysis, value: Node, name: string, trail: Node[], depth:
     // A factory: `const request = createRequest(key)` where createRequest returns a helper.
     const fn = factoryResult(a, init);
     if (fn) return functionRoot(a, fn, name);
+    // A factory returning an instance: `rp()` where rp returns `axios.create({ baseURL })`.
+    const instance = factoryInstance(a, init, (v) => valueRoot(a, v, name, [], depth + 1));
+    if (instance) return instance;
   }
   if (Node.isIdentifier(init) || Node.isPropertyAccessExpression(init)) return rootOf(a, init, trail, depth + 1);
   return undefined;
@@ -131,6 +135,8 @@ function rootByValue(a: Analysis, node: Node, trail: Node[], depth: number): Roo
   const n = unwrapExpression(node);
   if (depth > 6) return undefined;
   trail.push(n);
+  // A receiver made where it is used (`rp().post(…)`): what the call gives, as an initializer would.
+  if (Node.isCallExpression(n)) return valueRoot(a, n, n.getText(), trail, depth + 1);
   if (Node.isIdentifier(n)) {
     const b = bind(a, n);
     if (!b) return n.getText() === "fetch" ? { lib: "fetch" } : undefined;
