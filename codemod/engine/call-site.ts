@@ -392,7 +392,7 @@ function redirectFor(a: Analysis, http: HttpCall, url: LocatedUrl, parts: Part[]
   if (!anchor) return forwardedOptionsRedirect(a, http) ?? threadedBaseRedirect(a, http);
   // What the call passes whole for the helper's base slot, read by the evaluator: a known string there is its own base.
   const carriesBase = (arg: Node, key: string | undefined) => optionsOf(key === undefined ? a.evaluator.evaluate(arg) : a.evaluator.property(arg, a.evaluator.evaluate(arg), key)).some((o) => o.kind === "string");
-  return helperRedirect(fn!, anchor.node, anchor.value, http.call, undefined, carriesBase);
+  return helperRedirect(fn!, anchor.node, anchor.value, http.call, undefined, carriesBase) ?? forwardedOptionsRedirect(a, http);
 }
 
 /** A base computed in another function (`${apiBase(env)}/pods`): replaced where the call's own URL takes it. */

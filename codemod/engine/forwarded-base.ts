@@ -2,7 +2,7 @@
 // Nest's HttpService shape): the instance's base is not in the method's URL, so no base parameter
 // can be added there, but the library takes a base per request in the options the method passes
 // on as they are. A marked call keeps v1 by giving that option (`{ baseURL: RUNPOD_V1_BASE }`) in
-// the position the method takes its options from.
+// the position the method takes its options from, or where it spreads them after its own base.
 import { Node } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
 import type { HttpCall } from "./transports/index.ts";
@@ -23,9 +23,22 @@ export function forwardedOptionsRedirect(a: Analysis, http: HttpCall, given?: st
   if (!t || !key || !t.external?.node || !t.options) return undefined;
   const target = nameFor(t.external.value);
   if (!target || target.slash || target.name !== V1_BASE_NAME) return undefined;
-  // The method's own options parameter, handed on unchanged.
+  // The method's own options parameter, handed on unchanged, or spread after the base in the
+  // options it builds (`axios({ baseURL, url, ...options })`): either way a caller's key wins.
   const opts = unwrapExpression(t.options);
-  const b = Node.isIdentifier(opts) ? bind(a, opts) : undefined;
+  const handed = Node.isIdentifier(opts) ? opts : spreadAfter(opts, key);
+  const b = handed ? bind(a, handed) : undefined;
   if (b?.kind !== "param" || b.fn !== fn || b.path.length) return undefined;
   return fillOptionSlot(http.call as never, b.index, key, given ?? target.name);
+}
+
+/** The name spread last into an options literal, after its `key` property (so the spread's key wins). */
+function spreadAfter(options: Node, key: string): Node | undefined {
+  if (!Node.isObjectLiteralExpression(options)) return undefined;
+  const props = options.getProperties();
+  const at = props.findIndex((p) => Node.isPropertyAssignment(p) && p.getName() === key);
+  const last = props.at(-1);
+  if (at === -1 || !last || !Node.isSpreadAssignment(last) || props.indexOf(last) < at) return undefined;
+  const spread = unwrapExpression(last.getExpression());
+  return Node.isIdentifier(spread) ? spread : undefined;
 }

@@ -167,6 +167,9 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
       const ob = mb ?? bb ?? optionsParam(a, fn, http.options) ?? (other >= 0 ? ({ kind: "param", index: other } as Binding) : undefined);
       if (ob?.kind === "param") sig.optionsIndex = ob.index;
       sig.serialisesBody = !!http.body?.stringify && bb?.kind === "param";
+      // Options spread into the library's own config (`axios({ baseURL, url, ...options })`): a caller's body goes under the library's key, as the library takes it.
+      const spreadKey = ob?.kind === "param" && !http.body ? spreadBodyKey(a, fn, ob.index, http) : undefined;
+      if (spreadKey) Object.assign(sig, { bodyKey: spreadKey, serialisesBody: true });
       // The body built from option keys (`json`, `body`, `data`): calls are read under each of them.
       const keys = ob?.kind === "param" && http.body ? bodyOptionKeys(a, fn, ob.index, http.body.prop ?? http.body.node) : [];
       if (keys.length) sig.bodyKeys = keys;
@@ -340,4 +343,20 @@ export function helperCall(a: Analysis, call: CallExpression, sig: HelperSignatu
     }
   }
   return out;
+}
+
+/** Where a library takes the body in the config its options are spread into (fetch's `body` is the default already). */
+const SPREAD_BODY_KEY: Partial<Record<string, string>> = { axios: "data", got: "json", ky: "json" };
+
+/** The library's body key when `fn` spreads its parameter `index` into the transport call's options literal. */
+function spreadBodyKey(a: Analysis, fn: Node, index: number, http: HttpCall): string | undefined {
+  const key = SPREAD_BODY_KEY[http.lib];
+  const opts = http.options && unwrapExpression(http.options);
+  if (!key || !opts || !Node.isObjectLiteralExpression(opts)) return undefined;
+  const spreads = opts.getProperties().filter((p) => Node.isSpreadAssignment(p));
+  return spreads.some((p) => {
+    const e = unwrapExpression((p as any).getExpression());
+    const b = Node.isIdentifier(e) ? bind(a, e) : undefined;
+    return b?.kind === "param" && b.fn === fn && b.index === index && b.path.length === 0;
+  }) ? key : undefined;
 }
