@@ -28,6 +28,7 @@ import { argumentCallee, callbackCallee, noteEntry, type Callee } from "../recor
 import { relayOf, type AppRoute } from "../relay-routes.ts";
 import { relayedReads } from "../relay-reads.ts";
 import { readsBlock, typedRecordReads, type LeftSight, type TypedReads } from "../typed-reads.ts";
+import { queryFunctionResult } from "../query-results.ts";
 
 const ITERATORS = ["map", "filter", "find", "forEach", "some", "every", "flatMap", "findLast", "sort", "slice", "reduce"];
 
@@ -92,6 +93,8 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
     if (declared) for (const d of fieldDeclarations(n, viaReturn, declared.filter((f) => differing.has(f)))) (plan.site.typeUses ??= new Set()).add(d);
   };
   const named = new Set<string>();
+  /** Why the value left sight where a convention says so (query-results.ts), for the mark. */
+  const leftWhy = new Map<Node, string>();
   const shown: Node[] = [];
   const differing = new Set(lens.fields.filter((f) => f.only !== "toV2" && (f.converter || f.v1.join() !== f.v2.join())).flatMap((f) => f.v1.map((x) => x.split(".")[0]!)));
   // A lost nested member (`gpu.oneMonthPrice`) makes its object differ too.
@@ -200,8 +203,27 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
     if (Node.isReturnStatement(p) || (Node.isArrowFunction(p) && p.getBody() === outer)) {
       const fn = Node.isReturnStatement(p) ? enclosingFunction(p) : p;
       const callers = callersOf(fn);
-      if (!callers) return void escape(outer, true);
-      for (const c of callers) valueGoes(c, depth + 1, isRecord);
+      if (callers) {
+        for (const c of callers) valueGoes(c, depth + 1, isRecord);
+        return;
+      }
+      // A data-fetching library's function (`queryFn`, `select`, `mutationFn`): its value is read where the hook's data is.
+      const library = queryFunctionResult(plan.a, fn);
+      if (!library) return void escape(outer, true);
+      if ("why" in library) {
+        leftWhy.set(outer, library.why);
+        return void escape(outer, true);
+      }
+      for (const site of library.reads) {
+        if (site.kind !== "binding") {
+          valueGoes(site.node, depth + 1, isRecord);
+          continue;
+        }
+        const local = (site.node as any).getNameNode() as Node;
+        if (Node.isIdentifier(local)) for (const r of referencesOf(enclosingFunction(local), local)) (isRecord ? recordUse : listUse)(r, depth + 1);
+        else if (isRecord && Node.isObjectBindingPattern(local)) boundFields(local);
+        else escape(local);
+      }
       return;
     }
     // `pods.find(…) || null`, `cached ?? record`: the logical expression's value is the record (unless it is only tested).
@@ -389,7 +411,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
         risk: "silent",
         reason: `the ${shape.kind === "list" ? "records of the list" : "response record"} ${shape.kind === "list" ? "are" : "is"} used where the codemod cannot follow it (${where.getSourceFile().getBaseName()}:${line}), and these v1 fields differ in v2: ${fields.join(", ")}`,
         advice: "check every read of the record against the v2 record (docs/mapping.md)",
-        brief: typedOutcome && "unknown" in typedOutcome ? `not every read of ${typedOutcome.type} is known: ${typedOutcome.unknown}` : `the ${shape.kind === "list" ? "list's records leave" : "record leaves"} the codemod's sight (${where.getSourceFile().getBaseName()}:${line}) and ${fields.length} v1 field${fields.length > 1 ? "s differ" : " differs"} in v2 (audit --format json names them)`,
+        brief: leftWhy.has(where) ? `the ${shape.kind === "list" ? "list's records leave" : "record leaves"} the codemod's sight: ${leftWhy.get(where)}` : typedOutcome && "unknown" in typedOutcome ? `not every read of ${typedOutcome.type} is known: ${typedOutcome.unknown}` : `the ${shape.kind === "list" ? "list's records leave" : "record leaves"} the codemod's sight (${where.getSourceFile().getBaseName()}:${line}) and ${fields.length} v1 field${fields.length > 1 ? "s differ" : " differs"} in v2 (audit --format json names them)`,
       });
     }
   }
