@@ -33,7 +33,7 @@ const CACHE_BY_KEY = new Set(["getQueryData", "setQueryData", "getQueryState"]);
 /** The same by filters (prefix match: any key under them). */
 const CACHE_BY_FILTER = new Set(["getQueriesData", "setQueriesData"]);
 /** A query result's members that are not its data (or answer nothing of it). */
-const STATUS_MEMBERS = new Set(["error", "isError", "isPending", "isLoading", "isFetching", "isSuccess", "isIdle", "status", "fetchStatus", "failureCount", "failureReason", "isStale", "isRefetching", "isPaused", "isPlaceholderData", "dataUpdatedAt", "errorUpdatedAt", "variables", "reset", "submittedAt", "isLoadingError", "isRefetchError", "isFetched", "isFetchedAfterMount", "isInitialLoading", "promise", "context"]);
+const STATUS_MEMBERS = new Set(["error", "isError", "isPending", "isLoading", "isFetching", "isSuccess", "isIdle", "status", "fetchStatus", "failureCount", "failureReason", "isStale", "isRefetching", "isPaused", "isPlaceholderData", "dataUpdatedAt", "errorUpdatedAt", "variables", "reset", "submittedAt", "isLoadingError", "isRefetchError", "isFetched", "isFetchedAfterMount", "isInitialLoading", "context"]);
 
 export type QueryResult = { reads: BodySite[] } | { leaves: Node; why: string };
 
@@ -70,7 +70,8 @@ interface Walk {
   a: Analysis;
   objects: Node[];
   reads: BodySite[];
-  hooks: { call: Node; objects: Node[] }[];
+  /** The hooks (and query client calls answering the data) the options reach, with the objects along the way. */
+  hooks: { call: Node; objects: Node[]; client?: boolean }[];
   leaves?: { node: Node; why: string };
 }
 
@@ -111,9 +112,11 @@ export function queryFunctionResult(a: Analysis, fn: Node): QueryResult | undefi
       const seed = propertyValue(o, "initialData") ?? propertyValue(o, "placeholderData");
       if (seed && !emptySeed(seed)) return { leaves: seed, why: `the query's data may also be the ${seed.getParent()?.getText().split(":")[0]?.trim()} the app writes (${here(seed)})` };
     }
-    const conflict = Node.isCallExpression(h.call) && name !== "mutationFn" ? cacheConflict(a, h) : undefined;
+    const conflict = name !== "mutationFn" ? cacheConflict(a, h) : undefined;
     if (conflict) return { leaves: conflict, why: `the query cache is read or written by a key that may be this query's, where the record is not followed (${here(conflict)}: ${conflict.getText().replace(/\s+/g, " ").slice(0, 60)})` };
-    hookResult(w, h.call, name === "mutationFn" ? "mutation" : "query", 0);
+    // `await queryClient.fetchQuery(opts)`: the data (this queryFn's, or the cache's under the same key).
+    if (h.client) w.reads.push({ kind: "promise", node: h.call });
+    else hookResult(w, h.call, name === "mutationFn" ? "mutation" : "query", 0);
     if (name === "mutationFn") for (const o of h.objects) callbackData(w, propertyValue(o, "onSuccess"), propertyValue(o, "onSettled"));
     const left = w.leaves as Walk["leaves"];
     if (left) return { leaves: left.node, why: left.why };
@@ -139,7 +142,7 @@ function optionsGo(w: Walk, value: Node, depth: number): void {
     if (name && OPTIONS.has(name)) return optionsGo(w, p, depth + 1);
     if (name && (QUERY_HOOKS.has(name) || MUTATION_HOOKS.has(name))) return void w.hooks.push({ call: p, objects: [...w.objects] });
     if (name && PAGED_HOOKS.has(name)) return leave(w, p, `${name}'s data is not the answer itself (pages or one result per query), which the codemod does not follow`);
-    if (name === "client.fetchQuery" || name === "client.ensureQueryData") return void w.reads.push({ kind: "promise", node: p });
+    if (name === "client.fetchQuery" || name === "client.ensureQueryData") return void w.hooks.push({ call: p, objects: [...w.objects], client: true });
     if (name === "client.prefetchQuery") return;
   }
   const to = returnedTo(outer);
@@ -242,7 +245,7 @@ function callbackData(w: Walk, ...callbacks: (Node | undefined)[]): void {
  * Keys are compared by their head (`podKeys.detail(…)` → `podKeys.detail`, `["pods", id]` → `"pods"`);
  * heads of different forms, or not read, may be equal.
  */
-function cacheConflict(a: Analysis, hook: { call: Node; objects: Node[] }): Node | undefined {
+function cacheConflict(a: Analysis, hook: Walk["hooks"][number]): Node | undefined {
   const keyNode = hook.objects.map((o) => propertyValue(o, "queryKey")).find((k) => !!k);
   const mine = keyNode && keyHead(keyNode);
   for (const c of cacheCalls(a)) {
