@@ -17,6 +17,7 @@ import { unwrapExpression } from "./urls.ts";
 import { enclosingFunction } from "./scope.ts";
 import { referencesOf, skipParens } from "./nodes.ts";
 import { returnedTo } from "./answer-flow.ts";
+import { declarationsNamed, functionNamed } from "./record-callees.ts";
 
 const MODULE = /^(@tanstack\/(react|vue|solid|svelte|angular|preact)-query(-experimental)?|@tanstack\/query-core|react-query)$/;
 const QUERY_HOOKS = new Set(["useQuery", "useSuspenseQuery", "createQuery", "injectQuery"]);
@@ -242,34 +243,54 @@ function callbackData(w: Walk, ...callbacks: (Node | undefined)[]): void {
 /**
  * A call of the run that reads or writes the query cache's data by a key that may be this hook's
  * (or a query hook given no `queryFn`, reading what another filled): the first one, else undefined.
- * Keys are compared by their head (`podKeys.detail(…)` → `podKeys.detail`, `["pods", id]` → `"pods"`);
- * heads of different forms, or not read, may be equal.
+ * Keys are compared element by element where both are known (`podKeys.detail(id)` read through the
+ * project's key factories: `["pods", "detail", ·]`); a key not known may be any.
  */
 function cacheConflict(a: Analysis, hook: Walk["hooks"][number]): Node | undefined {
   const keyNode = hook.objects.map((o) => propertyValue(o, "queryKey")).find((k) => !!k);
-  const mine = keyNode && keyHead(keyNode);
+  const mine = keyNode && keyElements(a, keyNode, 0);
   for (const c of cacheCalls(a)) {
     if (c.call === hook.call) continue;
     if (!c.key || c.prefix || !mine) return c.call;
-    const theirs = keyHead(c.key);
-    if (!theirs || theirs.form !== mine.form || theirs.head === mine.head) return c.call;
+    const theirs = keyElements(a, c.key, 0);
+    if (!theirs || mayEqual(mine, theirs)) return c.call;
   }
   return undefined;
 }
 
-type Head = { form: "literal" | "name"; head: string };
+/** A key's elements: a literal's text, or null for a value not known here. */
+type KeyElements = (string | null)[];
 
-function keyHead(key: Node): Head | undefined {
+function mayEqual(x: KeyElements, y: KeyElements): boolean {
+  return x.length === y.length && x.every((e, i) => e === null || y[i] === null || e === y[i]);
+}
+
+/** The elements of a key array (through spreads, the project's key factories and constants), undefined where its length is not known. */
+function keyElements(a: Analysis, key: Node, depth: number): KeyElements | undefined {
+  if (depth > 4) return undefined;
   const u = unwrapExpression(key);
   if (Node.isArrayLiteralExpression(u)) {
-    const first = u.getElements()[0];
-    if (!first) return undefined;
-    if (Node.isSpreadElement(first)) return keyHead(first.getExpression());
-    if (Node.isStringLiteral(first) || Node.isNoSubstitutionTemplateLiteral(first)) return { form: "literal", head: first.getLiteralText() };
-    return keyHead(first);
+    const out: KeyElements = [];
+    for (const e of u.getElements()) {
+      if (Node.isSpreadElement(e)) {
+        const inner = keyElements(a, e.getExpression(), depth + 1);
+        if (!inner) return undefined;
+        out.push(...inner);
+      } else out.push(Node.isStringLiteral(e) || Node.isNoSubstitutionTemplateLiteral(e) ? e.getLiteralText() : null);
+    }
+    return out;
   }
-  if (Node.isCallExpression(u)) return keyHead(u.getExpression());
-  if (Node.isIdentifier(u) || Node.isPropertyAccessExpression(u)) return { form: "name", head: u.getText().replace(/\s+/g, "") };
+  if (Node.isCallExpression(u)) {
+    const fn = functionNamed(a, u.getExpression());
+    const body = fn && Node.isArrowFunction(fn) ? fn.getBody() : undefined;
+    return body && !Node.isBlock(body) ? keyElements(a, body, depth + 1) : undefined;
+  }
+  if (Node.isIdentifier(u) || Node.isPropertyAccessExpression(u)) {
+    const decls = declarationsNamed(u);
+    const d = decls.length === 1 ? decls[0]! : undefined;
+    const init = d && (Node.isVariableDeclaration(d) || Node.isPropertyAssignment(d)) ? d.getInitializer() : undefined;
+    return init ? keyElements(a, init, depth + 1) : undefined;
+  }
   return undefined;
 }
 

@@ -153,13 +153,17 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
       if (ITERATORS.includes(name)) {
         const call = p.getParent();
         const cb = call && Node.isCallExpression(call) ? call.getArguments()[0] : undefined;
-        const named = cb && !Node.isArrowFunction(cb) && !Node.isFunctionExpression(cb) ? callbackCallee(plan.a, cb, name === "reduce" ? 1 : 0) : undefined;
+        const named = cb && !Node.isArrowFunction(cb) && !Node.isFunctionExpression(cb) && name !== "sort" ? callbackCallee(plan.a, cb, name === "reduce" ? 1 : 0) : undefined;
         if (cb && (Node.isArrowFunction(cb) || Node.isFunctionExpression(cb) || named)) {
           if (named) enter(named, cb, depth, true);
           else {
-            const n = (cb as any).getParameters()[name === "reduce" ? 1 : 0]?.getNameNode() as Node | undefined;
-            if (n && Node.isIdentifier(n)) for (const r of referencesOf(cb, n)) recordUse(r, depth);
-            else if (n) escapes.push(n);
+            // `sort((a, b) => …)` compares two records: both parameters are records.
+            const params = (cb as any).getParameters() as Node[];
+            for (const param of name === "reduce" ? params.slice(1, 2) : name === "sort" ? params.slice(0, 2) : params.slice(0, 1)) {
+              const n = (param as any).getNameNode() as Node;
+              if (Node.isIdentifier(n)) for (const r of referencesOf(cb, n)) recordUse(r, depth);
+              else escapes.push(n);
+            }
           }
           // filter/find/sort/slice give records (or lists) again.
           if (["filter", "sort", "slice"].includes(name) && call) valueGoes(call, depth, false);
@@ -170,6 +174,9 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
       return void escapes.push(p);
     }
     if (Node.isElementAccessExpression(p) && p.getExpression() === outer) return valueGoes(p, depth, true);
+    // `[...list]`: a copy of the list (to sort it without touching the original).
+    const copy = Node.isSpreadElement(p) ? p.getParent() : undefined;
+    if (copy && Node.isArrayLiteralExpression(copy) && copy.getElements().length === 1) return valueGoes(copy, depth, false);
     valueGoes(outer, depth, false);
   };
   /** Where a value (record or list) goes: a variable, a return to callers, or somewhere unknown. */
