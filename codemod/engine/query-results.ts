@@ -17,6 +17,7 @@ import { unwrapExpression } from "./urls.ts";
 import { enclosingFunction } from "./scope.ts";
 import { referencesOf, skipParens } from "./nodes.ts";
 import { returnedTo } from "./answer-flow.ts";
+import { hookResultUses, type Left, type OtherMember } from "./hook-data.ts";
 import { declarationsNamed, functionNamed } from "./record-callees.ts";
 
 const MODULE = /^(@tanstack\/(react|vue|solid|svelte|angular|preact)-query(-experimental)?|@tanstack\/query-core|react-query)$/;
@@ -73,7 +74,7 @@ interface Walk {
   reads: BodySite[];
   /** The hooks (and query client calls answering the data) the options reach, with the objects along the way. */
   hooks: { call: Node; objects: Node[]; client?: boolean }[];
-  leaves?: { node: Node; why: string };
+  leaves?: Left;
 }
 
 const here = (n: Node) => `${n.getSourceFile().getBaseName()}:${n.getStartLineNumber()}`;
@@ -117,8 +118,18 @@ export function queryFunctionResult(a: Analysis, fn: Node): QueryResult | undefi
     if (conflict) return { leaves: conflict, why: `the query cache is read or written by a key that may be this query's, where the record is not followed (${here(conflict)}: ${conflict.getText().replace(/\s+/g, " ").slice(0, 60)})` };
     // `await queryClient.fetchQuery(opts)`: the data (this queryFn's, or the cache's under the same key).
     if (h.client) w.reads.push({ kind: "promise", node: h.call });
-    else hookResult(w, h.call, name === "mutationFn" ? "mutation" : "query", 0);
-    if (name === "mutationFn") for (const o of h.objects) callbackData(w, propertyValue(o, "onSuccess"), propertyValue(o, "onSettled"));
+    else {
+      const uses = hookResultUses(h.call, otherMember(name === "mutationFn" ? "mutation" : "query"));
+      w.reads.push(...uses.reads);
+      w.leaves ??= uses.leaves;
+    }
+    if (name === "mutationFn") {
+      for (const o of h.objects) {
+        const got = callbackData(propertyValue(o, "onSuccess"), propertyValue(o, "onSettled"));
+        if (Array.isArray(got)) w.reads.push(...got);
+        else w.leaves ??= got;
+      }
+    }
     const left = w.leaves as Walk["leaves"];
     if (left) return { leaves: left.node, why: left.why };
   }
@@ -170,74 +181,33 @@ function optionsGo(w: Walk, value: Node, depth: number): void {
   return leave(w, outer, `the query options are handed to ${Node.isCallExpression(p) ? `${p.getExpression().getText().slice(0, 40)}(…)` : "code"} the codemod does not follow`);
 }
 
-/** A hook's result (`useQuery(…)`, or a custom hook's call returning it): the reads of its data. */
-function hookResult(w: Walk, result: Node, kind: "query" | "mutation", depth: number): void {
-  if (w.leaves) return;
-  const outer = skipParens(result);
-  const p = outer.getParent();
-  if (!p || Node.isExpressionStatement(p)) return;
-  const to = depth < 3 ? returnedTo(outer) : "escapes";
-  if (to === "escapes") return leave(w, outer, "the hook's result is returned to code the codemod does not follow");
-  if (to) {
-    for (const c of to) hookResult(w, c, kind, depth + 1);
-    return;
-  }
-  if (Node.isPropertyAccessExpression(p) && p.getExpression() === outer) return member(w, p, kind);
-  if (Node.isVariableDeclaration(p) && p.getInitializer() === outer) {
-    const name = p.getNameNode();
-    if (Node.isObjectBindingPattern(name)) {
-      for (const el of name.getElements()) {
-        const key = el.getPropertyNameNode()?.getText() ?? el.getName();
-        if (el.getDotDotDotToken()) return leave(w, el, "the hook's result is destructured with a rest element");
-        if (key === "data") w.reads.push({ kind: "binding", node: el });
-        else if (key === "mutate" || key === "mutateAsync" || key === "refetch") {
-          for (const r of referencesOf(enclosingFunction(p), el.getNameNode())) calledMember(w, key, r);
-        }
-      }
-      return;
-    }
-    if (Node.isIdentifier(name)) {
-      for (const r of referencesOf(enclosingFunction(p), name)) {
-        const rp = r.getParent();
-        if (rp && Node.isPropertyAccessExpression(rp) && rp.getExpression() === r) member(w, rp, kind);
-        else leave(w, r, "the hook's result is handed on whole");
-      }
-      return;
-    }
-  }
-  leave(w, outer, "the hook's result is used where the codemod does not follow it");
-}
-
-/** `query.data`, `m.mutateAsync(…)`, `m.mutate(vars, { onSuccess })`; status members read nothing of the data. */
-function member(w: Walk, access: Node & { getName(): string }, kind: "query" | "mutation"): void {
-  const name = access.getName();
-  if (name === "data") return void w.reads.push({ kind: "value", node: access });
-  if (name === "mutate" || name === "mutateAsync" || name === "refetch") return calledMember(w, name, access);
-  if (STATUS_MEMBERS.has(name)) return;
-  leave(w, access, `the ${kind} result's ${name} is not followed`);
-}
-
-/** A call of `mutate` / `mutateAsync` / `refetch` at `callee` (a member read or a bound name). */
-function calledMember(w: Walk, name: string, callee: Node): void {
-  const call = callee.getParent();
-  if (!call || !Node.isCallExpression(call) || call.getExpression() !== callee) return leave(w, callee, `${name} is passed on, where its callbacks are not followed`);
-  if (name === "refetch") return leave(w, call, "refetch() answers the query result again, which the codemod does not follow");
-  if (name === "mutateAsync") return void w.reads.push({ kind: "promise", node: call });
-  const opts = call.getArguments()[1];
-  if (!opts) return;
-  const o = unwrapExpression(opts);
-  if (!Node.isObjectLiteralExpression(o)) return leave(w, opts, "mutate is given callbacks the codemod does not read");
-  callbackData(w, propertyValue(o, "onSuccess"), propertyValue(o, "onSettled"));
+/** A member of a query's or mutation's result other than `data`: `mutate` / `mutateAsync` / `refetch` calls; status members read nothing of the data. */
+function otherMember(kind: "query" | "mutation"): OtherMember {
+  return (node, name) => {
+    if (STATUS_MEMBERS.has(name)) return undefined;
+    if (name !== "mutate" && name !== "mutateAsync" && name !== "refetch") return { node, why: `the ${kind} result's ${name} is not followed (${here(node)})` };
+    const call = node.getParent();
+    if (!call || !Node.isCallExpression(call) || call.getExpression() !== node) return { node, why: `${name} is passed on, where its callbacks are not followed (${here(node)})` };
+    if (name === "refetch") return { node: call, why: `refetch() answers the query result again, which the codemod does not follow (${here(call)})` };
+    if (name === "mutateAsync") return [{ kind: "promise", node: call }];
+    const opts = call.getArguments()[1];
+    if (!opts) return [];
+    const o = unwrapExpression(opts);
+    if (!Node.isObjectLiteralExpression(o)) return { node: opts, why: `mutate is given callbacks the codemod does not read (${here(opts)})` };
+    return callbackData(propertyValue(o, "onSuccess"), propertyValue(o, "onSettled"));
+  };
 }
 
 /** `onSuccess(data, …)`, `onSettled(data, error, …)`: their first parameter holds the value. */
-function callbackData(w: Walk, ...callbacks: (Node | undefined)[]): void {
+function callbackData(...callbacks: (Node | undefined)[]): BodySite[] | Left {
+  const out: BodySite[] = [];
   for (const cb of callbacks) {
     if (!cb) continue;
-    if (!isInline(cb)) return leave(w, cb, "a mutation callback the codemod does not read takes the answer");
+    if (!isInline(cb)) return { node: cb, why: `a mutation callback the codemod does not read takes the answer (${here(cb)})` };
     const param = (cb as any).getParameters()[0] as Node | undefined;
-    if (param) w.reads.push({ kind: "binding", node: param, param });
+    if (param) out.push({ kind: "binding", node: param, param });
   }
+  return out;
 }
 
 /**
