@@ -20,7 +20,9 @@ import { returnedTo } from "./answer-flow.ts";
 import { hookResultUses, type Left, type OtherMember } from "./hook-data.ts";
 import { declarationsNamed, functionNamed } from "./record-callees.ts";
 
-const MODULE = /^(@tanstack\/(react|vue|solid|svelte|angular|preact)-query(-experimental)?|@tanstack\/query-core|react-query)$/;
+// React's (and Preact's) bindings: `data` is the value itself. Vue's is a ref (`data.value`), Svelte's
+// a store, Angular's a signal (`data()`), read through more than the codemod follows here.
+const MODULE = /^(@tanstack\/(react|preact)-query|@tanstack\/query-core|react-query)$/;
 const QUERY_HOOKS = new Set(["useQuery", "useSuspenseQuery", "createQuery", "injectQuery"]);
 const MUTATION_HOOKS = new Set(["useMutation", "createMutation", "injectMutation"]);
 const PAGED_HOOKS = new Set(["useInfiniteQuery", "useSuspenseInfiniteQuery", "createInfiniteQuery", "injectInfiniteQuery", "infiniteQueryOptions", "useQueries", "useSuspenseQueries", "createQueries"]);
@@ -220,7 +222,8 @@ function cacheConflict(a: Analysis, hook: Walk["hooks"][number]): Node | undefin
   const keyNode = hook.objects.map((o) => propertyValue(o, "queryKey")).find((k) => !!k);
   const mine = keyNode && keyElements(a, keyNode, 0);
   for (const c of cacheCalls(a)) {
-    if (c.call === hook.call) continue;
+    // The hook itself, or another hook running the same queryFn.
+    if (c.call === hook.call || (c.fn && hook.objects.some((o) => propertyValue(o, "queryFn") === c.fn))) continue;
     if (!c.key || c.prefix || !mine) return c.call;
     const theirs = keyElements(a, c.key, 0);
     if (!theirs || mayEqual(mine, theirs)) return c.call;
@@ -264,10 +267,13 @@ function keyElements(a: Analysis, key: Node, depth: number): KeyElements | undef
   return undefined;
 }
 
-const cacheMemo = new WeakMap<Analysis, { call: Node; key?: Node; prefix?: boolean }[]>();
+/** A call reading or writing cached data: its key (none: not known), whether it matches by prefix, the queryFn it runs itself. */
+type CacheCall = { call: Node; key?: Node; prefix?: boolean; fn?: Node };
+
+const cacheMemo = new WeakMap<Analysis, CacheCall[]>();
 
 /** The run's calls reading or writing cached data by key, and its query hooks given no `queryFn`. */
-function cacheCalls(a: Analysis): { call: Node; key?: Node; prefix?: boolean }[] {
+function cacheCalls(a: Analysis): CacheCall[] {
   let found = cacheMemo.get(a);
   if (found) return found;
   found = [];
@@ -282,8 +288,9 @@ function cacheCalls(a: Analysis): { call: Node; key?: Node; prefix?: boolean }[]
       else if (m && CACHE_BY_FILTER.has(m)) found.push({ call, prefix: true });
       else if (QUERY_HOOKS.has(name) || (m && (CLIENT_DATA.has(m) || CLIENT_FILL.has(m)))) {
         const o = first && unwrapExpression(first);
-        // A literal without queryFn (nor a spread that may bring one) reads what the cache holds.
-        if (o && Node.isObjectLiteralExpression(o) && !o.getProperties().some((x) => Node.isSpreadAssignment(x)) && !propertyValue(o, "queryFn")) found.push({ call, key: propertyValue(o, "queryKey") });
+        // A literal without queryFn (nor a spread that may bring one) reads what the cache holds; one
+        // with its own queryFn shares the entry of any query under the same key.
+        if (o && Node.isObjectLiteralExpression(o) && !o.getProperties().some((x) => Node.isSpreadAssignment(x))) found.push({ call, key: propertyValue(o, "queryKey"), fn: propertyValue(o, "queryFn") });
       }
     }
   }

@@ -210,24 +210,17 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
     if (Node.isReturnStatement(p) || (Node.isArrowFunction(p) && p.getBody() === outer)) {
       const fn = Node.isReturnStatement(p) ? enclosingFunction(p) : p;
       const callers = callersOf(fn);
-      if (callers) {
-        for (const c of callers) valueGoes(c, depth + 1, isRecord);
-        return;
-      }
+      if (callers) return callers.forEach((c) => valueGoes(c, depth + 1, isRecord));
       // A data-fetching library's function (`queryFn`, `select`, `mutationFn`): its value is read where the hook's data is.
       const library = queryFunctionResult(plan.a, fn);
-      if (!library) return void escape(outer, true);
-      if ("why" in library) {
-        leftWhy.set(outer, library.why);
+      if (!library || "why" in library) {
+        if (library) leftWhy.set(outer, library.why);
         return void escape(outer, true);
       }
       for (const site of library.reads) {
-        if (site.kind !== "binding") {
-          valueGoes(site.node, depth + 1, isRecord);
-          continue;
-        }
-        const local = (site.node as any).getNameNode() as Node;
-        if (Node.isIdentifier(local)) for (const r of referencesOf(enclosingFunction(local), local)) (isRecord ? recordUse : listUse)(r, depth + 1);
+        const local = site.kind === "binding" ? ((site.node as any).getNameNode() as Node) : undefined;
+        if (!local) valueGoes(site.node, depth + 1, isRecord);
+        else if (Node.isIdentifier(local)) for (const r of referencesOf(enclosingFunction(local), local)) (isRecord ? recordUse : listUse)(r, depth + 1);
         else if (isRecord && Node.isObjectBindingPattern(local)) boundFields(local);
         else escape(local);
       }
