@@ -240,7 +240,8 @@ function mayEqual(x: KeyElements, y: KeyElements): boolean {
 
 /** The elements of a key array (through spreads, the project's key factories and constants), undefined where its length is not known. */
 function keyElements(a: Analysis, key: Node, depth: number): KeyElements | undefined {
-  if (depth > 4) return undefined;
+  // (Factories build keys on each other: `detail(id)` on `details()` on `all`.)
+  if (depth > 12) return undefined;
   const u = unwrapExpression(key);
   if (Node.isArrayLiteralExpression(u)) {
     const out: KeyElements = [];
@@ -254,17 +255,27 @@ function keyElements(a: Analysis, key: Node, depth: number): KeyElements | undef
     return out;
   }
   if (Node.isCallExpression(u)) {
-    const fn = functionNamed(a, u.getExpression());
+    const fn = functionNamed(a, u.getExpression()) ?? named(u.getExpression());
     const body = fn && Node.isArrowFunction(fn) ? fn.getBody() : undefined;
     return body && !Node.isBlock(body) ? keyElements(a, body, depth + 1) : undefined;
   }
-  if (Node.isIdentifier(u) || Node.isPropertyAccessExpression(u)) {
-    const decls = declarationsNamed(u);
-    const d = decls.length === 1 ? decls[0]! : undefined;
-    const init = d && (Node.isVariableDeclaration(d) || Node.isPropertyAssignment(d)) ? d.getInitializer() : undefined;
-    return init ? keyElements(a, init, depth + 1) : undefined;
-  }
-  return undefined;
+  const init = named(u);
+  return init ? keyElements(a, init, depth + 1) : undefined;
+}
+
+/**
+ * The value a name or a member of a const object names (`podKeys.detail`), read from the object
+ * literal where the checker has no type for it (a key factory referring to itself is `any`).
+ */
+function named(e: Node): Node | undefined {
+  const u = unwrapExpression(e);
+  if (!Node.isIdentifier(u) && !Node.isPropertyAccessExpression(u)) return undefined;
+  const decls = declarationsNamed(u);
+  const d = decls.length === 1 ? decls[0]! : undefined;
+  if (d && (Node.isVariableDeclaration(d) || Node.isPropertyAssignment(d))) return d.getInitializer();
+  if (d || !Node.isPropertyAccessExpression(u)) return undefined;
+  const holder = named(u.getExpression());
+  return holder && propertyValue(unwrapExpression(holder), u.getName());
 }
 
 /** A call reading or writing cached data: its key (none: not known), whether it matches by prefix, the queryFn it runs itself. */
