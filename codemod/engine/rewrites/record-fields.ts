@@ -28,6 +28,7 @@ import { argumentCallee, callbackCallee, noteEntry, type Callee } from "../recor
 import { relayOf, type AppRoute } from "../relay-routes.ts";
 import { relayedReads } from "../relay-reads.ts";
 import { readsBlock, typedRecordReads, type LeftSight, type TypedReads } from "../typed-reads.ts";
+import { queryFunctionResult } from "../query-results.ts";
 
 const ITERATORS = ["map", "filter", "find", "forEach", "some", "every", "flatMap", "findLast", "sort", "slice", "reduce"];
 
@@ -92,6 +93,8 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
     if (declared) for (const d of fieldDeclarations(n, viaReturn, declared.filter((f) => differing.has(f)))) (plan.site.typeUses ??= new Set()).add(d);
   };
   const named = new Set<string>();
+  /** Why the value left sight where a convention says so (query-results.ts), for the mark. */
+  const leftWhy = new Map<Node, string>();
   const shown: Node[] = [];
   const differing = new Set(lens.fields.filter((f) => f.only !== "toV2" && (f.converter || f.v1.join() !== f.v2.join())).flatMap((f) => f.v1.map((x) => x.split(".")[0]!)));
   // A lost nested member (`gpu.oneMonthPrice`) makes its object differ too.
@@ -150,13 +153,17 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
       if (ITERATORS.includes(name)) {
         const call = p.getParent();
         const cb = call && Node.isCallExpression(call) ? call.getArguments()[0] : undefined;
-        const named = cb && !Node.isArrowFunction(cb) && !Node.isFunctionExpression(cb) ? callbackCallee(plan.a, cb, name === "reduce" ? 1 : 0) : undefined;
+        const named = cb && !Node.isArrowFunction(cb) && !Node.isFunctionExpression(cb) && name !== "sort" ? callbackCallee(plan.a, cb, name === "reduce" ? 1 : 0) : undefined;
         if (cb && (Node.isArrowFunction(cb) || Node.isFunctionExpression(cb) || named)) {
           if (named) enter(named, cb, depth, true);
           else {
-            const n = (cb as any).getParameters()[name === "reduce" ? 1 : 0]?.getNameNode() as Node | undefined;
-            if (n && Node.isIdentifier(n)) for (const r of referencesOf(cb, n)) recordUse(r, depth);
-            else if (n) escapes.push(n);
+            // `sort((a, b) => …)` compares two records: both parameters are records.
+            const params = (cb as any).getParameters() as Node[];
+            for (const param of name === "reduce" ? params.slice(1, 2) : name === "sort" ? params.slice(0, 2) : params.slice(0, 1)) {
+              const n = (param as any).getNameNode() as Node;
+              if (Node.isIdentifier(n)) for (const r of referencesOf(cb, n)) recordUse(r, depth);
+              else escapes.push(n);
+            }
           }
           // filter/find/sort/slice give records (or lists) again.
           if (["filter", "sort", "slice"].includes(name) && call) valueGoes(call, depth, false);
@@ -167,6 +174,9 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
       return void escapes.push(p);
     }
     if (Node.isElementAccessExpression(p) && p.getExpression() === outer) return valueGoes(p, depth, true);
+    // `[...list]`: a copy of the list (to sort it without touching the original).
+    const copy = Node.isSpreadElement(p) ? p.getParent() : undefined;
+    if (copy && Node.isArrayLiteralExpression(copy) && copy.getElements().length === 1) return valueGoes(copy, depth, false);
     valueGoes(outer, depth, false);
   };
   /** Where a value (record or list) goes: a variable, a return to callers, or somewhere unknown. */
@@ -200,8 +210,20 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
     if (Node.isReturnStatement(p) || (Node.isArrowFunction(p) && p.getBody() === outer)) {
       const fn = Node.isReturnStatement(p) ? enclosingFunction(p) : p;
       const callers = callersOf(fn);
-      if (!callers) return void escape(outer, true);
-      for (const c of callers) valueGoes(c, depth + 1, isRecord);
+      if (callers) return callers.forEach((c) => valueGoes(c, depth + 1, isRecord));
+      // A data-fetching library's function (`queryFn`, `select`, `mutationFn`): its value is read where the hook's data is.
+      const library = queryFunctionResult(plan.a, fn);
+      if (!library || "why" in library) {
+        if (library) leftWhy.set(outer, library.why);
+        return void escape(outer, true);
+      }
+      for (const site of library.reads) {
+        const local = site.kind === "binding" ? ((site.node as any).getNameNode() as Node) : undefined;
+        if (!local) valueGoes(site.node, depth + 1, isRecord);
+        else if (Node.isIdentifier(local)) for (const r of referencesOf(enclosingFunction(local), local)) (isRecord ? recordUse : listUse)(r, depth + 1);
+        else if (isRecord && Node.isObjectBindingPattern(local)) boundFields(local);
+        else escape(local);
+      }
       return;
     }
     // `pods.find(…) || null`, `cached ?? record`: the logical expression's value is the record (unless it is only tested).
@@ -389,7 +411,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
         risk: "silent",
         reason: `the ${shape.kind === "list" ? "records of the list" : "response record"} ${shape.kind === "list" ? "are" : "is"} used where the codemod cannot follow it (${where.getSourceFile().getBaseName()}:${line}), and these v1 fields differ in v2: ${fields.join(", ")}`,
         advice: "check every read of the record against the v2 record (docs/mapping.md)",
-        brief: typedOutcome && "unknown" in typedOutcome ? `not every read of ${typedOutcome.type} is known: ${typedOutcome.unknown}` : `the ${shape.kind === "list" ? "list's records leave" : "record leaves"} the codemod's sight (${where.getSourceFile().getBaseName()}:${line}) and ${fields.length} v1 field${fields.length > 1 ? "s differ" : " differs"} in v2 (audit --format json names them)`,
+        brief: leftWhy.has(where) ? `the ${shape.kind === "list" ? "list's records leave" : "record leaves"} the codemod's sight: ${leftWhy.get(where)}` : typedOutcome && "unknown" in typedOutcome ? `not every read of ${typedOutcome.type} is known: ${typedOutcome.unknown}` : `the ${shape.kind === "list" ? "list's records leave" : "record leaves"} the codemod's sight (${where.getSourceFile().getBaseName()}:${line}) and ${fields.length} v1 field${fields.length > 1 ? "s differ" : " differs"} in v2 (audit --format json names them)`,
       });
     }
   }
