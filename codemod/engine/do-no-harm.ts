@@ -339,6 +339,11 @@ function usableRedirect(a: Analysis, site: Site): Site["redirect"] {
   // A base given per request replaces the client's own, which its callers can set (`prefixUrl:
   // opts.baseUrl ?? BASE`): the kept call would leave the base they chose (a proxy, a gateway's /v1).
   const setBy = r?.perRequest ? callerOverride(a, site) : undefined;
+  // Where the library can derive the call's base from the client's own, it keeps the caller's choice (ky's extend).
+  if (setBy && r!.callerSet) {
+    site.redirect = { edits: r!.callerSet.edits, names: r!.callerSet.names };
+    return usableRedirect(a, site);
+  }
   if (setBy) {
     site.noRedirect ??= `a base given per request would replace the client's, which its callers can set (${setBy})`;
     return undefined;

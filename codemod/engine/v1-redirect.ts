@@ -31,6 +31,8 @@ export interface Redirect {
   derived?: { edits: Edit[]; names: string[] };
   /** A base given in the request's own options, in place of the one the client was made with. */
   perRequest?: boolean;
+  /** In place of a per-request base, where the client's callers set its base: the v1 counterpart of the client's own (ky-derived-base.ts). */
+  callerSet?: { edits: Edit[]; names: string[] };
 }
 
 /** The function a base its package's users can set goes through where the default flips (caller-set-base.ts). */
