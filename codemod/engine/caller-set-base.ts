@@ -48,10 +48,26 @@ function stringOption(n: Node): boolean {
 }
 
 /** What callers can set a site's base to, when it is not only the environment (`opts.baseUrl`): a per-request base would replace it. */
-export function callerOverride(a: Analysis, site: Site): string | undefined {
+function callerOverride(a: Analysis, site: Site): string | undefined {
   for (const d of site.deps) {
     const set = a.bases.get(d)?.override?.split(", ").filter((o) => !o.startsWith("the environment variable"));
     if (set?.length) return set.join(", ");
   }
   return undefined;
+}
+
+/**
+ * A base given per request replaces the client's own, which its callers can set (`prefixUrl:
+ * opts.baseUrl ?? BASE`): the kept call would leave the base they chose (a proxy, a gateway's /v1).
+ * Where the library derives the call's base from the client's own (ky's `extend`), the call takes
+ * that redirect instead (the site's redirect becomes it); otherwise null, the reason on the site.
+ * Undefined where nothing of this applies.
+ */
+export function callerSetRedirect(a: Analysis, site: Site): Site["redirect"] | null | undefined {
+  const r = site.redirect;
+  const setBy = r?.perRequest ? callerOverride(a, site) : undefined;
+  if (!setBy) return undefined;
+  if (r!.callerSet) return (site.redirect = { edits: r!.callerSet.edits, names: r!.callerSet.names });
+  site.noRedirect ??= `a base given per request would replace the client's, which its callers can set (${setBy})`;
+  return null;
 }

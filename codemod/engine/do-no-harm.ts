@@ -28,7 +28,7 @@ import { renamedFieldLeftBehind } from "./renamed-type-uses.ts";
 import { unheldWrite } from "./reassigned-records.ts";
 import { flipOrMark, where, type Verdict } from "./base-verdict.ts";
 import { pinTestedBases } from "./prefix-tests.ts";
-import { callerOverride } from "./caller-set-base.ts";
+import { callerSetRedirect } from "./caller-set-base.ts";
 
 
 /** Base literals a called class or function falls back to for an option (`opts.<key> ?? BASE`). */
@@ -335,19 +335,9 @@ function withCautions(site: Site, kept: Problem): Problems {
 
 /** A marked call's redirect, when every file it writes may be written (a helper's new parameter may be in another file). */
 function usableRedirect(a: Analysis, site: Site): Site["redirect"] {
-  const r = site.redirect;
-  // A base given per request replaces the client's own, which its callers can set (`prefixUrl:
-  // opts.baseUrl ?? BASE`): the kept call would leave the base they chose (a proxy, a gateway's /v1).
-  const setBy = r?.perRequest ? callerOverride(a, site) : undefined;
-  // Where the library can derive the call's base from the client's own, it keeps the caller's choice (ky's extend).
-  if (setBy && r!.callerSet) {
-    site.redirect = { edits: r!.callerSet.edits, names: r!.callerSet.names };
-    return usableRedirect(a, site);
-  }
-  if (setBy) {
-    site.noRedirect ??= `a base given per request would replace the client's, which its callers can set (${setBy})`;
-    return undefined;
-  }
+  const kept = callerSetRedirect(a, site);
+  if (kept === null) return undefined;
+  const r = kept ?? site.redirect;
   return r && ![...r.edits, ...(r.shared?.edits ?? []), ...(r.inner ?? []).flatMap((s) => s.edits)].some((e) => a.frozen.has(e.file)) ? r : undefined;
 }
 
