@@ -29,6 +29,11 @@ export interface Edit {
    * once at `at` (`body: …`), however many edits wrap or replace that value (apply-edits.ts).
    */
   shorthand?: { at: number; key: string };
+  /**
+   * The edit's text holds a copy of the file's text at [start, end) (a base moved into a parameter's
+   * default): the other edits planned inside that range are applied to the copy too (apply-edits.ts).
+   */
+  copies?: { start: number; end: number };
 }
 
 /**

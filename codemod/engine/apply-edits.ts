@@ -3,7 +3,9 @@
 // positions mean nothing outside the text they were taken from. Identical duplicates collapse. An
 // edit inside another that keeps the text it replaces (a list unwrap `T` → `{ pods: T }` around a
 // field rename in `T`) is applied inside it; any other overlap is a conflict. The rewrites write
-// their new lines with \n; in a CRLF file they are written with \r\n instead.
+// their new lines with \n; in a CRLF file they are written with \r\n instead. An edit that copies a
+// range elsewhere (`copies`) takes the edits inside that range with it, and where the range itself is
+// replaced by text without it, those edits went with the copy: no conflict.
 import type { Edit } from "../types.ts";
 
 /** The file's line ending, as its first line break has it. */
@@ -44,12 +46,14 @@ export function applyEdits(file: string, text: string, edits: Edit[]): Applied {
   for (const { e } of items) if (e.shorthand && !keys.has(e.shorthand.at)) keys.set(e.shorthand.at, { start: e.shorthand.at, end: e.shorthand.at, text: `${e.shorthand.key}: `, file, old: "" });
   [...keys.values()].forEach((e, k) => items.push({ e, i: -1 - keys.size + k, text: e.text, inner: [] }));
   const conflicts: Edit[] = [];
-  const output = compose(text, 0, items, conflicts);
+  const carried = new Set<Edit>();
+  for (const item of items) if (item.e.copies) item.text = withCopied(text, item, items, conflicts, carried);
+  const output = compose(text, 0, items, conflicts, carried);
   return { output, conflicts, refused };
 }
 
 /** `text` (which starts at `offset` of the file) with the items applied; what cannot be is added to `conflicts`. */
-function compose(text: string, offset: number, items: Item[], conflicts: Edit[]): string {
+function compose(text: string, offset: number, items: Item[], conflicts: Edit[], carried: Set<Edit>): string {
   // By start; at one start, insertions first (they go before what is replaced there), then the wider range.
   const list = [...items].sort((x, y) => x.e.start - y.e.start || isInsert(y) - isInsert(x) || y.e.end - x.e.end || x.i - y.i);
   const top: Item[] = [];
@@ -62,22 +66,37 @@ function compose(text: string, offset: number, items: Item[], conflicts: Edit[])
   let out = "";
   let pos = offset;
   for (const item of top) {
-    out += text.slice(pos - offset, item.e.start - offset) + nested(text.slice(item.e.start - offset, item.e.end - offset), item, conflicts);
+    out += text.slice(pos - offset, item.e.start - offset) + nested(text.slice(item.e.start - offset, item.e.end - offset), item, conflicts, carried);
     pos = item.e.end;
   }
   return out + text.slice(pos - offset);
 }
 
 /** An item's text with the edits inside its range applied where it keeps the text it replaces (exactly once). */
-function nested(old: string, item: Item, conflicts: Edit[]): string {
+function nested(old: string, item: Item, conflicts: Edit[], carried: Set<Edit>): string {
   if (!item.inner.length) return item.text;
   const at = item.text.indexOf(old);
   if (!old || at < 0 || item.text.indexOf(old, at + 1) >= 0) {
-    conflicts.push(...item.inner.map((x) => x.e));
+    conflicts.push(...item.inner.map((x) => x.e).filter((e) => !carried.has(e)));
     return item.text;
   }
-  const inside = compose(old, item.e.start, item.inner, conflicts);
+  const inside = compose(old, item.e.start, item.inner, conflicts, carried);
   return item.text.slice(0, at) + inside + item.text.slice(at + old.length);
+}
+
+/** The text of an edit that copies [start, end), with the edits planned strictly inside that range applied to the copy. */
+function withCopied(text: string, item: Item, items: Item[], conflicts: Edit[], carried: Set<Edit>): string {
+  const { start, end } = item.e.copies!;
+  // (An insertion at either end is beside the range, not in it.)
+  const within = (e: Edit) => (e.start === e.end ? e.start > start && e.start < end : e.start >= start && e.end <= end && !(e.start === start && e.end === end));
+  const inside = items.filter((x) => x !== item && !x.e.copies && within(x.e));
+  if (!inside.length) return item.text;
+  const old = text.slice(start, end);
+  const at = item.text.indexOf(old);
+  if (!old || at < 0 || item.text.indexOf(old, at + 1) >= 0) return item.text;
+  const copy = compose(old, start, inside.map((x) => ({ ...x, inner: [] })), conflicts, carried);
+  for (const x of inside) carried.add(x.e);
+  return item.text.slice(0, at) + copy + item.text.slice(at + old.length);
 }
 
 function isInsert(item: Item): number {

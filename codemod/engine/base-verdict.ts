@@ -9,6 +9,8 @@ import { todo } from "./todo-marks.ts";
 import { shortExpression } from "./expression-name.ts";
 import { envShown } from "./base-sources.ts";
 import { FILE_SETTING } from "./override-sources.ts";
+import { callerSetBaseEdits } from "./caller-set-base.ts";
+import { V2_DERIVE_NAME } from "./v1-redirect.ts";
 
 /** Whether a base flips, and otherwise the uses that keep it v1 (or why). */
 export type Verdict = { flips: boolean; unfollowed: Node[]; because?: string; why?: Map<Node, string>; tests?: Node[] };
@@ -50,6 +52,17 @@ export function flipOrMark(a: Analysis, base: BaseSource, verdict: Verdict, unse
       // A user's configuration file (`apiUrl` in a JSON file the tool reads) is set where it is deployed too.
       const files = list.some((o) => o.includes(FILE_SETTING));
       const env = list.every((o) => o.startsWith("the environment variable") || o.includes(FILE_SETTING));
+      // Set by a package's users (an exported factory's option): a v1 base given there moves to v2 with the default.
+      const setters = list.filter((o) => !o.startsWith("the environment variable") && !o.includes(FILE_SETTING)).map((o) => base.setBy?.find((n) => n.getText().replace(/\s+/g, " ") === o));
+      const derived = !env && setters.every((n) => !!n) ? callerSetBaseEdits(a, setters as Node[]) : undefined;
+      if (derived) {
+        for (const e of derived) addEdit(a, e);
+        const reason = `callers the codemod cannot see may set ${base.override}: a v1 base or a gateway's /v1 given there now goes to its v2 counterpart (${V2_DERIVE_NAME}); any other base given there must be the v2 one`;
+        const advice = `make sure the package's users give ${base.override} a v2 base ${V2_BASE} (or a v1 one ${V2_DERIVE_NAME} maps, or none), and say so in its release notes`;
+        todo(a, base.literal, "base", "review", reason, advice);
+        addFinding(a, base.literal, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "base" });
+        return;
+      }
       const who = env ? `a ${files ? "deployment or configuration file" : "deployment"} that sets it to the v1 base (or a gateway's /v1)` : "a caller that passes the v1 base (or a gateway's /v1) there";
       const reason = `the v2 base applies only when ${list.length > 1 ? `none of ${list.join(", ")} is set` : `${list[0]} is not set`}: ${who} now sends v2 paths to v1`;
       const advice = env ? `set ${list.map((o) => o.replace("the environment variable ", "")).join(", ")} to the v2 base ${V2_BASE} (or leave it unset) wherever it is configured` : `make sure every value given to ${base.override} is the v2 base ${V2_BASE} (or none)`;

@@ -24,6 +24,7 @@ import { helperRedirect } from "./helper-redirect.ts";
 import { optionsOf } from "./evaluate/value.ts";
 import { holdKey } from "./site-holds.ts";
 import { objectsProblem, urlObjectsRead, withUrlObjects, type ReadUrlObject } from "./url-object-reads.ts";
+import { kyDerivedBase } from "./ky-derived-base.ts";
 import { builderRedirect, threadedBaseRedirect, threadedBaseWhy, typedInjection } from "./threaded-base.ts";
 import { forwardedOptionsRedirect } from "./forwarded-base.ts";
 import { changeMethod } from "./rewrites/method.ts";
@@ -375,7 +376,11 @@ function redirectFor(a: Analysis, http: HttpCall, url: LocatedUrl, parts: Part[]
   }
   if (http.lib === "openapi-fetch" && http.external?.node && !parts.some((p) => p.node === http.external!.node)) return openapiFetchRedirect(http.call, http.external.value, http.options);
   // ky and got take `prefixUrl` per request too (options are always the second argument).
-  if ((http.lib === "ky" || http.lib === "got") && http.external?.node && !parts.some((p) => p.node === http.external!.node)) return prefixUrlRedirect(http.call, http.external.value, http.options);
+  if ((http.lib === "ky" || http.lib === "got") && http.external?.node && !parts.some((p) => p.node === http.external!.node)) {
+    const r = prefixUrlRedirect(http.call, http.external.value, http.options);
+    const callerSet = r && http.lib === "ky" ? kyDerivedBase(http.call, http.options) : undefined;
+    return r && callerSet ? { ...r, callerSet } : r;
+  }
   // An ofetch instance called directly takes its base per request too (`runpod(path, { …, baseURL: RUNPOD_V1_BASE })`).
   const perRequest = http.lib === "convention" && http.external?.node && !parts.some((p) => p.node === http.external!.node) ? perRequestBaseKey(a, http) : undefined;
   if (perRequest) return optionRedirect(http.call, perRequest, undefined, http.external!.value, http.options);

@@ -28,6 +28,7 @@ import { renamedFieldLeftBehind } from "./renamed-type-uses.ts";
 import { unheldWrite } from "./reassigned-records.ts";
 import { flipOrMark, where, type Verdict } from "./base-verdict.ts";
 import { pinTestedBases } from "./prefix-tests.ts";
+import { callerSetRedirect } from "./caller-set-base.ts";
 
 
 /** Base literals a called class or function falls back to for an option (`opts.<key> ?? BASE`). */
@@ -72,6 +73,7 @@ export function resolveDoNoHarm(a: Analysis): void {
   for (const base of a.bases.values()) {
     const out: Node[] = [];
     follower.overrides = new Set();
+    follower.setters = [];
     follower.passedOptions = [];
     follower.tests = [];
     follower.literal = base.literal;
@@ -104,6 +106,7 @@ export function resolveDoNoHarm(a: Analysis): void {
     const followed = [...follower.overrides].filter((o) => !own(o) && (!evaluated.length || !o.startsWith("the environment variable")));
     const overrides = [...new Set([...followed, ...evaluated])];
     if (!base.override && overrides.length) base.override = overrides.join(", ");
+    base.setBy = follower.setters;
     // A test's own base, whose only unfollowed uses are the test's (mocks, expectations): it flips
     // with the code under test, and its mark says the test must move to v2 shapes too.
     const testBase = out.length > 0 && isTestFile(a, base.literal) && out.every((n) => isTestFile(a, n));
@@ -332,7 +335,9 @@ function withCautions(site: Site, kept: Problem): Problems {
 
 /** A marked call's redirect, when every file it writes may be written (a helper's new parameter may be in another file). */
 function usableRedirect(a: Analysis, site: Site): Site["redirect"] {
-  const r = site.redirect;
+  const kept = callerSetRedirect(a, site);
+  if (kept === null) return undefined;
+  const r = kept ?? site.redirect;
   return r && ![...r.edits, ...(r.shared?.edits ?? []), ...(r.inner ?? []).flatMap((s) => s.edits)].some((e) => a.frozen.has(e.file)) ? r : undefined;
 }
 

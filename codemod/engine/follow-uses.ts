@@ -33,6 +33,8 @@ export class Follower {
   private readonly helperMemo = new Map<Node, boolean>();
   /** Expressions that take precedence over the followed value (`opts.baseUrl ?? BASE`). */
   overrides = new Set<string>();
+  /** The expressions written beside the value that take precedence over it (`opts.baseUrl` of `opts.baseUrl ?? BASE`). */
+  setters: Node[] = [];
   /** The base literal being followed: a call of a function returning strings that cannot be it is not its use. */
   literal: Node | undefined;
   /** Values this base gives as an option to a client or function (`new Client({ baseUrl })`). */
@@ -116,7 +118,7 @@ export class Follower {
       if (!p) break;
       if (WRAPPERS.has(p.getKind())) outer = p;
       else if (Node.isBinaryExpression(p) && ["??", "||"].includes(p.getOperatorToken().getText())) {
-        if (p.getRight() === outer) this.overrideBy(p.getLeft());
+        if (p.getRight() === outer) this.overrideBy(p.getLeft()), this.setters.push(p.getLeft());
         outer = p;
       }
       else if (Node.isConditionalExpression(p) && p.getCondition() !== outer) outer = p;

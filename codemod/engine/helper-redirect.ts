@@ -196,7 +196,10 @@ function newParameter(fn: Node, anchor: Node, name: string, call: Call): Redirec
   const inTemplate = Node.isTemplateSpan(anchor.getParent()!) && (anchor.getParent() as any).getExpression() === anchor;
   const use = !local ? HELPER_BASE_PARAM : inTemplate ? `${HELPER_BASE_PARAM} ?? ${anchor.getText()}` : `(${HELPER_BASE_PARAM} ?? ${anchor.getText()})`;
   const last = params.at(-1);
-  const shared: Edit[] = [last ? insertAt(last, last.getEnd(), `, ${param}`) : insertAt(close, close.getStart(), param), replaceNode(anchor, use)];
+  // A default copied from the anchor takes what else is planned inside it (a caller-set base's `runpodV2Base(…)`).
+  const copies = local ? undefined : { start: anchor.getStart(), end: anchor.getEnd() };
+  const declared = last ? insertAt(last, last.getEnd(), `, ${param}`) : insertAt(close, close.getStart(), param);
+  const shared: Edit[] = [copies ? { ...declared, copies } : declared, replaceNode(anchor, use)];
   const fill = Array.from({ length: params.length - args.length }, () => "undefined");
   const tail = [...fill, name].join(", ");
   const closeParen = call.getLastChildByKind(SyntaxKind.CloseParenToken);

@@ -185,7 +185,7 @@ function holdsV1Base(a: Analysis, expr: Node): boolean {
 
 /**
  * `$fetch(path, { baseURL: "…/v2" })` or on another API's base (`{ ...clusterOpts() }` whose helper
- * writes `baseURL: "https://k8s…"`), or an instance made with the v2 base called (`api(path)`, `api.get(path)`).
+ * writes `baseURL: "https://k8s…"`), or an instance made with the v2 base (or only with another API's) called (`api(path)`, `api.get(path)`).
  */
 function v2BaseOption(a: Analysis, call: Node & { getArguments(): Node[]; getExpression(): Node }): boolean {
   const isV2 = (n: Node | undefined) => !!n && optionsOf(a.evaluator.evaluate(n)).some((o) => o.kind === "string" && o.text.replace(/\/+$/, "") === V2_BASE);
@@ -207,7 +207,10 @@ function v2BaseOption(a: Analysis, call: Node & { getArguments(): Node[]; getExp
     if (ownBase(call.getArguments()[1]) || seenBase(call.getArguments()[1])) return true;
     const callee = unwrapExpression(call.getExpression());
     const receiver = Node.isPropertyAccessExpression(callee) ? callee.getExpression() : callee;
-    return optionsOf(a.evaluator.evaluate(receiver)).some((o) => o.kind === "made" && Node.isCallExpression(o.call) && ownBase(o.call.getArguments()[0]));
+    const made = optionsOf(a.evaluator.evaluate(receiver));
+    const madeWith = (test: typeof isV2) => (o: (typeof made)[number]) => o.kind === "made" && Node.isCallExpression(o.call) && ownBase(o.call.getArguments()[0], test);
+    // An instance of another API (`cluster: ReturnType<typeof openCluster>` made on its own host): its paths are that API's.
+    return made.some(madeWith(isV2)) || (made.length > 0 && made.every(madeWith(elsewhere)));
   } catch {
     return false;
   }

@@ -107,6 +107,8 @@ export interface BaseSource {
   env?: string;
   /** The expression that overrides the base when set (`opts.baseUrl ?? DEFAULT`): its values are not seen. */
   override?: string;
+  /** Where the override is written beside the base (`opts.baseUrl` of `opts.baseUrl ?? DEFAULT`), when not an environment read. */
+  setBy?: Node[];
   /** The declared v1 base of marked calls (`RUNPOD_V1_BASE`): it never flips. */
   pinned?: boolean;
   /** Set for a base written inline in a request helper's URL: its uses are the helper's callers. */

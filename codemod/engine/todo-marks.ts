@@ -20,7 +20,7 @@ import { insertAt, textEdit } from "./text-edit.ts";
 // What a mark without an operation is about, read back from its reason (the passes that write them
 // word them so): the label `audit` gives it when no pass of this run wrote it again.
 const MARK_SUBJECTS: [RegExp, Subject][] = [
-  [/^(v1 base kept|the v2 base |this test's client )/, "base"],
+  [/^(v1 base kept|the v2 base |this test's client |callers the codemod cannot see may set )/, "base"],
   [/^(reads the v1 error field |matches the error text )/, "error-read"],
   [/^the client's hook /, "hook"],
   [/^the client's `paths` types /, "types"],

@@ -29,7 +29,14 @@ export interface Redirect {
    * variable, a caller's option): the call keeps what its base evaluates to, moved back from v2.
    */
   derived?: { edits: Edit[]; names: string[] };
+  /** A base given in the request's own options, in place of the one the client was made with. */
+  perRequest?: boolean;
+  /** In place of a per-request base, where the client's callers set its base: the v1 counterpart of the client's own (ky-derived-base.ts). */
+  callerSet?: { edits: Edit[]; names: string[] };
 }
+
+/** The function a base its package's users can set goes through where the default flips (caller-set-base.ts). */
+export const V2_DERIVE_NAME = "runpodV2Base";
 
 /** The function a kept call's computed base goes through (declared once in its file). */
 export const V1_DERIVE_NAME = "runpodV1Base";
@@ -121,8 +128,8 @@ export function declarationEdit(sf: Node & { getStatements(): Node[]; getFilePat
   }
   if (at === 0 && text.startsWith("#!")) at = text.indexOf("\n") + 1;
   const afterStatement = at > 0 && !text.slice(0, at).endsWith("\n");
-  if (name === V1_DERIVE_NAME) {
-    const line = deriveFunction(typescript);
+  if (name === V1_DERIVE_NAME || name === V2_DERIVE_NAME) {
+    const line = name === V1_DERIVE_NAME ? deriveFunction(typescript) : deriveV2Function(typescript);
     return insertAt(sf, at, afterStatement ? `\n${line.slice(0, -1)}` : line);
   }
   const value = name === V1_BASE_NAME ? V1_BASE_VALUE : V1_ORIGIN_VALUE;
@@ -145,6 +152,20 @@ function deriveFunction(typescript: boolean): string {
     `  const m = /^(.*)\\/v2(\\/?)$/.exec(base);`,
     `  if (!m) return base;`,
     `  return m[1] === "${V2_ORIGIN}" ? ${V1_BASE_NAME} + m[2] : \`\${m[1]}/v1\${m[2]}\`;`,
+    `}`,
+    ``,
+  ].join("\n");
+}
+
+/** A base a caller set: a v1 one goes to its v2 counterpart (the public one to the v2 base, another host's /v1 to its /v2). */
+function deriveV2Function(typescript: boolean): string {
+  const t = (s: string) => (typescript ? s : "");
+  return [
+    `// A base its callers set, for calls now in v2 shape: a v1 base (or a v2-bridge gateway's /v1) becomes its v2 counterpart.`,
+    `function ${V2_DERIVE_NAME}(base${t(": string | undefined")})${t(": string | undefined")} {`,
+    `  const m = base === undefined ? null : /^(.*)\\/v1(\\/?)$/.exec(base);`,
+    `  if (!m) return base;`,
+    `  return /^https?:\\/\\/${V1_HOST.replace(/\./g, "\\.")}$/.test(m[1]${t("!")}) ? "${V2_ORIGIN}/v2" + m[2] : \`\${m[1]}/v2\${m[2]}\`;`,
     `}`,
     ``,
   ].join("\n");
@@ -190,6 +211,11 @@ export function ownOptionRedirect(value: Node, baseValue: string): Redirect | un
 }
 
 export function optionRedirect(call: Node & { getArguments(): Node[] }, key: string, verb: string | undefined, baseValue: string, config: Node | undefined): Redirect | undefined {
+  const r = optionEdits(call, key, verb, baseValue, config);
+  return r && { ...r, perRequest: true };
+}
+
+function optionEdits(call: Node & { getArguments(): Node[] }, key: string, verb: string | undefined, baseValue: string, config: Node | undefined): Redirect | undefined {
   const target = nameFor(baseValue);
   if (!target || target.slash) return undefined;
   const option = `${key}: ${target.name}`;

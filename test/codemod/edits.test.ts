@@ -33,6 +33,24 @@ describe("applyEdits", () => {
     expect(r.output).toContain("dataCenterId");
   });
 
+  it("applies the edits inside a range to the copy an edit makes of it (a base moved into a parameter default)", () => {
+    const fn = "function route(env: Env, path: string) {\n  return new URL(path, env.API_BASE ?? FALLBACK);\n}\n";
+    const base = fn.indexOf("env.API_BASE ??");
+    const baseEnd = fn.indexOf(");\n}");
+    const setter = at(A, fn, base, base + "env.API_BASE".length, "runpodV2Base(env.API_BASE)");
+    const param = fn.indexOf("path: string") + "path: string".length;
+    const declared: Edit = { ...at(A, fn, param, param, `, runpodBase = ${fn.slice(base, baseEnd)}`), copies: { start: base, end: baseEnd } };
+    const moved = at(A, fn, base, baseEnd, "runpodBase");
+    for (const edits of [[setter, declared, moved], [moved, declared, setter]]) {
+      const r = applyEdits(A, fn, edits);
+      expect(r.conflicts).toEqual([]);
+      expect(r.output).toContain("path: string, runpodBase = runpodV2Base(env.API_BASE) ?? FALLBACK) {");
+      expect(r.output).toContain("new URL(path, runpodBase);");
+    }
+    // Without the copy, the setter inside the moved range is a conflict.
+    expect(applyEdits(A, fn, [setter, { ...declared, copies: undefined }, moved]).conflicts).toEqual([setter]);
+  });
+
   it("applies an edit inside another that keeps the text it replaces (a list unwrap around a field rename)", () => {
     const wrap = at(A, src, typeArg, typeEnd, `{ networkVolumes: ${src.slice(typeArg, typeEnd)} }`);
     const rename = at(A, src, field, field + "dataCenterId".length, "dataCenter");

@@ -6,6 +6,9 @@ import { isBaseOnly } from "../urls.ts";
 import { optionsOf, type Value } from "./value.ts";
 import { shortExpression } from "../expression-name.ts";
 
+/** The option keys a client is given its base under (`axios.create({ baseURL })`, `ky.create({ prefixUrl })`). */
+export const BASE_KEYS = ["baseURL", "baseUrl", "prefixUrl", "prefix", "base", "baseUri", "baseURI"];
+
 export interface FoundBase {
   value: string;
   /** The literal the base comes from. */

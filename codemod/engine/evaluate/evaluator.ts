@@ -18,6 +18,8 @@ import { shortExpression } from "../expression-name.ts";
 import { injectedInstance } from "./injected.ts";
 import { configDefault, ENV_NAME } from "./config-default.ts";
 import { madeProperty } from "./made-options.ts";
+import { factoryClient } from "./factory-client.ts";
+import { exportedOutward } from "../outside-callers.ts";
 
 const MAX_DEPTH = 24;
 const MAX_CALLERS = 12;
@@ -144,6 +146,10 @@ export class Evaluator {
     if (def && id.getText() === HELPER_BASE_PARAM) return this.evaluate(def, frame);
     const options: Value[] = [];
     const callers = this.callers(b.fn);
+    // Typed as the client the package's own factory makes, with callers the run cannot all see (an SDK's users).
+    const client = b.path.length === 0 && (!callers?.length || exportedOutward(b.fn)) ? factoryClient(this, b.decl, this.resolve) : undefined;
+    if (client && !callers?.length) return client;
+    if (client) options.push(client);
     // A constructor parameter typed by a package class that the project never fills (dependency injection).
     const injected = b.path.length === 0 && !callers?.length ? injectedInstance(b.decl, this.resolve) : undefined;
     if (injected) return injected;

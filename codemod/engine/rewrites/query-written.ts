@@ -68,6 +68,8 @@ export function writtenQuery(a: Analysis, http: HttpCall, url: LocatedUrl): Writ
   }
   const q = queryObject(a, http);
   const obj = q && objectLiteral(a, q);
+  // A `URLSearchParams` given as the query option (`{ searchParams: qs }`): its names where they are set.
+  if (q && !obj) fromHole(a, q, undefined, http.call, out);
   if (obj && Node.isObjectLiteralExpression(obj)) {
     // got and ky put an object's values in as text and leave undefined ones out, as axios does with scalars.
     const serialised: Serialised | undefined = ["axios", "convention", "got", "ky"].includes(http.lib) ? "axios" : undefined;

@@ -53,7 +53,11 @@ export function queryObject(a: Analysis, http: HttpCall): Node | undefined {
  * take as they are.
  */
 function runtimeQuery(plan: Plan, op: OperationMapping, holes: Part[], given: Set<string>, seen: Set<string>, call: Node, drops: Node[]): boolean {
-  const flows = holes.map((h) => queryFlow(plan.a, h.node, h.kind === "hole" ? h.ctx : undefined));
+  return followedQuery(plan, op, holes.map((h) => queryFlow(plan.a, h.node, h.kind === "hole" ? h.ctx : undefined)), given, seen, call, drops);
+}
+
+/** The names of queries followed by value (query-flow.ts), each checked where written; false when one could not be followed (marked). */
+function followedQuery(plan: Plan, op: OperationMapping, flows: ReturnType<typeof queryFlow>[], given: Set<string>, seen: Set<string>, call: Node, drops: Node[]): boolean {
   const stopped = flows.find((f) => "stop" in f);
   if (stopped && "stop" in stopped) {
     if (seen.has("\0")) return false;
@@ -179,6 +183,12 @@ function checkQuery(plan: Plan, http: HttpCall, url: LocatedUrl, op: OperationMa
   }
   if (q) {
     const obj = objectLiteral(plan.a, q);
+    // A `URLSearchParams` built for the call (`qs.set("desiredStatus", …)`, then `{ searchParams: qs }`): its names, followed by value.
+    const flow = !obj ? queryFlow(plan.a, q) : undefined;
+    if (flow && "names" in flow) {
+      if (followedQuery(plan, op, [flow], given, seen, http.call, drops) && known) leftOut(plan, op, given);
+      return;
+    }
     if (!obj || !Node.isObjectLiteralExpression(obj)) {
       if (op.query?.some((x) => x.decision)) plan.problems.push({ reason: `the query parameters are built elsewhere (${shortExpression(q)}), and v2 does not take all of ${op.key}'s v1 parameters as they are`, advice: "check each parameter against docs/mapping.md" });
       return;

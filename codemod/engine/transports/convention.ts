@@ -10,7 +10,7 @@ import type { HttpMethod } from "../../../mappings/index.ts";
 import { locate, resolveParts, unwrapExpression } from "../urls.ts";
 import type { Analysis } from "../state.ts";
 import { objectLiteral, optionProp, prop, seenOptions, urlContext, type External } from "../values.ts";
-import { baseIn } from "../evaluate/bases.ts";
+import { BASE_KEYS, baseIn } from "../evaluate/bases.ts";
 import { optionsOf, type Value } from "../evaluate/value.ts";
 import { referencesOf, skipParens } from "../nodes.ts";
 import { enclosingFunction } from "../scope.ts";
@@ -20,7 +20,7 @@ import { readRouteConfig, routeConfig } from "./route-config.ts";
 import { optionRedirect } from "../v1-redirect.ts";
 import { declaredAnswer, type DeclaredAnswer } from "./declared-answer.ts";
 
-export const BASE_KEYS = ["baseURL", "baseUrl", "prefixUrl", "prefix", "base", "baseUri", "baseURI"];
+export { BASE_KEYS };
 const VERBS = new Set(["get", "post", "put", "patch", "delete", "del", "head", "request", "fetch"]);
 const DATA_VERBS = new Set(["post", "put", "patch"]);
 const BODY_KEYS = ["json", "data", "body"];

@@ -254,7 +254,10 @@ export function httpCall(a: Analysis, call: CallExpression): HttpCall | undefine
   let libraryVerb = false;
   if (!root && Node.isPropertyAccessExpression(callee)) {
     // A request method of a library or an instance: `axios.get`, `api.post`, `client.GET`.
-    const parent = rootOf(a, callee.getExpression(), trail);
+    const receiver = unwrapExpression(callee.getExpression());
+    // A client handed in (`api.get(…)` of `api: KyInstance`): by value, the instance its callers (or its package's factory) make.
+    const handedIn = CONVENTION_VERBS.has(callee.getName()) && Node.isIdentifier(receiver) && bind(a, receiver)?.kind === "param";
+    const parent = rootOf(a, receiver, trail) ?? (handedIn ? madeRoot(a, receiver, trail, 0) : undefined);
     const t = parent && "lib" in parent ? BY_LIB.get(parent.lib) : undefined;
     libraryVerb = !!t?.verb?.(callee.getName());
     const v = t?.verb?.(callee.getName());
