@@ -21,6 +21,11 @@ export function quotedPosition(n: Node): string {
   return `${shortestName(paths, sf.getFilePath())}:${sf.getLineAndColumnAtPos(n.getStart()).line}`;
 }
 
+/** The first three calls' positions, and how many more there are (`pods.ts:4, pods.ts:9, api.ts:2, and 2 more`). */
+export function quotedCalls(calls: Node[]): string {
+  return calls.slice(0, 3).map(quotedPosition).join(", ") + (calls.length > 3 ? `, and ${calls.length - 3} more` : "");
+}
+
 /** The file's name, with the fewest folders before it that no other of `paths` ends with. */
 function shortestName(paths: string[], file: string): string {
   const parts = file.split("/");
