@@ -74,9 +74,10 @@ describe("short marks", () => {
     temps.push(dir);
     await runCodemod({ paths: [dir], write: true });
     const first = readFileSync(path.join(dir, MARK_DETAILS), "utf8");
-    expect(first).toContain("its base (src/index.ts:5 ");
     await runCodemod({ paths: [dir], write: true });
     expect(readFileSync(path.join(dir, MARK_DETAILS), "utf8")).toBe(first);
+    // The line the base has in the written file, in a name only that file has.
+    expect(first).toContain("its base (src/index.ts:5 ");
   }, 120_000);
 
   it("reads a long mark of an earlier version, counts it, and shortens it in place once", async () => {
