@@ -11,14 +11,13 @@ import { envShown } from "./base-sources.ts";
 import { FILE_SETTING } from "./override-sources.ts";
 import { callerSetBaseEdits } from "./caller-set-base.ts";
 import { V2_DERIVE_NAME } from "./v1-redirect.ts";
+import { quotedPosition } from "./mark-positions.ts";
 
 /** Whether a base flips, and otherwise the uses that keep it v1 (or why). */
 export type Verdict = { flips: boolean; unfollowed: Node[]; because?: string; why?: Map<Node, string>; tests?: Node[] };
 
-export function where(n: Node): string {
-  const sf = n.getSourceFile();
-  return `${sf.getBaseName()}:${sf.getLineAndColumnAtPos(n.getStart()).line}`;
-}
+/** Where a node is, as a mark quotes it (mark-positions.ts places it in the written file). */
+export const where = quotedPosition;
 
 export function flipOrMark(a: Analysis, base: BaseSource, verdict: Verdict, unseenBy: string[] | undefined, frozen: Frozen | undefined, unseenUses?: string[]): void {
   if (base.pinned) return;

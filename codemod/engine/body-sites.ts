@@ -7,7 +7,7 @@ import { unwrapExpression } from "./urls.ts";
 import type { Analysis } from "./state.ts";
 import type { HttpCall } from "./transports/transport.ts";
 import { referencesOf, skipParens } from "./nodes.ts";
-import { responseHandedTo, thenHandlerTakes } from "./response-handed.ts";
+import { responseHandedTo, thenHandlerTakes, type Handed } from "./response-handed.ts";
 import { returnedTo } from "./answer-flow.ts";
 import { openapiAnswer } from "./openapi-answer.ts";
 import { observableFlow } from "./observable-flow.ts";
@@ -144,14 +144,15 @@ export function bodySites(a: Analysis, http: HttpCall, depth = 0): BodySite[] {
     if (c && Node.isCallExpression(c)) addPromise(c);
     return sites;
   }
-  // A fetch Response handed to a function of the project (`unwrap<Pod[]>(await fetch(…))`).
-  const handed = (response: Node) => {
-    const h = http.lib === "fetch" ? responseHandedTo(a, response) : undefined;
+  // What a function of the project the Response is handed to makes of it: its body, or the same Response.
+  const takenBy = (h: Handed | undefined) => {
     if (h?.kind === "body") addPromise(h.call);
     // `await raiseForStatus(await fetch(…))` answering the same Response: read on from that call.
     else if (h?.kind === "same" && depth < 3) sites.push(...bodySites(a, { ...http, call: h.call as HttpCall["call"] }, depth + 1));
     else if (h?.kind === "unfollowed") sites.push({ kind: "handed", node: h.call, why: h.why });
   };
+  // A fetch Response handed to a function of the project (`unwrap<Pod[]>(await fetch(…))`).
+  const handed = (response: Node) => takenBy(http.lib === "fetch" ? responseHandedTo(a, response) : undefined);
   /** A reference to the awaited answer (a variable, a then callback's parameter): its body members, the Response handed on, or returned. */
   const answerRef = (ref: Node) => {
     const p = ref.getParent();
@@ -178,10 +179,7 @@ export function bodySites(a: Analysis, http: HttpCall, depth = 0): BodySite[] {
       }
     } else if (cb && http.lib === "fetch") {
       // `.then(parse)`: a named function of the project that returns the parsed body makes the then's promise the body.
-      const h = thenHandlerTakes(a, thenCall!, cb);
-      if (h?.kind === "body") addPromise(h.call);
-      else if (h?.kind === "same" && depth < 3) sites.push(...bodySites(a, { ...http, call: h.call as HttpCall["call"] }, depth + 1));
-      else if (h?.kind === "unfollowed") sites.push({ kind: "handed", node: h.call, why: h.why });
+      takenBy(thenHandlerTakes(a, thenCall!, cb));
     }
     return sites;
   }

@@ -1,15 +1,14 @@
 // One v1 call site: locate the v1 base and path in its URL, match the v1 operation in the table,
-// and plan every part of the rewrite (path, method, lifecycle body, request body, list unwrap,
-// error fields, record fields, query parameters). A part that cannot be rewritten becomes a
-// problem and the site gets a mark naming it. The site's edits wait for the do-no-harm check.
+// and plan the rewrite (operation-plan.ts plans each part of it). A part that cannot be rewritten
+// becomes a problem and the site gets a mark naming it, with the way it keeps a v1 base of its own
+// (site-redirect.ts). The site's edits wait for the do-no-harm check.
 import { Node } from "../ts-morph.ts";
-import { matchV1, type OperationMapping } from "../../mappings/index.ts";
-import { answerDifferingFields } from "./rewrites/record-fields.ts";
+import { matchV1 } from "../../mappings/index.ts";
 import { V2_BASE, V2_OPENAPI_URL } from "../../mappings/bases.ts";
-import { enclosingFunction, isFunctionLike, runningFunction } from "./scope.ts";
+import { isFunctionLike, runningFunction } from "./scope.ts";
 import { isDynamicPath, locate, resolveParts, rewriteUrl, unwrapExpression, type LocatedUrl, type Part } from "./urls.ts";
 import type { Category, Finding } from "../types.ts";
-import { addFinding, edit, planFor, quoteOf, siteEdits, type Analysis, type Plan, type Site } from "./state.ts";
+import { addFinding, planFor, quoteOf, siteEdits, type Analysis, type Plan, type Site } from "./state.ts";
 import type { HttpCall } from "./transports/index.ts";
 import { helperSignature, noteHelperAnchor } from "./helpers.ts";
 import { bind, sourceLiteral, sourceLiterals, urlContext, valueOf, type External } from "./values.ts";
@@ -17,48 +16,20 @@ import { urlQueryWrites } from "./url-object.ts";
 import { receiverSources } from "./receiver-base.ts";
 import { todo, todoAll } from "./todo-marks.ts";
 import { byRisk, keepProblems } from "./mark-problems.ts";
-import { axiosRedirect, openapiFetchRedirect, optionRedirect, ownOptionRedirect, prefixUrlRedirect, siteBaseRedirect, v1Redirect, type Redirect } from "./v1-redirect.ts";
-import { localBaseExpression } from "./local-base.ts";
-import { perRequestBaseKey } from "./transports/convention.ts";
-import { helperRedirect } from "./helper-redirect.ts";
-import { optionsOf } from "./evaluate/value.ts";
 import { holdKey } from "./site-holds.ts";
 import { objectsProblem, urlObjectsRead, withUrlObjects, type ReadUrlObject } from "./url-object-reads.ts";
-import { kyDerivedBase } from "./ky-derived-base.ts";
-import { builderRedirect, threadedBaseRedirect, threadedBaseWhy, typedInjection } from "./threaded-base.ts";
-import { forwardedOptionsRedirect } from "./forwarded-base.ts";
-import { changeMethod } from "./rewrites/method.ts";
-import { addFixedBody, convertRequestBody, type ComputedBody } from "./rewrites/request-body.ts";
-import { jsonType } from "./rewrites/json-type.ts";
+import { threadedBaseWhy } from "./threaded-base.ts";
 import { decideFinite, expandFinite, operationKeys, possibleOperations } from "./finite-paths.ts";
 import { declaredStrings } from "./declared-shapes.ts";
 import { regenerateAdvice } from "./generated-client.ts";
-import { renameRoutePathKeys, routePathObject } from "./rewrites/route-path-keys.ts";
-import { generatedAnswer } from "./rewrites/generated-answer.ts";
 import { isTypeScriptFile } from "./nodes.ts";
-import type { Edit } from "../types.ts";
-import { unwrapList } from "./rewrites/list-unwrap.ts";
-import { recordReads } from "./rewrites/record-fields.ts";
-import { emptyAnswerReads } from "./rewrites/empty-answer.ts";
-import { regroupedList } from "./rewrites/regrouped-list.ts";
-import { statusChecks } from "./rewrites/status-checks.ts";
-import { queryParams } from "./rewrites/query.ts";
-import { givenV1Elsewhere } from "./given-base.ts";
-import { planQueryMoves, settleQueryMoves, urlWithoutMoved } from "./rewrites/query-moves.ts";
-import { answerLeavesSight } from "./rewrites/answer-leaves.ts";
-import { hookCacheKeys } from "./swr-cache-keys.ts";
 import { dynamicPathProblem, routeLiteralsIn } from "./dynamic-paths.ts";
 import { newPathFor, uniqueMatches, type Match } from "./v1-match.ts";
-
-export { newPathFor, uniqueMatches, type Match };
 import { splitQueryHole } from "./query-holes.ts";
 import { builderChainProblems } from "./builder-chain.ts";
 import { interceptorProblems } from "./rewrites/interceptor-answer.ts";
-import { superagentBodyProblem } from "./transports/superagent.ts";
-import { wretchBodyProblem } from "./transports/wretch.ts";
-import { wretchErrorTypeEdit } from "./wretch-errors.ts";
-import type { Problems } from "./rewrites/problems.ts";
-import { errorBindingReads, renamePathParams, unwrapListBinding, v2TemplateNames } from "./rewrites/openapi-fetch.ts";
+import { planOperation } from "./operation-plan.ts";
+import { redirectFor } from "./site-redirect.ts";
 
 /** The URL of a call as parts, following `url.href`, `url.toString()` and `const url = new URL(…)`. */
 function urlOf(a: Analysis, http: HttpCall): { parts: Part[]; external?: External; branches?: Part[][] } | undefined {
@@ -316,94 +287,4 @@ function finiteSite(plan: Plan, http: HttpCall, url: LocatedUrl, method: string 
 function possibleKeys(url: LocatedUrl, method: string | undefined): string | null {
   const ops = possibleOperations(url.path, method);
   return ops.length && ops.length <= 5 ? ops.map((o) => o.key).join("|") : null;
-}
-
-function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match, op: OperationMapping, finite?: { urlEdits: Edit[]; body?: ComputedBody }): void {
-  const openapi = http.lib === "openapi-fetch";
-  givenV1Elsewhere(plan.a, http, plan.problems);
-  const computed = newPathFor(match, url);
-  // A generated request's template and its `path` keys take v2's names together (route-path-keys.ts).
-  const routePath = routePathObject(http, op);
-  const newPath = (openapi || routePath) && computed !== null ? v2TemplateNames(computed, op) : computed;
-  // v1 filters and unread include expansions may leave the request (settled at the end).
-  const moves = finite ? undefined : planQueryMoves(plan, http, url, op);
-  const urlEdits = finite ? finite.urlEdits : newPath === null ? null : urlWithoutMoved(url, newPath, op, moves?.inUrl ?? new Set(), moves?.written);
-  if (!urlEdits) {
-    plan.problems.push({ reason: "the v2 path cannot be written into this URL expression", advice: `use ${op.v2!.method} ${op.v2!.path}` });
-    return;
-  }
-  siteEdits(plan, urlEdits);
-  if (openapi) renamePathParams(plan, http, op);
-  else if (routePath && !finite) renameRoutePathKeys(plan, routePath, op);
-  queryParams(plan, http, url, op);
-  if (op.v2!.method !== op.v1.method) changeMethod(plan, http, op);
-  if (finite?.body) addFixedBody(plan, http, finite.body);
-  else if (op.request?.fixedBody && !finite) addFixedBody(plan, http, op.request.fixedBody);
-  // superagent sends objects as JSON; a string, a form type or a body split over `.send` calls is marked.
-  const sa = http.builder && (http.builder.sends.length || op.request) ? superagentBodyProblem(http) : undefined;
-  if (sa) plan.problems.push({ ...sa, advice: "send one JSON object with a single .send(…) (v2 takes only JSON bodies)" });
-  // wretch sends an object as JSON; `.body(…)`, a string, a form or a non-JSON Content-Type is marked.
-  const wb = http.wretch && (http.body || http.wretch.bodies.length || op.request) ? wretchBodyProblem(http) : undefined;
-  if (wb) plan.problems.push({ ...wb, advice: "send one JSON object with .json(body) or the verb's body argument (v2 takes only JSON bodies)" });
-  if (op.request?.lens && !sa && !wb) convertRequestBody(plan, http, op.request.lens, op.key);
-  // A body the call sends itself goes to v2 as JSON or not at all (415).
-  if (http.body && !http.builder && !http.wretch) jsonType(plan, http);
-  // wretch parses a v2 problem (`application/problem+json`) into `error.json` only when asked.
-  const errorType = wretchErrorTypeEdit(plan.a, http);
-  if (errorType) siteEdits(plan, [errorType]);
-  const beforeUnwrap = plan.site.edits.length;
-  if (op.response.kind === "list") (openapi ? unwrapListBinding : unwrapList)(plan, http, op.response.wrapper);
-  const unwrapEdits = new Set(plan.site.edits.slice(beforeUnwrap));
-  if (openapi) errorBindingReads(plan, http);
-  recordReads(plan, http, op, unwrapEdits);
-  generatedAnswer(plan, http, op);
-  emptyAnswerReads(plan, http, op);
-  regroupedList(plan, op);
-  statusChecks(plan, http, op);
-  if (!openapi) answerLeavesSight(plan, http, op);
-  if (http.hook) hookCacheKeys(plan, http, answerDifferingFields(op));
-  settleQueryMoves(plan, http, op, moves, unwrapEdits, urlEdits, (names) => urlWithoutMoved(url, newPath, op, names, moves?.written));
-}
-
-/** How a marked call keeps a v1 base of its own: in its own URL, or through its helper's new base parameter. */
-function redirectFor(a: Analysis, http: HttpCall, url: LocatedUrl, parts: Part[]): Redirect | undefined {
-  if (http.ownRedirect) return http.ownRedirect();
-  // A hook over a request helper (`useSWR(path, fetcher)`): the library calls the fetcher, so no argument can be added.
-  if (http.hook && http.lib === "helper") return undefined;
-  if (http.lib === "axios" && http.external?.node && !parts.some((p) => p.node === http.external!.node)) {
-    const verb = http.method.kind === "verb" ? http.method.value : undefined;
-    return axiosRedirect(http.call, verb, http.external.value, http.options);
-  }
-  if (http.lib === "openapi-fetch" && http.external?.node && !parts.some((p) => p.node === http.external!.node)) return openapiFetchRedirect(http.call, http.external.value, http.options);
-  // ky and got take `prefixUrl` per request too (options are always the second argument).
-  if ((http.lib === "ky" || http.lib === "got") && http.external?.node && !parts.some((p) => p.node === http.external!.node)) {
-    const r = prefixUrlRedirect(http.call, http.external.value, http.options);
-    const callerSet = r && http.lib === "ky" ? kyDerivedBase(http.call, http.options) : undefined;
-    return r && callerSet ? { ...r, callerSet } : r;
-  }
-  // An ofetch instance called directly takes its base per request too (`runpod(path, { …, baseURL: RUNPOD_V1_BASE })`).
-  const perRequest = http.lib === "convention" && http.external?.node && !parts.some((p) => p.node === http.external!.node) ? perRequestBaseKey(a, http) : undefined;
-  if (perRequest) return optionRedirect(http.call, perRequest, undefined, http.external!.value, http.options);
-  // The call's own option names a shared base (`$fetch(path, { baseURL: REST })`): it reads the v1 one instead.
-  const own = http.lib === "convention" && http.external?.node?.getFirstAncestor((n) => n === http.call) ? unwrapExpression(http.external.node) : undefined;
-  // (Only a name: an expression holding the literal itself, `env ?? "…/v1"`, serves this call alone and stays v1 as written.)
-  if (own && (Node.isIdentifier(own) || Node.isPropertyAccessExpression(own))) return ownOptionRedirect(own, http.external!.value);
-  if (http.lib !== "helper") return v1Redirect(url, parts, http.call) ?? computedBaseRedirect(a, http, url, parts);
-  const fn = http.helper?.fn as Node | undefined;
-  // Reached through a typed constructor parameter (`constructor(private request: RequestFn)`): an
-  // extra argument would not fit the declared function type.
-  if (typedInjection(http.call)) return undefined;
-  const anchor = fn && a.helperAnchors.get(fn);
-  if (!anchor) return forwardedOptionsRedirect(a, http) ?? threadedBaseRedirect(a, http);
-  // What the call passes whole for the helper's base slot, read by the evaluator: a known string there is its own base.
-  const carriesBase = (arg: Node, key: string | undefined) => optionsOf(key === undefined ? a.evaluator.evaluate(arg) : a.evaluator.property(arg, a.evaluator.evaluate(arg), key)).some((o) => o.kind === "string");
-  return helperRedirect(fn!, anchor.node, anchor.value, http.call, undefined, carriesBase) ?? forwardedOptionsRedirect(a, http);
-}
-
-/** A base computed in another function (`${apiBase(env)}/pods`): replaced where the call's own URL takes it. */
-function computedBaseRedirect(a: Analysis, http: HttpCall, url: LocatedUrl, parts: Part[]): Redirect | undefined {
-  const first = parts[0];
-  if (!http.urlNode || !url.anchor?.node || first?.kind !== "base" || first.node !== url.anchor.node) return undefined;
-  const local = localBaseExpression(a, http.urlNode, first.node, http.call);
-  return local && local !== first.node ? siteBaseRedirect(local, url.anchor.value) : builderRedirect(a, http);
 }

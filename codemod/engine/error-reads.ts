@@ -19,6 +19,7 @@ import { failureBodies, type Unfollowed } from "./error-flow.ts";
 import { caughtBodiesByShape, errorFieldReads, errorReadEdits, readDeclarations, type ErrorRead, type ReadMode, type ReadTrail } from "./rewrites/error-fields.ts";
 import { storedReads } from "./stored-error-reads.ts";
 import { todo } from "./todo-marks.ts";
+import { quotedCalls } from "./mark-positions.ts";
 import { inInterceptor } from "./caught-errors.ts";
 import { describeRead } from "./response-branch.ts";
 import { calledByOthers } from "./handed-on.ts";
@@ -112,7 +113,7 @@ export function settleErrorReads(a: Analysis): void {
       continue;
     }
     const migrated = [...r.sites].filter((s) => s.applied);
-    const calls = migrated.slice(0, 3).map((s) => where(s.call)).join(", ") + (migrated.length > 3 ? `, and ${migrated.length - 3} more` : "");
+    const calls = quotedCalls(migrated.map((s) => s.call));
     const v2 = errorFieldMap[r.field];
     const reason = `reads the v1 error field ${r.field} of ${migrated.length === 1 ? "a call" : "calls"} now on v2 (${calls}), whose errors are RFC 9457 problems (${v2}); it cannot be rewritten here: ${result.problem}`;
     const advice = `read ${v2} here as well as ${r.field} (${mode === "both" ? "calls still on v1 answer { " + r.field + " }" : "every call reaching it is on v2"}), e.g. (body.${v2} ?? body.${r.field})`;
@@ -145,7 +146,7 @@ function markUnfollowedHooks(a: Analysis): void {
   for (const [hook, sites] of a.unfollowedHooks) {
     const migrated = [...sites].filter((s) => s.applied);
     if (!migrated.length) continue;
-    const calls = migrated.slice(0, 3).map((s) => where(s.call)).join(", ") + (migrated.length > 3 ? `, and ${migrated.length - 3} more` : "");
+    const calls = quotedCalls(migrated.map((s) => s.call));
     const reason = `the client's hook ${short(hook)} cannot be read, and calls now on v2 (${calls}) fail through it with RFC 9457 problems (detail, not message)`;
     const advice = "where it reads the error body's message, read detail too: (body.detail ?? body.message)";
     if (!a.frozen.has(hook.getSourceFile().getFilePath())) todo(a, hook, "base", "review", reason, advice);
@@ -158,7 +159,7 @@ function markUnfollowedHands(a: Analysis): void {
   for (const [call, { why, sites }] of a.unfollowedErrorHands) {
     const migrated = [...sites].filter((s) => s.applied);
     if (!migrated.length) continue;
-    const calls = migrated.slice(0, 3).map((s) => where(s.call)).join(", ") + (migrated.length > 3 ? `, and ${migrated.length - 3} more` : "");
+    const calls = quotedCalls(migrated.map((s) => s.call));
     const reason = `the error body of ${migrated.length === 1 ? "a call" : "calls"} now on v2 (${calls}) goes to ${why}, where its reads cannot be followed (v2 problems carry detail, not message)`;
     const advice = "where that code reads the body's message (or error), read detail (title) too: (body.detail ?? body.message)";
     if (!a.frozen.has(call.getSourceFile().getFilePath())) todo(a, call, "base", "review", reason, advice);
@@ -169,9 +170,4 @@ function markUnfollowedHands(a: Analysis): void {
 function short(n: Node): string {
   const t = n.getText().replace(/\s+/g, " ");
   return t.length > 40 ? `${t.slice(0, 37)}…` : t;
-}
-
-function where(n: Node): string {
-  const sf = n.getSourceFile();
-  return `${sf.getBaseName()}:${sf.getLineAndColumnAtPos(n.getStart()).line}`;
 }

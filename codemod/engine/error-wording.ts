@@ -22,6 +22,7 @@ import { describeRead } from "./response-branch.ts";
 import { responseTransports } from "./error-flow.ts";
 import { unwrapExpression } from "./urls.ts";
 import { todo } from "./todo-marks.ts";
+import { quotedCalls } from "./mark-positions.ts";
 
 /** A comparison of error text with a literal, and the parts of the messages the text was put in. */
 interface Compared {
@@ -83,7 +84,7 @@ export function settleErrorWording(a: Analysis): void {
   const own = compared.size ? ownWordings(a) : [];
   for (const [node, c] of compared) {
     if (!a.files.has(node.getSourceFile().getFilePath()) || !byWording(c.literal, c.around) || own.some((t) => t.includes(c.literal))) continue;
-    const calls = [...c.sites].slice(0, 3).map((s) => where(s.call)).join(", ") + (c.sites.size > 3 ? `, and ${c.sites.size - 3} more` : "");
+    const calls = quotedCalls([...c.sites].map((s) => s.call));
     const reason = `matches the error text against v1's wording ${JSON.stringify(c.literal)}, which v2's problem detail may not hold (${c.sites.size === 1 ? "a call" : "calls"} now on v2: ${calls}); the v2 document does not word its details, so this branch may no longer be taken`;
     const advice = "branch on the status (res.status) where it tells the case apart, or match v2's detail for this failure once known, then delete the mark";
     if (!a.frozen.has(node.getSourceFile().getFilePath())) todo(a, node, "base", "review", reason, advice);
@@ -265,9 +266,4 @@ function literalOf(n: Node): string | undefined {
     return b?.kind === "var" && b.isConst && !b.path.length && b.init && !Node.isIdentifier(unwrapExpression(b.init)) ? literalOf(b.init) : undefined;
   }
   return undefined;
-}
-
-function where(n: Node): string {
-  const sf = n.getSourceFile();
-  return `${sf.getBaseName()}:${sf.getLineAndColumnAtPos(n.getStart()).line}`;
 }

@@ -3,7 +3,8 @@
 // path the value sits under, so `return { base }` reaches `const { base } = getConfig()` and a
 // schema entry's `.default(…)` reaches `env.KEY`), library instances, exports/imports and request
 // helpers. A use is followed when it reaches a node a planned site accounts for. The uses of a
-// client made from the base are client-uses.ts's; which calls cannot return it, call-results.ts's.
+// client made from the base are client-uses.ts's; which calls cannot return it, call-results.ts's;
+// which request helpers have every call planned, planned-helpers.ts's.
 import { tidiedReceiver } from "./evaluate/tidy.ts";
 import { configDefault } from "./evaluate/config-default.ts";
 import { prefixTest, testedEnd } from "./prefix-tests.ts";
@@ -11,13 +12,11 @@ import { Node, SyntaxKind } from "../ts-morph.ts";
 import { enclosingFunction, isFunctionLike } from "./scope.ts";
 import type { Analysis } from "./state.ts";
 import { functionName, references } from "./references.ts";
-import { baseField, exportedOutward } from "./outside-callers.ts";
 import { commonJsExports, defaultImportUses, importerUses } from "./module-exports.ts";
 import { optionsOf } from "./evaluate/value.ts";
 import { overrideSources } from "./override-sources.ts";
 import { CallResults } from "./call-results.ts";
-import { receiverHolds } from "./receiver-base.ts";
-import { unwrapExpression } from "./urls.ts";
+import { PlannedHelpers } from "./planned-helpers.ts";
 import { inheritedFieldReads } from "./inherited-field-reads.ts";
 import { chainTop, referencesOf } from "./nodes.ts";
 import { wretchBuilder, wretchUnfollowed } from "./transports/wretch.ts";
@@ -30,7 +29,6 @@ const WRAPPERS = new Set([SyntaxKind.ParenthesizedExpression, SyntaxKind.AsExpre
 const ASSIGNS = new Set([SyntaxKind.EqualsToken, SyntaxKind.QuestionQuestionEqualsToken, SyntaxKind.BarBarEqualsToken]);
 
 export class Follower {
-  private readonly helperMemo = new Map<Node, boolean>();
   /** Expressions that take precedence over the followed value (`opts.baseUrl ?? BASE`). */
   overrides = new Set<string>();
   /** The expressions written beside the value that take precedence over it (`opts.baseUrl` of `opts.baseUrl ?? BASE`). */
@@ -43,10 +41,8 @@ export class Follower {
   tests: Node[] = [];
   /** Why a use cannot be followed, where the node alone does not say it (shown in the base's mark). */
   readonly why = new Map<Node, string>();
-  /** Helpers exported with no caller in the run (their name): code outside it calls them. */
-  private readonly calledOutside = new Map<Node, string>();
-  /** Each URL part inside a request helper → the helpers it belongs to (indexed once: looked up per followed use). */
-  private readonly helperOf = new Map<Node, Node[]>();
+  /** Request helpers whose every call was planned, and those called only from outside the run. */
+  private readonly helpers: PlannedHelpers;
   /** Which calls of a function returning the value cannot give back this base. */
   private readonly results: CallResults;
   /** Clients the project made from the base's option (their own methods' calls are not uses). */
@@ -54,50 +50,21 @@ export class Follower {
 
   constructor(private readonly a: Analysis) {
     this.results = new CallResults(a);
-    for (const [fn, parts] of a.helperParts) for (const part of parts) this.helperOf.set(part, [...(this.helperOf.get(part) ?? []), fn]);
+    this.helpers = new PlannedHelpers(a, (use, out) => this.follow(use, out, new Set<string>(), 0), () => this.literal);
   }
 
   accounted(node: Node): boolean {
     if (this.a.accounted.has(node)) return true;
-    const helpers = this.helperOf.get(node) ?? [];
-    if (helpers.some((fn) => this.helperClosed(fn))) return true;
+    if (this.helpers.closes(node)) return true;
     // A part of a helper only code outside the run calls: the mark says so at the base.
-    const outward = helpers.find((fn) => this.calledOutside.has(fn));
-    if (outward) this.why.set(node, `${this.calledOutside.get(outward)}, exported with no caller in the project: its callers outside it send v1 paths`);
+    const outside = this.helpers.outsideName(node);
+    if (outside) this.why.set(node, `${outside}, exported with no caller in the project: its callers outside it send v1 paths`);
     return false;
   }
 
-  /** Every call of a helper was planned (its callers are the sites). */
-  helperClosed(fn: Node): boolean {
-    const memo = this.helperMemo.get(fn);
-    if (memo !== undefined) return memo;
-    this.helperMemo.set(fn, false);
-    const closed = this.helperUses(fn).length === 0;
-    this.helperMemo.set(fn, closed);
-    return closed;
-  }
-
-  /** The uses of a helper that are not planned calls. */
+  /** The uses of a helper that are not planned calls (planned-helpers.ts). */
   helperUses(fn: Node): Node[] {
-    const out: Node[] = [];
-    const named = (fn as any).getNameNode?.() as Node | undefined;
-    if ((Node.isFunctionDeclaration(fn) || Node.isMethodDeclaration(fn)) && named) {
-      // A method called on an instance that cannot hold this base (another API's) does not use it.
-      const key = this.a.helperCache.get(fn)?.receiverKey;
-      for (const r of references(named)) {
-        if (key && Node.isPropertyAccessExpression(r) && !receiverHolds(this.a, unwrapExpression(r.getExpression()), key, this.literal)) continue;
-        this.follow(r, out, new Set<string>(), 0);
-      }
-    } else this.follow(fn, out, new Set<string>(), 0);
-    // Exported with no use in the project: its callers are outside the run, and send v1 paths.
-    const name = functionName(fn);
-    // (A method over a field holding a client, not the base itself, is left to the client's own uses.)
-    const receiver = this.a.helperCache.get(fn)?.receiverKey;
-    if (name && exportedOutward(fn) && (!receiver || baseField(fn, receiver)) && !references(name).length) {
-      out.push(name);
-      this.calledOutside.set(fn, name.getText());
-    }
-    return out;
+    return this.helpers.uses(fn);
   }
 
   /**

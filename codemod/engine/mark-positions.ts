@@ -1,19 +1,49 @@
 // Positions quoted in the marks a run writes (`the answer is handed to show (pods.ts:12)`) are taken
 // from the files as they were read; the marks and rewrites inserted above them move those lines. So
 // once every file's edits are known, each quoted `file.ts:N` is turned into the line it will have in
-// the written file. A name that more than one file of the run has (two `index.ts`) is placed only
-// when it is the marked file's own; else it is left as read.
-import path from "node:path";
+// the written file: a second run, reading that file, quotes the same line. A name that more than one
+// file of the run has (two `index.ts`) is placed only when it is the marked file's own, or quoted
+// with the folders that make it one file's (`src/index.ts:45`, quotedPosition); else it is left as read.
+import type { Node } from "../ts-morph.ts";
 import type { Edit } from "../types.ts";
 import type { Analysis, FileState } from "./state.ts";
 
-/** `pods.ts:12`, as every position in a mark is written (todo-marks.ts reads marks without them). */
-const POSITION = /([\w.-]+\.[cm]?[jt]sx?):(\d+)\b/g;
+/** `pods.ts:12`, `src/index.ts:45`, as every position in a mark is written (todo-marks.ts reads marks without them). */
+const POSITION = /((?:[\w.-]+\/)*[\w.-]+\.[cm]?[jt]sx?):(\d+)\b/g;
+
+/**
+ * Where a node is, as a mark quotes it: its file's name (with as many of its folders as make it the
+ * only such file of the project, so the position can be placed in the written file) and its line.
+ */
+export function quotedPosition(n: Node): string {
+  const sf = n.getSourceFile();
+  const paths = sf.getProject().getSourceFiles().map((f) => f.getFilePath() as string);
+  return `${shortestName(paths, sf.getFilePath())}:${sf.getLineAndColumnAtPos(n.getStart()).line}`;
+}
+
+/** The first three calls' positions, and how many more there are (`pods.ts:4, pods.ts:9, api.ts:2, and 2 more`). */
+export function quotedCalls(calls: Node[]): string {
+  return calls.slice(0, 3).map(quotedPosition).join(", ") + (calls.length > 3 ? `, and ${calls.length - 3} more` : "");
+}
+
+/** The file's name, with the fewest folders before it that no other of `paths` ends with. */
+function shortestName(paths: string[], file: string): string {
+  const parts = file.split("/");
+  for (let k = 1; k < parts.length; k++) {
+    const name = parts.slice(-k).join("/");
+    if (paths.filter((p) => named(p, name)).length <= 1) return name;
+  }
+  return file;
+}
+
+/** Whether a file's path is `name` or ends with it after a folder. */
+function named(file: string, name: string): boolean {
+  return file === name || file.endsWith(`/${name}`);
+}
 
 /** Rewrites the positions in the marks of every file to the written files' lines; `written(file)`: the edits its output gets. */
 export function placeMarkPositions(a: Analysis, written: (file: FileState) => Edit[]): void {
-  const byName = new Map<string, FileState[]>();
-  for (const [p, file] of a.files) byName.set(path.basename(p), [...(byName.get(path.basename(p)) ?? []), file]);
+  const all = [...a.files.values()];
   const shifts = new Map<FileState, (line: number) => number>();
   const shiftOf = (file: FileState) => {
     let shift = shifts.get(file);
@@ -21,11 +51,11 @@ export function placeMarkPositions(a: Analysis, written: (file: FileState) => Ed
     return shift;
   };
   for (const file of a.files.values()) {
-    const own = path.basename(file.sf.getFilePath());
+    const own = file.sf.getFilePath();
     const place = (text: string) =>
       text.replace(POSITION, (whole, name: string, line: string) => {
-        const files = byName.get(name) ?? [];
-        const target = name === own ? file : files.length === 1 ? files[0]! : undefined;
+        const files = all.filter((f) => named(f.sf.getFilePath(), name));
+        const target = named(own, name) ? file : files.length === 1 ? files[0]! : undefined;
         return target ? `${name}:${shiftOf(target)(Number(line))}` : whole;
       });
     const edits = new Set(written(file));

@@ -7,6 +7,7 @@
 // type and the field (it may read it: a page typed by the project's types module).
 import { readFileSync } from "node:fs";
 import { Node } from "../ts-morph.ts";
+import { quotedPosition } from "./mark-positions.ts";
 import type { Analysis, Site } from "./state.ts";
 
 /** Why renaming this site's field declarations would leave a use behind, or undefined when none would. */
@@ -23,15 +24,15 @@ export function renamedFieldLeftBehind(a: Analysis, site: Site, applying: (s: Si
     try {
       refs = (name as any).findReferencesAsNodes() as Node[];
     } catch {
-      return `the uses of its record type's field ${field} (${where(d)}) cannot be listed`;
+      return `the uses of its record type's field ${field} (${quotedPosition(d)}) cannot be listed`;
     }
     for (const r of refs) {
       if (r === name || isDeclarationOf(r, d)) continue;
-      if (!covered(a, r, v2, applying)) return `its record type's field ${field} (${where(d)}) is also used at ${where(r)}, which this run does not migrate with it`;
+      if (!covered(a, r, v2, applying)) return `its record type's field ${field} (${quotedPosition(d)}) is also used at ${quotedPosition(r)}, which this run does not migrate with it`;
     }
     const holder = typeName(d);
     const unparsed = holder && unparsedMention(a, holder, field);
-    if (unparsed) return `its record type ${holder} (field ${field}, ${where(d)}) is named in ${unparsed}, which this run does not analyse`;
+    if (unparsed) return `its record type ${holder} (field ${field}, ${quotedPosition(d)}) is named in ${unparsed}, which this run does not analyse`;
   }
   return undefined;
 }
@@ -106,9 +107,4 @@ function scanUnparsed(a: Analysis, memo: Map<string, { file: string; text: strin
 
 function wordIn(word: string): RegExp {
   return new RegExp(`(?<![\\w$])${word.replace(/[$]/g, "\\$")}(?![\\w$])`);
-}
-
-function where(n: Node): string {
-  const sf = n.getSourceFile();
-  return `${sf.getBaseName()}:${sf.getLineAndColumnAtPos(n.getStart()).line}`;
 }

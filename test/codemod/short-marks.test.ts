@@ -67,6 +67,19 @@ describe("short marks", () => {
     expect(readFileSync(path.join(dir, MARK_DETAILS), "utf8")).toBe(first);
   }, 120_000);
 
+  it("a second rewrite --write leaves the details unchanged when the base's file shares its name with another", async () => {
+    // The call's mark quotes the base in src/index.ts (src/errors/index.ts is an index.ts too); the
+    // base's own mark moves it a line down.
+    const dir = copyCase("urls/base-in-shared-file-name");
+    temps.push(dir);
+    await runCodemod({ paths: [dir], write: true });
+    const first = readFileSync(path.join(dir, MARK_DETAILS), "utf8");
+    await runCodemod({ paths: [dir], write: true });
+    expect(readFileSync(path.join(dir, MARK_DETAILS), "utf8")).toBe(first);
+    // The line the base has in the written file, in a name only that file has.
+    expect(first).toContain("its base (src/index.ts:5 ");
+  }, 120_000);
+
   it("reads a long mark of an earlier version, counts it, and shortens it in place once", async () => {
     const dir = copyCase(CASE);
     temps.push(dir);

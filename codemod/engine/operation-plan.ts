@@ -1,0 +1,76 @@
+// The rewrite of a call matched to one v1 operation: every part of it planned in turn (path,
+// method, lifecycle body, request body, list unwrap, error fields, record fields, query
+// parameters). A part that cannot be rewritten becomes a problem of the plan; call-site.ts marks it.
+import type { OperationMapping } from "../../mappings/index.ts";
+import type { Edit } from "../types.ts";
+import { siteEdits, type Plan } from "./state.ts";
+import type { HttpCall } from "./transports/index.ts";
+import type { LocatedUrl } from "./urls.ts";
+import { newPathFor, type Match } from "./v1-match.ts";
+import { givenV1Elsewhere } from "./given-base.ts";
+import { renameRoutePathKeys, routePathObject } from "./rewrites/route-path-keys.ts";
+import { errorBindingReads, renamePathParams, unwrapListBinding, v2TemplateNames } from "./rewrites/openapi-fetch.ts";
+import { planQueryMoves, settleQueryMoves, urlWithoutMoved } from "./rewrites/query-moves.ts";
+import { queryParams } from "./rewrites/query.ts";
+import { changeMethod } from "./rewrites/method.ts";
+import { addFixedBody, convertRequestBody, type ComputedBody } from "./rewrites/request-body.ts";
+import { superagentBodyProblem } from "./transports/superagent.ts";
+import { wretchBodyProblem } from "./transports/wretch.ts";
+import { jsonType } from "./rewrites/json-type.ts";
+import { wretchErrorTypeEdit } from "./wretch-errors.ts";
+import { unwrapList } from "./rewrites/list-unwrap.ts";
+import { answerDifferingFields, recordReads } from "./rewrites/record-fields.ts";
+import { generatedAnswer } from "./rewrites/generated-answer.ts";
+import { emptyAnswerReads } from "./rewrites/empty-answer.ts";
+import { regroupedList } from "./rewrites/regrouped-list.ts";
+import { statusChecks } from "./rewrites/status-checks.ts";
+import { answerLeavesSight } from "./rewrites/answer-leaves.ts";
+import { hookCacheKeys } from "./swr-cache-keys.ts";
+
+/** Plans the rewrite of `http` as `op` (a finite path brings its own URL edits and body, finite-paths.ts). */
+export function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match, op: OperationMapping, finite?: { urlEdits: Edit[]; body?: ComputedBody }): void {
+  const openapi = http.lib === "openapi-fetch";
+  givenV1Elsewhere(plan.a, http, plan.problems);
+  const computed = newPathFor(match, url);
+  // A generated request's template and its `path` keys take v2's names together (route-path-keys.ts).
+  const routePath = routePathObject(http, op);
+  const newPath = (openapi || routePath) && computed !== null ? v2TemplateNames(computed, op) : computed;
+  // v1 filters and unread include expansions may leave the request (settled at the end).
+  const moves = finite ? undefined : planQueryMoves(plan, http, url, op);
+  const urlEdits = finite ? finite.urlEdits : newPath === null ? null : urlWithoutMoved(url, newPath, op, moves?.inUrl ?? new Set(), moves?.written);
+  if (!urlEdits) {
+    plan.problems.push({ reason: "the v2 path cannot be written into this URL expression", advice: `use ${op.v2!.method} ${op.v2!.path}` });
+    return;
+  }
+  siteEdits(plan, urlEdits);
+  if (openapi) renamePathParams(plan, http, op);
+  else if (routePath && !finite) renameRoutePathKeys(plan, routePath, op);
+  queryParams(plan, http, url, op);
+  if (op.v2!.method !== op.v1.method) changeMethod(plan, http, op);
+  if (finite?.body) addFixedBody(plan, http, finite.body);
+  else if (op.request?.fixedBody && !finite) addFixedBody(plan, http, op.request.fixedBody);
+  // superagent sends objects as JSON; a string, a form type or a body split over `.send` calls is marked.
+  const sa = http.builder && (http.builder.sends.length || op.request) ? superagentBodyProblem(http) : undefined;
+  if (sa) plan.problems.push({ ...sa, advice: "send one JSON object with a single .send(…) (v2 takes only JSON bodies)" });
+  // wretch sends an object as JSON; `.body(…)`, a string, a form or a non-JSON Content-Type is marked.
+  const wb = http.wretch && (http.body || http.wretch.bodies.length || op.request) ? wretchBodyProblem(http) : undefined;
+  if (wb) plan.problems.push({ ...wb, advice: "send one JSON object with .json(body) or the verb's body argument (v2 takes only JSON bodies)" });
+  if (op.request?.lens && !sa && !wb) convertRequestBody(plan, http, op.request.lens, op.key);
+  // A body the call sends itself goes to v2 as JSON or not at all (415).
+  if (http.body && !http.builder && !http.wretch) jsonType(plan, http);
+  // wretch parses a v2 problem (`application/problem+json`) into `error.json` only when asked.
+  const errorType = wretchErrorTypeEdit(plan.a, http);
+  if (errorType) siteEdits(plan, [errorType]);
+  const beforeUnwrap = plan.site.edits.length;
+  if (op.response.kind === "list") (openapi ? unwrapListBinding : unwrapList)(plan, http, op.response.wrapper);
+  const unwrapEdits = new Set(plan.site.edits.slice(beforeUnwrap));
+  if (openapi) errorBindingReads(plan, http);
+  recordReads(plan, http, op, unwrapEdits);
+  generatedAnswer(plan, http, op);
+  emptyAnswerReads(plan, http, op);
+  regroupedList(plan, op);
+  statusChecks(plan, http, op);
+  if (!openapi) answerLeavesSight(plan, http, op);
+  if (http.hook) hookCacheKeys(plan, http, answerDifferingFields(op));
+  settleQueryMoves(plan, http, op, moves, unwrapEdits, urlEdits, (names) => urlWithoutMoved(url, newPath, op, names, moves?.written));
+}

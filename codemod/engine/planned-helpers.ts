@@ -1,0 +1,73 @@
+// Which request helpers have every call planned (their callers are the sites, so a URL part inside
+// one is accounted for), and which are exported with no caller in the run (code outside it calls
+// them with v1 paths). A helper's uses are followed by the follower (follow-uses.ts).
+import { Node } from "../ts-morph.ts";
+import type { Analysis } from "./state.ts";
+import { functionName, references } from "./references.ts";
+import { baseField, exportedOutward } from "./outside-callers.ts";
+import { receiverHolds } from "./receiver-base.ts";
+import { unwrapExpression } from "./urls.ts";
+
+export class PlannedHelpers {
+  private readonly memo = new Map<Node, boolean>();
+  /** Helpers exported with no caller in the run (their name): code outside it calls them. */
+  private readonly calledOutside = new Map<Node, string>();
+  /** Each URL part inside a request helper → the helpers it belongs to (indexed once: looked up per followed use). */
+  private readonly helperOf = new Map<Node, Node[]>();
+
+  /**
+   * `follow` follows one use from scratch, collecting the uses no planned site accounts for;
+   * `literal` is the base being followed (a method on an instance that cannot hold it is not its use).
+   */
+  constructor(
+    private readonly a: Analysis,
+    private readonly follow: (use: Node, out: Node[]) => void,
+    private readonly literal: () => Node | undefined,
+  ) {
+    for (const [fn, parts] of a.helperParts) for (const part of parts) this.helperOf.set(part, [...(this.helperOf.get(part) ?? []), fn]);
+  }
+
+  /** Whether a node is a URL part of a helper whose every call was planned. */
+  closes(node: Node): boolean {
+    return (this.helperOf.get(node) ?? []).some((fn) => this.closed(fn));
+  }
+
+  /** The name of a helper the node is a part of that only code outside the run calls. */
+  outsideName(node: Node): string | undefined {
+    const outward = (this.helperOf.get(node) ?? []).find((fn) => this.calledOutside.has(fn));
+    return outward && this.calledOutside.get(outward);
+  }
+
+  /** Every call of a helper was planned (its callers are the sites). */
+  closed(fn: Node): boolean {
+    const memo = this.memo.get(fn);
+    if (memo !== undefined) return memo;
+    this.memo.set(fn, false);
+    const closed = this.uses(fn).length === 0;
+    this.memo.set(fn, closed);
+    return closed;
+  }
+
+  /** The uses of a helper that are not planned calls. */
+  uses(fn: Node): Node[] {
+    const out: Node[] = [];
+    const named = (fn as any).getNameNode?.() as Node | undefined;
+    if ((Node.isFunctionDeclaration(fn) || Node.isMethodDeclaration(fn)) && named) {
+      // A method called on an instance that cannot hold this base (another API's) does not use it.
+      const key = this.a.helperCache.get(fn)?.receiverKey;
+      for (const r of references(named)) {
+        if (key && Node.isPropertyAccessExpression(r) && !receiverHolds(this.a, unwrapExpression(r.getExpression()), key, this.literal())) continue;
+        this.follow(r, out);
+      }
+    } else this.follow(fn, out);
+    // Exported with no use in the project: its callers are outside the run, and send v1 paths.
+    const name = functionName(fn);
+    // (A method over a field holding a client, not the base itself, is left to the client's own uses.)
+    const receiver = this.a.helperCache.get(fn)?.receiverKey;
+    if (name && exportedOutward(fn) && (!receiver || baseField(fn, receiver)) && !references(name).length) {
+      out.push(name);
+      this.calledOutside.set(fn, name.getText());
+    }
+    return out;
+  }
+}
