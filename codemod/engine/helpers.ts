@@ -318,8 +318,8 @@ function usedOnlyAsText(param: Node): boolean {
 }
 
 /** Why a caller's options decide the method: they may carry one, and the helper lets it replace its own. */
-function carriedWhy(options: Node, at: Node | undefined, sig: HelperSignature): string {
-  const verb = sig.defaultMethod ? sig.defaultMethod.toUpperCase() : "the helper's method";
+function carriedWhy(options: Node, at: Node | undefined, own: string | undefined): string {
+  const verb = own ? own.toUpperCase() : "the helper's method";
   const place = at ? ` (${at.getSourceFile().getBaseName()}:${at.getStartLineNumber()} \`${shortExpression(at, 40)}\`)` : "";
   return `the options handed on (${shortExpression(options, 40)}) may carry a method, and the helper lets it replace ${verb}${place}`;
 }
@@ -344,11 +344,12 @@ export function helperCall(a: Analysis, call: CallExpression, sig: HelperSignatu
       const key = sig.methodKey ?? "method";
       // Options the helper spreads before its own method (`{ ...opts, method }`) cannot change it.
       const reach = sig.optionsMethod;
-      if (raw && !opts && reach?.reaches !== false && optionsMayCarry(raw, key)) out.method = { kind: "unknown", ...(reach ? { why: carriedWhy(raw, reach.at, sig) } : {}) };
-      out.method = methodOf(prop(opts, key)) ?? out.method;
+      if (raw && !opts && reach?.reaches !== false && optionsMayCarry(raw, key)) out.method = { kind: "unknown", ...(reach ? { why: carriedWhy(raw, reach.at, out.method.value) } : {}) };
+      // (A method in the caller's literal the helper overwrites is not the one sent.)
+      if (reach?.reaches !== false) out.method = methodOf(prop(opts, key)) ?? out.method;
       // `{ query, ...options }` where the helper lets a caller's method win: the spread options may carry one.
-      const spread = opts && reach?.reaches ? spreadCarrying(a, opts, key) : undefined;
-      if (spread) out.method = { kind: "unknown", why: carriedWhy(spread, reach!.at, sig) };
+      const spread = opts && reach?.reaches && out.method.kind !== "unknown" ? spreadCarrying(a, opts, key) : undefined;
+      if (spread) out.method = { kind: "unknown", why: carriedWhy(spread, reach!.at, out.method.value) };
     }
     if (sig.bodyIndex === undefined) {
       out.bodyKey = "body";
