@@ -2,13 +2,12 @@
 // helper's own method, followed by value through the helper and the helpers under it:
 // `request({ method, path, ...opts })` lets the caller's method win, `{ ...opts, method, path }` does
 // not, and options the helper never hands on cannot set it.
-import { Node, type CallExpression } from "../ts-morph.ts";
+import { Node, SyntaxKind, type CallExpression } from "../ts-morph.ts";
 import type { HelperSignature } from "../types.ts";
 import type { Analysis } from "./state.ts";
 import { readCall } from "./call-reader.ts";
 import { bind, objectLiteral } from "./values.ts";
 import { unwrapExpression } from "./urls.ts";
-import { methodParam } from "./helper-method.ts";
 
 /** A caller's method wins (`at`: where the helper lets it, the spread or the options handed on) or cannot; undefined: not followed. */
 export type OptionsMethod = { reaches: boolean; at?: Node };
@@ -23,22 +22,20 @@ function spreadOf(a: Analysis, literal: Node, fn: Node, index: number, key: stri
   const last = props.map((p, i) => (written(p) ? i : -1)).reduce((x, y) => Math.max(x, y), -1);
   // `{ method: options.method.toUpperCase() }`: the literal's own method is the caller's.
   if (last >= 0 && readsParamKey(a, props[last]!, fn, index, key)) return { reaches: true, at: props[last] };
-  // The key written after every spread: whatever the caller's options hold, the literal's own method is sent.
-  if (last >= 0 && props.slice(last + 1).every((p) => !Node.isSpreadAssignment(p))) return { reaches: false };
   const at = props.findIndex((p) => Node.isSpreadAssignment(p) && isParam(a, p.getExpression(), fn, index));
   if (at < 0) return undefined;
   return at < last ? { reaches: false } : { reaches: true, at: props[at] };
 }
 
-/** A method property whose value is the parameter's own `key` (`opts.method`, `(method ?? "GET").toUpperCase()` of a destructured `{ method }`). */
-function readsParamKey(a: Analysis, property: Node, fn: Node, index: number, key: string): boolean {
+/** A method property whose value reads the parameter (`opts.method`, a destructured `{ method = "GET" }`): the caller's. */
+function readsParamKey(a: Analysis, property: Node, fn: Node, index: number, _key: string): boolean {
   const value = Node.isPropertyAssignment(property) ? property.getInitializer() : Node.isShorthandPropertyAssignment(property) ? property.getNameNode() : undefined;
-  const from = value && methodParam(value)?.node;
-  if (!from) return false;
-  if (Node.isPropertyAccessExpression(from)) return from.getName() === key && isParam(a, from.getExpression(), fn, index);
-  if (!Node.isIdentifier(from)) return false;
-  const b = bind(a, from);
-  return b?.kind === "param" && b.fn === fn && b.index === index && b.path.length === 1 && b.path[0] === key;
+  if (!value) return false;
+  const ids = Node.isIdentifier(value) ? [value] : value.getDescendantsOfKind(SyntaxKind.Identifier);
+  return ids.some((id) => {
+    const b = bind(a, id);
+    return b?.kind === "param" && b.fn === fn && b.index === index;
+  });
 }
 
 function isParam(a: Analysis, node: Node, fn: Node, index: number): boolean {
