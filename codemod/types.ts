@@ -79,6 +79,8 @@ export interface HelperSignature {
   defaultMethod?: string;
   /** Whether the helper fixes the method itself (call sites cannot change it). */
   fixedMethod?: boolean;
+  /** Whether a `method` in the caller's options reaches the transport over the helper's own (options-method.ts); unset: not followed. */
+  optionsMethod?: { reaches: boolean; at?: import("./ts-morph.ts").Node };
   /** Whether a call's awaited value is the parsed response body (the helper returns `res.json()` / `res.data`). */
   returnsBody: boolean;
   /** Whether a call's awaited value is the transport's own answer (fetch's Response, axios's response): callers read it as that library's. */

@@ -220,12 +220,15 @@ export function processCall(a: Analysis, http: HttpCall): void {
   v2 = candidates.length === 1 && op.v2 ? { method: op.v2.method, path: op.v2.path } : null;
   if (candidates.length > 1) {
     const paths = new Set(candidates.map((c) => newPathFor(c, url)));
+    // The method a caller's options may set (helpers.ts): named, with the helper's fix.
+    const carried = http.method.why ? `: ${http.method.why}` : "";
+    const carriedAdvice = http.method.why ? "have the helper spread the caller's options before its own method (`{ ...opts, method }`) so each verb decides it, or rewrite the call by hand" : undefined;
     const simple = candidates.every((c) => c.operation.v2 && c.operation.v2.method === c.operation.v1.method && !c.operation.request && c.operation.response.kind !== "list");
     if (paths.size === 1 && [...paths][0] !== null) {
       siteEdits(plan, rewriteUrl(url, [...paths][0]!) ?? []);
-      if (!simple) problems.push({ reason: `HTTP method not known statically (v1 ${candidates.map((c) => c.operation.key).join(" / ")})`, advice: "check the method, request body and response shape against v2" });
+      if (!simple) problems.push({ reason: `HTTP method not known statically (v1 ${candidates.map((c) => c.operation.key).join(" / ")})${carried}`, advice: carriedAdvice ?? "check the method, request body and response shape against v2" });
     } else {
-      problems.push({ reason: `HTTP method not known statically (v1 ${candidates.map((c) => c.operation.key).join(" / ")})`, advice: "pass the method as a literal or rewrite the call by hand" });
+      problems.push({ reason: `HTTP method not known statically (v1 ${candidates.map((c) => c.operation.key).join(" / ")})${carried}`, advice: carriedAdvice ?? "pass the method as a literal or rewrite the call by hand" });
     }
     return done();
   }

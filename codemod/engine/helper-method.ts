@@ -2,6 +2,8 @@
 // through the helper's normalisation and fallback.
 import { Node } from "../ts-morph.ts";
 import { literalText, unwrapExpression } from "./urls.ts";
+import type { Analysis } from "./state.ts";
+import { objectLiteral, prop } from "./values.ts";
 
 /**
  * The expression a helper's method is read from, with its fallback: `method || "GET"`,
@@ -38,4 +40,25 @@ export function optionsMayCarry(options: Node, key: string): boolean {
   } catch {
     return true;
   }
+}
+
+/**
+ * The spread in a caller's options literal (`{ query, ...options }`) that may carry a method: one
+ * after the literal's own method key, whose value is not a literal without it (by its declared type).
+ */
+export function spreadCarrying(a: Analysis, literal: Node, key: string, depth = 0): Node | undefined {
+  if (!Node.isObjectLiteralExpression(literal) || depth > 4) return undefined;
+  const props = literal.getProperties();
+  const last = props.map((p, i) => ((Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p)) && p.getName() === key ? i : -1)).reduce((x, y) => Math.max(x, y), -1);
+  for (const p of props.slice(last + 1)) {
+    if (!Node.isSpreadAssignment(p)) continue;
+    const e = p.getExpression();
+    const inner = objectLiteral(a, e);
+    if (inner) {
+      if (prop(inner, key)) return e;
+      const deeper = spreadCarrying(a, inner, key, depth + 1);
+      if (deeper) return deeper;
+    } else if (optionsMayCarry(e, key)) return e;
+  }
+  return undefined;
 }

@@ -18,7 +18,8 @@ import { bodyBuiltFromParam, bodyOptionKeys, queryOptionKeys, queryParamIndex, q
 import { shortExpression } from "./expression-name.ts";
 import { heldSources, receiverMember } from "./receiver-base.ts";
 import { localBaseExpression } from "./local-base.ts";
-import { methodParam, optionsMayCarry } from "./helper-method.ts";
+import { methodParam, optionsMayCarry, spreadCarrying } from "./helper-method.ts";
+import { optionsMethodReach } from "./options-method.ts";
 import { answerLibOf, bodyKeyOf, bodyWrapperOf, returnsBody, returnsValueOf } from "./helper-answer.ts";
 
 const BODY_NAME = /body|data|payload|json/i;
@@ -181,6 +182,11 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
     queryKeysOf(a, fn, sig, parts.slice(holeAt + 1), !http.body);
     if (sig.queryIndex === undefined && !sig.queryKeys) sig.queryIndex = transportQueryParam(a, fn, http);
     sig.transport = call;
+    // Whether a method in the caller's options replaces the helper's own, by how it hands them on.
+    if (sig.optionsIndex !== undefined && sig.methodIndex === undefined && !sig.methodKey && !sig.configForm) {
+      const reach = optionsMethodReach(a, sig, sig.optionsIndex);
+      if (reach) sig.optionsMethod = reach;
+    }
     sig.returnsBody = returnsBody(a, http, fn);
     // A helper returning its transport's answer as it is (`return fetch(…)`, `return this.instance.get<T>(url, config)`):
     // it is an HTTP call by convention, its callers read the answer as that library's.
@@ -314,6 +320,13 @@ function usedOnlyAsText(param: Node): boolean {
   });
 }
 
+/** Why a caller's options decide the method: they may carry one, and the helper lets it replace its own. */
+function carriedWhy(options: Node, at: Node | undefined, own: string | undefined): string {
+  const verb = own ? own.toUpperCase() : "the helper's method";
+  const place = at ? ` (${at.getSourceFile().getBaseName()}:${at.getStartLineNumber()} \`${shortExpression(at, 40)}\`)` : "";
+  return `the options handed on (${shortExpression(options, 40)}) may carry a method, and the helper lets it replace ${verb}${place}`;
+}
+
 /** Reads a helper call: its path, method and body arguments (positional or in an options object). */
 export function helperCall(a: Analysis, call: CallExpression, sig: HelperSignature, trail: Node[], args: Node[] = call.getArguments()): HttpCall {
   const config = sig.configForm && args[sig.pathIndex] && !objectLiteral(a, args[sig.pathIndex]) ? args[sig.pathIndex] : undefined;
@@ -331,8 +344,15 @@ export function helperCall(a: Analysis, call: CallExpression, sig: HelperSignatu
     // Options built elsewhere: what they carry (method, body, query) cannot be read here.
     if (raw && !opts) out.opaqueOptions = raw;
     if (sig.methodIndex === undefined) {
-      if (raw && !opts && optionsMayCarry(raw, sig.methodKey ?? "method")) out.method = { kind: "unknown" };
-      out.method = methodOf(prop(opts, sig.methodKey ?? "method")) ?? out.method;
+      const key = sig.methodKey ?? "method";
+      // Options the helper spreads before its own method (`{ ...opts, method }`) cannot change it.
+      const reach = sig.optionsMethod;
+      if (raw && !opts && reach?.reaches !== false && optionsMayCarry(raw, key)) out.method = { kind: "unknown", ...(reach ? { why: carriedWhy(raw, reach.at, out.method.value) } : {}) };
+      // (A method in the caller's literal the helper overwrites is not the one sent.)
+      if (reach?.reaches !== false) out.method = methodOf(prop(opts, key)) ?? out.method;
+      // `{ query, ...options }` where the helper lets a caller's method win: the spread options may carry one.
+      const spread = opts && reach?.reaches && out.method.kind !== "unknown" ? spreadCarrying(a, opts, key) : undefined;
+      if (spread) out.method = { kind: "unknown", why: carriedWhy(spread, reach!.at, out.method.value) };
     }
     if (sig.bodyIndex === undefined) {
       out.bodyKey = "body";

@@ -20,7 +20,7 @@ export interface HttpCall {
   helper?: HelperSignature;
   urlNode?: Node;
   external?: External;
-  method: { value?: HttpMethod; node?: Node; kind: "literal" | "default" | "verb" | "unknown" };
+  method: { value?: HttpMethod; node?: Node; kind: "literal" | "default" | "verb" | "unknown"; /** Why an unknown method is not known, when something specific decides it. */ why?: string };
   /** Options object where a body / method could be added. */
   options?: Node;
   /** A request helper's options argument built elsewhere (not an object literal here): its body and query are not seen. */
