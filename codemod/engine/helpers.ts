@@ -122,7 +122,9 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
     if (between === "/") sig.pathPrefix = "/";
     const typeNode = inOptions || axiosConfigForm(http, hole.node) ? undefined : ((pb.decl as any).getTypeNode?.() as Node | undefined);
     if (typeNode && !/^(string|any|unknown)$/.test(typeNode.getText())) sig.pathType = typeNode.getText();
-    if (http.method.kind === "literal" || http.method.kind === "verb") {
+    // `fetch(url)` given no init at all: nothing of a caller's reaches the method, every call is a GET.
+    const noOptions = http.method.kind === "default" && !http.options;
+    if (http.method.kind === "literal" || http.method.kind === "verb" || noOptions) {
       sig.defaultMethod = http.method.value;
       sig.fixedMethod = true;
     }
@@ -164,7 +166,7 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
       sig.serialisesBody = serialises(http);
     } else {
       const other = params.findIndex((p, i) => i !== pb.index && !usedOnlyAsText(p));
-      const ob = mb ?? bb ?? optionsParam(a, fn, http.options) ?? (other >= 0 ? ({ kind: "param", index: other } as Binding) : undefined);
+      const ob = mb ?? bb ?? optionsParam(a, fn, http.options) ?? (other >= 0 && !noOptions ? ({ kind: "param", index: other } as Binding) : undefined);
       if (ob?.kind === "param") sig.optionsIndex = ob.index;
       sig.serialisesBody = !!http.body?.stringify && bb?.kind === "param";
       // The body built from option keys (`json`, `body`, `data`): calls are read under each of them.
