@@ -38,6 +38,7 @@ import { isTypeScriptFile } from "./nodes.ts";
 import type { Edit } from "../types.ts";
 import { unwrapList } from "./rewrites/list-unwrap.ts";
 import { recordReads } from "./rewrites/record-fields.ts";
+import { schemaReads } from "./rewrites/schema-reads.ts";
 import { emptyAnswerReads } from "./rewrites/empty-answer.ts";
 import { regroupedList } from "./rewrites/regrouped-list.ts";
 import { statusChecks } from "./rewrites/status-checks.ts";
@@ -355,6 +356,7 @@ function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match
   const unwrapEdits = new Set(plan.site.edits.slice(beforeUnwrap));
   if (openapi) errorBindingReads(plan, http);
   recordReads(plan, http, op, unwrapEdits);
+  schemaReads(plan, http, op);
   generatedAnswer(plan, http, op);
   emptyAnswerReads(plan, http, op);
   regroupedList(plan, op);

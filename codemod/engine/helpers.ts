@@ -19,7 +19,7 @@ import { shortExpression } from "./expression-name.ts";
 import { heldSources, receiverMember } from "./receiver-base.ts";
 import { localBaseExpression } from "./local-base.ts";
 import { methodParam, optionsMayCarry } from "./helper-method.ts";
-import { answerLibOf, bodyKeyOf, bodyWrapperOf, returnsBody, returnsValueOf } from "./helper-answer.ts";
+import { answerLibOf, bodyKeyOf, bodyWrapperOf, returnsBody, returnsValueOf, schemaParsedBody } from "./helper-answer.ts";
 
 const BODY_NAME = /body|data|payload|json/i;
 
@@ -181,6 +181,13 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
     if (sig.queryIndex === undefined && !sig.queryKeys) sig.queryIndex = transportQueryParam(a, fn, http);
     sig.transport = call;
     sig.returnsBody = returnsBody(a, http, fn);
+    // `return schema.parse(await res.json())`: the body itself, validated by a schema (each call's own when a parameter).
+    const parsed = sig.returnsBody ? undefined : schemaParsedBody(a, http, fn);
+    if (parsed) {
+      sig.returnsBody = true;
+      if (parsed.param !== undefined) sig.schemaIndex = parsed.param;
+      else sig.schema = parsed.schema;
+    }
     // A helper returning its transport's answer as it is (`return fetch(…)`, `return this.instance.get<T>(url, config)`):
     // it is an HTTP call by convention, its callers read the answer as that library's.
     // An Observable returned as it is (`get<T>(path) { return this.http.get<T>(BASE + path) }`): its callers' streams are followed.
