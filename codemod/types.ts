@@ -91,6 +91,10 @@ export interface HelperSignature {
   answerLib?: "fetch" | "axios" | "superagent";
   /** The helper returns its own result object with the parsed body under this key (`{ ok, detail, corps }`). */
   resultBodyKey?: string;
+  /** The helper validates the body it returns with the schema its caller gives at this argument (`rp(PodSchema, path)`). */
+  schemaIndex?: number;
+  /** The helper validates the body it returns with a schema of its own (a ts-morph Node). */
+  schema?: unknown;
   /** The helper returns the parsed body wrapped by a call (`ok(body)`, a Result's constructor): that call's callee, named in the mark. */
   resultWrapper?: string;
   /** Whether the helper serialises the body itself (call sites pass plain objects). */

@@ -160,7 +160,8 @@ export function declaredBodyRecord(a: Analysis, read: Node): Node | undefined {
   if (Node.isBindingElement(n)) {
     const decl = n.getParent().getParent();
     n = Node.isVariableDeclaration(decl) ? decl.getInitializer() : undefined;
-  } else if (Node.isPropertyAccessExpression(n) && n.getName() === "data") {
+  } else if (Node.isPropertyAccessExpression(n) && (n.getName() === "data" || n.getName() === "body")) {
+    // (axios's `res.data`; got's and superagent's `res.body`, a body read only where it is the parsed answer.)
     const holder = unwrapValue(n.getExpression());
     const b = Node.isIdentifier(holder) ? bind(a, holder) : undefined;
     n = b?.kind === "var" && !b.path.length && Node.isVariableDeclaration(b.decl) ? b.decl.getInitializer() : holder;

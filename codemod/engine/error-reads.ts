@@ -160,8 +160,12 @@ function markUnfollowedHands(a: Analysis): void {
     const migrated = [...sites].filter((s) => s.applied);
     if (!migrated.length) continue;
     const calls = quotedCalls(migrated.map((s) => s.call));
-    const reason = `the error body of ${migrated.length === 1 ? "a call" : "calls"} now on v2 (${calls}) goes to ${why}, where its reads cannot be followed (v2 problems carry detail, not message)`;
-    const advice = "where that code reads the body's message (or error), read detail (title) too: (body.detail ?? body.message)";
+    // A schema validating the body (error-fields.ts) reads the fields it names: it rejects every v2 problem.
+    const schema = why.startsWith("the zod schema ");
+    const reason = `the error body of ${migrated.length === 1 ? "a call" : "calls"} now on v2 (${calls}) goes to ${why}, ${schema ? "which rejects v2 problems (they carry detail, not message)" : "where its reads cannot be followed (v2 problems carry detail, not message)"}`;
+    const advice = schema
+      ? "make the schema accept v2's problem too (message and detail optional) and read detail ?? message from it"
+      : "where that code reads the body's message (or error), read detail (title) too: (body.detail ?? body.message)";
     if (!a.frozen.has(call.getSourceFile().getFilePath())) todo(a, call, "base", "review", reason, advice);
     addFinding(a, call, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "error-read" });
   }

@@ -9,6 +9,7 @@ import { writtenValues } from "./reassigned-records.ts";
 import { unwrapExpression } from "./urls.ts";
 import { skipParens } from "./nodes.ts";
 import { bodySites, type BodySite } from "./body-sites.ts";
+import { schemaParamIndex, schemaParseOf } from "./schema-parse.ts";
 
 /** Whose answer a transport call gives back: fetch's Response or axios's response (read by `.data`); others are not read through a helper. */
 export function answerLibOf(http: HttpCall): "fetch" | "axios" | "superagent" | undefined {
@@ -105,7 +106,28 @@ function bodyHolders(a: Analysis, http: HttpCall, fn: Node, asArgument: boolean)
 /** Why a helper's result is not followed, where it wraps the body in a call of its own (a Result). */
 export function wrapped(http: HttpCall): string {
   const w = http.helper?.resultWrapper;
+  // zod's `safeParse` answers `{ success, data }` (its `parse` answers the body itself: helper.schema).
+  if (w && /\.safeParse(Async)?$/.test(w)) return `: it hands back ${w}(…)'s { success, data } result, whose data the codemod does not follow`;
   return w ? `: it hands the body back wrapped in ${w}(…) (a Result), whose value and error the codemod does not follow into .value, .map or .match` : "";
+}
+
+/**
+ * The schema a function validates the parsed body with before returning it (`return schema.parse(await
+ * res.json())`): what callers get is the body itself (zod's `parse` throws on failure), validated by
+ * that schema, a parameter of the function (each call gives its own) or a schema of its own.
+ */
+export function schemaParsedBody(a: Analysis, http: HttpCall, fn: Node): { param?: number; schema: Node } | undefined {
+  const holders = bodyHolders(a, http, fn, true);
+  for (const r of fn.getDescendantsOfKind(SyntaxKind.ReturnStatement)) {
+    if (enclosingFunction(r) !== fn || !r.getExpression()) continue;
+    let e: Node = r.getExpression()!;
+    while (Node.isAwaitExpression(e) || Node.isParenthesizedExpression(e) || Node.isAsExpression(e)) e = e.getExpression();
+    if (!Node.isCallExpression(e) || e.getArguments().length !== 1 || !holders.has(unwrapExpression(e.getArguments()[0]!).getText())) continue;
+    const parse = schemaParseOf(e.getArguments()[0]!);
+    if (!parse?.returnsValue) continue;
+    return { param: schemaParamIndex(parse.schema, fn), schema: parse.schema };
+  }
+  return undefined;
 }
 
 /**

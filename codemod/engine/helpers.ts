@@ -20,7 +20,7 @@ import { heldSources, receiverMember } from "./receiver-base.ts";
 import { localBaseExpression } from "./local-base.ts";
 import { methodParam, optionsMayCarry, spreadCarrying } from "./helper-method.ts";
 import { optionsMethodReach } from "./options-method.ts";
-import { answerLibOf, bodyKeyOf, bodyWrapperOf, returnsBody, returnsValueOf } from "./helper-answer.ts";
+import { answerLibOf, bodyKeyOf, bodyWrapperOf, returnsBody, returnsValueOf, schemaParsedBody } from "./helper-answer.ts";
 
 const BODY_NAME = /body|data|payload|json/i;
 
@@ -123,7 +123,9 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
     if (between === "/") sig.pathPrefix = "/";
     const typeNode = inOptions || axiosConfigForm(http, hole.node) ? undefined : ((pb.decl as any).getTypeNode?.() as Node | undefined);
     if (typeNode && !/^(string|any|unknown)$/.test(typeNode.getText())) sig.pathType = typeNode.getText();
-    if (http.method.kind === "literal" || http.method.kind === "verb") {
+    // `fetch(url)` given no init at all: nothing of a caller's reaches the method, every call is a GET.
+    const noOptions = http.method.kind === "default" && !http.options;
+    if (http.method.kind === "literal" || http.method.kind === "verb" || noOptions) {
       sig.defaultMethod = http.method.value;
       sig.fixedMethod = true;
     }
@@ -165,7 +167,7 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
       sig.serialisesBody = serialises(http);
     } else {
       const other = params.findIndex((p, i) => i !== pb.index && !usedOnlyAsText(p));
-      const ob = mb ?? bb ?? optionsParam(a, fn, http.options) ?? (other >= 0 ? ({ kind: "param", index: other } as Binding) : undefined);
+      const ob = mb ?? bb ?? optionsParam(a, fn, http.options) ?? (other >= 0 && !noOptions ? ({ kind: "param", index: other } as Binding) : undefined);
       if (ob?.kind === "param") sig.optionsIndex = ob.index;
       sig.serialisesBody = !!http.body?.stringify && bb?.kind === "param";
       // Options spread into the library's own config (`axios({ baseURL, url, ...options })`): a caller's body goes under the library's key, as the library takes it.
@@ -188,6 +190,13 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
       if (reach) sig.optionsMethod = reach;
     }
     sig.returnsBody = returnsBody(a, http, fn);
+    // `return schema.parse(await res.json())`: the body itself, validated by a schema (each call's own when a parameter).
+    const parsed = sig.returnsBody ? undefined : schemaParsedBody(a, http, fn);
+    if (parsed) {
+      sig.returnsBody = true;
+      if (parsed.param !== undefined) sig.schemaIndex = parsed.param;
+      else sig.schema = parsed.schema;
+    }
     // A helper returning its transport's answer as it is (`return fetch(…)`, `return this.instance.get<T>(url, config)`):
     // it is an HTTP call by convention, its callers read the answer as that library's.
     // An Observable returned as it is (`get<T>(path) { return this.http.get<T>(BASE + path) }`): its callers' streams are followed.

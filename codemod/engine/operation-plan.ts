@@ -20,6 +20,7 @@ import { jsonType } from "./rewrites/json-type.ts";
 import { wretchErrorTypeEdit } from "./wretch-errors.ts";
 import { unwrapList } from "./rewrites/list-unwrap.ts";
 import { answerDifferingFields, recordReads } from "./rewrites/record-fields.ts";
+import { schemaReads } from "./rewrites/schema-reads.ts";
 import { generatedAnswer } from "./rewrites/generated-answer.ts";
 import { emptyAnswerReads } from "./rewrites/empty-answer.ts";
 import { regroupedList } from "./rewrites/regrouped-list.ts";
@@ -66,6 +67,7 @@ export function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match
   const unwrapEdits = new Set(plan.site.edits.slice(beforeUnwrap));
   if (openapi) errorBindingReads(plan, http);
   recordReads(plan, http, op, unwrapEdits);
+  schemaReads(plan, http, op);
   generatedAnswer(plan, http, op);
   emptyAnswerReads(plan, http, op);
   regroupedList(plan, op);

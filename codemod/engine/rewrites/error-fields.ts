@@ -18,6 +18,7 @@ import { isFunctionLike } from "../scope.ts";
 import { declarationName, storedAt, type Stored } from "../stored-error-bodies.ts";
 import { fallbackFields, guardEdits, guardedField, isBothGuard } from "./error-guards.ts";
 import { errorTypeMembers, hasFieldOrAny } from "./error-body-types.ts";
+import { schemaName, schemaParseOf, schemaShape } from "../schema-parse.ts";
 
 export type ErrorField = "message" | "error";
 /** A read of a v1 error field: `body.message` (a property access) or `{ message }` (a binding element). */
@@ -88,6 +89,12 @@ export function errorFieldReads(a: Analysis, value: Node, out: ErrorRead[] = [],
     errorFieldReads(a, parent, out, depth + 1, trail);
   } else if (Node.isCallExpression(parent) && parent.getExpression().getText() === "JSON.parse" && parent.getArguments()[0] === outer) {
     errorFieldReads(a, parent, out, depth + 1, trail);
+  } else if (Node.isCallExpression(parent) && schemaParseOf(outer)?.call === parent) {
+    // `ApiErrorSchema.safeParse(body)`: the schema reads the fields it names; one naming v1's fails on a v2 problem.
+    const schema = schemaParseOf(outer)!.schema;
+    const s = schemaShape(schema);
+    const v1 = s.kind === "object" ? [...s.keys.keys()].filter(isField) : [];
+    if (s.kind !== "object" || v1.length) trail.unfollowed?.(parent, `the zod schema ${schemaName(schema)}${v1.length ? ` (it requires ${v1.join(", ")})` : ""}`);
   } else if (Node.isCallExpression(parent) || Node.isNewExpression(parent)) {
     // `describeError(body)`, `new ApiError(status, body)`: its reads of the parameter are reads of the body.
     const to = handedTo(a, outer);

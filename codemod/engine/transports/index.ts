@@ -63,7 +63,9 @@ function instanceRoot(a: Analysis, parent: Root | undefined, method: string | un
   if (method === undefined && parent.instance) return undefined;
   const keys = BY_LIB.get(parent.lib)?.instanceBaseKeys?.(method);
   if (!keys) return undefined;
-  return { lib: parent.lib, instance: external(a, objectLiteral(a, config), keys, "slash") ?? parent.instance };
+  const own = prop(objectLiteral(a, config), "responseType");
+  const responseType = own ? literalText(unwrapExpression(own)) : "responseType" in parent ? parent.responseType : undefined;
+  return { lib: parent.lib, instance: external(a, objectLiteral(a, config), keys, "slash") ?? parent.instance, responseType };
 }
 
 /** The root of a value expression (an alias's initializer, a member's assigned value). */
@@ -331,6 +333,10 @@ export function httpCall(a: Analysis, call: CallExpression): HttpCall | undefine
   if (wrapper && out.interceptor?.form === "body") out.interceptor = undefined;
   const opts = objectLiteral(a, parts.options);
   out.options = opts ?? parts.options;
+  // got answers a Response whose `body` is the parsed JSON when the call or its instance asks `responseType: "json"`.
+  const ownType = lib === "got" ? prop(opts, "responseType") : undefined;
+  const responseType = ownType ? literalText(unwrapExpression(ownType)) : lib === "got" ? root.responseType : undefined;
+  if (responseType === "json" && !wrapper) out.answerKey = "body";
   if (verb) out.method = { kind: "verb", value: verb.toUpperCase() as HttpMethod, node: verbNode };
   else if (parts.options && !opts) out.method = { kind: "unknown" };
   else out.method = methodOf(prop(opts, "method")) ?? out.method;

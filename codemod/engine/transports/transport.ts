@@ -10,7 +10,7 @@ import type { External } from "../values.ts";
 export type Lib = "fetch" | "undici-request" | "axios" | "got" | "ky" | "openapi-fetch" | "superagent" | "wretch" | "convention";
 
 export type Root =
-  | { lib: Lib; instance?: External; wrapper?: WrapperSignature }
+  | { lib: Lib; instance?: External; wrapper?: WrapperSignature; /** got: the instance's default `responseType` (`got.extend({ responseType: "json" })`). */ responseType?: string }
   | { lib: "undici-ns" }
   | { lib: "helper"; sig: HelperSignature; name: string };
 
@@ -36,7 +36,7 @@ export interface HttpCall {
   wrapper?: WrapperSignature;
   /** A call by convention: how its answer is read (`.data`, `.json()`, the value itself; undefined: not known). */
   style?: "data" | "json" | "body";
-  /** A call by convention whose library declares the body under another member of its answer than axios's `data` (`result`): style "data" reads it there. */
+  /** A call by convention whose library declares the body under another member of its answer than axios's `data` (`result`): style "data" reads it there; got's `body` when its response type is JSON. */
   answerKey?: string;
   /** That member may be null or undefined (`result: T | null`): the body is not destructured from it. */
   answerNullable?: boolean;
