@@ -57,7 +57,7 @@ import { superagentBodyProblem } from "./transports/superagent.ts";
 import { wretchBodyProblem } from "./transports/wretch.ts";
 import { wretchErrorTypeEdit } from "./wretch-errors.ts";
 import type { Problems } from "./rewrites/problems.ts";
-import { errorBindingReads, renamePathParams, unwrapListBinding, v2TemplateNames } from "./rewrites/openapi-fetch.ts";
+import { renamePathParams, unwrapListBinding, v2TemplateNames } from "./rewrites/openapi-fetch.ts";
 
 /** The URL of a call as parts, following `url.href`, `url.toString()` and `const url = new URL(…)`. */
 function urlOf(a: Analysis, http: HttpCall): { parts: Part[]; external?: External; branches?: Part[][] } | undefined {
@@ -353,7 +353,6 @@ function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match
   const beforeUnwrap = plan.site.edits.length;
   if (op.response.kind === "list") (openapi ? unwrapListBinding : unwrapList)(plan, http, op.response.wrapper);
   const unwrapEdits = new Set(plan.site.edits.slice(beforeUnwrap));
-  if (openapi) errorBindingReads(plan, http);
   recordReads(plan, http, op, unwrapEdits);
   generatedAnswer(plan, http, op);
   emptyAnswerReads(plan, http, op);
