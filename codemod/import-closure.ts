@@ -54,7 +54,8 @@ function readLatin1(file: string): string | undefined {
 }
 
 /** HTTP client packages: a client made from a v1 base in a seed may be handed to any module that imports the same package (`(api: KyInstance) => api.post('pods')`). */
-const CLIENT_PACKAGES = new Set(["ky", "ky-universal", "axios", "redaxios", "got", "ofetch", "wretch", "superagent", "undici"]);
+/** So too Nest's injected configuration and HTTP service: a seed's `ConfigModule` or `HttpModule` settings reach every module that injects them, with no import between the two. */
+const CLIENT_PACKAGES = new Set(["ky", "ky-universal", "axios", "redaxios", "got", "ofetch", "wretch", "superagent", "undici", "@nestjs/config", "@nestjs/axios"]);
 
 /** Files importing an HTTP client package a seed imports (they may send paths on the seed's client, reaching them from callers the run cannot see). */
 function sameClientImporters(input: ClosureInput): string[] {

@@ -3,6 +3,7 @@
 // do-no-harm check; an environment default (`process.env.X ?? "…/v1"`) flips to a new variable
 // `X_V2`. A full v1 URL outside any recognised call is rewritten where it names one operation
 // and marked either way (the codemod cannot see how it is sent).
+import { readFirstFromEnv } from "./evaluate/config-keys.ts";
 import { Node, SyntaxKind, type SourceFile } from "../ts-morph.ts";
 import { V1_HOST, V2_BASE } from "../../mappings/bases.ts";
 import { isBaseOnly, isDynamicPath, locate, resolveParts, rewriteUrl, v2BaseFor } from "./urls.ts";
@@ -96,6 +97,13 @@ function registerBase(a: Analysis, n: Node, value: string): void {
     const m = envRead(left.getText());
     if (!m) {
       a.bases.set(n, { literal: n, file: fileOf(a, n), flip, override: left.getText().replace(/\s+/g, " ") });
+      return;
+    }
+    // A configuration factory's key the configuration service reads from the environment first: no rename moves it.
+    const first = m && readFirstFromEnv(parent);
+    if (m && first) {
+      const vars = [...new Set([first, m.name])].map((v) => `the environment variable ${v}`).join(", ");
+      a.bases.set(n, { literal: n, file: fileOf(a, n), flip, override: vars });
       return;
     }
     if (m) {

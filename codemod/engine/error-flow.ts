@@ -24,6 +24,7 @@ import { readCall } from "./call-reader.ts";
 import { callersOf, caughtBodies, catchersOf, followPath, handlerParam, interceptorsOf } from "./caught-errors.ts";
 import { clientHooks, storedOnError } from "./client-hooks.ts";
 import { openapiAnswer } from "./openapi-answer.ts";
+import { openapiMiddleware } from "./openapi-middleware.ts";
 import { ofetchFailureBodies } from "./ofetch-errors.ts";
 import { wretchFailureBodies } from "./wretch-errors.ts";
 import { streamFailureBodies } from "./observable-errors.ts";
@@ -88,7 +89,7 @@ function fromCall(a: Analysis, http: HttpCall, add: Add, unfollowed: Unfollowed,
 
 /** got's and ky's hooks of the call's instance (client-hooks.ts): the body each reads on a failure, and the body a beforeError hook stores on the error its callers catch. */
 function hooksOf(a: Analysis, http: HttpCall, holders: Node[], add: Add, unfollowed: (hook: Node) => void): void {
-  const found = clientHooks(a, http);
+  const found = http.lib === "openapi-fetch" ? openapiMiddleware(a, http) : clientHooks(a, http);
   found.unfollowed.forEach(unfollowed);
   for (const { param, takes, foreign } of found.hooks) {
     if (takes === "fetch-response") responseParam(a, { name: param, hops: [], errorSide: false }, (n, hops) => add(n, foreign, hops), () => {}, 0);

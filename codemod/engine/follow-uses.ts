@@ -7,6 +7,7 @@
 // which request helpers have every call planned, planned-helpers.ts's.
 import { tidiedReceiver } from "./evaluate/tidy.ts";
 import { configDefault } from "./evaluate/config-default.ts";
+import { factoryNamespace, keyReads } from "./evaluate/config-keys.ts";
 import { prefixTest, testedEnd } from "./prefix-tests.ts";
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import { enclosingFunction, isFunctionLike } from "./scope.ts";
@@ -359,6 +360,12 @@ export class Follower {
     if (!isFunctionLike(fn)) return void out.push(fn);
     const holder = fn.getParent();
     if (holder && Node.isArrowFunction(holder) && holder.getBody() === fn) return this.callers(holder, out, seen, depth + 1, path);
+    // A configuration factory of the project (`load: [() => ({ KEY })]`, `registerAs`): its keys' reads (`config.get("KEY")`).
+    const ns = factoryNamespace(fn);
+    if (ns !== undefined && path.length) {
+      for (const read of keyReads(fn, ns + [...path].reverse().join("."))) this.follow(read, out, seen, depth + 1);
+      return;
+    }
     const name = functionName(fn);
     if (!name) return void out.push(fn);
     for (const r of references(name)) {

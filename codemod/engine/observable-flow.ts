@@ -146,12 +146,13 @@ export function observableFlow(call: Node, emits: Emits): StreamFlow {
 
   /** The handler's fallback puts no value of its own in the stream (rethrows, `EMPTY`, `throwError(…)`, `of(null)`). */
   const noFallbackValue = (handler: Node | undefined): boolean => {
-    const fn = handler && bare(handler);
-    if (!isFn(fn)) return false;
-    const body = (fn as any).getBody() as Node;
-    const returns = returned(fn);
-    if (Node.isBlock(body) && !returns.length) return true;
-    return returns.every((r) => NO_VALUE.test(r.getText().replace(/\s+/g, " ").trim()));
+    const fns = handler ? handlerFunctions(bare(handler), returned) : [];
+    return fns.length > 0 && fns.every((fn) => {
+      const body = (fn as any).getBody() as Node;
+      const returns = returned(fn);
+      if (Node.isBlock(body) && !returns.length) return true;
+      return returns.every((r) => NO_VALUE.test(r.getText().replace(/\s+/g, " ").trim()));
+    });
   };
 
   /**
@@ -269,4 +270,27 @@ export function observableFlow(call: Node, emits: Emits): StreamFlow {
 
   stream(call, emits, true, 0);
   return flow;
+}
+
+/**
+ * The functions a `catchError` handler is: written there, named (`catchError(rethrow)`, a function
+ * of the project), or made by a factory of the project (`catchError(toHttpError("op"))`: each
+ * function the factory returns). None when it cannot be read.
+ */
+function handlerFunctions(handler: Node, returned: (fn: Fn) => Node[]): Fn[] {
+  if (isFn(handler)) return [handler];
+  const declared = (id: Node): Fn | undefined => {
+    if (!Node.isIdentifier(id)) return undefined;
+    const decls = id.getSymbol()?.getAliasedSymbol()?.getDeclarations() ?? id.getSymbol()?.getDeclarations() ?? [];
+    if (decls.length !== 1) return undefined;
+    const d = decls[0]!;
+    if (Node.isFunctionDeclaration(d) && d.getBody()) return d as Fn;
+    const init = Node.isVariableDeclaration(d) && d.getInitializer() ? bare(d.getInitializer()!) : undefined;
+    return isFn(init) ? init : undefined;
+  };
+  const named = declared(handler);
+  if (named) return [named];
+  const factory = Node.isCallExpression(handler) ? declared(bare(handler.getExpression())) : undefined;
+  const made = factory ? returned(factory) : [];
+  return made.length && made.every((m) => isFn(m)) ? (made as Fn[]) : [];
 }

@@ -28,8 +28,13 @@ export function openapiAnswer(a: Analysis, call: Node): OpenapiAnswer {
   const decl = value.getParent();
   if (decl && Node.isVariableDeclaration(decl) && decl.getInitializer() === value) {
     const name = decl.getNameNode();
-    // `const { data, error } = await …` is read by the destructuring passes.
+    // `const { data, error } = await …`: `data` is read by the destructuring passes; the name bound
+    // to `error` is the error body, followed wherever it goes (a cast, a variable, a helper's parameter).
     if (Node.isIdentifier(name)) for (const r of referencesOf(enclosingFunction(decl), name)) answerUse(a, r, out, undefined);
+    if (Node.isObjectBindingPattern(name)) {
+      const el = name.getElements().find((e) => (e.getPropertyNameNode()?.getText() ?? e.getName()) === "error");
+      if (el && !el.getDotDotDotToken() && Node.isIdentifier(el.getNameNode())) out.errors.push(el.getNameNode());
+    }
     return out;
   }
   answerUse(a, value, out, undefined);

@@ -9,7 +9,7 @@ import type { LocatedUrl } from "./urls.ts";
 import { newPathFor, type Match } from "./v1-match.ts";
 import { givenV1Elsewhere } from "./given-base.ts";
 import { renameRoutePathKeys, routePathObject } from "./rewrites/route-path-keys.ts";
-import { errorBindingReads, renamePathParams, unwrapListBinding, v2TemplateNames } from "./rewrites/openapi-fetch.ts";
+import { renamePathParams, unwrapListBinding, v2TemplateNames } from "./rewrites/openapi-fetch.ts";
 import { planQueryMoves, settleQueryMoves, urlWithoutMoved } from "./rewrites/query-moves.ts";
 import { queryParams } from "./rewrites/query.ts";
 import { changeMethod } from "./rewrites/method.ts";
@@ -65,7 +65,6 @@ export function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match
   const beforeUnwrap = plan.site.edits.length;
   if (op.response.kind === "list") (openapi ? unwrapListBinding : unwrapList)(plan, http, op.response.wrapper);
   const unwrapEdits = new Set(plan.site.edits.slice(beforeUnwrap));
-  if (openapi) errorBindingReads(plan, http);
   recordReads(plan, http, op, unwrapEdits);
   schemaReads(plan, http, op);
   generatedAnswer(plan, http, op);

@@ -17,6 +17,7 @@ import { tidiedReceiver } from "./tidy.ts";
 import { shortExpression } from "../expression-name.ts";
 import { injectedInstance } from "./injected.ts";
 import { configDefault, ENV_NAME } from "./config-default.ts";
+import { configKeyRead, definedKey } from "./config-keys.ts";
 import { madeProperty } from "./made-options.ts";
 import { factoryClient } from "./factory-client.ts";
 import { exportedOutward } from "../outside-callers.ts";
@@ -348,6 +349,13 @@ export class Evaluator {
       return this.returns(callee.node, bound);
     }
     // `config.get("KEY", "…/v1")` of a package's configuration service: the setting, else its default.
+    // A key the project's configuration module defines is read there first (the default only beside it).
+    const keyed = configKeyRead(node);
+    const defined = keyed && definedKey(this, node, keyed.key);
+    if (keyed && defined) {
+      const env: Value[] = ENV_NAME.test(keyed.key) ? [{ kind: "env", name: keyed.key, node }] : [];
+      return union(node, [...env, defined, ...(keyed.fallback ? [this.evaluate(keyed.fallback, frame)] : [])]);
+    }
     const read = configDefault(node);
     if (read) {
       const setting: Value = ENV_NAME.test(read.key) ? { kind: "env", name: read.key, node } : dynamic(node, `the setting ${read.key}`);

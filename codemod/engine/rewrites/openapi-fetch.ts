@@ -1,9 +1,9 @@
 // Rewrite, openapi-fetch clients: paths are typed templates (`client.GET("/pods/{podId}", { params:
 // { path: { podId } } })`), so the template's parameter names and the `params.path` keys become
 // v2's (`{id}`); a list is unwrapped in the `{ data }` destructuring (`data` may be absent on
-// errors); `error.message` reads become `error.detail`; record reads on `data` go through the lens.
+// errors); record reads on `data` go through the lens. (`error` reads are the error flow's: openapi-answer.ts.)
 import { Node } from "../../ts-morph.ts";
-import { errorFieldMap, type OperationMapping } from "../../../mappings/index.ts";
+import type { OperationMapping } from "../../../mappings/index.ts";
 import { enclosingFunction } from "../scope.ts";
 import { unwrapExpression } from "../urls.ts";
 import { edit, type Analysis, type Plan } from "../state.ts";
@@ -74,14 +74,4 @@ export function unwrapListBinding(plan: Plan, http: HttpCall, wrapper: string): 
   const local = el.getNameNode().getText();
   const init = el.getInitializer();
   edit(plan, el, { start: el.getStart(), end: el.getEnd(), text: `data: { ${wrapper}: ${local}${init ? ` = ${init.getText()}` : ""} } = {}` });
-}
-
-export function errorBindingReads(plan: Plan, http: HttpCall): void {
-  for (const r of boundRefs(http, "error")) {
-    const p = r.getParent();
-    if (p && Node.isPropertyAccessExpression(p) && p.getExpression() === r && (p.getName() === "message" || p.getName() === "error")) {
-      const nn = p.getNameNode();
-      edit(plan, nn, { start: nn.getStart(), end: nn.getEnd(), text: errorFieldMap[p.getName() as "message" | "error"] });
-    }
-  }
 }
