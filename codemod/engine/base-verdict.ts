@@ -60,7 +60,9 @@ export function flipOrMark(a: Analysis, base: BaseSource, verdict: Verdict, unse
       // A user's configuration file (`apiUrl` in a JSON file the tool reads) is set where it is deployed too.
       const files = list.some((o) => o.includes(FILE_SETTING));
       const env = list.every((o) => o.startsWith("the environment variable") || o.includes(FILE_SETTING));
-      const who = env ? `a ${files ? "deployment or configuration file" : "deployment"} that sets it to the v1 base (or a gateway's /v1)` : "a caller that passes the v1 base (or a gateway's /v1) there";
+      // An action's input (`core.getInput("api-url")`) is set by the workflows that use the action.
+      const inputs = list.every((o) => /\bget(?:Boolean|Multiline)?Input\(/.test(o));
+      const who = env ? `a ${files ? "deployment or configuration file" : "deployment"} that sets it to the v1 base (or a gateway's /v1)` : inputs ? "a workflow that gives the action the v1 base (or a gateway's /v1) there" : "a caller that passes the v1 base (or a gateway's /v1) there";
       const reason = `the v2 base applies only when ${list.length > 1 ? `none of ${list.join(", ")} is set` : `${list[0]} is not set`}: ${who} now sends v2 paths to v1`;
       const advice = env ? `set ${list.map((o) => o.replace("the environment variable ", "")).join(", ")} to the v2 base ${V2_BASE} (or leave it unset) wherever it is configured` : `make sure every value given to ${list.join(", ")} is the v2 base ${V2_BASE} (or none)`;
       todo(a, base.literal, "base", "review", reason, advice);
