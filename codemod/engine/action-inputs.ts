@@ -159,3 +159,24 @@ export function keptInputNote(input: ActionInput): string {
   const yml = path.basename(input.file);
   return `; ${yml} keeps the v1 default of the input ${input.name} (${yml}:${input.line}) with it`;
 }
+
+/**
+ * Bases read through the same input move together: renaming it for one that flips while another
+ * stays v1 would give the v1 one's calls the v2 default. Returns whether a verdict changed.
+ */
+export function keepInputsTogether(a: Analysis, verdicts: Map<Node, { flips: boolean; unfollowed: Node[]; because?: string }>): boolean {
+  const groups = new Map<string, BaseSource[]>();
+  for (const base of a.bases.values()) if (base.input) groups.set(`${base.input.file}:${base.input.name}`, [...(groups.get(`${base.input.file}:${base.input.name}`) ?? []), base]);
+  let changed = false;
+  for (const bases of groups.values()) {
+    const kept = bases.find((b) => !verdicts.get(b.literal)?.flips);
+    if (!kept) continue;
+    const at = `${kept.literal.getSourceFile().getBaseName()}:${kept.literal.getStartLineNumber()}`;
+    for (const b of bases) {
+      if (!verdicts.get(b.literal)?.flips) continue;
+      verdicts.set(b.literal, { flips: false, unfollowed: [], because: `another base read through the input ${b.input!.name} (${at}) stays v1, and the input moves for both or neither` });
+      changed = true;
+    }
+  }
+  return changed;
+}

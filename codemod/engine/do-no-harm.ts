@@ -5,7 +5,7 @@
 // a factory's are the callers of what it returns). A base with a use that cannot be followed
 // stays v1, gets a mark listing those uses, and every site that depends on it keeps v1 too,
 // marked, so nothing sends v1 paths to v2 or v2 paths to v1.
-import { actionInputDefault } from "./action-inputs.ts";
+import { actionInputDefault, keepInputsTogether } from "./action-inputs.ts";
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import { V2_BASE } from "../../mappings/bases.ts";
 import type { Analysis, FileState, Site } from "./state.ts";
@@ -134,7 +134,8 @@ export function resolveDoNoHarm(a: Analysis): void {
     const held = a.holds?.bases.get(holdKey(base.literal));
     if (held) verdicts.set(base.literal, { flips: false, unfollowed: [], because: held.why });
   }
-  pinBasesOfMarkedCalls(a, verdicts);
+  do pinBasesOfMarkedCalls(a, verdicts);
+  while (keepInputsTogether(a, verdicts));
   const fallbacks: Fallbacks = new Map();
   const redirected: Edit[] = [];
   for (const site of a.sites) settleSite(a, site, verdicts, fallbacks, redirected);
