@@ -151,6 +151,7 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
   let relevant: string[] = [];
   let analysed = new Map<string, FileAnalysis>();
   let adapters = new Map<string, import("./adapter/index.ts").AdapterOptions>();
+  let beside = new Map<string, { before: string; after: string }>();
   if (seeds.size) {
     const { buildProject, closure, readPathsConfig, textResolver } = await import("./project-index.ts");
     const { analyzeProject } = await import("./engine/index.ts");
@@ -200,7 +201,7 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
       const abs = path.resolve(cwd, p);
       if (existsSync(abs) && statSync(abs).isDirectory()) pages.push(...(await walkSources(abs, (name) => PAGE_RE.test(name), listing)));
     }
-    const analysis = analyzeProject(index, (f) => displayName(sfcPath(f)), { frozen, blocked, unseenUses: auto?.unseen, adapterRoot: options.adapter === false ? undefined : root, projectFiles: [...files, ...pages], markDetails: markDetailsReader() });
+    const analysis = analyzeProject(index, (f) => displayName(sfcPath(f)), { frozen, blocked, unseenUses: auto?.unseen, adapterRoot: options.adapter === false ? undefined : root, projectFiles: [...files, ...pages], markDetails: markDetailsReader(), writesBeside: true });
     analysed = new Map([...analysis.files].map(([f, a]) => [sfcPath(f), a]));
     for (const f of relevant) {
       const a = analysed.get(f);
@@ -224,6 +225,7 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
       }
     }
     adapters = analysis.adapters ?? new Map();
+    beside = analysis.beside ?? new Map();
     for (const [f, why] of frozen) if (analysed.get(f)?.edits.length) skips.push({ file: f, why: "read-only", detail: why });
   }
 
@@ -309,6 +311,16 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
       outcomes.push(outcome);
       summary.filesChanged++;
     }
+  }
+  // Files beside the sources the rewrite changes with them (an action's action.yml: engine/action-inputs.ts);
+  // not where a source file could not be written (its base did not flip on disk).
+  for (const [file, change] of unwritten.size ? [] : beside) {
+    const rel = displayName(file);
+    const outcome: FileOutcome = { file: rel, changed: true, findings: 0 };
+    if (createTwoFilesPatch) outcome.diff = createTwoFilesPatch(`a/${rel}`, `b/${rel}`, change.before, change.after, undefined, undefined, { context: 3 });
+    if (options.write) await writeFileAtomic(file, change.after, { mode: (await stat(file)).mode & 0o7777 });
+    outcomes.push(outcome);
+    summary.filesChanged++;
   }
   // Names the rewrite added to import.meta.env, declared in the project's ImportMetaEnv interface.
   const metaEnv = new Map<string, string[]>();

@@ -124,10 +124,38 @@ export function scanTextFile(displayName: string, text: string, kindText?: strin
     const command = logicalLine(lines, i);
     for (const url of urls) {
       const method = methodOnLine(command.text, command.offset + url.start) ?? methodInBlock(lines, i);
-      findings.push({ file: displayName, line: i + 1, column: url.start + 1, ...describe(url, method, kind), snippet: snippetOf(line, url) });
+      const described = describe(url, method, kind);
+      const input = url.path === "" ? workflowInput(displayName, lines, i) : undefined;
+      if (input) Object.assign(described, input);
+      findings.push({ file: displayName, line: i + 1, column: url.start + 1, ...described, snippet: snippetOf(line, url) });
     }
   });
   return findings;
+}
+
+/**
+ * A workflow step giving an action the v1 base as an input (`with:` → `api-url: https://…/v1`): the
+ * action sends its own paths there. An action the rewrite migrated reads the v2 base from a
+ * renamed input (`api-url-v2`: engine/action-inputs.ts) and ignores this one.
+ */
+function workflowInput(displayName: string, lines: string[], i: number): Pick<Finding, "reason" | "advice"> | undefined {
+  if (!/(^|\/)\.github\/workflows\/[^/]+\.ya?ml$/.test(displayName)) return undefined;
+  const key = /^(\s*)['"]?([\w-]+)['"]?\s*:/.exec(lines[i]!);
+  if (!key) return undefined;
+  const indent = key[1]!.length;
+  for (let k = i - 1; k >= 0; k--) {
+    const l = lines[k]!;
+    if (!l.trim() || l.trim().startsWith("#")) continue;
+    const at = /^\s*(?:- )?/.exec(l)![0].length;
+    if (at >= indent) continue;
+    if (!/^\s*(?:- )?with\s*:\s*(#.*)?$/.test(l)) return undefined;
+    const name = key[2]!;
+    return {
+      reason: `v1 base URL given to the action input ${name} in a GitHub workflow: the action sends its requests there`,
+      advice: `when the action calls v2, give it the v2 base ${V2_BASE} or nothing (an action v2-bridge migrated reads it as ${name}${name.includes("_") && !name.includes("-") ? "_" : "-"}v2 and ignores ${name})`,
+    };
+  }
+  return undefined;
 }
 
 /** The command a line belongs to: lines joined across `\` (sh), `` ` `` (PowerShell) and `^` (cmd) continuations. */

@@ -12,6 +12,7 @@ import { FILE_SETTING } from "./override-sources.ts";
 import { callerSetBaseEdits } from "./caller-set-base.ts";
 import { V2_DERIVE_NAME } from "./v1-redirect.ts";
 import { quotedPosition } from "./mark-positions.ts";
+import { keptInputNote, moveInput, movedInputMark } from "./action-inputs.ts";
 
 /** Whether a base flips, and otherwise the uses that keep it v1 (or why). */
 export type Verdict = { flips: boolean; unfollowed: Node[]; because?: string; why?: Map<Node, string>; tests?: Node[] };
@@ -38,6 +39,12 @@ export function flipOrMark(a: Analysis, base: BaseSource, verdict: Verdict, unse
   }
   if (verdict.flips) {
     for (const e of base.flip) addEdit(a, e);
+    if (base.input) {
+      moveInput(a, base.input, (e) => addEdit(a, e));
+      const { reason, advice } = movedInputMark(base.input);
+      todo(a, base.literal, "base", "review", reason, advice);
+      addFinding(a, base.literal, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "base" });
+    }
     if (base.env) {
       const [v1, name] = [envShown(base.env), envShown(base.env, "_V2")];
       const reason = `the v2 base is now read from ${name}, not ${v1}: deployments set ${v1} to the v1 API or to a gateway's /v1, and v2 paths sent there fail`;
@@ -45,8 +52,11 @@ export function flipOrMark(a: Analysis, base: BaseSource, verdict: Verdict, unse
       todo(a, base.literal, "base", "review", reason, advice);
       addFinding(a, base.literal, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "base" });
     }
-    if (base.override) {
-      const list = base.override.split(", ");
+    // The moved input is said above; the base's other overrides are said here.
+    const moved = (o: string) => !!base.input && /\bget(?:Boolean|Multiline)?Input\(/.test(o) && o.includes(`${base.input.name}`);
+    const others = base.override?.split(", ").filter((o) => !moved(o));
+    if (others?.length) {
+      const list = others;
       // Only environment variables: it is the deployments that set them, not callers.
       // A user's configuration file (`apiUrl` in a JSON file the tool reads) is set where it is deployed too.
       const files = list.some((o) => o.includes(FILE_SETTING));
@@ -62,9 +72,11 @@ export function flipOrMark(a: Analysis, base: BaseSource, verdict: Verdict, unse
         addFinding(a, base.literal, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "base" });
         return;
       }
-      const who = env ? `a ${files ? "deployment or configuration file" : "deployment"} that sets it to the v1 base (or a gateway's /v1)` : "a caller that passes the v1 base (or a gateway's /v1) there";
+      // An action's input (`core.getInput("api-url")`) is set by the workflows that use the action.
+      const inputs = list.every((o) => /\bget(?:Boolean|Multiline)?Input\(/.test(o));
+      const who = env ? `a ${files ? "deployment or configuration file" : "deployment"} that sets it to the v1 base (or a gateway's /v1)` : inputs ? "a workflow that gives the action the v1 base (or a gateway's /v1) there" : "a caller that passes the v1 base (or a gateway's /v1) there";
       const reason = `the v2 base applies only when ${list.length > 1 ? `none of ${list.join(", ")} is set` : `${list[0]} is not set`}: ${who} now sends v2 paths to v1`;
-      const advice = env ? `set ${list.map((o) => o.replace("the environment variable ", "")).join(", ")} to the v2 base ${V2_BASE} (or leave it unset) wherever it is configured` : `make sure every value given to ${base.override} is the v2 base ${V2_BASE} (or none)`;
+      const advice = env ? `set ${list.map((o) => o.replace("the environment variable ", "")).join(", ")} to the v2 base ${V2_BASE} (or leave it unset) wherever it is configured` : `make sure every value given to ${list.join(", ")} is the v2 base ${V2_BASE} (or none)`;
       todo(a, base.literal, "base", "review", reason, advice);
       addFinding(a, base.literal, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "base" });
     }
@@ -72,7 +84,8 @@ export function flipOrMark(a: Analysis, base: BaseSource, verdict: Verdict, unse
   }
   const uses = verdict.unfollowed.slice(0, 8).map((u) => `${where(u)} (${shortExpression(u)}${verdict.why?.has(u) ? `: ${verdict.why.get(u)}` : ""})`);
   const more = verdict.unfollowed.length > 8 ? ` and ${verdict.unfollowed.length - 8} more` : "";
-  const reason = verdict.because ? `v1 base kept: ${verdict.because}` : `v1 base kept: the codemod could not follow ${verdict.unfollowed.length === 1 ? "this use" : "these uses"} to a v1 call: ${uses.join(", ")}${more}`;
+  const input = base.input ? keptInputNote(base.input) : "";
+  const reason = verdict.because ? `v1 base kept: ${verdict.because}${input}` : `v1 base kept: the codemod could not follow ${verdict.unfollowed.length === 1 ? "this use" : "these uses"} to a v1 call: ${uses.join(", ")}${more}${input}`;
   const advice = `migrate those calls by hand (v2 paths, bodies and answers: docs/mapping.md), then switch this base to ${V2_BASE}`;
   todo(a, base.literal, "base", "review", reason, advice);
   addFinding(a, base.literal, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "base" });

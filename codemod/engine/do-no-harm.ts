@@ -5,7 +5,7 @@
 // a factory's are the callers of what it returns). A base with a use that cannot be followed
 // stays v1, gets a mark listing those uses, and every site that depends on it keeps v1 too,
 // marked, so nothing sends v1 paths to v2 or v2 paths to v1.
-import { v1InputDefault } from "./action-inputs.ts";
+import { actionInputDefault, keepInputsTogether } from "./action-inputs.ts";
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import { V2_BASE } from "../../mappings/bases.ts";
 import type { Analysis, FileState, Site } from "./state.ts";
@@ -125,17 +125,20 @@ export function resolveDoNoHarm(a: Analysis): void {
       }
     }
   }
-  // An action input whose action.yml default is the v1 base wins over the code's default (action-inputs.ts).
+  // An action input whose action.yml default is the v1 base wins over the code's default: it moves
+  // to v2 with the base (renamed), or keeps the base v1 (action-inputs.ts).
   for (const base of a.bases.values()) {
-    const input = verdicts.get(base.literal)!.flips ? v1InputDefault(base.literal.getSourceFile().getFilePath(), base.override) : undefined;
-    if (input) verdicts.set(base.literal, { flips: false, unfollowed: [], because: input });
+    const input = actionInputDefault(a, base);
+    if (input?.input) base.input = input.input;
+    if (input?.stuck && verdicts.get(base.literal)!.flips) verdicts.set(base.literal, { flips: false, unfollowed: [], because: input.stuck });
   }
   for (const base of a.bases.values()) if (base.pinned) verdicts.set(base.literal, { flips: false, unfollowed: [], because: "the declared v1 base of marked calls" });
   for (const base of a.bases.values()) {
     const held = a.holds?.bases.get(holdKey(base.literal));
     if (held) verdicts.set(base.literal, { flips: false, unfollowed: [], because: held.why });
   }
-  pinBasesOfMarkedCalls(a, verdicts);
+  do pinBasesOfMarkedCalls(a, verdicts);
+  while (keepInputsTogether(a, verdicts));
   const fallbacks: Fallbacks = new Map();
   const redirected: Edit[] = [];
   for (const site of a.sites) settleSite(a, site, verdicts, fallbacks, redirected);

@@ -38,6 +38,8 @@ export interface ProjectAnalysis {
   files: Map<string, FileAnalysis>;
   /** Adapter modules the rewritten files import: absolute path → variant. */
   adapters?: Map<string, AdapterOptions>;
+  /** Files beside the sources the rewrite changes (an action's action.yml): absolute path → old and new text. */
+  beside?: Map<string, { before: string; after: string }>;
 }
 
 function callSites(a: Analysis, sf: SourceFile): void {
@@ -62,6 +64,8 @@ export interface AnalyzeOptions {
   projectFiles?: string[];
   /** The details an earlier run kept of a file's marks (codemod/mark-details.ts): a mark read back takes its problems from them. */
   markDetails?: (file: string) => MarkDetail[] | undefined;
+  /** The run writes (or shows) files beside the sources: an action's action.yml (engine/action-inputs.ts). */
+  writesBeside?: boolean;
 }
 
 export function analyzeProject(index: ProjectIndex, displayName: (file: string) => string, options: AnalyzeOptions = {}): ProjectAnalysis {
@@ -79,7 +83,7 @@ export function analyzeProject(index: ProjectIndex, displayName: (file: string) 
     if (held.size + holds.sites.size + holds.bases.size === before) break;
     run = analyzeOnce(index, displayName, options, held, holds);
   }
-  return { files: run.files, adapters: run.adapters };
+  return { files: run.files, adapters: run.adapters, beside: run.beside };
 }
 
 const WRITABLE = "make the file writable or pass --force, then run rewrite again";
@@ -113,6 +117,7 @@ function analyzeOnce(index: ProjectIndex, displayName: (file: string) => string,
   setModuleResolver(index.project, index.resolve);
   if (options.adapterRoot) a.adapter = { root: options.adapterRoot, used: new Map() };
   a.projectFiles = options.projectFiles;
+  a.writesBeside = options.writesBeside;
   for (const [f, why] of options.frozen ?? []) a.frozen.set(f, { why, advice: WRITABLE });
   for (const [f, h] of held) if (!a.frozen.has(f)) a.frozen.set(f, h);
   for (const [f, by] of options.blocked ?? []) a.blocked.set(f, by);
@@ -198,5 +203,11 @@ function analyzeOnce(index: ProjectIndex, displayName: (file: string) => string,
     }
     result.set(path, { findings, edits, output, callSites: found, rewritten: frozen ? 0 : sites.filter((s) => s.complete).length, marks });
   }
-  return { files: result, held: hold, holds: more, adapters: a.adapter?.used };
+  // Files beside the sources (action.yml), changed only where every edit planned there applies.
+  const beside = new Map<string, { before: string; after: string }>();
+  for (const [file, { text, edits }] of a.besideEdits ?? []) {
+    const { output, conflicts, refused } = applyEdits(file, text, edits);
+    if (!conflicts.length && !refused.length && output !== text) beside.set(file, { before: text, after: output });
+  }
+  return { files: result, held: hold, holds: more, adapters: a.adapter?.used, beside };
 }

@@ -113,6 +113,22 @@ export interface BaseSource {
   pinned?: boolean;
   /** Set for a base written inline in a request helper's URL: its uses are the helper's callers. */
   helper?: Node;
+  /** The GitHub Action input whose action.yml default is this v1 base (action-inputs.ts): it flips with the base, renamed. */
+  input?: ActionInput;
+}
+
+/** An action input whose action.yml default is the v1 base, and the edits that move it to v2 under a new name. */
+export interface ActionInput {
+  /** action.yml (absolute path), its text as read, and the line of the default. */
+  file: string;
+  text: string;
+  line: number;
+  name: string;
+  renamed: string;
+  /** In action.yml: the key renamed and the default made the v2 base (byte-exact, nothing else). */
+  yaml: Edit[];
+  /** In the sources: each `core.getInput("<name>")` reading it, renamed. */
+  reads: Edit[];
 }
 
 export interface Analysis {
@@ -166,6 +182,10 @@ export interface Analysis {
   projectScopes?: Map<string, string[]>;
   /** Base literal → what can override it at run time, as the evaluator found (an env variable, a caller's option). */
   overrides: Map<Node, Set<string>>;
+  /** The run writes files beside the sources (an action's action.yml); a one-file run (jscodeshift) does not. */
+  writesBeside?: boolean;
+  /** Edits to files the engine does not parse (action.yml), by absolute path, with the text they were planned on. */
+  besideEdits?: Map<string, { text: string; edits: Edit[] }>;
   /** A parameter that takes planned sites' records → where they are handed to it (calls, callback references). */
   readerEntries: Map<Node, Set<Node>>;
   /** A request helper → its own transport calls (their failure is its callers'). */

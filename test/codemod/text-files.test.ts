@@ -124,6 +124,19 @@ describe("scanTextFile", () => {
     expect(scanTextFile("a.sh", "curl -X PUT https://rest.runpod.io/v1/pods/abc")[0]!.reason).toContain("PUT is not a v1 method on /pods/abc (v1 has GET, PATCH, DELETE)");
   });
 
+  it("names the action input a workflow step gives the v1 base (with:), and only there", () => {
+    const workflow = ["jobs:", "  gpu:", "    env:", "      RUNPOD_API_URL: https://rest.runpod.io/v1", "    steps:", "      - uses: ./", "        with:", "          api-url: 'https://rest.runpod.io/v1'", "          api_base: https://rest.runpod.io/v1/", "      - run: echo https://rest.runpod.io/v1"].join("\n");
+    const found = scanTextFile(".github/workflows/ci.yml", workflow);
+    expect(found.map((f) => f.line)).toEqual([4, 8, 9, 10]);
+    expect(found[0]!.reason).toBe("v1 base URL in a YAML file");
+    expect(found[1]!.reason).toContain("given to the action input api-url in a GitHub workflow");
+    expect(found[1]!.advice).toContain("reads it as api-url-v2");
+    expect(found[2]!.advice).toContain("reads it as api_base_v2");
+    expect(found[3]!.reason).toBe("v1 base URL in a YAML file");
+    // Outside .github/workflows a with: block is any YAML.
+    expect(scanTextFile("deploy/ci.yml", workflow)[1]!.reason).toBe("v1 base URL in a YAML file");
+  });
+
   it("reports the base, the bare host and URLs joined at run time; ignores look-alike hosts", () => {
     const found = scanTextFile(
       "config.ini",
