@@ -167,11 +167,6 @@ function readNames(a: Analysis, file: string, text: string): Map<string, number>
   };
   const visit = (n: TypeScript.Node): void => {
     // `v2Adapter.toV1Record.networkVolume(…)`: an earlier run's adapter call names a resource, not a field.
-    // `saved.templateId = tpl.id`: a write of the field, not a read.
-    if ((ts.isPropertyAccessExpression(n) || ts.isElementAccessExpression(n)) && isAssigned(n)) {
-      ts.forEachChild(n, visit);
-      return;
-    }
     if (ts.isPropertyAccessExpression(n) && !n.expression.getText(sf).startsWith(`${ADAPTER_BINDING}.`)) add(n.name);
     else if (ts.isElementAccessExpression(n)) add(n.argumentExpression);
     else if (ts.isBindingElement(n)) add(n.propertyName ?? n.name);
@@ -180,14 +175,6 @@ function readNames(a: Analysis, file: string, text: string): Map<string, number>
   };
   visit(sf);
   return out;
-}
-
-/** The target of `=` (not `+=`, which reads it first). */
-function isAssigned(n: TypeScript.Node): boolean {
-  let outer = n;
-  while (ts.isParenthesizedExpression(outer.parent)) outer = outer.parent;
-  const p = outer.parent;
-  return ts.isBinaryExpression(p) && p.left === outer && p.operatorToken.kind === ts.SyntaxKind.EqualsToken;
 }
 
 /**
