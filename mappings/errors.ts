@@ -10,10 +10,14 @@ export interface Problem {
 /** v1 error bodies seen in the wild: `{message}` and `{error, status}`. The gateway answers `{message}`. */
 export const v1ErrorFields = ["message", "error"] as const;
 
-/** Where v1 code reading an error field should look in a v2 problem. */
+/**
+ * Where v1 code reading an error field should look in a v2 problem. Both v1 fields carried the
+ * occurrence's reason ("pod not found"): v2 puts it in `detail`; `title` is only the problem
+ * type's summary ("Not Found"), so `message ?? error` reads one field, `detail`.
+ */
 export const errorFieldMap: Record<(typeof v1ErrorFields)[number] | "status", string> = {
   message: "detail",
-  error: "title",
+  error: "detail",
   status: "status",
 };
 

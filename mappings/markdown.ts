@@ -89,7 +89,7 @@ export function renderMarkdown(): string {
     "",
     "## Errors",
     "",
-    "v2 answers RFC 9457 problems (`application/problem+json`, `{title, status, detail, errors?}`). The gateway answers v1 clients `{\"message\": detail + \": \" + errors}` with the same status code; the codemod rewrites reads of `.message` to `.detail` and `.error` to `.title`.",
+    "v2 answers RFC 9457 problems (`application/problem+json`, `{title, status, detail, errors?}`). The gateway answers v1 clients `{\"message\": detail + \": \" + errors}` with the same status code; both v1 error fields carried the occurrence's reason (`{\"error\": \"pod not found\", \"status\": 404}`), which v2 puts in `detail` (`title` is the problem type's summary, \"Not Found\"), so the codemod rewrites reads of `.message` and of `.error` to `.detail`, and `message ?? error` (or `||`) to one read of `.detail`; a v1 client reading `.message` through the gateway and its rewrite reading `.detail` see the same text.",
     "",
   );
   return lines.join("\n");

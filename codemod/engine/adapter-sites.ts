@@ -15,6 +15,7 @@ import { adapterDir } from "./adapter-place.ts";
 import { edit, heldEdit, type Plan, type FileState } from "./state.ts";
 import { afterImports, beforeFallbacks, isTypeScriptFile, statementOf } from "./nodes.ts";
 import { insertAt } from "./text-edit.ts";
+import { classifyRead } from "./response-branch.ts";
 
 /** The fields a record's flow reads, followed to every read; `at`/`through`: found in the code fetching the app's routes it is answered from. */
 export interface FollowedReads {
@@ -40,6 +41,12 @@ export interface ReachedReads {
  */
 export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean | { rxjsMap: string }, op: OperationMapping, kind: "record" | "recordList" = "record", reads?: FollowedReads, unfollowed?: string, reached?: ReachedReads): boolean {
   if (!plan.a.adapter) return false;
+  // `const body = await r.json(); if (!r.ok) throw new Error(JSON.stringify(body))`: the body also
+  // serves the failure side, where the converter would turn a v2 problem into a fake record.
+  if (typeof promise !== "object" && !Node.isBindingElement(read) && classifyRead(read) !== "success") {
+    plan.problems.push({ reason: "the body is read before the response's status check, which also uses it on failure: converted there, a v2 problem would become a fake v1 record", advice: "convert the body after the ok check (or read the problem's detail on failure)" });
+    return false;
+  }
   // Exactly, or without fields the live catalog fills, where nothing in the project reads them.
   const omitted = adapterCovers(kind, op.key) === true ? [] : adapterOmissions(kind, op.key);
   if (!omitted) return false;

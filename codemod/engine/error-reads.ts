@@ -2,7 +2,7 @@
 // reached by the calls whose failure path leads to it (error-flow.ts), beside the call or in
 // shared code (an interceptor, `unwrap(res)`, `toHttpError(e)`, a request helper's own check).
 // After do no harm has settled which calls migrate:
-//   - reached only by calls that now talk to v2: it reads v2's field (`.detail`, `.title`)
+//   - reached only by calls that now talk to v2: it reads v2's field (`.detail`)
 //   - reached also by calls kept on v1 (marked, on RUNPOD_V1_BASE) or by code that is no v1 call
 //     at all: it reads both (`(body.detail ?? body.message)`, cast where TypeScript types the body)
 //   - reached by no migrated call: left as it is
@@ -165,7 +165,7 @@ function markUnfollowedHands(a: Analysis): void {
     const reason = `the error body of ${migrated.length === 1 ? "a call" : "calls"} now on v2 (${calls}) goes to ${why}, ${schema ? "which rejects v2 problems (they carry detail, not message)" : "where its reads cannot be followed (v2 problems carry detail, not message)"}`;
     const advice = schema
       ? "make the schema accept v2's problem too (message and detail optional) and read detail ?? message from it"
-      : "where that code reads the body's message (or error), read detail (title) too: (body.detail ?? body.message)";
+      : "where that code reads the body's message (or error), read detail too: (body.detail ?? body.message)";
     if (!a.frozen.has(call.getSourceFile().getFilePath())) todo(a, call, "base", "review", reason, advice);
     addFinding(a, call, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "error-read" });
   }

@@ -4,7 +4,7 @@
 // is unwrapped and the record followed there, at this call only (the function's other callers
 // keep theirs). A function that only checks the status (or reads the error text) takes nothing
 // of the body; one that uses the Response any other way is not followed, and says so.
-import { Node } from "../ts-morph.ts";
+import { Node, SyntaxKind } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
 import { argumentCallee, callbackCallee } from "./record-callees.ts";
 import { referencesOf, skipParens } from "./nodes.ts";
@@ -103,15 +103,25 @@ function returnsItself(ref: Node, fn: Node): boolean {
   return Node.isArrowFunction(up) && up === fn && up.getBody() === at;
 }
 
+/** `.catch(() => ({}))` (or `null`) on the parsed body: an unparsable body becomes an empty one, the body is still handed back. */
+function emptyFallback(access: Node, at: Node): boolean {
+  if (!Node.isPropertyAccessExpression(access) || access.getName() !== "catch" || access.getExpression() !== at) return false;
+  const call = access.getParent();
+  const cb = call && Node.isCallExpression(call) && call.getExpression() === access && call.getArguments().length === 1 ? unwrapExpression(call.getArguments()[0]!) : undefined;
+  const body = cb && Node.isArrowFunction(cb) ? unwrapExpression(cb.getBody()) : undefined;
+  if (!body) return false;
+  return (Node.isObjectLiteralExpression(body) && body.getProperties().length === 0) || body.getKind() === SyntaxKind.NullKeyword || body.getText() === "undefined";
+}
+
 /** `return res.json()`, `return (await res.json()) as T`, `const body = await res.json(); … return body`. */
 function reachesReturn(value: Node, fn: Node): boolean {
   let up = value.getParent();
   let at: Node = value;
   // (`return res.status === 204 ? null : res.json()`: a branch of what is returned, not its condition.)
   const branch = (n: Node) => Node.isConditionalExpression(n) && n.getCondition() !== at;
-  while (up && (Node.isParenthesizedExpression(up) || Node.isAwaitExpression(up) || Node.isAsExpression(up) || Node.isNonNullExpression(up) || Node.isSatisfiesExpression(up) || branch(up))) {
-    at = up;
-    up = up.getParent();
+  while (up && (Node.isParenthesizedExpression(up) || Node.isAwaitExpression(up) || Node.isAsExpression(up) || Node.isNonNullExpression(up) || Node.isSatisfiesExpression(up) || branch(up) || emptyFallback(up, at))) {
+    at = Node.isPropertyAccessExpression(up) ? up.getParent()! : up;
+    up = at.getParent();
   }
   if (!up) return false;
   if (Node.isReturnStatement(up)) return enclosingFunction(up) === fn;

@@ -1,5 +1,5 @@
 // Rewrite: v1 error bodies (`{ message }`, `{ error, status }`) are RFC 9457 problems in v2, so a
-// read of `.message` / `.error` on an error body becomes `.detail` / `.title` (`errorFieldMap`).
+// read of `.message` / `.error` on an error body becomes `.detail` (`errorFieldMap`).
 // Which calls' failures reach a read is error-flow.ts's; whether it reads v2 only or both shapes
 // is decided once per read after do no harm (error-reads.ts). This module finds the reads on a
 // body value and writes either form.
@@ -19,6 +19,7 @@ import { declarationName, storedAt, type Stored } from "../stored-error-bodies.t
 import { fallbackFields, guardEdits, guardedField, isBothGuard } from "./error-guards.ts";
 import { errorTypeMembers, hasFieldOrAny } from "./error-body-types.ts";
 import { schemaName, schemaParseOf, schemaShape } from "../schema-parse.ts";
+import { renameErrorMember } from "./error-members.ts";
 
 export type ErrorField = "message" | "error";
 /** A read of a v1 error field: `body.message` (a property access) or `{ message }` (a binding element). */
@@ -147,9 +148,15 @@ export function errorReadEdits(a: Analysis, read: ErrorRead, mode: ReadMode): { 
   if (mode === "convert") for (const hop of read.hops ?? []) renameInlineField(a, hop.arg, read.field, to, put);
   if (Node.isPropertyAccessExpression(n)) {
     if (mode === "convert") {
+      // `b.message ?? b.error`: both v1 fields are v2's one `detail`, read once.
+      const twin = twinRead(n, to);
+      if (twin) {
+        put(n, "", twin.getEnd(), n.getEnd());
+        return { edits };
+      }
       put(n.getNameNode(), to);
       // `as { message?: string }`, `AxiosError<{ message: string }>`: the declared error type follows the read.
-      renameDeclaredField(a, n.getExpression(), read.field, to, (d, text) => put(d, text));
+      renameDeclaredField(a, n.getExpression(), read.field, to, (d, text) => renameErrorMember(d, text, put));
       if (/\.response\??\.(data|body)$/.test(n.getExpression().getText().replace(/\s/g, ""))) errorTypeLiteral(a, n, read.field, put);
       return { edits };
     }
@@ -180,7 +187,7 @@ export function errorReadEdits(a: Analysis, read: ErrorRead, mode: ReadMode): { 
     if (prop) put(prop, to);
     else put(n, `${to}: `, n.getStart(), n.getStart());
     // `const { message } = body as { message: string }`: the declared type follows the read.
-    renameDeclaredField(a, n.getParent()!, read.field, to, (d, text) => put(d, text));
+    renameDeclaredField(a, n.getParent()!, read.field, to, (d, text) => renameErrorMember(d, text, put));
     renameTypeArgument(n, read.field, to, put);
     return { edits };
   }
@@ -195,10 +202,10 @@ export function errorReadEdits(a: Analysis, read: ErrorRead, mode: ReadMode): { 
 }
 
 /** The field of a type written inside `arg` itself (a cast at the call), renamed; a type declared elsewhere is left to its own reads. */
-function renameInlineField(a: Analysis, arg: Node, from: string, to: string, put: (n: Node, text: string) => void): void {
+function renameInlineField(a: Analysis, arg: Node, from: string, to: string, put: (n: Node, text: string, start?: number, end?: number) => void): void {
   const decls = declaredFieldsOf(arg, from) ?? [];
   const inside = (d: Node) => d.getSourceFile() === arg.getSourceFile() && d.getStart() >= arg.getStart() && d.getEnd() <= arg.getEnd();
-  if (decls.length && decls.every(inside)) renameDeclaredField(a, arg, from, to, (d, text) => put(d, text));
+  if (decls.length && decls.every(inside)) renameDeclaredField(a, arg, from, to, (d, text) => renameErrorMember(d, text, put));
 }
 
 /**
@@ -206,7 +213,7 @@ function renameInlineField(a: Analysis, arg: Node, from: string, to: string, put
  * follows the read, where the checker did not see it as the value's type (a package's types are
  * not loaded: the call is `any` to the codemod, not to the project's compiler).
  */
-function renameTypeArgument(n: Node, from: string, to: string, put: (n: Node, text: string) => void): void {
+function renameTypeArgument(n: Node, from: string, to: string, put: (n: Node, text: string, start?: number, end?: number) => void): void {
   const decl = n.getParent()?.getParent();
   let init = decl && Node.isVariableDeclaration(decl) ? decl.getInitializer() : undefined;
   for (;;) {
@@ -223,7 +230,7 @@ function renameTypeArgument(n: Node, from: string, to: string, put: (n: Node, te
   const seen = new Set(declaredFieldsOf(decl!, from) ?? []);
   for (const t of init.getTypeArguments()) {
     const member = Node.isTypeLiteral(t) ? t.getProperty(from) : undefined;
-    if (member && !seen.has(member)) put(member.getNameNode(), to);
+    if (member && !seen.has(member)) renameErrorMember(member.getNameNode(), to, put);
   }
 }
 
@@ -293,8 +300,19 @@ function destructuredSource(el: Node): { node: Node; text: string; path: string[
 }
 
 /** `const e = err as AxiosError<{ message: string }>` (or `<RunpodError>`, an interface of the run): the error body's declared field follows the read. */
-function errorTypeLiteral(a: Analysis, access: Node, name: ErrorField, put: (n: Node, text: string) => void): void {
-  for (const member of errorTypeMembers(a, access, name)) put((member as any).getNameNode(), errorFieldMap[name]);
+function errorTypeLiteral(a: Analysis, access: Node, name: ErrorField, put: (n: Node, text: string, start?: number, end?: number) => void): void {
+  for (const member of errorTypeMembers(a, access, name)) renameErrorMember((member as any).getNameNode(), errorFieldMap[name], put);
+}
+
+/** The left of `b.message ?? b.error` (or `||`) where `read` is the right: a read of the same receiver that becomes the same v2 field. */
+function twinRead(read: Node, to: string): Node | undefined {
+  const bin = read.getParent();
+  if (!bin || !Node.isBinaryExpression(bin) || bin.getRight() !== read || !Node.isPropertyAccessExpression(read)) return undefined;
+  if (![SyntaxKind.QuestionQuestionToken, SyntaxKind.BarBarToken].includes(bin.getOperatorToken().getKind())) return undefined;
+  const left = bin.getLeft();
+  if (!Node.isPropertyAccessExpression(left) || left.getExpression().getText() !== read.getExpression().getText()) return undefined;
+  const name = left.getName();
+  return name === to || ((name === "message" || name === "error") && errorFieldMap[name] === to) ? left : undefined;
 }
 
 /**
