@@ -13,9 +13,10 @@ import { adapterCall, adapterCovers, adapterFileName, adapterImport, adapterOmis
 import { projectReader } from "./project-reads.ts";
 import { adapterDir } from "./adapter-place.ts";
 import { edit, heldEdit, type Plan, type FileState } from "./state.ts";
-import { afterImports, beforeFallbacks, isTypeScriptFile, statementOf } from "./nodes.ts";
+import { afterImports, beforeFallbacks, isTypeScriptFile, referencesOf, skipParens, statementOf } from "./nodes.ts";
 import { insertAt } from "./text-edit.ts";
 import { classifyRead } from "./response-branch.ts";
+import { enclosingFunction } from "./scope.ts";
 
 /** The fields a record's flow reads, followed to every read; `at`/`through`: found in the code fetching the app's routes it is answered from. */
 export interface FollowedReads {
@@ -43,7 +44,7 @@ export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean | {
   if (!plan.a.adapter) return false;
   // `const body = await r.json(); if (!r.ok) throw new Error(JSON.stringify(body))`: the body also
   // serves the failure side, where the converter would turn a v2 problem into a fake record.
-  if (typeof promise !== "object" && !Node.isBindingElement(read) && classifyRead(read) !== "success") {
+  if (typeof promise !== "object" && !Node.isBindingElement(read) && servesFailureSide(read)) {
     plan.problems.push({ reason: "the body is read before the response's status check, which also uses it on failure: converted there, a v2 problem would become a fake v1 record", advice: "convert the body after the ok check (or read the problem's detail on failure)" });
     return false;
   }
@@ -246,4 +247,19 @@ function mayBeNull(read: Node): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Whether a body read serves the failure side: read there, or kept in a variable that a failure
+ * branch uses (`const body = await r.json(); if (!r.ok) throw new Error(JSON.stringify(body))`).
+ * A read with no status check anywhere serves the one answer there is.
+ */
+function servesFailureSide(read: Node): boolean {
+  const side = classifyRead(read);
+  if (side !== "unknown") return side === "error";
+  let at = skipParens(read);
+  for (let up = at.getParent(); up && Node.isAwaitExpression(up); up = at.getParent()) at = skipParens(up);
+  const decl = at.getParent();
+  if (!decl || !Node.isVariableDeclaration(decl) || !Node.isIdentifier(decl.getNameNode())) return false;
+  return referencesOf(enclosingFunction(decl), decl.getNameNode()).some((ref) => classifyRead(ref, read) === "error");
 }
