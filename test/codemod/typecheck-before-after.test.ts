@@ -9,6 +9,7 @@ import { adapterModule } from "../../codemod/adapter/index.ts";
 import path from "node:path";
 import { diffLines } from "diff";
 import ts from "typescript";
+import { memoryHost } from "./memory-host.ts";
 import { describe, expect, it } from "vitest";
 import { FIXTURES, adapterPaths, casePairs, fixtureCases } from "./fixture-helpers.ts";
 
@@ -42,22 +43,7 @@ const shared = new Map<string, ts.SourceFile>();
 
 /** tsc diagnostics of one project (the files given, at their paths), as 0-based line → messages, per file. */
 function diagnosticsByLine(files: Map<string, string>): Map<string, Map<number, string[]>> {
-  const host = ts.createCompilerHost(OPTIONS);
-  const read = host.readFile.bind(host);
-  host.readFile = (f) => files.get(path.resolve(f)) ?? read(f);
-  const exists = host.fileExists.bind(host);
-  host.fileExists = (f) => files.has(path.resolve(f)) || exists(f);
-  const getSource = host.getSourceFile.bind(host);
-  host.getSourceFile = (f, lang, ...rest) => {
-    const text = files.get(path.resolve(f));
-    if (text !== undefined) return ts.createSourceFile(f, text, lang);
-    if (!shared.has(f)) {
-      const sf = getSource(f, lang, ...rest);
-      if (!sf) return sf;
-      shared.set(f, sf);
-    }
-    return shared.get(f);
-  };
+  const host = memoryHost(OPTIONS, files, shared);
   const program = ts.createProgram([...files.keys()], OPTIONS, host);
   const out = new Map<string, Map<number, string[]>>();
   for (const d of ts.getPreEmitDiagnostics(program)) {

@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { adapterModule } from "../../codemod/adapter/index.ts";
 import path from "node:path";
 import ts from "typescript";
+import { memoryHost } from "./memory-host.ts";
 import { describe, expect, it } from "vitest";
 import { FIXTURES, adapterPaths, casePairs, fixtureCases } from "./fixture-helpers.ts";
 
@@ -27,22 +28,7 @@ function typecheck(files: Map<string, string>): string[] {
     skipLibCheck: true,
     allowImportingTsExtensions: true,
   };
-  const host = ts.createCompilerHost(options);
-  const read = host.readFile.bind(host);
-  host.readFile = (f) => all.get(path.resolve(f)) ?? read(f);
-  const exists = host.fileExists.bind(host);
-  host.fileExists = (f) => all.has(path.resolve(f)) || exists(f);
-  const getSource = host.getSourceFile.bind(host);
-  host.getSourceFile = (f, lang, ...rest) => {
-    const text = all.get(path.resolve(f));
-    if (text !== undefined) return ts.createSourceFile(f, text, lang);
-    if (!shared.has(f)) {
-      const sf = getSource(f, lang, ...rest);
-      if (!sf) return sf;
-      shared.set(f, sf);
-    }
-    return shared.get(f);
-  };
+  const host = memoryHost(options, all, shared);
   const program = ts.createProgram([...all.keys()], options, host);
   return ts
     .getPreEmitDiagnostics(program)
