@@ -287,15 +287,17 @@ export function wrapperSignature(a: Analysis, fn: Node): WrapperSignature | null
 
 /** The function a factory call returns: `createRequest(key)` → the arrow it returns. */
 export function factoryResult(a: Analysis, call: CallExpression): Node | undefined {
+  const factory = calledFunction(a, call);
+  return factory && returnedFunction(a, factory);
+}
+
+/** The project function a call by name runs (`make()`: a function declaration, or a variable holding one), not a class. */
+export function calledFunction(a: Analysis, call: CallExpression): Node | undefined {
   const callee = unwrapExpression(call.getExpression());
   if (!Node.isIdentifier(callee)) return undefined;
   const b = bind(a, callee);
-  let factory: Node | undefined;
-  if (b?.kind === "function") factory = b.decl;
-  else if (b?.kind === "var" && b.init && isFunctionLike(unwrapExpression(b.init))) factory = unwrapExpression(b.init);
-  if (!factory || Node.isClassDeclaration(factory)) return undefined;
-  const returned = returnedFunction(a, factory);
-  return returned;
+  const fn = b?.kind === "function" ? b.decl : b?.kind === "var" && b.init && isFunctionLike(unwrapExpression(b.init)) ? unwrapExpression(b.init) : undefined;
+  return fn && !Node.isClassDeclaration(fn) ? fn : undefined;
 }
 
 function returnedFunction(a: Analysis, factory: Node): Node | undefined {
