@@ -55,6 +55,9 @@ export function fallbackRead(name: string, baseEnvs: (string | undefined)[], fil
   const variable = `${model ? publicPrefix(model, root) : ""}${name}`;
   const own = new Set(baseEnvs);
   const chained = own.size === 1 && reads.length === baseEnvs.length && reads[0]!.root === root && reads[0]!.name !== variable ? [readOf(root, reads[0]!.name)] : [];
+  // Only the package.json says Vite: the file may also run where import.meta has no env (tsx, a test
+  // runner) and the project may lack vite/client types, so the read must neither throw nor fail tsc.
+  if (bundled && root === "import.meta.env" && !/\bimport\.meta\.env\b/.test(fileText)) return { read: `${typescript ? "(import.meta as any)" : "import.meta"}.env?.${variable}`, variable };
   return { read: [readOf(root, variable), ...chained].join(" ?? "), variable };
 }
 
