@@ -25,6 +25,15 @@ function recordTypeNode(type: Node | undefined): Node | undefined {
   return t;
 }
 
+/**
+ * Whether an Observable's values are declared as nothing (`post<void>`, a function returning the
+ * stream as `Observable<void>`) and nowhere as a record: TypeScript lets no subscriber read a field.
+ */
+export function streamDeclaredNothing(call: Node & { getTypeArguments(): Node[] }, returnTypes: { value?: Node }[]): boolean {
+  const declared = [call.getTypeArguments()[0], ...returnTypes.map((r) => r.value)].filter((t): t is Node => !!t);
+  return declared.some((t) => /^(void|undefined|never)$/.test(t.getText())) && !declared.some((t) => !!recordTypeOf(t));
+}
+
 /** Property names of a record type node, or undefined when unknown (any, unknown, unresolved). */
 function fieldsOf(type: Node | undefined): string[] | undefined {
   const t = recordTypeNode(type);

@@ -51,6 +51,9 @@ export function fallbackRead(name: string, baseEnvs: (string | undefined)[], fil
   // Nothing in the file says: the app's bundler does (a Next.js page sees only NEXT_PUBLIC_ variables).
   const bundled = !model && (!root || root === "process.env") && filePath ? bundlerConvention(filePath) : undefined;
   if (bundled) [root, model] = bundled;
+  // An Angular app's browser build defines neither `process.env` nor `import.meta.env`: a global the
+  // page sets before the app's bundle is the one knob reachable at run time.
+  if (!root && filePath && angularApp(filePath)) return { read: `${typescript ? "(globalThis as any)" : "globalThis"}.${name}`, variable: `window.${name} (a script in index.html, before the app's bundle)` };
   if (!root) return { read: typescript ? `(globalThis as any).process?.env?.${name}` : `globalThis.process?.env?.${name}`, variable: name };
   const variable = `${model ? publicPrefix(model, root) : ""}${name}`;
   const own = new Set(baseEnvs);
@@ -69,6 +72,12 @@ const BUNDLERS: [dependency: string, root: Root, model: string][] = [
   ["gatsby", "process.env", "GATSBY_"],
   ["vite", "import.meta.env", "VITE_"],
 ];
+/** Whether `file` belongs to an Angular app (its nearest package.json depends on @angular/core). */
+function angularApp(file: string): boolean {
+  const json = manifestsAbove(file).next().value?.json;
+  return !!json && "@angular/core" in { ...json.dependencies, ...json.devDependencies };
+}
+
 /** The public-variable convention of the app `file` belongs to (its nearest package.json's dependencies), if it has one. */
 function bundlerConvention(file: string): [Root, string] | undefined {
   const json = manifestsAbove(file).next().value?.json;

@@ -12,6 +12,7 @@ import { enclosingFunction } from "./scope.ts";
 import { referencesOf, skipParens } from "./nodes.ts";
 import { callersOf } from "./rewrites/record-flow-facts.ts";
 import { swrCacheKey } from "./transports/swr.ts";
+import { namesArgument, namesKey } from "./library-names.ts";
 
 /** A parameter or property whose name says it takes a URL or a path. */
 const URL_LIKE = /url|uri|path|href|endpoint|route|input|resource|link|location|address/i;
@@ -26,8 +27,8 @@ const KEY_VERBS = new Set([
   "emit", "on", "once", "off", "addListener", "removeListener", "addEventListener", "removeEventListener", "publish", "subscribe", "unsubscribe",
   "revalidatePath", "revalidateTag",
 ]);
-/** Object keys that hold a cache key or an event name, by convention (`useQuery({ queryKey: ["/pods", id] })`). */
-const KEY_PROPERTIES = new Set(["queryKey", "mutationKey", "cacheKey", "eventName", "event"]);
+/** Object keys that hold a cache key, an event name or an action's type, by convention (`useQuery({ queryKey: ["/pods", id] })`, `{ type: "pods/stopOne" }`). */
+const KEY_PROPERTIES = new Set(["queryKey", "mutationKey", "cacheKey", "eventName", "event", "type"]);
 const COMPARISONS = new Set(["===", "!==", "==", "!=", "<", ">", "<=", ">=", "in", "instanceof"]);
 const MAX_DEPTH = 8;
 
@@ -66,6 +67,8 @@ function goes(a: Analysis, value: Node, depth: number, seen: Set<Node>): boolean
   if (Node.isArrayLiteralExpression(p) || Node.isAwaitExpression(p)) return goes(a, p, depth + 1, seen);
   if ((Node.isPropertyAssignment(p) && p.getInitializer() === outer) || Node.isShorthandPropertyAssignment(p)) {
     const key = p.getName();
+    // A name a known library takes in its options (`createSlice({ name: "pods" })`).
+    if (namesKey(a, p.getParent()!, key)) return false;
     return URL_LIKE.test(key) || !KEY_PROPERTIES.has(key);
   }
   if (Node.isReturnStatement(p) || (Node.isArrowFunction(p) && p.getBody() === outer)) {
@@ -99,6 +102,8 @@ function argument(a: Analysis, call: Node, index: number, depth: number, seen: S
     seen.add(param);
     return referencesOf(fn, param.getNameNode()).some((r) => goes(a, r, depth + 1, seen));
   }
+  // A name a known library takes (Redux Toolkit's `createAsyncThunk("pods/stopOne", …)`, a translation key): library-names.ts.
+  if (namesArgument(a, call, index)) return false;
   const name = Node.isPropertyAccessExpression(callee) ? callee.getName() : callee.getText();
   // SWR's cache calls (`useSWRMutation(key, …)`, `useSWRConfig().mutate(key)`): the key names a cache entry.
   if (Node.isCallExpression(call) && index === 0 && swrCacheKey(a, call)) return false;

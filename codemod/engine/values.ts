@@ -9,6 +9,7 @@ import type { Analysis } from "./state.ts";
 import { baseIn } from "./evaluate/bases.ts";
 import type { Frame } from "./evaluate/value.ts";
 import { functionNamed } from "./record-callees.ts";
+import { fieldValue } from "./field-value.ts";
 
 export interface External {
   value: string;
@@ -134,6 +135,9 @@ export function valueOf(a: Analysis, node: Node): Node | undefined {
     return undefined;
   }
   if (Node.isPropertyAccessExpression(n)) {
+    // `this.base` of a field written once (field-value.ts).
+    const field = fieldValue(n);
+    if (field) return field;
     const obj = valueOf(a, n.getExpression());
     const target = obj && unwrapExpression(obj);
     if (target && Node.isObjectLiteralExpression(target)) {

@@ -12,6 +12,7 @@ import { skipParens } from "../nodes.ts";
 import { streamConverted } from "./read-facts.ts";
 import { answerDifferingFields } from "./record-fields.ts";
 import { resultBeyondStatus } from "./record-flow-facts.ts";
+import { streamDeclaredNothing } from "../declared-types.ts";
 
 /**
  * What the call's value is: the answer object (its body read off it), the body itself (followed
@@ -109,6 +110,8 @@ function streamLeaves(plan: Plan, http: HttpCall, op: OperationMapping): void {
   const fields = answerDifferingFields(op);
   if (shape.kind === "record" && !fields.length) return;
   const flow = observableFlow(http.call, http.observable!);
+  // Values declared as nothing (`post<void>`): wherever they go, no field of them is read.
+  if (streamDeclaredNothing(http.call, flow.returnTypes)) return;
   let leaves = flow.leaves;
   // Through firstValueFrom, axios's response is followed as an awaited one is.
   for (const p of flow.promises) {

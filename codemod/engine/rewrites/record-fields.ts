@@ -15,7 +15,7 @@ import type { HttpCall } from "../transports/index.ts";
 import { bodySites } from "../body-sites.ts";
 import { referencesOf, skipParens } from "../nodes.ts";
 import { shownAsText } from "../display-sinks.ts";
-import { declaredAsRecord, declaredBodyRecord, declaredFields } from "../declared-types.ts";
+import { declaredAsRecord, declaredBodyRecord, declaredFields, recordTypeOf, streamDeclaredNothing } from "../declared-types.ts";
 import { wrapRecordInAdapter, type FollowedReads } from "../adapter-sites.ts";
 import { boundRefs } from "./openapi-fetch.ts";
 import { noteAnswerReads, noteStreamConverted } from "./read-facts.ts";
@@ -383,7 +383,13 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   const differs = escapes.length > 0 && differingFields(lens.fields, lens.v1Lost).length > 0;
   // An Observable's reads sit in its callbacks, and its values may leave sight between operators: the
   // one place to convert them is where they leave the request (the file's rxjs `map`); without it they stay marked.
-  const streamGone = !!http.observable && (shape.kind === "list" || differingFields(lens.fields, lens.v1Lost).length > 0) && !!observableFlow(http.call, http.observable).leaves;
+  const flow = http.observable ? observableFlow(http.call, http.observable) : undefined;
+  // A pod action's answer (v1 documents none) leaving in its stream matters, as in escape(), only where
+  // the code declares its values a record: the request's type argument (`post<Pod>`, not `post<void>`)
+  // or the declared return type of a function returning the stream (`Observable<Pod>`).
+  // Any answer declared as nothing (`post<void>`) has no field TypeScript lets its subscribers read.
+  const declaredRecord = !!flow && (!!recordTypeOf(http.call.getTypeArguments()[0]) || flow.returnTypes.some((r) => !!recordTypeOf(r.value)));
+  const streamGone = !!flow && (shape.kind === "list" || differingFields(lens.fields, lens.v1Lost).length > 0) && !!flow.leaves && (undocumented ? declaredRecord : !streamDeclaredNothing(http.call, flow.returnTypes));
   const stream = http.observable === "body" && (readInStream || streamGone) ? rxjsMapIn(http.call.getSourceFile()) : undefined;
   if ((unrenamed || differs || (stream && streamGone)) && (read || stream) && plan.a.adapter && (!readInStream || stream)) {
     const before = plan.problems.length;
