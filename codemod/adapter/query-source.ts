@@ -52,6 +52,8 @@ export function querySource(rules: QueryRules, t: Annotate): string {
   const ruleType = "{ v2?: string; harmless?: string[]; refuse?: string; absent?: string; last?: true }";
   const table = rules.map(([op, params]) => `  ${propertyKey(op)}: {\n${params.map(([p, r]) => `    ${propertyKey(p)}: ${literal(r)},`).join("\n")}\n  },`);
   const lookup = rules.map(([op]) => `  ${propertyKey(op)}: (query${t("?: object | null")}) => queryToV2(${JSON.stringify(op)}, query),`);
+  // A table with no query to translate: the lookup alone (an unused function would fail noUnusedLocals).
+  if (!rules.length) return "/** v1 query object → v2 query object, per v1 operation: none here. */\nconst toV2Query = {};";
   return `/** v1 query parameter → what v2 takes, per operation (the gateway's translateQuery). */
 const queryRules${t(`: { [operation: string]: { [param: string]: ${ruleType} } }`)} = {
 ${table.join("\n")}
