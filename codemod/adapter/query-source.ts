@@ -1,8 +1,8 @@
 // v1 query objects in the generated module: `toV2Query.<Operation>(query)` takes the query object a
 // call passes (axios `params`, a helper's `query`) as v1 took it and returns the one v2 takes, as
 // the gateway's translateQuery does (gateway/translation/translate-request.ts): a name v2 spells
-// otherwise is renamed, a value that asks for what v2 does anyway (`includeMachine: false`) is left
-// out. Wherever the gateway would do more than forward (refuse, warn and drop, emulate with extra
+// otherwise is renamed, a value that asks for what v2 does anyway (`includeMachine: false`) and a
+// name v1 did not take (it ignored it) are left out. Wherever the gateway would do more than forward (refuse, warn and drop, emulate with extra
 // requests or a client-side filter, a v1 default it emulates when the parameter is absent) the
 // function throws instead: the engine wraps a query only where its declared type lets no such
 // parameter come, so the throw guards an untyped caller, never a call the codemod migrated.
@@ -76,7 +76,8 @@ function queryToV2(operation${t(": string")}, query${t(": object | null | undefi
       continue;
     }
     if (absent(value)) continue;
-    if (!rule) throw new Error("v2-bridge adapter: " + param + " is not a query parameter of v1 " + operation);
+    // v1 ignored a name it did not take (the gateway drops it): nothing to send.
+    if (!rule) continue;
     const values = (Array.isArray(value) ? value : [value]).filter((v) => !absent(v)).map(String);
     const harmless = rule.harmless ?? [];
     // As the gateway reads them: an emulated parameter by its last value (an include by any "true"), the others by every value.
