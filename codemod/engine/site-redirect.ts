@@ -31,7 +31,7 @@ export function redirectFor(a: Analysis, http: HttpCall, url: LocatedUrl, parts:
     return r && callerSet ? { ...r, callerSet } : r;
   }
   // An instance a package declares to be axios's (transports/declared-axios.ts) takes axios's per-request `baseURL`.
-  if (http.lib === "convention" && http.external?.node && !parts.some((p) => p.node === http.external!.node) && factoryKey(http.external.node) === "baseURL" && declaredAxiosInstance(a, http.call)) {
+  if (http.lib === "convention" && http.external?.node && !parts.some((p) => p.node === http.external!.node) && factoryKey(http.external.node) === "baseURL" && !http.external.node.getFirstAncestor((n) => n === http.call) && declaredAxiosInstance(a, http.call)) {
     const verb = (unwrapExpression(http.call.getExpression()) as Node & { getName(): string }).getName();
     return axiosRedirect(http.call, verb, http.external.value, http.options);
   }
