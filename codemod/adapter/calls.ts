@@ -32,6 +32,8 @@ export function adapterCall(kind: AdapterKind, key: string, exprSource: string, 
       return `${binding}.toV1List(${exprSource}, ${JSON.stringify(op)}${listFilters ? `, ${listFilters}` : ""})`;
     case "problem":
       return `${binding}.v1Message(${exprSource})`;
+    case "query":
+      return `${binding}.toV2Query${member(op)}(${exprSource})`;
   }
 }
 

@@ -8,8 +8,9 @@ import { emulationsOn, type EmulationSide } from "./emulation-sides.ts";
 import { lensSource, type LensSource } from "./lens-source.ts";
 import { camel, type Annotate } from "./source-text.ts";
 import { listFiltersOf, type ListFilters } from "./filters.ts";
+import { queryRulesOf, type QueryRules } from "./query-source.ts";
 
-export type AdapterKind = "requestBody" | "record" | "list" | "recordList" | "problem";
+export type AdapterKind = "requestBody" | "record" | "list" | "recordList" | "problem" | "query";
 
 export interface AdapterPlan {
   /** Function source per lens, in table order. */
@@ -20,6 +21,8 @@ export interface AdapterPlan {
   recordLists: [operation: string, fn: string][];
   /** v1 list filters `filterList` applies, per operation (filters.ts). */
   filters: ListFilters;
+  /** v1 query objects `toV2Query` translates, per operation (query-source.ts). */
+  queries: QueryRules;
   /** `kind:key` → why the adapter does not hold it, each reason one line; empty when it does. */
   coverage: Map<string, string[]>;
   /**
@@ -51,7 +54,7 @@ function blockedBy(op: OperationMapping, sides: EmulationSide[]): string[] {
 const why = (s: LensSource): string[] => (s.ok ? [] : s.reasons);
 
 export function buildPlan(table: AdapterTable, t: Annotate): AdapterPlan {
-  const plan: AdapterPlan = { functions: [], toV2Body: [], toV1Record: [], lists: [], recordLists: [], filters: [], coverage: new Map(), omits: new Map() };
+  const plan: AdapterPlan = { functions: [], toV2Body: [], toV1Record: [], lists: [], recordLists: [], filters: [], queries: [], coverage: new Map(), omits: new Map() };
   const sources = new Map<string, LensSource>();
   const lensFn = (lens: BodyLens, direction: "toV2" | "toV1"): LensSource => {
     const id = `${direction}:${lens.name}`;
@@ -122,6 +125,11 @@ export function buildPlan(table: AdapterTable, t: Annotate): AdapterPlan {
     if (!recordList.length || (!list.length && partial)) plan.recordLists.push([key, plan.toV1Record.find(([r]) => r === resourceName(shape.lens))![1]]);
   }
   plan.filters = listFiltersOf(table, plan.recordLists.map(([op]) => op), plan.coverage);
+  plan.queries = queryRulesOf(table);
+  for (const op of table.operations) {
+    const key = canonicalKey(table, op.key);
+    plan.coverage.set(`query:${key}`, plan.queries.some(([k]) => k === key) ? [] : [`${key} takes no v1 query parameters v2 translates`]);
+  }
   // A lens function no operation or resource uses would be dead code (and a noUnusedLocals error).
   const used = new Set([...plan.toV2Body, ...plan.toV1Record].map(([, fn]) => fn));
   plan.functions = plan.functions.filter((f) => used.has(f.name));

@@ -6,13 +6,14 @@ import { helpersFor, helpers, publicFunctions } from "./runtime-source.ts";
 import { annotate, indent, literal, propertyKey } from "./source-text.ts";
 import { header } from "./header.ts";
 import { filterListSource } from "./filters.ts";
+import { querySource } from "./query-source.ts";
 
 export interface AdapterOptions {
   language: "ts" | "js";
   moduleKind: "esm" | "cjs";
 }
 
-export const EXPORTS = ["toV2Body", "toV1Record", "toV1List", "unwrapList", "filterList", "v1Message"] as const;
+export const EXPORTS = ["toV2Body", "toV1Record", "toV1List", "unwrapList", "filterList", "v1Message", "toV2Query"] as const;
 
 function table(name: string, type: string, entries: string[]): string {
   return `const ${name}${type} = {${entries.length ? `\n${indent(entries.join(",\n"))},\n` : ""}};`;
@@ -36,7 +37,7 @@ export function renderAdapter(source: AdapterTable, options: AdapterOptions): st
     "/** v1 list filter parameter → the v1 record field it compares, per operation. */",
     table("listFilters", t(": { [operation: string]: { [param: string]: string } }"), plan.filters.map(([op, fields]) => `${propertyKey(op)}: ${literal(Object.fromEntries(fields))}`)),
   ];
-  const body = [...functions, lookups.join("\n"), publicFunctions(t), filterListSource(t)].join("\n\n");
+  const body = [...functions, lookups.join("\n"), publicFunctions(t), filterListSource(t), querySource(plan.queries, t)].join("\n\n");
   const used = helpersFor(body);
   const parts = [
     ...(options.language === "ts" ? ["type Obj = { [key: string]: unknown };"] : []),

@@ -179,6 +179,22 @@ export function wrapBodyInAdapter(plan: Plan, body: Node, opKey: string): boolea
   return true;
 }
 
+/** Wraps a v1 query object built elsewhere in the adapter's `toV2Query` (the caller has checked every name its type allows). */
+export function wrapQueryInAdapter(plan: Plan, query: Node, opKey: string): boolean {
+  if (!plan.a.adapter || adapterCovers("query", opKey) !== true) return false;
+  const [open, close] = adapterCall("query", opKey, "\0").split("\0");
+  edit(plan, query, { start: query.getStart(), end: query.getStart(), text: open! });
+  edit(plan, query, { start: query.getEnd(), end: query.getEnd(), text: close! });
+  note(plan, query, `the v1 ${opKey.split("#")[0]} query is translated to v2 by ${ADAPTER_BINDING}`);
+  const site = plan.site;
+  const before = site.onApply;
+  site.onApply = () => {
+    before?.();
+    useAdapter(plan, plan.a.files.get(query.getSourceFile().getFilePath())!);
+  };
+  return true;
+}
+
 /** The info note above the statement: not a mark (the call is migrated), a pointer for whoever adopts v2 shapes. */
 function note(plan: Plan, at: Node, what: string): void {
   const file = plan.a.files.get(at.getSourceFile().getFilePath())!;

@@ -6,6 +6,7 @@ import type { HttpCall } from "./transports/index.ts";
 import { unwrapExpression, type LocatedUrl, type Part } from "./urls.ts";
 import { axiosRedirect, openapiFetchRedirect, optionRedirect, ownOptionRedirect, prefixUrlRedirect, siteBaseRedirect, v1Redirect, type Redirect } from "./v1-redirect.ts";
 import { perRequestBaseKey } from "./transports/convention.ts";
+import { declaredAxiosInstance } from "./transports/declared-axios.ts";
 import { builderRedirect, threadedBaseRedirect, typedInjection } from "./threaded-base.ts";
 import { forwardedOptionsRedirect } from "./forwarded-base.ts";
 import { optionsOf } from "./evaluate/value.ts";
@@ -28,6 +29,11 @@ export function redirectFor(a: Analysis, http: HttpCall, url: LocatedUrl, parts:
     const r = prefixUrlRedirect(http.call, http.external.value, http.options);
     const callerSet = r && http.lib === "ky" ? kyDerivedBase(http.call, http.options) : undefined;
     return r && callerSet ? { ...r, callerSet } : r;
+  }
+  // An instance a package declares to be axios's (transports/declared-axios.ts) takes axios's per-request `baseURL`.
+  if (http.lib === "convention" && http.external?.node && !parts.some((p) => p.node === http.external!.node) && factoryKey(http.external.node) === "baseURL" && !http.external.node.getFirstAncestor((n) => n === http.call) && declaredAxiosInstance(a, http.call)) {
+    const verb = (unwrapExpression(http.call.getExpression()) as Node & { getName(): string }).getName();
+    return axiosRedirect(http.call, verb, http.external.value, http.options);
   }
   // An ofetch instance called directly takes its base per request too (`runpod(path, { …, baseURL: RUNPOD_V1_BASE })`).
   const perRequest = http.lib === "convention" && http.external?.node && !parts.some((p) => p.node === http.external!.node) ? perRequestBaseKey(a, http) : undefined;
@@ -54,4 +60,10 @@ function computedBaseRedirect(a: Analysis, http: HttpCall, url: LocatedUrl, part
   if (!http.urlNode || !url.anchor?.node || first?.kind !== "base" || first.node !== url.anchor.node) return undefined;
   const local = localBaseExpression(a, http.urlNode, first.node, http.call);
   return local && local !== first.node ? siteBaseRedirect(local, url.anchor.value) : builderRedirect(a, http);
+}
+
+/** The option key a base is given under where the client is made (`createAxios({ baseURL: … })` → `baseURL`). */
+function factoryKey(base: Node): string | undefined {
+  const key = base.getParent();
+  return key && Node.isPropertyAssignment(key) ? key.getName() : undefined;
 }

@@ -5,9 +5,9 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { loadV1, loadV2, type OpenApiDocument } from "../../openapi/reference.ts";
-import { lenses, operations, toV1, type CatalogView, type OperationMapping } from "../../mappings/index.ts";
+import { isHarmlessQuery, lenses, operations, toV1, type CatalogView, type OperationMapping } from "../../mappings/index.ts";
 import { problemToV1Message, type Problem } from "../../mappings/errors.ts";
-import { translateBody } from "../../gateway/translation/translate-request.ts";
+import { translateBody, translateQuery } from "../../gateway/translation/translate-request.ts";
 import { toV1Answer, v2RecordsOf } from "../../gateway/translation/translate-response.ts";
 import { upstreamError } from "../../gateway/translation/v1-errors.ts";
 import { adapterModule } from "../../codemod/adapter/index.ts";
@@ -160,5 +160,69 @@ refDescribe("boundary adapter ≡ gateway translation", () => {
     expect(adapter.v1Message({ title: "", detail: "" }).message).toBe("upstream error");
     expect(adapter.v1Message({ title: "", status: 409 }).message).toBe("upstream error 409");
     expect(adapter.v1Message("Bad Gateway").message).toBe("upstream error");
+  });
+});
+
+// toV2Query: the query object a call passes, as v1 took it, against the gateway's translateQuery of
+// the same request (values serialised as a request sends them: undefined, null and [] not at all,
+// an array one pair per item). Where the gateway only forwards (renames, harmless values left
+// out, names v1 did not take dropped, at most a "not given" note), the adapter's query is the gateway's; where it refuses, warns
+// and drops, filters, expands or emulates an absent default, the adapter throws.
+refDescribe("toV2Query.<operation>(v1 query) ≡ translateQuery", () => {
+  const v1 = loadV1();
+  const plan = planOf(mappingTable);
+  const adapter = loadAdapter(adapterModule({ language: "ts", moduleKind: "esm" }).text);
+
+  /** The v1 document's query parameter names of an operation, with the table's and one v1 never had. */
+  const namesOf = (op: OperationMapping): string[] => {
+    const params = (v1.paths[op.v1.path]?.[op.v1.method.toLowerCase()]?.parameters ?? []) as { in?: string; name?: string }[];
+    const documented = params.filter((p) => p.in === "query" && p.name).map((p) => p.name!);
+    return [...new Set([...documented, ...(op.query ?? []).map((q) => q.v1), "notAV1Param"])];
+  };
+  const valueFor = (op: OperationMapping, name: string) => {
+    const m = op.query?.find((q) => q.v1 === name);
+    const own = [...(m?.harmless?.values ?? []), ...(m?.v1Default ? [m.v1Default.value] : [])];
+    const scalar = fc.oneof(fc.constantFrom<unknown>(true, false, "true", "false", "", "GPU", "podId", "day", 3), fc.string({ maxLength: 5 }), ...(own.length ? [fc.constantFrom(...own)] : []));
+    return fc.oneof(scalar, fc.array(scalar, { maxLength: 3 }), fc.constantFrom<unknown>(undefined, null));
+  };
+  const sent = (query: Record<string, unknown>): URLSearchParams => {
+    const qs = new URLSearchParams();
+    for (const [k, v] of Object.entries(query)) {
+      if (v === undefined || v === null) continue;
+      for (const x of Array.isArray(v) ? v : [v]) if (x !== undefined && x !== null) qs.append(k, String(x));
+    }
+    return qs;
+  };
+  const pairs = (qs: URLSearchParams) => [...qs.entries()];
+
+  it("translates the query of every operation with v1 query parameters and a v2 operation", () => {
+    expect(plan.queries.map(([op]) => op)).toEqual(operations.filter((o) => o.v2 && o.status !== "no-equivalent" && o.query?.length && !o.key.includes("#")).map((o) => o.key));
+    expect(Object.keys(adapter.toV2Query)).toEqual(plan.queries.map(([op]) => op));
+  });
+
+  it.each(plan.queries.map(([key]) => [key]))("%s", (key) => {
+    const op = opByKey(key);
+    const names = namesOf(op);
+    const queries = fc.subarray(names, { maxLength: Math.min(4, names.length) }).chain((chosen) => fc.tuple(...chosen.map((n) => valueFor(op, n).map((v) => [n, v] as const))).map((kv) => Object.fromEntries(kv) as Record<string, unknown>));
+    fc.assert(
+      fc.property(queries, (query) => {
+        const qs = sent(query);
+        const gateway = translateQuery(op, qs);
+        const given = new Set(qs.keys());
+        const emulatesAbsent = (op.query ?? []).some((m) => m.decision === "emulate" && m.v1Default && !isHarmlessQuery(m, [m.v1Default.value]) && !given.has(m.v1));
+        const emulates = Object.entries(gateway.emulatedParams).some(([n, v]) => !isHarmlessQuery(op.query!.find((q) => q.v1 === n), [v]));
+        const forwardsOnly = !gateway.rejections.length && !gateway.filters.length && !gateway.expansions.length && !emulates && !emulatesAbsent && gateway.warnings.every((w) => / not given: | ignored: not a query parameter of v1 /.test(w)) && gateway.dropped.every((n) => !op.query?.some((q) => q.v1 === n));
+        const ours = outcome(() => adapter.toV2Query[key]!(query));
+        const where = JSON.stringify(query);
+        if (!forwardsOnly) expect("threw" in ours, `the gateway does more than forward ${where}; the adapter answered ${JSON.stringify(ours)}`).toBe(true);
+        else {
+          expect("value" in ours, `${where}: ${JSON.stringify(ours)}`).toBe(true);
+          expect(pairs(sent((ours as { value: Record<string, unknown> }).value)), where).toStrictEqual(pairs(gateway.v2));
+        }
+      }),
+      { ...RUNS, examples: [[{}]] },
+    );
+    // An absent query object is an empty one.
+    expect(outcome(() => adapter.toV2Query[key]!(undefined))).toStrictEqual(outcome(() => adapter.toV2Query[key]!({})));
   });
 });

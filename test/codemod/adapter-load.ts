@@ -9,6 +9,7 @@ export interface AdapterExports {
   unwrapList: (answer: unknown, operation: string) => any[];
   filterList: (records: unknown[], operation: string, filters: Record<string, unknown>) => any[];
   v1Message: (problem: unknown, status?: number) => { message: string };
+  toV2Query: Record<string, (query?: object | null) => Record<string, any>>;
 }
 
 export function loadAdapter(text: string): AdapterExports {

@@ -5,7 +5,7 @@
 // otherwise is renamed where it is written, and one written with a harmless literal value (the
 // table's `harmless`: `includeMachine=false`) is dropped there (harmless-query.ts).
 import { Node } from "../../ts-morph.ts";
-import { absentQueryDiffers, type OperationMapping } from "../../../mappings/index.ts";
+import { absentQueryDiffers, isHarmlessQuery, type OperationMapping } from "../../../mappings/index.ts";
 import { unwrapExpression, type LocatedUrl, type Part } from "../urls.ts";
 import { edit, type Analysis, type Plan } from "../state.ts";
 import type { Problems } from "./problems.ts";
@@ -17,6 +17,8 @@ import { superagentQuery } from "../transports/superagent.ts";
 import { wretchQuery } from "../transports/wretch.ts";
 import { droppable, dropWritten, harmlessPair } from "./harmless-query.ts";
 import { deferQuery } from "./query-deferral.ts";
+import { declaredQueryNames } from "./query-typed.ts";
+import { wrapQueryInAdapter } from "../adapter-sites.ts";
 
 function check(name: string, op: OperationMapping, seen: Set<string>, problems: Problems): void {
   if (!name || name.includes("\0") || seen.has(name)) return;
@@ -190,6 +192,10 @@ function checkQuery(plan: Plan, http: HttpCall, url: LocatedUrl, op: OperationMa
       return;
     }
     if (!obj || !Node.isObjectLiteralExpression(obj)) {
+      if (typedQueryObject(plan, op, q, given, seen)) {
+        if (known) leftOut(plan, op, given);
+        return;
+      }
       if (op.query?.some((x) => x.decision)) plan.problems.push({ reason: `the query parameters are built elsewhere (${shortExpression(q)}), and v2 does not take all of ${op.key}'s v1 parameters as they are`, advice: "check each parameter against docs/mapping.md" });
       return;
     }
@@ -208,6 +214,35 @@ function checkQuery(plan: Plan, http: HttpCall, url: LocatedUrl, op: OperationMa
     }
   }
   if (known) leftOut(plan, op, given);
+}
+
+/**
+ * A query object built elsewhere whose declared type says which names it can carry (query-typed.ts):
+ * where each is one v2 takes as it is, one it spells otherwise, or one whose type allows only values
+ * that ask for what v2 does anyway, the object is wrapped in the adapter's `toV2Query` (renames and
+ * harmless values done at run time, as the gateway does); otherwise the site is marked naming each
+ * parameter the type lets come. False where the type does not say, or the adapter is off (`--no-adapter`).
+ */
+function typedQueryObject(plan: Plan, op: OperationMapping, q: Node, given: Set<string>, seen: Set<string>): boolean {
+  const names = plan.a.adapter ? declaredQueryNames(q) : undefined;
+  if (!names) return false;
+  let translate = false;
+  const before = plan.problems.length;
+  for (const [name, declared] of names) {
+    if (!declared.optional) given.add(name);
+    const m = op.query?.find((x) => x.v1 === name);
+    // A name v1 did not take, or v2 takes as it is: sent as before.
+    if (!m || m.v2 === name) continue;
+    if (m.v2 || (declared.values && isHarmlessQuery(m, declared.values))) translate = true;
+    else if (!seen.has(name)) {
+      seen.add(name);
+      plan.problems.push({ reason: `the query object (${shortExpression(q)}) may carry ${name}, which its type allows (${m.decision}): ${m.reason ?? "v2 does not take it"}`, advice: m.advice ?? "see docs/mapping.md" });
+    }
+  }
+  if (plan.problems.length > before || !translate) return true;
+  if (wrapQueryInAdapter(plan, q, op.key)) return true;
+  plan.problems.push({ reason: `the query object (${shortExpression(q)}) needs translating, and the adapter does not hold ${op.key}'s query`, advice: "check each parameter against docs/mapping.md" });
+  return true;
 }
 
 /**

@@ -1,0 +1,48 @@
+// An instance a package's factory makes (`createAxios({ baseURL })` of a package the codemod has no
+// module for) is axios's own where the package's declarations say so: the factory's declared return
+// type is `AxiosInstance` imported from "axios" (its `.d.ts` under node_modules, package-types.ts).
+// Then a verb call on it takes axios's per-request `baseURL`, and a call kept on v1 can be given a
+// base of its own. Without the declarations (not installed, JavaScript) nothing says what the
+// factory returns, and the name alone (`createAxios`) is not taken for it: its calls stay as before.
+import { Node, type CallExpression } from "../../ts-morph.ts";
+import type { Analysis } from "../state.ts";
+import { optionsOf } from "../evaluate/value.ts";
+import { unwrapExpression } from "../urls.ts";
+import { loadPackageTypes } from "../package-types.ts";
+
+/** axios instance methods taking (url[, data], config): the config is where a per-request base goes. */
+const AXIOS_VERBS = new Set(["get", "delete", "head", "options", "post", "put", "patch"]);
+
+/** Whether the call is a verb of an instance every maker of which a package declares to return axios's AxiosInstance. */
+export function declaredAxiosInstance(a: Analysis, call: CallExpression): boolean {
+  const callee = unwrapExpression(call.getExpression());
+  if (!Node.isPropertyAccessExpression(callee) || !AXIOS_VERBS.has(callee.getName())) return false;
+  const made = optionsOf(a.evaluator.evaluate(unwrapExpression(callee.getExpression())));
+  return made.length > 0 && made.every((o) => o.kind === "made" && Node.isCallExpression(o.call) && declaredAxiosFactory(a, o.call));
+}
+
+function declaredAxiosFactory(a: Analysis, make: CallExpression): boolean {
+  try {
+    const makers = optionsOf(a.evaluator.evaluate(unwrapExpression(make.getExpression())));
+    if (!makers.length || !makers.every((m) => m.kind === "module")) return false;
+    for (const m of makers) if (m.kind === "module") loadPackageTypes(make.getProject(), m.node.getSourceFile().getFilePath(), m.module);
+    const decl = make.getProject().getTypeChecker().getResolvedSignature(make)?.getDeclaration();
+    if (!decl || !decl.getSourceFile().isDeclarationFile() || !/[\\/]node_modules[\\/]/.test(decl.getSourceFile().getFilePath())) return false;
+    const returned = Node.isReturnTyped(decl) ? decl.getReturnTypeNode() : undefined;
+    return !!returned && namesAxiosInstance(returned);
+  } catch {
+    return false;
+  }
+}
+
+/** `AxiosInstance` imported from "axios" (also renamed), or `import("axios").AxiosInstance`, as written in the declaration. */
+function namesAxiosInstance(type: Node): boolean {
+  if (Node.isImportTypeNode(type)) {
+    const arg = type.getArgument();
+    return /^["']axios["']$/.test(arg.getText()) && type.getQualifier()?.getText() === "AxiosInstance" && !type.getTypeArguments().length;
+  }
+  if (!Node.isTypeReference(type) || type.getTypeArguments().length) return false;
+  const name = type.getTypeName();
+  if (!Node.isIdentifier(name)) return false;
+  return (name.getSymbol()?.getDeclarations() ?? []).some((d) => Node.isImportSpecifier(d) && d.getNameNode().getText() === "AxiosInstance" && d.getImportDeclaration().getModuleSpecifierValue() === "axios");
+}
