@@ -73,6 +73,8 @@ export function schemaBoundary(plan: Plan, http: HttpCall, op: OperationMapping,
       if (shape.kind === "unknown") return undefined;
       continue;
     }
+    // The helper's own schema is parsed inside it, for every caller: not this call's to convert.
+    if (schema === sig?.schema) return undefined;
     const parsed = schema === given ? undefined : valueParsedBy(plan, http, schema);
     if (schema !== given && !parsed) return undefined;
     const paths = schemaFieldPaths(shape);
