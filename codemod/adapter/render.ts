@@ -13,7 +13,7 @@ export interface AdapterOptions {
   moduleKind: "esm" | "cjs";
 }
 
-export const EXPORTS = ["toV2Body", "toV1Record", "toV1List", "unwrapList", "filterList", "v1Message", "toV2Query"] as const;
+export const EXPORTS = ["toV2Body", "toV1Record", "toV1List", "unwrapList", "filterList", "v1Message", "toV2Query", "validatesV1"] as const;
 
 function table(name: string, type: string, entries: string[]): string {
   return `const ${name}${type} = {${entries.length ? `\n${indent(entries.join(",\n"))},\n` : ""}};`;

@@ -192,6 +192,21 @@ function v1Message(problem${t(": unknown")}, status${t("?: number")})${t(": { me
   return { message: upstreamError(status) };
 }
 
+/**
+ * A schema of the app's own (zod, yup, …) that checks v1 answers, handed v2 ones: each of its
+ * validating methods converts its value to v1 first (\`toV1\`), so the app's schema keeps its shape.
+ */
+function validatesV1${t("<S extends object>")}(schema${t(": S")}, toV1${t(": (answer: unknown) => unknown")})${t(": S")} {
+  const validating = ["parse", "parseAsync", "safeParse", "safeParseAsync", "validate", "validateSync", "cast", "isValid", "isValidSync"];
+  return new Proxy(schema, {
+    get(target, key) {
+      const member = Reflect.get(target, key);
+      if (typeof key !== "string" || !validating.includes(key) || typeof member !== "function") return member;
+      return (value${t(": unknown")}, ...rest${t(": unknown[]")}) => member.call(target, toV1(value), ...rest);
+    },
+  });
+}
+
 function upstreamError(status${t(": unknown")})${t(": string")} {
   return status === undefined ? "upstream error" : "upstream error " + status;
 }`;

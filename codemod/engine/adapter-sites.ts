@@ -12,11 +12,13 @@ import { clientAnswer, lenses, type OperationMapping } from "../../mappings/inde
 import { adapterCall, adapterCovers, adapterFileName, adapterImport, adapterOmissions, ADAPTER_BINDING, type AdapterOptions } from "../adapter/index.ts";
 import { projectReader } from "./project-reads.ts";
 import { adapterDir } from "./adapter-place.ts";
-import { edit, heldEdit, type Plan, type FileState } from "./state.ts";
+import { edit, heldEdit, type Analysis, type Plan, type FileState } from "./state.ts";
+import type { Problem } from "./rewrites/problems.ts";
 import { afterImports, beforeFallbacks, isTypeScriptFile, referencesOf, skipParens, statementOf } from "./nodes.ts";
 import { insertAt } from "./text-edit.ts";
 import { classifyRead } from "./response-branch.ts";
 import { enclosingFunction } from "./scope.ts";
+import { schemaName } from "./schema-parse.ts";
 
 /** The fields a record's flow reads, followed to every read; `at`/`through`: found in the code fetching the app's routes it is answered from. */
 export interface FollowedReads {
@@ -31,6 +33,16 @@ export interface ReachedReads {
   where: ReadonlyMap<string, string>;
 }
 
+/** A schema of the app's own that validates the answer: the conversion goes in front of it (rewrites/answer-schemas.ts). */
+export interface AdapterBoundary {
+  schema: Node;
+  /** `schema`: the schema handed on is wrapped in `validatesV1`; `value`: the value it parses is converted. */
+  wraps: "schema" | "value";
+  node: Node;
+  /** Every field a value it passes holds (a closed schema), with where it names each: then the reads given are these. */
+  fields?: ReadonlyMap<string, string>;
+}
+
 /**
  * Wraps the body read in the adapter when it holds this operation's record (or, for a list, its
  * records: `toV1List` unwraps and converts them); false when it does not. `reads`: the fields the
@@ -39,13 +51,17 @@ export interface ReachedReads {
  * where a read was found in the code fetching the app's routes it is answered from (`through`);
  * `unfollowed`: why that code, or the record type's reads, could not be followed (the word search decides, and the mark says why).
  * `reached`: the fields the flow did reach where it also leaves sight; a read of a left-out field among them marks the site where it is (the word search only where none is reached).
+ * `boundary`: a schema validating the answer, handed its v1 form instead of the read being converted.
  */
-export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean | { rxjsMap: string }, op: OperationMapping, kind: "record" | "recordList" = "record", reads?: FollowedReads, unfollowed?: string, reached?: ReachedReads): boolean {
+export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean | { rxjsMap: string }, op: OperationMapping, kind: "record" | "recordList" = "record", reads?: FollowedReads, unfollowed?: string, reached?: ReachedReads, boundary?: AdapterBoundary): boolean {
   if (!plan.a.adapter) return false;
+  if (boundary) (read = boundary.node), (promise = false);
+  // What the adapter cannot give a schema of the app's own rejects on every answer: named first in the mark.
+  const problems = boundary ? { push: (p: Problem) => plan.problems.push({ risk: "silent", ...p, advice: /^read what the v2 record/.test(p.advice) ? `take those fields out of ${schemaName(boundary.schema)} (or make them optional), or write it in v2 field names (docs/mapping.md)` : p.advice }) } : plan.problems;
   // `const body = await r.json(); if (!r.ok) throw new Error(JSON.stringify(body))`: the body also
   // serves the failure side, where the converter would turn a v2 problem into a fake record.
   if (typeof promise !== "object" && !Node.isBindingElement(read) && servesFailureSide(read)) {
-    plan.problems.push({ reason: "the body is read before the response's status check, which also uses it on failure: converted there, a v2 problem would become a fake v1 record", advice: "convert the body after the ok check (or read the problem's detail on failure)" });
+    problems.push({ reason: "the body is read before the response's status check, which also uses it on failure: converted there, a v2 problem would become a fake v1 record", advice: "convert the body after the ok check (or read the problem's detail on failure)" });
     return false;
   }
   // Exactly, or without fields the live catalog fills, where nothing in the project reads them.
@@ -59,13 +75,15 @@ export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean | {
     if (reads) {
       const read = fields.filter((f) => readsField(reads.fields, f, !!reads.through));
       if (!read.length) continue;
-      plan.problems.push({ reason: `${why} ${fields.join(" / ")}, and the record is read for ${read.map(readAt).join(", ")}`, advice: "read what the v2 record has instead (docs/mapping.md)" });
+      // A closed schema's keys are the reads: the schema names them.
+      const reason = boundary?.fields ? `the schema ${schemaName(boundary.schema)} names ${read.map(readAt).join(", ")}, which ${why}` : `${why} ${fields.join(" / ")}, and the record is read for ${read.map(readAt).join(", ")}`;
+      problems.push({ reason, advice: "read what the v2 record has instead (docs/mapping.md)" });
       return false;
     }
     // Not followed to every read: a read of one of them the flow did reach decides, named where it is.
     const hit = fields.filter((f) => !!reached && readsField(reached.fields, f, false));
     if (hit.length) {
-      plan.problems.push({ reason: `${why} ${fields.join(" / ")}, and the record is read for ${hit.map(readAt).join(", ")}`, advice: "read what the v2 record has instead (docs/mapping.md)" });
+      problems.push({ reason: `${why} ${fields.join(" / ")}, and the record is read for ${hit.map(readAt).join(", ")}`, advice: "read what the v2 record has instead (docs/mapping.md)" });
       return false;
     }
     // A nested field is searched for by its own name (`gpu.oneMonthPrice` → oneMonthPrice).
@@ -73,7 +91,7 @@ export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean | {
     if (!reader) continue;
     const where = path.relative(plan.a.adapter.root, reader.file).split(path.sep).join("/");
     const line = reader.read ? `${where}:${reader.read.line} may read ${reader.read.field}` : `${where} may read one`;
-    plan.problems.push({ reason: `${why} ${fields.join(" / ")}, and ${line}${unfollowed ? ` (${unfollowed})` : ""}`, advice: "read what the v2 record has instead (docs/mapping.md)" });
+    problems.push({ reason: `${why} ${fields.join(" / ")}, and ${line}${unfollowed ? ` (${unfollowed})` : ""}`, advice: "read what the v2 record has instead (docs/mapping.md)" });
     return false;
   }
   // Insertions around the read (its own path and body edits stay inside); a promise gets `.then`.
@@ -86,12 +104,14 @@ export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean | {
   const around = (filters?: string): string[] => {
     const conversion = (expr: string) => adapterCall(kind, op.key, expr, undefined, undefined, filters);
     if (stream) return ["", `.pipe(${stream}((${param}) => ${conversion(param.split(":")[0]!)}))`];
+    // `rp(PodSchema, …)` → `rp(v2Adapter.validatesV1(PodSchema, (answer) => v2Adapter.toV1Record.pod(answer)), …)`.
+    if (boundary?.wraps === "schema") return [`${ADAPTER_BINDING}.validatesV1(`, `, (answer) => ${conversion("answer")})`];
     if (promise) return ["", `.then((${param}) => ${conversion(param.split(":")[0]!)})`];
     return conversion("\0").split("\0");
   };
   let [open, close] = around() as [string, string];
   // A record the client may answer as null (`res.result` of `result: T | null`) stays null, as v1's reads of it expected.
-  if (!promise && kind === "record" && !Node.isBindingElement(read) && mayBeNull(read) && /^[\w$]+(\??\.[\w$]+)*$/.test(read.getText())) {
+  if (!promise && !boundary && kind === "record" && !Node.isBindingElement(read) && mayBeNull(read) && /^[\w$]+(\??\.[\w$]+)*$/.test(read.getText())) {
     open = `(${read.getText()} && ${open}`;
     close = `${close})`;
   }
@@ -117,13 +137,15 @@ export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean | {
   }
   if (kind === "recordList") (plan.site.adapterLists ??= []).push({ edit: closing.edit, at: closing.at, withFilters: (filters) => closing.render(around(filters)[1]!) });
   const without = left.length ? ` (without ${left.join(", ")}, which ${reads?.through ? `the code fetching ${reads.through} does not read` : reads ? "this record's reads do not name" : "nothing in the project reads"})` : "";
-  note(plan, read, kind === "record" ? `the v2 ${op.key.split("#")[0]} record is converted back to v1 by ${ADAPTER_BINDING}${without}` : `the v2 ${op.key.split("#")[0]} list is unwrapped and its records converted back to v1 by ${ADAPTER_BINDING}${without}`);
+  const forSchema = boundary ? ` for the schema ${schemaName(boundary.schema)}` : "";
+  note(plan, read, kind === "record" ? `the v2 ${op.key.split("#")[0]} record is converted back to v1 by ${ADAPTER_BINDING}${forSchema}${without}` : `the v2 ${op.key.split("#")[0]} list is unwrapped and its records converted back to v1 by ${ADAPTER_BINDING}${forSchema}${without}`);
+  if (boundary) (plan.site.adaptedSchemas ??= new Map()).set(boundary.schema, "wrapped");
   const site = plan.site;
   site.keepsV1Record = true;
   const before = site.onApply;
   site.onApply = () => {
     before?.();
-    useAdapter(plan, site.file ?? plan.a.files.get(read.getSourceFile().getFilePath())!);
+    useAdapter(plan.a, site.file ?? plan.a.files.get(read.getSourceFile().getFilePath())!);
   };
   return true;
 }
@@ -174,7 +196,7 @@ export function wrapBodyInAdapter(plan: Plan, body: Node, opKey: string): boolea
   const before = site.onApply;
   site.onApply = () => {
     before?.();
-    useAdapter(plan, plan.a.files.get(body.getSourceFile().getFilePath())!);
+    useAdapter(plan.a, plan.a.files.get(body.getSourceFile().getFilePath())!);
   };
   return true;
 }
@@ -212,12 +234,12 @@ function optionsFor(file: FileState): AdapterOptions {
 }
 
 /** The import line at the top of a file that uses the adapter (once), and the module to write. */
-function useAdapter(plan: Plan, file: FileState): void {
+export function useAdapter(a: Analysis, file: FileState): void {
   if (file.declared.has(ADAPTER_BINDING)) return;
   file.declared.add(ADAPTER_BINDING);
   const options = optionsFor(file);
-  const adapterPath = path.join(adapterDir(file.sf.getFilePath(), plan.a.adapter!.root), adapterFileName(options));
-  plan.a.adapter!.used.set(adapterPath, options);
+  const adapterPath = path.join(adapterDir(file.sf.getFilePath(), a.adapter!.root), adapterFileName(options));
+  a.adapter!.used.set(adapterPath, options);
   if (new RegExp(`\\b${ADAPTER_BINDING}\\b`).test(file.text.replace(/\/\/.*$/gm, ""))) return;
   const explicit = /from\s+["']\.{1,2}\/[^"']+\.js["']/.test(file.text);
   const line = adapterImport(file.sf.getFilePath(), adapterPath, options.moduleKind, { explicitExtension: explicit });
@@ -251,7 +273,7 @@ export function usesAdapter(plan: Plan, at: Node): void {
   const before = site.onApply;
   site.onApply = () => {
     before?.();
-    useAdapter(plan, plan.a.files.get(at.getSourceFile().getFilePath())!);
+    useAdapter(plan.a, plan.a.files.get(at.getSourceFile().getFilePath())!);
   };
 }
 

@@ -26,7 +26,7 @@ import { calledByOthers } from "./handed-on.ts";
 
 function note(a: Analysis, read: ErrorRead, site: Site, foreign: boolean): void {
   if (!a.files.has(read.node.getSourceFile().getFilePath())) return;
-  const entry = a.errorReads.get(read.node) ?? { node: read.node, field: read.field, sites: new Set<Site>(), foreign: false };
+  const entry = a.errorReads.get(read.node) ?? { node: read.node, field: read.field, schema: read.schema, sites: new Set<Site>(), foreign: false };
   entry.sites.add(site);
   entry.foreign ||= foreign;
   for (const hop of read.hops ?? []) {

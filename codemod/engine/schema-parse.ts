@@ -10,10 +10,12 @@ const PARSES = new Set(["parse", "parseAsync", "safeParse", "safeParseAsync"]);
 /** Methods whose result validates the same fields as their receiver. */
 const SAME_FIELDS = new Set(["optional", "nullable", "nullish", "passthrough", "strict", "strip", "partial", "deepPartial", "required", "describe", "default", "catch", "readonly", "brand", "refine", "superRefine", "transform", "pipe"]);
 const OBJECTS = new Set(["object", "strictObject", "looseObject"]);
+/** Modifiers whose object keeps the keys it does not name (zod strips them otherwise). */
+const KEEPS_OTHERS = new Set(["passthrough", "looseObject"]);
 
 /** What a schema validates: an object naming its keys (each with its own schema), an array of one, or something not read here. */
 export type SchemaShape =
-  | { kind: "object"; keys: Map<string, Node | undefined> }
+  | { kind: "object"; keys: Map<string, Node | undefined>; open?: boolean }
   | { kind: "array"; of: SchemaShape }
   | { kind: "unknown" };
 
@@ -61,17 +63,40 @@ export function schemaShape(schema: Node, depth = 0): SchemaShape {
   const args = u.getArguments();
   const receiver = callee.getExpression();
   const isZ = Node.isIdentifier(receiver) && receiver.getText() === "z";
-  if (isZ && OBJECTS.has(name)) return args[0] ? objectKeys(args[0]) : { kind: "unknown" };
+  if (isZ && OBJECTS.has(name)) return args[0] ? opened(objectKeys(args[0]), KEEPS_OTHERS.has(name)) : { kind: "unknown" };
   if (isZ && name === "array") return args[0] ? { kind: "array", of: schemaShape(args[0], depth + 1) } : { kind: "unknown" };
   if (isZ) return { kind: "unknown" };
   if (name === "array" && !args.length) return { kind: "array", of: schemaShape(receiver, depth + 1) };
-  if (SAME_FIELDS.has(name)) return schemaShape(receiver, depth + 1);
+  if (SAME_FIELDS.has(name)) return opened(schemaShape(receiver, depth + 1), KEEPS_OTHERS.has(name));
   if (name === "extend" && args[0]) {
     const base = schemaShape(receiver, depth + 1);
     const more = objectKeys(args[0]);
-    return base.kind === "object" && more.kind === "object" ? { kind: "object", keys: new Map([...base.keys, ...more.keys]) } : { kind: "unknown" };
+    return base.kind === "object" && more.kind === "object" ? opened({ kind: "object", keys: new Map([...base.keys, ...more.keys]) }, !!base.open) : { kind: "unknown" };
   }
   return { kind: "unknown" };
+}
+
+function opened(s: SchemaShape, open: boolean): SchemaShape {
+  return open && s.kind === "object" ? { ...s, open } : s;
+}
+
+/**
+ * The record fields a validated value can hold, as paths (`gpu.displayName`), with the schema entry
+ * naming each: zod strips the keys an object does not name, so what passes a closed object schema
+ * holds its keys and nothing else. An entry whose shape is not read (a scalar, `z.any()`) stands for
+ * the whole field (`gpu.*`). Undefined where the value may hold fields the schema does not name.
+ */
+export function schemaFieldPaths(s: SchemaShape, prefix = "", out = new Map<string, Node | undefined>(), depth = 0): Map<string, Node | undefined> | undefined {
+  if (s.kind === "array") return schemaFieldPaths(s.of, prefix, out, depth);
+  if (s.kind !== "object" || s.open || depth > 6) return undefined;
+  for (const [key, entry] of s.keys) {
+    const path = `${prefix}${key}`;
+    out.set(path, entry);
+    const inner = entry ? schemaShape(entry) : ({ kind: "unknown" } as const);
+    if ((inner.kind === "object" || inner.kind === "array") && schemaFieldPaths(inner, `${path}.`, out, depth + 1)) continue;
+    out.set(`${path}.*`, entry);
+  }
+  return out;
 }
 
 function objectKeys(shape: Node): SchemaShape {

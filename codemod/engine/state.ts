@@ -72,6 +72,8 @@ export interface Site {
   adapterRoute?: { edits: Edit[]; typeRenames: Set<Node> | undefined; onApply: (() => void) | undefined; uses: Node[] };
   /** The adapter converts its v2 record back to v1: what it hands on keeps v1 field names, as a call that stays v1. */
   keepsV1Record?: boolean;
+  /** The schemas of the app's own validating its answer that the adapter hands the v1 form, or refused to with a reason of its own (rewrites/answer-schemas.ts). */
+  adaptedSchemas?: Map<Node, "wrapped" | "refused">;
   /** The edits that close the `toV1List(…)` calls this site writes, where the list's v1 filters go (query-moves.ts). */
   adapterLists?: AdapterListClose[];
   /** Field declarations its v1 record is typed through where it leaves sight, and parameters it hands its record to (they must keep v1 reads while it stays v1). */
@@ -88,6 +90,8 @@ export interface Site {
 export interface SharedErrorRead {
   node: Node;
   field: "message" | "error";
+  /** A schema of the app's own validating the body (`ApiErrorSchema.safeParse(body)`, `node` the body): handed v2's problem as v1's message. */
+  schema?: Node;
   sites: Set<Site>;
   /** Also reached by calls that are not v1 sites (a global interceptor, a wrapper other code uses): never v2-only. */
   foreign: boolean;

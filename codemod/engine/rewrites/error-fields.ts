@@ -20,6 +20,8 @@ import { fallbackFields, guardEdits, guardedField, isBothGuard } from "./error-g
 import { errorTypeMembers, hasFieldOrAny } from "./error-body-types.ts";
 import { schemaName, schemaParseOf, schemaShape } from "../schema-parse.ts";
 import { renameErrorMember } from "./error-members.ts";
+import { adapterCall, ADAPTER_BINDING } from "../../adapter/index.ts";
+import { useAdapter } from "../adapter-sites.ts";
 
 export type ErrorField = "message" | "error";
 /** A read of a v1 error field: `body.message` (a property access) or `{ message }` (a binding element). */
@@ -28,6 +30,8 @@ export interface ErrorRead {
   field: ErrorField;
   /** The functions the body was handed to on its way to the read. */
   hops?: Hop[];
+  /** A schema of the app's own that validates the body (`node`) and names v1's `message`. */
+  schema?: Node;
 }
 /** How the body got where it is read, and who hears where it goes out of sight. */
 export interface ReadTrail {
@@ -90,12 +94,16 @@ export function errorFieldReads(a: Analysis, value: Node, out: ErrorRead[] = [],
     errorFieldReads(a, parent, out, depth + 1, trail);
   } else if (Node.isCallExpression(parent) && parent.getExpression().getText() === "JSON.parse" && parent.getArguments()[0] === outer) {
     errorFieldReads(a, parent, out, depth + 1, trail);
+  } else if (Node.isCallExpression(parent) && parent.getExpression().getText() === `${ADAPTER_BINDING}.v1Message`) {
+    // Already v1's form, whichever API answered (an earlier run's adapter).
   } else if (Node.isCallExpression(parent) && schemaParseOf(outer)?.call === parent) {
     // `ApiErrorSchema.safeParse(body)`: the schema reads the fields it names; one naming v1's fails on a v2 problem.
     const schema = schemaParseOf(outer)!.schema;
     const s = schemaShape(schema);
     const v1 = s.kind === "object" ? [...s.keys.keys()].filter(isField) : [];
-    if (s.kind !== "object" || v1.length) trail.unfollowed?.(parent, `the zod schema ${schemaName(schema)}${v1.length ? ` (it requires ${v1.join(", ")})` : ""}`);
+    // v1's `{ message }` and nothing else: the adapter hands it a v2 problem as v1's message (`v1Message`, the gateway's).
+    if (a.adapter && s.kind === "object" && v1.length && [...s.keys.keys()].every((k) => k === "message")) out.push({ node: outer, field: "message", hops: trail.hops, schema });
+    else if (s.kind !== "object" || v1.length) trail.unfollowed?.(parent, `the zod schema ${schemaName(schema)}${v1.length ? ` (it requires ${v1.join(", ")})` : ""}`);
   } else if (Node.isCallExpression(parent) || Node.isNewExpression(parent)) {
     // `describeError(body)`, `new ApiError(status, body)`: its reads of the parameter are reads of the body.
     const to = handedTo(a, outer);
@@ -138,6 +146,15 @@ export function errorReadEdits(a: Analysis, read: ErrorRead, mode: ReadMode): { 
   const put = (n: Node, text: string, start = n.getStart(), end = n.getEnd()) => edits.push(textEdit(n, start, end, text));
   const to = errorFieldMap[read.field];
   const n = read.node;
+  // The body handed to the app's schema: v1Message gives v2's problem v1's `{ message }` and leaves a v1 body's message as it is.
+  if (read.schema) {
+    if (!a.adapter) return { problem: "the boundary adapter is off" };
+    useAdapter(a, a.files.get(file)!);
+    const [open, close] = adapterCall("problem", "", "\0").split("\0") as [string, string];
+    put(n, open, n.getStart(), n.getStart());
+    put(n, close, n.getEnd(), n.getEnd());
+    return { edits };
+  }
   // `"message" in body`, and a v1-shaped stand-in `{ message: text }`.
   const guard = guardEdits(n, to, mode);
   if (guard) {

@@ -29,6 +29,7 @@ import { relayOf, type AppRoute } from "../relay-routes.ts";
 import { relayedReads } from "../relay-reads.ts";
 import { readsBlock, typedRecordReads, type LeftSight, type TypedReads } from "../typed-reads.ts";
 import { queryFunctionResult } from "../query-results.ts";
+import { schemaBoundary } from "./answer-schemas.ts";
 
 const ITERATORS = ["map", "filter", "find", "forEach", "some", "every", "flatMap", "findLast", "sort", "slice", "reduce"];
 
@@ -363,16 +364,17 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
     // leaves out; a read through the same type of another value elsewhere cannot see this record.
     // Where it leaves sight only through the app's routes, the code fetching them is followed to its reads.
     const relayed = !streamGone && sites.length === 1 && !unfollowed && relays.length && escapes.every((e) => relays.some((r) => r.node === e)) ? relayedReads(plan.a, relays) : undefined;
-    let seen: FollowedReads | undefined = !outOfSight && !streamGone && escapes.length === 0 && sites.length === 1 ? { fields: reached } : relayed && "reads" in relayed ? { fields: new Set([...reached, ...relayed.reads.keys()]), at: relayed.reads, through: relayed.through } : undefined;
+    // A closed schema validating the answer holds its own keys and nothing else: they are every read.
+    let seen: FollowedReads | undefined = boundary?.fields ? { fields: new Set(boundary.fields.keys()), at: boundary.fields } : !outOfSight && !streamGone && escapes.length === 0 && sites.length === 1 ? { fields: reached } : relayed && "reads" in relayed ? { fields: new Set([...reached, ...relayed.reads.keys()]), at: relayed.reads, through: relayed.through } : undefined;
     const kind = shape.kind === "list" ? "recordList" : "record";
     let fallback = relayed && "undecided" in relayed ? `the code fetching its route was not followed: ${relayed.undecided}` : undefined;
     // Where it left sight only into places its project record type follows, the type's member references are its reads.
-    const typed = !seen && !relays.length && !streamGone && !stream && !handed && sites.length === 1 && !!read && escapes.length > 0 && escapes.every((e) => leftSight.some((l) => l.node === e)) ? typedRecordReads(plan.a, declaredBodyRecord(plan.a, read) ?? readDeclared, leftSight) : undefined;
+    const typed = !seen && !boundary && !relays.length && !streamGone && !stream && !handed && sites.length === 1 && !!read && escapes.length > 0 && escapes.every((e) => leftSight.some((l) => l.node === e)) ? typedRecordReads(plan.a, declaredBodyRecord(plan.a, read) ?? readDeclared, leftSight) : undefined;
     if (typed && "fields" in typed) seen = { fields: new Set([...reached, ...typed.fields]), at: new Map([...reachedAt, ...typed.at]) };
     else if (typed) fallback = `not every read of ${typed.type} is known: ${typed.unknown}`;
     if (!speculative) typedOutcome = typed;
-    const found = { fields: reached, where: reachedAt };
-    const wrapped = stream ? wrapRecordInAdapter(plan, http.call, { rxjsMap: stream }, op, kind, seen, fallback, found) : !!read && wrapRecordInAdapter(plan, read, readIsPromise, op, kind, seen, fallback, found);
+    const found = { fields: new Set([...reached, ...(boundary?.fields?.keys() ?? [])]), where: new Map([...reachedAt, ...(boundary?.fields ?? [])]) };
+    const wrapped = stream ? wrapRecordInAdapter(plan, http.call, { rxjsMap: stream }, op, kind, seen, fallback, found) : !!read && wrapRecordInAdapter(plan, read, readIsPromise, op, kind, seen, fallback, found, boundary);
     // Why the adapter could not take it belongs to the site only where the site is marked anyway.
     if (!wrapped && speculative) plan.problems.splice(problems);
     const route = wrapped ? { edits: plan.site.edits, typeRenames: plan.site.typeRenames, onApply: plan.site.onApply } : undefined;
@@ -380,6 +382,8 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
     return route;
   };
   const unrenamed = plan.problems.length > mark.problems;
+  // A schema of the app's own validating the answer in v1 shape: the adapter goes in front of it.
+  const boundary = plan.a.adapter && !http.observable ? schemaBoundary(plan, http, op, shape.kind, lens) : undefined;
   const differs = escapes.length > 0 && differingFields(lens.fields, lens.v1Lost).length > 0;
   // An Observable's reads sit in its callbacks, and its values may leave sight between operators: the
   // one place to convert them is where they leave the request (the file's rxjs `map`); without it they stay marked.
@@ -391,9 +395,11 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   const declaredRecord = !!flow && (!!recordTypeOf(http.call.getTypeArguments()[0]) || flow.returnTypes.some((r) => !!recordTypeOf(r.value)));
   const streamGone = !!flow && (shape.kind === "list" || differingFields(lens.fields, lens.v1Lost).length > 0) && !!flow.leaves && (undocumented ? declaredRecord : !streamDeclaredNothing(http.call, flow.returnTypes));
   const stream = http.observable === "body" && (readInStream || streamGone) ? rxjsMapIn(http.call.getSourceFile()) : undefined;
-  if ((unrenamed || differs || (stream && streamGone)) && (read || stream) && plan.a.adapter && (!readInStream || stream)) {
+  if ((unrenamed || differs || boundary || (stream && streamGone)) && (read || stream) && plan.a.adapter && (!readInStream || stream)) {
     const before = plan.problems.length;
     const route = throughAdapter();
+    // The adapter said why it cannot serve the schema (a field it cannot fill): that is the schema's mark.
+    if (!route && boundary && plan.problems.length > before) (plan.site.adaptedSchemas ??= new Map()).set(boundary.schema, "refused");
     if (route) {
       plan.problems.splice(mark.problems);
       Object.assign(plan.site, route, { keepsV1Record: true });

@@ -1,31 +1,15 @@
 // Rewrite step: a schema validating the answer (zod's `Schema.parse(await res.json())`, or a helper
 // given the schema: `rp(PodSchema, path)`) reads every field it names, and fails on a v2 answer
 // where one of them is renamed or gone, or where v2 wraps a list the schema expects as an array.
-// The schema is not converted here: such a call stays whole on v1 with a mark naming the schema.
+// The schema is not converted here: where the adapter does not hand it the answer's v1 form
+// (answer-schemas.ts), such a call stays whole on v1 with a mark naming the schema.
 import type { Node } from "../../ts-morph.ts";
 import { answersUndocumentedRecord, clientAnswer, lensNamed, type OperationMapping } from "../../../mappings/index.ts";
 import type { Plan } from "../state.ts";
 import type { HttpCall } from "../transports/index.ts";
-import { bodySites } from "../body-sites.ts";
-import { schemaName, schemaParseOf, schemaShape, type SchemaShape } from "../schema-parse.ts";
+import { schemaName, schemaShape, type SchemaShape } from "../schema-parse.ts";
+import { answerSchemas } from "./answer-schemas.ts";
 import { differingFields } from "./record-fields.ts";
-
-/** The schemas that validate this call's answer: the one its helper is given, the helper's own, or one the body is parsed with. */
-export function answerSchemas(plan: Plan, http: HttpCall): Node[] {
-  const out: Node[] = [];
-  const sig = http.lib === "helper" ? http.helper : undefined;
-  if (sig?.schemaIndex !== undefined) {
-    const arg = http.call.getArguments()[sig.schemaIndex];
-    if (arg) out.push(arg);
-  }
-  if (sig?.schema) out.push(sig.schema as Node);
-  for (const site of bodySites(plan.a, http)) {
-    if (site.kind !== "value") continue;
-    const parse = schemaParseOf(site.node);
-    if (parse) out.push(parse.schema);
-  }
-  return out;
-}
 
 /** Marks the call when a schema validating its answer names a v1 field that differs in v2, or expects the list v2 wraps. */
 export function schemaReads(plan: Plan, http: HttpCall, op: OperationMapping): void {
@@ -41,6 +25,9 @@ export function schemaReads(plan: Plan, http: HttpCall, op: OperationMapping): v
     differing.set(first, [...(differing.get(first) ?? []), d]);
   }
   for (const schema of schemas) {
+    // Handed the answer's v1 form by the adapter (answer-schemas.ts): it validates what it did on v1;
+    // or the adapter said which of its fields it cannot give.
+    if (plan.site.adaptedSchemas?.has(schema)) continue;
     const name = schemaName(schema);
     let s: SchemaShape = schemaShape(schema);
     const where = answersUndocumentedRecord(op) ? "the record v2 answers" : "the answer";
