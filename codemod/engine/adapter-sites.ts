@@ -212,7 +212,7 @@ export function wrapQueryInAdapter(plan: Plan, query: Node, opKey: string): bool
   const before = site.onApply;
   site.onApply = () => {
     before?.();
-    useAdapter(plan, plan.a.files.get(query.getSourceFile().getFilePath())!);
+    useAdapter(plan.a, plan.a.files.get(query.getSourceFile().getFilePath())!);
   };
   return true;
 }
