@@ -185,6 +185,7 @@ function remember(file: FileState, st: Node, key: string, mark: Mark): void {
 export function markFindings(file: FileState, details: MarkDetail[] = []): { findings: Finding[]; kept: PlacedDetail[] } {
   const out: Finding[] = [];
   const kept: PlacedDetail[] = [];
+  const taken = new Set<MarkDetail>();
   const lines = file.lines;
   let lineStarts: number[] | undefined;
   lines.forEach((line, i) => {
@@ -196,8 +197,11 @@ export function markFindings(file: FileState, details: MarkDetail[] = []): { fin
     let next = i + 1;
     while (next < lines.length && TODO_LINE.test(lines[next]!)) next++;
     const target = lines[next] ?? line;
+    // Two marks may read alike without their positions (`costPerHr (input.js:#)`): each takes the next
+    // detail so keyed, in file order (codemod-marks.json keeps them so), a mark this run wrote again too.
+    let detail = details.find((d) => !taken.has(d) && d.mark === markKey(line));
+    if (detail) taken.add(detail);
     if (file.emittedTodos.has(`${next + 1}|${line.trim()}`)) return;
-    let detail = details.find((d) => d.mark === markKey(line));
     // A mark of an earlier version (`…; advice: …`) no pass wrote again: shortened in place, its text kept as its detail.
     if (advice !== undefined && !detail) detail = shortenOlder(file, i, m, lineStarts ??= starts(file.text));
     if (detail) kept.push({ ...detail, at: (lineStarts ??= starts(file.text))[i]! });
