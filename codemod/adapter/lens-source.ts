@@ -89,7 +89,14 @@ export function lensSource(lens: BodyLens, direction: Direction, table: AdapterT
           ...Object.entries(lens.v2Defaults ?? {}).map(([path, value]) => `if (get(out, ${literal(path)}) === undefined) put(out, ${literal(path)}, ${literal(value)});`),
           "return out;",
         ]
-      : [`const v2${t(": Obj")} = objectOf(input, ${literal(`a v2 ${lens.v2Schema} object`)}, false);`, `const out${t(": Obj")} = {};`, ...steps, "return out;"];
+      : [
+          // No record (a 404's empty body: `{ statusCode, result: null }`) passes as it is, as the gateway converts no missing body.
+          "if (input === null || input === undefined) return input;",
+          `const v2${t(": Obj")} = objectOf(input, ${literal(`a v2 ${lens.v2Schema} object`)}, false);`,
+          `const out${t(": Obj")} = {};`,
+          ...steps,
+          "return out;",
+        ];
   const code = `function ${name}(input${t(": unknown")})${t(": any")} {\n${indent(lines.join("\n"))}\n}`;
   return omits.length ? { ok: true, name, code, omits } : { ok: true, name, code };
 }

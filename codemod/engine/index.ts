@@ -21,7 +21,7 @@ import { registerCaughtReadsByShape, registerErrorReads, settleErrorReads } from
 import { registerErrorTexts, settleErrorWording } from "./error-wording.ts";
 import { scanLiterals } from "./base-sources.ts";
 import { resolveDoNoHarm } from "./do-no-harm.ts";
-import { markFindings, writtenMarks } from "./todo-marks.ts";
+import { markFindings, fileMarks } from "./todo-marks.ts";
 import { applyEdits } from "./apply-edits.ts";
 import { placeMarkPositions } from "./mark-positions.ts";
 import { syntaxErrorOf } from "./output-parses.ts";
@@ -173,7 +173,7 @@ function analyzeOnce(index: ProjectIndex, displayName: (file: string) => string,
     const internal = failed.get(path);
     const readBack = markFindings(file, options.markDetails?.(path));
     const findings: Finding[] = [...file.findings, ...readBack.findings].sort((x, y) => x.line - y.line || x.column - y.column);
-    const marks = [...writtenMarks(file), ...readBack.kept];
+    const marks = fileMarks(file, readBack.kept);
     if (internal) findings.unshift({ file: file.display, line: 1, column: 1, operation: null, v1: null, v2: null, category: "review", reason: `not processed (internal error): ${internal}`, advice: "migrate this file by hand and report the error", snippet: "", subject: "file" });
     const sites = a.sites.filter((s) => s.file === file && s.finding && s.call.getKind() === SyntaxKind.CallExpression);
     const found = sites.length + (file.netSites ?? 0);

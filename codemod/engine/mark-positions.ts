@@ -8,8 +8,13 @@ import type { Node } from "../ts-morph.ts";
 import type { Edit } from "../types.ts";
 import type { Analysis, FileState } from "./state.ts";
 
-/** `pods.ts:12`, `src/index.ts:45`, as every position in a mark is written (todo-marks.ts reads marks without them). */
-const POSITION = /((?:[\w.-]+\/)*[\w.-]+\.[cm]?[jt]sx?):(\d+)\b/g;
+/**
+ * `pods.ts:12`, `src/index.ts:45`, as every position in a mark is written (todo-marks.ts reads marks
+ * without them). Names of file-based routes count whole (`[id].get.ts`, `[...slug].ts`, `+page.ts`,
+ * `$podId.tsx`, folders `(admin)/`, `@modal/`): a name read short (`.get.ts`) is no file's, left unplaced.
+ */
+const NAME = String.raw`[\w.\-[\]+$@~]+`;
+const POSITION = new RegExp(String.raw`((?:(?:\(${NAME}\)|${NAME})\/)*${NAME}\.[cm]?[jt]sx?):(\d+)\b`, "g");
 
 /**
  * Where a node is, as a mark quotes it: its file's name (with as many of its folders as make it the

@@ -18,7 +18,8 @@ import { baseIn } from "./evaluate/bases.ts";
 import { addFinding, fileOf, type Analysis } from "./state.ts";
 import { todo } from "./todo-marks.ts";
 import { uniqueMatches } from "./v1-match.ts";
-import { concatenationOf, statementOf } from "./nodes.ts";
+import { concatenationOf, referencesOf, statementOf } from "./nodes.ts";
+import { enclosingFunction } from "./scope.ts";
 import { V1_BASE_NAME, V1_ORIGIN_NAME } from "./v1-redirect.ts";
 import { TODO_TAG } from "../prefilter.ts";
 import { unwrapExpression } from "./urls.ts";
@@ -38,6 +39,26 @@ function alreadyMarked(text: string, n: Node): boolean {
     lineStart = prevStart;
   }
   return false;
+}
+
+/**
+ * The calls on the declared v1 base that a variable holding the path is handed to, when it goes to
+ * nothing else (`const path = q ? \`/pods?${q}\` : "/pods"; call(path, opts, RUNPOD_V1_BASE)`): an
+ * earlier run kept those calls whole on v1 and marked them, and their marks count the path. A later
+ * run does not follow them as sites (their base is the kept one), so the path is not consumed.
+ */
+function keptCallsTaking(top: Node): Node[] | undefined {
+  const decl = top.getParent();
+  if (!decl || !Node.isVariableDeclaration(decl) || decl.getInitializer() !== top) return undefined;
+  const name = decl.getNameNode();
+  const statement = decl.getParent()?.getParent();
+  if (!Node.isIdentifier(name) || (statement && Node.isVariableStatement(statement) && statement.isExported())) return undefined;
+  const scope = enclosingFunction(decl);
+  const calls = referencesOf(scope, name).map((r) => {
+    const call = r.getParent();
+    return call && Node.isCallExpression(call) && call.getArguments().includes(r as never) && OWN_V1_BASE.test(statementOf(call).getText()) ? call : undefined;
+  });
+  return calls.length && calls.every((c) => !!c) ? (calls as Node[]) : undefined;
 }
 
 const HOLE = "\u0000";
@@ -138,12 +159,14 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
     // A path used as a key, compared or logged, never reaching a request or a URL being built.
     if (!reachesRequest(a, n)) continue;
     // A use of the bases it may be sent on that nothing follows: they stay v1 (an earlier run's mark still counts).
-    // (Not a path a kept call already sends on its own declared v1 base: `call(path, "POST", RUNPOD_V1_BASE)`.)
-    if (!OWN_V1_BASE.test(statementOf(n).getText())) (a.netUses ??= new Map()).set(n, bases);
+    // (Not a path a kept call already sends on its own declared v1 base: `call(path, "POST", RUNPOD_V1_BASE)`,
+    // nor one a variable hands only to such calls.)
+    const kept = keptCallsTaking(whole.top);
+    if (!kept && !OWN_V1_BASE.test(statementOf(n).getText())) (a.netUses ??= new Map()).set(n, bases);
     // Counted with the call sites the engine follows (the rewrite's summary), marked by an earlier run or not.
     const file = a.files.get(n.getSourceFile().getFilePath());
     if (file) file.netSites = (file.netSites ?? 0) + 1;
-    if (alreadyMarked(fileOf(a, n).text, n)) continue;
+    if (alreadyMarked(fileOf(a, n).text, n) || kept?.every((call) => alreadyMarked(fileOf(a, n).text, call))) continue;
     // A request object's `method` (GET when it names none), else the method beside it in a call; a bare relative path is read with GET.
     const method = matches.length > 1 ? methodOfRequestObject(n) ?? methodOfRequestInit(whole.top) ?? methodBeside(whole.top) ?? methodInChain(whole.top) ?? (relative ? "GET" : undefined) : undefined;
     const narrowed = method ? matches.filter((m) => m.operation.v1.method === method) : matches;

@@ -150,17 +150,25 @@ export function markKey(line: string): string {
   return withoutPositions(line.trim()).replace(/\) ×\d+: /, "): ");
 }
 
-/** The marks this run wrote or confirmed in a file, with each site's problems (for codemod/mark-details.ts). */
-export function writtenMarks(file: FileState): MarkDetail[] {
-  const out: (MarkDetail & { at: number })[] = [];
+/** A mark's details and where its line is in the text the run read (its offset; then its edit's rank). */
+export type PlacedDetail = MarkDetail & { at: number; rank?: number };
+
+/**
+ * The marks of a file for codemod/mark-details.ts, each with its site's problems: those this run
+ * wrote or confirmed and those it read back (`kept`, from markFindings), in the order of the file.
+ * Not in the order they were found: a first run writes a mark that a later run only reads back.
+ */
+export function fileMarks(file: FileState, kept: PlacedDetail[]): MarkDetail[] {
+  const out: PlacedDetail[] = [...kept];
   for (const marks of file.marks.values()) {
     for (const m of marks.values()) {
       const line = m.edit?.text ?? m.existing?.text;
-      if (line) out.push({ mark: markKey(line), sites: m.sites.map((ps) => ps.map(({ reason, advice }) => ({ reason, advice }))), at: m.edit?.start ?? m.existing?.start ?? 0 });
+      // Marks inserted at one line go in the order of their edits (apply-edits.ts).
+      const rank = m.edit && !m.existing ? file.edits.indexOf(m.edit) : undefined;
+      if (line) out.push({ mark: markKey(line), sites: m.sites.map((ps) => ps.map(({ reason, advice }) => ({ reason, advice }))), at: m.edit?.start ?? m.existing?.start ?? 0, rank });
     }
   }
-  // In the order of the file (the order they were planned in differs between a first and a later run).
-  return out.sort((x, y) => x.at - y.at).map(({ at: _at, ...detail }) => detail);
+  return out.sort((x, y) => x.at - y.at || (x.rank ?? -1) - (y.rank ?? -1)).map(({ at: _at, rank: _rank, ...detail }) => detail);
 }
 
 function remember(file: FileState, st: Node, key: string, mark: Mark): void {
@@ -174,9 +182,10 @@ function remember(file: FileState, st: Node, key: string, mark: Mark): void {
  * problems come from the details the run that wrote it kept (`details`: codemod/mark-details.ts),
  * else from the line itself. Returns those details too, to be kept for the next run.
  */
-export function markFindings(file: FileState, details: MarkDetail[] = []): { findings: Finding[]; kept: MarkDetail[] } {
+export function markFindings(file: FileState, details: MarkDetail[] = []): { findings: Finding[]; kept: PlacedDetail[] } {
   const out: Finding[] = [];
-  const kept: MarkDetail[] = [];
+  const kept: PlacedDetail[] = [];
+  const taken = new Set<MarkDetail>();
   const lines = file.lines;
   let lineStarts: number[] | undefined;
   lines.forEach((line, i) => {
@@ -188,11 +197,14 @@ export function markFindings(file: FileState, details: MarkDetail[] = []): { fin
     let next = i + 1;
     while (next < lines.length && TODO_LINE.test(lines[next]!)) next++;
     const target = lines[next] ?? line;
+    // Two marks may read alike without their positions (`costPerHr (input.js:#)`): each takes the next
+    // detail so keyed, in file order (codemod-marks.json keeps them so), a mark this run wrote again too.
+    let detail = details.find((d) => !taken.has(d) && d.mark === markKey(line));
+    if (detail) taken.add(detail);
     if (file.emittedTodos.has(`${next + 1}|${line.trim()}`)) return;
-    let detail = details.find((d) => d.mark === markKey(line));
     // A mark of an earlier version (`…; advice: …`) no pass wrote again: shortened in place, its text kept as its detail.
     if (advice !== undefined && !detail) detail = shortenOlder(file, i, m, lineStarts ??= starts(file.text));
-    if (detail) kept.push(detail);
+    if (detail) kept.push({ ...detail, at: (lineStarts ??= starts(file.text))[i]! });
     for (let k = 0; k < (times ? Number(times) : 1); k++) {
       const problems = detail?.sites[k] ?? detail?.sites.at(-1);
       out.push({

@@ -114,6 +114,24 @@ describe("the generated JavaScript runs in Node", () => {
   });
 });
 
+describe("a record conversion on an answer without a record", () => {
+  // @actions/http-client's getJson answers `{ statusCode, result }` with `result: null` on a 404, and
+  // v1 code reads `result?.id`: the conversion hands null (and undefined) back as it is, as the
+  // gateway converts no missing body; a record converts, anything else is still refused.
+  it.each([
+    ["ts", "esm"],
+    ["js", "cjs"],
+  ] as const)("%s %s: null and undefined pass, a record converts", (language, moduleKind) => {
+    const a = loadAdapter(adapterModule({ language, moduleKind }).text);
+    for (const [resource, convert] of Object.entries(a.toV1Record)) {
+      expect(convert(null), resource).toBeNull();
+      expect(convert(undefined), resource).toBeUndefined();
+      expect(() => convert("not found"), resource).toThrow(/expected a v2 /);
+    }
+    expect(a.toV1Record.networkVolume!({ id: "v", name: "cache", size: 20, dataCenter: "EU-RO-1", type: "STANDARD" })).toMatchObject({ id: "v", name: "cache", size: 20, dataCenterId: "EU-RO-1" });
+  });
+});
+
 describe("regeneration is byte-identical", () => {
   const variants: AdapterOptions[] = [
     { language: "ts", moduleKind: "esm" },

@@ -6,6 +6,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCodemod } from "../../codemod/project.ts";
 import { countMarks } from "../../codemod/engine/todo-marks.ts";
+import { MARK_DETAILS } from "../../codemod/mark-details.ts";
 import { casePairs, cleanup, copyCase, fixtureCases, isNegative, rewriteCase, FIXTURES } from "./fixture-helpers.ts";
 
 const cases = fixtureCases();
@@ -40,9 +41,13 @@ describe("codemod fixtures", () => {
       } else {
         expect(result.summary.filesChanged).toBeGreaterThan(0);
       }
-      // Idempotent: a second run over the rewritten files changes nothing (TODO marks included).
+      // Idempotent: a second run over the rewritten files changes nothing (TODO marks included),
+      // nor the details of the marks kept beside them (the positions they quote, their order).
+      const details = path.join(tmp, MARK_DETAILS);
+      const kept = existsSync(details) ? readFileSync(details, "utf8") : undefined;
       const again = await runCodemod({ paths: [tmp], write: true, diff: true });
       expect(again.files.filter((f) => f.changed).map((f) => f.diff)).toEqual([]);
+      expect(existsSync(details) ? readFileSync(details, "utf8") : undefined, `${name}: ${MARK_DETAILS} after a second run`).toBe(kept);
       // What remains for the audit is what a human must do; TODO-marked sites still count.
       const todoCount = [...outputs.values()].reduce((n, text) => n + countMarks(text), 0);
       expect(again.findings.every((f) => f.category !== "auto")).toBe(true);

@@ -30,6 +30,7 @@ import { relayedReads } from "../relay-reads.ts";
 import { readsBlock, typedRecordReads, type LeftSight, type TypedReads } from "../typed-reads.ts";
 import { queryFunctionResult } from "../query-results.ts";
 import { schemaBoundary } from "./answer-schemas.ts";
+import { answerFormUnknown, unknownFormProblem } from "./answer-form.ts";
 
 const ITERATORS = ["map", "filter", "find", "forEach", "some", "every", "flatMap", "findLast", "sort", "slice", "reduce"];
 
@@ -297,6 +298,8 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   // openapi-fetch: `const { data } = await client.GET(…)`, data being the record (or the unwrapped list).
   if (http.lib === "openapi-fetch") for (const r of boundRefs(http, "data")) (shape.kind === "record" ? recordUse : listUse)(r, 0);
   const sites = bodySites(plan.a, http);
+  // A client whose answer's form the codemod cannot tell, its answer used: the v1 record may be read anywhere in it.
+  if (!sites.length && shape.kind === "record" && !undocumented && answerFormUnknown(http)) unknownFormProblem(plan, differingFields(lens.fields, lens.v1Lost));
   let handed = false;
   /** What the record type said of the reads where the flow lost the record (typed-reads.ts), once the adapter was asked. */
   let typedOutcome: TypedReads | undefined;

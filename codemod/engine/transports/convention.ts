@@ -97,7 +97,9 @@ function answerStyle(reads: string[] | undefined): HttpCall["style"] {
   if (!reads) return undefined;
   if (reads.includes("data")) return "data";
   if (reads.includes("json")) return "json";
-  if (reads.some((r) => ["ok", "status", "statusCode", "headers", "body", "text"].includes(r))) return undefined;
+  // Members of a response, not of a v1 body (no v1 answer has one): `result` is where typed-rest-client
+  // and @actions/http-client put the body (`{ statusCode, result, headers }`).
+  if (reads.some((r) => ["ok", "status", "statusCode", "headers", "body", "text", "result"].includes(r))) return undefined;
   return "body";
 }
 
