@@ -20,6 +20,7 @@ import { heldSources, receiverMember } from "./receiver-base.ts";
 import { localBaseExpression } from "./local-base.ts";
 import { methodParam, optionsMayCarry, spreadCarrying } from "./helper-method.ts";
 import { optionsMethodReach } from "./options-method.ts";
+import { verbOptionsMethod } from "./outside-options.ts";
 import { answerLibOf, bodyKeyOf, bodyWrapperOf, returnsBody, returnsValueOf, schemaParsedBody } from "./helper-answer.ts";
 
 const BODY_NAME = /body|data|payload|json/i;
@@ -332,10 +333,13 @@ function usedOnlyAsText(param: Node): boolean {
 }
 
 /** Why a caller's options decide the method: they may carry one, and the helper lets it replace its own. */
-function carriedWhy(options: Node, at: Node | undefined, own: string | undefined): string {
+function carriedWhy(options: Node, at: Node | undefined, own: string | undefined, seen?: Node): string {
   const verb = own ? own.toUpperCase() : "the helper's method";
-  const place = at ? ` (${at.getSourceFile().getBaseName()}:${at.getStartLineNumber()} \`${shortExpression(at, 40)}\`)` : "";
-  return `the options handed on (${shortExpression(options, 40)}) may carry a method, and the helper lets it replace ${verb}${place}`;
+  const where = (n: Node) => `${n.getSourceFile().getBaseName()}:${n.getStartLineNumber()} \`${shortExpression(n, 40)}\``;
+  const place = at ? ` (${where(at)})` : "";
+  // Where the project gives it one (a caller's literal, a write), when that is not the options themselves.
+  const from = seen && seen !== unwrapExpression(options) ? ` (${where(seen)})` : "";
+  return `the options handed on (${shortExpression(options, 40)}) may carry a method${from}, and the helper lets it replace ${verb}${place}`;
 }
 
 /** Reads a helper call: its path, method and body arguments (positional or in an options object). */
@@ -358,12 +362,14 @@ export function helperCall(a: Analysis, call: CallExpression, sig: HelperSignatu
       const key = sig.methodKey ?? "method";
       // Options the helper spreads before its own method (`{ ...opts, method }`) cannot change it.
       const reach = sig.optionsMethod;
-      if (raw && !opts && reach?.reaches !== false && optionsMayCarry(raw, key)) out.method = { kind: "unknown", ...(reach ? { why: carriedWhy(raw, reach.at, out.method.value) } : {}) };
+      // On a verb naming the helper's method (`client.get`), only a method in sight makes it unknown (outside-options.ts).
+      const seen = raw && !opts && reach?.reaches !== false && optionsMayCarry(raw, key) ? verbOptionsMethod(a, call, sig, raw, key) : undefined;
+      if (seen) out.method = { kind: "unknown", ...(reach ? { why: carriedWhy(raw!, reach.at, out.method.value, seen) } : {}) };
       // (A method in the caller's literal the helper overwrites is not the one sent.)
       if (reach?.reaches !== false) out.method = methodOf(prop(opts, key)) ?? out.method;
       // `{ query, ...options }` where the helper lets a caller's method win: the spread options may carry one.
-      const spread = opts && reach?.reaches && out.method.kind !== "unknown" ? spreadCarrying(a, opts, key) : undefined;
-      if (spread) out.method = { kind: "unknown", why: carriedWhy(spread, reach!.at, out.method.value) };
+      const spread = opts && reach?.reaches && out.method.kind !== "unknown" ? spreadCarrying(a, opts, key, (e) => verbOptionsMethod(a, call, sig, e, key)) : undefined;
+      if (spread) out.method = { kind: "unknown", why: carriedWhy(spread.spread, reach!.at, out.method.value, spread.seen) };
     }
     if (sig.bodyIndex === undefined) {
       out.bodyKey = "body";
