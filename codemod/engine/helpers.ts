@@ -14,7 +14,7 @@ import { bodyOf, methodOf } from "./transports/call-parts.ts";
 import type { HttpCall } from "./transports/transport.ts";
 import { readCall as httpCall } from "./call-reader.ts";
 import { bodySites, type BodySite } from "./body-sites.ts";
-import { bodyBuiltFromParam, bodyOptionKeys, queryOptionKeys, queryParamIndex, queryParamsReaching, transportQueryParam, unfollowedQuery } from "./helper-body-keys.ts";
+import { bodyBuiltFromParam, bodyOptionKeys, handedOnBodyKeys, queryOptionKeys, queryParamIndex, queryParamsReaching, transportQueryParam, unfollowedQuery } from "./helper-body-keys.ts";
 import { shortExpression } from "./expression-name.ts";
 import { heldSources, receiverMember } from "./receiver-base.ts";
 import { localBaseExpression } from "./local-base.ts";
@@ -144,7 +144,10 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
       sig.optionsIndex = pb.index;
       sig.methodKey = optionsKey(a, fn, http.method.node)?.key;
       sig.bodyKey = http.body ? optionsKey(a, fn, http.body.node)?.key : undefined;
-      sig.dropsBody = !sig.bodyKey && !optionsParam(a, fn, http.options);
+      // `body: options.body != null ? JSON.stringify(options.body) : undefined`: the key the body is read from.
+      const keys = !sig.bodyKey && http.body ? bodyOptionKeys(a, fn, pb.index, http.body.prop ?? http.body.node) : [];
+      if (keys.length) sig.bodyKeys = keys;
+      sig.dropsBody = !sig.bodyKey && !keys.length && !optionsParam(a, fn, http.options);
       sig.serialisesBody = serialises(http);
     } else if (mb?.kind === "param" && mb.path.length === 0 && !Node.isPropertyAccessExpression(method!.node)) {
       sig.methodIndex = mb.index;
@@ -160,6 +163,9 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
       else {
         const bodyParam = params.findIndex((p, i) => i !== pb.index && i !== mb.index && BODY_NAME.test((p as any).getName?.() ?? ""));
         if (bodyParam >= 0) sig.bodyIndex = bodyParam;
+        // `methodRequest(method, path, opts)` spreading `opts` into an inner helper's options: its body keys.
+        const handed = bodyParam < 0 ? handedOnBodyKeys(a, fn, http) : undefined;
+        if (handed) Object.assign(sig, { optionsIndex: handed.index, bodyKeys: handed.keys });
       }
       sig.serialisesBody = serialises(http);
     } else if (bb?.kind === "param" && bb.path.length === 0 && Node.isIdentifier(unwrapExpression(http.body!.node))) {
@@ -177,6 +183,8 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
       // The body built from option keys (`json`, `body`, `data`): calls are read under each of them.
       const keys = ob?.kind === "param" && http.body ? bodyOptionKeys(a, fn, ob.index, http.body.prop ?? http.body.node) : [];
       if (keys.length) sig.bodyKeys = keys;
+      // `post(path, opts) => this.methodRequest("post", path, opts)`: the options take the inner helper's body keys.
+      else if (ob?.kind === "param" && !http.body && handedOnBodyKeys(a, fn, http)?.index === ob.index) sig.bodyKeys = handedOnBodyKeys(a, fn, http)!.keys;
       // Built around a parameter it does not pass on as it is (`{ ...data, source }`): the caller's body cannot be converted.
       else if (http.body && bodyBuiltFromParam(a, fn, http.body.node)) sig.bodyBuiltFrom = shortExpression(http.body.node);
       // `fetch(url, { method, headers })` with nothing of the caller's options passed on: a body given to it goes nowhere.
