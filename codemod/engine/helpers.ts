@@ -20,7 +20,7 @@ import { heldSources, receiverMember } from "./receiver-base.ts";
 import { localBaseExpression } from "./local-base.ts";
 import { methodParam, optionsMayCarry, spreadCarrying } from "./helper-method.ts";
 import { optionsMethodReach } from "./options-method.ts";
-import { verbOptionsMethod } from "./outside-options.ts";
+import { carriedWhy, verbOptionsMethod } from "./outside-options.ts";
 import { answerLibOf, bodyKeyOf, bodyWrapperOf, returnsBody, returnsValueOf, schemaParsedBody } from "./helper-answer.ts";
 
 const BODY_NAME = /body|data|payload|json/i;
@@ -338,16 +338,6 @@ function usedOnlyAsText(param: Node): boolean {
     const up = skipParens(r).getParent();
     return !!up && (Node.isTemplateSpan(up) || (Node.isBinaryExpression(up) && up.getOperatorToken().getKind() === SyntaxKind.PlusToken && [up.getLeft(), up.getRight()].some((x) => Node.isStringLiteral(x) || Node.isTemplateExpression(x) || Node.isNoSubstitutionTemplateLiteral(x))));
   });
-}
-
-/** Why a caller's options decide the method: they may carry one, and the helper lets it replace its own. */
-function carriedWhy(options: Node, at: Node | undefined, own: string | undefined, seen?: Node): string {
-  const verb = own ? own.toUpperCase() : "the helper's method";
-  const where = (n: Node) => `${n.getSourceFile().getBaseName()}:${n.getStartLineNumber()} \`${shortExpression(n, 40)}\``;
-  const place = at ? ` (${where(at)})` : "";
-  // Where the project gives it one (a caller's literal, a write), when that is not the options themselves.
-  const from = seen && seen !== unwrapExpression(options) ? ` (${where(seen)})` : "";
-  return `the options handed on (${shortExpression(options, 40)}) may carry a method${from}, and the helper lets it replace ${verb}${place}`;
 }
 
 /** Reads a helper call: its path, method and body arguments (positional or in an options object). */

@@ -12,6 +12,7 @@ import { unwrapExpression } from "./urls.ts";
 import { functionName, references } from "./references.ts";
 import { referencesOf, skipParens } from "./nodes.ts";
 import { optionsMayCarry } from "./helper-method.ts";
+import { shortExpression } from "./expression-name.ts";
 
 const VERBS = new Set(["get", "post", "put", "patch", "delete"]);
 const MAX_DEPTH = 6;
@@ -103,4 +104,14 @@ function projectCalls(fn: Node): CallExpression[] | undefined {
 export function verbOptionsMethod(a: Analysis, call: CallExpression, sig: HelperSignature, options: Node, key: string): Node | undefined {
   if (!verbNamesMethod(call, sig.defaultMethod ?? "GET")) return options;
   return methodInSight(a, options, key);
+}
+
+/** Why a caller's options decide the method: they may carry one, and the helper lets it replace its own. */
+export function carriedWhy(options: Node, at: Node | undefined, own: string | undefined, seen?: Node): string {
+  const verb = own ? own.toUpperCase() : "the helper's method";
+  const where = (n: Node) => `${n.getSourceFile().getBaseName()}:${n.getStartLineNumber()} \`${shortExpression(n, 40)}\``;
+  const place = at ? ` (${where(at)})` : "";
+  // Where the project gives it one (a caller's literal, a write), when that is not the options themselves.
+  const from = seen && seen !== unwrapExpression(options) ? ` (${where(seen)})` : "";
+  return `the options handed on (${shortExpression(options, 40)}) may carry a method${from}, and the helper lets it replace ${verb}${place}`;
 }
