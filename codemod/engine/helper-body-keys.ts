@@ -13,6 +13,7 @@ import { enclosingFunction, writesOf } from "./scope.ts";
 import { urlQueryWrites } from "./url-object.ts";
 import { isQueryHole } from "./query-holes.ts";
 import { queryFlow } from "./query-flow.ts";
+import { unwrapExpression } from "./urls.ts";
 
 export interface BodyKey {
   key: string;
@@ -165,4 +166,32 @@ export function transportQueryParam(a: Analysis, fn: Node, http: HttpCall): numb
     if (b?.kind === "param" && b.fn === fn && b.path.length === 0) return b.index;
   }
   return undefined;
+}
+
+/**
+ * Options a helper hands on to an inner helper's options argument, whole (`methodRequest("post",
+ * path, opts)`) or spread into its literal (`request({ method, path, ...opts })`) with no body key
+ * written after them: the inner helper's body keys are theirs, so a call's body goes there too.
+ */
+export function handedOnBodyKeys(a: Analysis, fn: Node, http: HttpCall): { index: number; keys: BodyKey[] } | undefined {
+  const inner = http.lib === "helper" ? http.helper : undefined;
+  if (!inner || inner.optionsIndex === undefined) return undefined;
+  const keys = inner.bodyKeys ?? (inner.bodyKey ? [{ key: inner.bodyKey, serialised: inner.serialisesBody }] : undefined);
+  const arg = http.call.getArguments()[inner.optionsIndex];
+  if (!keys?.length || !arg) return undefined;
+  const paramAt = (n: Node) => {
+    const u = unwrapExpression(n);
+    const b = Node.isIdentifier(u) ? bind(a, u) : undefined;
+    return b?.kind === "param" && b.fn === fn && b.path.length === 0 ? b.index : undefined;
+  };
+  const whole = paramAt(arg);
+  if (whole !== undefined) return { index: whole, keys };
+  const u = unwrapExpression(arg);
+  if (!Node.isObjectLiteralExpression(u)) return undefined;
+  const props = u.getProperties();
+  const at = props.findIndex((p) => Node.isSpreadAssignment(p) && paramAt(p.getExpression()) !== undefined);
+  if (at < 0) return undefined;
+  // `{ ...opts, body: x }`: the helper's own body replaces the caller's.
+  const replaced = props.slice(at + 1).some((p) => Node.isSpreadAssignment(p) || ((Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p)) && keys.some((k) => k.key === p.getName())));
+  return replaced ? undefined : { index: paramAt((props[at] as any).getExpression())!, keys };
 }

@@ -44,9 +44,10 @@ export function optionsMayCarry(options: Node, key: string): boolean {
 
 /**
  * The spread in a caller's options literal (`{ query, ...options }`) that may carry a method: one
- * after the literal's own method key, whose value is not a literal without it (by its declared type).
+ * after the literal's own method key, whose value is not a literal without it (by its declared type),
+ * and where `carries` says a method in it can be seen (by default: wherever its type allows one).
  */
-export function spreadCarrying(a: Analysis, literal: Node, key: string, depth = 0): Node | undefined {
+export function spreadCarrying(a: Analysis, literal: Node, key: string, carries: (e: Node) => Node | undefined = (e) => (optionsMayCarry(e, key) ? e : undefined), depth = 0): { spread: Node; seen: Node } | undefined {
   if (!Node.isObjectLiteralExpression(literal) || depth > 4) return undefined;
   const props = literal.getProperties();
   const last = props.map((p, i) => ((Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p)) && p.getName() === key ? i : -1)).reduce((x, y) => Math.max(x, y), -1);
@@ -55,10 +56,14 @@ export function spreadCarrying(a: Analysis, literal: Node, key: string, depth = 
     const e = p.getExpression();
     const inner = objectLiteral(a, e);
     if (inner) {
-      if (prop(inner, key)) return e;
-      const deeper = spreadCarrying(a, inner, key, depth + 1);
+      if (prop(inner, key)) return { spread: e, seen: e };
+      const deeper = spreadCarrying(a, inner, key, carries, depth + 1);
       if (deeper) return deeper;
-    } else if (optionsMayCarry(e, key)) return e;
+    } else {
+      // (Where a method in them is seen: the options themselves, or a project caller's literal.)
+      const seen = optionsMayCarry(e, key) ? carries(e) : undefined;
+      if (seen) return { spread: e, seen };
+    }
   }
   return undefined;
 }

@@ -14,12 +14,13 @@ import { bodyOf, methodOf } from "./transports/call-parts.ts";
 import type { HttpCall } from "./transports/transport.ts";
 import { readCall as httpCall } from "./call-reader.ts";
 import { bodySites, type BodySite } from "./body-sites.ts";
-import { bodyBuiltFromParam, bodyOptionKeys, queryOptionKeys, queryParamIndex, queryParamsReaching, transportQueryParam, unfollowedQuery } from "./helper-body-keys.ts";
+import { bodyBuiltFromParam, bodyOptionKeys, handedOnBodyKeys, queryOptionKeys, queryParamIndex, queryParamsReaching, transportQueryParam, unfollowedQuery } from "./helper-body-keys.ts";
 import { shortExpression } from "./expression-name.ts";
 import { heldSources, receiverMember } from "./receiver-base.ts";
 import { localBaseExpression } from "./local-base.ts";
 import { methodParam, optionsMayCarry, spreadCarrying } from "./helper-method.ts";
 import { optionsMethodReach } from "./options-method.ts";
+import { carriedWhy, verbOptionsMethod } from "./outside-options.ts";
 import { answerLibOf, bodyKeyOf, bodyWrapperOf, returnsBody, returnsValueOf, schemaParsedBody } from "./helper-answer.ts";
 
 const BODY_NAME = /body|data|payload|json/i;
@@ -143,7 +144,10 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
       sig.optionsIndex = pb.index;
       sig.methodKey = optionsKey(a, fn, http.method.node)?.key;
       sig.bodyKey = http.body ? optionsKey(a, fn, http.body.node)?.key : undefined;
-      sig.dropsBody = !sig.bodyKey && !optionsParam(a, fn, http.options);
+      // `body: options.body != null ? JSON.stringify(options.body) : undefined`: the key the body is read from.
+      const keys = !sig.bodyKey && http.body ? bodyOptionKeys(a, fn, pb.index, http.body.prop ?? http.body.node) : [];
+      if (keys.length) sig.bodyKeys = keys;
+      sig.dropsBody = !sig.bodyKey && !keys.length && !optionsParam(a, fn, http.options);
       sig.serialisesBody = serialises(http);
     } else if (mb?.kind === "param" && mb.path.length === 0 && !Node.isPropertyAccessExpression(method!.node)) {
       sig.methodIndex = mb.index;
@@ -159,6 +163,9 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
       else {
         const bodyParam = params.findIndex((p, i) => i !== pb.index && i !== mb.index && BODY_NAME.test((p as any).getName?.() ?? ""));
         if (bodyParam >= 0) sig.bodyIndex = bodyParam;
+        // `methodRequest(method, path, opts)` spreading `opts` into an inner helper's options: its body keys.
+        const handed = bodyParam < 0 ? handedOnBodyKeys(a, fn, http) : undefined;
+        if (handed) Object.assign(sig, { optionsIndex: handed.index, bodyKeys: handed.keys });
       }
       sig.serialisesBody = serialises(http);
     } else if (bb?.kind === "param" && bb.path.length === 0 && Node.isIdentifier(unwrapExpression(http.body!.node))) {
@@ -176,6 +183,8 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
       // The body built from option keys (`json`, `body`, `data`): calls are read under each of them.
       const keys = ob?.kind === "param" && http.body ? bodyOptionKeys(a, fn, ob.index, http.body.prop ?? http.body.node) : [];
       if (keys.length) sig.bodyKeys = keys;
+      // `post(path, opts) => this.methodRequest("post", path, opts)`: the options take the inner helper's body keys.
+      else if (ob?.kind === "param" && !http.body && handedOnBodyKeys(a, fn, http)?.index === ob.index) sig.bodyKeys = handedOnBodyKeys(a, fn, http)!.keys;
       // Built around a parameter it does not pass on as it is (`{ ...data, source }`): the caller's body cannot be converted.
       else if (http.body && bodyBuiltFromParam(a, fn, http.body.node)) sig.bodyBuiltFrom = shortExpression(http.body.node);
       // `fetch(url, { method, headers })` with nothing of the caller's options passed on: a body given to it goes nowhere.
@@ -331,13 +340,6 @@ function usedOnlyAsText(param: Node): boolean {
   });
 }
 
-/** Why a caller's options decide the method: they may carry one, and the helper lets it replace its own. */
-function carriedWhy(options: Node, at: Node | undefined, own: string | undefined): string {
-  const verb = own ? own.toUpperCase() : "the helper's method";
-  const place = at ? ` (${at.getSourceFile().getBaseName()}:${at.getStartLineNumber()} \`${shortExpression(at, 40)}\`)` : "";
-  return `the options handed on (${shortExpression(options, 40)}) may carry a method, and the helper lets it replace ${verb}${place}`;
-}
-
 /** Reads a helper call: its path, method and body arguments (positional or in an options object). */
 export function helperCall(a: Analysis, call: CallExpression, sig: HelperSignature, trail: Node[], args: Node[] = call.getArguments()): HttpCall {
   const config = sig.configForm && args[sig.pathIndex] && !objectLiteral(a, args[sig.pathIndex]) ? args[sig.pathIndex] : undefined;
@@ -358,12 +360,14 @@ export function helperCall(a: Analysis, call: CallExpression, sig: HelperSignatu
       const key = sig.methodKey ?? "method";
       // Options the helper spreads before its own method (`{ ...opts, method }`) cannot change it.
       const reach = sig.optionsMethod;
-      if (raw && !opts && reach?.reaches !== false && optionsMayCarry(raw, key)) out.method = { kind: "unknown", ...(reach ? { why: carriedWhy(raw, reach.at, out.method.value) } : {}) };
+      // On a verb naming the helper's method (`client.get`), only a method in sight makes it unknown (outside-options.ts).
+      const seen = raw && !opts && reach?.reaches !== false && optionsMayCarry(raw, key) ? verbOptionsMethod(a, call, sig, raw, key) : undefined;
+      if (seen) out.method = { kind: "unknown", ...(reach ? { why: carriedWhy(raw!, reach.at, out.method.value, seen) } : {}) };
       // (A method in the caller's literal the helper overwrites is not the one sent.)
       if (reach?.reaches !== false) out.method = methodOf(prop(opts, key)) ?? out.method;
       // `{ query, ...options }` where the helper lets a caller's method win: the spread options may carry one.
-      const spread = opts && reach?.reaches && out.method.kind !== "unknown" ? spreadCarrying(a, opts, key) : undefined;
-      if (spread) out.method = { kind: "unknown", why: carriedWhy(spread, reach!.at, out.method.value) };
+      const spread = opts && reach?.reaches && out.method.kind !== "unknown" ? spreadCarrying(a, opts, key, (e) => verbOptionsMethod(a, call, sig, e, key)) : undefined;
+      if (spread) out.method = { kind: "unknown", why: carriedWhy(spread.spread, reach!.at, out.method.value, spread.seen) };
     }
     if (sig.bodyIndex === undefined) {
       out.bodyKey = "body";

@@ -8,10 +8,12 @@ const quote = (a: Analysis, at: import("../../ts-morph.ts").Node) => quoteOf(a, 
 import type { HttpCall } from "../transports/index.ts";
 import type { Problems } from "./problems.ts";
 import { verbPrefix } from "../transports/convention.ts";
+import { siblingVerb } from "./sibling-verb.ts";
 
 export function changeMethod(plan: Plan, http: HttpCall, op: OperationMapping): void {
   const to = op.v2!.method;
   const node = http.method.node;
+  let sibling: import("../../ts-morph.ts").Node | undefined;
   if (http.method.kind === "verb" && node) {
     const upper = node.getText() === node.getText().toUpperCase();
     // `postJson` → `patchJson`: a verb prefix changes, the rest of the name stays.
@@ -27,6 +29,9 @@ export function changeMethod(plan: Plan, http: HttpCall, op: OperationMapping): 
     // The helper's method parameter is left to its default: pass the v2 method.
     const last = http.call.getArguments().at(-1)!;
     edit(plan, last, { start: last.getEnd(), end: last.getEnd(), text: `, ${quote(plan.a, last)}${to}${quote(plan.a, last)}` });
+  } else if (http.lib === "helper" && http.helper!.fixedMethod && (sibling = siblingVerb(plan.a, http.call, http.helper!, to))) {
+    // `this._client.post(…)` → `this._client.patch(…)`: the receiver's own verb for v2's method.
+    edit(plan, sibling, { start: sibling.getStart(), end: sibling.getEnd(), text: to.toLowerCase() });
   } else if (http.lib === "helper" && http.helper!.fixedMethod) {
     const name = http.call.getExpression().getText();
     plan.problems.push({ reason: `v2 uses ${to} instead of ${op.v1.method}, and ${name} always sends ${http.helper!.defaultMethod ?? op.v1.method}`, advice: `call a helper that sends ${to} (or the transport) for ${op.v2!.method} ${op.v2!.path}` });

@@ -144,6 +144,11 @@ function addToOptions(plan: Plan, http: HttpCall, key: string, value: string, js
     edit(plan, anchor, { start: anchor.getEnd(), end: anchor.getEnd(), text: `, { ${add} }` });
     return;
   }
+  // A helper's options the call hands on from a variable (`post(path, options)`): a literal of the call's own spreads them, its key after.
+  if (opts && Node.isIdentifier(opts) && http.lib === "helper") {
+    const add = `${key}: ${value}${jsonHeader ? `, headers: { ...${opts.getText()}?.headers, ${contentType} }` : ""}`;
+    return void edit(plan, opts, { start: opts.getStart(), end: opts.getEnd(), text: `{ ...${opts.getText()}, ${add} }` });
+  }
   plan.problems.push({ reason: `v2 needs ${key} ${value} and the options are built elsewhere`, advice: `add ${key}: ${value}` });
 }
 
