@@ -48,7 +48,8 @@ export function readPathsConfig(root: string): PathsConfig | undefined {
     if (!Object.keys(paths).length && !options.baseUrl) return undefined;
     return { baseUrl: options.baseUrl ?? root, paths };
   }
-  return undefined;
+  const aliases = Object.entries(frameworkAliases(root, undefined));
+  return aliases.length ? { baseUrl: root, paths: Object.fromEntries(aliases.map(([p, t]) => [p, [t]])) } : undefined;
 }
 
 /**
