@@ -105,6 +105,10 @@ export interface BaseSource {
   flip: Edit[];
   /** `process.env.X` when the base is the default of an environment variable. */
   env?: string;
+  /** The base is a default given with `||` (an empty value falls through to it). */
+  or?: boolean;
+  /** SvelteKit's `$env` variable the base is the default of (`RUNPOD_API_BASE` of `$env/static/private`). */
+  kitEnv?: string;
   /** The expression that overrides the base when set (`opts.baseUrl ?? DEFAULT`): its values are not seen. */
   override?: string;
   /** Where the override is written beside the base (`opts.baseUrl` of `opts.baseUrl ?? DEFAULT`), when not an environment read. */
