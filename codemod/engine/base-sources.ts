@@ -97,7 +97,7 @@ function registerBase(a: Analysis, n: Node, value: string): void {
     const m = envRead(left.getText());
     const or = parent.getOperatorToken().getText() === "||";
     if (!m) {
-      a.bases.set(n, { literal: n, file: fileOf(a, n), flip, override: left.getText().replace(/\s+/g, " "), or, kitEnv: kitEnvRead(a, left) });
+      a.bases.set(n, { literal: n, file: fileOf(a, n), flip, override: left.getText().replace(/\s+/g, " "), ...kitBase(a, left, or) });
       return;
     }
     // A configuration factory's key the configuration service reads from the environment first: no rename moves it.
@@ -120,6 +120,12 @@ function registerBase(a: Analysis, n: Node, value: string): void {
     }
   }
   a.bases.set(n, { literal: n, file: fileOf(a, n), flip, env, or: env ? parent && Node.isBinaryExpression(parent) && parent.getOperatorToken().getText() === "||" : undefined });
+}
+
+/** The `$env` variable of a SvelteKit base, and its operator (only an environment variable can be set empty). */
+function kitBase(a: Analysis, left: Node, or: boolean): { kitEnv?: string; or?: boolean } {
+  const kitEnv = kitEnvRead(a, left);
+  return kitEnv ? { kitEnv, or } : {};
 }
 
 /** SvelteKit's environment modules: `RUNPOD_API_BASE` imported from `$env/static/private`, or `env.RUNPOD_API_BASE` of `$env/dynamic/private`. */
