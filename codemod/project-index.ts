@@ -27,17 +27,48 @@ interface PathsConfig {
   paths: Record<string, string[]>;
 }
 
-/** `compilerOptions.baseUrl` / `paths` of the root's tsconfig.json or jsconfig.json, if any. */
+/**
+ * `compilerOptions.baseUrl` / `paths` of the root's tsconfig.json or jsconfig.json, if any, with its
+ * `extends` chain followed as the compiler does (a SvelteKit app's `$lib` lives in the generated
+ * `.svelte-kit/tsconfig.json` it extends). Targets come back absolute: an inherited `paths` is
+ * relative to the file that declares it, not to the root.
+ */
 export function readPathsConfig(root: string): PathsConfig | undefined {
   for (const name of ["tsconfig.json", "jsconfig.json"]) {
     const file = path.join(root, name);
     if (!existsSync(file)) continue;
-    const parsed = ts.parseConfigFileTextToJson(file, readFileSync(file, "utf8"));
-    const options = parsed.config?.compilerOptions as { baseUrl?: string; paths?: Record<string, string[]> } | undefined;
-    if (!options?.paths && !options?.baseUrl) return undefined;
-    return { baseUrl: path.resolve(root, options.baseUrl ?? "."), paths: options.paths ?? {} };
+    const json = ts.parseConfigFileTextToJson(file, readFileSync(file, "utf8")).config;
+    // No file enumeration: only the options matter here (a missing `extends` target is a diagnostic, not a throw).
+    const host: TsMorph.ts.ParseConfigHost = { useCaseSensitiveFileNames: ts.sys.useCaseSensitiveFileNames, readDirectory: () => [], fileExists: ts.sys.fileExists, readFile: ts.sys.readFile };
+    const options = json ? ts.parseJsonConfigFileContent(json, host, root, undefined, file).options : {};
+    const paths: Record<string, string[]> = {};
+    const pathsBase = (options.pathsBasePath as string | undefined) ?? root;
+    for (const [pattern, targets] of Object.entries(options.paths ?? {})) paths[pattern] = targets.map((t) => path.resolve(options.baseUrl ?? pathsBase, t));
+    for (const [pattern, target] of Object.entries(frameworkAliases(root, json))) paths[pattern] ??= [target];
+    if (!Object.keys(paths).length && !options.baseUrl) return undefined;
+    return { baseUrl: options.baseUrl ?? root, paths };
   }
-  return undefined;
+  const aliases = Object.entries(frameworkAliases(root, undefined));
+  return aliases.length ? { baseUrl: root, paths: Object.fromEntries(aliases.map(([p, t]) => [p, [t]])) } : undefined;
+}
+
+/**
+ * Aliases a framework defines whatever the tsconfig holds: SvelteKit's `$lib` → `src/lib` (its
+ * generated `.svelte-kit/tsconfig.json`, often not committed, declares it; an app that depends on
+ * `@sveltejs/kit` or extends that file has it).
+ */
+function frameworkAliases(root: string, json: { extends?: string | string[] } | undefined): Record<string, string> {
+  const extended = [json?.extends ?? []].flat();
+  let kit = extended.some((e) => /(^|[\\/])\.svelte-kit[\\/]tsconfig\.json$/.test(e));
+  if (!kit && existsSync(path.join(root, "package.json"))) {
+    try {
+      const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { dependencies?: object; devDependencies?: object };
+      kit = "@sveltejs/kit" in { ...pkg.dependencies, ...pkg.devDependencies };
+    } catch {
+      kit = false;
+    }
+  }
+  return kit ? { $lib: path.join(root, "src/lib"), "$lib/*": path.join(root, "src/lib/*") } : {};
 }
 
 const EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];

@@ -9,7 +9,7 @@ import { V1_HOST, V2_BASE } from "../../mappings/bases.ts";
 import { isBaseOnly, isDynamicPath, locate, resolveParts, rewriteUrl, v2BaseFor } from "./urls.ts";
 import type { Category, Finding } from "../types.ts";
 import { addFinding, planFor, fileOf, siteEdits, type Analysis, type Site } from "./state.ts";
-import { sourceLiterals, urlContext } from "./values.ts";
+import { bind, sourceLiterals, urlContext } from "./values.ts";
 import { todo } from "./todo-marks.ts";
 import { isDeclaredV1Base, v1Redirect } from "./v1-redirect.ts";
 import { newPathFor, uniqueMatches } from "./v1-match.ts";
@@ -95,8 +95,9 @@ function registerBase(a: Analysis, n: Node, value: string): void {
   if (parent && Node.isBinaryExpression(parent) && parent.getRight() === skipParens(n) && ["??", "||"].includes(parent.getOperatorToken().getText())) {
     const left = parent.getLeft();
     const m = envRead(left.getText());
+    const or = parent.getOperatorToken().getText() === "||";
     if (!m) {
-      a.bases.set(n, { literal: n, file: fileOf(a, n), flip, override: left.getText().replace(/\s+/g, " ") });
+      a.bases.set(n, { literal: n, file: fileOf(a, n), flip, override: left.getText().replace(/\s+/g, " "), ...kitBase(a, left, or) });
       return;
     }
     // A configuration factory's key the configuration service reads from the environment first: no rename moves it.
@@ -118,5 +119,23 @@ function registerBase(a: Analysis, n: Node, value: string): void {
       }
     }
   }
-  a.bases.set(n, { literal: n, file: fileOf(a, n), flip, env });
+  a.bases.set(n, { literal: n, file: fileOf(a, n), flip, env, or: env ? parent && Node.isBinaryExpression(parent) && parent.getOperatorToken().getText() === "||" : undefined });
+}
+
+/** The `$env` variable of a SvelteKit base, and its operator (only an environment variable can be set empty). */
+function kitBase(a: Analysis, left: Node, or: boolean): { kitEnv?: string; or?: boolean } {
+  const kitEnv = kitEnvRead(a, left);
+  return kitEnv ? { kitEnv, or } : {};
+}
+
+/** SvelteKit's environment modules: `RUNPOD_API_BASE` imported from `$env/static/private`, or `env.RUNPOD_API_BASE` of `$env/dynamic/private`. */
+function kitEnvRead(a: Analysis, left: Node): string | undefined {
+  const read = skipParens(left);
+  const id = Node.isPropertyAccessExpression(read) ? read.getExpression() : read;
+  if (!Node.isIdentifier(id)) return undefined;
+  const b = bind(a, id);
+  if (b?.kind !== "import") return undefined;
+  if (/^\$env\/static\/(private|public)$/.test(b.module) && id === read) return b.name;
+  if (/^\$env\/dynamic\/(private|public)$/.test(b.module) && b.name === "env" && Node.isPropertyAccessExpression(read)) return read.getName();
+  return undefined;
 }

@@ -162,6 +162,9 @@ export function processCall(a: Analysis, http: HttpCall): void {
     const advice = marked.length ? [...(regenerate ? [regenerate] : []), ...marked.map((p) => p.advice)].join("; ") : "rewritten by `v2-bridge rewrite`";
     site.finding = addFinding(a, at, { operation: opKey, v1, v2, category, reason, advice, ...(opKey ? {} : { subject: "call" as const }) });
     if (marked.length) keepProblems(site.finding, marked);
+    // Kept whole on v1, the reads its rewrite would have changed are the user's to change too (after its own problems, not in the mark).
+    const changes = marked.length ? (site.readChanges ?? []).filter((c) => !marked.some((p) => p.reason === c.reason)) : [];
+    if (changes.length) site.finding.problems = [...(site.finding.problems ?? []), ...changes];
     site.file = a.files.get(at.getSourceFile().getFilePath())!;
     site.complete = !problems.length;
     site.whole = true;

@@ -17,6 +17,7 @@ import type { Problem, Problems } from "./rewrites/problems.ts";
 import { propertyWrites } from "./property-writes.ts";
 import { Follower } from "./follow-uses.ts";
 import { declarationEdit, V1_BASE_NAME } from "./v1-redirect.ts";
+import type { BaseEnv } from "./env-convention.ts";
 import { bind } from "./values.ts";
 import { unwrapExpression } from "./urls.ts";
 import { strayCaller } from "./record-callees.ts";
@@ -345,7 +346,7 @@ function usableRedirect(a: Analysis, site: Site): Site["redirect"] {
 }
 
 /** Per file, the v1 base names its redirected calls use: the declaration (written where the first call needs it) and the environment reads of the bases those calls had. */
-type Fallbacks = Map<FileState, Map<string, { edit: Edit; envs: (string | undefined)[] }>>;
+type Fallbacks = Map<FileState, Map<string, { edit: Edit; envs: BaseEnv[] }>>;
 
 /** Whether edit `outer` replaces the whole text `inner` edits (and does not keep it, so `inner` has nothing left to edit). */
 function replaces(outer: Edit, inner: Edit): boolean {
@@ -369,12 +370,12 @@ function applyRedirect(a: Analysis, site: Site, fallbacks: Fallbacks): Edit[] {
     applied.push(...s.edits);
   }
   const users = redirect.edits.length ? [...new Set(redirect.edits.map((e) => e.file))].map((f) => a.files.get(f)!) : [site.file];
-  const envs = [...site.deps].map((d) => a.bases.get(d)).filter((b) => b && !b.pinned).map((b) => b!.env);
+  const envs = [...site.deps].map((d) => a.bases.get(d)).filter((b) => b && !b.pinned).map((b): BaseEnv => ({ env: b!.env, or: b!.or, kitEnv: b!.kitEnv }));
   // Names the helper's own shared edits use are declared in the helper's file.
   const helperFile = shared?.names?.length ? a.files.get(shared.edits[0]!.file) : undefined;
   const declare: [FileState, string[]][] = [...users.map((f): [FileState, string[]] => [f, redirect.names]), ...(helperFile ? [[helperFile, shared!.names!] as [FileState, string[]]] : [])];
   for (const [file, wanted] of declare) {
-    const names = fallbacks.get(file) ?? new Map<string, { edit: Edit; envs: (string | undefined)[] }>();
+    const names = fallbacks.get(file) ?? new Map<string, { edit: Edit; envs: BaseEnv[] }>();
     fallbacks.set(file, names);
     for (const name of wanted) {
       const known = names.get(name);

@@ -29,7 +29,13 @@ export function publicPrefix(name: string, root: Root): string {
  * with none). That variable is read next only when it was every kept call's one base: another
  * call's base must not move to it.
  */
-export function fallbackRead(name: string, baseEnvs: (string | undefined)[], fileText: string, typescript: boolean, filePath?: string): { read: string; variable: string } {
+export function fallbackRead(name: string, given: (string | BaseEnv | undefined)[], fileText: string, typescript: boolean, filePath?: string): FallbackRead {
+  const bases = given.map((g): BaseEnv => (typeof g === "object" ? g : { env: g }));
+  // An original base given with `||` took its default for an empty variable too: so does the fallback.
+  const op = bases.some((b) => b.or) ? "||" : "??";
+  const kit = filePath ? kitRead(name, bases, fileText, filePath, op) : undefined;
+  if (kit) return kit;
+  const baseEnvs = bases.map((b) => b.env);
   // A base's environment read as the run records it (`BaseSource.env`, an `envKey`).
   const reads = baseEnvs.flatMap((e) => (e ? (readOfEnvKey(e) ?? []) : []));
   let root: Root | undefined = reads.find((r) => r.root === "import.meta.env")?.root ?? reads[0]?.root;
@@ -53,15 +59,55 @@ export function fallbackRead(name: string, baseEnvs: (string | undefined)[], fil
   if (bundled) [root, model] = bundled;
   // An Angular app's browser build defines neither `process.env` nor `import.meta.env`: a global the
   // page sets before the app's bundle is the one knob reachable at run time.
-  if (!root && filePath && angularApp(filePath)) return { read: `${typescript ? "(globalThis as any)" : "globalThis"}.${name}`, variable: `window.${name} (a script in index.html, before the app's bundle)` };
-  if (!root) return { read: typescript ? `(globalThis as any).process?.env?.${name}` : `globalThis.process?.env?.${name}`, variable: name };
+  if (!root && filePath && angularApp(filePath)) return { read: `${typescript ? "(globalThis as any)" : "globalThis"}.${name}`, variable: `window.${name} (a script in index.html, before the app's bundle)`, op };
+  if (!root) return { read: typescript ? `(globalThis as any).process?.env?.${name}` : `globalThis.process?.env?.${name}`, variable: name, op };
   const variable = `${model ? publicPrefix(model, root) : ""}${name}`;
   const own = new Set(baseEnvs);
   const chained = own.size === 1 && reads.length === baseEnvs.length && reads[0]!.root === root && reads[0]!.name !== variable ? [readOf(root, reads[0]!.name)] : [];
   // Only the package.json says Vite: the file may also run where import.meta has no env (tsx, a test
   // runner) and the project may lack vite/client types, so the read must neither throw nor fail tsc.
-  if (bundled && root === "import.meta.env" && !/\bimport\.meta\.env\b/.test(fileText)) return { read: `${typescript ? "(import.meta as any)" : "import.meta"}.env?.${variable}`, variable };
-  return { read: [readOf(root, variable), ...chained].join(" ?? "), variable };
+  if (bundled && root === "import.meta.env" && !/\bimport\.meta\.env\b/.test(fileText)) return { read: `${typescript ? "(import.meta as any)" : "import.meta"}.env?.${variable}`, variable, op };
+  return { read: [readOf(root, variable), ...chained].join(` ${op} `), variable, op };
+}
+
+/** What a base of a kept call was read from: its environment read, its operator, SvelteKit's `$env` variable. */
+export interface BaseEnv {
+  env?: string;
+  or?: boolean;
+  kitEnv?: string;
+}
+
+export interface FallbackRead {
+  read: string;
+  variable: string;
+  /** The operator before the literal default. */
+  op: "??" | "||";
+  /** A line the declaration needs before it (SvelteKit's `$env/dynamic/…` import). */
+  prelude?: string;
+}
+
+const KIT_SERVER_ONLY = /([\\/]lib[\\/]server[\\/])|(\.server\.(m|c)?(j|t)s$)|([\\/]\+server\.(m|c)?(j|t)s$)/;
+
+/**
+ * A SvelteKit app reads its environment through `$env/…` (the base was `RUNPOD_API_BASE` of
+ * `$env/static/private`, or the file reads no other way): the kept calls' base is read at run time
+ * from `$env/dynamic/private` (server-only modules) or `$env/dynamic/public` (`PUBLIC_` names), and
+ * falls back to the base's own variable, as the CommonJS form does.
+ */
+function kitRead(name: string, bases: BaseEnv[], fileText: string, filePath: string, op: "??" | "||"): FallbackRead | undefined {
+  const json = manifestsAbove(filePath).next().value?.json;
+  const imports = /from\s+["']\$env\//.test(fileText);
+  if (!imports && !(json && "@sveltejs/kit" in { ...json.dependencies, ...json.devDependencies })) return undefined;
+  const kitBase = bases.some((b) => b.kitEnv);
+  if (!kitBase && (bases.some((b) => b.env) || (/\b(process|import\.meta)\.env\b/.test(fileText) && !imports))) return undefined;
+  const server = KIT_SERVER_ONLY.test(filePath);
+  const module = server ? "$env/dynamic/private" : "$env/dynamic/public";
+  const variable = server ? name : `PUBLIC_${name}`;
+  const existing = new RegExp(`import\\s*\\{[^}]*\\benv(?:\\s+as\\s+([\\w$]+))?\\s*[,}][^;]*from\\s*["']${module.replace(/[$/]/g, "\\$&")}["']`).exec(fileText);
+  const local = existing ? existing[1] ?? "env" : "runpodEnv";
+  const own = [...new Set(bases.map((b) => b.kitEnv))];
+  const chained = own.length === 1 && own[0] && own[0] !== variable && (server || own[0].startsWith("PUBLIC_")) ? [`${local}.${own[0]}`] : [];
+  return { read: [`${local}.${variable}`, ...chained].join(` ${op} `), variable, op, prelude: existing ? undefined : `import { env as ${local} } from "${module}";\n` };
 }
 
 // Bundlers that inline public variables into browser code, by the package that marks the app.

@@ -64,6 +64,8 @@ export interface Site {
   onApply?: () => void;
   /** What a reader of the migrated site should know (a record now shown with v2 fields): in the finding's reason. */
   notes?: string[];
+  /** The record reads the rewrite changes with the call (renamed, converted): listed in the details when the site is marked, since a user moving it to v2 by hand must change them too. */
+  readChanges?: { reason: string; advice: string }[];
   /** Differences the migrated call keeps (plan.cautions): marked where the site settles, in one mark with any other. */
   cautions?: { reason: string; advice: string; brief?: string }[];
   /** Field declarations of the project's own types, and parameters of the project's functions, whose reads this site renames to v2 names. */
@@ -109,6 +111,10 @@ export interface BaseSource {
   flip: Edit[];
   /** `process.env.X` when the base is the default of an environment variable. */
   env?: string;
+  /** The base is a default given with `||` (an empty value falls through to it). */
+  or?: boolean;
+  /** SvelteKit's `$env` variable the base is the default of (`RUNPOD_API_BASE` of `$env/static/private`). */
+  kitEnv?: string;
   /** The expression that overrides the base when set (`opts.baseUrl ?? DEFAULT`): its values are not seen. */
   override?: string;
   /** Where the override is written beside the base (`opts.baseUrl` of `opts.baseUrl ?? DEFAULT`), when not an environment read. */

@@ -9,7 +9,7 @@ import { V1_HOST, V2_ORIGIN } from "../../mappings/bases.ts";
 import { enclosingFunction } from "./scope.ts";
 import { valueKind } from "./nodes.ts";
 import { insertAt, replaceNode, textEdit } from "./text-edit.ts";
-import { fallbackRead } from "./env-convention.ts";
+import { fallbackRead, type BaseEnv } from "./env-convention.ts";
 
 export const V1_BASE_NAME = "RUNPOD_V1_BASE";
 export const V1_ORIGIN_NAME = "RUNPOD_V1_ORIGIN";
@@ -115,7 +115,7 @@ export function isDeclaredV1Base(literal: Node): boolean {
 }
 
 /** The declaration of a v1 base name, inserted after a file's imports (once per file), read from the environment as the kept calls' bases were. */
-export function declarationEdit(sf: Node & { getStatements(): Node[]; getFilePath(): string; getFullText(): string }, name: string, typescript: boolean, baseEnvs: (string | undefined)[] = []): Edit | undefined {
+export function declarationEdit(sf: Node & { getStatements(): Node[]; getFilePath(): string; getFullText(): string }, name: string, typescript: boolean, baseEnvs: BaseEnv[] = []): Edit | undefined {
   const text = sf.getFullText();
   if (new RegExp(`\\b(const|let|var|function)\\s+${name}\\b`).test(text)) return undefined;
   const statements = sf.getStatements();
@@ -136,7 +136,7 @@ export function declarationEdit(sf: Node & { getStatements(): Node[]; getFilePat
   // Read the way the kept calls' own base was (env-convention.ts).
   const env = fallbackRead(name, baseEnvs, text, typescript, sf.getFilePath());
   const where = name === V1_BASE_NAME ? "its /v1" : "its root";
-  const line = `// Calls still in v1 shape (each with a v2-migration mark) use this base: point ${env.variable} at the v2-bridge gateway (${where}).\nconst ${name} = ${env.read} ?? "${value}";\n`;
+  const line = `${env.prelude ?? ""}// Calls still in v1 shape (each with a v2-migration mark) use this base: point ${env.variable} at the v2-bridge gateway (${where}).\nconst ${name} = ${env.read} ${env.op} "${value}";\n`;
   return insertAt(sf, at, afterStatement ? `\n${line.slice(0, -1)}` : line);
 }
 

@@ -38,12 +38,26 @@ function typecheck(dir: string): string[] {
 
 describe("the v1 base of kept calls is read as the project reads its environment", () => {
   it("follows the base's own variable: root, public prefix, and its value next", () => {
-    expect(fallbackRead("RUNPOD_V1_BASE", ["import.meta.env.VITE_RUNPOD_API_BASE"], "", true)).toEqual({ read: "import.meta.env.VITE_RUNPOD_V1_BASE ?? import.meta.env.VITE_RUNPOD_API_BASE", variable: "VITE_RUNPOD_V1_BASE" });
-    expect(fallbackRead("RUNPOD_V1_BASE", ["process.env.NEXT_PUBLIC_RUNPOD_URL"], "", true)).toEqual({ read: "process.env.NEXT_PUBLIC_RUNPOD_V1_BASE ?? process.env.NEXT_PUBLIC_RUNPOD_URL", variable: "NEXT_PUBLIC_RUNPOD_V1_BASE" });
+    expect(fallbackRead("RUNPOD_V1_BASE", ["import.meta.env.VITE_RUNPOD_API_BASE"], "", true)).toEqual({ read: "import.meta.env.VITE_RUNPOD_V1_BASE ?? import.meta.env.VITE_RUNPOD_API_BASE", variable: "VITE_RUNPOD_V1_BASE", op: "??" });
+    expect(fallbackRead("RUNPOD_V1_BASE", ["process.env.NEXT_PUBLIC_RUNPOD_URL"], "", true)).toEqual({ read: "process.env.NEXT_PUBLIC_RUNPOD_V1_BASE ?? process.env.NEXT_PUBLIC_RUNPOD_URL", variable: "NEXT_PUBLIC_RUNPOD_V1_BASE", op: "??" });
     // A custom envPrefix under import.meta.env: the text before RUNPOD.
     expect(fallbackRead("RUNPOD_V1_BASE", ["import.meta.env.APP_RUNPOD_BASE"], "", true).variable).toBe("APP_RUNPOD_V1_BASE");
     // Server code keeps the names it had.
-    expect(fallbackRead("RUNPOD_V1_BASE", ["process.env.RUNPOD_REST"], "", false)).toEqual({ read: "process.env.RUNPOD_V1_BASE ?? process.env.RUNPOD_REST", variable: "RUNPOD_V1_BASE" });
+    expect(fallbackRead("RUNPOD_V1_BASE", ["process.env.RUNPOD_REST"], "", false)).toEqual({ read: "process.env.RUNPOD_V1_BASE ?? process.env.RUNPOD_REST", variable: "RUNPOD_V1_BASE", op: "??" });
+  });
+
+  it("keeps the original's || (an empty variable takes the default), and reads SvelteKit's $env at run time", () => {
+    expect(fallbackRead("RUNPOD_V1_BASE", [{ env: "process.env.RUNPOD_API_BASE", or: true }], "", false)).toEqual({ read: "process.env.RUNPOD_V1_BASE || process.env.RUNPOD_API_BASE", variable: "RUNPOD_V1_BASE", op: "||" });
+    const kit = 'import { RUNPOD_API_BASE } from "$env/static/private";';
+    expect(fallbackRead("RUNPOD_V1_BASE", [{ kitEnv: "RUNPOD_API_BASE", or: true }], kit, true, "/app/src/lib/server/api.ts")).toEqual({
+      read: "runpodEnv.RUNPOD_V1_BASE || runpodEnv.RUNPOD_API_BASE",
+      variable: "RUNPOD_V1_BASE",
+      op: "||",
+      prelude: 'import { env as runpodEnv } from "$env/dynamic/private";\n',
+    });
+    // A universal module sees only public variables; an existing import of env is reused.
+    expect(fallbackRead("RUNPOD_V1_BASE", [{ kitEnv: "RUNPOD_API_BASE" }], kit, true, "/app/src/lib/api.ts").read).toBe("runpodEnv.PUBLIC_RUNPOD_V1_BASE");
+    expect(fallbackRead("RUNPOD_V1_BASE", [{ kitEnv: "RUNPOD_API_BASE" }], 'import { env } from "$env/dynamic/private";', true, "/app/src/routes/+page.server.ts").prelude).toBeUndefined();
   });
 
   it("reads another base's variable only when it was every kept call's one base", () => {

@@ -123,4 +123,13 @@ describe("short marks", () => {
     expect(after.length).toBe(countMarks(rewritten));
     expect(after.map((f) => f.reason).sort()).toEqual(before.map((f) => f.reason).sort());
   }, 120_000);
+  it("a marked site's details also list the record reads its rewrite would have changed", async () => {
+    const dir = copyCase("records/marked-site-lists-read-changes");
+    temps.push(dir);
+    await runCodemod({ paths: [dir], write: true });
+    const get = (await audit(dir)).find((f) => f.operation === "GetPod")!;
+    const reasons = (get.problems ?? []).map((p) => p.reason);
+    expect(reasons[0]).toMatch(/costPerHr/);
+    for (const field of ["desiredStatus", "lastStartedAt", "publicIp"]) expect(reasons.some((r) => r.includes(`record field ${field} `))).toBe(true);
+  });
 });

@@ -1,5 +1,5 @@
 // Unit tests of the codemod's modules, one block per module; the fixture suites cover them together.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -45,6 +45,22 @@ describe("project-index", () => {
     expect(resolve(from, "./api")).toBe(path.join(dir, "src/api/index.ts"));
     expect(resolve(from, "./x.js")).toBe(path.join(dir, "src/x.ts"));
     expect(resolve(from, "lodash")).toBeUndefined();
+  });
+
+  it("follows tsconfig extends for paths (relative to the file declaring them), and SvelteKit's $lib without the generated file", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "codemod-units-"));
+    temps.push(dir);
+    mkdirSync(path.join(dir, "cfg"));
+    writeFileSync(path.join(dir, "cfg/base.json"), '{ "compilerOptions": { "paths": { "~api/*": ["../src/api/*"] } } }');
+    writeFileSync(path.join(dir, "tsconfig.json"), '{ "extends": "./cfg/base.json" }');
+    const known = new Set([path.join(dir, "src/api/client.ts"), path.join(dir, "src/lib/x.ts")]);
+    const from = path.join(dir, "src/app.ts");
+    let resolve = textResolver(known, readPathsConfig(dir));
+    expect(resolve(from, "~api/client")).toBe(path.join(dir, "src/api/client.ts"));
+    expect(resolve(from, "$lib/x")).toBeUndefined(); // not a SvelteKit app
+    writeFileSync(path.join(dir, "tsconfig.json"), '{ "extends": "./.svelte-kit/tsconfig.json" }'); // absent
+    resolve = textResolver(known, readPathsConfig(dir));
+    expect(resolve(from, "$lib/x")).toBe(path.join(dir, "src/lib/x.ts"));
   });
 });
 

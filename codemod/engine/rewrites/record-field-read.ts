@@ -140,6 +140,7 @@ export function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lo
       if (f.converter && type) edit(plan, type, { start: type.getStart(), end: type.getEnd(), text: "unknown" });
       (plan.site.typeRenames ??= new Set()).add(m);
     }
+    if (converted || (f.v2.length === 1 && f.v2[0] !== v1 && !f.converter)) noteReadChange(plan, access, v1, f.v2, f.converter);
     if (converted) {
       edit(plan, access, { start: access.getStart(), end: last.getEnd(), text: converted.text });
       const site = plan.site;
@@ -185,6 +186,15 @@ export function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lo
     const reason = `reads ${access.getName()} (${access.getSourceFile().getBaseName()}:${line}), ${unknown}`;
     if (!plan.problems.some((p) => p.reason === reason)) plan.problems.push({ risk: "silent", reason, advice: "read what the v2 record has instead (docs/mapping.md)" });
   }
+}
+
+/** A read the rewrite changes with the call: named in the site's details should the site stay marked. */
+function noteReadChange(plan: Plan, access: Node, v1: string, v2: string[], converter: string | undefined): void {
+  const line = access.getSourceFile().getLineAndColumnAtPos(access.getStart()).line;
+  const reason = `reads v1 record field ${v1} (${access.getSourceFile().getBaseName()}:${line}), which is ${v2.join(" + ")} in v2${converter ? ` with other values (converter ${converter})` : ""}`;
+  const advice = converter ? `read ${v2.map((x) => "." + x).join(" / ")} and convert it as docs/mapping.md describes for ${converter}` : `read .${v2[0]} once the call is on v2`;
+  const notes = (plan.site.readChanges ??= []);
+  if (!notes.some((n) => n.reason === reason)) notes.push({ reason, advice });
 }
 
 /**

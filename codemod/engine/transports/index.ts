@@ -12,6 +12,7 @@ import { helperSignature, helperCall, wrapperSignature, factoryResult } from "..
 import type { HttpCall, Lib, Root, Transport } from "./transport.ts";
 import { fetchTransport } from "./fetch.ts";
 import { typedAsFetch } from "./fetch-typed.ts";
+import { kitEventParam } from "./framework-fetch.ts";
 import { undiciTransport } from "./undici.ts";
 import { axiosTransport } from "./axios.ts";
 import { gotTransport, kyTransport } from "./got-ky.ts";
@@ -148,7 +149,11 @@ function rootByValue(a: Analysis, node: Node, trail: Node[], depth: number): Roo
     if (b.kind === "param" && b.path.length === 0) {
       const init = (b.decl as any).getInitializer?.() as Node | undefined;
       if (init) return valueRoot(a, init, n.getText(), trail, depth);
+      // By value: every caller the run sees hands in fetch (the global, or a framework's `event.fetch`).
+      if (callersGiveFetch(a, b.fn, b.index, trail, depth)) return { lib: "fetch" };
     }
+    // SvelteKit's `({ fetch }) => …` handlers: the event's fetch.
+    if (b.kind === "param" && b.path.length === 1 && b.path[0] === "fetch" && !elementDefault(n, b.decl) && kitEventParam(b.fn, b.index)) return { lib: "fetch" };
     // A destructured element's default, of a parameter or a variable (`{ fetchImpl = globalThis.fetch } = {}`).
     if ((b.kind === "param" || b.kind === "var") && b.path.length === 1) {
       const init = elementDefault(n, b.decl);
@@ -162,6 +167,7 @@ function rootByValue(a: Analysis, node: Node, trail: Node[], depth: number): Roo
   if (Node.isIdentifier(obj) && GLOBALS.includes(obj.getText()) && name === "fetch" && !bind(a, obj)) return { lib: "fetch" };
   if (Node.isIdentifier(obj)) {
     const b = bind(a, obj);
+    if (name === "fetch" && b?.kind === "param" && b.path.length === 0 && kitEventParam(b.fn, b.index)) return { lib: "fetch" };
     if (b?.kind === "import" && b.name === "*") {
       const lib = moduleRoot(b.module, "*");
       if (lib?.lib === "undici-ns") return name === "fetch" ? { lib: "fetch" } : name === "request" ? { lib: "undici-request" } : undefined;
@@ -189,6 +195,17 @@ function rootByValue(a: Analysis, node: Node, trail: Node[], depth: number): Roo
   if (parent?.lib === "undici-ns") return name === "fetch" ? { lib: "fetch" } : name === "request" ? { lib: "undici-request" } : undefined;
   if (parent?.lib === "axios" && name === "default") return parent;
   return undefined;
+}
+
+/** Every call of `fn` the run sees (at least one, all of its uses) gives fetch at parameter `index`. */
+function callersGiveFetch(a: Analysis, fn: Node, index: number, trail: Node[], depth: number): boolean {
+  if (depth > 4) return false;
+  const callers = a.evaluator.callers(fn);
+  if (!callers?.length) return false;
+  return callers.every((c) => {
+    const arg = (c as CallExpression).getArguments?.()[index];
+    return !!arg && !trail.includes(unwrapExpression(arg)) && rootOf(a, arg, [...trail], depth + 1)?.lib === "fetch";
+  });
 }
 
 /**
