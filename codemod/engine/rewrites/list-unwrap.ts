@@ -62,7 +62,7 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
   for (const site of sites) {
     if (site.kind === "handed") {
       const where = `${site.node.getSourceFile().getBaseName()}:${site.node.getStartLineNumber()}`;
-      plan.problems.push({ risk: "silent", reason: `v2 wraps the list in { ${wrapper}: [...] } and the response is handed to ${(site.node as any).getExpression().getText()} (${where}), which ${site.why}: where the list is read is not followed`, advice: `read .${wrapper} of the response body where that function reads it` });
+      plan.problems.push({ risk: "silent", reason: `v2 wraps the list in { ${wrapper}: [...] } and ${site.said ?? `the response is handed to ${(site.node as any).getExpression().getText()} (${where}), which ${site.why}`}: where the list is read is not followed`, advice: `read .${wrapper} of the response body where that function reads it` });
       continue;
     }
     // wretch's `.json((pods) => …)`: the parameter takes the list out of v2's wrapper.
