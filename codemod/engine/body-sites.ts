@@ -30,6 +30,8 @@ export type BodySite = {
   observable?: boolean;
   /** The callback parameter holding the body there. */
   param?: Node;
+  /** A read of a helper's own result (result-reads.ts: `r.value`, `const [e, pod] = …`), where the body may be absent (its failure side). */
+  inResult?: boolean;
   /** A "handed" site that says itself where the body leaves sight (result-reads.ts), in place of "handed to <callee>, which <why>". */
   said?: string;
 };

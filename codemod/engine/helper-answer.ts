@@ -89,7 +89,7 @@ export function resultPlaceOf(a: Analysis, http: HttpCall, fn: Node): ResultPlac
     if (classifyRead(u) === "error") return;
     const place = placeIn(a, u, holds);
     if (place) places.push(place);
-    else if (holds(u) || u.getDescendants().some((d) => holds(d))) elsewhere.push(u);
+    else if (holds(u) || u.getDescendants().some((d) => holds(d) && !isMemberName(d))) elsewhere.push(u);
   };
   for (const e of returnedOf(fn)) visit(e);
   if (!places.length) return undefined;
@@ -103,6 +103,12 @@ export function resultPlaceOf(a: Analysis, http: HttpCall, fn: Node): ResultPlac
     return !!success && !!flag && flag.key === success.key && flag.value !== success.value;
   };
   return elsewhere.every(failure) ? places[0] : undefined;
+}
+
+/** A name of a member (`{ corps: null }`, `x.corps`), not a value read by that name. */
+function isMemberName(n: Node): boolean {
+  const p = n.getParent();
+  return !!p && (Node.isPropertyAssignment(p) || Node.isPropertyAccessExpression(p)) && p.getNameNode() === n;
 }
 
 /** The success flag a returned expression carries: its own (`{ ok: false, error }`) or its project constructor's (`err(e)`). */

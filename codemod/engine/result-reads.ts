@@ -14,8 +14,19 @@ export type ResultPlaceSig = { key?: string; index?: number; success?: { key: st
 
 const MAX_DEPTH = 3;
 
-/** The body reads of the result `call` answers (a promise of it, or the result itself once awaited). */
-export function resultPlaceReads(call: Node, place: ResultPlaceSig, sites: BodySite[], depth = 0): void {
+/**
+ * The body reads of the result `call` answers (a promise of it, or the result itself once awaited).
+ * Where the result also leaves sight, only that is said: the body there is not converted with the
+ * reads in sight, so none of them is taken as the whole of its reads.
+ */
+export function resultPlaceReads(call: Node, place: ResultPlaceSig, sites: BodySite[]): void {
+  const found: BodySite[] = [];
+  placeReads(call, place, found, 0);
+  const gone = found.filter((s) => s.kind === "handed");
+  sites.push(...(gone.length ? gone : found));
+}
+
+function placeReads(call: Node, place: ResultPlaceSig, sites: BodySite[], depth: number): void {
   const outer = skipParens(call);
   const p = outer.getParent();
   if (!p) return;
@@ -31,14 +42,14 @@ function resultUse(value: Node, place: ResultPlaceSig, sites: BodySite[], depth:
   const p = outer.getParent();
   if (!p || Node.isExpressionStatement(p)) return;
   if (Node.isPropertyAccessExpression(p) && p.getExpression() === outer) {
-    if (p.getName() === place.key) sites.push({ kind: "value", node: p });
+    if (p.getName() === place.key) sites.push({ kind: "value", node: p, inResult: true });
     return;
   }
   if (Node.isElementAccessExpression(p) && p.getExpression() === outer) {
     const arg = p.getArgumentExpression();
     const at = arg && Node.isNumericLiteral(arg) ? Number(arg.getLiteralValue()) : arg && (Node.isStringLiteral(arg) || Node.isNoSubstitutionTemplateLiteral(arg)) ? arg.getLiteralValue() : undefined;
     if (at === undefined) return leaves(p, "is read by a computed key", sites);
-    if (at === place.index || at === place.key) sites.push({ kind: "value", node: p });
+    if (at === place.index || at === place.key) sites.push({ kind: "value", node: p, inResult: true });
     return;
   }
   if (Node.isVariableDeclaration(p) && p.getInitializer() === outer) {
@@ -52,7 +63,7 @@ function resultUse(value: Node, place: ResultPlaceSig, sites: BodySite[], depth:
       if (!Node.isBindingElement(el)) return;
       if (el.getDotDotDotToken()) return void leaves(el, "is taken apart with a rest element", sites);
       const key = Node.isObjectBindingPattern(name) ? (el.getPropertyNameNode()?.getText() ?? el.getName()) : i;
-      if (key === place.key || key === place.index) sites.push({ kind: "binding", node: el });
+      if (key === place.key || key === place.index) sites.push({ kind: "binding", node: el, inResult: true });
     });
     return;
   }
@@ -76,13 +87,13 @@ function returned(outer: Node, place: ResultPlaceSig, sites: BodySite[], depth: 
   const to = returnedTo(outer);
   if (!to) return false;
   if (to === "escapes" || depth >= MAX_DEPTH) leaves(outer, "is returned to callers the codemod cannot list", sites);
-  else for (const c of to) resultPlaceReads(c, place, sites, depth + 1);
+  else for (const c of to) placeReads(c, place, sites, depth + 1);
   return true;
 }
 
 function leaves(node: Node, why: string, sites: BodySite[]): void {
   const at = `${node.getSourceFile().getBaseName()}:${node.getStartLineNumber()}`;
-  sites.push({ kind: "handed", node, why, said: `the helper's result (${node.getText().replace(/\s+/g, " ").slice(0, 40)}, ${at}) ${why}, taking the body with it` });
+  sites.push({ kind: "handed", node, why, said: `the helper's result ${why} (${at}), taking the body with it` });
 }
 
 /**
