@@ -167,8 +167,14 @@ function bodyHolders(a: Analysis, http: HttpCall, fn: Node, asArgument: boolean)
   const holders = new Set<string>();
   for (const site of inside(fn, bodySites(a, http))) {
     if (site.kind !== "value") continue;
+    let child: Node = site.node;
     let up = site.node.getParent();
-    while (up && (Node.isParenthesizedExpression(up) || Node.isAsExpression(up) || Node.isNonNullExpression(up))) up = up.getParent();
+    // `text ? JSON.parse(text) : null`: the body, or nothing.
+    const orNothing = (c: Node, n: Node) => Node.isConditionalExpression(n) && n.getCondition() !== c && [n.getWhenTrue(), n.getWhenFalse()].some((x) => x !== c && /^(null|undefined)$/.test(unwrapExpression(x).getText()));
+    while (up && (Node.isParenthesizedExpression(up) || Node.isAsExpression(up) || Node.isNonNullExpression(up) || orNothing(child, up))) {
+      child = up;
+      up = up.getParent();
+    }
     if (up && Node.isVariableDeclaration(up) && Node.isIdentifier(up.getNameNode())) holders.add(up.getName());
     else if (up && Node.isBinaryExpression(up) && up.getOperatorToken().getKind() === SyntaxKind.EqualsToken && Node.isIdentifier(up.getLeft())) holders.add(up.getLeft().getText());
     else if (asArgument && up && Node.isCallExpression(up) && up.getArguments().length === 1) holders.add(site.node.getText());
