@@ -91,6 +91,10 @@ export interface HelperSignature {
   answerLib?: "fetch" | "axios" | "superagent";
   /** The helper returns its own result object with the parsed body under this key (`{ ok, detail, corps }`). */
   resultBodyKey?: string;
+  /** With `resultBodyKey`: the result's boolean member and the value that says the body is there (`ok: true`), where the result has one. */
+  resultSuccess?: { key: string; value: boolean };
+  /** The helper returns an array (a tuple) with the parsed body at this index (`[error, body]`). */
+  resultBodyIndex?: number;
   /** The helper validates the body it returns with the schema its caller gives at this argument (`rp(PodSchema, path)`). */
   schemaIndex?: number;
   /** The helper validates the body it returns with a schema of its own (a ts-morph Node). */

@@ -13,6 +13,7 @@ import { openapiAnswer } from "./openapi-answer.ts";
 import { observableFlow } from "./observable-flow.ts";
 import { recordTypeOf } from "./declared-types.ts";
 import { hookDataSites } from "./hook-data.ts";
+import { resultPlaceReads } from "./result-reads.ts";
 import { assignedDeclaration, isWriteTarget, writtenValues } from "./reassigned-records.ts";
 
 /**
@@ -29,6 +30,10 @@ export type BodySite = {
   observable?: boolean;
   /** The callback parameter holding the body there. */
   param?: Node;
+  /** A read of a helper's own result (result-reads.ts: `r.value`, `const [e, pod] = …`), where the body may be absent (its failure side). */
+  inResult?: boolean;
+  /** A "handed" site that says itself where the body leaves sight (result-reads.ts), in place of "handed to <callee>, which <why>". */
+  said?: string;
 };
 
 /**
@@ -122,7 +127,8 @@ export function bodySites(a: Analysis, http: HttpCall, depth = 0): BodySite[] {
   if (http.lib === "helper" && http.helper?.returnsResponse) return bodySites(a, { ...http, lib: http.helper.answerLib ?? "fetch", helper: undefined }, depth);
   if (http.lib === "helper" || http.wrapper?.returnsBody) {
     if (http.helper?.returnsBody || http.wrapper?.returnsBody) addPromise(call);
-    if (http.helper?.resultBodyKey) resultKeyReads(call, http.helper.resultBodyKey, sites);
+    const h = http.helper;
+    if (h && (h.resultBodyKey || h.resultBodyIndex !== undefined)) resultPlaceReads(call, { key: h.resultBodyKey, index: h.resultBodyIndex, success: h.resultSuccess }, sites);
     return sites;
   }
   // A wrapper that returns neither the body nor the transport's answer (`return handle(res)`): where the body is is not known.
@@ -269,20 +275,6 @@ function responseMember(access: Node & { getName(): string; getParent(): Node | 
   else if (lib === "undici-request" && name === "body" && parent && Node.isPropertyAccessExpression(parent) && (parent.getName() === "json" || parent.getName() === "text")) {
     const c = parent.getParent();
     if (c && Node.isCallExpression(c)) addPromise(c, parent.getName() === "text");
-  }
-}
-
-/** `const r = await rest(…)`, then `r.corps` (or `(await rest(…)).corps`): each read of the key is the body. */
-function resultKeyReads(call: Node, key: string, sites: BodySite[]): void {
-  const awaited = skipParens(call).getParent();
-  if (!awaited || !Node.isAwaitExpression(awaited)) return;
-  const up = skipParens(awaited).getParent();
-  const isKey = (n: Node | undefined): n is Node => !!n && Node.isPropertyAccessExpression(n) && n.getName() === key;
-  if (isKey(up) && (up as any).getExpression() === skipParens(awaited)) return void sites.push({ kind: "value", node: up });
-  if (!up || !Node.isVariableDeclaration(up) || !Node.isIdentifier(up.getNameNode())) return;
-  for (const ref of referencesOf(enclosingFunction(up), up.getNameNode())) {
-    const p = ref.getParent();
-    if (isKey(p) && (p as any).getExpression() === ref) sites.push({ kind: "value", node: p });
   }
 }
 

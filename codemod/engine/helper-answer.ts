@@ -10,6 +10,8 @@ import { unwrapExpression } from "./urls.ts";
 import { skipParens } from "./nodes.ts";
 import { bodySites, type BodySite } from "./body-sites.ts";
 import { schemaParamIndex, schemaParseOf } from "./schema-parse.ts";
+import { functionNamed } from "./record-callees.ts";
+import { classifyRead } from "./response-branch.ts";
 
 /** Whose answer a transport call gives back: fetch's Response or axios's response (read by `.data`); others are not read through a helper. */
 export function answerLibOf(http: HttpCall): "fetch" | "axios" | "superagent" | undefined {
@@ -64,25 +66,96 @@ function returnsName(fn: Node, name: string): boolean {
 }
 
 /**
- * The key of the helper's own result object that holds the parsed body: the body goes into a
- * variable (declared or assigned) that every returned object literal carries under one key.
+ * Where the helper's own result carries the parsed body, when every return that carries it puts it
+ * at one place: a key of a returned object literal (`{ ok, detail, corps }`, `{ data, error: null }`),
+ * an element of a returned array (`[null, body]`), or the place a constructor function of the project
+ * puts its argument at (`ok(body)` of `ok = (value) => ({ ok: true, value })`, with the literal
+ * `ok: true` that tells the success side). Returns without the body (an error path) say nothing of it.
  */
-export function bodyKeyOf(a: Analysis, http: HttpCall, fn: Node): string | undefined {
+export type ResultPlace = { key: string; success?: { key: string; value: boolean } } | { index: number };
+
+export function resultPlaceOf(a: Analysis, http: HttpCall, fn: Node): ResultPlace | undefined {
   const holders = bodyHolders(a, http, fn, false);
-  if (holders.size !== 1) return undefined;
-  const holder = [...holders][0]!;
-  const returns = fn.getDescendantsOfKind(SyntaxKind.ReturnStatement).filter((r) => enclosingFunction(r) === fn && r.getExpression());
-  let key: string | undefined;
-  for (const r of returns) {
-    const obj = unwrapExpression(r.getExpression()!);
-    if (!Node.isObjectLiteralExpression(obj)) return undefined;
-    const found = obj.getProperties().find((p) => (Node.isShorthandPropertyAssignment(p) && p.getName() === holder) || (Node.isPropertyAssignment(p) && unwrapExpression(p.getInitializer()!).getText() === holder));
-    // A return without the body (an error path) gives null or nothing under the key: still the same key.
-    const name = found ? (found as any).getName() as string : undefined;
-    if (name && key && name !== key) return undefined;
-    key ??= name;
+  for (const site of inside(fn, bodySites(a, http))) if (site.kind === "value") holders.add(unwrapExpression(site.node).getText());
+  if (!holders.size) return undefined;
+  const holds = (e: Node) => holders.has(unwrapExpression(e).getText());
+  const places: ResultPlace[] = [];
+  /** Returns that carry the body elsewhere: fine only on the failure side (`err(httpError(status, body))`). */
+  const elsewhere: Node[] = [];
+  const visit = (e: Node) => {
+    const u = unwrapExpression(Node.isAwaitExpression(e) ? e.getExpression() : e);
+    if (Node.isConditionalExpression(u)) return void [u.getWhenTrue(), u.getWhenFalse()].forEach(visit);
+    // The error side of a status check (`res.ok ? ok(body) : err(httpError(res.status, body))`) carries the error body.
+    if (classifyRead(u) === "error") return;
+    const place = placeIn(a, u, holds);
+    if (place) places.push(place);
+    else if (holds(u) || u.getDescendants().some((d) => holds(d) && !isMemberName(d))) elsewhere.push(u);
+  };
+  for (const e of returnedOf(fn)) visit(e);
+  if (!places.length) return undefined;
+  const first = JSON.stringify(places[0]);
+  if (!places.every((p) => JSON.stringify(p) === first)) return undefined;
+  // The body somewhere else in what is returned (`wrap(body)` of a library, `{ [k]: body }`): its place is not known,
+  // unless that return says it is the failure (`ok: false` where the body's side says `ok: true`).
+  const success = "key" in places[0]! ? places[0].success : undefined;
+  const failure = (u: Node) => {
+    const flag = flagOf(a, u);
+    return !!success && !!flag && flag.key === success.key && flag.value !== success.value;
+  };
+  return elsewhere.every(failure) ? places[0] : undefined;
+}
+
+/** A name of a member (`{ corps: null }`, `x.corps`), not a value read by that name. */
+function isMemberName(n: Node): boolean {
+  const p = n.getParent();
+  return !!p && (Node.isPropertyAssignment(p) || Node.isPropertyAccessExpression(p)) && p.getNameNode() === n;
+}
+
+/** The success flag a returned expression carries: its own (`{ ok: false, error }`) or its project constructor's (`err(e)`). */
+function flagOf(a: Analysis, u: Node): { key: string; value: boolean } | undefined {
+  if (Node.isObjectLiteralExpression(u)) return successOf(u).success;
+  const ctor = Node.isCallExpression(u) ? functionNamed(a, u.getExpression()) : undefined;
+  const returned = ctor ? returnedOf(ctor) : [];
+  const flags = returned.map((e) => { const x = unwrapExpression(e); return Node.isObjectLiteralExpression(x) ? successOf(x).success : undefined; });
+  return flags.length && flags.every((f) => f && JSON.stringify(f) === JSON.stringify(flags[0])) ? flags[0] : undefined;
+}
+
+/** The expressions a function returns (its own returns, or an arrow's expression body). */
+function returnedOf(fn: Node): Node[] {
+  if (Node.isArrowFunction(fn) && !Node.isBlock(fn.getBody())) return [fn.getBody()];
+  return fn.getDescendantsOfKind(SyntaxKind.ReturnStatement).filter((r) => enclosingFunction(r) === fn).flatMap((r) => { const e = r.getExpression(); return e ? [e as Node] : []; });
+}
+
+/** The place the body is at in one returned expression (an object literal, an array literal, a project constructor's call). */
+function placeIn(a: Analysis, u: Node, holds: (e: Node) => boolean): ResultPlace | undefined {
+  if (Node.isObjectLiteralExpression(u)) {
+    const found = u.getProperties().filter((p) => (Node.isShorthandPropertyAssignment(p) && holds(p.getNameNode())) || (Node.isPropertyAssignment(p) && !Node.isComputedPropertyName(p.getNameNode()) && holds(p.getInitializer()!)));
+    return found.length === 1 ? { key: (found[0] as any).getName() as string, ...successOf(u) } : undefined;
   }
-  return key;
+  if (Node.isArrayLiteralExpression(u)) {
+    const els = u.getElements();
+    const at = els.findIndex((e) => holds(e));
+    return at >= 0 && els.filter((e) => holds(e)).length === 1 && !els.some((e) => Node.isSpreadElement(e)) ? { index: at } : undefined;
+  }
+  if (!Node.isCallExpression(u)) return undefined;
+  const args = u.getArguments();
+  const at = args.findIndex((e) => holds(e));
+  const ctor = at >= 0 ? functionNamed(a, u.getExpression()) : undefined;
+  const param = ctor ? ((ctor as any).getParameters() as Node[])[at] : undefined;
+  if (!ctor || !param || !Node.isParameterDeclaration(param) || !Node.isIdentifier(param.getNameNode())) return undefined;
+  // What the constructor returns puts its parameter at one place of its own (`({ ok: true, value })`).
+  const name = param.getName();
+  const inner = returnedOf(ctor).map((e) => placeIn(a, unwrapExpression(e), (x) => unwrapExpression(x).getText() === name));
+  const first = inner[0] && JSON.stringify(inner[0]);
+  return first && inner.every((p) => p && JSON.stringify(p) === first) ? inner[0] : undefined;
+}
+
+/** The one boolean literal member of a result object (`ok: true`, `success: true`): it tells the side the body is on. */
+function successOf(obj: Node & { getProperties(): Node[] }): { success?: { key: string; value: boolean } } {
+  const flags = obj.getProperties().filter((p) => Node.isPropertyAssignment(p) && /^(true|false)$/.test(unwrapExpression(p.getInitializer()!).getText()));
+  if (flags.length !== 1) return {};
+  const p = flags[0] as any;
+  return { success: { key: p.getName(), value: unwrapExpression(p.getInitializer()).getText() === "true" } };
 }
 
 /**
@@ -94,8 +167,14 @@ function bodyHolders(a: Analysis, http: HttpCall, fn: Node, asArgument: boolean)
   const holders = new Set<string>();
   for (const site of inside(fn, bodySites(a, http))) {
     if (site.kind !== "value") continue;
+    let child: Node = site.node;
     let up = site.node.getParent();
-    while (up && (Node.isParenthesizedExpression(up) || Node.isAsExpression(up) || Node.isNonNullExpression(up))) up = up.getParent();
+    // `text ? JSON.parse(text) : null`: the body, or nothing.
+    const orNothing = (c: Node, n: Node) => Node.isConditionalExpression(n) && n.getCondition() !== c && [n.getWhenTrue(), n.getWhenFalse()].some((x) => x !== c && /^(null|undefined)$/.test(unwrapExpression(x).getText()));
+    while (up && (Node.isParenthesizedExpression(up) || Node.isAsExpression(up) || Node.isNonNullExpression(up) || orNothing(child, up))) {
+      child = up;
+      up = up.getParent();
+    }
     if (up && Node.isVariableDeclaration(up) && Node.isIdentifier(up.getNameNode())) holders.add(up.getName());
     else if (up && Node.isBinaryExpression(up) && up.getOperatorToken().getKind() === SyntaxKind.EqualsToken && Node.isIdentifier(up.getLeft())) holders.add(up.getLeft().getText());
     else if (asArgument && up && Node.isCallExpression(up) && up.getArguments().length === 1) holders.add(site.node.getText());

@@ -21,7 +21,7 @@ import { localBaseExpression } from "./local-base.ts";
 import { methodParam, optionsMayCarry, spreadCarrying } from "./helper-method.ts";
 import { optionsMethodReach } from "./options-method.ts";
 import { carriedWhy, verbOptionsMethod } from "./outside-options.ts";
-import { answerLibOf, bodyKeyOf, bodyWrapperOf, returnsBody, returnsValueOf, schemaParsedBody } from "./helper-answer.ts";
+import { answerLibOf, resultPlaceOf, bodyWrapperOf, returnsBody, returnsValueOf, schemaParsedBody } from "./helper-answer.ts";
 
 const BODY_NAME = /body|data|payload|json/i;
 
@@ -216,9 +216,10 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
       if (answer !== "fetch") sig.answerLib = answer;
     }
     if (!sig.returnsBody && !sig.returnsResponse && !sig.observable) {
-      const key = bodyKeyOf(a, http, fn);
-      if (key) sig.resultBodyKey = key;
-      const wrapper = key ? undefined : bodyWrapperOf(a, http, fn);
+      const place = resultPlaceOf(a, http, fn);
+      if (place && "key" in place) Object.assign(sig, { resultBodyKey: place.key, resultSuccess: place.success });
+      if (place && "index" in place) sig.resultBodyIndex = place.index;
+      const wrapper = place ? undefined : bodyWrapperOf(a, http, fn);
       if (wrapper) sig.resultWrapper = wrapper;
     }
     break;

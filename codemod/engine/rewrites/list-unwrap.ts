@@ -10,6 +10,7 @@ import type { HttpCall } from "../transports/index.ts";
 import { bodySites } from "../body-sites.ts";
 import { observableFlow } from "../observable-flow.ts";
 import { beforeFallbacks, isTypeScriptFile, referencesOf, skipParens } from "../nodes.ts";
+import { isWriteTarget } from "../reassigned-records.ts";
 import type { Problems } from "./problems.ts";
 import { classifyRead } from "../response-branch.ts";
 import { bodyTypeArguments } from "../declared-types.ts";
@@ -55,6 +56,8 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
       else plan.problems.push({ risk: "silent", reason: `v2 wraps the list in { ${wrapper}: [...] } and the function returning the observable declares its values as ${r.declared.getText()}`, advice: `declare the values as { ${wrapper}: … }` });
     }
   }
+  // A helper's own result typed by its argument (`call<Pod[]>(…)`, the body at `r.value`): the type follows the unwrap.
+  if (sites.some((s) => s.inResult) && returnsTypedBody(http.call)) for (const t of bodyTypeArguments(http.call)) wrapType(plan, t, wrapper);
   for (const param of new Set(sites.map((s) => s.param))) {
     const t = param && Node.isParameterDeclaration(param) ? param.getTypeNode() : undefined;
     if (t) wrapType(plan, t, wrapper);
@@ -62,7 +65,7 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
   for (const site of sites) {
     if (site.kind === "handed") {
       const where = `${site.node.getSourceFile().getBaseName()}:${site.node.getStartLineNumber()}`;
-      plan.problems.push({ risk: "silent", reason: `v2 wraps the list in { ${wrapper}: [...] } and the response is handed to ${(site.node as any).getExpression().getText()} (${where}), which ${site.why}: where the list is read is not followed`, advice: `read .${wrapper} of the response body where that function reads it` });
+      plan.problems.push({ risk: "silent", reason: `v2 wraps the list in { ${wrapper}: [...] } and ${site.said ?? `the response is handed to ${(site.node as any).getExpression().getText()} (${where}), which ${site.why}`}: where the list is read is not followed`, advice: `read .${wrapper} of the response body where that function reads it` });
       continue;
     }
     // wretch's `.json((pods) => …)`: the parameter takes the list out of v2's wrapper.
@@ -73,6 +76,20 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
     // `subscribe(([first]) => …)`, `({ length }) =>`: the list taken apart in an observable's callback.
     if (site.kind === "binding" && Node.isParameterDeclaration(site.node)) {
       plan.problems.push({ risk: "silent", reason: `v2 wraps the list in { ${wrapper}: [...] } and the list is taken apart in a callback's parameter (${site.node.getText()})`, advice: `read .${wrapper} of the body there` });
+      continue;
+    }
+    // `const [err, pods] = await …`, `const { data } = await …` of a helper's own result: the body may be
+    // absent there (the failure side), so the list is read out of it where the name is used.
+    if (site.kind === "binding" && site.inResult && Node.isIdentifier((site.node as any).getNameNode())) {
+      for (const r of referencesOf(enclosingFunction(site.node), (site.node as any).getNameNode())) {
+        const rp = r.getParent();
+        if (rp && Node.isShorthandPropertyAssignment(rp)) {
+          plan.problems.push({ risk: "silent", reason: `v2 wraps the list in { ${wrapper}: [...] } and the body taken out of the helper's result is handed on by name (${rp.getText()})`, advice: `read ${r.getText()}?.${wrapper}` });
+          continue;
+        }
+        if (isWriteTarget(r)) continue;
+        edit(plan, r, { start: r.getEnd(), end: r.getEnd(), text: `?.${wrapper}` });
+      }
       continue;
     }
     if (site.kind === "binding") {
@@ -151,7 +168,9 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
     } else {
       // `res.data ?? []`: a body that may be absent (hey-api's data on an error) stays optional.
       const fallback = parent && Node.isBinaryExpression(parent) && parent.getOperatorToken().getKind() === SyntaxKind.QuestionQuestionToken && parent.getLeft() === outer;
-      edit(plan, v, { start: v.getEnd(), end: v.getEnd(), text: `${fallback ? "?." : "."}${wrapper}` });
+      // `r.value?.map(…)`: the chain stays optional past the unwrap (`r.value?.pods?.map(…)`).
+      const optional = !!parent && (Node.isPropertyAccessExpression(parent) || Node.isElementAccessExpression(parent) || Node.isCallExpression(parent)) && parent.hasQuestionDotToken() && (parent as any).getExpression() === outer;
+      edit(plan, v, { start: v.getEnd(), end: v.getEnd(), text: `${fallback || optional ? "?." : "."}${wrapper}` });
     }
   }
 }

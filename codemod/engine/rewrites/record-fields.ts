@@ -104,7 +104,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   const seen = new Set<Node>();
   // A helper whose result is neither the body nor the Response (`{ ok, detail, corps }`): where the
   // record is read cannot be followed, so the call stays whole unless nothing but its status is used.
-  if (shape.kind === "record" && !undocumented && http.lib === "helper" && !http.observable && !http.helper!.returnsBody && !http.helper!.returnsResponse && !http.helper!.resultBodyKey && differing.size && resultBeyondStatus(http.call)) {
+  if (shape.kind === "record" && !undocumented && http.lib === "helper" && !http.observable && !http.helper!.returnsBody && !http.helper!.returnsResponse && !http.helper!.resultBodyKey && http.helper!.resultBodyIndex === undefined && differing.size && resultBeyondStatus(http.call)) {
     plan.problems.push({
       risk: "silent",
       reason: `${http.hook ? `its fetcher ${http.hook.fetcher.getText()}` : http.call.getExpression().getText()} returns the response in its own form (not the body or the Response), so the record's reads cannot be followed, and these v1 fields differ in v2: ${differingFields(lens.fields, lens.v1Lost).join(", ")}`,
@@ -313,7 +313,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
       unfollowed = true;
       const fields = differingFields(lens.fields, lens.v1Lost);
       const where = `${site.node.getSourceFile().getBaseName()}:${site.node.getStartLineNumber()}`;
-      const to = `the response is handed to ${(site.node as any).getExpression().getText()} (${where}), which ${site.why}`;
+      const to = site.said ?? `the response is handed to ${(site.node as any).getExpression().getText()} (${where}), which ${site.why}`;
       if (shape.kind === "record" && fields.length && !undocumented) plan.problems.push({ risk: "silent", reason: `${to}: where the record is read is not followed, and these v1 fields differ in v2: ${fields.join(", ")}`, advice: "read the v2 record where that function reads it (docs/mapping.md)", brief: `${to}: the record's reads are not followed (${fields.length} v1 fields differ in v2)` });
       continue;
     }
