@@ -112,3 +112,17 @@ export function checkCases(cases: CheckCase[], options: ts.CompilerOptions, shar
   }
   return out;
 }
+
+/**
+ * Per-case results computed a chunk of cases at a time, when a test first asks for one of them: a
+ * run filtered to one case (`-t`) compiles only its chunk, and no single step holds the whole run.
+ */
+export function byChunks<T>(names: string[], size: number, compute: (names: string[]) => Map<string, T>): (name: string) => T {
+  const done = new Map<number, Map<string, T>>();
+  return (name) => {
+    const i = Math.floor(names.indexOf(name) / size);
+    if (i < 0) throw new Error(`${name} is not one of the cases`);
+    if (!done.has(i)) done.set(i, compute(names.slice(i * size, (i + 1) * size)));
+    return done.get(i)!.get(name)!;
+  };
+}
