@@ -9,7 +9,9 @@
 // program changes it: a case's files must be modules (their declarations stay their own) with no
 // `declare global`, `declare module "…"`, `export as namespace` or triple-slash directive; a library
 // file one case brings in must not change it either (a script, or one of those declarations), or the
-// cases that reach it are checked alone, as before. Anything not shown safe is checked alone.
+// cases that reach it are checked alone, as before. One thing a checker counts across files: it
+// offers spelling suggestions for the first 10 unresolved names only, so a case with an unresolved
+// name is checked alone too. Anything not shown safe is checked alone.
 import ts from "typescript";
 import { memoryHost } from "./memory-host.ts";
 
@@ -57,6 +59,13 @@ function reachable(program: WithResolutions, roots: string[], base: Set<string>)
   return seen;
 }
 
+/**
+ * "Cannot find name" and its kin: the checker tries a spelling suggestion ("Did you mean 'fetch'?")
+ * for only the first 10 unresolved names of a program, so in a shared program a case's message can
+ * lose its suggestion to other cases' unresolved names. A case with any of these is checked alone.
+ */
+const UNRESOLVED_NAME = new Set([2304, 2552, 2503, 2833, 2580, 2581, 2582, 2583, 2584, 2591, 2592, 2593]);
+
 function program(files: Map<string, string>, extraRoots: string[], options: ts.CompilerOptions, shared: Map<string, ts.SourceFile>): ts.Program {
   return ts.createProgram([...extraRoots, ...files.keys()], options, memoryHost(options, files, shared));
 }
@@ -103,12 +112,17 @@ export function checkCases(cases: CheckCase[], options: ts.CompilerOptions, shar
     if (own(c) && reach && ![...reach].some((f) => global.has(f) || (all.has(f) && !c.files.has(f)))) grouped.push(c);
     else alone(c);
   }
-  if (grouped.length === cases.length) {
-    for (const [name, ds] of diagnosticsOf(together, cases, extraRoots)) out.set(name, ds);
-  } else if (grouped.length) {
+  let groupedDiagnostics: CaseDiagnostics | undefined;
+  if (grouped.length === cases.length) groupedDiagnostics = diagnosticsOf(together, cases, extraRoots);
+  else if (grouped.length) {
     const files = new Map<string, string>();
     for (const c of grouped) for (const [f, t] of c.files) files.set(f, t);
-    for (const [name, ds] of diagnosticsOf(program(files, extraRoots, options, shared), grouped, extraRoots)) out.set(name, ds);
+    groupedDiagnostics = diagnosticsOf(program(files, extraRoots, options, shared), grouped, extraRoots);
+  }
+  for (const c of grouped) {
+    const ds = groupedDiagnostics!.get(c.name)!;
+    if (ds.some((d) => UNRESOLVED_NAME.has(d.code))) alone(c);
+    else out.set(c.name, ds);
   }
   return out;
 }
