@@ -8,7 +8,7 @@ import { decodeUtf8, parseSize, readBounded, skipFinding } from "../../codemod/s
 import { countMarks, markText, TODO_LINE } from "../../codemod/engine/todo-marks.ts";
 import { byRisk, shortReason } from "../../codemod/engine/mark-problems.ts";
 import { v2TemplateNames } from "../../codemod/engine/rewrites/openapi-fetch.ts";
-import { differingFields } from "../../codemod/engine/rewrites/record-fields.ts";
+import { differingFields } from "../../codemod/engine/rewrites/record-field-read.ts";
 import { analyzeSource } from "../../codemod/single-file.ts";
 import { lensNamed, operations } from "../../mappings/index.ts";
 

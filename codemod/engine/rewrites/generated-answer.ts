@@ -10,7 +10,7 @@ import type { HttpCall } from "../transports/index.ts";
 import { generatorOf } from "../generated-client.ts";
 import { references } from "../references.ts";
 import { skipParens } from "../nodes.ts";
-import { differingFields } from "./record-fields.ts";
+import { differingFields } from "./record-field-read.ts";
 
 export function generatedAnswer(plan: Plan, http: HttpCall, op: OperationMapping): void {
   if (!http.routeConfig) return;

@@ -224,3 +224,9 @@ function unvouchedRead(name: string, byFirst: ByFirst, lens: BodyLens): string |
   if (emulated) return `a v1 field the gateway fills with an extra request (${emulated.emulation}); the v2 record does not have it`;
   return undefined;
 }
+
+/** The v1 record fields whose name or value differ in v2, and those v2 lacks (for the mark of a body that escapes). */
+export function differingFields(fields: FieldLens[], lost: { v1: string }[] = []): string[] {
+  const differ = fields.filter((f) => f.only !== "toV2" && (f.converter || f.v1.join() !== f.v2.join())).map((f) => `${f.v1.join("+")}→${f.v2.join("+") || "(none)"}`);
+  return [...differ, ...lost.map((l) => `${l.v1}→(none)`)];
+}

@@ -9,7 +9,7 @@ import type { Plan } from "../state.ts";
 import type { HttpCall } from "../transports/index.ts";
 import { schemaName, schemaShape, type SchemaShape } from "../schema-parse.ts";
 import { answerSchemas } from "./answer-schemas.ts";
-import { differingFields } from "./record-fields.ts";
+import { differingFields } from "./record-field-read.ts";
 
 /** Marks the call when a schema validating its answer names a v1 field that differs in v2, or expects the list v2 wraps. */
 export function schemaReads(plan: Plan, http: HttpCall, op: OperationMapping): void {
