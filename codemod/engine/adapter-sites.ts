@@ -187,32 +187,26 @@ function wrapBinding(plan: Plan, el: BindingElement, open: string, close: string
 
 /** Wraps a request body the app builds elsewhere in the adapter's `toV2Body` when it holds the operation's body. */
 export function wrapBodyInAdapter(plan: Plan, body: Node, opKey: string): boolean {
-  if (!plan.a.adapter || adapterCovers("requestBody", opKey) !== true) return false;
-  const [open, close] = adapterCall("requestBody", opKey, "\0").split("\0");
-  edit(plan, body, { start: body.getStart(), end: body.getStart(), text: open! });
-  edit(plan, body, { start: body.getEnd(), end: body.getEnd(), text: close! });
-  note(plan, body, `the v1 ${opKey.split("#")[0]} body is converted to v2 by ${ADAPTER_BINDING}`);
-  const site = plan.site;
-  const before = site.onApply;
-  site.onApply = () => {
-    before?.();
-    useAdapter(plan.a, plan.a.files.get(body.getSourceFile().getFilePath())!);
-  };
-  return true;
+  return wrapValueInAdapter(plan, body, opKey, "requestBody", "body is converted");
 }
 
 /** Wraps a v1 query object built elsewhere in the adapter's `toV2Query` (the caller has checked every name its type allows). */
 export function wrapQueryInAdapter(plan: Plan, query: Node, opKey: string): boolean {
-  if (!plan.a.adapter || adapterCovers("query", opKey) !== true) return false;
-  const [open, close] = adapterCall("query", opKey, "\0").split("\0");
-  edit(plan, query, { start: query.getStart(), end: query.getStart(), text: open! });
-  edit(plan, query, { start: query.getEnd(), end: query.getEnd(), text: close! });
-  note(plan, query, `the v1 ${opKey.split("#")[0]} query is translated to v2 by ${ADAPTER_BINDING}`);
+  return wrapValueInAdapter(plan, query, opKey, "query", "query is translated");
+}
+
+/** The v1 value goes to v2 through the adapter's function for `kind`, with the info note; the file imports the adapter once the site applies. */
+function wrapValueInAdapter(plan: Plan, value: Node, opKey: string, kind: "requestBody" | "query", done: string): boolean {
+  if (!plan.a.adapter || adapterCovers(kind, opKey) !== true) return false;
+  const [open, close] = adapterCall(kind, opKey, "\0").split("\0");
+  edit(plan, value, { start: value.getStart(), end: value.getStart(), text: open! });
+  edit(plan, value, { start: value.getEnd(), end: value.getEnd(), text: close! });
+  note(plan, value, `the v1 ${opKey.split("#")[0]} ${done} to v2 by ${ADAPTER_BINDING}`);
   const site = plan.site;
   const before = site.onApply;
   site.onApply = () => {
     before?.();
-    useAdapter(plan.a, plan.a.files.get(query.getSourceFile().getFilePath())!);
+    useAdapter(plan.a, plan.a.files.get(value.getSourceFile().getFilePath())!);
   };
   return true;
 }
