@@ -9,7 +9,7 @@
 import { unfollowedSwrKey } from "./transports/swr.ts";
 import { Node, SyntaxKind, type SourceFile } from "../ts-morph.ts";
 import { V1_HOST, V2_BASE } from "../../mappings/bases.ts";
-import { functionNamed } from "./record-callees.ts";
+import { joinedOnto } from "./joined-base.ts";
 import { reachesRequest } from "./route-reach.ts";
 import { inV2Api } from "./transports/rtk-query.ts";
 import { methodOfRequestInit, methodOfRequestObject, relativePathShape, urlPosition } from "./relative-routes.ts";
@@ -154,8 +154,8 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
     // On a base it cannot know, only a route whose every id is a value written in (`/pods/${id}`, not `/pods/summary`).
     const matches = uniqueMatches(path).filter((m) => leading !== "unknown" || Object.values(m.params).every((v) => v === HOLE));
     if (!matches.length) continue;
-    // The path of a call on the v2 base (a migrated helper: v1 and v2 share `/pods/{id}`).
-    if (onV2Base(a, n) || inV2Api(a, n)) continue;
+    // The path of a call on the v2 base (a migrated helper: v1 and v2 share `/pods/{id}`) or on another API's.
+    if (onOtherBase(a, n) || inV2Api(a, n)) continue;
     // A path used as a key, compared or logged, never reaching a request or a URL being built.
     if (!reachesRequest(a, n)) continue;
     // A use of the bases it may be sent on that nothing follows: they stay v1 (an earlier run's mark still counts).
@@ -240,28 +240,16 @@ function v2BaseOption(a: Analysis, call: Node & { getArguments(): Node[]; getExp
 }
 
 /**
- * The literal is the path argument of a project function that joins it onto the v2 base
- * (`runpodRest("/templates")` with `` `${API}${path}` `` and API the v2 base): a v2 call, not a v1 site.
+ * The literal is the path of a call on the v2 base (`$fetch(path, { baseURL: "…/v2" })`), or the
+ * path argument of a project function that joins it onto the v2 base, another host, or an
+ * environment variable no v1 base reads (`runpodRest("/templates")` with `${API}${path}` and API the
+ * v2 base; `joinUrl(env.APP_URL, "/docs")`): that API's path, not a v1 site (joined-base.ts).
  */
-function onV2Base(a: Analysis, literal: Node): boolean {
+function onOtherBase(a: Analysis, literal: Node): boolean {
   const call = literal.getParent();
   if (!call || !Node.isCallExpression(call)) return false;
   if (call.getArguments()[0] === literal && v2BaseOption(a, call)) return true;
-  const index = call.getArguments().indexOf(literal as any);
-  const fn = index < 0 ? undefined : functionNamed(a, call.getExpression());
-  const param = fn && ((fn as any).getParameters?.() as Node[] | undefined)?.[index];
-  const name = param && Node.isParameterDeclaration(param) ? param.getNameNode() : undefined;
-  if (!fn || !name || !Node.isIdentifier(name)) return false;
-  for (const t of fn.getDescendantsOfKind(SyntaxKind.TemplateExpression)) {
-    const spans = t.getTemplateSpans();
-    if (t.getHead().getLiteralText() !== "" || spans.length < 2 || spans[1]!.getExpression().getText() !== name.getText()) continue;
-    try {
-      if (optionsOf(a.evaluator.evaluate(spans[0]!.getExpression())).some((o) => o.kind === "string" && o.text.replace(/\/+$/, "") === V2_BASE)) return true;
-    } catch {
-      /* not known: counted */
-    }
-  }
-  return false;
+  return joinedOnto(a, literal) !== undefined;
 }
 
 /**
