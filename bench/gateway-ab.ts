@@ -5,6 +5,9 @@
 // build (`npm run build`) instead of its sources through tsx.
 // Short runs interleaved A, B, proxy, A, B, proxy, … so that load from other work on a shared
 // machine hits all three alike; min and median per target.
+// `floor` (or `floor:log,id,hop,count`, parts left out) in place of a checkout: the plain proxy doing
+// only the pass-through's required per-request work (gateway-servers.ts proxy-floor); compare it on
+// the pass-through rows only (`AB_ROWS=pass-through`; AB_ROWS keeps the rows whose label contains it).
 // `--parallel`: each round loads A, B and the proxy at the same time instead (each its own 10
 // connections), so all three see the same moment of a busy machine; the ratios of each round
 // (B / A and B / proxy, CPU per request and req/s) are paired and their medians printed. On a machine
@@ -29,7 +32,15 @@ const start = async (root: string, role: string, upstream?: string) => {
   roles.push(r);
   return r;
 };
+const startFloor = async (off: string, upstream: string) => {
+  const r = await startRole("proxy-floor", { root: self, upstream, logFile: path.join(logDir, `floor-${roles.length}.log`), env: { ...process.env, FLOOR_OFF: off } });
+  roles.push(r);
+  return r;
+};
 const gateway = (spec: string, upstream: string) => {
+  // `floor`: the plain proxy with only the pass-through's required per-request work (gateway-servers.ts proxy-floor).
+  // `floor:log,id`: the same with those parts left out (log line, id, hop, count), to weigh each.
+  if (spec.startsWith("floor")) return startFloor(spec.split(":")[1] ?? "", upstream);
   const [root, build] = spec.split("#");
   return start(path.resolve(root!), build === "dist" ? "gateway-dist" : "gateway", upstream);
 };
@@ -46,7 +57,7 @@ try {
     { label: `${c.label} v1→v2`, v1: c.v1, v2: c.v2 },
     { label: `${c.label} /v2 pass-through`, v1: c.v2, v2: c.v2 },
   ]);
-  for (const row of rows) {
+  for (const row of rows.filter((r) => !process.env.AB_ROWS || r.label.includes(process.env.AB_ROWS))) {
     const targets: [string, Role, Request][] = [
       ["A", a, row.v1],
       ["B", b, row.v1],

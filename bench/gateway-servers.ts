@@ -75,6 +75,53 @@ if (role === "upstream") {
   const proxy = httpProxy.createProxyServer({ target: upstreamUrl, agent: new http.Agent({ keepAlive: true, maxSockets: 64 }) });
   proxy.on("error", () => {});
   url = await listen(http.createServer((req, res) => proxy.web(req, res)));
+} else if (role === "proxy-floor") {
+  // The plain proxy plus only what the pass-through must do for each request, written as directly
+  // as it can be: a request id both ways, hop-by-hop headers removed both ways, the answer counted,
+  // and one "request completed" line through the gateway's own pino writer to the log file. Its CPU
+  // a request is the floor the gateway's pass-through is measured against (docs/performance.md).
+  const { default: pino } = await import("pino");
+  const { loggerOption } = await import("../gateway/observability/logging.ts");
+  const { requestLineWriter } = await import("../gateway/observability/request-line.ts");
+  const { hopByHopHeaders } = await import("../gateway/upstream/hop-by-hop.ts");
+  const { requestIdOf } = await import("../gateway/observability/request-id.ts");
+  const { GatewayMetrics } = await import("../gateway/observability/metrics.ts");
+  const { stream, ...options } = loggerOption(true) as { stream: NodeJS.WritableStream } & Record<string, unknown>;
+  if ((process.env.FLOOR_OFF ?? "").split(",").includes("write")) (stream as any).write = () => true;
+  const log = pino(options, stream as never);
+  const line = requestLineWriter(log as never)!;
+  if (!line) throw new Error("the fast log line writer refused the bench logger");
+  const metrics = new GatewayMetrics();
+  const ID = Symbol("id");
+  const off = (part: string) => (process.env.FLOOR_OFF ?? "").split(",").includes(part);
+  const [noLog, noId, noHop, noCount] = ["log", "id", "hop", "count"].map(off);
+  const proxy = httpProxy.createProxyServer({ target: upstreamUrl, changeOrigin: true, agent: new http.Agent({ keepAlive: true, maxSockets: 64 }) });
+  proxy.on("error", () => {});
+  if (!noHop || !noId) proxy.on("proxyReq", (proxyReq, req) => {
+    if (!noHop) for (const name of hopByHopHeaders(req.headers)) if (req.headers[name] !== undefined) proxyReq.removeHeader(name);
+    if (!noId) proxyReq.setHeader("x-request-id", (req as any)[ID]);
+  });
+  if (!noHop) proxy.on("proxyRes", (proxyRes) => {
+    const headers = proxyRes.headers;
+    for (const name of hopByHopHeaders(headers)) if (headers[name] !== undefined) headers[name] = undefined;
+    headers.connection = "keep-alive";
+  });
+  url = await listen(
+    http.createServer((req, res) => {
+      const started = performance.now();
+      const id = noId ? "-" : requestIdOf(req);
+      if (!noId) {
+        (req as any)[ID] = id;
+        res.setHeader("x-request-id", id);
+      }
+      if (!noLog || !noCount)
+        res.on("finish", () => {
+          if (!noCount) metrics.countPassthrough(res.statusCode);
+          if (!noLog) line(id, req, res.statusCode, performance.now() - started);
+        });
+      proxy.web(req, res);
+    }),
+  );
 } else if (role === "gateway" || role === "gateway-dist") {
   // gateway-dist: the compiled package (`npm run build`), which is what an installed gateway runs;
   // `gateway` runs the sources through tsx (as `npm start` does), whose transform adds a
