@@ -82,9 +82,40 @@ export interface CopyLoop {
 
 /**
  * The loop that fills the variable declared by `decl` (initialised to an empty `{}`) with a copy
- * of another object's entries, when that is the only thing ever written into it; else undefined.
+ * of another object's entries, when that is the only thing ever written into it; `{ unknown }`,
+ * the write, when the literal is written under a computed name otherwise; else undefined.
  */
-export function copyLoopInto(decl: Node): CopyLoop | undefined {
+export function copyLoopInto(decl: Node): CopyLoop | { unknown: Node } | undefined {
+  const computed = computedWrite(decl);
+  if (!computed) return undefined;
+  return copyOnly(decl) ?? { unknown: computed };
+}
+
+/** The first write into the variable's object literal under a computed name (`out[k] = …`). */
+function computedWrite(decl: Node): Node | undefined {
+  if (!Node.isVariableDeclaration(decl)) return undefined;
+  const name = decl.getNameNode();
+  const init = decl.getInitializer() && unwrapExpression(decl.getInitializer()!);
+  // An empty literal filled under computed names: none of its keys is known. (A literal with keys
+  // of its own, overridden by key at run time, is read as written: config-keys.ts, env-reads.ts.)
+  if (!Node.isIdentifier(name) || !init || !Node.isObjectLiteralExpression(init) || init.getProperties().length) return undefined;
+  let first: Node | undefined;
+  for (const use of enclosingFunction(decl).getDescendantsOfKind(SyntaxKind.Identifier)) {
+    if (use === name || use.getText() !== name.getText() || resolveIdentifier(use)?.decl !== decl) continue;
+    const p = use.getParent();
+    if (!p || !Node.isElementAccessExpression(p) || p.getExpression() !== use) continue;
+    const key = p.getArgumentExpression() && unwrapExpression(p.getArgumentExpression()!);
+    if (!key || Node.isStringLiteral(key) || Node.isNoSubstitutionTemplateLiteral(key) || Node.isNumericLiteral(key)) continue;
+    const top = p.getParent();
+    if (!top || !Node.isBinaryExpression(top) || top.getLeft() !== p || !isAssignment(top.getOperatorToken().getKind())) continue;
+    // The write that is not a copy names where knowledge stops (else the first one).
+    if (!copyWrite(p, top.getRight())) return top;
+    first ??= top;
+  }
+  return first;
+}
+
+function copyOnly(decl: Node): CopyLoop | undefined {
   if (!Node.isVariableDeclaration(decl)) return undefined;
   const name = decl.getNameNode();
   const init = decl.getInitializer() && unwrapExpression(decl.getInitializer()!);

@@ -103,6 +103,7 @@ export class Evaluator {
         if (writes.assigned.length) return union(id, [b.init, ...writes.assigned].map((v) => this.evaluate(v, frame)));
         // `const out = {}` then `for (const [k, v] of Object.entries(h)) out[k] = v`: a copy of `h`.
         const copy = copyLoopInto(b.decl);
+        if (copy && "unknown" in copy) return dynamic(copy.unknown, `${id.getText()} is written under a computed name (${shortExpression(copy.unknown)})`);
         if (copy) return { kind: "copy", of: this.evaluate(copy.source, frame), lower: copy.lower, node: copy.write };
         // `const { restBaseUrl = DEFAULT } = getConfig()`: the property path, then the element's default.
         const whole = Node.isVariableDeclaration(b.decl) && !Node.isIdentifier(b.decl.getNameNode()) ? this.evaluate(b.init, frame) : undefined;
