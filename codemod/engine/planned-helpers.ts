@@ -7,6 +7,7 @@ import { functionName, references } from "./references.ts";
 import { baseField, exportedOutward } from "./outside-callers.ts";
 import { receiverHolds } from "./receiver-base.ts";
 import { unwrapExpression } from "./urls.ts";
+import { handsOnOwn } from "./evaluate/recursion.ts";
 
 export class PlannedHelpers {
   private readonly memo = new Map<Node, boolean>();
@@ -48,6 +49,15 @@ export class PlannedHelpers {
     return closed;
   }
 
+  /** `r` calls the helper from inside itself handing on, unchanged, every parameter its request is built from. */
+  private recalls(fn: Node, r: Node): boolean {
+    const sig = this.a.helperCache.get(fn);
+    const call = Node.isPropertyAccessExpression(r.getParent()) ? r.getParent()!.getParent() : r.getParent();
+    if (!sig || sig.kind !== "helper" || !call || !Node.isCallExpression(call)) return false;
+    const indexes = new Set([sig.pathIndex, sig.optionsIndex, sig.methodIndex, sig.bodyIndex, sig.queryIndex].filter((i): i is number => i !== undefined));
+    return [...indexes].every((i) => handsOnOwn(call, fn, i));
+  }
+
   /** The uses of a helper that are not planned calls. */
   uses(fn: Node): Node[] {
     const out: Node[] = [];
@@ -57,6 +67,8 @@ export class PlannedHelpers {
       const key = this.a.helperCache.get(fn)?.receiverKey;
       for (const r of references(named)) {
         if (key && Node.isPropertyAccessExpression(r) && !receiverHolds(this.a, unwrapExpression(r.getExpression()), key, this.literal())) continue;
+        // A retry calling the helper again with what it was given: the request of the call that entered it.
+        if (this.recalls(fn, r)) continue;
         this.follow(r, out);
       }
     } else this.follow(fn, out);

@@ -330,6 +330,9 @@ function combine(states: HeaderState[], at: Node): HeaderState {
  * it leaves them out: read it as the object it is the rest of.
  */
 function withoutRest(v: Value): Value[] {
+  // A copy of an object's own entries (`out[k.toLowerCase()] = v` over `Object.entries(h)`) carries
+  // the same headers (names compare in any casing; a null value left out was no header).
+  if (v.kind === "copy") return optionsOf(v.of).flatMap(withoutRest);
   if (v.kind !== "rest" || v.omit.some((k) => /^(headers|content-type)$/i.test(k))) return [v];
   return optionsOf(v.of).flatMap(withoutRest);
 }

@@ -21,6 +21,8 @@ import { configKeyRead, definedKey } from "./config-keys.ts";
 import { madeProperty } from "./made-options.ts";
 import { factoryClient } from "./factory-client.ts";
 import { exportedOutward } from "../outside-callers.ts";
+import { copyLoopInto, copyProperty } from "./copies.ts";
+import { handsOnOwn } from "./recursion.ts";
 
 const MAX_DEPTH = 24;
 const MAX_CALLERS = 12;
@@ -99,6 +101,10 @@ export class Evaluator {
         if (!b.init) return union(id, writes.assigned.map((v) => this.evaluate(v, frame)));
         if (writes.other || writes.appended.length) return dynamic(id, `${id.getText()} is changed after its declaration`);
         if (writes.assigned.length) return union(id, [b.init, ...writes.assigned].map((v) => this.evaluate(v, frame)));
+        // `const out = {}` then `for (const [k, v] of Object.entries(h)) out[k] = v`: a copy of `h`.
+        const copy = copyLoopInto(b.decl);
+        if (copy && "unknown" in copy) return dynamic(copy.unknown, `${id.getText()} is written under a computed name (${shortExpression(copy.unknown)})`);
+        if (copy) return { kind: "copy", of: this.evaluate(copy.source, frame), lower: copy.lower, node: copy.write };
         // `const { restBaseUrl = DEFAULT } = getConfig()`: the property path, then the element's default.
         const whole = Node.isVariableDeclaration(b.decl) && !Node.isIdentifier(b.decl.getNameNode()) ? this.evaluate(b.init, frame) : undefined;
         if (!whole) return this.evaluate(b.init, frame);
@@ -160,6 +166,8 @@ export class Evaluator {
         // A marked call an earlier run kept on v1 gives the declared v1 base here: that is its own
         // base, not one the helper holds for its other callers (helper-redirect.ts).
         if (arg && givesDeclaredV1Base(arg)) continue;
+        // A recursion (a retry) handing on what the function was given adds no value of its own.
+        if (arg && b.path.length === 0 && handsOnOwn(call, b.fn, b.index)) continue;
         if (arg) options.push(this.path(id, this.evaluate(arg), b.path, b.decl));
         else if (!def) options.push(dynamic(call, `${id.getText()} is not given here`));
       }
@@ -245,6 +253,8 @@ export class Evaluator {
         return this.classMember(at, v.cls, key, this.frameOf(v));
       case "made":
         return madeProperty(this, at, v, key);
+      case "copy":
+        return copyProperty(this, at, v, key);
       case "dynamic":
         return dynamic(at, `.${key} of an unknown value`, v);
       case "module": {

@@ -30,6 +30,8 @@ export type Value =
   | { kind: "module"; module: string; name: string; node: Node }
   /** `const { json, ...rest } = of`: the object `of` without the keys named beside the rest element. */
   | { kind: "rest"; of: Value; omit: string[]; node: Node }
+  /** An object filled with a copy of `of`'s own entries (`out[k] = v` over `Object.entries(of)`): the same keys, lowercased if `lower`. `node` is the write. */
+  | { kind: "copy"; of: Value; lower: boolean; node: Node }
   /** Knowledge stopped at `node`, for `why`; `cause` is the deeper stop, if any. */
   | { kind: "dynamic"; node: Node; why: string; cause?: Value };
 
