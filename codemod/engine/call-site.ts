@@ -30,16 +30,17 @@ import { builderChainProblems } from "./builder-chain.ts";
 import { interceptorProblems } from "./rewrites/interceptor-answer.ts";
 import { planOperation } from "./operation-plan.ts";
 import { redirectFor } from "./site-redirect.ts";
+import { chosenVerdict, type ChosenVerdict } from "./chosen-urls.ts";
 
 /** The URL of a call as parts, following `url.href`, `url.toString()` and `const url = new URL(…)`. */
-function urlOf(a: Analysis, http: HttpCall): { parts: Part[]; external?: External; branches?: Part[][] } | undefined {
+function urlOf(a: Analysis, http: HttpCall): { parts: Part[]; external?: External; branches?: Part[][]; condition?: Node } | undefined {
   let urlExpr = unwrapExpression(http.urlNode!);
   // `id ? \`${BASE}/pods/${id}\` : \`${BASE}/pods\``: a URL chosen at run time between v1 URLs.
   const chosen = Node.isIdentifier(urlExpr) ? valueOf(a, urlExpr) : urlExpr;
   if (chosen && Node.isConditionalExpression(unwrapExpression(chosen))) {
     const c = unwrapExpression(chosen) as import("../ts-morph.ts").Node & { getWhenTrue(): Node; getWhenFalse(): Node };
     const branches = [resolveParts(c.getWhenTrue(), urlContext(a)), resolveParts(c.getWhenFalse(), urlContext(a))];
-    if (branches.every((b) => locate(b, http.external))) return { parts: branches[0]!, external: http.external, branches };
+    if (branches.every((b) => locate(b, http.external))) return { parts: branches[0]!, external: http.external, branches, condition: (c as unknown as { getCondition(): Node }).getCondition() };
   }
   if (Node.isPropertyAccessExpression(urlExpr) && urlExpr.getName() === "href") urlExpr = unwrapExpression(urlExpr.getExpression());
   if (Node.isCallExpression(urlExpr) && Node.isPropertyAccessExpression(urlExpr.getExpression()) && (urlExpr.getExpression() as any).getName() === "toString") urlExpr = unwrapExpression((urlExpr.getExpression() as any).getExpression());
@@ -93,10 +94,14 @@ export function processCall(a: Analysis, http: HttpCall): void {
   if (!http.urlNode) return;
   const found = urlOf(a, http);
   if (!found) return;
-  const { parts, external, branches } = found;
-  const url = locate(parts, external);
+  const { external, branches } = found;
+  // Chosen between two URLs of one operation: that operation, each branch's URL rewritten (chosen-urls.ts).
+  const verdict = branches ? chosenVerdict(a, http, branches, external, found.condition) : undefined;
+  if (branches && verdict?.kind !== "one") return conditionalSite(a, http, branches, external, verdict);
+  const chosen = verdict?.kind === "one" ? verdict.chosen : undefined;
+  const parts = chosen ? chosen.branches.flatMap((b) => b.parts) : found.parts;
+  const url = chosen ? chosen.branches[0].url : locate(parts, external);
   if (!url) return;
-  if (branches) return conditionalSite(a, http, branches, external);
   const at = http.call;
   const fn = runningFunction(at);
   // The transport (or inner helper) call of a request helper: the path is the helper's parameter.
@@ -129,7 +134,7 @@ export function processCall(a: Analysis, http: HttpCall): void {
   }
   for (const p of parts) a.consumed.add(p.node);
   const deps = new Set<Node>();
-  addBaseDeps(a, http, url, deps);
+  for (const u of chosen ? chosen.branches.map((b) => b.url) : [url]) addBaseDeps(a, http, u, deps);
   const site: Site = { call: at, file: undefined as never, deps, edits: [], complete: false, http };
   let objects: ReadUrlObject[] = [];
   // The path read from a URL object made on the v1 base here: that object is this call's, kept v1 with it.
@@ -168,7 +173,8 @@ export function processCall(a: Analysis, http: HttpCall): void {
     site.file = a.files.get(at.getSourceFile().getFilePath())!;
     site.complete = !problems.length;
     site.whole = true;
-    site.redirect = held ? undefined : withUrlObjects(a, redirectFor(a, http, url, parts), objects);
+    // A chosen URL keeps v1 on its own only through a helper's base parameter (each branch's base is not rewritten apart).
+    site.redirect = held || (chosen && http.lib !== "helper") ? undefined : withUrlObjects(a, redirectFor(a, http, url, chosen ? chosen.branches[0].parts : parts), objects);
     if (!held && !site.redirect && !site.complete) site.noRedirect = threadedBaseWhy(a, http);
     a.sites.push(site);
   };
@@ -244,12 +250,12 @@ export function processCall(a: Analysis, http: HttpCall): void {
     problems.push({ reason: `${op.key} has no v2 operation (${op.summary})`, advice: op.decision?.advice ?? `use the v2 OpenAPI document at ${V2_OPENAPI_URL}` });
     return done();
   }
-  planOperation(plan, http, url, first, op);
+  planOperation(plan, http, url, first, op, undefined, chosen);
   return done();
 }
 
 /** A URL chosen at run time: marked (review), its bases followed so they can flip. */
-function conditionalSite(a: Analysis, http: HttpCall, branches: Part[][], external: External | undefined): void {
+function conditionalSite(a: Analysis, http: HttpCall, branches: Part[][], external: External | undefined, verdict?: ChosenVerdict): void {
   const at = http.call;
   const deps = new Set<Node>();
   for (const parts of branches) {
@@ -261,10 +267,11 @@ function conditionalSite(a: Analysis, http: HttpCall, branches: Part[][], extern
   // `query ? \`/pods?${query}\` : "/pods"`: one path, with or without a query built at run time.
   const onePath = new Set(paths).size === 1;
   const held = a.holds?.sites.get(holdKey(at));
-  const reason = (onePath ? `the query string of ${paths[0]} is built at run time, and v2 does not take v1's parameters as they are` : `the URL is chosen at run time between ${paths.join(" and ")}`) + (held ? `; kept on v1: ${held.why}` : "");
-  const advice = (onePath ? "translate or drop each v1 parameter (docs/mapping.md), then call the v2 path" : "write each v1 call as its own v2 call (docs/mapping.md)") + (held ? `; ${held.advice}` : "");
-  todo(a, at, "base", "review", reason, advice);
-  const finding = addFinding(a, at, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "call" });
+  const differ = verdict?.kind === "mark" ? verdict : undefined;
+  const reason = (differ ? differ.reason : onePath ? `the query string of ${paths[0]} is built at run time, and v2 does not take v1's parameters as they are` : `the URL is chosen at run time between ${paths.join(" and ")}`) + (held ? `; kept on v1: ${held.why}` : "");
+  const advice = (differ ? differ.advice : onePath ? "translate or drop each v1 parameter (docs/mapping.md), then call the v2 path" : "write each v1 call as its own v2 call (docs/mapping.md)") + (held ? `; ${held.advice}` : "");
+  todo(a, at, differ?.opKey ?? "base", "review", reason, advice);
+  const finding = addFinding(a, at, { operation: differ?.opKey ?? null, v1: null, v2: null, category: "review", reason, advice, subject: "call" });
   // It keeps v1 on its own where it can (a helper's base parameter), so the base may still flip for the others.
   const redirect = http.lib === "helper" && !held ? redirectFor(a, http, locate(branches[0]!, external)!, branches[0]!) : undefined;
   a.sites.push({ call: at, file: a.files.get(at.getSourceFile().getFilePath())!, deps, edits: [], finding, complete: false, whole: true, redirect, http });

@@ -4,6 +4,7 @@
 //   2. base sources (base-sources.ts): every string naming the v1 host
 //   3. do no harm   (do-no-harm.ts): bases flip only when every use is accounted for
 //   3b. recall net  (recall-net.ts): v1 route literals no planned call consumed, in modules of a v1 client
+//   3c. hand-moved  (hand-moved.ts): calls on the v2 base whose answer is still read in v1 shape
 //   4. old marks    (todo-marks.ts): marks of earlier runs still count
 //   5. apply        (apply-edits.ts): text edits on the original source, per file
 // The audit is the same analysis with the output discarded.
@@ -32,6 +33,7 @@ import { followCacheKeys } from "./swr-cache-keys.ts";
 import { setModuleResolver } from "./module-exports.ts";
 import type { AdapterOptions } from "../adapter/index.ts";
 import { servesGeneratedRequests } from "./transports/route-config.ts";
+import { handMovedCalls } from "./hand-moved.ts";
 
 export interface ProjectAnalysis {
   /** Absolute path → what happened to that file. */
@@ -157,6 +159,7 @@ function analyzeOnce(index: ProjectIndex, displayName: (file: string) => string,
   guarded(scanLiterals);
   guarded(undiciDispatches);
   guarded(recallNet);
+  guarded(handMovedCalls);
   resolveDoNoHarm(a);
   followCacheKeys(a);
   settleErrorReads(a);

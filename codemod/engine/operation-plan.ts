@@ -27,9 +27,14 @@ import { regroupedList } from "./rewrites/regrouped-list.ts";
 import { statusChecks } from "./rewrites/status-checks.ts";
 import { answerLeavesSight } from "./rewrites/answer-leaves.ts";
 import { hookCacheKeys } from "./swr-cache-keys.ts";
+import type { ChosenUrls } from "./chosen-urls.ts";
+import { chosenQueryParams, chosenUrlEdits, chosenWritten } from "./rewrites/chosen-query.ts";
 
-/** Plans the rewrite of `http` as `op` (a finite path brings its own URL edits and body, finite-paths.ts). */
-export function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match, op: OperationMapping, finite?: { urlEdits: Edit[]; body?: ComputedBody }): void {
+/**
+ * Plans the rewrite of `http` as `op` (a finite path brings its own URL edits and body, finite-paths.ts;
+ * a URL chosen between two of `op`'s URLs, chosen-urls.ts, has each branch's URL and query rewritten).
+ */
+export function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match, op: OperationMapping, finite?: { urlEdits: Edit[]; body?: ComputedBody }, chosen?: ChosenUrls): void {
   const openapi = http.lib === "openapi-fetch";
   givenV1Elsewhere(plan.a, http, plan.problems);
   const computed = newPathFor(match, url);
@@ -37,8 +42,10 @@ export function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match
   const routePath = routePathObject(http, op);
   const newPath = (openapi || routePath) && computed !== null ? v2TemplateNames(computed, op) : computed;
   // v1 filters and unread include expansions may leave the request (settled at the end).
-  const moves = finite ? undefined : planQueryMoves(plan, http, url, op);
-  const urlEdits = finite ? finite.urlEdits : newPath === null ? null : urlWithoutMoved(url, newPath, op, moves?.inUrl ?? new Set(), moves?.written);
+  const branchWritten = chosen ? chosenWritten(plan.a, http, chosen) : undefined;
+  const moves = finite ? undefined : planQueryMoves(plan, http, url, op, branchWritten?.merged);
+  const urlWithout = (names: ReadonlySet<string>) => (chosen ? chosenUrlEdits(chosen, op, names, branchWritten?.each) : urlWithoutMoved(url, newPath, op, names, moves?.written));
+  const urlEdits = finite ? finite.urlEdits : newPath === null ? null : urlWithout(moves?.inUrl ?? new Set());
   if (!urlEdits) {
     plan.problems.push({ reason: "the v2 path cannot be written into this URL expression", advice: `use ${op.v2!.method} ${op.v2!.path}` });
     return;
@@ -46,7 +53,8 @@ export function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match
   siteEdits(plan, urlEdits);
   if (openapi) renamePathParams(plan, http, op);
   else if (routePath && !finite) renameRoutePathKeys(plan, routePath, op);
-  queryParams(plan, http, url, op);
+  if (chosen) chosenQueryParams(plan, http, chosen, op);
+  else queryParams(plan, http, url, op);
   if (op.v2!.method !== op.v1.method) changeMethod(plan, http, op);
   if (finite?.body) addFixedBody(plan, http, finite.body);
   else if (op.request?.fixedBody && !finite) addFixedBody(plan, http, op.request.fixedBody);
@@ -73,5 +81,5 @@ export function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match
   statusChecks(plan, http, op);
   if (!openapi) answerLeavesSight(plan, http, op);
   if (http.hook) hookCacheKeys(plan, http, answerDifferingFields(op));
-  settleQueryMoves(plan, http, op, moves, unwrapEdits, urlEdits, (names) => urlWithoutMoved(url, newPath, op, names, moves?.written));
+  settleQueryMoves(plan, http, op, moves, unwrapEdits, urlEdits, urlWithout);
 }

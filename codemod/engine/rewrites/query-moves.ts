@@ -35,10 +35,10 @@ export interface QueryMoves {
 const isFilter = (op: OperationMapping, name: string) => !!op.query?.find((q) => q.v1 === name && q.decision === "emulate" && q.filterField);
 
 /** Before the URL is rewritten: the parameters that may move, offered to the query check. */
-export function planQueryMoves(plan: Plan, http: HttpCall, url: LocatedUrl, op: OperationMapping): QueryMoves | undefined {
+export function planQueryMoves(plan: Plan, http: HttpCall, url: LocatedUrl, op: OperationMapping, given?: WrittenQuery): QueryMoves | undefined {
   const movable = movableNames(op);
   if (!movable.size || http.lib === "openapi-fetch") return undefined;
-  const written = writtenQuery(plan.a, http, url);
+  const written = given ?? writtenQuery(plan.a, http, url);
   const names = new Set<string>();
   const filters = [...written.keys()].filter((n) => isFilter(op, n));
   // Every filter of the site moves, or none does.
@@ -156,6 +156,7 @@ function filterAdapterList(plan: Plan, filters: (places: Node[]) => string | und
 
 /** The value as v1 put it in the URL, written where the list is unwrapped; undefined when it cannot be. */
 function valueSource(w: Written, places: Node[], quote: string): string | undefined {
+  if (w.chosen) return chosenSource(w.chosen, places, quote);
   if (w.literal !== undefined) return quote + w.literal.replace(/\\/g, "\\\\").replace(new RegExp(quote, "g"), `\\${quote}`) + quote;
   const v = w.value;
   if (!v || !portable(v, places) || (w.condition && !portable(w.condition, places))) return undefined;
@@ -168,6 +169,16 @@ function valueSource(w: Written, places: Node[], quote: string): string | undefi
   // `if (v) qs.append(name, v)`: an empty v was not sent.
   if (cond === v.getText() && kind === "string") return `${cond} || undefined`;
   return `${/^[\w$.?]+$/.test(cond) ? cond : `(${cond})`} ? ${text} : undefined`;
+}
+
+/** `running ? "RUNNING" : undefined`: each branch's value, undefined for the branch that sent none. */
+function chosenSource(chosen: NonNullable<Written["chosen"]>, places: Node[], quote: string): string | undefined {
+  if (!portable(chosen.condition, places)) return undefined;
+  const [t, f] = [chosen.whenTrue, chosen.whenFalse].map((b) => (b ? valueSource(b, places, quote) : "undefined"));
+  if (t === undefined || f === undefined) return undefined;
+  const cond = chosen.condition.getText();
+  const wrap = (x: string) => (/^[\w$.]+$|^(["'`]).*\1$/.test(x) ? x : `(${x})`);
+  return `${/^[\w$.]+$/.test(cond) ? cond : `(${cond})`} ? ${wrap(t)} : ${wrap(f)}`;
 }
 
 /** "string" when every value the type allows is a string, "scalar" for strings, numbers, booleans (nullish too), undefined otherwise. */

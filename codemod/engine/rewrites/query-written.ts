@@ -28,6 +28,8 @@ export interface Written {
   literal?: string;
   value?: Node;
   condition?: Node;
+  /** A URL chosen between two of one operation (rewrites/chosen-query.ts): what each branch writes (none: not sent). */
+  chosen?: { condition: Node; whenTrue?: Written; whenFalse?: Written };
   serialised: Serialised;
 }
 
