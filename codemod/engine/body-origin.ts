@@ -5,6 +5,7 @@
 // it returns, in its own scope (its parameters are the same names there). Each place found is an
 // object literal (converted in place) or a value built elsewhere (converted from its declared
 // fields, or wrapped in the adapter when it can be an object, else marked).
+import { findReferencesAsNodes } from "./find-references.ts";
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
 import { bind, returnedExpressions } from "./values.ts";
@@ -120,7 +121,7 @@ export function exported(fn: Node): boolean {
   const name = (decl as any).getNameNode?.() as Node | undefined;
   let refs: Node[] = [];
   try {
-    refs = name ? ((name as any).findReferencesAsNodes() as Node[]) : [];
+    refs = name ? findReferencesAsNodes(name) : [];
   } catch {
     return true;
   }

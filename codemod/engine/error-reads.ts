@@ -10,6 +10,7 @@
 // marked and reported: one finding at the read, naming the calls that lose their message. A read
 // in a function the body was handed to (`fail(op, status, body)`) that other code calls too reads
 // both. Where the body is handed to a callee the engine cannot resolve, that call is marked.
+import { findReferencesAsNodes } from "./find-references.ts";
 import { SyntaxKind, type SourceFile } from "../ts-morph.ts";
 import { errorFieldMap } from "../../mappings/index.ts";
 import { Node } from "../ts-morph.ts";
@@ -135,7 +136,7 @@ function namedErrorMembers(a: Analysis, r: SharedErrorRead): Node[] {
 function readElsewhere(member: Node, converted: Set<Node>): boolean {
   try {
     const name = (member as any).getNameNode() as Node;
-    return (name as any).findReferencesAsNodes().some((ref: Node) => ref !== name && !converted.has(ref));
+    return findReferencesAsNodes(name).some((ref: Node) => ref !== name && !converted.has(ref));
   } catch {
     return true;
   }

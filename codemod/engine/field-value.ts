@@ -4,6 +4,7 @@
 // field's initializer, so a call through it is a site like one through a module const. A field
 // another class redeclares, or one written anywhere but once (its initializer, or one top-level
 // `this.base = …` in a constructor when it has none), does not stand for one expression.
+import { derivedClasses, findReferencesAsNodes } from "./find-references.ts";
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import { classOfThis } from "./symbols.ts";
 
@@ -24,7 +25,7 @@ export function fieldValue(access: Node): Node | undefined {
 
 function soleValue(cls: Node & { getConstructors(): Node[] }, field: Node & { getInitializer(): Node | undefined; getNameNode(): Node; getName(): string }): Node | undefined {
   // A subclass declaring the same field gives its instances another value.
-  if (Node.isClassDeclaration(cls) && cls.getDerivedClasses().some((d) => d.getInstanceProperty(field.getName()))) return undefined;
+  if (Node.isClassDeclaration(cls) && derivedClasses(cls).some((d) => d.getInstanceProperty(field.getName()))) return undefined;
   const writes = fieldWrites(field.getNameNode());
   if (!writes) return undefined;
   const init = field.getInitializer();
@@ -42,7 +43,7 @@ function soleValue(cls: Node & { getConstructors(): Node[] }, field: Node & { ge
 function fieldWrites(name: Node): (Node & { getOperatorToken(): Node; getRight(): Node })[] | undefined {
   let refs: Node[];
   try {
-    refs = (name as any).findReferencesAsNodes() as Node[];
+    refs = findReferencesAsNodes(name);
   } catch {
     return undefined;
   }

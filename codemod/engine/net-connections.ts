@@ -5,6 +5,7 @@
 // `(api: KyInstance) => api.post('pods', …)` in another: the client reaches it from callers the
 // run cannot see). Those bases stay v1 while such a path is there (do-no-harm.ts).
 import { Node, SyntaxKind, type SourceFile } from "../ts-morph.ts";
+import { derivedClasses } from "./find-references.ts";
 import type { Analysis } from "./state.ts";
 import { BASE_KEYS } from "./transports/convention.ts";
 import { unwrapExpression } from "./urls.ts";
@@ -73,7 +74,7 @@ function subclassBaseFiles(file: SourceFile, namesV1Host: (sf: SourceFile) => bo
   for (const cls of file.getClasses()) {
     let derived: Node[] = [];
     try {
-      derived = cls.getDerivedClasses();
+      derived = derivedClasses(cls);
     } catch {
       continue;
     }

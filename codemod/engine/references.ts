@@ -1,12 +1,13 @@
 // The uses of a declaration across the project, through the compiler's find-references: alias
 // declarations (imports, re-exports) and writes are left out, a member use is its property access.
+import { findReferencesAsNodes } from "./find-references.ts";
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import { importerUses } from "./module-exports.ts";
 
 export function references(nameNode: Node): Node[] {
   let refs: Node[];
   try {
-    refs = (nameNode as any).findReferencesAsNodes() as Node[];
+    refs = findReferencesAsNodes(nameNode);
   } catch {
     return [];
   }

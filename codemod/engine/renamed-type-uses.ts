@@ -5,6 +5,7 @@
 // moves to `image` in the same run: each reference the compiler finds must sit inside an edit of
 // a site that applies and writes the same name, and no file the run did not parse may name the
 // type and the field (it may read it: a page typed by the project's types module).
+import { findReferencesAsNodes } from "./find-references.ts";
 import { readFileSync } from "node:fs";
 import { Node } from "../ts-morph.ts";
 import { quotedPosition } from "./mark-positions.ts";
@@ -22,7 +23,7 @@ export function renamedFieldLeftBehind(a: Analysis, site: Site, applying: (s: Si
     const v2 = own.text;
     let refs: Node[];
     try {
-      refs = (name as any).findReferencesAsNodes() as Node[];
+      refs = findReferencesAsNodes(name);
     } catch {
       return `the uses of its record type's field ${field} (${quotedPosition(d)}) cannot be listed`;
     }

@@ -1,6 +1,7 @@
 // Cross-file and member resolution on top of the per-scope resolver (scope.ts): an imported name
 // to its declaration in another parsed file (re-exports, index files, CommonJS exports), and a
 // class member (`this.baseUrl`, `this.api`, `client.call`) to the values it is given.
+import { derivedClasses } from "./find-references.ts";
 import { Node, SyntaxKind, type SourceFile } from "../ts-morph.ts";
 import { bindingNames, resolveIdentifier, type Binding } from "./scope.ts";
 import { unwrapExpression } from "./urls.ts";
@@ -169,7 +170,7 @@ export function soleOverride(callee: Node): Node | undefined {
   if (!cls || !Node.isClassDeclaration(cls)) return undefined;
   const own = cls.getMethod(callee.getName());
   if (own && !own.isAbstract()) return undefined;
-  const impls = cls.getDerivedClasses().flatMap((d) => d.getMethod(callee.getName()) ?? []).filter((m) => !!m.getBody());
+  const impls = derivedClasses(cls).flatMap((d) => d.getMethod(callee.getName()) ?? []).filter((m) => !!m.getBody());
   return impls.length === 1 ? impls[0] : undefined;
 }
 

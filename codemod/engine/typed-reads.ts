@@ -4,6 +4,7 @@
 // it stops being that type (handed to `any`, cast, spread, indexed with a key, serialised whole,
 // returned to code whose types the run does not load, a template the run does not parse) means
 // not every read is known: the answer says where, and the caller keeps its mark.
+import { findReferencesAsNodes } from "./find-references.ts";
 import { Node, ts, type TypeScript } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
 import type { Problems } from "./rewrites/problems.ts";
@@ -142,7 +143,7 @@ function calledInRun(fn: Node): boolean {
   const p = fn.getParent();
   const name: Node | undefined = (fn as any).getNameNode?.() ?? (p && (Node.isVariableDeclaration(p) || Node.isPropertyAssignment(p) || Node.isPropertyDeclaration(p)) ? p.getNameNode() : undefined);
   if (!name) return false;
-  const refs = (name as any).findReferencesAsNodes() as Node[];
+  const refs = findReferencesAsNodes(name);
   return refs.length > 0 && refs.every((r) => !Node.isExportSpecifier(r.getParent()) && !Node.isExportAssignment(r.getParent()));
 }
 
@@ -185,7 +186,7 @@ function readsOfType(a: Analysis, decl: Node, name: string, checker: TypeScript.
   const unknown = (why: string): TypedReads => ({ type: name, unknown: why });
   // The type's own name: annotations and type arguments only; a cast or an `extends` makes other data the record.
   // (A project's tests type their mocks as the record; what they read is not the API's answer.)
-  for (const ref of (decl as any).getNameNode().findReferencesAsNodes() as Node[]) {
+  for (const ref of findReferencesAsNodes((decl as any).getNameNode())) {
     if (isTestFile(a, ref)) continue;
     // A component's props typed by it are read in its template, which is not parsed.
     if (SFC_RE.test(sfcPath(ref.getSourceFile().getFilePath())) && !Node.isImportSpecifier(ref.getParent())) return unknown(`it types a component's value, read in a template the codemod does not parse (${at(ref)})`);
@@ -197,7 +198,7 @@ function readsOfType(a: Analysis, decl: Node, name: string, checker: TypeScript.
   const members: Node[] = Node.isInterfaceDeclaration(decl) ? decl.getMembers() : (decl as any).getTypeNode().getMembers();
   for (const m of members) {
     const field = (m as any).getName() as string;
-    for (const ref of (m as any).getNameNode().findReferencesAsNodes() as Node[]) {
+    for (const ref of findReferencesAsNodes((m as any).getNameNode())) {
       if (ref.getParent() === m || isTestFile(a, ref)) continue;
       const why = memberUse(ref);
       if (why) return unknown(`${why} (${at(ref)})`);

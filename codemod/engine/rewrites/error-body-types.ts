@@ -1,6 +1,7 @@
 // Whether an error body's type lets a read of v2's field stand as written: the value is `any` as
 // the code declares it (`catch (e)`, `: any`, `(body as any)`, a class field `body: any`), or its
 // type already has the field. Else the read goes through a cast or the declared type is widened.
+import { findReferencesAsNodes } from "../find-references.ts";
 import { Node, SyntaxKind } from "../../ts-morph.ts";
 import type { Analysis } from "../state.ts";
 import { bind } from "../values.ts";
@@ -128,7 +129,7 @@ export function namedTypeUsedElsewhere(a: Analysis, member: Node, covered: Node[
     const name = (named as any).getNameNode() as Node;
     // A module the run did not parse naming the type (another API's client typed with it).
     if (namedOutsideRun(a, name.getText(), named.getSourceFile().getFilePath())) return true;
-    const refs = (name as any).findReferencesAsNodes() as Node[];
+    const refs = findReferencesAsNodes(name);
     return refs.some((r) => r !== name && !r.getFirstAncestor((x) => Node.isImportDeclaration(x) || Node.isExportDeclaration(x)) && !inside(r));
   } catch {
     return true;

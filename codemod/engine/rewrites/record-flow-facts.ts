@@ -1,6 +1,7 @@
 // Facts about where a record goes, for the record-read pass: whether a logical expression only
 // tests it, whether a helper's result is used beyond its status, which calls receive what a
 // function returns, and which field declarations a value is typed through.
+import { findReferencesAsNodes } from "../find-references.ts";
 import { Node, SyntaxKind } from "../../ts-morph.ts";
 import type { VariableDeclaration } from "ts-morph";
 import { enclosingFunction, isFunctionLike } from "../scope.ts";
@@ -75,7 +76,7 @@ function propertyName(fn: Node): Node | undefined {
   // Every reference the compiler knows (an `export { api }` or `module.exports = api` too, which are not property reads).
   let uses: Node[];
   try {
-    uses = (decl.getNameNode() as any).findReferencesAsNodes() as Node[];
+    uses = findReferencesAsNodes(decl.getNameNode());
   } catch {
     return undefined;
   }
