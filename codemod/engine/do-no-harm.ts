@@ -22,7 +22,8 @@ import { bind } from "./values.ts";
 import { unwrapExpression } from "./urls.ts";
 import { strayCaller } from "./record-callees.ts";
 import { isTestFile } from "./test-files.ts";
-import { isTypeScriptFile } from "./nodes.ts";
+import { isTypeScriptFile, statementOf } from "./nodes.ts";
+import { keptV1CallAt } from "./kept-v1-calls.ts";
 import { references } from "./references.ts";
 import { holdKey, keepHeldSites } from "./site-holds.ts";
 import { renamedFieldLeftBehind } from "./renamed-type-uses.ts";
@@ -244,9 +245,16 @@ function sharedTypeConflict(a: Analysis, site: Site, verdicts: Map<Node, Verdict
       const whose = other.keepsV1Record && !staysV1(other, verdicts) ? "a call whose record the adapter keeps in v1 shape" : "a call that stays v1";
       return `its record type ${name.getText()} (field ${d.getName()}) also types the record of ${whose} (${where(other.call)})`;
     }
+    // A call an earlier run kept on the declared v1 base is no site of this run, and stays v1 all the same.
+    const sites = new Set(a.sites.map((s) => statementOf(s.call)));
+    for (const r of refs) {
+      const kept = keptV1CallAt(r);
+      if (kept && !sites.has(statementOf(kept))) return `its record type ${name.getText()} (field ${d.getName()}) also types the record of a call that stays v1 (${where(kept)})`;
+    }
   }
-  // A use of a renamed field that no applying site rewrites to the same name (another module's reads, a literal of the type).
-  return renamedFieldLeftBehind(a, site, (s) => s.complete && !staysV1(s, verdicts));
+  // A use of a renamed field that no applying site rewrites to the same name (another module's reads,
+  // a literal of the type). The site's own edits go with it: they count even when its base is kept.
+  return renamedFieldLeftBehind(a, site, (s) => s === site || (s.complete && !staysV1(s, verdicts)));
 }
 
 function readerName(param: Node): string {
