@@ -8,7 +8,7 @@
 import { actionInputDefault, keepInputsTogether } from "./action-inputs.ts";
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import { V2_BASE } from "../../mappings/bases.ts";
-import type { Analysis, FileState, Site } from "./state.ts";
+import type { Analysis, Site } from "./state.ts";
 import type { Edit } from "../types.ts";
 import { addEdit, addFinding } from "./state.ts";
 import { todo, todoAll } from "./todo-marks.ts";
@@ -16,20 +16,20 @@ import { byRisk, keepProblems } from "./mark-problems.ts";
 import type { Problem, Problems } from "./rewrites/problems.ts";
 import { propertyWrites } from "./property-writes.ts";
 import { Follower } from "./follow-uses.ts";
-import { declarationEdit, V1_BASE_NAME } from "./v1-redirect.ts";
-import type { BaseEnv } from "./env-convention.ts";
+import { V1_BASE_NAME } from "./v1-redirect.ts";
 import { bind } from "./values.ts";
 import { unwrapExpression } from "./urls.ts";
 import { strayCaller } from "./record-callees.ts";
 import { isTestFile } from "./test-files.ts";
-import { isTypeScriptFile } from "./nodes.ts";
+import { statementOf } from "./nodes.ts";
+import { keptV1CallAt } from "./kept-v1-calls.ts";
 import { references } from "./references.ts";
 import { holdKey, keepHeldSites } from "./site-holds.ts";
 import { renamedFieldLeftBehind } from "./renamed-type-uses.ts";
 import { unheldWrite } from "./reassigned-records.ts";
 import { flipOrMark, where, type Verdict } from "./base-verdict.ts";
 import { pinTestedBases } from "./prefix-tests.ts";
-import { callerSetRedirect } from "./caller-set-base.ts";
+import { applyRedirect, declareFallbacks, usableRedirect, type Fallbacks } from "./kept-redirects.ts";
 
 
 /** Base literals a called class or function falls back to for an option (`opts.<key> ?? BASE`). */
@@ -244,9 +244,16 @@ function sharedTypeConflict(a: Analysis, site: Site, verdicts: Map<Node, Verdict
       const whose = other.keepsV1Record && !staysV1(other, verdicts) ? "a call whose record the adapter keeps in v1 shape" : "a call that stays v1";
       return `its record type ${name.getText()} (field ${d.getName()}) also types the record of ${whose} (${where(other.call)})`;
     }
+    // A call an earlier run kept on the declared v1 base is no site of this run, and stays v1 all the same.
+    const sites = new Set(a.sites.map((s) => statementOf(s.call)));
+    for (const r of refs) {
+      const kept = keptV1CallAt(r);
+      if (kept && !sites.has(statementOf(kept))) return `its record type ${name.getText()} (field ${d.getName()}) also types the record of a call that stays v1 (${where(kept)})`;
+    }
   }
-  // A use of a renamed field that no applying site rewrites to the same name (another module's reads, a literal of the type).
-  return renamedFieldLeftBehind(a, site, (s) => s.complete && !staysV1(s, verdicts));
+  // A use of a renamed field that no applying site rewrites to the same name (another module's reads,
+  // a literal of the type). The site's own edits go with it: they count even when its base is kept.
+  return renamedFieldLeftBehind(a, site, (s) => s === site || (s.complete && !staysV1(s, verdicts)));
 }
 
 function readerName(param: Node): string {
@@ -337,65 +344,9 @@ function withCautions(site: Site, kept: Problem): Problems {
   return byRisk([...(site.cautions ?? []), kept]);
 }
 
-/** A marked call's redirect, when every file it writes may be written (a helper's new parameter may be in another file). */
-function usableRedirect(a: Analysis, site: Site): Site["redirect"] {
-  const kept = callerSetRedirect(a, site);
-  if (kept === null) return undefined;
-  const r = kept ?? site.redirect;
-  return r && ![...r.edits, ...(r.shared?.edits ?? []), ...(r.inner ?? []).flatMap((s) => s.edits)].some((e) => a.frozen.has(e.file)) ? r : undefined;
-}
-
-/** Per file, the v1 base names its redirected calls use: the declaration (written where the first call needs it) and the environment reads of the bases those calls had. */
-type Fallbacks = Map<FileState, Map<string, { edit: Edit; envs: BaseEnv[] }>>;
-
 /** Whether edit `outer` replaces the whole text `inner` edits (and does not keep it, so `inner` has nothing left to edit). */
 function replaces(outer: Edit, inner: Edit): boolean {
   return outer.file === inner.file && outer.start <= inner.start && inner.end <= outer.end && outer !== inner && (outer.start < inner.start || inner.end < outer.end) && !outer.text.includes(inner.old);
-}
-
-/** Applies a marked call's redirect; returns its edits (what they replace is no longer in the file). */
-function applyRedirect(a: Analysis, site: Site, fallbacks: Fallbacks): Edit[] {
-  // A base computed elsewhere that something at run time can set (an environment variable, an
-  // option): the kept call takes the v1 counterpart of what it is set to, not a fixed v1 base.
-  const overridable = [...site.deps].some((d) => a.bases.get(d)?.override || a.bases.get(d)?.env);
-  const redirect = site.redirect!.derived && overridable ? { ...site.redirect!, ...site.redirect!.derived } : site.redirect!;
-  // Each edit goes to the file it was made for; the declared names, to the files whose text uses them.
-  for (const e of redirect.edits) addEdit(a, e);
-  const shared = redirect.shared;
-  const applied = [...redirect.edits];
-  for (const s of [shared, ...(redirect.inner ?? [])]) {
-    if (!s || a.sharedRedirects.has(s.key)) continue;
-    a.sharedRedirects.add(s.key);
-    for (const e of s.edits) addEdit(a, e);
-    applied.push(...s.edits);
-  }
-  const users = redirect.edits.length ? [...new Set(redirect.edits.map((e) => e.file))].map((f) => a.files.get(f)!) : [site.file];
-  const envs = [...site.deps].map((d) => a.bases.get(d)).filter((b) => b && !b.pinned).map((b): BaseEnv => ({ env: b!.env, or: b!.or, kitEnv: b!.kitEnv }));
-  // Names the helper's own shared edits use are declared in the helper's file.
-  const helperFile = shared?.names?.length ? a.files.get(shared.edits[0]!.file) : undefined;
-  const declare: [FileState, string[]][] = [...users.map((f): [FileState, string[]] => [f, redirect.names]), ...(helperFile ? [[helperFile, shared!.names!] as [FileState, string[]]] : [])];
-  for (const [file, wanted] of declare) {
-    const names = fallbacks.get(file) ?? new Map<string, { edit: Edit; envs: BaseEnv[] }>();
-    fallbacks.set(file, names);
-    for (const name of wanted) {
-      const known = names.get(name);
-      if (known) known.envs.push(...envs);
-      if (known || file.declared.has(name)) continue;
-      file.declared.add(name);
-      const decl = declarationEdit(file.sf, name, isTypeScriptFile(file.sf.getFilePath()), envs);
-      if (!decl) continue;
-      file.edits.push(decl);
-      names.set(name, { edit: decl, envs: [...envs] });
-    }
-  }
-  return applied;
-}
-
-/** Each declaration, read as the bases of all the calls that use it were (env-convention.ts). */
-function declareFallbacks(fallbacks: Fallbacks): void {
-  for (const [file, names] of fallbacks) {
-    for (const [name, { edit, envs }] of names) edit.text = declarationEdit(file.sf, name, isTypeScriptFile(file.sf.getFilePath()), envs)!.text;
-  }
 }
 
 export type { Site };

@@ -5,7 +5,8 @@
 //   3. do no harm   (do-no-harm.ts): bases flip only when every use is accounted for
 //   3b. recall net  (recall-net.ts): v1 route literals no planned call consumed, in modules of a v1 client
 //   3c. hand-moved  (hand-moved.ts): calls on the v2 base whose answer is still read in v1 shape
-//   4. old marks    (todo-marks.ts): marks of earlier runs still count
+//   4. old marks    (todo-marks.ts): marks of earlier runs still count, but those above a site or
+//                   base this run decided and did not confirm are removed (stale-marks.ts)
 //   5. apply        (apply-edits.ts): text edits on the original source, per file
 // The audit is the same analysis with the output discarded.
 import { SyntaxKind, type SourceFile } from "../ts-morph.ts";
@@ -25,6 +26,7 @@ import { resolveDoNoHarm } from "./do-no-harm.ts";
 import { markFindings, fileMarks } from "./todo-marks.ts";
 import { applyEdits } from "./apply-edits.ts";
 import { placeMarkPositions } from "./mark-positions.ts";
+import { dropStaleMarks } from "./stale-marks.ts";
 import { syntaxErrorOf } from "./output-parses.ts";
 import { openapiTypes } from "./openapi-types.ts";
 import { recallNet } from "./recall-net.ts";
@@ -164,6 +166,7 @@ function analyzeOnce(index: ProjectIndex, displayName: (file: string) => string,
   followCacheKeys(a);
   settleErrorReads(a);
   settleErrorWording(a);
+  dropStaleMarks(a);
   // The edits each file is written with: none for a file left alone, only marks for a held one.
   const written = (file: FileState) => {
     const frozen = a.frozen.get(file.sf.getFilePath());

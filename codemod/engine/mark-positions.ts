@@ -67,8 +67,9 @@ export function placeMarkPositions(a: Analysis, written: (file: FileState) => Ed
     for (const e of edits) if (file.markEdits.has(e)) e.text = place(e.text);
     // The problems kept for later runs (mark-details.ts) quote the same positions as the mark: a
     // second run, reading the written file, finds them there, so the first records them so too.
+    // A mark already there and confirmed (no edit) too: this run's edits may move the lines it quotes.
     for (const marks of file.marks.values()) {
-      for (const m of marks.values()) if (m.edit && edits.has(m.edit)) m.sites = m.sites.map((ps) => ps.map((p) => ({ ...p, reason: place(p.reason), advice: place(p.advice) })));
+      for (const m of marks.values()) if (m.edit ? edits.has(m.edit) : m.existing) m.sites = m.sites.map((ps) => ps.map((p) => ({ ...p, reason: place(p.reason), advice: place(p.advice) })));
     }
   }
 }

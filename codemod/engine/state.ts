@@ -33,6 +33,8 @@ export interface FileState {
   netSites?: number;
   /** The edits that write marks (all a held file gets). */
   markEdits: Set<Edit>;
+  /** Lines (0-based) of marks this run removes as no longer true (stale-marks.ts): not read back. */
+  staleMarks?: Set<number>;
 }
 
 /** A mark this run writes (edit) or finds already there (existing); `times` sites share it. */

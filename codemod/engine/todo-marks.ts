@@ -201,7 +201,7 @@ export function markFindings(file: FileState, details: MarkDetail[] = []): { fin
     // detail so keyed, in file order (codemod-marks.json keeps them so), a mark this run wrote again too.
     let detail = details.find((d) => !taken.has(d) && d.mark === markKey(line));
     if (detail) taken.add(detail);
-    if (file.emittedTodos.has(`${next + 1}|${line.trim()}`)) return;
+    if (file.emittedTodos.has(`${next + 1}|${line.trim()}`) || file.staleMarks?.has(i)) return;
     // A mark of an earlier version (`…; advice: …`) no pass wrote again: shortened in place, its text kept as its detail.
     if (advice !== undefined && !detail) detail = shortenOlder(file, i, m, lineStarts ??= starts(file.text));
     if (detail) kept.push({ ...detail, at: (lineStarts ??= starts(file.text))[i]! });
