@@ -29,7 +29,7 @@ import { splitQueryHole } from "./query-holes.ts";
 import { builderChainProblems } from "./builder-chain.ts";
 import { interceptorProblems } from "./rewrites/interceptor-answer.ts";
 import { planOperation } from "./operation-plan.ts";
-import { redirectFor } from "./site-redirect.ts";
+import { factoryFormWhy, redirectFor } from "./site-redirect.ts";
 
 /** The URL of a call as parts, following `url.href`, `url.toString()` and `const url = new URL(…)`. */
 function urlOf(a: Analysis, http: HttpCall): { parts: Part[]; external?: External; branches?: Part[][] } | undefined {
@@ -169,7 +169,7 @@ export function processCall(a: Analysis, http: HttpCall): void {
     site.complete = !problems.length;
     site.whole = true;
     site.redirect = held ? undefined : withUrlObjects(a, redirectFor(a, http, url, parts), objects);
-    if (!held && !site.redirect && !site.complete) site.noRedirect = threadedBaseWhy(a, http);
+    if (!held && !site.redirect && !site.complete) site.noRedirect = threadedBaseWhy(a, http) ?? factoryFormWhy(a, http, parts);
     a.sites.push(site);
   };
   if (url.problem) {
