@@ -17,7 +17,7 @@ import { referencesOf, skipParens } from "../nodes.ts";
 import { enclosingFunction } from "../scope.ts";
 import { references } from "../references.ts";
 import { quotedPosition } from "../mark-positions.ts";
-import { declaredAxiosFactory } from "./declared-axios.ts";
+import { declaredFactoryReturn } from "./declared-axios.ts";
 import { installedAxiosFactory } from "./installed-axios-js.ts";
 
 export type AxiosForm = { axios: true; by: string } | { axios: false; why?: string };
@@ -57,7 +57,9 @@ function formOf(a: Analysis, make: CallExpression): AxiosForm {
   const maker = makers[0] as { module: string; name: string };
   const factory = `${factoryName(make)}() of ${maker.module}`;
   // Its declarations are the library's word (an interceptor of its own may still unwrap the answer; the per-request base is axios's).
-  if (declaredAxiosFactory(a, make)) return { axios: true, by: `${maker.module} declares it returns axios's AxiosInstance` };
+  const declared = declaredFactoryReturn(a, make);
+  if (declared?.axios) return { axios: true, by: `${maker.module} declares it returns axios's AxiosInstance` };
+  if (declared) return { axios: false, why: `${maker.module} declares ${factoryName(make)}() returns ${declared.type}, not axios's AxiosInstance` };
   const calls = clientCalls(make);
   const against = calls ? evidenceAgainst(calls) : undefined;
   if (against) return { axios: false, why: `${factory} does not answer as axios does: ${against}` };

@@ -9,18 +9,19 @@ import { optionsOf } from "../evaluate/value.ts";
 import { unwrapExpression } from "../urls.ts";
 import { loadPackageTypes } from "../package-types.ts";
 
-/** Whether a package declares that its factory, as called here, returns axios's AxiosInstance. */
-export function declaredAxiosFactory(a: Analysis, make: CallExpression): boolean {
+/** What a package declares its factory, as called here, returns: axios's AxiosInstance or another type (its text); undefined without declarations. */
+export function declaredFactoryReturn(a: Analysis, make: CallExpression): { axios: boolean; type: string } | undefined {
   try {
     const makers = optionsOf(a.evaluator.evaluate(unwrapExpression(make.getExpression())));
-    if (!makers.length || !makers.every((m) => m.kind === "module")) return false;
+    if (!makers.length || !makers.every((m) => m.kind === "module")) return undefined;
     for (const m of makers) if (m.kind === "module") loadPackageTypes(make.getProject(), m.node.getSourceFile().getFilePath(), m.module);
     const decl = make.getProject().getTypeChecker().getResolvedSignature(make)?.getDeclaration();
-    if (!decl || !decl.getSourceFile().isDeclarationFile() || !/[\\/]node_modules[\\/]/.test(decl.getSourceFile().getFilePath())) return false;
+    if (!decl || !decl.getSourceFile().isDeclarationFile() || !/[\\/]node_modules[\\/]/.test(decl.getSourceFile().getFilePath())) return undefined;
     const returned = Node.isReturnTyped(decl) ? decl.getReturnTypeNode() : undefined;
-    return !!returned && namesAxiosInstance(returned);
+    if (!returned) return undefined;
+    return { axios: namesAxiosInstance(returned), type: returned.getText() };
   } catch {
-    return false;
+    return undefined;
   }
 }
 
