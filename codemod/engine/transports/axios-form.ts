@@ -62,7 +62,7 @@ function formOf(a: Analysis, make: CallExpression): AxiosForm {
   if (declared) return { axios: false, why: `${maker.module} declares ${factoryName(make)}() returns ${declared.type}, not axios's AxiosInstance` };
   const calls = clientCalls(make);
   const against = calls ? evidenceAgainst(calls) : undefined;
-  if (against) return { axios: false, why: `${factory} does not answer as axios does: ${against}` };
+  if (against) return { axios: false, why: `${factory} is not used as axios's instance is: ${against}` };
   const fromFile = make.getSourceFile().getFilePath();
   if (maker.name && maker.name !== "default" && installedAxiosFactory(fromFile, maker.module, maker.name)) return { axios: true, by: `${maker.module}'s ${maker.name} returns axios.create(…)` };
   if (/axios/i.test(factoryName(make)) || /axios/i.test(maker.module)) return { axios: true, by: `${factory} is named for axios` };
