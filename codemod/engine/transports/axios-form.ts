@@ -28,6 +28,8 @@ const DATA_VERBS = new Set(["post", "put", "patch"]);
 const AXIOS_RESPONSE = new Set(["status", "statusText", "headers", "config", "request"]);
 /** Options of other clients' data verbs (ky, got, ofetch): `post(url, { json })` is not axios's `post(url, data)`. */
 const NOT_AXIOS_OPTIONS = ["json", "body", "searchParams", "prefixUrl", "query"];
+/** axios's request config keys: a config literal with another key is not axios's (apisauce's `get(url, params, config)`). */
+const AXIOS_CONFIG = new Set(["url", "method", "baseURL", "headers", "params", "paramsSerializer", "data", "timeout", "timeoutErrorMessage", "withCredentials", "adapter", "auth", "responseType", "responseEncoding", "xsrfCookieName", "xsrfHeaderName", "onUploadProgress", "onDownloadProgress", "maxContentLength", "maxBodyLength", "validateStatus", "maxRedirects", "beforeRedirect", "socketPath", "httpAgent", "httpsAgent", "proxy", "cancelToken", "signal", "decompress", "transitional", "transformRequest", "transformResponse", "insecureHTTPParser", "env", "fetchOptions", "allowAbsoluteUrls", "withXSRFToken", "lookup", "family"]);
 
 const memo = new WeakMap<Analysis, Map<Node, AxiosForm>>();
 
@@ -148,6 +150,9 @@ function evidenceAgainst(calls: ClientCall[]): string | undefined {
       const key = NOT_AXIOS_OPTIONS.find((k) => obj.getProperty(k));
       if (key) return `${c.verb}(url, { ${key} }) at ${quotedPosition(c.call)} takes options where axios takes the data`;
     }
+    const config = unwrapExpression(c.call.getArguments()[DATA_VERBS.has(c.verb) ? 2 : 1] ?? c.call);
+    const stray = Node.isObjectLiteralExpression(config) ? config.getProperties().map((p) => (Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p) ? p.getName() : undefined)).find((k) => k !== undefined && !AXIOS_CONFIG.has(k)) : undefined;
+    if (stray) return `${c.verb}(…) at ${quotedPosition(c.call)} is given { ${stray} } where axios takes its config`;
     if (!DATA_VERBS.has(c.verb) && c.call.getArguments().length > 2) return `${c.verb}(…) at ${quotedPosition(c.call)} is given ${c.call.getArguments().length} arguments, axios's takes (url, config)`;
   }
   return undefined;
