@@ -29,7 +29,7 @@ import { splitQueryHole } from "./query-holes.ts";
 import { builderChainProblems } from "./builder-chain.ts";
 import { interceptorProblems } from "./rewrites/interceptor-answer.ts";
 import { planOperation } from "./operation-plan.ts";
-import { redirectFor } from "./site-redirect.ts";
+import { factoryFormWhy, redirectFor } from "./site-redirect.ts";
 import { chosenVerdict, type ChosenVerdict } from "./chosen-urls.ts";
 
 /** The URL of a call as parts, following `url.href`, `url.toString()` and `const url = new URL(…)`. */
@@ -175,7 +175,7 @@ export function processCall(a: Analysis, http: HttpCall): void {
     site.whole = true;
     // A chosen URL keeps v1 on its own only through a helper's base parameter (each branch's base is not rewritten apart).
     site.redirect = held || (chosen && http.lib !== "helper") ? undefined : withUrlObjects(a, redirectFor(a, http, url, chosen ? chosen.branches[0].parts : parts), objects);
-    if (!held && !site.redirect && !site.complete) site.noRedirect = threadedBaseWhy(a, http);
+    if (!held && !site.redirect && !site.complete) site.noRedirect = threadedBaseWhy(a, http) ?? factoryFormWhy(a, http, chosen ? chosen.branches[0].parts : parts);
     a.sites.push(site);
   };
   if (url.problem) {

@@ -6,7 +6,7 @@ import type { HttpCall } from "./transports/index.ts";
 import { unwrapExpression, type LocatedUrl, type Part } from "./urls.ts";
 import { axiosRedirect, openapiFetchRedirect, optionRedirect, ownOptionRedirect, prefixUrlRedirect, siteBaseRedirect, v1Redirect, type Redirect } from "./v1-redirect.ts";
 import { perRequestBaseKey } from "./transports/convention.ts";
-import { declaredAxiosInstance } from "./transports/declared-axios.ts";
+import { axiosForm } from "./transports/axios-form.ts";
 import { builderRedirect, threadedBaseRedirect, typedInjection } from "./threaded-base.ts";
 import { forwardedOptionsRedirect } from "./forwarded-base.ts";
 import { optionsOf } from "./evaluate/value.ts";
@@ -30,10 +30,10 @@ export function redirectFor(a: Analysis, http: HttpCall, url: LocatedUrl, parts:
     const callerSet = r && http.lib === "ky" ? kyDerivedBase(http.call, http.options) : undefined;
     return r && callerSet ? { ...r, callerSet } : r;
   }
-  // An instance a package declares to be axios's (transports/declared-axios.ts) takes axios's per-request `baseURL`.
-  if (http.lib === "convention" && http.external?.node && !parts.some((p) => p.node === http.external!.node) && factoryKey(http.external.node) === "baseURL" && !http.external.node.getFirstAncestor((n) => n === http.call) && declaredAxiosInstance(a, http.call)) {
+  // An instance with axios's form (transports/axios-form.ts: declared, installed, named or read so) takes axios's per-request `baseURL`.
+  if (factoryMadeAxiosLike(http, parts) && axiosForm(a, http.call).axios) {
     const verb = (unwrapExpression(http.call.getExpression()) as Node & { getName(): string }).getName();
-    return axiosRedirect(http.call, verb, http.external.value, http.options);
+    return axiosRedirect(http.call, verb, http.external!.value, http.options);
   }
   // An ofetch instance called directly takes its base per request too (`runpod(path, { …, baseURL: RUNPOD_V1_BASE })`).
   const perRequest = http.lib === "convention" && http.external?.node && !parts.some((p) => p.node === http.external!.node) ? perRequestBaseKey(a, http) : undefined;
@@ -52,6 +52,18 @@ export function redirectFor(a: Analysis, http: HttpCall, url: LocatedUrl, parts:
   // What the call passes whole for the helper's base slot, read by the evaluator: a known string there is its own base.
   const carriesBase = (arg: Node, key: string | undefined) => optionsOf(key === undefined ? a.evaluator.evaluate(arg) : a.evaluator.property(arg, a.evaluator.evaluate(arg), key)).some((o) => o.kind === "string");
   return helperRedirect(fn!, anchor.node, anchor.value, http.call, undefined, carriesBase) ?? forwardedOptionsRedirect(a, http);
+}
+
+/** A verb call on an instance a factory made with its base under `baseURL`, not given in the call itself. */
+function factoryMadeAxiosLike(http: HttpCall, parts: Part[]): boolean {
+  return http.lib === "convention" && !!http.external?.node && !parts.some((p) => p.node === http.external!.node) && factoryKey(http.external!.node!) === "baseURL" && !http.external!.node!.getFirstAncestor((n) => n === http.call);
+}
+
+/** Why a marked call on a factory's instance cannot keep a v1 base of its own: nothing says the instance is axios's, or the project's reads say it is not. */
+export function factoryFormWhy(a: Analysis, http: HttpCall, parts: Part[]): string | undefined {
+  if (!factoryMadeAxiosLike(http, parts)) return undefined;
+  const form = axiosForm(a, http.call);
+  return form.axios ? undefined : form.why;
 }
 
 /** A base computed in another function (`${apiBase(env)}/pods`): replaced where the call's own URL takes it. */

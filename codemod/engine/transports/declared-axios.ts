@@ -2,36 +2,26 @@
 // module for) is axios's own where the package's declarations say so: the factory's declared return
 // type is `AxiosInstance` imported from "axios" (its `.d.ts` under node_modules, package-types.ts).
 // Then a verb call on it takes axios's per-request `baseURL`, and a call kept on v1 can be given a
-// base of its own. Without the declarations (not installed, JavaScript) nothing says what the
-// factory returns, and the name alone (`createAxios`) is not taken for it: its calls stay as before.
+// base of its own. Without the declarations, other evidence may say so (axios-form.ts).
 import { Node, type CallExpression } from "../../ts-morph.ts";
 import type { Analysis } from "../state.ts";
 import { optionsOf } from "../evaluate/value.ts";
 import { unwrapExpression } from "../urls.ts";
 import { loadPackageTypes } from "../package-types.ts";
 
-/** axios instance methods taking (url[, data], config): the config is where a per-request base goes. */
-const AXIOS_VERBS = new Set(["get", "delete", "head", "options", "post", "put", "patch"]);
-
-/** Whether the call is a verb of an instance every maker of which a package declares to return axios's AxiosInstance. */
-export function declaredAxiosInstance(a: Analysis, call: CallExpression): boolean {
-  const callee = unwrapExpression(call.getExpression());
-  if (!Node.isPropertyAccessExpression(callee) || !AXIOS_VERBS.has(callee.getName())) return false;
-  const made = optionsOf(a.evaluator.evaluate(unwrapExpression(callee.getExpression())));
-  return made.length > 0 && made.every((o) => o.kind === "made" && Node.isCallExpression(o.call) && declaredAxiosFactory(a, o.call));
-}
-
-function declaredAxiosFactory(a: Analysis, make: CallExpression): boolean {
+/** What a package declares its factory, as called here, returns: axios's AxiosInstance or another type (its text); undefined without declarations. */
+export function declaredFactoryReturn(a: Analysis, make: CallExpression): { axios: boolean; type: string } | undefined {
   try {
     const makers = optionsOf(a.evaluator.evaluate(unwrapExpression(make.getExpression())));
-    if (!makers.length || !makers.every((m) => m.kind === "module")) return false;
+    if (!makers.length || !makers.every((m) => m.kind === "module")) return undefined;
     for (const m of makers) if (m.kind === "module") loadPackageTypes(make.getProject(), m.node.getSourceFile().getFilePath(), m.module);
     const decl = make.getProject().getTypeChecker().getResolvedSignature(make)?.getDeclaration();
-    if (!decl || !decl.getSourceFile().isDeclarationFile() || !/[\\/]node_modules[\\/]/.test(decl.getSourceFile().getFilePath())) return false;
+    if (!decl || !decl.getSourceFile().isDeclarationFile() || !/[\\/]node_modules[\\/]/.test(decl.getSourceFile().getFilePath())) return undefined;
     const returned = Node.isReturnTyped(decl) ? decl.getReturnTypeNode() : undefined;
-    return !!returned && namesAxiosInstance(returned);
+    if (!returned) return undefined;
+    return { axios: namesAxiosInstance(returned), type: returned.getText() };
   } catch {
-    return false;
+    return undefined;
   }
 }
 
