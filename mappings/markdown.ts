@@ -26,7 +26,8 @@ function lensSection(lens: BodyLens): string[] {
     lines.push("", "v1 record fields filled by emulations: " + lens.v1FromEmulation.map((e) => `${code(e.v1)} (${code(e.emulation)})`).join("; ") + ".");
   }
   if (lens.v1Defaults) {
-    lines.push("", `v1 defaults applied before translation${lens.v1DefaultsUnless ? ` (unless ${code(lens.v1DefaultsUnless)} is set)` : ""}: ${code(JSON.stringify(lens.v1Defaults))}.`);
+    const always = lens.v1DefaultsAlways?.length ? `; ${lens.v1DefaultsAlways.map(code).join(", ")} even then` : "";
+    lines.push("", `v1 defaults applied before translation${lens.v1DefaultsUnless ? ` (unless ${code(lens.v1DefaultsUnless)} is set${always})` : ""}: ${code(JSON.stringify(lens.v1Defaults))}.`);
   }
   for (const e of lens.v1DefaultsExcept ?? []) {
     lines.push("", `…except ${code(e.field)} when ${Object.entries(e.when).map(([k, v]) => `${code(k)} is ${code(JSON.stringify(v))}`).join(" and ")}: ${e.reason}.`);

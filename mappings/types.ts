@@ -105,6 +105,7 @@ export interface Converter {
    * inputs' run-time values, the text must give what `toV2` gives for them (as the gateway calls
    * it: not at all when every input is undefined); test/mappings/codemod-differential.test.ts
    * checks this over generated inputs. When every input is a literal the codemod evaluates toV2 itself.
+   * It throws, with a reason for the mark, where toV2 refuses the inputs (or may, for their run-time values).
    */
   codemod: ((v1: (SourceInput | undefined)[]) => (string | undefined)[] | null) | null;
   /** Why the codemod cannot express it, when `codemod` is null. */
@@ -172,6 +173,8 @@ export interface BodyLens {
   v1Defaults?: Record<string, unknown>;
   /** Skip v1Defaults when this v1 field is set (a template supplies the values instead). */
   v1DefaultsUnless?: string;
+  /** Defaults of v1Defaults applied even when v1DefaultsUnless is set (a template supplies no such value). */
+  v1DefaultsAlways?: string[];
   /** Defaults of v1Defaults left out in a case where v2 would reject them. */
   v1DefaultsExcept?: V1DefaultException[];
   /** v2 fields that v2 requires and v1 never sent, with the value that keeps v1 semantics. */

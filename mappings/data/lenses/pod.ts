@@ -95,6 +95,8 @@ export const podCreate: BodyLens = {
     name: "my pod",
   },
   v1DefaultsUnless: "templateId",
+  // A v1 template carries no compute (its category only filters the UI): a pod from one was a GPU pod unless computeType said CPU.
+  v1DefaultsAlways: ["computeType"],
   v1DefaultsExcept: [
     { field: "volumeInGb", when: { computeType: "CPU" }, reason: "v2 rejects `mounts.persistent` on CPU pods, so v1's default pod volume is not sent for them" },
   ],
