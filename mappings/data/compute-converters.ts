@@ -9,9 +9,9 @@ const COMPUTE_TYPES = ["GPU", "CPU"];
 // v1 rented "a GPU" when gpuTypeIds was left out or empty (its document does not say how it chose);
 // v2 places one named type (GpuConfig.id is required) and does not search for capacity.
 const NO_GPU_TYPE =
-  "gpuTypeIds is required for a GPU pod in v2: v1 picked a GPU type itself when gpuTypeIds was left out or empty, and v2 creates a pod of one named type (gpu.id) only; name one (GET /v2/catalog/gpus lists them), or set computeType CPU";
+  "gpuTypeIds is left out (or empty) so v1 picked a GPU type itself where v2 needs one named (gpu.id): name one (GET /v2/catalog/gpus lists them), or set computeType CPU";
 const MAYBE_NO_GPU_TYPE =
-  "gpuTypeIds may be empty here, and v2 needs a GPU type (gpu.id) where v1 picked one itself for an empty list; make sure the list has an entry (GET /v2/catalog/gpus lists the types)";
+  "gpuTypeIds may be empty here and v1 then picked a GPU type itself where v2 needs one named (gpu.id): make sure the list has an entry (GET /v2/catalog/gpus lists the types)";
 
 /** Pods: v1 chooses GPU or CPU with computeType; v2 has exactly one of gpu / cpu. */
 export const podCompute = define({

@@ -63,7 +63,7 @@ describe.skipIf(missingReference)(refSuite("gateway: v1 creates"), () => {
     for (const body of [{ name: "any-gpu", imageName: "busybox" }, { name: "any-gpu-tpl", templateId: tpl.id }, { name: "empty", imageName: "busybox", gpuTypeIds: [] }]) {
       const r = await v1("POST", "/pods", { body });
       expect(r.status, JSON.stringify(body)).toBe(400);
-      expect(r.json.message).toMatch(/gpuTypeIds is required for a GPU pod in v2: v1 picked a GPU type itself/);
+      expect(r.json.message).toMatch(/gpuTypeIds is left out \(or empty\) so v1 picked a GPU type itself where v2 needs one named \(gpu.id\)/);
     }
     expect(sent("POST", "/v2/pods").length).toBe(before);
     // Negatives: a CPU pod from the same template, and a named GPU type, are created.
