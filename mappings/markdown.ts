@@ -20,7 +20,10 @@ function lensSection(lens: BodyLens): string[] {
   }
   if (lens.v1Lost?.length) {
     lines.push("", "| v1 record field v2 cannot supply | why | advice |", "|---|---|---|");
-    for (const l of lens.v1Lost) lines.push(`| ${code(l.v1)} | ${cell(l.reason)} | ${cell(l.advice)} |`);
+    for (const l of lens.v1Lost) lines.push(`| ${code(l.v1)}${l.lostFor ? ` (${l.lostFor})` : ""} | ${cell(l.reason)} | ${cell(l.advice)} |`);
+  }
+  if (lens.v1AbsentFor?.length) {
+    lines.push("", "v1 record fields v1 itself gave only some records (absent from the same records here): " + lens.v1AbsentFor.map((a) => `${code(a.v1)} (not for ${a.records}: ${a.note})`).join("; ") + ".");
   }
   if (lens.v1FromEmulation?.length) {
     lines.push("", "v1 record fields filled by emulations: " + lens.v1FromEmulation.map((e) => `${code(e.v1)} (${code(e.emulation)})`).join("; ") + ".");

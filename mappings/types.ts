@@ -180,8 +180,17 @@ export interface BodyLens {
   /** v2 fields that v2 requires and v1 never sent, with the value that keeps v1 semantics. */
   v2Defaults?: Record<string, unknown>;
   v2Only?: V2OnlyField[];
-  /** v1 record fields v2 cannot supply (the gateway leaves them out of translated records). */
-  v1Lost?: { v1: string; reason: string; advice: string }[];
+  /**
+   * v1 record fields v2 cannot supply (the gateway leaves them out of translated records). `lostFor`:
+   * lost only for these records (the lens fills the field for the others, as it fills a CPU pod's
+   * vcpuCount), yet as lost as any for code reading it: the adapter and the codemod treat it so.
+   */
+  v1Lost?: { v1: string; reason: string; advice: string; lostFor?: string }[];
+  /**
+   * v1 record fields v1 itself gave only some records (a CPU pod's cpuFlavorId): absent from the
+   * `records` named here as in v1, which is no loss (test/mappings/record-fields-every-shape.test.ts).
+   */
+  v1AbsentFor?: { v1: string; records: string; note: string }[];
   /** v1 record fields a gateway emulation fills from other v2 calls (named by emulation). */
   v1FromEmulation?: { v1: string; emulation: string }[];
   /** v1 record fields that v1 servers returned and clients read, though the v1 document omits them. */

@@ -199,10 +199,22 @@ export const podRecord: BodyLens = {
     { v1: "aiApiId", reason: "legacy synonym of endpointId, which v2 pods do not have", advice: "GET /v2/serverless/{id}/workers" },
     { v1: "slsVersion", reason: "v2 pods are never Serverless workers", advice: "read the worker's version from GET /v2/serverless/{id}/workers" },
     { v1: "volumeEncrypted", reason: "v2 has no encrypted pod volumes", advice: "none" },
+    // v1 gave every pod its vCPUs and RAM; v2's `cpu` {vcpuCount, memory} is "omitted from GPU pods".
+    ...["vcpuCount", "memoryInGb"].map((v1) => ({
+      v1,
+      lostFor: "GPU pods",
+      reason: "v2 gives a pod's vCPUs and memory only in `cpu`, which it omits from GPU pods (filled for CPU pods)",
+      advice: "none for a GPU pod: v2 pod records carry no vCPU count or memory for it; read cpu.vcpuCount / cpu.memory of a CPU pod",
+    })),
     ...gpuTermPrices,
     ...machineDetails,
   ],
   v1FromEmulation: [{ v1: "networkVolume", emulation: "podNetworkVolume" }],
+  v1AbsentFor: [
+    { v1: "cpuFlavorId", records: "GPU pods", note: "v1: \"If the Pod is a CPU Pod, the unique string identifying the CPU flavor\"" },
+    { v1: "gpu", records: "CPU pods", note: "v1 computeType CPU: \"the Pod will not have a GPU attached\"" },
+    { v1: "publicIp", records: "stopped pods", note: "v1: empty until the pod runs (\"not yet determined\"); v2 gives runtime ports only while it runs" },
+  ],
   v1Undocumented: [{ v1: "computeType", note: "derived from gpu/cpu so the v1 ListPods computeType filter can be applied to translated records" }],
   v2Only: [
     { v2: "actions", note: "v1 clients derive allowed actions from desiredStatus" },
