@@ -195,9 +195,9 @@ export const podRecord: BodyLens = {
     { v1: "machineId", reason: "v2 pod records do not name the host machine", advice: "use dataCenterId" },
     { v1: "lastStatusChange", reason: "v2 reports status and startedAt, not a status-change text", advice: "read status and startedAt" },
     { v1: "consumerUserId", reason: "v2 pod records do not name the renting user", advice: "the API key's account owns every pod it lists" },
-    { v1: "endpointId", reason: "v2 pods are never Serverless workers (workers are listed per endpoint)", advice: "GET /v2/serverless/{id}/workers" },
+    { v1: "endpointId", reason: "v2 pod records do not name an endpoint (workers are listed per endpoint)", advice: "GET /v2/serverless/{id}/workers" },
     { v1: "aiApiId", reason: "legacy synonym of endpointId, which v2 pods do not have", advice: "GET /v2/serverless/{id}/workers" },
-    { v1: "slsVersion", reason: "v2 pods are never Serverless workers", advice: "read the worker's version from GET /v2/serverless/{id}/workers" },
+    { v1: "slsVersion", reason: "v2 pod records do not carry a Serverless worker version", advice: "read the worker's version from GET /v2/serverless/{id}/workers" },
     { v1: "volumeEncrypted", reason: "v2 has no encrypted pod volumes", advice: "none" },
     // v1 gave every pod its vCPUs and RAM; v2's `cpu` {vcpuCount, memory} is "omitted from GPU pods".
     ...["vcpuCount", "memoryInGb"].map((v1) => ({
