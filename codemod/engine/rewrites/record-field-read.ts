@@ -164,7 +164,9 @@ export function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lo
       edit(plan, access, { start, end: (last as any).getNameNode().getEnd(), text: f.v2[0]!.split(".").join("?.") });
       // The record's declared type (the project's own interface or type literal) follows the read.
       const object = Node.isPropertyAccessExpression(access) ? access.getExpression() : access;
-      const ok = cand.segs.length === 1 && renameDeclaredField(plan.a, object, v1, f.v2[0]!, (n, text) => {
+      // A nested read (`machine.gpuTypeId` → `gpu.id`) has no declared member to rename; only a type
+      // that declares its first member (checked below) stands in its way: an untyped record has none.
+      const ok = cand.segs.length > 1 || renameDeclaredField(plan.a, object, v1, f.v2[0]!, (n, text) => {
         edit(plan, n, { start: n.getStart(), end: n.getEnd(), text });
         (plan.site.typeRenames ??= new Set()).add(n.getParent()!);
       });
