@@ -40,7 +40,9 @@ export function knownV1Fields(lens: BodyLens): Set<string> {
 export function applicableV1Defaults(lens: BodyLens, v1: Record<string, unknown>): Record<string, unknown> {
   const all = lens.v1Defaults;
   if (!all) return {};
-  if (lens.v1DefaultsUnless && v1[lens.v1DefaultsUnless] !== undefined) return {};
+  if (lens.v1DefaultsUnless && v1[lens.v1DefaultsUnless] !== undefined) {
+    return Object.fromEntries((lens.v1DefaultsAlways ?? []).filter((k) => k in all).map((k) => [k, all[k]]));
+  }
   // Each exception sees the defaults left by the ones before it.
   let removed: Set<string> | undefined;
   for (const except of exceptionsOf(lens)) {

@@ -56,12 +56,11 @@ function splitAt(converter: Converter, form: Form, inputs: Input[], i: number): 
   });
 }
 
-/** Every input known (or absent): what toV2 gives, as literal text, as the codemod writes literal bodies. */
+/**
+ * Every input known (or absent): what toV2 gives, as literal text, as the codemod writes literal
+ * bodies. A value toV2 refuses (the gateway's 400) throws its reason, which the mark then names.
+ */
 function literalForm(converter: Converter, inputs: Input[]): (string | undefined)[] | null {
   if (inputs.every((x) => !x)) return [];
-  try {
-    return converter.toV2(inputs.map((x) => x?.known!.value), {}).map((v) => (v === undefined ? undefined : JSON.stringify(v)));
-  } catch {
-    return null; // the gateway refuses it: left to the mark
-  }
+  return converter.toV2(inputs.map((x) => x?.known!.value), {}).map((v) => (v === undefined ? undefined : JSON.stringify(v)));
 }

@@ -20,13 +20,17 @@ function lensSection(lens: BodyLens): string[] {
   }
   if (lens.v1Lost?.length) {
     lines.push("", "| v1 record field v2 cannot supply | why | advice |", "|---|---|---|");
-    for (const l of lens.v1Lost) lines.push(`| ${code(l.v1)} | ${cell(l.reason)} | ${cell(l.advice)} |`);
+    for (const l of lens.v1Lost) lines.push(`| ${code(l.v1)}${l.lostFor ? ` (${l.lostFor})` : ""} | ${cell(l.reason)} | ${cell(l.advice)} |`);
+  }
+  if (lens.v1AbsentFor?.length) {
+    lines.push("", "v1 record fields v1 itself gave only some records (absent from the same records here): " + lens.v1AbsentFor.map((a) => `${code(a.v1)} (not for ${a.records}: ${a.note})`).join("; ") + ".");
   }
   if (lens.v1FromEmulation?.length) {
     lines.push("", "v1 record fields filled by emulations: " + lens.v1FromEmulation.map((e) => `${code(e.v1)} (${code(e.emulation)})`).join("; ") + ".");
   }
   if (lens.v1Defaults) {
-    lines.push("", `v1 defaults applied before translation${lens.v1DefaultsUnless ? ` (unless ${code(lens.v1DefaultsUnless)} is set)` : ""}: ${code(JSON.stringify(lens.v1Defaults))}.`);
+    const always = lens.v1DefaultsAlways?.length ? `; ${lens.v1DefaultsAlways.map(code).join(", ")} even then` : "";
+    lines.push("", `v1 defaults applied before translation${lens.v1DefaultsUnless ? ` (unless ${code(lens.v1DefaultsUnless)} is set${always})` : ""}: ${code(JSON.stringify(lens.v1Defaults))}.`);
   }
   for (const e of lens.v1DefaultsExcept ?? []) {
     lines.push("", `…except ${code(e.field)} when ${Object.entries(e.when).map(([k, v]) => `${code(k)} is ${code(JSON.stringify(v))}`).join(" and ")}: ${e.reason}.`);

@@ -105,6 +105,7 @@ export interface Converter {
    * inputs' run-time values, the text must give what `toV2` gives for them (as the gateway calls
    * it: not at all when every input is undefined); test/mappings/codemod-differential.test.ts
    * checks this over generated inputs. When every input is a literal the codemod evaluates toV2 itself.
+   * It throws, with a reason for the mark, where toV2 refuses the inputs (or may, for their run-time values).
    */
   codemod: ((v1: (SourceInput | undefined)[]) => (string | undefined)[] | null) | null;
   /** Why the codemod cannot express it, when `codemod` is null. */
@@ -172,13 +173,24 @@ export interface BodyLens {
   v1Defaults?: Record<string, unknown>;
   /** Skip v1Defaults when this v1 field is set (a template supplies the values instead). */
   v1DefaultsUnless?: string;
+  /** Defaults of v1Defaults applied even when v1DefaultsUnless is set (a template supplies no such value). */
+  v1DefaultsAlways?: string[];
   /** Defaults of v1Defaults left out in a case where v2 would reject them. */
   v1DefaultsExcept?: V1DefaultException[];
   /** v2 fields that v2 requires and v1 never sent, with the value that keeps v1 semantics. */
   v2Defaults?: Record<string, unknown>;
   v2Only?: V2OnlyField[];
-  /** v1 record fields v2 cannot supply (the gateway leaves them out of translated records). */
-  v1Lost?: { v1: string; reason: string; advice: string }[];
+  /**
+   * v1 record fields v2 cannot supply (the gateway leaves them out of translated records). `lostFor`:
+   * lost only for these records (the lens fills the field for the others, as it fills a CPU pod's
+   * vcpuCount), yet as lost as any for code reading it: the adapter and the codemod treat it so.
+   */
+  v1Lost?: { v1: string; reason: string; advice: string; lostFor?: string }[];
+  /**
+   * v1 record fields v1 itself gave only some records (a CPU pod's cpuFlavorId): absent from the
+   * `records` named here as in v1, which is no loss (test/mappings/record-fields-every-shape.test.ts).
+   */
+  v1AbsentFor?: { v1: string; records: string; note: string }[];
   /** v1 record fields a gateway emulation fills from other v2 calls (named by emulation). */
   v1FromEmulation?: { v1: string; emulation: string }[];
   /** v1 record fields that v1 servers returned and clients read, though the v1 document omits them. */

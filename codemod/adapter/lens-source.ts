@@ -21,7 +21,8 @@ export function lensFunctionName(lens: BodyLens, direction: Direction): string {
 function defaultsSource(lens: BodyLens): string[] {
   if (!lens.v1Defaults) return [];
   const except = (lens.v1DefaultsExcept ?? []).map((e) => ({ field: e.field, when: e.when }));
-  return [`v1 = withV1Defaults(v1, ${literal(lens.v1Defaults)}, ${literal(lens.v1DefaultsUnless)}, ${literal(except)});`];
+  const always = (lens.v1DefaultsAlways ?? []).filter((k) => k in lens.v1Defaults!);
+  return [`v1 = withV1Defaults(v1, ${literal(lens.v1Defaults)}, ${literal(lens.v1DefaultsUnless)}, ${literal(except)}, ${literal(always)});`];
 }
 
 /** Inputs v2 cannot take (the table's "reject" decisions), as [field, harmless value, message]. */

@@ -61,8 +61,8 @@ export const helpers: Readonly<Record<string, Helper>> = {
   // mappings/compiled-lens.ts applicableV1Defaults + withV1Defaults.
   withV1Defaults: {
     uses: [],
-    code: (t) => `function withV1Defaults(v1${t(": Obj")}, defaults${t(": Obj")}, unless${t(": string | undefined")}, except${t(": { field: string; when: Obj }[]")})${t(": Obj")} {
-  if (unless && v1[unless] !== undefined) return { ...v1 };
+    code: (t) => `function withV1Defaults(v1${t(": Obj")}, defaults${t(": Obj")}, unless${t(": string | undefined")}, except${t(": { field: string; when: Obj }[]")}, always${t(": string[]")})${t(": Obj")} {
+  if (unless && v1[unless] !== undefined) return { ...Object.fromEntries(always.map((k) => [k, defaults[k]])), ...v1 };
   const applied${t(": Obj")} = { ...defaults };
   for (const e of except) {
     const valueOf = (k${t(": string")}) => (v1[k] !== undefined ? v1[k] : applied[k]);

@@ -42,7 +42,13 @@ export function stepSource(f: FieldLens, direction: Direction, converters: Reado
     const sources = inputs.map((name, i) => (mask & (1 << i) ? name : undefined));
     const present = from.filter((_, i) => mask & (1 << i)).join(", ");
     // Present inputs are defined at run time here (each mask is one branch of presence).
-    const written = direction === "toV2" ? c.codemod!(sources.map((x) => (x === undefined ? undefined : { source: x, optional: false }))) : c.codemodToV1!(sources);
+    let written: (string | undefined)[] | null;
+    try {
+      written = direction === "toV2" ? c.codemod!(sources.map((x) => (x === undefined ? undefined : { source: x, optional: false }))) : c.codemodToV1!(sources);
+    } catch (error) {
+      // A form refusing these inputs (a GPU pod without a type) refuses as toV2 does: the adapter cannot hold the field.
+      return { ok: false, reason: `${fieldNames(f)}: ${(error as Error).message} (${present} set)` };
+    }
     if (written === null) return { ok: false, reason: `${fieldNames(f)}: ${c.name} cannot be written for run-time values (${present} set)` };
     const review = direction === "toV2" ? c.codemodReview?.(sources, sources.map(() => undefined)) : null;
     if (review) return { ok: false, reason: `${fieldNames(f)}: ${review}` };

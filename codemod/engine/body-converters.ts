@@ -42,7 +42,13 @@ export function convertField(lensField: FieldLens, names: string[], present: str
     }
   }
   const inputs = values.map(inputOf);
-  const outputs = converter.codemod?.(inputs) ?? null;
+  let outputs: (string | undefined)[] | null;
+  try {
+    outputs = converter.codemod?.(inputs) ?? null;
+  } catch (error) {
+    // The form refuses what toV2 refuses (or may refuse at run time), in its words.
+    return { reason: `${converter.name}: ${(error as Error).message}`, advice: yourself };
+  }
   if (!outputs) return { reason: converter.codemodReason ?? `${converter.name} cannot be written for a non-literal value`, advice: `write v2 ${lensField.v2.join(", ")} from ${present.join(", ")} yourself` };
   // Inputs all known from their types: what the gateway would refuse or warn about is known too.
   if (!inputs.every((i) => !i || (i.known && !i.optional))) return { outputs };

@@ -6,6 +6,13 @@ import { distinct, firstOf, hasEntries, isPure, knownValue, nonEmptyList, operan
 const nonEmpty = (v: unknown): v is unknown[] => Array.isArray(v) && v.length > 0;
 const COMPUTE_TYPES = ["GPU", "CPU"];
 
+// v1 rented "a GPU" when gpuTypeIds was left out or empty (its document does not say how it chose);
+// v2 places one named type (GpuConfig.id is required) and does not search for capacity.
+const NO_GPU_TYPE =
+  "gpuTypeIds is left out (or empty) so v1 picked a GPU type itself where v2 needs one named (gpu.id): name one (GET /v2/catalog/gpus lists them), or set computeType CPU";
+const MAYBE_NO_GPU_TYPE =
+  "gpuTypeIds may be empty here and v1 then picked a GPU type itself where v2 needs one named (gpu.id): make sure the list has an entry (GET /v2/catalog/gpus lists the types)";
+
 /** Pods: v1 chooses GPU or CPU with computeType; v2 has exactly one of gpu / cpu. */
 export const podCompute = define({
   name: "podCompute",
@@ -17,7 +24,7 @@ export const podCompute = define({
       if (!nonEmpty(cpuFlavorIds) && vcpuCount === undefined) return [undefined, { id: "cpu3c", vcpuCount: 2 }];
       return [undefined, { id: nonEmpty(cpuFlavorIds) ? cpuFlavorIds[0] : "cpu3c", vcpuCount: vcpuCount ?? 2 }];
     }
-    if (!nonEmpty(gpuTypeIds)) return [gpuCount !== undefined ? undefined : undefined, undefined];
+    if (!nonEmpty(gpuTypeIds)) throw new Error(NO_GPU_TYPE);
     const gpu: Record<string, unknown> = { id: gpuTypeIds[0], count: gpuCount ?? 1 };
     if (nonEmpty(cuda)) gpu.allowedCudaVersions = cuda;
     return [gpu, undefined];
@@ -37,12 +44,13 @@ export const podCompute = define({
       const id = !cpuFlavorIds ? `"cpu3c"` : nonEmptyList(cpuFlavorIds) ? firstOf(cpuFlavorIds) : `${hasEntries(cpuFlavorIds)} ? ${firstOf(cpuFlavorIds)} : "cpu3c"`;
       return [undefined, `{ id: ${id}, vcpuCount: ${orElse(vcpuCount, "2")} }`];
     }
-    if (!gpuTypeIds) return [undefined, undefined];
+    // As toV2, a GPU pod without a type is refused; one whose list may be empty is left to the mark.
+    if (!gpuTypeIds || (knownValue(gpuTypeIds) && !nonEmptyList(gpuTypeIds))) throw new Error(NO_GPU_TYPE);
+    if (!nonEmptyList(gpuTypeIds)) throw new Error(MAYBE_NO_GPU_TYPE);
     let cudaPart = "";
     if (cuda && nonEmptyList(cuda)) cudaPart = `, allowedCudaVersions: ${cuda.source}`;
     else if (cuda && !knownValue(cuda)) cudaPart = `, allowedCudaVersions: ${hasEntries(cuda)} ? ${cuda.source} : undefined`;
-    const gpu = `{ id: ${firstOf(gpuTypeIds)}, count: ${orElse(gpuCount, "1")}${cudaPart} }`;
-    return [nonEmptyList(gpuTypeIds) ? gpu : `${hasEntries(gpuTypeIds)} ? ${gpu} : undefined`, undefined];
+    return [`{ id: ${firstOf(gpuTypeIds)}, count: ${orElse(gpuCount, "1")}${cudaPart} }`, undefined];
   },
   // As toV1: a cpu wins over a gpu; an absent one is left out of the tests.
   codemodToV1: v1Form(([gpu, cpu]) => {

@@ -79,7 +79,7 @@ function createPod(ctx: SandboxContext, body: unknown): Json {
     if (!tpl) throw notFound(`template ${b.templateId} not found`);
     podRules.podTemplateNotServerless(tpl);
   }
-  podRules.exactlyOneComputeKind(b, !!tpl);
+  podRules.exactlyOneComputeKind(b);
   const hasGpu = isObject(b.gpu);
   const hasCpu = isObject(b.cpu);
   const image = typeof b.image === "string" ? b.image : tpl?.image;

@@ -52,12 +52,15 @@ export const podRules = {
     return null;
   },
 
-  /** Exactly one of `gpu` or `cpu` (a template may supply the compute kind instead). */
-  exactlyOneComputeKind(body: Json, hasTemplate: boolean): void {
+  /**
+   * Exactly one of `gpu` or `cpu`, with or without a template: a template resolves into container
+   * settings only (CreatePodRequest.templateId lists them; compute is not among them).
+   */
+  exactlyOneComputeKind(body: Json): void {
     const gpu = isObject(body.gpu);
     const cpu = isObject(body.cpu);
     if (gpu && cpu) throw badRequest("exactly one of gpu or cpu must be set, not both");
-    if (!gpu && !cpu && !hasTemplate) throw badRequest("exactly one of gpu or cpu must be set (or a templateId)");
+    if (!gpu && !cpu) throw badRequest("exactly one of gpu or cpu must be set (a template supplies neither)");
   },
 
   /** `mounts.persistent` is invalid when `cpu` is set (CPU pods: container disk and network volumes only). */

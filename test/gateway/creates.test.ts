@@ -57,6 +57,20 @@ describe.skipIf(missingReference)(refSuite("gateway: v1 creates"), () => {
     expect(r.json.message).toMatch(/A40/);
   });
 
+  it("a GPU pod without gpuTypeIds (v1 picked a type itself) is a v1 400 naming gpuTypeIds, not a body v2 refuses", async () => {
+    const tpl = (await v1("POST", "/templates", { body: { name: "no-gpu-tpl", imageName: "busybox" } })).json;
+    const before = sent("POST", "/v2/pods").length;
+    for (const body of [{ name: "any-gpu", imageName: "busybox" }, { name: "any-gpu-tpl", templateId: tpl.id }, { name: "empty", imageName: "busybox", gpuTypeIds: [] }]) {
+      const r = await v1("POST", "/pods", { body });
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.json.message).toMatch(/gpuTypeIds is left out \(or empty\) so v1 picked a GPU type itself where v2 needs one named \(gpu.id\)/);
+    }
+    expect(sent("POST", "/v2/pods").length).toBe(before);
+    // Negatives: a CPU pod from the same template, and a named GPU type, are created.
+    expect((await v1("POST", "/pods", { body: { name: "cpu-tpl", templateId: tpl.id, computeType: "CPU" } })).status).toBe(201);
+    expect((await v1("POST", "/pods", { body: { name: "gpu-tpl", templateId: tpl.id, gpuTypeIds: ["NVIDIA RTX A5000"] } })).status).toBe(201);
+  });
+
   it("template creates send startJupyter and startSsh false (v2 defaults them to true; v1 templates injected nothing)", async () => {
     await v1("POST", "/templates", { body: { name: "plain", imageName: "busybox" } });
     expect(sent("POST", "/v2/templates").at(-1)).toMatchObject({ startJupyter: false, startSsh: false });

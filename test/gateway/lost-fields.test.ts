@@ -68,6 +68,17 @@ describe.skipIf(missingReference)(refSuite("gateway: v1 record fields v2 cannot 
     }
   });
 
+  it("a field lost for some records only (lostFor): declared on a GPU pod, which lacks it, not on a CPU pod, which has it", async () => {
+    // From the template, so the create answer carries its templateId (the templateId test counts creates that lack it).
+    const cpuPod = (await v1("POST", "/pods", { body: { name: "c", templateId: ids.template, computeType: "CPU", vcpuCount: 4 } })).json.id;
+    const onCpu = await v1("GET", `/pods/${cpuPod}`);
+    expect(onCpu.json.vcpuCount).toBe(4);
+    expect(declaredLost(onCpu)).not.toContain("vcpuCount");
+    const onGpu = await v1("GET", `/pods/${ids.pod}`);
+    expect(onGpu.json.vcpuCount).toBeUndefined();
+    expect(declaredLost(onGpu)).toEqual(expect.arrayContaining(["vcpuCount", "memoryInGb"]));
+  });
+
   // The mapping table (and docs/mapping.md, generated from it) calls these copies: a copy comes back.
   it.each([["pod-record", "pod", "GetPod"], ["endpoint-record", "endpoint", "GetEndpoint"], ["template-record", "template", "GetTemplate"]] as const)(
     "%s: every field the table copies comes back on a read when the create sent it",

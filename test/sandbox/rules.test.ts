@@ -13,6 +13,9 @@ describe.skipIf(missingReference)(refSuite("v2 document rules in the sandbox: po
     it(quoting("Exactly one of `gpu` or `cpu` must be set — enforced at the handler layer.", "`name` is always required; supply exactly one of `gpu` or `cpu` to select compute (a GPU or a CPU pod)."), async () => {
       await expectProblem(call("POST", "/v2/pods", gpuPod({ cpu: { id: "cpu3c", vcpuCount: 2 } })), 400, /exactly one of gpu or cpu/);
       await expectProblem(call("POST", "/v2/pods", { name: "n", image: "i" }), 400, /exactly one of gpu or cpu/);
+      // A template resolves into container settings only: it does not choose the compute.
+      const tpl = await call("POST", "/v2/templates", { name: "compute-less", image: "img:1" });
+      await expectProblem(call("POST", "/v2/pods", { name: "t", templateId: tpl.body.id }), 400, /exactly one of gpu or cpu/);
       expect((await call("POST", "/v2/pods", gpuPod())).status).toBe(201);
     });
 

@@ -12,7 +12,7 @@ import { skipParens } from "../nodes.ts";
 
 export type ByFirst = Map<string, { segs: string[]; lens: FieldLens }[]>;
 /** The lens's v1Lost fields by name: reads of them get a mark. */
-export type Lost = Map<string, { v1: string; reason: string; advice: string }>;
+export type Lost = Map<string, { v1: string; reason: string; advice: string; lostFor?: string }>;
 
 export function fieldIndex(fields: FieldLens[]): ByFirst {
   const byFirst: ByFirst = new Map();
@@ -80,7 +80,7 @@ function objectTestedOnly(access: Node, byFirst: ByFirst): boolean {
 }
 
 /** The v1Lost entry this read reaches: its own name, or a nested one along the chain (`gpu.oneMonthPrice`). */
-function lostAt(access: Node, lost: Lost): { v1: string; reason: string; advice: string } | undefined {
+function lostAt(access: Node, lost: Lost): { v1: string; reason: string; advice: string; lostFor?: string } | undefined {
   const chain = readChain(access);
   for (let i = chain.length; i >= 1; i--) {
     const gone = lost.get(chain.slice(0, i).join("."));
@@ -100,8 +100,10 @@ export function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lo
     // Left as it is the read would be undefined in v2 without a word: the human decides.
     // The call stays whole on v1 (its mark names the read).
     const line = access.getSourceFile().getLineAndColumnAtPos(access.getStart()).line;
-    const reason = `reads v1 record field ${gone.v1} (${access.getSourceFile().getBaseName()}:${line}), which has no v2 source: ${gone.reason}`;
-    if (!plan.problems.some((p) => p.reason === reason)) plan.problems.push({ risk: "silent", reason, advice: gone.advice, brief: `reads v1 record field ${gone.v1} (${access.getSourceFile().getBaseName()}:${line}), which v2 does not have` });
+    // Lost for some records only (a GPU pod's vcpuCount): said so, since the others have it.
+    const some = gone.lostFor ? ` for ${gone.lostFor}` : "";
+    const reason = `reads v1 record field ${gone.v1} (${access.getSourceFile().getBaseName()}:${line}), which has no v2 source${some}: ${gone.reason}`;
+    if (!plan.problems.some((p) => p.reason === reason)) plan.problems.push({ risk: "silent", reason, advice: gone.advice, brief: `reads v1 record field ${gone.v1} (${access.getSourceFile().getBaseName()}:${line}), which v2 does not have${some}` });
     return;
   }
   for (const cand of byFirst.get(access.getName()) ?? []) {
@@ -162,7 +164,9 @@ export function recordField(plan: Plan, access: Node, byFirst: ByFirst, lost: Lo
       edit(plan, access, { start, end: (last as any).getNameNode().getEnd(), text: f.v2[0]!.split(".").join("?.") });
       // The record's declared type (the project's own interface or type literal) follows the read.
       const object = Node.isPropertyAccessExpression(access) ? access.getExpression() : access;
-      const ok = cand.segs.length === 1 && renameDeclaredField(plan.a, object, v1, f.v2[0]!, (n, text) => {
+      // A nested read (`machine.gpuTypeId` → `gpu.id`) has no declared member to rename; only a type
+      // that declares its first member (checked below) stands in its way: an untyped record has none.
+      const ok = cand.segs.length > 1 || renameDeclaredField(plan.a, object, v1, f.v2[0]!, (n, text) => {
         edit(plan, n, { start: n.getStart(), end: n.getEnd(), text });
         (plan.site.typeRenames ??= new Set()).add(n.getParent()!);
       });

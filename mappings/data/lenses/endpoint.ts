@@ -97,5 +97,9 @@ export const endpointRecord: BodyLens = {
     { v1: "version", reason: "v2 reports the endpoint's configuration version only in the workers list (`endpointVersion`)", advice: "GET /v2/serverless/{id}/workers" },
   ],
   v1FromEmulation: [{ v1: "workers", emulation: "endpointWorkers" }],
+  v1AbsentFor: [
+    ...["gpuTypeIds", "gpuCount", "allowedCudaVersions"].map((v1) => ({ v1, records: "CPU endpoints", note: "v1 computeType CPU: \"properties related to GPUs such as gpuTypeIds will be ignored\"" })),
+    { v1: "minCudaVersion", records: "endpoints without a CUDA floor", note: "v1: the floor an endpoint was given, if any" },
+  ],
   v1Undocumented: [{ v1: "flashboot", note: "v1 endpoints returned flashboot though the v1 Endpoint schema omits it" }],
 };

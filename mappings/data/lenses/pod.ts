@@ -95,6 +95,8 @@ export const podCreate: BodyLens = {
     name: "my pod",
   },
   v1DefaultsUnless: "templateId",
+  // A v1 template carries no compute (its category only filters the UI): a pod from one was a GPU pod unless computeType said CPU.
+  v1DefaultsAlways: ["computeType"],
   v1DefaultsExcept: [
     { field: "volumeInGb", when: { computeType: "CPU" }, reason: "v2 rejects `mounts.persistent` on CPU pods, so v1's default pod volume is not sent for them" },
   ],
@@ -193,14 +195,26 @@ export const podRecord: BodyLens = {
     { v1: "machineId", reason: "v2 pod records do not name the host machine", advice: "use dataCenterId" },
     { v1: "lastStatusChange", reason: "v2 reports status and startedAt, not a status-change text", advice: "read status and startedAt" },
     { v1: "consumerUserId", reason: "v2 pod records do not name the renting user", advice: "the API key's account owns every pod it lists" },
-    { v1: "endpointId", reason: "v2 pods are never Serverless workers (workers are listed per endpoint)", advice: "GET /v2/serverless/{id}/workers" },
+    { v1: "endpointId", reason: "v2 pod records do not name an endpoint (workers are listed per endpoint)", advice: "GET /v2/serverless/{id}/workers" },
     { v1: "aiApiId", reason: "legacy synonym of endpointId, which v2 pods do not have", advice: "GET /v2/serverless/{id}/workers" },
-    { v1: "slsVersion", reason: "v2 pods are never Serverless workers", advice: "read the worker's version from GET /v2/serverless/{id}/workers" },
+    { v1: "slsVersion", reason: "v2 pod records do not carry a Serverless worker version", advice: "read the worker's version from GET /v2/serverless/{id}/workers" },
     { v1: "volumeEncrypted", reason: "v2 has no encrypted pod volumes", advice: "none" },
+    // v1 gave every pod its vCPUs and RAM; v2's `cpu` {vcpuCount, memory} is "omitted from GPU pods".
+    ...["vcpuCount", "memoryInGb"].map((v1) => ({
+      v1,
+      lostFor: "GPU pods",
+      reason: "v2 gives a pod's vCPUs and memory only in `cpu`, which it omits from GPU pods (filled for CPU pods)",
+      advice: "none for a GPU pod: v2 pod records carry no vCPU count or memory for it; read cpu.vcpuCount / cpu.memory of a CPU pod",
+    })),
     ...gpuTermPrices,
     ...machineDetails,
   ],
   v1FromEmulation: [{ v1: "networkVolume", emulation: "podNetworkVolume" }],
+  v1AbsentFor: [
+    { v1: "cpuFlavorId", records: "GPU pods", note: "v1: \"If the Pod is a CPU Pod, the unique string identifying the CPU flavor\"" },
+    { v1: "gpu", records: "CPU pods", note: "v1 computeType CPU: \"the Pod will not have a GPU attached\"" },
+    { v1: "publicIp", records: "stopped pods", note: "v1: empty until the pod runs (\"not yet determined\"); v2 gives runtime ports only while it runs" },
+  ],
   v1Undocumented: [{ v1: "computeType", note: "derived from gpu/cpu so the v1 ListPods computeType filter can be applied to translated records" }],
   v2Only: [
     { v2: "actions", note: "v1 clients derive allowed actions from desiredStatus" },
