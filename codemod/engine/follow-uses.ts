@@ -6,6 +6,8 @@
 // client made from the base are client-uses.ts's; which calls cannot return it, call-results.ts's;
 // which request helpers have every call planned, planned-helpers.ts's.
 import { tidiedReceiver } from "./evaluate/tidy.ts";
+import { stringMethodReceiver } from "./evaluate/string-methods.ts";
+import { isBaseOnly, unwrapExpression } from "./urls.ts";
 import { configDefault } from "./evaluate/config-default.ts";
 import { factoryNamespace, keyReads } from "./evaluate/config-keys.ts";
 import { prefixTest, testedEnd } from "./prefix-tests.ts";
@@ -63,6 +65,16 @@ export class Follower {
     return false;
   }
 
+  /**
+   * `receiver.replace(/\/$/u, "")`, `String(receiver)`: a string method the evaluator applies, whose
+   * result still holds the followed literal as a base it can flip (evaluate/string-methods.ts).
+   */
+  private keepsBase(call: Node, receiver: Node): boolean {
+    if (tidiedReceiver(call) === receiver) return true;
+    if (!this.literal || !stringMethodReceiver(call) || unwrapExpression(stringMethodReceiver(call)!) !== unwrapExpression(receiver)) return false;
+    return optionsOf(this.a.evaluator.evaluate(call)).some((o) => o.kind === "string" && o.node === this.literal && isBaseOnly(o.text));
+  }
+
   /** The uses of a helper that are not planned calls (planned-helpers.ts). */
   helperUses(fn: Node): Node[] {
     return this.helpers.uses(fn);
@@ -90,7 +102,8 @@ export class Follower {
         outer = p;
       }
       else if (Node.isConditionalExpression(p) && p.getCondition() !== outer) outer = p;
-      else if (Node.isPropertyAccessExpression(p) && p.getParent() && tidiedReceiver(p.getParent()!) === outer) outer = p.getParent()!;
+      else if (Node.isPropertyAccessExpression(p) && p.getParent() && this.keepsBase(p.getParent()!, outer)) outer = p.getParent()!;
+      else if (Node.isCallExpression(p) && this.keepsBase(p, outer)) outer = p;
       else break;
       if (this.accounted(outer)) return;
     }

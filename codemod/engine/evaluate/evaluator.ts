@@ -13,7 +13,7 @@ import { references } from "../references.ts";
 import { commonJsExports } from "../module-exports.ts";
 import { dynamic, optionsOf, union, type Frame, type Value } from "./value.ts";
 import { HELPER_BASE_PARAM, V1_BASE_NAME, V1_ORIGIN_NAME } from "../v1-redirect.ts";
-import { tidiedReceiver } from "./tidy.ts";
+import { stringMethodValue } from "./string-methods.ts";
 import { shortExpression } from "../expression-name.ts";
 import { injectedInstance } from "./injected.ts";
 import { configDefault, ENV_NAME } from "./config-default.ts";
@@ -57,6 +57,7 @@ export class Evaluator {
 
   private visit(node: Node, frame: Frame | undefined): Value {
     if (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node)) return { kind: "string", text: node.getLiteralValue(), node };
+    if (Node.isRegularExpressionLiteral(node)) return regexLiteral(node);
     if (Node.isAwaitExpression(node)) return this.evaluate(node.getExpression(), frame);
     if (Node.isObjectLiteralExpression(node)) return { kind: "object", node, frame };
     if (isFunctionLike(node) || Node.isClassExpression(node)) return { kind: "function", node };
@@ -342,12 +343,9 @@ export class Evaluator {
   }
 
   private call(node: Node & { getExpression(): Node; getArguments(): Node[] }, frame: Frame | undefined): Value {
-    // `base.replace(/\/$/, "")`, `base.trim()`: a base without a trailing slash or spaces is itself.
-    const tidied = tidiedReceiver(node);
-    if (tidied) {
-      const receiver = this.evaluate(tidied, frame);
-      if (optionsOf(receiver).some((o) => o.kind === "string" && !/[\s/]$/.test(o.text))) return receiver;
-    }
+    // `base.replace(/\/$/, "")`, `base.trim()`, `String(base)`: the method applied to each known string.
+    const str = stringMethodValue(node, frame, (n, f) => this.evaluate(n, f));
+    if (str) return str;
     // Deno's getter: `Deno.env.get("RUNPOD_API")` reads the variable as `process.env.RUNPOD_API` does.
     const [name, more] = node.getArguments();
     if (!more && name && node.getExpression().getText().replace(/\s/g, "") === "Deno.env.get" && Node.isStringLiteral(unwrapExpression(name))) {
@@ -387,6 +385,12 @@ export class Evaluator {
     }
     return options.length ? union(fn, options) : dynamic(fn, "the function returns nothing the codemod can see");
   }
+}
+
+function regexLiteral(node: Node): Value {
+  const text = node.getText();
+  const end = text.lastIndexOf("/");
+  return { kind: "regex", source: text.slice(1, end), flags: text.slice(end + 1), node };
 }
 
 /** `extends X` (not `implements X`). */

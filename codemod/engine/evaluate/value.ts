@@ -13,7 +13,10 @@ export interface Frame {
 
 export type Value =
   /** A string whose text is known; `node` is the literal it comes from (its flip is an edit there). */
-  | { kind: "string"; text: string; node: Node }
+  /** `via`: string methods run on the literal's text to give `text` (they run on the flipped literal too). */
+  | { kind: "string"; text: string; node: Node; via?: ((s: string) => string)[] }
+  /** A regular expression literal (a string method's pattern). */
+  | { kind: "regex"; source: string; flags: string; node: Node }
   /** An object literal (spreads included), read lazily key by key. */
   | { kind: "object"; node: Node; frame: Frame | undefined }
   /** A function or class declared in the project. */
