@@ -77,9 +77,10 @@ export function joinedOnto(a: Analysis, literal: Node): JoinedOnto | undefined {
   if (!fn || !name || !Node.isIdentifier(name)) return undefined;
   const names = params.map((p) => (Node.isParameterDeclaration(p) && Node.isIdentifier(p.getNameNode()) ? p.getNameNode().getText() : undefined));
   for (const base of basesJoinedTo(fn, name.getText())) {
-    // A parameter is what this caller hands in; anything else is the function's own.
+    // A parameter is what this caller hands in (its default when it hands in nothing); anything else is the function's own.
     const at = names.indexOf(rootName(base));
-    const source = at >= 0 && at !== index ? args[at] : at < 0 ? base : undefined;
+    const given = at >= 0 ? args[at] ?? (params[at] as { getInitializer?(): Node | undefined }).getInitializer?.() : undefined;
+    const source = at >= 0 && at !== index ? given : at < 0 ? base : undefined;
     if (!source) continue;
     try {
       const found = classify(a, a.evaluator.evaluate(source));
