@@ -25,7 +25,7 @@ describe("adapterCovers", () => {
   it("leaves out what needs extra calls, the catalog or a converter without a run-time form, saying which", () => {
     expect(adapterCovers("requestBody", "CreatePod")).toBe("needs the gateway's extra calls or lookups (gpuTypePriority, cpuFlavorPriority, lockOnCreate) (+3 more)");
     expect(adapterCoverageReasons("requestBody", "CreatePod")).toEqual(
-      expect.arrayContaining([expect.stringMatching(/podMounts cannot be written for run-time values/), expect.stringMatching(/only the first entry of gpuTypeIds is used/), expect.stringMatching(/^locked: /)]),
+      expect.arrayContaining([expect.stringMatching(/podMounts cannot be written for run-time values/), expect.stringMatching(/gpuTypeIds is left out \(or empty\)/), expect.stringMatching(/^locked: /)]),
     );
     expect(adapterCovers("requestBody", "UpdateNetworkVolume")).toBe("needs the gateway's extra calls or lookups (emptyUpdateAsRead)");
     expect(adapterCovers("requestBody", "CreateEndpoint")).toMatch(/gpuPoolsFromCatalog/);

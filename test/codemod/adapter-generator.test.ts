@@ -147,7 +147,7 @@ describe("a generated module from a table with converters, defaults and refusals
     expect(adapterCovers("requestBody", "NoFormProbe", table)).toBe("cmd: probeNoForm has no source form (no way to write it)");
     expect(adapterCovers("requestBody", "CatalogProbe", table)).toBe("gpuTypeIds: endpointGpu needs the live GPU catalog");
     // computeType is written per value (mappings/enum-split.ts); what stops it is the GPU fallback list.
-    expect(adapterCovers("requestBody", "ComputeProbe", table)).toMatch(/only the first entry of gpuTypeIds is used/);
+    expect(adapterCovers("requestBody", "ComputeProbe", table)).toMatch(/gpuTypeIds is left out \(or empty\)/);
     expect(adapterCovers("requestBody", "ReviewProbe", table)).toBe("ids: only the first entry is used");
     expect(adapterCoverageReasons("requestBody", "EmulateProbe", table)).toEqual(["locked: set by a PATCH after create"]);
     expect(() => adapterCall("requestBody", "LockedProbe", "b", undefined, table)).toThrow(/does not hold requestBody LockedProbe: needs the gateway's extra calls/);

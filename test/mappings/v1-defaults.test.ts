@@ -12,7 +12,8 @@ describe("v1 defaults with exceptions", () => {
     expect(applicableV1Defaults(pod, { computeType: "CPU" }).volumeInGb).toBeUndefined();
     expect(applicableV1Defaults(pod, {}).volumeInGb).toBe(20);
     expect(applicableV1Defaults(pod, { computeType: "GPU" }).volumeInGb).toBe(20);
-    expect(applicableV1Defaults(pod, { templateId: "t", computeType: "GPU" })).toEqual({});
+    // A template gives container settings only: v1's compute default holds with one too (v1DefaultsAlways), the volume's does not.
+    expect(applicableV1Defaults(pod, { templateId: "t", computeType: "GPU" })).toEqual({ computeType: "GPU" });
     expect(toV2(pod, { computeType: "CPU" }).body.mounts).toBeUndefined();
     expect(toV2(pod, { gpuTypeIds: ["NVIDIA L4"] }).body.mounts).toEqual({ persistent: { size: 20, path: "/workspace" } });
   });
