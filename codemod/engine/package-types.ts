@@ -17,7 +17,7 @@ function packageName(spec: string): string | undefined {
 }
 
 /** The package's folder, looked for in node_modules from the importing file's folder up. */
-function packageDir(fromFile: string, name: string): string | undefined {
+export function packageDir(fromFile: string, name: string): string | undefined {
   for (let dir = path.dirname(fromFile); ; dir = path.dirname(dir)) {
     const candidate = path.join(dir, "node_modules", name);
     if (existsSync(path.join(candidate, "package.json"))) return candidate;

@@ -5,16 +5,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { ts, type TypeScript } from "../../ts-morph.ts";
+import { packageDir } from "../package-types.ts";
 
 const cache = new Map<string, boolean>();
-
-function packageDir(fromFile: string, name: string): string | undefined {
-  for (let dir = path.dirname(fromFile); ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, "node_modules", name);
-    if (existsSync(path.join(candidate, "package.json"))) return candidate;
-    if (path.dirname(dir) === dir) return undefined;
-  }
-}
 
 /** The entry JavaScript file a package names, or its index.js. */
 function entryJs(dir: string): string | undefined {
