@@ -242,3 +242,11 @@ function optionEdits(call: Node & { getArguments(): Node[] }, key: string, verb:
   const at = args.at(-1)!.getEnd();
   return { edits: [insertAt(call, at, `, ${[...fill, `{ ${option} }`].join(", ")}`)], names: [target.name] };
 }
+
+/** `RUNPOD_V1_BASE`, or an options literal giving it under some key (`{ baseUrl: RUNPOD_V1_BASE }`). */
+export function givesDeclaredV1Base(arg: Node): boolean {
+  const u = unwrapExpression(arg);
+  const declared = (n: Node | undefined) => !!n && Node.isIdentifier(n) && [V1_BASE_NAME, V1_ORIGIN_NAME].includes(n.getText());
+  if (declared(u)) return true;
+  return Node.isObjectLiteralExpression(u) && u.getProperties().some((p) => Node.isPropertyAssignment(p) && declared(unwrapExpression(p.getInitializer()!)));
+}

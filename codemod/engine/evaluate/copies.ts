@@ -91,17 +91,27 @@ export function copyLoopInto(decl: Node): CopyLoop | { unknown: Node } | undefin
   return copyOnly(decl) ?? { unknown: computed };
 }
 
-/** The first write into the variable's object literal under a computed name (`out[k] = …`). */
-function computedWrite(decl: Node): Node | undefined {
+/**
+ * The uses, in its function, of a variable made as an empty object literal (`const out = {}`), else
+ * undefined. Only such a literal is read through its computed writes: one with keys of its own,
+ * overridden by key at run time, is read as written (config-keys.ts, env-reads.ts).
+ */
+function usesOfEmptyLiteral(decl: Node): Node[] | undefined {
   if (!Node.isVariableDeclaration(decl)) return undefined;
   const name = decl.getNameNode();
   const init = decl.getInitializer() && unwrapExpression(decl.getInitializer()!);
-  // An empty literal filled under computed names: none of its keys is known. (A literal with keys
-  // of its own, overridden by key at run time, is read as written: config-keys.ts, env-reads.ts.)
   if (!Node.isIdentifier(name) || !init || !Node.isObjectLiteralExpression(init) || init.getProperties().length) return undefined;
+  return enclosingFunction(decl)
+    .getDescendantsOfKind(SyntaxKind.Identifier)
+    .filter((use) => use !== name && use.getText() === name.getText() && resolveIdentifier(use)?.decl === decl);
+}
+
+/** The first write into the variable's empty object literal under a computed name (`out[k] = …`): none of its keys is known. */
+function computedWrite(decl: Node): Node | undefined {
+  const uses = usesOfEmptyLiteral(decl);
+  if (!uses) return undefined;
   let first: Node | undefined;
-  for (const use of enclosingFunction(decl).getDescendantsOfKind(SyntaxKind.Identifier)) {
-    if (use === name || use.getText() !== name.getText() || resolveIdentifier(use)?.decl !== decl) continue;
+  for (const use of uses) {
     const p = use.getParent();
     if (!p || !Node.isElementAccessExpression(p) || p.getExpression() !== use) continue;
     const key = p.getArgumentExpression() && unwrapExpression(p.getArgumentExpression()!);
@@ -116,13 +126,10 @@ function computedWrite(decl: Node): Node | undefined {
 }
 
 function copyOnly(decl: Node): CopyLoop | undefined {
-  if (!Node.isVariableDeclaration(decl)) return undefined;
-  const name = decl.getNameNode();
-  const init = decl.getInitializer() && unwrapExpression(decl.getInitializer()!);
-  if (!Node.isIdentifier(name) || !init || !Node.isObjectLiteralExpression(init) || init.getProperties().length) return undefined;
+  const uses = usesOfEmptyLiteral(decl);
+  if (!uses) return undefined;
   let found: CopyLoop | undefined;
-  for (const use of enclosingFunction(decl).getDescendantsOfKind(SyntaxKind.Identifier)) {
-    if (use === name || use.getText() !== name.getText() || resolveIdentifier(use)?.decl !== decl) continue;
+  for (const use of uses) {
     const p = use.getParent();
     // Read as a whole (returned, handed on, spread): not a write.
     const member = p && (Node.isElementAccessExpression(p) || Node.isPropertyAccessExpression(p)) && p.getExpression() === use ? p : undefined;

@@ -12,8 +12,8 @@ import { unwrapExpression } from "../urls.ts";
 import { references } from "../references.ts";
 import { commonJsExports } from "../module-exports.ts";
 import { dynamic, optionsOf, union, type Frame, type Value } from "./value.ts";
-import { HELPER_BASE_PARAM, V1_BASE_NAME, V1_ORIGIN_NAME } from "../v1-redirect.ts";
-import { stringMethodValue } from "./string-methods.ts";
+import { givesDeclaredV1Base, HELPER_BASE_PARAM } from "../v1-redirect.ts";
+import { regexLiteral, stringMethodValue } from "./string-methods.ts";
 import { shortExpression } from "../expression-name.ts";
 import { injectedInstance } from "./injected.ts";
 import { configDefault, ENV_NAME } from "./config-default.ts";
@@ -387,12 +387,6 @@ export class Evaluator {
   }
 }
 
-function regexLiteral(node: Node): Value {
-  const text = node.getText();
-  const end = text.lastIndexOf("/");
-  return { kind: "regex", source: text.slice(1, end), flags: text.slice(end + 1), node };
-}
-
 /** `extends X` (not `implements X`). */
 function extendsClause(e: Node): boolean {
   const clause = e.getParent();
@@ -402,12 +396,4 @@ function extendsClause(e: Node): boolean {
 /** A key the object literal certainly lacks (no property, no spread that could hold it). */
 function isAbsent(v: Value): boolean {
   return v.kind === "dynamic" && v.why.startsWith("the object has no ");
-}
-
-/** `RUNPOD_V1_BASE`, or an options literal giving it under some key (`{ baseUrl: RUNPOD_V1_BASE }`). */
-function givesDeclaredV1Base(arg: Node): boolean {
-  const u = unwrapExpression(arg);
-  const declared = (n: Node | undefined) => !!n && Node.isIdentifier(n) && [V1_BASE_NAME, V1_ORIGIN_NAME].includes(n.getText());
-  if (declared(u)) return true;
-  return Node.isObjectLiteralExpression(u) && u.getProperties().some((p) => Node.isPropertyAssignment(p) && declared(unwrapExpression(p.getInitializer()!)));
 }

@@ -151,3 +151,10 @@ function regex(source: string, flags: string): RegExp | undefined {
     return undefined;
   }
 }
+
+/** A regex literal's value (`/\/+$/u`): the pattern a string method is given. */
+export function regexLiteral(node: Node): Value {
+  const text = node.getText();
+  const end = text.lastIndexOf("/");
+  return { kind: "regex", source: text.slice(1, end), flags: text.slice(end + 1), node };
+}
