@@ -12,6 +12,24 @@ import httpProxy from "http-proxy";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
+// BENCH_STATS=1: GC counts and pause time by kind (perf_hooks), and the floor's time inside its log
+// line, answered to a "stats" IPC message (scratch measurements of docs/performance.md, session 34).
+const STATS = process.env.BENCH_STATS === "1";
+const STATS_LOOP = process.env.BENCH_STATS_LOOP === "1";
+const stats = { loops: 0, loopMs: 0, lines: 0, lineMs: 0, lineCpuMs: 0, gc: {} as Record<string, { n: number; ms: number }> };
+if (STATS) {
+  const { PerformanceObserver, constants } = await import("node:perf_hooks");
+  const kinds: Record<number, string> = { [constants.NODE_PERFORMANCE_GC_MINOR]: "minor", [constants.NODE_PERFORMANCE_GC_MAJOR]: "major", [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: "incremental", [constants.NODE_PERFORMANCE_GC_WEAKCB]: "weakcb" };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const kind = kinds[(e as any).detail?.kind] ?? "other";
+      const k = (stats.gc[kind] ??= { n: 0, ms: 0 });
+      k.n++;
+      k.ms += e.duration;
+    }
+  }).observe({ entryTypes: ["gc"] });
+}
+
 const POD = {
   id: "pod_bench1", name: "bench", status: "RUNNING", actions: ["stop", "restart", "terminate"], image: "runpod/pytorch:2", args: "", disk: 50,
   mounts: { persistent: { size: 20, path: "/workspace" } }, ports: ["8888/http", "22/tcp"], env: { A: "1" }, registry: null, cloud: "SECURE",
@@ -106,6 +124,17 @@ if (role === "upstream") {
     for (const name of hopByHopHeaders(headers)) if (headers[name] !== undefined) headers[name] = undefined;
     headers.connection = "keep-alive";
   });
+  let lastReq: http.IncomingMessage | undefined;
+  if (STATS_LOOP) setInterval(() => {
+    if (!lastReq) return;
+    const P = (globalThis as any).__s34;
+    const saved = P && [...P];
+    const t0 = performance.now();
+    for (let i = 0; i < 100; i++) line("loop-id", lastReq, 200, 1.5);
+    stats.loopMs += performance.now() - t0;
+    stats.loops += 100;
+    if (P) for (let i = 0; i < P.length; i++) P[i] = saved[i];
+  }, 100).unref();
   url = await listen(
     http.createServer((req, res) => {
       const started = performance.now();
@@ -117,7 +146,18 @@ if (role === "upstream") {
       if (!noLog || !noCount)
         res.on("finish", () => {
           if (!noCount) metrics.countPassthrough(res.statusCode);
-          if (!noLog) line(id, req, res.statusCode, performance.now() - started);
+          if (!noLog) {
+            if (STATS) {
+              const c0 = process.cpuUsage();
+              const t0 = performance.now();
+              line(id, req, res.statusCode, t0 - started);
+              stats.lineMs += performance.now() - t0;
+              const c1 = process.cpuUsage(c0);
+              stats.lineCpuMs += (c1.user + c1.system) / 1000;
+              lastReq = req;
+              stats.lines++;
+            } else line(id, req, res.statusCode, performance.now() - started);
+          }
         });
       proxy.web(req, res);
     }),
@@ -136,7 +176,16 @@ if (role === "upstream") {
 let session: import("node:inspector/promises").Session | undefined;
 process.on("message", async (m) => {
   const [command, file] = String(m).split(" ");
-  if (command === "profile-start") {
+  if (command === "stats") {
+    process.send?.("stats " + JSON.stringify({ ...stats, heapUsed: process.memoryUsage().heapUsed, parts: (globalThis as any).__s34 }));
+    (globalThis as any).__s34 = undefined;
+    stats.lines = 0;
+    stats.lineMs = 0;
+    stats.loops = 0;
+    stats.loopMs = 0;
+    stats.lineCpuMs = 0;
+    stats.gc = {};
+  } else if (command === "profile-start") {
     const { Session } = await import("node:inspector/promises");
     session = new Session();
     session.connect();

@@ -8,7 +8,7 @@
 import diagnostics from "node:diagnostics_channel";
 import type { IncomingMessage } from "node:http";
 import type { FastifyBaseLogger } from "fastify";
-import { serializeRequestForLog } from "./redact.ts";
+import { redactRequestUrl, serializeRequestForLog } from "./redact.ts";
 
 /** Writes one "request completed" line, or returns false when pino must (level off, or a tracer listening). */
 export type RequestLine = (reqId: string, req: IncomingMessage, statusCode: number, responseTime: number) => boolean;
@@ -28,6 +28,30 @@ function pinoSymbols(log: object): Map<string, symbol> {
 }
 
 const str = JSON.stringify;
+
+/**
+ * `JSON.stringify(serializeRequestForLog(…))` of a request, written field by field: the object and
+ * the generic stringify of it were a fifth of the line's time in place (docs/performance.md, session 34).
+ * Same keys in the same order, an undefined one left out as JSON.stringify leaves it out; a value of
+ * another type than the request's own (a string, a port number) goes through the object as before.
+ */
+function requestJson(req: IncomingMessage): string {
+  const headers = req.headers;
+  const socket = req.socket;
+  const method = req.method;
+  const host = headers.host;
+  const ip = socket.remoteAddress;
+  const port = socket.remotePort;
+  if (typeof method !== "string" || (host !== undefined && typeof host !== "string") || (ip !== undefined && typeof ip !== "string") || (port !== undefined && typeof port !== "number")) {
+    return str(serializeRequestForLog({ method, url: req.url, headers, host, ip, socket }));
+  }
+  const url = req.url ?? "";
+  let out = '{"method":' + str(method) + ',"url":' + str(redactRequestUrl(url, headers));
+  if (host !== undefined) out += ',"host":' + str(host);
+  if (ip !== undefined) out += ',"remoteAddress":' + str(ip);
+  if (port !== undefined) out += ',"remotePort":' + str(port);
+  return out + "}";
+}
 
 /** The fast writer for `log`, or null when its output could differ from pino's. */
 export function requestLineWriter(log: FastifyBaseLogger): RequestLine | null {
@@ -60,8 +84,7 @@ export function requestLineWriter(log: FastifyBaseLogger): RequestLine | null {
 
   return (reqId, req, statusCode, responseTime) => {
     if (!l.isLevelEnabled("info") || asJsonTrace.hasSubscribers) return false;
-    const r = serializeRequestForLog({ method: req.method, url: req.url, headers: req.headers, host: req.headers.host, ip: req.socket.remoteAddress, socket: req.socket });
-    let line = head + l[timeKey]() + l[chindingsKey] + ',"reqId":' + str(reqId) + ',"req":' + str(r);
+    let line = head + l[timeKey]() + l[chindingsKey] + ',"reqId":' + str(reqId) + ',"req":' + requestJson(req);
     line += ',"res":{"statusCode":' + str(statusCode) + '},"responseTime":' + (Number.isFinite(responseTime) ? responseTime : null) + tail;
     stream.write(line);
     return true;
