@@ -12,8 +12,11 @@ import httpProxy from "http-proxy";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-// BENCH_STATS=1: GC counts and pause time by kind (perf_hooks), and the floor's time inside its log
-// line, answered to a "stats" IPC message (scratch measurements of docs/performance.md, session 34).
+// BENCH_STATS=1 (bench/gateway-inplace.ts): GC counts and pause time by kind (perf_hooks) and, in
+// proxy-floor, the wall and CPU time spent inside its log line, answered to a "stats" IPC message and
+// reset. BENCH_STATS_LOOP=1 also calls the line 100 times in a row every 100 ms with the last request,
+// timed apart: the same function hot in a loop, in the same process under the same load
+// (docs/performance.md, session 34).
 const STATS = process.env.BENCH_STATS === "1";
 const STATS_LOOP = process.env.BENCH_STATS_LOOP === "1";
 const stats = { loops: 0, loopMs: 0, lines: 0, lineMs: 0, lineCpuMs: 0, gc: {} as Record<string, { n: number; ms: number }> };
@@ -127,13 +130,10 @@ if (role === "upstream") {
   let lastReq: http.IncomingMessage | undefined;
   if (STATS_LOOP) setInterval(() => {
     if (!lastReq) return;
-    const P = (globalThis as any).__s34;
-    const saved = P && [...P];
     const t0 = performance.now();
     for (let i = 0; i < 100; i++) line("loop-id", lastReq, 200, 1.5);
     stats.loopMs += performance.now() - t0;
     stats.loops += 100;
-    if (P) for (let i = 0; i < P.length; i++) P[i] = saved[i];
   }, 100).unref();
   url = await listen(
     http.createServer((req, res) => {
@@ -177,8 +177,7 @@ let session: import("node:inspector/promises").Session | undefined;
 process.on("message", async (m) => {
   const [command, file] = String(m).split(" ");
   if (command === "stats") {
-    process.send?.("stats " + JSON.stringify({ ...stats, heapUsed: process.memoryUsage().heapUsed, parts: (globalThis as any).__s34 }));
-    (globalThis as any).__s34 = undefined;
+    process.send?.("stats " + JSON.stringify({ ...stats, heapUsed: process.memoryUsage().heapUsed }));
     stats.lines = 0;
     stats.lineMs = 0;
     stats.loops = 0;
