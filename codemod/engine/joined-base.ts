@@ -25,9 +25,10 @@ function rootName(e: Node): string | undefined {
   return Node.isIdentifier(cur) ? cur.getText() : undefined;
 }
 
-function flatten(e: Node): Node[] {
+/** The pieces of a `+` concatenation, left to right, each unwrapped of parentheses, `as` and `!`. */
+export function plusPieces(e: Node): Node[] {
   const u = unwrapExpression(e);
-  if (Node.isBinaryExpression(u) && u.getOperatorToken().getKind() === SyntaxKind.PlusToken) return [...flatten(u.getLeft()), ...flatten(u.getRight())];
+  if (Node.isBinaryExpression(u) && u.getOperatorToken().getKind() === SyntaxKind.PlusToken) return [...plusPieces(u.getLeft()), ...plusPieces(u.getRight())];
   return [u];
 }
 
@@ -40,7 +41,7 @@ function basesJoinedTo(fn: Node, name: string): Node[] {
   }
   for (const b of fn.getDescendantsOfKind(SyntaxKind.BinaryExpression)) {
     if (b.getOperatorToken().getKind() !== SyntaxKind.PlusToken || Node.isBinaryExpression(b.getParent())) continue;
-    const pieces = flatten(b);
+    const pieces = plusPieces(b);
     if (pieces.length > 1 && !Node.isStringLiteral(pieces[0]!) && pieces.slice(1).some((p) => rootName(p) === name)) out.push(pieces[0]!);
   }
   return out;

@@ -9,7 +9,7 @@
 import { unfollowedSwrKey } from "./transports/swr.ts";
 import { Node, SyntaxKind, type SourceFile } from "../ts-morph.ts";
 import { V1_HOST, V2_BASE } from "../../mappings/bases.ts";
-import { joinedOnto } from "./joined-base.ts";
+import { joinedOnto, plusPieces } from "./joined-base.ts";
 import { reachesRequest } from "./route-reach.ts";
 import { inV2Api } from "./transports/rtk-query.ts";
 import { methodOfRequestInit, methodOfRequestObject, relativePathShape, urlPosition } from "./relative-routes.ts";
@@ -77,7 +77,7 @@ function pathText(n: Node): string | undefined {
  */
 function joined(n: Node): { text: string; top: Node; counted: boolean } | undefined {
   const top = concatenationOf(n);
-  const pieces = top === n ? [n] : flatten(top);
+  const pieces = top === n ? [n] : plusPieces(top);
   const first = pieces.find((x) => pathText(x) !== undefined);
   const text = pieces.map((x) => pathText(x) ?? HOLE).join("");
   if (!pathText(n)) return undefined;
@@ -91,15 +91,9 @@ function joined(n: Node): { text: string; top: Node; counted: boolean } | undefi
   return { text, top: outer, counted };
 }
 
-function flatten(e: Node): Node[] {
-  const u = Node.isParenthesizedExpression(e) ? e.getExpression() : e;
-  if (Node.isBinaryExpression(u) && u.getOperatorToken().getKind() === SyntaxKind.PlusToken) return [...flatten(u.getLeft()), ...flatten(u.getRight())];
-  return [u];
-}
-
 function samePath(other: Node, text: string): boolean {
   const t = Node.isParenthesizedExpression(other) ? other.getExpression() : other;
-  const o = pathText(t) ?? (Node.isBinaryExpression(t) ? flatten(t).map((x) => pathText(x) ?? HOLE).join("") : undefined);
+  const o = pathText(t) ?? (Node.isBinaryExpression(t) ? plusPieces(t).map((x) => pathText(x) ?? HOLE).join("") : undefined);
   const path = (s: string) => s.split(/[?#]/)[0]!.replace(/\/$/, "");
   return o !== undefined && path(o) === path(text);
 }
