@@ -26,20 +26,24 @@ export function prefixTest(outer: Node): Node | undefined {
   // `value.startsWith(x)`.
   if (Node.isPropertyAccessExpression(p) && p.getExpression() === outer && TESTS.has(p.getName())) {
     const call = p.getParent();
-    return call && Node.isCallExpression(call) && call.getExpression() === p ? call : undefined;
+    if (!call || !Node.isCallExpression(call) || call.getExpression() !== p) return undefined;
+    givenValue.delete(call);
+    receiverValue.add(call);
+    return call;
   }
   // `x.startsWith(value)`.
   if (Node.isCallExpression(p) && p.getArguments()[0] === outer) {
     const callee = p.getExpression();
     if (!Node.isPropertyAccessExpression(callee) || !TESTS.has(callee.getName())) return undefined;
-    if (callee.getExpression() !== outer) givenValue.add(p);
+    if (callee.getExpression() !== outer && !receiverValue.has(p)) givenValue.add(p);
     return p;
   }
   return undefined;
 }
 
-/** Tests found with a base's value as their argument (`x.startsWith(value)`), not their receiver. */
+/** Tests found with a base's value as their argument (`x.startsWith(value)`), and never as their receiver. */
 const givenValue = new WeakSet<Node>();
+const receiverValue = new WeakSet<Node>();
 
 /**
  * A marked call kept on a v1 base of its own: each base it leaves that is tested keeps v1 instead,
