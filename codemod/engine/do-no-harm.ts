@@ -28,7 +28,7 @@ import { holdKey, keepHeldSites } from "./site-holds.ts";
 import { renamedFieldLeftBehind } from "./renamed-type-uses.ts";
 import { unheldWrite } from "./reassigned-records.ts";
 import { flipOrMark, where, type Verdict } from "./base-verdict.ts";
-import { pinTestedBases } from "./prefix-tests.ts";
+import { pinTestedBases, widenTests } from "./prefix-tests.ts";
 import { applyRedirect, declareFallbacks, usableRedirect, type Fallbacks } from "./kept-redirects.ts";
 
 
@@ -193,7 +193,7 @@ function pinBasesOfMarkedCalls(a: Analysis, verdicts: Map<Node, Verdict>): void 
       // cannot move for one caller and not another); a marked call with a redirect keeps v1 on its own.
       const keptWhole = site.finding && site.complete && stuck;
       // A marked call moving to a v1 base of its own would escape the base's URL tests (prefix-tests.ts).
-      if (!frozen && site.finding && !site.complete && site.whole && usableRedirect(a, site) && pinTestedBases(site, verdicts)) changed = true;
+      if (!frozen && site.finding && !site.complete && site.whole && usableRedirect(a, site) && pinTestedBases(a, site, verdicts)) changed = true;
       if (!frozen && !keptWhole && (!site.finding || usableRedirect(a, site) || !site.whole)) continue;
       if (!frozen && site.complete && !stuck) continue;
       for (const d of site.deps) {
@@ -299,7 +299,10 @@ function settleSite(a: Analysis, site: Site, verdicts: Map<Node, Verdict>, fallb
   if (site.finding && !site.complete && site.whole) {
     // Marked: left whole, on its own v1 base when the base it had flips (or is inline).
     const flips = [...site.deps].some((d) => verdicts.get(d)?.flips === true);
-    if (usableRedirect(a, site) && (flips || site.deps.size === 0) && !a.frozen.has(site.file.sf.getFilePath())) redirected.push(...applyRedirect(a, site, fallbacks));
+    if (usableRedirect(a, site) && (flips || site.deps.size === 0) && !a.frozen.has(site.file.sf.getFilePath())) {
+      redirected.push(...applyRedirect(a, site, fallbacks));
+      widenTests(a, site, verdicts, fallbacks);
+    }
     return;
   }
   if (!stuck.length) {

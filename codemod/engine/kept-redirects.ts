@@ -38,25 +38,33 @@ export function applyRedirect(a: Analysis, site: Site, fallbacks: Fallbacks): Ed
     applied.push(...s.edits);
   }
   const users = redirect.edits.length ? [...new Set(redirect.edits.map((e) => e.file))].map((f) => a.files.get(f)!) : [site.file];
-  const envs = [...site.deps].map((d) => a.bases.get(d)).filter((b) => b && !b.pinned).map((b): BaseEnv => ({ env: b!.env, or: b!.or, kitEnv: b!.kitEnv }));
+  const envs = keptCallEnvs(a, site);
   // Names the helper's own shared edits use are declared in the helper's file.
   const helperFile = shared?.names?.length ? a.files.get(shared.edits[0]!.file) : undefined;
   const declare: [FileState, string[]][] = [...users.map((f): [FileState, string[]] => [f, redirect.names]), ...(helperFile ? [[helperFile, shared!.names!] as [FileState, string[]]] : [])];
-  for (const [file, wanted] of declare) {
-    const names = fallbacks.get(file) ?? new Map<string, { edit: Edit; envs: BaseEnv[] }>();
-    fallbacks.set(file, names);
-    for (const name of wanted) {
-      const known = names.get(name);
-      if (known) known.envs.push(...envs);
-      if (known || file.declared.has(name)) continue;
-      file.declared.add(name);
-      const decl = declarationEdit(file.sf, name, isTypeScriptFile(file.sf.getFilePath()), envs);
-      if (!decl) continue;
-      file.edits.push(decl);
-      names.set(name, { edit: decl, envs: [...envs] });
-    }
-  }
+  for (const [file, wanted] of declare) declareNames(file, wanted, envs, fallbacks);
   return applied;
+}
+
+/** How the bases a kept call had are read (its declared v1 base is read the same way). */
+export function keptCallEnvs(a: Analysis, site: Site): BaseEnv[] {
+  return [...site.deps].map((d) => a.bases.get(d)).filter((b) => b && !b.pinned).map((b): BaseEnv => ({ env: b!.env, or: b!.or, kitEnv: b!.kitEnv }));
+}
+
+/** Declares each name once in a file (written by declareFallbacks when every user is known). */
+export function declareNames(file: FileState, wanted: string[], envs: BaseEnv[], fallbacks: Fallbacks): void {
+  const names = fallbacks.get(file) ?? new Map<string, { edit: Edit; envs: BaseEnv[] }>();
+  fallbacks.set(file, names);
+  for (const name of wanted) {
+    const known = names.get(name);
+    if (known) known.envs.push(...envs);
+    if (known || file.declared.has(name)) continue;
+    file.declared.add(name);
+    const decl = declarationEdit(file.sf, name, isTypeScriptFile(file.sf.getFilePath()), envs);
+    if (!decl) continue;
+    file.edits.push(decl);
+    names.set(name, { edit: decl, envs: [...envs] });
+  }
 }
 
 /** Each declaration, read as the bases of all the calls that use it were (env-convention.ts). */
