@@ -36,6 +36,7 @@ import { setModuleResolver } from "./module-exports.ts";
 import type { AdapterOptions } from "../adapter/index.ts";
 import { servesGeneratedRequests } from "./transports/route-config.ts";
 import { handMovedCalls } from "./hand-moved.ts";
+import { isGeneratedAdapter } from "./generated-adapter.ts";
 
 export interface ProjectAnalysis {
   /** Absolute path → what happened to that file. */
@@ -140,9 +141,11 @@ function analyzeOnce(index: ProjectIndex, displayName: (file: string) => string,
   }
   // A pass that fails on a file leaves that file alone (and nothing may depend on it), the rest goes on.
   const failed = new Map<string, string>();
+  // The adapter module as generated holds nothing any pass looks for (generated-adapter.ts).
+  const generated = new Set(parsed.filter((sf) => isGeneratedAdapter(sf.getFilePath(), sf.getFullText())));
   const guarded = (pass: (a: Analysis, sf: SourceFile) => void) => {
     for (const sf of parsed) {
-      if (failed.has(sf.getFilePath())) continue;
+      if (failed.has(sf.getFilePath()) || generated.has(sf)) continue;
       try {
         pass(a, sf);
       } catch (error) {
