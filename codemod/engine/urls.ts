@@ -304,8 +304,11 @@ export function locate(parts: Part[], external?: { value: string; node: Node | n
   let leadingSlash = after.startsWith("/");
   if (anchor && join === "url") {
     const anchorSlash = anchor.value.endsWith("/");
-    if (leadingSlash && baseHasV1 && !after.startsWith("/v1")) result.problem = "new URL() with an absolute path drops the /v1 of the base";
-    else if (!leadingSlash && after && baseHasV1 && !anchorSlash) result.problem = "new URL() with a relative path and a base without a trailing slash drops /v1";
+    // WHATWG resolution: the request goes outside /v1, to no v1 route (not a site of the path as written).
+    const to = resolvedAgainst(after, anchor.value);
+    const where = to ? ` (it requests ${to}, no v1 route)` : "";
+    if (leadingSlash && baseHasV1 && !after.startsWith("/v1")) result.problem = `new URL() with an absolute path drops the /v1 of the base${where}`;
+    else if (!leadingSlash && after && baseHasV1 && !anchorSlash) result.problem = `new URL() with a relative path and a base without a trailing slash drops /v1${where}`;
   }
   if (!leadingSlash && after && !after.startsWith("?") && !after.startsWith("#")) {
     if (anchor && join !== "concat") after = "/" + after;
@@ -329,6 +332,15 @@ export function locate(parts: Part[], external?: { value: string; node: Node | n
   result.leadingSlash = leadingSlash;
   if (result.path === "/") result.path = "";
   return result;
+}
+
+/** `new URL(path, base)`'s text as WHATWG resolves it (holes shown as `{…}`), or undefined when the base is not absolute. */
+function resolvedAgainst(path: string, base: string): string | undefined {
+  try {
+    return decodeURI(new URL(path.replace(/\0/g, "{…}"), base).href);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether the path is a single hole (or starts with one): a dynamic path, e.g. inside a request helper. */
