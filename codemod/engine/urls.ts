@@ -141,6 +141,9 @@ export function resolveParts(input: Node, ctx: UrlContext, depth = 0): Part[] {
     if (path) return resolveParts(path, ctx, depth + 1);
     const decided = decideCondition(node.getCondition(), ctx, (n) => resolveParts(n, ctx, depth + 1));
     if (decided !== undefined) return resolveParts(decided ? node.getWhenTrue() : node.getWhenFalse(), ctx, depth + 1);
+    // `base.endsWith("/") ? base.slice(0, -1) : base`: a base by its value (the evaluator takes each candidate's branch).
+    const base = ctx.baseOf(node);
+    if (base !== undefined) return [{ kind: "base", value: base, node }];
   }
   if (Node.isNewExpression(node) && node.getExpression().getText() === "URL") {
     // `new URL(path, base)` inside a URL builder: a relative path on a base ending in `/` is appended

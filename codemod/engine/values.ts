@@ -106,7 +106,7 @@ export function baseOf(a: Analysis, node: Node, frame?: Frame): string | undefin
   if (!frame && a.baseCache.has(n)) return a.baseCache.get(n) ?? undefined;
   if (!frame) a.baseCache.set(n, null);
   let found: { value: string; source?: Node; sources?: Node[] } | undefined;
-  if (Node.isIdentifier(n) || Node.isPropertyAccessExpression(n) || Node.isElementAccessExpression(n) || Node.isCallExpression(n) || Node.isBinaryExpression(n)) {
+  if (Node.isIdentifier(n) || Node.isPropertyAccessExpression(n) || Node.isElementAccessExpression(n) || Node.isCallExpression(n) || Node.isBinaryExpression(n) || Node.isConditionalExpression(n)) {
     // By value, wherever it flows: variables, imports, config returns, class members, constructor options, schema defaults.
     const b = baseIn(a.evaluator.evaluate(n, frame));
     if (b) {
