@@ -31,6 +31,7 @@ import { interceptorProblems } from "./rewrites/interceptor-answer.ts";
 import { planOperation } from "./operation-plan.ts";
 import { factoryFormWhy, redirectFor } from "./site-redirect.ts";
 import { chosenVerdict, type ChosenVerdict } from "./chosen-urls.ts";
+import { joinChoices } from "./array-joins.ts";
 
 /** The URL of a call as parts, following `url.href`, `url.toString()` and `const url = new URL(…)`. */
 function urlOf(a: Analysis, http: HttpCall): { parts: Part[]; external?: External; branches?: Part[][]; condition?: Node } | undefined {
@@ -42,6 +43,11 @@ function urlOf(a: Analysis, http: HttpCall): { parts: Part[]; external?: Externa
     const branches = [resolveParts(c.getWhenTrue(), urlContext(a)), resolveParts(c.getWhenFalse(), urlContext(a))];
     if (branches.every((b) => locate(b, http.external))) return { parts: branches[0]!, external: http.external, branches, condition: (c as unknown as { getCondition(): Node }).getCondition() };
   }
+  // `[BASE, "containerregistryauth", id].filter(Boolean).join("/")` with `id` optional: a URL chosen at run time.
+  const joined = Node.isIdentifier(urlExpr) ? valueOf(a, urlExpr) : urlExpr;
+  const ctx = urlContext(a);
+  const choices = joined && joinChoices(unwrapExpression(joined), (n) => resolveParts(n, ctx), (n) => ctx.mayBeEmpty!(n));
+  if (choices && choices.every((b) => locate(b, http.external))) return { parts: choices[0], external: http.external, branches: choices };
   urlExpr = urlObjectText(urlExpr);
   // A URL object whose query is written after it is made (`url.searchParams.set(…)`): that query is a hole after its path.
   let query: Part[] = [];

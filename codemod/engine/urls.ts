@@ -7,6 +7,7 @@ import { V1_HOST, V2_BASE, V2_ORIGIN } from "../../mappings/bases.ts";
 import { textEdit } from "./text-edit.ts";
 import { urlObjectMade, urlQueryWrites } from "./url-object.ts";
 import { decideCondition, slashSafeJoin } from "./url-conditions.ts";
+import { joinedParts } from "./array-joins.ts";
 
 const HOST_PATTERN = V1_HOST.replace(/\./g, "\\.");
 /** A v1 base on its own: origin, optionally `/v1`, optionally a trailing slash. */
@@ -17,7 +18,8 @@ export const HOLE = "\u0000";
 
 export type Part =
   /** `stripped`: leading text the code removes from the literal before use (`path.replace(/^\/+/, "")`); edits keep it. */
-  | { kind: "text"; text: string; node: Node; stripped?: string }
+  /** `fixed`: a separator shared by several gaps (`[…].join("/")`): never edited. */
+  | { kind: "text"; text: string; node: Node; stripped?: string; fixed?: boolean }
   /** `ctx`: where the hole sits inside an inlined URL builder, the call's arguments for its parameters. */
   | { kind: "hole"; node: Node; ctx?: UrlContext }
   /** `join: "url"`: the path is joined to it by `new URL(path, base)` (an absolute path drops the base's /v1). */
@@ -103,6 +105,8 @@ export interface UrlContext {
   argumentFor?(node: Node): Node | undefined;
   /** Inside an inlined builder, whether a parameter is given nothing at the call (and has no default): undefined. */
   absent?(node: Node): boolean;
+  /** Whether an array element may be empty or absent at run time (`[base, path].filter(Boolean)`). */
+  mayBeEmpty?(node: Node): boolean;
 }
 
 const ENVISH = /^(process\.env|import\.meta\.env|Deno\.env)/;
@@ -158,6 +162,9 @@ export function resolveParts(input: Node, ctx: UrlContext, depth = 0): Part[] {
     if (b.length === 1 && b[0]!.kind === "base" && b[0]!.value.endsWith("/") && r[0]?.kind === "hole") return [{ ...b[0]!, join: "url" }, ...r];
     return [{ kind: "hole", node }];
   }
+  // `[BASE, "pods", id].join("/")`: the elements with the separator between them (array-joins.ts).
+  const joined = joinedParts(node, (n) => resolveParts(n, ctx, depth + 1), ctx.mayBeEmpty);
+  if (joined) return mergeBaseText(joined);
   if (Node.isCallExpression(node)) {
     const callee = node.getExpression();
     if (Node.isPropertyAccessExpression(callee) && callee.getName() === "toString" && node.getArguments().length === 0) return resolveParts(callee.getExpression(), ctx, depth + 1);
@@ -402,6 +409,7 @@ export function distribute(parts: Part[], oldS: string, newS: string): Edit[] | 
     const to = o.length - suf;
     const mid = n.slice(pre, n.length - suf);
     const holder = run.find((r) => from >= r.offset && to <= r.offset + r.part.text.length && (from < r.offset + r.part.text.length || r === run[run.length - 1]));
+    if (holder?.part.fixed || (!holder && run.some((r) => r.part.fixed))) return null;
     if (holder) {
       const t = holder.part.text;
       edits.push(literalEdit(holder.part.node, (holder.part.stripped ?? "") + t.slice(0, from - holder.offset) + mid + t.slice(to - holder.offset)));

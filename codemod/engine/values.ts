@@ -10,6 +10,7 @@ import { baseIn } from "./evaluate/bases.ts";
 import type { Frame } from "./evaluate/value.ts";
 import { functionNamed } from "./record-callees.ts";
 import { fieldValue } from "./field-value.ts";
+import { mayBeEmpty } from "./array-joins.ts";
 
 export interface External {
   value: string;
@@ -35,6 +36,7 @@ export function urlContext(a: Analysis, args = new Map<Node, Node>(), inside: No
       const decl = param(node);
       return decl && args.get(decl);
     },
+    mayBeEmpty: (node) => mayBeEmpty(node, (n) => a.evaluator.evaluate(n)),
     absent: (node) => {
       const decl = param(node);
       return !!decl && absent.has(decl);
