@@ -2,8 +2,9 @@
 // the elements' parts with the separator between them. The separator is one literal for every
 // gap, so it is never edited (a path change that would touch it cannot be spread: the site is marked).
 // With `.filter(Boolean)` an empty literal element is left out with its separator; an element
-// that may be empty or absent at run time (an optional parameter, `undefined` among its values)
-// makes the URL a run-time choice: the whole join is a hole, and the site is found by the recall net.
+// that may be empty at run time (not a required parameter typed without `undefined`, nor known
+// non-empty strings) makes the URL a run-time choice: with one such element the call chooses between
+// two URLs (call-site.ts marks it naming both); with more, the whole join is a hole the recall net sees.
 import { Node } from "../ts-morph.ts";
 import { optionsOf, type Value } from "./evaluate/value.ts";
 import { resolveIdentifier } from "./scope.ts";
@@ -35,12 +36,19 @@ export function arrayJoin(node: Node): { elements: Node[]; separator: Node & { g
   return { elements: list.getElements(), separator: sep, filtered };
 }
 
-/** An element that may be empty or absent at run time: an optional or defaulted parameter, or a value with `undefined` or "" among its options. */
+/**
+ * Whether an element may be empty or absent at run time: anything but a required parameter typed
+ * without `undefined`/`null` (`id: string`) or a value whose every string is known and non-empty.
+ */
 export function mayBeEmpty(element: Node, evaluate: (n: Node) => Value): boolean {
   const e = bare(element);
   const b = Node.isIdentifier(e) ? resolveIdentifier(e) : undefined;
-  if (b?.kind === "param" && Node.isParameterDeclaration(b.decl) && (b.decl.hasQuestionToken() || b.decl.getInitializer())) return true;
-  return optionsOf(evaluate(e)).some((o) => (o.kind === "dynamic" && o.why === "undefined") || (o.kind === "string" && o.text === ""));
+  if (b?.kind === "param" && b.path.length === 0 && Node.isParameterDeclaration(b.decl)) {
+    const type = b.decl.getTypeNode()?.getText();
+    return b.decl.hasQuestionToken() || !!b.decl.getInitializer() || b.decl.isRestParameter() || !type || /\b(undefined|null|void|any|unknown)\b|\?/.test(type);
+  }
+  const options = optionsOf(evaluate(e));
+  return !options.every((o) => o.kind === "string" && o.text !== "");
 }
 
 /** The parts of an array join, or a single hole when it cannot be read as one URL. */
