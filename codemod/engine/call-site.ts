@@ -31,6 +31,7 @@ import { interceptorProblems } from "./rewrites/interceptor-answer.ts";
 import { planOperation } from "./operation-plan.ts";
 import { factoryFormWhy, redirectFor } from "./site-redirect.ts";
 import { chosenVerdict, type ChosenVerdict } from "./chosen-urls.ts";
+import { joinChoices } from "./array-joins.ts";
 
 /** The URL of a call as parts, following `url.href`, `url.toString()` and `const url = new URL(…)`. */
 function urlOf(a: Analysis, http: HttpCall): { parts: Part[]; external?: External; branches?: Part[][]; condition?: Node } | undefined {
@@ -42,8 +43,12 @@ function urlOf(a: Analysis, http: HttpCall): { parts: Part[]; external?: Externa
     const branches = [resolveParts(c.getWhenTrue(), urlContext(a)), resolveParts(c.getWhenFalse(), urlContext(a))];
     if (branches.every((b) => locate(b, http.external))) return { parts: branches[0]!, external: http.external, branches, condition: (c as unknown as { getCondition(): Node }).getCondition() };
   }
-  if (Node.isPropertyAccessExpression(urlExpr) && urlExpr.getName() === "href") urlExpr = unwrapExpression(urlExpr.getExpression());
-  if (Node.isCallExpression(urlExpr) && Node.isPropertyAccessExpression(urlExpr.getExpression()) && (urlExpr.getExpression() as any).getName() === "toString") urlExpr = unwrapExpression((urlExpr.getExpression() as any).getExpression());
+  // `[BASE, "containerregistryauth", id].filter(Boolean).join("/")` with `id` optional: a URL chosen at run time.
+  const joined = Node.isIdentifier(urlExpr) ? valueOf(a, urlExpr) : urlExpr;
+  const ctx = urlContext(a);
+  const choices = joined && joinChoices(unwrapExpression(joined), (n) => resolveParts(n, ctx), (n) => ctx.mayBeEmpty!(n));
+  if (choices && choices.every((b) => locate(b, http.external))) return { parts: choices[0], external: http.external, branches: choices };
+  urlExpr = urlObjectText(urlExpr);
   // A URL object whose query is written after it is made (`url.searchParams.set(…)`): that query is a hole after its path.
   let query: Part[] = [];
   if (Node.isIdentifier(urlExpr)) {
@@ -64,6 +69,16 @@ function urlOf(a: Analysis, http: HttpCall): { parts: Part[]; external?: Externa
     return args[0] ? { parts: [...resolveParts(args[0], urlContext(a)), ...query], external: http.external } : undefined;
   }
   return { parts: resolveParts(urlExpr, urlContext(a)), external: http.external };
+}
+
+/** The URL object whose text is the URL: `u.href`, `u.toString()`, `String(u)`, `${u}` (a template of it alone); else the expression. */
+function urlObjectText(expr: Node): Node {
+  const e = unwrapExpression(expr);
+  if (Node.isPropertyAccessExpression(e) && e.getName() === "href") return unwrapExpression(e.getExpression());
+  if (Node.isCallExpression(e) && !e.getArguments().length && Node.isPropertyAccessExpression(e.getExpression()) && (e.getExpression() as any).getName() === "toString") return unwrapExpression((e.getExpression() as any).getExpression());
+  if (Node.isCallExpression(e) && e.getExpression().getText() === "String" && e.getArguments().length === 1) return urlObjectText(e.getArguments()[0]!);
+  if (Node.isTemplateExpression(e) && !e.getHead().getLiteralText() && e.getTemplateSpans().length === 1 && !e.getTemplateSpans()[0]!.getLiteral().getLiteralText()) return urlObjectText(e.getTemplateSpans()[0]!.getExpression());
+  return e;
 }
 
 /** Whether the URL's first hole is a parameter of `fn` (directly, or a property of one). */

@@ -7,6 +7,7 @@
 // which request helpers have every call planned, planned-helpers.ts's.
 import { tidiedReceiver } from "./evaluate/tidy.ts";
 import { stringMethodReceiver } from "./evaluate/string-methods.ts";
+import { onlyTested, untakenFor } from "./evaluate/string-tests.ts";
 import { isBaseOnly, unwrapExpression } from "./urls.ts";
 import { configDefault } from "./evaluate/config-default.ts";
 import { factoryNamespace, keyReads } from "./evaluate/config-keys.ts";
@@ -89,6 +90,8 @@ export class Follower {
     if (seen.has(key)) return;
     seen.add(key);
     if (this.accounted(value)) return;
+    // In a branch a test on the string never takes for this literal (`if (b.endsWith("/")) b = b.slice(0, -1)`).
+    if (this.literal && untakenFor(value, this.literal, (n) => this.a.evaluator.evaluate(n))) return;
     // A type written with it (`keyof typeof DEFAULTS`) holds no value.
     if (value.getFirstAncestor((x) => Node.isTypeNode(x))) return;
     if (depth > 14) return void out.push(value);
@@ -219,7 +222,7 @@ export class Follower {
     const test = !path.length ? prefixTest(outer) : undefined;
     if (test) return void this.tests.push(test);
     // `base.endsWith("/")` (a slash-safe join's test): a boolean holds no URL.
-    if (!path.length && testedEnd(outer)) return;
+    if (!path.length && (testedEnd(outer) || onlyTested(outer, (n) => this.a.evaluator.evaluate(n)))) return;
     // `typeof DEFAULTS[key] === "number"`, `Number(raw)`: a type test or a number holds no URL.
     if (Node.isTypeOfExpression(p)) return;
     if (Node.isCallExpression(p) && p.getArguments()[0] === outer && NUMERIC.test(p.getExpression().getText())) return;

@@ -68,7 +68,7 @@ export function queryMarks(url: LocatedUrl, dropped: Node[]): string {
 function pieceEdit(pieces: Part[], text: string): Edit | null {
   const first = pieces[0];
   const last = pieces[pieces.length - 1];
-  if (!first || !last || first.kind !== "text") return null;
+  if (!first || !last || first.kind !== "text" || pieces.some((p) => p.kind === "text" && p.fixed)) return null;
   const source = first.node.getSourceFile().getFullText();
   const gaps = pieces.slice(1).map((p, i) => source.slice(pieces[i]!.node.getEnd(), p.node.getStart()));
   if (Node.isTemplateHead(first.node) || Node.isTemplateMiddle(first.node)) {

@@ -7,6 +7,7 @@ import { V1_HOST, V2_BASE, V2_ORIGIN } from "../../mappings/bases.ts";
 import { textEdit } from "./text-edit.ts";
 import { urlObjectMade, urlQueryWrites } from "./url-object.ts";
 import { decideCondition, slashSafeJoin } from "./url-conditions.ts";
+import { joinedParts } from "./array-joins.ts";
 
 const HOST_PATTERN = V1_HOST.replace(/\./g, "\\.");
 /** A v1 base on its own: origin, optionally `/v1`, optionally a trailing slash. */
@@ -17,7 +18,8 @@ export const HOLE = "\u0000";
 
 export type Part =
   /** `stripped`: leading text the code removes from the literal before use (`path.replace(/^\/+/, "")`); edits keep it. */
-  | { kind: "text"; text: string; node: Node; stripped?: string }
+  /** `fixed`: a separator shared by several gaps (`[…].join("/")`): never edited. */
+  | { kind: "text"; text: string; node: Node; stripped?: string; fixed?: boolean }
   /** `ctx`: where the hole sits inside an inlined URL builder, the call's arguments for its parameters. */
   | { kind: "hole"; node: Node; ctx?: UrlContext }
   /** `join: "url"`: the path is joined to it by `new URL(path, base)` (an absolute path drops the base's /v1). */
@@ -103,6 +105,8 @@ export interface UrlContext {
   argumentFor?(node: Node): Node | undefined;
   /** Inside an inlined builder, whether a parameter is given nothing at the call (and has no default): undefined. */
   absent?(node: Node): boolean;
+  /** Whether an array element may be empty or absent at run time (`[base, path].filter(Boolean)`). */
+  mayBeEmpty?(node: Node): boolean;
 }
 
 const ENVISH = /^(process\.env|import\.meta\.env|Deno\.env)/;
@@ -141,6 +145,9 @@ export function resolveParts(input: Node, ctx: UrlContext, depth = 0): Part[] {
     if (path) return resolveParts(path, ctx, depth + 1);
     const decided = decideCondition(node.getCondition(), ctx, (n) => resolveParts(n, ctx, depth + 1));
     if (decided !== undefined) return resolveParts(decided ? node.getWhenTrue() : node.getWhenFalse(), ctx, depth + 1);
+    // `base.endsWith("/") ? base.slice(0, -1) : base`: a base by its value (the evaluator takes each candidate's branch).
+    const base = ctx.baseOf(node);
+    if (base !== undefined) return [{ kind: "base", value: base, node }];
   }
   if (Node.isNewExpression(node) && node.getExpression().getText() === "URL") {
     // `new URL(path, base)` inside a URL builder: a relative path on a base ending in `/` is appended
@@ -155,6 +162,9 @@ export function resolveParts(input: Node, ctx: UrlContext, depth = 0): Part[] {
     if (b.length === 1 && b[0]!.kind === "base" && b[0]!.value.endsWith("/") && r[0]?.kind === "hole") return [{ ...b[0]!, join: "url" }, ...r];
     return [{ kind: "hole", node }];
   }
+  // `[BASE, "pods", id].join("/")`: the elements with the separator between them (array-joins.ts).
+  const joined = joinedParts(node, (n) => resolveParts(n, ctx, depth + 1), ctx.mayBeEmpty);
+  if (joined) return mergeBaseText(joined);
   if (Node.isCallExpression(node)) {
     const callee = node.getExpression();
     if (Node.isPropertyAccessExpression(callee) && callee.getName() === "toString" && node.getArguments().length === 0) return resolveParts(callee.getExpression(), ctx, depth + 1);
@@ -304,8 +314,11 @@ export function locate(parts: Part[], external?: { value: string; node: Node | n
   let leadingSlash = after.startsWith("/");
   if (anchor && join === "url") {
     const anchorSlash = anchor.value.endsWith("/");
-    if (leadingSlash && baseHasV1 && !after.startsWith("/v1")) result.problem = "new URL() with an absolute path drops the /v1 of the base";
-    else if (!leadingSlash && after && baseHasV1 && !anchorSlash) result.problem = "new URL() with a relative path and a base without a trailing slash drops /v1";
+    // WHATWG resolution: the request goes outside /v1, to no v1 route (not a site of the path as written).
+    const to = resolvedAgainst(after, anchor.value);
+    const where = to ? ` (it requests ${to}, no v1 route)` : "";
+    if (leadingSlash && baseHasV1 && !after.startsWith("/v1")) result.problem = `new URL() with an absolute path drops the /v1 of the base${where}`;
+    else if (!leadingSlash && after && baseHasV1 && !anchorSlash) result.problem = `new URL() with a relative path and a base without a trailing slash drops /v1${where}`;
   }
   if (!leadingSlash && after && !after.startsWith("?") && !after.startsWith("#")) {
     if (anchor && join !== "concat") after = "/" + after;
@@ -329,6 +342,15 @@ export function locate(parts: Part[], external?: { value: string; node: Node | n
   result.leadingSlash = leadingSlash;
   if (result.path === "/") result.path = "";
   return result;
+}
+
+/** `new URL(path, base)`'s text as WHATWG resolves it (holes shown as `{…}`), or undefined when the base is not absolute. */
+function resolvedAgainst(path: string, base: string): string | undefined {
+  try {
+    return decodeURI(new URL(path.replace(/\0/g, "{…}"), base).href);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether the path is a single hole (or starts with one): a dynamic path, e.g. inside a request helper. */
@@ -387,6 +409,7 @@ export function distribute(parts: Part[], oldS: string, newS: string): Edit[] | 
     const to = o.length - suf;
     const mid = n.slice(pre, n.length - suf);
     const holder = run.find((r) => from >= r.offset && to <= r.offset + r.part.text.length && (from < r.offset + r.part.text.length || r === run[run.length - 1]));
+    if (holder?.part.fixed || (!holder && run.some((r) => r.part.fixed))) return null;
     if (holder) {
       const t = holder.part.text;
       edits.push(literalEdit(holder.part.node, (holder.part.stripped ?? "") + t.slice(0, from - holder.offset) + mid + t.slice(to - holder.offset)));

@@ -10,6 +10,7 @@ import { baseIn } from "./evaluate/bases.ts";
 import type { Frame } from "./evaluate/value.ts";
 import { functionNamed } from "./record-callees.ts";
 import { fieldValue } from "./field-value.ts";
+import { mayBeEmpty } from "./array-joins.ts";
 
 export interface External {
   value: string;
@@ -35,6 +36,7 @@ export function urlContext(a: Analysis, args = new Map<Node, Node>(), inside: No
       const decl = param(node);
       return decl && args.get(decl);
     },
+    mayBeEmpty: (node) => mayBeEmpty(node, (n) => a.evaluator.evaluate(n)),
     absent: (node) => {
       const decl = param(node);
       return !!decl && absent.has(decl);
@@ -106,7 +108,7 @@ export function baseOf(a: Analysis, node: Node, frame?: Frame): string | undefin
   if (!frame && a.baseCache.has(n)) return a.baseCache.get(n) ?? undefined;
   if (!frame) a.baseCache.set(n, null);
   let found: { value: string; source?: Node; sources?: Node[] } | undefined;
-  if (Node.isIdentifier(n) || Node.isPropertyAccessExpression(n) || Node.isElementAccessExpression(n) || Node.isCallExpression(n) || Node.isBinaryExpression(n)) {
+  if (Node.isIdentifier(n) || Node.isPropertyAccessExpression(n) || Node.isElementAccessExpression(n) || Node.isCallExpression(n) || Node.isBinaryExpression(n) || Node.isConditionalExpression(n)) {
     // By value, wherever it flows: variables, imports, config returns, class members, constructor options, schema defaults.
     const b = baseIn(a.evaluator.evaluate(n, frame));
     if (b) {

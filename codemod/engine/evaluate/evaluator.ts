@@ -23,6 +23,7 @@ import { factoryClient } from "./factory-client.ts";
 import { exportedOutward } from "../outside-callers.ts";
 import { copyLoopInto, copyProperty } from "./copies.ts";
 import { handsOnOwn } from "./recursion.ts";
+import { conditionalValue, guardedValue } from "./string-tests.ts";
 
 const MAX_DEPTH = 24;
 const MAX_CALLERS = 12;
@@ -34,13 +35,18 @@ export class Evaluator {
   /** Object keys being read, per literal and frame: a spread of a value that holds the literal itself loops through the memo. */
   private readonly reading = new Map<Node, Map<Frame | undefined, Set<string>>>();
   private depth = 0;
+  /** Expressions read as one candidate of a tested string inside a branch (string-tests.ts): `scope` is the branch. */
+  private readonly narrowings: { scope: Node; text: string; as: Value }[] = [];
 
   constructor(private readonly resolve: ModuleResolver | undefined) {}
 
   /** What `node` can hold, in `frame` (the arguments of the call being evaluated, if any). */
   evaluate(input: Node, frame?: Frame): Value {
     const node = unwrapExpression(input);
-    if (!frame && this.memo.has(node)) return this.memo.get(node)!;
+    const narrowed = this.narrowings.length ? this.narrowedAt(node) : undefined;
+    if (narrowed && narrowed !== "inside") return narrowed;
+    const memo = !frame && !narrowed;
+    if (memo && this.memo.has(node)) return this.memo.get(node)!;
     if (this.active.has(node) || this.depth > MAX_DEPTH) return dynamic(node, "the value depends on itself or is too deep to follow");
     this.active.add(node);
     this.depth++;
@@ -51,8 +57,33 @@ export class Evaluator {
       this.depth--;
       this.active.delete(node);
     }
-    if (!frame) this.memo.set(node, v);
+    if (memo) this.memo.set(node, v);
     return v;
+  }
+
+  /** `node` inside a narrowed branch: the candidate when it is the tested expression, else "inside" (its value must not be memoised). */
+  private narrowedAt(node: Node): Value | "inside" | undefined {
+    let inside = false;
+    for (let i = this.narrowings.length - 1; i >= 0; i--) {
+      const n = this.narrowings[i]!;
+      if (node.getSourceFile() !== n.scope.getSourceFile() || node.getPos() < n.scope.getPos() || node.getEnd() > n.scope.getEnd()) continue;
+      if ((Node.isIdentifier(node) || Node.isPropertyAccessExpression(node)) && node.getText().replace(/\s/g, "") === n.text && !isNameOfAccess(node)) return n.as;
+      inside = true;
+    }
+    return inside ? "inside" : undefined;
+  }
+
+  /** `node` with every occurrence of `text` inside it read as `as` (string-tests.ts). */
+  private readonly read = (n: Node, f: Frame | undefined) => this.evaluate(n, f);
+  private readonly readNarrowed = (n: Node, f: Frame | undefined, text: string, as: Value) => this.evaluateNarrowed(n, f, text, as);
+
+  private evaluateNarrowed(node: Node, frame: Frame | undefined, text: string, as: Value): Value {
+    this.narrowings.push({ scope: node, text, as });
+    try {
+      return this.evaluate(node, frame);
+    } finally {
+      this.narrowings.pop();
+    }
   }
 
   private visit(node: Node, frame: Frame | undefined): Value {
@@ -61,7 +92,11 @@ export class Evaluator {
     if (Node.isAwaitExpression(node)) return this.evaluate(node.getExpression(), frame);
     if (Node.isObjectLiteralExpression(node)) return { kind: "object", node, frame };
     if (isFunctionLike(node) || Node.isClassExpression(node)) return { kind: "function", node };
-    if (Node.isConditionalExpression(node)) return union(node, [this.evaluate(node.getWhenTrue(), frame), this.evaluate(node.getWhenFalse(), frame)]);
+    if (Node.isConditionalExpression(node)) {
+      // `base.endsWith("/") ? base.slice(0, -1) : base`: the branch each string the test reads takes.
+      const tested = conditionalValue(node, frame, this.read, this.readNarrowed);
+      return tested ?? union(node, [this.evaluate(node.getWhenTrue(), frame), this.evaluate(node.getWhenFalse(), frame)]);
+    }
     if (Node.isBinaryExpression(node)) {
       const op = node.getOperatorToken().getKind();
       if (op === SyntaxKind.QuestionQuestionToken || op === SyntaxKind.BarBarToken) return union(node, [this.evaluate(node.getLeft(), frame), this.evaluate(node.getRight(), frame)]);
@@ -101,6 +136,9 @@ export class Evaluator {
         if (!b.init && (!writes.assigned.length || writes.other || writes.appended.length)) return dynamic(id, `${id.getText()} has no initializer`);
         if (!b.init) return union(id, writes.assigned.map((v) => this.evaluate(v, frame)));
         if (writes.other || writes.appended.length) return dynamic(id, `${id.getText()} is changed after its declaration`);
+        // `if (base.endsWith("/")) base = base.slice(0, -1)`: each candidate through the tests.
+        const guarded = writes.assigned.length ? guardedValue(id, b.decl, b.init, frame, this.read, this.readNarrowed) : undefined;
+        if (guarded) return guarded;
         if (writes.assigned.length) return union(id, [b.init, ...writes.assigned].map((v) => this.evaluate(v, frame)));
         // `const out = {}` then `for (const [k, v] of Object.entries(h)) out[k] = v`: a copy of `h`.
         const copy = copyLoopInto(b.decl);
@@ -391,6 +429,12 @@ export class Evaluator {
 function extendsClause(e: Node): boolean {
   const clause = e.getParent();
   return !!clause && Node.isHeritageClause(clause) && clause.getToken() === SyntaxKind.ExtendsKeyword;
+}
+
+/** The name of `x.name` (not an expression of its own). */
+function isNameOfAccess(n: Node): boolean {
+  const p = n.getParent();
+  return !!p && Node.isPropertyAccessExpression(p) && p.getNameNode() === n;
 }
 
 /** A key the object literal certainly lacks (no property, no spread that could hold it). */
