@@ -22,6 +22,8 @@ import { references } from "./references.ts";
 import { readCall as httpCall } from "./call-reader.ts";
 import type { HttpCall } from "./transports/transport.ts";
 import { handMovedSite, type AnswerReads } from "./hand-moved-site.ts";
+import { helperCall } from "./helpers.ts";
+import type { HelperSignature } from "../types.ts";
 
 const ARRAY_METHODS = new Set(["filter", "map", "forEach", "find", "findIndex", "some", "every", "reduce", "flatMap", "slice", "sort", "length", "at", "includes", "indexOf", "join", "concat", "reverse", "entries", "values", "keys"]);
 /** Methods whose result is again the list (its records followed on). */
@@ -60,7 +62,10 @@ function v2Call(a: Analysis, call: Node & { getArguments(): Node[]; getExpressio
   const path = literalText(unwrapExpression(call.getArguments()[pathIndex] ?? call));
   const verbs = call.getArguments().map((x) => literalText(unwrapExpression(x))?.toUpperCase()).filter((x): x is string => !!x && METHODS.includes(x));
   const op = path?.startsWith("/") ? v2Operation(verbs[0] ?? "GET", path) : undefined;
-  return op ? { op, answer: call } : undefined;
+  if (!op) return undefined;
+  // Read as a v1 helper's call is (helpers.ts), its base v2's: the awaited call is the parsed body.
+  const sig: HelperSignature = { kind: "helper", base: V2_BASE, pathIndex, returnsBody: true, serialisesBody: false, fn, defaultMethod: verbs[0] ?? "GET" };
+  return { op, answer: call, http: helperCall(a, call as never, sig, []) };
 }
 
 /** The path after the v2 base of a URL whose text is all known, query left out. */
