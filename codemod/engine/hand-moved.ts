@@ -8,8 +8,8 @@
 // finding and one mark at the call naming what still speaks v1.
 // Followed here: `fetch` on the v2 base (its body from `await res.json()`), and a project function
 // that fetches the v2 base joined to one of its parameters and returns the parsed body, called with
-// a literal path (marked only: such a call is not read as a site). The answer is followed through
-// variables, conditionals and array methods.
+// a literal path (read as a request helper's call, helpers.ts). The answer is followed through
+// variables, conditionals and array methods. Other libraries' calls on the v2 base are not looked at.
 import { Node, SyntaxKind, type SourceFile } from "../ts-morph.ts";
 import { operations, type OperationMapping } from "../../mappings/index.ts";
 import { V2_BASE } from "../../mappings/bases.ts";
