@@ -8,7 +8,7 @@
 import { Node } from "../ts-morph.ts";
 import type { OperationMapping } from "../../mappings/index.ts";
 import { lensNamed } from "../../mappings/data/lenses/index.ts";
-import { addFinding, planFor, type Analysis, type Site } from "./state.ts";
+import { addFinding, makeFinding, planFor, type Analysis, type Site } from "./state.ts";
 import type { HttpCall } from "./transports/transport.ts";
 import type { Problems } from "./rewrites/problems.ts";
 import { planAnswerReads } from "./operation-plan.ts";
@@ -69,7 +69,9 @@ export function handMovedSite(a: Analysis, call: Node, op: OperationMapping, htt
   const what = speaks.length ? speaks.join("; ") : "its error branch reads v1's { message }";
   const reason = [`called on the v2 base (${v2.method} ${v2.path}), and ${what}: migrated`, ...(site.notes ?? [])].join("; ");
   const category = cautions.length ? "review" : "auto";
-  site.finding = addFinding(a, call, { operation: op.key, v1: { method: op.v1.method, path: op.v1.path }, v2, category, reason, advice: cautions.length ? cautions.map((c) => c.advice).join("; ") : "rewritten by `v2-bridge rewrite`" });
+  // Only its error reads speak v1: they are rewritten, or marked and reported at the read (error-reads.ts), so the call reports nothing of its own.
+  const report = speaks.length || cautions.length ? addFinding : makeFinding;
+  site.finding = report(a, call, { operation: op.key, v1: { method: op.v1.method, path: op.v1.path }, v2, category, reason, advice: cautions.length ? cautions.map((c) => c.advice).join("; ") : "rewritten by `v2-bridge rewrite`" });
   if (cautions.length) keepProblems(site.finding, cautions);
   site.complete = true;
 }
