@@ -4,7 +4,7 @@
 import { stat } from "node:fs/promises";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { AUTO_IMPORT_TELLTALE, mightUseV1Buffer } from "./prefilter.ts";
+import { AUTO_IMPORT_TELLTALE, mightCallApiBuffer, mightUseV1Buffer } from "./prefilter.ts";
 import { bundleKind, bundlerOf } from "./bundles.ts";
 import { BOM, DEFAULT_MAX_FILE_BYTES, decodeUtf8, readBounded, skipFinding, writable, type Skipped } from "./source-files.ts";
 import { specifiersOf } from "./import-specifiers.ts";
@@ -101,7 +101,7 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
   const root = path.resolve(options.root ?? (singleKind === "dir" ? single! : singleKind === "file" ? path.dirname(single!) : cwd));
   const total = files.length;
 
-  // Pass 1: the cheap text pre-filter on raw bytes. Files naming the v1 host (or carrying a mark)
+  // Pass 1: the cheap text pre-filter on raw bytes. Files naming the v1 host or the v2 base (or carrying a mark)
   // are the seeds; files with imports are kept as text only so the import graph can be walked.
   const specifiers = new Map<string, string[]>();
   const seeds = new Set<string>();
@@ -130,7 +130,7 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
     }
     const specs = MAY_IMPORT.test(latin1) ? specifiersOf(latin1) : [];
     if (AUTO_IMPORT_TELLTALE.test(latin1)) telltales.add(file);
-    if (mightUseV1Buffer(buf)) {
+    if (mightCallApiBuffer(buf)) {
       const decoded = decodeUtf8(file, buf);
       if ("skip" in decoded) {
         skips.push(decoded.skip);

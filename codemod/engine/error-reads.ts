@@ -24,6 +24,7 @@ import { quotedCalls } from "./mark-positions.ts";
 import { inInterceptor } from "./caught-errors.ts";
 import { describeRead } from "./response-branch.ts";
 import { calledByOthers } from "./handed-on.ts";
+import type { HttpCall } from "./transports/transport.ts";
 
 function note(a: Analysis, read: ErrorRead, site: Site, foreign: boolean): void {
   if (!a.files.has(read.node.getSourceFile().getFilePath())) return;
@@ -53,17 +54,27 @@ export function registerErrorReads(a: Analysis, sf: SourceFile): void {
       hook: (hook) => void (a.files.has(hook.getSourceFile().getFilePath()) && a.unfollowedHooks.set(hook, (a.unfollowedHooks.get(hook) ?? new Set()).add(site))),
       hand: (call, why) => noteHand(a, call, why, site),
     };
-    for (const body of failureBodies(a, site.http, unfollowed)) {
-      // A parsed body handed on where it is certainly an error (`if (!res.ok) onError(body)`): out of sight there.
-      const errorSide = (n: Node) => body.errorSide || describeRead(n, body.node).side === "error";
-      const hand = (call: Node, why: string) => errorSide(call) && noteHand(a, call, why, site);
-      const reads: ErrorRead[] = [];
-      // The body stored on what the call throws (`new ApiError(status, body)`): read where it is caught.
-      const trail: ReadTrail = { hops: body.hops, unfollowed: hand, stored: (s) => storedReads(a, site.call, s, (n, hops) => errorFieldReads(a, n, reads, 0, { ...trail, hops }), hand, errorSide) };
-      errorFieldReads(a, body.node, reads, 0, trail);
-      for (const read of reads) note(a, read, site, body.foreign);
-    }
+    for (const { read, foreign } of failureReads(a, site.http, unfollowed)) note(a, read, site, foreign);
   }
+}
+
+/**
+ * The v1 error-field reads on a call's failure path, each with whether code that is no v1 call reaches
+ * it too (the call need not be a site yet: hand-moved-site.ts asks whether a call on v2 still reads v1's).
+ */
+export function failureReads(a: Analysis, http: HttpCall, unfollowed: Unfollowed): { read: ErrorRead; foreign: boolean }[] {
+  const out: { read: ErrorRead; foreign: boolean }[] = [];
+  for (const body of failureBodies(a, http, unfollowed)) {
+    // A parsed body handed on where it is certainly an error (`if (!res.ok) onError(body)`): out of sight there.
+    const errorSide = (n: Node) => body.errorSide || describeRead(n, body.node).side === "error";
+    const hand = (call: Node, why: string) => errorSide(call) && unfollowed.hand(call, why);
+    const reads: ErrorRead[] = [];
+    // The body stored on what the call throws (`new ApiError(status, body)`): read where it is caught.
+    const trail: ReadTrail = { hops: body.hops, unfollowed: hand, stored: (s) => storedReads(a, http.call, s, (n, hops) => errorFieldReads(a, n, reads, 0, { ...trail, hops }), hand, errorSide) };
+    errorFieldReads(a, body.node, reads, 0, trail);
+    for (const read of reads) out.push({ read, foreign: body.foreign });
+  }
+  return out;
 }
 
 /**

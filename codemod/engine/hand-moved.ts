@@ -1,22 +1,29 @@
 // Calls moved to v2 by hand (the v2 base and path written in, the mark deleted) whose answer is
 // still read in v1 shape: a wrapped list used as a bare array (`all.filter(…)` on `{ pods: […] }`),
-// a field only v1 records have (`p.desiredStatus`, `p.costPerHr`). Such a call is no v1 site (its
-// URL is v2), so nothing else looks at it: it would pass the audit while failing at run time. Each
-// is one finding and one mark at the call, naming what still speaks v1.
+// a field only v1 records have (`p.desiredStatus`, `p.costPerHr`); or whose body is still v1's flat
+// body, whose query carries a v1-only flag, or whose error branch reads v1's `{ message }`. Such a
+// call is no v1 site (its URL is v2), so nothing else looks at it: it would pass the audit while
+// failing at run time. Each is planned as the engine plans a v1 site, its URL and method already
+// v2's (hand-moved-site.ts): migrated where the engine would migrate the same reads, else one
+// finding and one mark at the call naming what still speaks v1.
 // Followed here: `fetch` on the v2 base (its body from `await res.json()`), and a project function
 // that fetches the v2 base joined to one of its parameters and returns the parsed body, called with
-// a literal path. The answer is followed through variables, conditionals and array methods.
+// a literal path (read as a request helper's call, helpers.ts). The answer is followed through
+// variables, conditionals and array methods. Other libraries' calls on the v2 base are not looked at.
 import { Node, SyntaxKind, type SourceFile } from "../ts-morph.ts";
 import { operations, type OperationMapping } from "../../mappings/index.ts";
 import { V2_BASE } from "../../mappings/bases.ts";
 import { clientAnswer } from "../../mappings/client-answer.ts";
 import { lensNamed } from "../../mappings/data/lenses/index.ts";
 import { literalText, resolveParts, unwrapExpression } from "./urls.ts";
-import { addFinding, type Analysis } from "./state.ts";
+import type { Analysis } from "./state.ts";
 import { urlContext } from "./values.ts";
-import { todo } from "./todo-marks.ts";
 import { references } from "./references.ts";
 import { readCall as httpCall } from "./call-reader.ts";
+import type { HttpCall } from "./transports/transport.ts";
+import { handMovedSite, type AnswerReads } from "./hand-moved-site.ts";
+import { helperCall } from "./helpers.ts";
+import type { HelperSignature } from "../types.ts";
 
 const ARRAY_METHODS = new Set(["filter", "map", "forEach", "find", "findIndex", "some", "every", "reduce", "flatMap", "slice", "sort", "length", "at", "includes", "indexOf", "join", "concat", "reverse", "entries", "values", "keys"]);
 /** Methods whose result is again the list (its records followed on). */
@@ -24,31 +31,26 @@ const LIST_RESULTS = new Set(["filter", "slice", "sort", "reverse", "concat"]);
 const RECORD_CALLBACKS = new Set(["filter", "map", "forEach", "find", "findIndex", "some", "every", "flatMap"]);
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
+/** Pass (before the error reads are registered: a migrated call's are settled with the v1 sites'). */
 export function handMovedCalls(a: Analysis, sf: SourceFile): void {
   const sites = new Set(a.sites.map((s) => s.call));
   for (const call of sf.getDescendantsOfKind(SyntaxKind.CallExpression)) {
     if (sites.has(call)) continue;
     const found = v2Call(a, call);
     if (!found) continue;
-    const speaks = v1Reads(found.answer, found.op);
-    if (!speaks.length) continue;
-    const op = found.op;
-    const reason = `called on the v2 base (${op.v2!.method} ${op.v2!.path}), but its answer is read in v1 shape: ${speaks.join("; ")}`;
-    const advice = "read the v2 answer as the v2 document has it (docs/mapping.md): unwrap the list, read the v2 record's fields";
-    todo(a, call, op.key, "review", reason, advice);
-    addFinding(a, call, { operation: op.key, v1: { method: op.v1.method, path: op.v1.path }, v2: { method: op.v2!.method, path: op.v2!.path }, category: "review", reason, advice });
+    const reads = found.answer ? v1Reads(found.answer, found.op) : { speaks: [], v2: false };
+    handMovedSite(a, call, found.op, found.http, reads);
   }
 }
 
-/** The v2 operation a call makes and the expression holding its parsed answer; undefined for any other call. */
-function v2Call(a: Analysis, call: Node & { getArguments(): Node[]; getExpression(): Node }): { op: OperationMapping; answer: Node } | undefined {
+/** The v2 operation a call makes, the expression holding its parsed answer (when found), and the call as read (fetch's); undefined for any other call. */
+function v2Call(a: Analysis, call: Node & { getArguments(): Node[]; getExpression(): Node }): { op: OperationMapping; answer?: Node; http?: HttpCall } | undefined {
   const http = httpCall(a, call as never);
   if (http?.lib === "fetch" && http.urlNode) {
     const path = v2PathOf(a, http.urlNode);
     const method = http.method.kind !== "unknown" ? http.method.value : undefined;
     const op = path !== undefined && method ? v2Operation(method, path) : undefined;
-    const answer = op ? parsedBody(call) : undefined;
-    return op && answer ? { op, answer } : undefined;
+    return op ? { op, answer: parsedBody(call), http } : undefined;
   }
   // A project function over fetch on the v2 base, returning the parsed body.
   const callee = unwrapExpression(call.getExpression());
@@ -60,7 +62,10 @@ function v2Call(a: Analysis, call: Node & { getArguments(): Node[]; getExpressio
   const path = literalText(unwrapExpression(call.getArguments()[pathIndex] ?? call));
   const verbs = call.getArguments().map((x) => literalText(unwrapExpression(x))?.toUpperCase()).filter((x): x is string => !!x && METHODS.includes(x));
   const op = path?.startsWith("/") ? v2Operation(verbs[0] ?? "GET", path) : undefined;
-  return op ? { op, answer: call } : undefined;
+  if (!op) return undefined;
+  // Read as a v1 helper's call is (helpers.ts), its base v2's: the awaited call is the parsed body.
+  const sig: HelperSignature = { kind: "helper", base: V2_BASE, pathIndex, returnsBody: true, serialisesBody: false, fn, defaultMethod: verbs[0] ?? "GET" };
+  return { op, answer: call, http: helperCall(a, call as never, sig, []) };
 }
 
 /** The path after the v2 base of a URL whose text is all known, query left out. */
@@ -134,22 +139,28 @@ function v2Operation(method: string, path: string): OperationMapping | undefined
   return hits[0];
 }
 
-/** The v1-only names at the top of the operation's records (`desiredStatus`, `costPerHr`, `machine`). */
-function v1OnlyFields(op: OperationMapping): Set<string> {
+/** The names at the top of the operation's records only v1 has (`desiredStatus`, `costPerHr`, `machine`), and only v2. */
+function onlyFields(op: OperationMapping): { v1: Set<string>; v2: Set<string> } {
   const shape = clientAnswer(op);
   const lens = shape.kind === "list" || shape.kind === "record" ? lensNamed(shape.lens) : undefined;
-  if (!lens) return new Set();
+  if (!lens) return { v1: new Set(), v2: new Set() };
   const top = (p: string) => p.split(".")[0]!;
   const v2 = new Set(lens.fields.flatMap((f) => f.v2.map(top)));
-  const v1 = [...lens.fields.filter((f) => f.only !== "toV2").flatMap((f) => f.v1.map(top)), ...(lens.v1Lost ?? []).map((l) => top(l.v1))];
-  return new Set(v1.filter((n) => !v2.has(n)));
+  const v1 = new Set([...lens.fields.filter((f) => f.only !== "toV2").flatMap((f) => f.v1.map(top)), ...(lens.v1Lost ?? []).map((l) => top(l.v1))]);
+  const allV1 = new Set(lens.fields.flatMap((f) => f.v1.map(top)));
+  return { v1: new Set([...v1].filter((n) => !v2.has(n))), v2: new Set([...v2].filter((n) => !allV1.has(n) && !v1.has(n))) };
 }
 
-/** What of the answer's reads speaks v1, each named with where it is (`bot.js:13`). */
-function v1Reads(answer: Node, op: OperationMapping): string[] {
+/**
+ * What of the answer's reads speaks v1, each named with where it is (`bot.js:13`); `v2`: some read
+ * speaks v2 (the list read at its wrapper key, a field only v2 records have).
+ */
+function v1Reads(answer: Node, op: OperationMapping): AnswerReads {
   const shape = clientAnswer(op);
-  if (shape.kind !== "list" && shape.kind !== "record") return [];
-  const fields = v1OnlyFields(op);
+  if (shape.kind !== "list" && shape.kind !== "record") return { speaks: [], v2: false };
+  const only = onlyFields(op);
+  const fields = only.v1;
+  let v2 = false;
   const out = new Set<string>();
   const seen = new Set<Node>();
   const named = new Set<string>();
@@ -173,6 +184,7 @@ function v1Reads(answer: Node, op: OperationMapping): string[] {
   const record = (n: Node) => {
     for (const u of [n, ...uses(n)]) {
       const p = u.getParent();
+      if (p && Node.isPropertyAccessExpression(p) && p.getExpression() === u && only.v2.has(p.getName())) v2 = true;
       if (p && Node.isPropertyAccessExpression(p) && p.getExpression() === u && fields.has(p.getName()) && !named.has(p.getName())) {
         named.add(p.getName());
         out.add(`reads v1 record field ${p.getName()} (${at(p)})`);
@@ -214,8 +226,8 @@ function v1Reads(answer: Node, op: OperationMapping): string[] {
     // The list read as v2 has it (`.pods`): its records are still v2's.
     for (const u of reached) {
       const p = u.getParent();
-      if (p && Node.isPropertyAccessExpression(p) && p.getExpression() === u && p.getName() === wrapper) list(p, false);
+      if (p && Node.isPropertyAccessExpression(p) && p.getExpression() === u && p.getName() === wrapper) (v2 = true), list(p, false);
     }
   }
-  return [...out];
+  return { speaks: [...out], v2 };
 }

@@ -1,10 +1,11 @@
 // The codemod engine over one project: an orchestrator of named passes, each in its own module.
 //   1. call sites   (transports.ts, helpers.ts, call-site.ts, rewrites/*): every HTTP call and
 //                   helper call on a v1 base, planned in full or with its problems named
+//   1b. hand-moved  (hand-moved.ts): calls on the v2 base whose answer, body, query or error reads
+//                   still speak v1, planned as sites whose URL is already v2's
 //   2. base sources (base-sources.ts): every string naming the v1 host
 //   3. do no harm   (do-no-harm.ts): bases flip only when every use is accounted for
 //   3b. recall net  (recall-net.ts): v1 route literals no planned call consumed, in modules of a v1 client
-//   3c. hand-moved  (hand-moved.ts): calls on the v2 base whose answer is still read in v1 shape
 //   4. old marks    (todo-marks.ts): marks of earlier runs still count, but those above a site or
 //                   base this run decided and did not confirm are removed (stale-marks.ts)
 //   5. apply        (apply-edits.ts): text edits on the original source, per file
@@ -156,6 +157,7 @@ function analyzeOnce(index: ProjectIndex, displayName: (file: string) => string,
     }
   };
   guarded(callSites);
+  guarded(handMovedCalls);
   // Error reads on the calls' failure paths, wherever they are (shared code included); settled below.
   guarded(registerErrorReads);
   guarded(registerCaughtReadsByShape);
@@ -164,7 +166,6 @@ function analyzeOnce(index: ProjectIndex, displayName: (file: string) => string,
   guarded(scanLiterals);
   guarded(undiciDispatches);
   guarded(recallNet);
-  guarded(handMovedCalls);
   resolveDoNoHarm(a);
   followCacheKeys(a);
   settleErrorReads(a);

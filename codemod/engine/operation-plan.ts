@@ -70,6 +70,17 @@ export function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match
   // wretch parses a v2 problem (`application/problem+json`) into `error.json` only when asked.
   const errorType = wretchErrorTypeEdit(plan.a, http);
   if (errorType) siteEdits(plan, [errorType]);
+  const unwrapEdits = planAnswerReads(plan, http, op);
+  settleQueryMoves(plan, http, op, moves, unwrapEdits, urlEdits, urlWithout);
+}
+
+/**
+ * The reads of the call's answer moved to v2's shape (list unwrap, record fields, schemas, status
+ * checks, the adapter where the record leaves sight): a v1 site's rewrite, and a call moved to v2 by
+ * hand whose answer is still read in v1 shape (hand-moved-site.ts). Returns the unwrap's edits.
+ */
+export function planAnswerReads(plan: Plan, http: HttpCall, op: OperationMapping): Set<Edit> {
+  const openapi = http.lib === "openapi-fetch";
   const beforeUnwrap = plan.site.edits.length;
   if (op.response.kind === "list") (openapi ? unwrapListBinding : unwrapList)(plan, http, op.response.wrapper);
   const unwrapEdits = new Set(plan.site.edits.slice(beforeUnwrap));
@@ -81,5 +92,5 @@ export function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match
   statusChecks(plan, http, op);
   if (!openapi) answerLeavesSight(plan, http, op);
   if (http.hook) hookCacheKeys(plan, http, answerDifferingFields(op));
-  settleQueryMoves(plan, http, op, moves, unwrapEdits, urlEdits, urlWithout);
+  return unwrapEdits;
 }
