@@ -19,15 +19,23 @@ export function loopedKeysOf(a: Analysis, name: Node): Node | undefined {
   if (!list || !Node.isVariableDeclarationList(list) || !loop || (loop as any).getInitializer?.() !== list) return undefined;
   const declared = (b.decl as any).getNameNode?.() as Node | undefined;
   if (!declared) return undefined;
-  if (Node.isForInStatement(loop)) return Node.isIdentifier(declared) ? loop.getExpression() : undefined;
+  if (Node.isForInStatement(loop)) return Node.isIdentifier(declared) ? withoutEmptyFallback(loop.getExpression()) : undefined;
   if (!Node.isForOfStatement(loop)) return undefined;
   const over = unwrapExpression(loop.getExpression());
   if (!Node.isCallExpression(over) || over.getArguments().length !== 1) return undefined;
   const callee = over.getExpression().getText().replace(/\s/g, "");
-  const object = over.getArguments()[0]!;
+  const object = withoutEmptyFallback(over.getArguments()[0]!);
   if (callee === "Object.keys") return Node.isIdentifier(declared) ? object : undefined;
   // `[key, value]`: the first element is the key.
   if (callee !== "Object.entries" || !Node.isArrayBindingPattern(declared)) return undefined;
   const first = declared.getElements()[0];
   return first && Node.isBindingElement(first) && !first.getDotDotDotToken() && first.getNameNode().getKind() === SyntaxKind.Identifier && first.getNameNode().getText() === n.getText() ? object : undefined;
+}
+
+/** `opts.query ?? {}`, `query || {}`: an empty object in place of none adds no key, so the keys are the left side's. */
+function withoutEmptyFallback(object: Node): Node {
+  const u = unwrapExpression(object);
+  if (!Node.isBinaryExpression(u) || !["??", "||"].includes(u.getOperatorToken().getText())) return object;
+  const right = unwrapExpression(u.getRight());
+  return Node.isObjectLiteralExpression(right) && !right.getProperties().length ? u.getLeft() : object;
 }
