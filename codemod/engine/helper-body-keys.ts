@@ -13,7 +13,7 @@ import { enclosingFunction, writesOf } from "./scope.ts";
 import { urlQueryWrites } from "./url-object.ts";
 import { isQueryHole } from "./query-holes.ts";
 import { queryFlow } from "./query-flow.ts";
-import { unwrapExpression } from "./urls.ts";
+import { unwrapExpression, type UrlContext } from "./urls.ts";
 
 export interface BodyKey {
   key: string;
@@ -54,14 +54,27 @@ export function queryParamIndex(a: Analysis, fn: Node, nodes: Node[], excluded: 
   return found.size === 1 ? [...found][0] : undefined;
 }
 
-/** Where the helper's own query (one no caller gives) stops being followed to its names, if it does. */
-export function unfollowedQuery(a: Analysis, holes: Node[]): Node | undefined {
+/**
+ * Where the helper's own query (one no caller gives) stops being followed to its names, if it does.
+ * A hole inside a URL builder the helper calls (`this.buildURL(path, opts.query)`) is read with the
+ * builder's parameters standing for the helper's arguments, so following can stop at `opts.query`.
+ */
+export function unfollowedQuery(a: Analysis, holes: { node: Node; ctx?: UrlContext }[]): Node | undefined {
   for (const h of holes) {
-    if (!isQueryHole(a, h)) continue;
-    const flow = queryFlow(a, h);
+    if (!isQueryHole(a, h.node, h.ctx)) continue;
+    const flow = queryFlow(a, h.node, h.ctx);
     if ("stop" in flow) return flow.stop;
   }
   return undefined;
+}
+
+/**
+ * The option key of parameter `index` whose object is the helper's query, whole: where its names stop
+ * being followed is that key itself (`opts.query` of `this.buildURL(path, opts.query)`, which sets each
+ * of the object's keys on the URL). Each call's object there is its query, read at the call.
+ */
+export function wholeQueryOptionKey(a: Analysis, fn: Node, index: number, stop: Node): string | undefined {
+  return optionKeyAt(a, fn, index, unwrapExpression(stop));
 }
 
 /**
@@ -175,23 +188,47 @@ export function transportQueryParam(a: Analysis, fn: Node, http: HttpCall): numb
  */
 export function handedOnBodyKeys(a: Analysis, fn: Node, http: HttpCall): { index: number; keys: BodyKey[] } | undefined {
   const inner = http.lib === "helper" ? http.helper : undefined;
+  const keys = inner && (inner.bodyKeys ?? (inner.bodyKey ? [{ key: inner.bodyKey, serialised: inner.serialisesBody }] : undefined));
+  if (!keys?.length) return undefined;
+  const index = handedOnIndex(a, fn, http, keys.map((k) => k.key));
+  return index === undefined ? undefined : { index, keys };
+}
+
+/**
+ * Likewise the inner helper's query keys (`request` puts `options.query` into its URL): a call's
+ * query handed on in the options reaches the URL there, so it is read at the call.
+ */
+export function handedOnQueryKeys(a: Analysis, fn: Node, http: HttpCall): { index: number; keys: string[] } | undefined {
+  const keys = http.lib === "helper" ? http.helper!.queryKeys : undefined;
+  if (!keys?.length) return undefined;
+  const index = handedOnIndex(a, fn, http, keys);
+  return index === undefined ? undefined : { index, keys };
+}
+
+/** The parameter of `fn` handed on as the inner helper's options, whatever keys are written after it. */
+export function handedOnOptionsIndex(a: Analysis, fn: Node, http: HttpCall): number | undefined {
+  return handedOnIndex(a, fn, http, []);
+}
+
+/** The parameter of `fn` handed on as the inner helper's options, when none of `keys` is written after it. */
+function handedOnIndex(a: Analysis, fn: Node, http: HttpCall, keys: string[]): number | undefined {
+  const inner = http.lib === "helper" ? http.helper : undefined;
   if (!inner || inner.optionsIndex === undefined) return undefined;
-  const keys = inner.bodyKeys ?? (inner.bodyKey ? [{ key: inner.bodyKey, serialised: inner.serialisesBody }] : undefined);
   const arg = http.call.getArguments()[inner.optionsIndex];
-  if (!keys?.length || !arg) return undefined;
+  if (!arg) return undefined;
   const paramAt = (n: Node) => {
     const u = unwrapExpression(n);
     const b = Node.isIdentifier(u) ? bind(a, u) : undefined;
     return b?.kind === "param" && b.fn === fn && b.path.length === 0 ? b.index : undefined;
   };
   const whole = paramAt(arg);
-  if (whole !== undefined) return { index: whole, keys };
+  if (whole !== undefined) return whole;
   const u = unwrapExpression(arg);
   if (!Node.isObjectLiteralExpression(u)) return undefined;
   const props = u.getProperties();
   const at = props.findIndex((p) => Node.isSpreadAssignment(p) && paramAt(p.getExpression()) !== undefined);
   if (at < 0) return undefined;
   // `{ ...opts, body: x }`: the helper's own body replaces the caller's.
-  const replaced = props.slice(at + 1).some((p) => Node.isSpreadAssignment(p) || ((Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p)) && keys.some((k) => k.key === p.getName())));
-  return replaced ? undefined : { index: paramAt((props[at] as any).getExpression())!, keys };
+  const replaced = props.slice(at + 1).some((p) => Node.isSpreadAssignment(p) || ((Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p)) && keys.includes(p.getName())));
+  return replaced ? undefined : paramAt((props[at] as any).getExpression());
 }

@@ -14,7 +14,8 @@ import { bodyOf, methodOf } from "./transports/call-parts.ts";
 import type { HttpCall } from "./transports/transport.ts";
 import { readCall as httpCall } from "./call-reader.ts";
 import { bodySites, type BodySite } from "./body-sites.ts";
-import { bodyBuiltFromParam, bodyOptionKeys, handedOnBodyKeys, queryOptionKeys, queryParamIndex, queryParamsReaching, transportQueryParam, unfollowedQuery } from "./helper-body-keys.ts";
+import { bodyBuiltFromParam, bodyOptionKeys, handedOnBodyKeys, transportQueryParam } from "./helper-body-keys.ts";
+import { handedOnQuery, queryKeysOf } from "./helper-query-keys.ts";
 import { shortExpression } from "./expression-name.ts";
 import { heldSources, receiverMember } from "./receiver-base.ts";
 import { localBaseExpression } from "./local-base.ts";
@@ -191,6 +192,7 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
       if (!http.body && !optionsParam(a, fn, http.options)) sig.dropsBody = true;
     }
     queryKeysOf(a, fn, sig, parts.slice(holeAt + 1), !http.body);
+    if (sig.queryIndex === undefined && !sig.queryKeys && !sig.queryUnfollowed) handedOnQuery(a, fn, sig, http);
     if (sig.queryIndex === undefined && !sig.queryKeys) sig.queryIndex = transportQueryParam(a, fn, http);
     sig.transport = call;
     // Whether a method in the caller's options replaces the helper's own, by how it hands them on.
@@ -233,31 +235,6 @@ function isParamItself(a: Analysis, fn: Node, node: Node): boolean {
   const u = unwrapExpression(node);
   const b = Node.isIdentifier(u) ? bind(a, u) : undefined;
   return b?.kind === "param" && b.fn === fn && b.path.length === 0;
-}
-
-/**
- * The option keys the helper's URL carries after the path (`${q(path, opts.query)}`): its query.
- * They come from the options argument when the helper has one, else from the one parameter they
- * are read from (which then is the options argument; a helper with no body in it sends none).
- */
-function queryKeysOf(a: Analysis, fn: Node, sig: HelperSignature, after: Part[], noBody: boolean): void {
-  const holes = after.filter((p) => p.kind === "hole").map((p) => p.node);
-  if (!holes.length) return;
-  const params = (fn as any).getParameters() as Node[];
-  const candidates = sig.optionsIndex !== undefined ? [sig.optionsIndex] : params.map((_, i) => i).filter((i) => i !== sig.pathIndex && i !== sig.methodIndex && i !== sig.bodyIndex);
-  const found = candidates.map((i) => ({ i, keys: queryOptionKeys(a, fn, i, holes) })).filter((c) => c.keys.length);
-  if (found.length !== 1) {
-    // `request(method, path, query)` serialising `query` whole: the call's argument there is its query.
-    if (!found.length) sig.queryIndex = queryParamIndex(a, fn, holes, [sig.pathIndex, sig.methodIndex, sig.bodyIndex, sig.bodyKeys || sig.bodyKey ? sig.optionsIndex : undefined]);
-    if (!found.length && sig.queryIndex === undefined) sig.queryUnfollowed = unfollowedQuery(a, holes);
-    if (sig.queryUnfollowed) sig.queryUnfollowedFrom = queryParamsReaching(a, fn, sig.queryUnfollowed);
-    return;
-  }
-  sig.queryKeys = found[0]!.keys;
-  if (sig.optionsIndex === undefined) {
-    sig.optionsIndex = found[0]!.i;
-    if (noBody) sig.dropsBody = true;
-  }
 }
 
 /** An axios call taking its whole config from the URL's hole (`api.request(config)`, `api(config)`): the config is the caller's. */

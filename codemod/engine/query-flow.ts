@@ -11,6 +11,7 @@ import type { Analysis } from "./state.ts";
 import { bind, objectLiteral, urlContext } from "./values.ts";
 import { enclosingFunction, writesOf } from "./scope.ts";
 import { urlQueryWrites } from "./url-object.ts";
+import { loopedKeysOf } from "./looped-keys.ts";
 
 /** Where a name is written: a string literal or an object property (renamed whole), or a span of a literal's text. */
 export type Written = Node | { at: Node; start: number; end: number };
@@ -185,6 +186,11 @@ function urlObjectNames(a: Analysis, url: NonNullable<ReturnType<typeof urlQuery
   for (const call of url.sets) {
     const first = (call as any).getArguments()[0] as Node | undefined;
     const key = first && unwrapExpression(first);
+    const looped = key ? loopedKeys(a, key, names, ctx) : false;
+    if (looped !== false) {
+      if (looped) return looped;
+      continue;
+    }
     if (!key || !(Node.isStringLiteral(key) || Node.isNoSubstitutionTemplateLiteral(key))) return first ?? call;
     named(names, key.getLiteralValue(), key);
   }
@@ -211,6 +217,19 @@ function keysJoined(call: Node): Node | undefined {
   }
   const keys = Node.isCallExpression(inner) ? inner.getExpression().getText().replace(/\s/g, "") : "";
   return keys === "Object.keys" || keys === "Object.entries" ? (inner as any).getArguments()[0] : undefined;
+}
+
+/**
+ * A name a loop takes from an object's keys (`url.searchParams.set(key, …)` in `for (const [key, value]
+ * of Object.entries(query))`): that object's keys, or where they stop being read; false when the name
+ * is no such loop's.
+ */
+function loopedKeys(a: Analysis, key: Node, names: QueryNames, ctx: UrlContext | undefined): Node | undefined | false {
+  const object = loopedKeysOf(a, key);
+  if (!object) return false;
+  // A builder's parameter the call gives nothing: no names.
+  if (ctx?.absent?.(unwrapExpression(object))) return undefined;
+  return objectKeys(a, unwrapExpression(object), names, ctx);
 }
 
 /** The keys of an object literal (through a builder's argument); where one cannot be read, that node. */
@@ -252,6 +271,11 @@ function searchParamsNames(a: Analysis, created: Node, decl: Node | undefined, n
     if (!["append", "set"].includes(access.getName()) || !call || !Node.isCallExpression(call)) continue;
     const first = call.getArguments()[0];
     const key = first && unwrapExpression(first);
+    const looped = key ? loopedKeys(a, key, names, ctx) : false;
+    if (looped !== false) {
+      if (looped) return looped;
+      continue;
+    }
     if (!key || !(Node.isStringLiteral(key) || Node.isNoSubstitutionTemplateLiteral(key))) return first ?? call;
     named(names, key.getLiteralValue(), key);
   }
