@@ -120,6 +120,9 @@ function scope(a: Analysis, pkg: string): string[] {
 function readText(a: Analysis, file: string): string | null {
   const parsed = a.files.get(file);
   if (parsed) return parsed.text;
+  // Read by the run's pre-filter: bytes below 0x80 decode the same in latin1 and UTF-8.
+  const bytes = a.projectBytes?.get(file);
+  if (bytes !== undefined && !/[^\x00-\x7f]/.test(bytes)) return bytes;
   try {
     return readFileSync(file, "utf8");
   } catch {

@@ -44,7 +44,7 @@ function writtenInProject(a: Analysis, holder: string, name: string, baseFile: s
   for (const file of a.projectFiles) {
     if (!SCRIPT.test(file) || file.includes(`${path.sep}node_modules${path.sep}`)) continue;
     const text = projectText(a, file);
-    if (text === null) continue;
+    if (text === null || !text.includes(`${holder}.${name}`)) continue;
     for (const m of text.matchAll(write)) {
       const value = m[1]!.trim();
       const env = envRead(value);
