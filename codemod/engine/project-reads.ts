@@ -130,6 +130,12 @@ function readText(a: Analysis, file: string): string | null {
   }
 }
 
+/** Whether a file of the run may contain `word`: not when the bytes the pre-filter read lack its UTF-8 bytes (no read, no decoding). */
+export function mayContain(a: Analysis, file: string, word: string): boolean {
+  const bytes = a.projectBytes?.get(file);
+  return bytes === undefined || bytes.includes(Buffer.from(word, "utf8").toString("latin1"));
+}
+
 /** A project file's text, read at most once per run (null when it cannot be read). */
 export function projectText(a: Analysis, file: string): string | null {
   const cache = (a.projectFileReads ??= new Map());
