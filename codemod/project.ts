@@ -115,7 +115,7 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
   const telltales = new Set<string>();
   /** A bundler's output naming the v1 host: audited by text, never rewritten (bundles.ts). */
   const bundles = new Map<string, { bundler: string; text: string }>();
-  const kept = new Map<string, string>();
+  const kept = new Map<string, Buffer>();
   let keptBytes = 0;
   let done = 0;
   await pLimit(READ_CONCURRENCY).map(files, async (file) => {
@@ -126,8 +126,8 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
       return;
     }
     const buf = read.buf;
+    if ((keptBytes += buf.length) <= KEPT_BYTES) kept.set(file, buf);
     const latin1 = buf.toString("latin1");
-    if ((keptBytes += buf.length) <= KEPT_BYTES) kept.set(file, latin1);
     const bundler = bundlerOf(latin1);
     if (bundler) {
       if (mightUseV1Buffer(buf)) bundles.set(file, { bundler, text: buf.toString("utf8") });

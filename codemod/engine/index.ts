@@ -66,8 +66,8 @@ export interface AnalyzeOptions {
   adapterRoot?: string;
   /** Every file of the run, pages and components included (what may read a record field). */
   projectFiles?: string[];
-  /** Files of the run already read, their bytes as latin1 (an ASCII one is its text: project-reads.ts reads it no more). */
-  projectBytes?: Map<string, string>;
+  /** Files of the run already read, and their bytes (an ASCII file's text: project-reads.ts reads it no more). */
+  projectBytes?: Map<string, Buffer>;
   /** The details an earlier run kept of a file's marks (codemod/mark-details.ts): a mark read back takes its problems from them. */
   markDetails?: (file: string) => MarkDetail[] | undefined;
   /** The run writes (or shows) files beside the sources: an action's action.yml (engine/action-inputs.ts). */
