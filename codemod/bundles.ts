@@ -16,9 +16,13 @@ const MARKERS: [bundler: string, marker: RegExp][] = [
   ["Rollup", /\bfunction _interopDefaultLegacy\s*\(e\)|\bfunction _interopNamespaceDefault\s*\(e\)/],
 ];
 
+/** A word every marker holds: one scan rules out hand-written code (every file of the tree is tested) before the five markers. */
+const ANY_MARKER = /__defProp|__webpack_require__|webpackBootstrap|__nccwpck_require__|parcelRequire|\$parcel\$|_interop(?:DefaultLegacy|NamespaceDefault)/;
+
 /** The bundler that wrote `head` (a file's first bytes, as latin1), or undefined for hand-written code. */
 export function bundlerOf(head: string): string | undefined {
   const text = head.slice(0, HEAD_BYTES);
+  if (!ANY_MARKER.test(text)) return undefined;
   return MARKERS.find(([, marker]) => marker.test(text))?.[0];
 }
 

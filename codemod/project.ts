@@ -90,6 +90,8 @@ export async function collectFiles(paths: string[], cwd = process.cwd(), listing
 
 /** Reads at most this many files at once (file handles and buffers in flight stay bounded). */
 const READ_CONCURRENCY = 32;
+/** The pre-filter's reads kept for the engine's searches of every file (project-reads.ts), up to this many bytes in all. */
+const KEPT_BYTES = 64 * 1_048_576;
 
 export async function runCodemod(options: RunOptions): Promise<RunResult> {
   const cwd = process.cwd();
@@ -113,6 +115,8 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
   const telltales = new Set<string>();
   /** A bundler's output naming the v1 host: audited by text, never rewritten (bundles.ts). */
   const bundles = new Map<string, { bundler: string; text: string }>();
+  const kept = new Map<string, Buffer>();
+  let keptBytes = 0;
   let done = 0;
   await pLimit(READ_CONCURRENCY).map(files, async (file) => {
     const read = await readBounded(file, maxBytes);
@@ -122,6 +126,7 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
       return;
     }
     const buf = read.buf;
+    if ((keptBytes += buf.length) <= KEPT_BYTES) kept.set(file, buf);
     const latin1 = buf.toString("latin1");
     const bundler = bundlerOf(latin1);
     if (bundler) {
@@ -201,7 +206,7 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
       const abs = path.resolve(cwd, p);
       if (existsSync(abs) && statSync(abs).isDirectory()) pages.push(...(await walkSources(abs, (name) => PAGE_RE.test(name), listing)));
     }
-    const analysis = analyzeProject(index, (f) => displayName(sfcPath(f)), { frozen, blocked, unseenUses: auto?.unseen, adapterRoot: options.adapter === false ? undefined : root, projectFiles: [...files, ...pages], markDetails: markDetailsReader(), writesBeside: true });
+    const analysis = analyzeProject(index, (f) => displayName(sfcPath(f)), { frozen, blocked, unseenUses: auto?.unseen, adapterRoot: options.adapter === false ? undefined : root, projectFiles: [...files, ...pages], projectBytes: kept, markDetails: markDetailsReader(), writesBeside: true });
     analysed = new Map([...analysis.files].map(([f, a]) => [sfcPath(f), a]));
     for (const f of relevant) {
       const a = analysed.get(f);

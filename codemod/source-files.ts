@@ -4,7 +4,7 @@
 // same bytes everywhere but the edits (a byte-order mark is taken off for the analysis and put
 // back on write: see `bom`).
 import { access, stat } from "node:fs/promises";
-import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import type { Finding } from "./types.ts";
 
 /** Files over this size are skipped unless --max-file-size says otherwise (2 MiB: hand-written code is far smaller). */
@@ -42,12 +42,21 @@ export async function readBounded(file: string, maxBytes: number): Promise<ReadR
     fd = openSync(file, "r");
     const { size } = fstatSync(fd);
     if (size > maxBytes) return { ok: false, skip: { file, why: "too-large", detail: `${size} bytes, over the ${maxBytes}-byte limit (--max-file-size); generated bundles are not rewritten` } };
-    return { ok: true, buf: readFileSync(fd) };
+    return { ok: true, buf: readOpened(fd, size) };
   } catch (error) {
     return { ok: false, skip: { file, why: "unreadable", detail: (error as NodeJS.ErrnoException).code ?? (error as Error).message } };
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/** The `size` bytes fstat gave (fewer at an early end), as readFileSync(fd) reads them, without its second fstat of the file. */
+function readOpened(fd: number, size: number): Buffer {
+  if (size === 0) return readFileSync(fd); // a special file that reports no size: read to its end
+  const buf = Buffer.allocUnsafe(size);
+  let done = 0;
+  for (let n; done < size && (n = readSync(fd, buf, done, size - done, null)) > 0; ) done += n;
+  return done < size ? buf.subarray(0, done) : buf;
 }
 
 /** The UTF-8 byte-order mark, as text: what a rewrite puts back in front of a file that had one. */

@@ -68,6 +68,8 @@ export interface AnalyzeOptions {
   adapterRoot?: string;
   /** Every file of the run, pages and components included (what may read a record field). */
   projectFiles?: string[];
+  /** Files of the run already read, and their bytes (an ASCII file's text: project-reads.ts reads it no more). */
+  projectBytes?: Map<string, Buffer>;
   /** The details an earlier run kept of a file's marks (codemod/mark-details.ts): a mark read back takes its problems from them. */
   markDetails?: (file: string) => MarkDetail[] | undefined;
   /** The run writes (or shows) files beside the sources: an action's action.yml (engine/action-inputs.ts). */
@@ -123,6 +125,7 @@ function analyzeOnce(index: ProjectIndex, displayName: (file: string) => string,
   setModuleResolver(index.project, index.resolve);
   if (options.adapterRoot) a.adapter = { root: options.adapterRoot, used: new Map() };
   a.projectFiles = options.projectFiles;
+  a.projectBytes = options.projectBytes;
   a.writesBeside = options.writesBeside;
   for (const [f, why] of options.frozen ?? []) a.frozen.set(f, { why, advice: WRITABLE });
   for (const [f, h] of held) if (!a.frozen.has(f)) a.frozen.set(f, h);

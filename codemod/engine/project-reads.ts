@@ -5,6 +5,7 @@
 // type member or a body's key), one walk for the engine's own parses and for the files parsed here
 // where the word appears. Pages and components in other languages (.vue, .svelte, .html) are read by the
 // word, which errs toward a read. Each file is read and parsed at most once per run.
+import { isAscii } from "node:buffer";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { ts, type TypeScript } from "../ts-morph.ts";
@@ -120,11 +121,20 @@ function scope(a: Analysis, pkg: string): string[] {
 function readText(a: Analysis, file: string): string | null {
   const parsed = a.files.get(file);
   if (parsed) return parsed.text;
+  // Read by the run's pre-filter: ASCII bytes are their own UTF-8 text.
+  const bytes = a.projectBytes?.get(file);
+  if (bytes !== undefined && isAscii(bytes)) return bytes.toString("latin1");
   try {
     return readFileSync(file, "utf8");
   } catch {
     return null;
   }
+}
+
+/** Whether a file of the run may contain `word`: not when the bytes the pre-filter read lack its UTF-8 bytes (no read, no decoding). */
+export function mayContain(a: Analysis, file: string, word: string): boolean {
+  const bytes = a.projectBytes?.get(file);
+  return bytes === undefined || bytes.includes(word, 0, "utf8");
 }
 
 /** A project file's text, read at most once per run (null when it cannot be read). */

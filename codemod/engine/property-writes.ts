@@ -10,7 +10,7 @@ import { Node, SyntaxKind } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
 import { references } from "./references.ts";
 import { skipParens } from "./nodes.ts";
-import { projectText } from "./project-reads.ts";
+import { mayContain, projectText } from "./project-reads.ts";
 import { envRead } from "./env-reads.ts";
 
 const SCRIPT = /\.([cm]?[jt]sx?)$/;
@@ -42,7 +42,7 @@ function writtenInProject(a: Analysis, holder: string, name: string, baseFile: s
   const root = a.adapter?.root ?? path.dirname(baseFile);
   const out: string[] = [];
   for (const file of a.projectFiles) {
-    if (!SCRIPT.test(file) || file.includes(`${path.sep}node_modules${path.sep}`)) continue;
+    if (!SCRIPT.test(file) || file.includes(`${path.sep}node_modules${path.sep}`) || !mayContain(a, file, `${holder}.${name}`)) continue;
     const text = projectText(a, file);
     if (text === null) continue;
     for (const m of text.matchAll(write)) {

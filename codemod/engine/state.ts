@@ -182,6 +182,8 @@ export interface Analysis {
   adapter?: { root: string; used: Map<string, AdapterOptions> };
   /** Every file of the run (sources and the app's pages), for what may read a field (project-reads.ts); absent for one file. */
   projectFiles?: string[];
+  /** The bytes of files of the run the pre-filter read (project.ts): an ASCII file's text is taken from them, not read again. */
+  projectBytes?: Map<string, Buffer>;
   /** Fields joined → the first file that may read one of them (null: none). */
   projectReaders?: Map<string, { file: string; read?: { field: string; line: number } } | null>;
   /** Per file of the run, read once: its text (null: unreadable) and the field names it reads. */
