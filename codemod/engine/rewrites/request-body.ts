@@ -193,7 +193,10 @@ function convertPlace(plan: Plan, http: HttpCall, place: BodyPlace, lens: string
     return;
   }
   // Only an object can be converted: a JSON text (serialised where it cannot be reached), a form, a number cannot.
-  const not = notAnObject(plan.a, place.wrap);
+  // A helper that sends what it is given as the request's text (`fetch(url, { body })`, no serialising of its own)
+  // is given the serialised body (`canonicalJson({ … })`): the object is out of reach there too.
+  const sentAsText = http.lib === "helper" && !http.helper?.serialisesBody && !http.body!.stringify ? "the text the helper sends as it is" : undefined;
+  const not = notAnObject(plan.a, place.wrap) ?? sentAsText;
   if (not) {
     const what = `the v1 body is ${not}${node === unwrapExpression(http.body!.node) && !place.why ? "" : " built elsewhere"} (${where})`;
     plan.problems.push({ reason: `${what}, so it cannot be converted with the ${lens} lens`, advice: "convert the object before it is serialised: rewrite the flat v1 fields into the nested v2 body (see docs/mapping.md)", brief: what });
