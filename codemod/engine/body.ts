@@ -229,6 +229,8 @@ export function convertBody(obj: ObjectLiteralExpression, lensName: string, quot
   const verbatim: Verbatim[] = [];
   const head: Verbatim[] = [];
   const conditionals: ConditionalSpread[] = [];
+  // A spread whose fields cannot be read may set any field, so no v1 default is assumed for one left out.
+  let openSpread = false;
   const props = obj.getProperties();
   props.forEach((p, i) => {
     const next = props[i + 1];
@@ -250,6 +252,7 @@ export function convertBody(obj: ObjectLiteralExpression, lensName: string, quot
       return;
     }
     const what = Node.isSpreadAssignment(p) ? "spread" : "method or accessor";
+    if (Node.isSpreadAssignment(p)) openSpread = true;
     problems.push({ fields: [p.getText()], reason: `${what} in a v1 body: its fields cannot be checked`, advice: `make sure what it adds is v2-shaped (see the ${lens.v2Schema} schema)` });
     // A spread before every field stays first: later fields still override it.
     (fields.size === 0 && verbatim.length === head.length ? head : verbatim).push({ comments: leading, text: p.getText() });
@@ -258,7 +261,7 @@ export function convertBody(obj: ObjectLiteralExpression, lensName: string, quot
   let out: Map<string, OutNode>;
   const laid = conditionals.length ? convertConditionalSpreads(fields, conditionals, (fs) => {
     const got = { problems: [] as BodyProblem[], verbatim: [] as Verbatim[] };
-    return { out: convertFieldMap(lens, new Map(fs), quote, got.problems, got.verbatim), ...got };
+    return { out: convertFieldMap(lens, new Map(fs), quote, got.problems, got.verbatim, openSpread), ...got };
   }, quote) : undefined;
   if (laid && "out" in laid) {
     out = laid.out;
@@ -268,7 +271,7 @@ export function convertBody(obj: ObjectLiteralExpression, lensName: string, quot
     if (laid) problems.push(laid.problem);
     // Spreads left as written, after the fields (their keys are none of the fields': checked above).
     for (const c of conditionals) verbatim.push({ comments: c.comments, text: c.text });
-    out = convertFieldMap(lens, fields, quote, problems, verbatim);
+    out = convertFieldMap(lens, fields, quote, problems, verbatim, openSpread);
   }
   // Values computed once before the statement: their consts read where the placeholders are.
   const hoists = [...fields.values()].flatMap((f) => (f.computed && f.value.source === f.computed.placeholder ? [f.computed] : []));
@@ -291,13 +294,13 @@ export function convertBody(obj: ObjectLiteralExpression, lensName: string, quot
  * defaults, each lens field's copy or converter, v2 defaults. Fields it cannot convert go to
  * `verbatim`, with a problem.
  */
-export function convertFieldMap(lens: BodyLens, fields: Map<string, V1Field>, quote: string, problems: BodyProblem[], verbatim: Verbatim[]): Map<string, OutNode> {
+export function convertFieldMap(lens: BodyLens, fields: Map<string, V1Field>, quote: string, problems: BodyProblem[], verbatim: Verbatim[], openSpread = false): Map<string, OutNode> {
   // The v1 defaults that apply, decided on the values known statically (no default pod volume on
   // a literal CPU pod); a field whose value is not known is present but unknown, so no exception
-  // is assumed for it.
+  // is assumed for it. Beside a spread that cannot be read, none is assumed (the spread may set it).
   const staticValue = (v: Value) => (v.literal ? v.value : v.input.known && !v.input.optional ? v.input.known.value : NOT_A_LITERAL);
   const seen = Object.fromEntries([...fields].map(([name, f]) => [name, staticValue(f.value)]));
-  const defaults = applicableV1Defaults(lens, seen);
+  const defaults = openSpread ? {} : applicableV1Defaults(lens, seen);
   const nullable = nullableFields(lens);
   const get = (name: string): Value | undefined => {
     const f = fields.get(name);

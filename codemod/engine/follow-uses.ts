@@ -218,6 +218,9 @@ export class Follower {
     // Only tested (`if (!client)`, `client === null`): the value goes nowhere.
     if ((Node.isPrefixUnaryExpression(p) && p.getOperatorToken() === SyntaxKind.ExclamationToken) || ((Node.isIfStatement(p) || Node.isWhileStatement(p)) && p.getExpression() === outer)) return;
     if (Node.isBinaryExpression(p) && ["===", "!==", "==", "!="].includes(p.getOperatorToken().getText())) return;
+    // `base.startsWith("http://localhost:")` (a guard on what the base may be set to): its own text against a
+    // literal, no request URL. (`base.endsWith("/")` stays a test: a slash-safe join reads it beside the URL.)
+    if (!path.length && testedEnd(outer) && (outer.getParent() as any)?.getName?.() === "startsWith") return;
     // A URL tested against it (`req.url.startsWith(BASE)`): sends nothing; do-no-harm checks the calls kept on v1.
     const test = !path.length ? prefixTest(outer) : undefined;
     if (test) return void this.tests.push(test);

@@ -46,11 +46,28 @@ export function returnsBody(a: Analysis, http: HttpCall, fn: Node): boolean {
   return false;
 }
 
-/** Every write to the variable is `body` or an empty literal (`null`, `undefined`). */
+/** Every write to the variable is `body`, an empty literal (`null`, `undefined`) or the text the body's parse failed on. */
 function onlyBodyWrites(name: Node, body: Node): boolean {
   const decl = resolveIdentifier(name);
   if (decl?.kind !== "var" || !Node.isVariableDeclaration(decl.decl) || decl.path.length) return false;
-  return writtenValues(decl.decl).every((w) => w === body || Node.isNullLiteral(unwrapExpression(w)) || unwrapExpression(w).getText() === "undefined");
+  return writtenValues(decl.decl).every((w) => w === body || Node.isNullLiteral(unwrapExpression(w)) || unwrapExpression(w).getText() === "undefined" || parseFallback(w, body));
+}
+
+/**
+ * `try { body = JSON.parse(text) } catch { body = text }`: the raw text kept where the answer is
+ * not JSON. No record read tells it from no record (a string has none of a record's fields, v1's or
+ * v2's), so the variable still holds the body for every read that can tell.
+ */
+function parseFallback(write: Node, body: Node): boolean {
+  const text = unwrapExpression(write);
+  if (!Node.isIdentifier(text)) return false;
+  const tryStatement = write.getFirstAncestorByKind(SyntaxKind.CatchClause)?.getParent();
+  if (!tryStatement || !Node.isTryStatement(tryStatement) || !body.getFirstAncestor((x) => x === tryStatement.getTryBlock())) return false;
+  return [body, ...body.getDescendants()].some((c) => {
+    if (!Node.isCallExpression(c) || c.getExpression().getText() !== "JSON.parse") return false;
+    const arg = c.getArguments()[0];
+    return !!arg && unwrapExpression(arg).getText() === text.getText();
+  });
 }
 
 /** The body reads inside the function itself (bodySites also follows an answer the function returns to its callers). */

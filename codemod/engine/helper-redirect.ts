@@ -37,7 +37,7 @@ export function helperRedirect(fn: Node, anchor: Node, anchorValue: string, call
   // for the v1 counterpart of the base it computes for it (each caller keeps its own).
   if (slot === "reads-parameters") return target.name === V1_BASE_NAME && !given && !target.slash ? v1Flag(fn, anchor, call) : undefined;
   const named = (r: Redirect | undefined) => (r && target.slash ? { ...r, names: r.names.map((n) => (n === name ? target.name : n)) } : r);
-  if (!slot) return named(newParameter(fn, anchor, name, call));
+  if (!slot) return named(newParameter(fn, anchor, name, call, anchorValue));
   const filled = fillSlot(call, slot, name);
   if (filled) return named(filled);
   // The slot is a key of something the call passes whole (`upstream(env, path)` reading
@@ -45,7 +45,7 @@ export function helperRedirect(fn: Node, anchor: Node, anchorValue: string, call
   // base the evaluator knows, the helper gets a base parameter of its own, as a helper without a slot.
   const passed = call.getArguments()[slot.index];
   if (slot.key === undefined || !passed || Node.isObjectLiteralExpression(unwrapExpression(passed)) || carriesBase(passed, slot.key)) return undefined;
-  return named(newParameter(fn, anchor, name, call));
+  return named(newParameter(fn, anchor, name, call, anchorValue));
 }
 
 /** What a call puts in the helper's base slot (`viaTarget(mirror, …)` for `target.apiBase ?? "…/v1"`): the argument and key, or undefined. */
@@ -182,7 +182,19 @@ function fillSlot(call: Call, slot: Slot, name: string): Redirect | undefined {
  * the URL, which the marked call fills. A base declared in the body cannot be a parameter's
  * default: the parameter then has none, and the URL reads `runpodBase ?? base`.
  */
-function newParameter(fn: Node, anchor: Node, name: string, call: Call): Redirect | undefined {
+/**
+ * `\`https://…/v1${path}\`` (the base at the head of the URL template): the template given a base is
+ * `(runpodBase !== undefined ? \`${runpodBase}${path}\` : \`https://…/v1${path}\`)`, the written template kept
+ * whole in it so that the base flips there in place.
+ */
+function headUse(head: Node, base: string): Edit {
+  const template = head.getParent()!;
+  const text = template.getText();
+  const given = "`${" + HELPER_BASE_PARAM + "}" + text.slice(1 + base.length);
+  return replaceNode(template, `(${HELPER_BASE_PARAM} !== undefined ? ${given} : ${text})`);
+}
+
+function newParameter(fn: Node, anchor: Node, name: string, call: Call, value = ""): Redirect | undefined {
   const params = ((fn as any).getParameters?.() ?? []) as Node[];
   if (params.some((p) => (p as any).isRestParameter?.())) return undefined;
   const args = call.getArguments();
@@ -190,7 +202,8 @@ function newParameter(fn: Node, anchor: Node, name: string, call: Call): Redirec
   const close = fn.getFirstChildByKind(SyntaxKind.CloseParenToken);
   if (!close) return undefined;
   // A base written in the anchor itself (`env.X ?? "…/v1"`) flips in place: it is not copied into a default.
-  const local = bodyNames(fn, anchor) || writesLiteral(anchor);
+  const head = Node.isTemplateHead(anchor);
+  const local = head || bodyNames(fn, anchor) || writesLiteral(anchor);
   const typed = isTypeScriptFile(fn.getSourceFile().getFilePath());
   const param = local ? (typed ? `${HELPER_BASE_PARAM}?: string` : HELPER_BASE_PARAM) : `${HELPER_BASE_PARAM} = ${anchor.getText()}`;
   const inTemplate = Node.isTemplateSpan(anchor.getParent()!) && (anchor.getParent() as any).getExpression() === anchor;
@@ -199,7 +212,7 @@ function newParameter(fn: Node, anchor: Node, name: string, call: Call): Redirec
   // A default copied from the anchor takes what else is planned inside it (a caller-set base's `runpodV2Base(…)`).
   const copies = local ? undefined : { start: anchor.getStart(), end: anchor.getEnd() };
   const declared = last ? insertAt(last, last.getEnd(), `, ${param}`) : insertAt(close, close.getStart(), param);
-  const shared: Edit[] = [copies ? { ...declared, copies } : declared, replaceNode(anchor, use)];
+  const shared: Edit[] = [copies ? { ...declared, copies } : declared, head ? headUse(anchor, value) : replaceNode(anchor, use)];
   const fill = Array.from({ length: params.length - args.length }, () => "undefined");
   const tail = [...fill, name].join(", ");
   const closeParen = call.getLastChildByKind(SyntaxKind.CloseParenToken);

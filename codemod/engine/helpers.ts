@@ -75,7 +75,14 @@ function ownCalls(fn: Node): CallExpression[] {
 
 /** Where a marked call's own v1 base goes through its helper (v1-redirect.ts): the base leading the helper's URL. */
 export function noteHelperAnchor(a: Analysis, fn: Node, parts: Part[], url: LocatedUrl, http: HttpCall): void {
-  if (!url.anchor?.node || parts[0]?.kind !== "base" || parts[0].node !== url.anchor.node || a.helperAnchors.has(fn)) return;
+  if (a.helperAnchors.has(fn)) return;
+  // The base written at the head of the helper's own URL template (`\`https://…/v1${path}\``): the head.
+  const head = parts[0]?.kind === "text" ? parts[0].node : undefined;
+  if (!url.anchor && url.inlineBase && head && Node.isTemplateHead(head) && head.getLiteralText().startsWith(url.inlineBase) && head.getFirstAncestor((n) => n === fn)) {
+    a.helperAnchors.set(fn, { node: head, value: url.inlineBase });
+    return;
+  }
+  if (!url.anchor?.node || parts[0]?.kind !== "base" || parts[0].node !== url.anchor.node) return;
   // A base computed in another function (`${apiBase(env)}${path}`): its expression as the helper writes it, or none.
   const inHelper = parts[0].node.getSourceFile() === fn.getSourceFile() && !!parts[0].node.getFirstAncestor((n) => n === fn);
   const node = inHelper ? parts[0].node : http.urlNode ? localBaseExpression(a, http.urlNode, parts[0].node, http.call) : undefined;

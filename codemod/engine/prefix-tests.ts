@@ -1,5 +1,5 @@
 // A base compared against a URL (`req.url.startsWith(environment.runpodApi)` in an HTTP
-// interceptor, `url.includes(BASE)`, `BASE.endsWith("/v1")`) sends nothing: it is not a use that
+// interceptor, `url.includes(BASE)`) sends nothing: it is not a use that
 // keeps the base on v1. After the flip the test compares against the v2 base, which the migrated
 // calls use, so it still matches them. It would no longer match a call kept on v1 on a base of its
 // own (`RUNPOD_V1_BASE`). Where the test's answer only chooses the request's headers (an
@@ -109,7 +109,7 @@ export function widenTests(a: Analysis, site: Site, verdicts: Map<Node, Verdict>
   }
 }
 
-/** `value.endsWith("/")`, `value.startsWith("https:")`: a test of the value's own text against a literal. */
+/** `value.endsWith("/")`, `value.startsWith("https:")`: a test of the value's own text against a literal (no URL of a call in it). */
 export function testedEnd(value: Node): boolean {
   const access = value.getParent();
   const call = access?.getParent();

@@ -4,9 +4,11 @@
 // a project function the Response is handed to. v2 answers some operations with another success
 // status than v1 (creates: 201 for 200), so a check of it must follow the table (status-checks.ts).
 import { Node } from "../ts-morph.ts";
+import type { VariableDeclaration } from "ts-morph";
 import type { Analysis } from "./state.ts";
 import type { HttpCall } from "./transports/transport.ts";
-import { enclosingFunction } from "./scope.ts";
+import { enclosingFunction, resolveIdentifier } from "./scope.ts";
+import { writtenValues } from "./reassigned-records.ts";
 import { referencesOf, skipParens } from "./nodes.ts";
 import { returnedTo } from "./answer-flow.ts";
 import { argumentCallee } from "./record-callees.ts";
@@ -73,6 +75,12 @@ function answerUse(a: Analysis, value: Node, sites: StatusSite[], depth: number,
   if (!p || Node.isExpressionStatement(p) || Node.isVoidExpression(p) || Node.isIfStatement(p) || Node.isPrefixUnaryExpression(p)) return;
   // `res = await fetch(…)` (a retry): the name is written, not read.
   if (Node.isBinaryExpression(p) && p.getOperatorToken().getText() === "=" && p.getLeft() === outer) return;
+  // `let res: Response; try { res = await fetch(…) } catch { … }`: a local written with this answer alone holds it.
+  const held = Node.isBinaryExpression(p) && p.getOperatorToken().getText() === "=" && p.getRight() === outer ? soleHolder(p.getLeft(), p.getRight()) : undefined;
+  if (held) {
+    for (const r of referencesOf(enclosingFunction(held), held.getNameNode())) answerUse(a, r, sites, depth, shared);
+    return;
+  }
   if (Node.isPropertyAccessExpression(p) && p.getExpression() === outer) {
     if (STATUS_KEYS.has(p.getName())) sites.push({ kind: "read", node: p, ...(shared ? { shared } : {}) });
     else if (p.getName() === "then" && Node.isCallExpression(p.getParent())) followAnswer(a, outer, sites, depth, shared);
@@ -108,6 +116,15 @@ function answerUse(a: Analysis, value: Node, sites: StatusSite[], depth: number,
     return void sites.push({ kind: "unfollowed", node: p, why: `the answer is handed to ${p.getExpression().getText()} (${where(p)})` });
   }
   sites.push({ kind: "unfollowed", node: outer, why: `the answer is kept (${where(outer)})` });
+}
+
+/** The local variable `target` names, when `written` is its only value (no initializer, no other write). */
+function soleHolder(target: Node, written: Node): VariableDeclaration | undefined {
+  if (!Node.isIdentifier(target)) return undefined;
+  const b = resolveIdentifier(target);
+  if (b?.kind !== "var" || b.path.length || !Node.isVariableDeclaration(b.decl) || !Node.isIdentifier(b.decl.getNameNode())) return undefined;
+  const writes = writtenValues(b.decl);
+  return writes.length === 1 && writes[0] === written ? b.decl : undefined;
 }
 
 /** `const { status, data } = await api.post(…)`, `({ statusCode }) => …`: each reference of the status binding. */

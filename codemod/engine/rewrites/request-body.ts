@@ -2,7 +2,7 @@
 // the library takes it (fetch `body` + JSON content type, axios data, got/ky `json`, a helper's
 // body argument or options); and flat v1 create/update bodies converted to nested v2 bodies
 // through the mapping table's lenses.
-import { Node } from "../../ts-morph.ts";
+import { Node, SyntaxKind } from "../../ts-morph.ts";
 import { convertBody, evaluateLiteral } from "../body.ts";
 import { renderValue } from "../body-render.ts";
 import { unwrapExpression } from "../urls.ts";
@@ -193,7 +193,10 @@ function convertPlace(plan: Plan, http: HttpCall, place: BodyPlace, lens: string
     return;
   }
   // Only an object can be converted: a JSON text (serialised where it cannot be reached), a form, a number cannot.
-  const not = notAnObject(plan.a, place.wrap);
+  // A helper that sends what it is given as the request's text (`fetch(url, { body })`, no serialising of its own)
+  // is given the serialised body (`canonicalJson({ … })`): the object is out of reach there too.
+  const sentAsText = http.lib === "helper" && !http.body!.stringify && sendsBodyParameter(http) ? "the text the helper sends as it is" : undefined;
+  const not = notAnObject(plan.a, place.wrap) ?? sentAsText;
   if (not) {
     const what = `the v1 body is ${not}${node === unwrapExpression(http.body!.node) && !place.why ? "" : " built elsewhere"} (${where})`;
     plan.problems.push({ reason: `${what}, so it cannot be converted with the ${lens} lens`, advice: "convert the object before it is serialised: rewrite the flat v1 fields into the nested v2 body (see docs/mapping.md)", brief: what });
@@ -205,4 +208,24 @@ function convertPlace(plan: Plan, http: HttpCall, place: BodyPlace, lens: string
   const held = opKey && plan.a.adapter ? adapterCovers("requestBody", opKey) : true;
   const why = held === true ? "" : `, which the adapter does not hold: ${held}`;
   plan.problems.push({ reason: `the v1 body is built elsewhere (${where}); it must be converted with the ${lens} lens${why}`, advice: "rewrite the flat v1 fields into the nested v2 body (see docs/mapping.md)" });
+}
+
+/** The helper hands its body parameter to the transport as it is (`fetch(url, { body })`), serialising it nowhere. */
+function sendsBodyParameter(http: HttpCall): boolean {
+  const sig = http.helper;
+  const fn = sig?.fn as Node | undefined;
+  const param = fn && sig!.bodyIndex !== undefined && !sig!.serialisesBody ? ((fn as any).getParameters?.() as Node[] | undefined)?.[sig!.bodyIndex] : undefined;
+  const name = param && Node.isParameterDeclaration(param) && Node.isIdentifier(param.getNameNode()) ? param.getName() : undefined;
+  if (!fn || !name) return false;
+  const uses = fn.getDescendantsOfKind(SyntaxKind.Identifier).filter((id) => id.getText() === name && id !== (param as any).getNameNode());
+  const asBody = (id: Node) => {
+    const p = id.getParent();
+    return (Node.isShorthandPropertyAssignment(p) && p.getName() === "body") || (Node.isPropertyAssignment(p) && p.getName() === "body" && p.getInitializer() === id);
+  };
+  // A test of it (`body === undefined ? {} : { "content-type": … }`, `if (!body)`) sends nothing.
+  const tested = (id: Node) => {
+    const p = id.getParent();
+    return (Node.isBinaryExpression(p) && ["===", "!==", "==", "!="].includes(p.getOperatorToken().getText())) || (Node.isPrefixUnaryExpression(p) && p.getOperatorToken() === SyntaxKind.ExclamationToken) || (Node.isIfStatement(p) && p.getExpression() === id);
+  };
+  return uses.some(asBody) && uses.every((id) => asBody(id) || tested(id));
 }
