@@ -4,10 +4,13 @@ import { Node, SyntaxKind } from "../ts-morph.ts";
 import type { Edit } from "../types.ts";
 import { resolveIdentifier, writesOf } from "./scope.ts";
 import { V1_HOST, V2_BASE, V2_ORIGIN } from "../../mappings/bases.ts";
-import { textEdit } from "./text-edit.ts";
+import { literalEdit } from "./literal-edits.ts";
 import { urlObjectMade, urlQueryWrites } from "./url-object.ts";
 import { decideCondition, slashSafeJoin } from "./url-conditions.ts";
 import { joinedParts } from "./array-joins.ts";
+
+// The literal editors live in literal-edits.ts; many passes import them from here.
+export { escapeFor, literalEdit, quoteString } from "./literal-edits.ts";
 
 const HOST_PATTERN = V1_HOST.replace(/\./g, "\\.");
 /** A v1 base on its own: origin, optionally `/v1`, optionally a trailing slash. */
@@ -46,49 +49,6 @@ export function unwrapExpression(node: Node): Node {
 export function literalText(node: Node): string | undefined {
   if (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node)) return node.getLiteralValue();
   return undefined;
-}
-
-/** Raw-content range and escaping for a literal piece (string literal or template head/middle/tail). */
-function contentRange(node: Node): { start: number; end: number; template: boolean; quote?: string } {
-  const start = node.getStart();
-  const end = node.getEnd();
-  switch (node.getKind()) {
-    case SyntaxKind.StringLiteral:
-      return { start: start + 1, end: end - 1, template: false, quote: node.getText()[0] };
-    case SyntaxKind.NoSubstitutionTemplateLiteral:
-    case SyntaxKind.TemplateTail:
-      return { start: start + 1, end: end - 1, template: true };
-    case SyntaxKind.TemplateHead:
-    case SyntaxKind.TemplateMiddle:
-      return { start: start + 1, end: end - 2, template: true };
-    default:
-      throw new Error(`not a literal piece: ${node.getKindName()}`);
-  }
-}
-
-export function escapeFor(text: string, template: boolean, quote = '"'): string {
-  let out = text.replace(/\\/g, "\\\\").replace(/\n/g, "\\n");
-  if (template) out = out.replace(/`/g, "\\`").replace(/\$\{/g, "\\${");
-  else out = out.split(quote).join("\\" + quote);
-  return out;
-}
-
-/** An edit that sets the literal piece's value to `text`, keeping its quotes. */
-export function literalEdit(node: Node, text: string): Edit {
-  const range = contentRange(node);
-  if (text === "" && Node.isStringLiteral(node)) {
-    // `… + id + ""` reads badly: drop the operand instead.
-    const parent = node.getParent();
-    if (parent && Node.isBinaryExpression(parent) && parent.getRight() === node && parent.getOperatorToken().getKind() === SyntaxKind.PlusToken) {
-      return textEdit(node, parent.getLeft().getEnd(), node.getEnd(), "");
-    }
-  }
-  return textEdit(node, range.start, range.end, escapeFor(text, range.template, range.quote));
-}
-
-/** Source text of a string value in the file's quote style. */
-export function quoteString(value: string, quote: string): string {
-  return quote + escapeFor(value, false, quote) + quote;
 }
 
 export interface UrlContext {

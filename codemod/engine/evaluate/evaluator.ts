@@ -9,8 +9,6 @@ import type { StringLiteral } from "ts-morph";
 import { bindAcross, classOfThis, importedBinding, type ModuleResolver } from "../symbols.ts";
 import { elementDefault, isFunctionLike, restOmits, writesOf, type Binding } from "../scope.ts";
 import { unwrapExpression } from "../urls.ts";
-import { references } from "../references.ts";
-import { commonJsExports } from "../module-exports.ts";
 import { dynamic, optionsOf, union, type Frame, type Value } from "./value.ts";
 import { givesDeclaredV1Base, HELPER_BASE_PARAM } from "../v1-redirect.ts";
 import { regexLiteral, stringMethodValue } from "./string-methods.ts";
@@ -24,9 +22,9 @@ import { exportedOutward } from "../outside-callers.ts";
 import { copyLoopInto, copyProperty } from "./copies.ts";
 import { handsOnOwn } from "./recursion.ts";
 import { conditionalValue, guardedValue } from "./string-tests.ts";
+import { callersOf } from "./callers.ts";
 
 const MAX_DEPTH = 24;
-const MAX_CALLERS = 12;
 const ENV_ROOTS = new Set(["process.env", "import.meta.env", "Bun.env"]);
 
 export class Evaluator {
@@ -218,42 +216,7 @@ export class Evaluator {
 
   /** The call and `new` expressions of a function or class, when all of its uses are calls (else undefined). */
   callers(fn: Node): Node[] | undefined {
-    const owner = Node.isConstructorDeclaration(fn) ? fn.getParent()! : fn;
-    let name = (owner as any).getNameNode?.() as Node | undefined;
-    const holder = owner.getParent();
-    if (!name && holder && Node.isVariableDeclaration(holder)) name = holder.getNameNode();
-    if (!name || !Node.isIdentifier(name)) return undefined;
-    const out: Node[] = [];
-    for (const r of references(name)) {
-      const p = r.getParent();
-      if (p && (Node.isCallExpression(p) || Node.isNewExpression(p)) && p.getExpression() === r) out.push(p);
-      // `new API.Pods(this)`: the class named through a namespace import.
-      else if (p && Node.isPropertyAccessExpression(p) && p.getNameNode() === r && Node.isNewExpression(p.getParent()) && (p.getParent() as any).getExpression() === p) out.push(p.getParent()!);
-      // `class Runpod extends APIClient`: the subclass constructs this class through its `super(…)`.
-      else if (p && Node.isExpressionWithTypeArguments(p) && Node.isClassDeclaration(owner) && extendsClause(p)) {
-        const more = this.subclassCallers(p.getFirstAncestor((x) => Node.isClassDeclaration(x) || Node.isClassExpression(x)));
-        if (!more) return undefined;
-        out.push(...more);
-      }
-      // The declaration itself, imports and re-exports of the name, and types written with it are not uses.
-      else if (p && (Node.isClassDeclaration(p) || Node.isImportSpecifier(p) || Node.isExportSpecifier(p) || Node.isImportClause(p) || r.getFirstAncestor((x) => Node.isTypeNode(x)))) continue;
-      // Exported the CommonJS way (`module.exports = { get }`, `exports.get = get`): its importers' uses are listed too.
-      else if (p && commonJsExports(r.getSourceFile()).has(r)) continue;
-      else return undefined;
-      if (out.length > MAX_CALLERS) return undefined;
-    }
-    return out;
-  }
-
-  /**
-   * The calls that construct a subclass's parent: its constructor's `super(…)` calls, or, for a
-   * subclass without a constructor (its arguments go to the parent as they are), its own callers.
-   */
-  private subclassCallers(sub: Node | undefined): Node[] | undefined {
-    if (!sub) return undefined;
-    const ctor = (sub as any).getConstructors?.()[0] as Node | undefined;
-    if (!ctor) return this.callers(sub);
-    return ctor.getDescendantsOfKind(SyntaxKind.CallExpression).filter((c) => c.getExpression().getKind() === SyntaxKind.SuperKeyword);
+    return callersOf(fn);
   }
 
   /**
@@ -423,12 +386,6 @@ export class Evaluator {
     }
     return options.length ? union(fn, options) : dynamic(fn, "the function returns nothing the codemod can see");
   }
-}
-
-/** `extends X` (not `implements X`). */
-function extendsClause(e: Node): boolean {
-  const clause = e.getParent();
-  return !!clause && Node.isHeritageClause(clause) && clause.getToken() === SyntaxKind.ExtendsKeyword;
 }
 
 /** The name of `x.name` (not an expression of its own). */
