@@ -85,7 +85,7 @@ export const apiCall = (method: string, path: string, body?: unknown) => request
     call: (op) => `apiCall("${op.method}", \`${op.path("id")}\`${op.body ? `, ${op.body}` : ""})`,
   },
   arrayJoin: {
-    supported: false,
+    supported: true,
     client: `export async function request(path: string, method = "GET"): Promise<any> {
   const res = await fetch([BASE, path].join(""), { method });
   return res.json();
