@@ -7,11 +7,11 @@
 // which request helpers have every call planned, planned-helpers.ts's.
 import { tidiedReceiver } from "./evaluate/tidy.ts";
 import { stringMethodReceiver } from "./evaluate/string-methods.ts";
-import { onlyTested, untakenFor } from "./evaluate/string-tests.ts";
+import { untakenFor } from "./evaluate/string-tests.ts";
+import { testedUse } from "./tested-uses.ts";
 import { isBaseOnly, unwrapExpression } from "./urls.ts";
 import { configDefault } from "./evaluate/config-default.ts";
 import { factoryNamespace, keyReads } from "./evaluate/config-keys.ts";
-import { prefixTest, testedEnd } from "./prefix-tests.ts";
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import { enclosingFunction, isFunctionLike } from "./scope.ts";
 import type { Analysis } from "./state.ts";
@@ -215,20 +215,10 @@ export class Follower {
       return refs.length ? each(refs) : void out.push(outer);
     }
     if (Node.isExportAssignment(p)) return void out.push(outer);
-    // Only tested (`if (!client)`, `client === null`): the value goes nowhere.
-    if ((Node.isPrefixUnaryExpression(p) && p.getOperatorToken() === SyntaxKind.ExclamationToken) || ((Node.isIfStatement(p) || Node.isWhileStatement(p)) && p.getExpression() === outer)) return;
-    if (Node.isBinaryExpression(p) && ["===", "!==", "==", "!="].includes(p.getOperatorToken().getText())) return;
-    // `base.startsWith("http://localhost:")` (a guard on what the base may be set to): its own text against a
-    // literal, no request URL. (`base.endsWith("/")` stays a test: a slash-safe join reads it beside the URL.)
-    if (!path.length && testedEnd(outer) && (outer.getParent() as any)?.getName?.() === "startsWith") return;
-    // A URL tested against it (`req.url.startsWith(BASE)`): sends nothing; do-no-harm checks the calls kept on v1.
-    const test = !path.length ? prefixTest(outer) : undefined;
-    if (test) return void this.tests.push(test);
-    // `base.endsWith("/")` (a slash-safe join's test): a boolean holds no URL.
-    if (!path.length && (testedEnd(outer) || onlyTested(outer, (n) => this.a.evaluator.evaluate(n)))) return;
-    // `typeof DEFAULTS[key] === "number"`, `Number(raw)`: a type test or a number holds no URL.
-    if (Node.isTypeOfExpression(p)) return;
-    if (Node.isCallExpression(p) && p.getArguments()[0] === outer && NUMERIC.test(p.getExpression().getText())) return;
+    // A use that only tests the value (tested-uses.ts); a URL tested against it is checked with the calls kept on v1.
+    const tested = testedUse(this.a, outer, path);
+    if (tested === "none") return;
+    if (tested) return void this.tests.push(tested.urlTest);
     // A method of a class the base was followed into, called on an instance of it (`this.api.list()`).
     if (Node.isPropertyAccessExpression(p) && p.getExpression() === outer && !path.length) {
       const call = p.getParent();
@@ -401,6 +391,4 @@ export class Follower {
     }
   }
 }
-
-const NUMERIC = /^(Number|parseInt|parseFloat|Boolean|Number\.parseInt|Number\.parseFloat)$/;
 

@@ -10,6 +10,7 @@ import { Node, SyntaxKind } from "../../ts-morph.ts";
 import { enclosingFunction, resolveIdentifier } from "../scope.ts";
 import { unwrapExpression } from "../urls.ts";
 import { dynamic, union, type Frame, type Value } from "./value.ts";
+import { enclosingEntryLoop, type EntryLoop } from "./entry-loops.ts";
 
 /** The evaluator's two reads a copy needs. */
 interface Reader {
@@ -154,7 +155,7 @@ function copyWrite(target: Node & { getArgumentExpression(): Node | undefined },
   const lowered = lowercased(keyExpr);
   const keyId = lowered ?? keyExpr;
   if (!Node.isIdentifier(keyId)) return undefined;
-  const loop = enclosingLoop(target, keyId.getText());
+  const loop = enclosingEntryLoop(target, keyId.getText());
   if (!loop || !keptEntries(target, loop)) return undefined;
   // The value: the entry's own (`v`), or the source read at the key (`h[k]`).
   const v = unwrapExpression(value);
@@ -171,69 +172,11 @@ function lowercased(e: Node): Node | undefined {
   return Node.isPropertyAccessExpression(callee) && ["toLowerCase", "toLocaleLowerCase"].includes(callee.getName()) ? unwrapExpression(callee.getExpression()) : undefined;
 }
 
-interface Loop {
-  /** The statement or call that iterates; the write must be directly in its body. */
-  body: Node;
-  source: Node;
-  key: string;
-  value?: string;
-}
-
-/** The loop over `Object.entries(src)` / `Object.keys(src)` / `for … in src` (or their `.forEach`) that binds `key`. */
-function enclosingLoop(at: Node, key: string): Loop | undefined {
-  for (let n: Node | undefined = at.getParent(); n; n = n.getParent()) {
-    if (Node.isForOfStatement(n) || Node.isForInStatement(n)) {
-      const bound = loopBinding(n.getInitializer());
-      if (!bound || bound.key !== key) return undefined;
-      if (Node.isForInStatement(n)) return bound.value ? undefined : { body: n.getStatement(), source: unwrapExpression(n.getExpression()), key };
-      const src = entriesOf(n.getExpression(), bound.value !== undefined);
-      return src ? { body: n.getStatement(), source: src, ...bound } : undefined;
-    }
-    if (Node.isArrowFunction(n) || Node.isFunctionExpression(n)) {
-      // `Object.entries(src).forEach(([k, v]) => …)`
-      const call = n.getParent();
-      const param = n.getParameters()[0];
-      const bound = param && loopBinding(param.getNameNode());
-      if (!call || !Node.isCallExpression(call) || call.getArguments()[0] !== n || !bound || bound.key !== key) return undefined;
-      const callee = unwrapExpression(call.getExpression());
-      if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== "forEach") return undefined;
-      const src = entriesOf(callee.getExpression(), bound.value !== undefined);
-      return src ? { body: n.getBody(), source: src, ...bound } : undefined;
-    }
-    if (Node.isFunctionDeclaration(n) || Node.isMethodDeclaration(n)) return undefined;
-  }
-  return undefined;
-}
-
-/** `const [k, v]`, `const k`, `[k, v]`, `k`: the names bound. */
-function loopBinding(init: Node | undefined): { key: string; value?: string } | undefined {
-  if (!init) return undefined;
-  const decl = Node.isVariableDeclarationList(init) && init.getDeclarations().length === 1 ? init.getDeclarations()[0]!.getNameNode() : init;
-  if (Node.isIdentifier(decl)) return { key: decl.getText() };
-  if (Node.isArrayBindingPattern(decl)) {
-    const [k, v, more] = decl.getElements();
-    if (more || !k || !Node.isBindingElement(k) || !Node.isIdentifier(k.getNameNode()) || k.getInitializer()) return undefined;
-    if (!v) return { key: k.getText() };
-    if (!Node.isBindingElement(v) || !Node.isIdentifier(v.getNameNode()) || v.getInitializer()) return undefined;
-    return { key: k.getName(), value: v.getName() };
-  }
-  return undefined;
-}
-
-/** `Object.entries(src)` (with a value bound) or `Object.keys(src)`: the `src`. */
-function entriesOf(e: Node, withValue: boolean): Node | undefined {
-  const u = unwrapExpression(e);
-  if (!Node.isCallExpression(u) || u.getArguments().length !== 1) return undefined;
-  const callee = u.getExpression().getText().replace(/\s/g, "");
-  if (callee !== (withValue ? "Object.entries" : "Object.keys")) return undefined;
-  return unwrapExpression(u.getArguments()[0]!);
-}
-
 /**
  * Every entry reaches the write, save those whose value is null or undefined: the write is the
  * loop's body, or guarded only by a test of the value for null (`if (v != null)`, `if (v === undefined) continue`).
  */
-function keptEntries(write: Node, loop: Loop): boolean {
+function keptEntries(write: Node, loop: EntryLoop): boolean {
   const value = loop.value ?? `${loop.source.getText()}[${loop.key}]`;
   // From the assignment up to the loop's body: statements, blocks, and null tests of the value only.
   for (let n: Node = write.getParent()!; n !== loop.body; ) {
