@@ -2,6 +2,7 @@
 // and plan the rewrite (operation-plan.ts plans each part of it). A part that cannot be rewritten
 // becomes a problem and the site gets a mark naming it, with the way it keeps a v1 base of its own
 // (site-redirect.ts). The site's edits wait for the do-no-harm check.
+import { baseArgument } from "./base-argument.ts";
 import { Node } from "../ts-morph.ts";
 import { matchV1 } from "../../mappings/index.ts";
 import { V2_BASE, V2_OPENAPI_URL } from "../../mappings/bases.ts";
@@ -107,6 +108,9 @@ function addBaseDeps(a: Analysis, http: HttpCall, url: LocatedUrl, deps: Set<Nod
 /** Plans one HTTP call (library call or helper call). */
 export function processCall(a: Analysis, http: HttpCall): void {
   if (!http.urlNode) return;
+  // A helper given its base by each call: a call given another API's base is not a v1 call (base-argument.ts).
+  const given = baseArgument(a, http);
+  if (given?.other) return;
   const found = urlOf(a, http);
   if (!found) return;
   const { external, branches } = found;
@@ -124,7 +128,7 @@ export function processCall(a: Analysis, http: HttpCall): void {
   // A client made by outside code from its base option (convention.ts, RTK Query) is followed as a client
   // (follow-uses.ts): this call accounts for its receiver, not for every use of the option.
   // A wretch builder's base is followed to the chains built on it (follow-uses.ts): this call accounts for its own chain.
-  const used = [...parts.map((p) => p.node), ...(external?.node && http.lib !== "convention" && http.lib !== "wretch" ? [external.node] : [])];
+  const used = [...parts.map((p) => p.node), ...(external?.node && http.lib !== "convention" && http.lib !== "wretch" ? [external.node] : []), ...(given ? [given.arg] : [])];
   if (inHelper) {
     // The helper's own transport call: its call sites are the v1 sites. Its base is followed
     // only when every call of the helper is (the do-no-harm check decides).

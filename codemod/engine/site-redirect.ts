@@ -11,6 +11,7 @@ import { builderRedirect, threadedBaseRedirect, typedInjection } from "./threade
 import { forwardedOptionsRedirect } from "./forwarded-base.ts";
 import { optionsOf } from "./evaluate/value.ts";
 import { helperRedirect } from "./helper-redirect.ts";
+import { baseArgumentRedirect } from "./base-argument.ts";
 import { localBaseExpression } from "./local-base.ts";
 import { kyDerivedBase } from "./ky-derived-base.ts";
 
@@ -51,7 +52,7 @@ export function redirectFor(a: Analysis, http: HttpCall, url: LocatedUrl, parts:
   if (!anchor) return forwardedOptionsRedirect(a, http) ?? threadedBaseRedirect(a, http);
   // What the call passes whole for the helper's base slot, read by the evaluator: a known string there is its own base.
   const carriesBase = (arg: Node, key: string | undefined) => optionsOf(key === undefined ? a.evaluator.evaluate(arg) : a.evaluator.property(arg, a.evaluator.evaluate(arg), key)).some((o) => o.kind === "string");
-  return helperRedirect(fn!, anchor.node, anchor.value, http.call, undefined, carriesBase) ?? forwardedOptionsRedirect(a, http);
+  return baseArgumentRedirect(a, http, anchor.value) ?? helperRedirect(fn!, anchor.node, anchor.value, http.call, undefined, carriesBase) ?? forwardedOptionsRedirect(a, http);
 }
 
 /** A verb call on an instance a factory made with its base under `baseURL`, not given in the call itself. */

@@ -1,0 +1,46 @@
+// A request helper that takes its base as a parameter (`call(base, key, method, path)` fetching
+// `${base}${path}`): each call says which API it speaks to. A call given another API's base
+// (`call(CATALOG, key, "GET", "/catalog/gpus")`, CATALOG the v2 base) is no v1 call. A call given
+// the v1 base accounts for that argument: the helper only joins it to the path, so the base flips
+// with the calls that migrate (a kept call is given the declared v1 base in the same slot,
+// helper-redirect.ts).
+import { Node } from "../ts-morph.ts";
+import { V1_HOST } from "../../mappings/bases.ts";
+import type { Analysis } from "./state.ts";
+import type { HttpCall } from "./transports/index.ts";
+import { optionsOf } from "./evaluate/value.ts";
+import { givenSlot } from "./helper-redirect.ts";
+import { plainParameterUses } from "./nodes.ts";
+import { unwrapExpression } from "./urls.ts";
+import { replaceNode } from "./text-edit.ts";
+import { nameFor, type Redirect } from "./v1-redirect.ts";
+
+const V1_PATH = /\/v1\/?$/;
+
+/** The argument a helper call gives as the helper's whole base, and whether it is another API's base. */
+export function baseArgument(a: Analysis, http: HttpCall): { arg: Node; other: boolean } | undefined {
+  const fn = http.lib === "helper" ? (http.helper?.fn as Node | undefined) : undefined;
+  const anchor = fn && a.helperAnchors.get(fn);
+  const slot = anchor && givenSlot(fn!, anchor.node, http.call);
+  if (!slot || slot.key !== undefined) return undefined;
+  // The parameter is read once, as the base of the helper's URL (nothing else it builds from it is unseen).
+  const param = (fn as unknown as { getParameters(): Node[] }).getParameters()[http.call.getArguments().indexOf(slot.arg)];
+  const uses = param && plainParameterUses(param);
+  if (!uses || uses.refs.length !== 1 || uses.refs[0] !== unwrapExpression(anchor!.node)) return undefined;
+  const options = optionsOf(a.evaluator.evaluate(slot.arg));
+  // Every value it can hold is known text naming neither the v1 host nor a /v1 base (a mirror's is given-base.ts's).
+  const other = options.length > 0 && options.every((o) => o.kind === "string" && !o.text.includes(V1_HOST) && !V1_PATH.test(o.text));
+  return { arg: slot.arg, other };
+}
+
+/**
+ * A marked call given the v1 base in the helper's base parameter keeps v1 by giving the declared v1
+ * base there instead (the name it gave flips to v2 with the calls that migrate).
+ */
+export function baseArgumentRedirect(a: Analysis, http: HttpCall, anchorValue: string): Redirect | undefined {
+  const given = baseArgument(a, http);
+  const target = nameFor(anchorValue);
+  if (!given || given.other || !target) return undefined;
+  const name = target.slash ? `${target.name} + "/"` : target.name;
+  return { edits: [replaceNode(given.arg, name)], names: [target.name] };
+}
