@@ -22,6 +22,7 @@ import { localBaseExpression } from "./local-base.ts";
 import { methodParam, optionsMayCarry, spreadCarrying } from "./helper-method.ts";
 import { optionsMethodReach } from "./options-method.ts";
 import { carriedWhy, verbOptionsMethod } from "./outside-options.ts";
+import { baseArgument } from "./base-argument.ts";
 import { answerLibOf, resultPlaceOf, bodyWrapperOf, returnsBody, returnsValueOf, schemaParsedBody } from "./helper-answer.ts";
 
 const BODY_NAME = /body|data|payload|json/i;
@@ -101,6 +102,8 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
     const http = httpCall(a, call);
     // A helper over another helper (`apiGet(path) => request("GET", path)`) is a helper too.
     if (!http || !http.urlNode) continue;
+    // Over a helper that is given another API's base here (`(path) => request(V2_BASE, path)`): no v1 helper.
+    if (baseArgument(a, http)?.other) continue;
     const parts = resolveParts(http.urlNode, urlContext(a));
     const url = locate(parts, http.external);
     if (!url || !isDynamicPath(url)) continue;

@@ -26,6 +26,7 @@ import { unwrapExpression } from "./urls.ts";
 import { BASE_KEYS } from "./transports/convention.ts";
 import { optionProp, seenOptions } from "./values.ts";
 import { netConnections } from "./net-connections.ts";
+import { overriddenPathDefault } from "./path-defaults.ts";
 
 /** Whether an earlier run's mark sits right above the literal's statement (that mark already counts the site). */
 function alreadyMarked(text: string, n: Node): boolean {
@@ -129,6 +130,8 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
     // (A template whose head is empty, `${base}/pods`, is consumed through its spans' text.)
     if (a.consumed.has(n) || (Node.isTemplateExpression(n) && [n.getHead(), ...n.getTemplateSpans().map((s) => s.getLiteral())].some((l) => a.consumed.has(l)))) continue;
     if (n.getFirstAncestor((x) => Node.isImportDeclaration(x) || Node.isExportDeclaration(x) || Node.isTypeNode(x))) continue;
+    // The default of a helper's path that each of its calls replaces with its own (path-defaults.ts).
+    if (overriddenPathDefault(a, n)) continue;
     // `"/pods/" + id + "/restart"` is one path, counted at its first piece; `qs ? \`/pods?${qs}\` : "/pods"` one site, counted at its first branch.
     const whole = joined(n);
     if (!whole || whole.counted) continue;

@@ -25,3 +25,21 @@ export function bodyOf(node: Node, propNode?: Node): HttpCall["body"] {
   return inner ? { node: inner, stringify: true, prop: propNode } : { node, stringify: false, prop: propNode };
 }
 
+
+/**
+ * The options' key given only on a condition (`...(body ? { body: JSON.stringify(body) } : {})`,
+ * `...(body && { body: … })`): the property, when the other branch adds nothing.
+ */
+export function conditionalOption(opts: Node | undefined, key: string): Node | undefined {
+  if (!opts || !Node.isObjectLiteralExpression(opts)) return undefined;
+  const empty = (n: Node) => Node.isObjectLiteralExpression(unwrapExpression(n)) && (unwrapExpression(n) as any).getProperties().length === 0;
+  for (const p of opts.getProperties()) {
+    if (!Node.isSpreadAssignment(p)) continue;
+    const e = unwrapExpression(p.getExpression());
+    const branch = Node.isConditionalExpression(e) && empty(e.getWhenFalse()) ? e.getWhenTrue() : Node.isBinaryExpression(e) && e.getOperatorToken().getText() === "&&" ? e.getRight() : undefined;
+    const lit = branch && unwrapExpression(branch);
+    const found = lit && Node.isObjectLiteralExpression(lit) ? lit.getProperty(key) : undefined;
+    if (found && Node.isPropertyAssignment(found)) return found;
+  }
+  return undefined;
+}

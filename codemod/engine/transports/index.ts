@@ -24,7 +24,7 @@ import { absoluteOnV1, rtkEndpoint } from "./rtk-query.ts";
 import { inheritedVerb } from "./inherited-verbs.ts";
 import { routeConfigCall } from "./route-config.ts";
 import { factoryInstance } from "./factory-instance.ts";
-import { bodyOf, methodOf } from "./call-parts.ts";
+import { bodyOf, conditionalOption, methodOf } from "./call-parts.ts";
 import { optionsOf } from "../evaluate/value.ts";
 import { receiverHolds } from "../receiver-base.ts";
 import { interceptedAnswer } from "../response-interceptors.ts";
@@ -364,6 +364,9 @@ export function httpCall(a: Analysis, call: CallExpression): HttpCall | undefine
     if ((lib === "got" || lib === "ky") && !prop(opts, "json") && prop(opts, "body")) out.bodyKey = "body";
     const b = prop(opts, out.bodyKey);
     if (b) out.body = bodyOf(b, (opts as any).getProperty(out.bodyKey) as Node);
+    // A body given on a condition (`...(body ? { body: JSON.stringify(body) } : {})`) is the body when given.
+    const given = b ? undefined : conditionalOption(opts, out.bodyKey);
+    if (given) out.body = bodyOf((given as any).getInitializer(), given);
   }
   return out;
 }
