@@ -28,8 +28,9 @@ export function baseArgument(a: Analysis, http: HttpCall): { arg: Node; other: b
   const uses = param && plainParameterUses(param);
   if (!uses || uses.refs.length !== 1 || uses.refs[0] !== unwrapExpression(anchor!.node)) return undefined;
   const options = optionsOf(a.evaluator.evaluate(slot.arg));
-  // Every value it can hold is known text naming neither the v1 host nor a /v1 base (a mirror's is given-base.ts's).
-  const other = options.length > 0 && options.every((o) => o.kind === "string" && !o.text.includes(V1_HOST) && !V1_PATH.test(o.text));
+  // Every value it can hold is known text naming neither the v1 host nor a /v1 base (a mirror's is given-base.ts's),
+  // where the v1 calls give the whole v1 base there (the helper adds no `/v1` of its own).
+  const other = V1_PATH.test(anchor!.value) && options.length > 0 && options.every((o) => o.kind === "string" && !o.text.includes(V1_HOST) && !V1_PATH.test(o.text));
   return { arg: slot.arg, other };
 }
 
