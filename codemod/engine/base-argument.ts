@@ -17,7 +17,7 @@ import { nameFor, type Redirect } from "./v1-redirect.ts";
 
 const V1_PATH = /\/v1\/?$/;
 
-/** The argument a helper call gives as the helper's whole base, and whether it is another API's base. */
+/** The argument a helper call gives as the helper's whole base (the v1 base, or another API's: `other`), known as written. */
 export function baseArgument(a: Analysis, http: HttpCall): { arg: Node; other: boolean } | undefined {
   const fn = http.lib === "helper" ? (http.helper?.fn as Node | undefined) : undefined;
   const anchor = fn && a.helperAnchors.get(fn);
@@ -30,8 +30,11 @@ export function baseArgument(a: Analysis, http: HttpCall): { arg: Node; other: b
   const options = optionsOf(a.evaluator.evaluate(slot.arg));
   // Every value it can hold is known text naming neither the v1 host nor a /v1 base (a mirror's is given-base.ts's),
   // where the v1 calls give the whole v1 base there (the helper adds no `/v1` of its own).
-  const other = V1_PATH.test(anchor!.value) && options.length > 0 && options.every((o) => o.kind === "string" && !o.text.includes(V1_HOST) && !V1_PATH.test(o.text));
-  return { arg: slot.arg, other };
+  const known = options.length > 0 && options.every((o) => o.kind === "string");
+  const other = V1_PATH.test(anchor!.value) && known && options.every((o) => o.kind === "string" && !o.text.includes(V1_HOST) && !V1_PATH.test(o.text));
+  // Only a base known as written is the call's to account for (one an environment can set stays followed as before).
+  const v1 = known && options.every((o) => o.kind === "string" && o.text.includes(V1_HOST));
+  return v1 || other ? { arg: slot.arg, other } : undefined;
 }
 
 /**
