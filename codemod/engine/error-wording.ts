@@ -89,6 +89,7 @@ export function settleErrorWording(a: Analysis): void {
     const advice = "branch on the status (res.status) where it tells the case apart, or match v2's detail for this failure once known, then delete the mark";
     if (!a.frozen.has(node.getSourceFile().getFilePath())) todo(a, node, "base", "review", reason, advice);
     addFinding(a, node, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "error-read" });
+    for (const s of c.sites) s.markedElsewhere = true;
   }
 }
 

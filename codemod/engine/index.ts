@@ -214,7 +214,7 @@ function analyzeOnce(index: ProjectIndex, displayName: (file: string) => string,
       result.set(path, { findings: safe, edits: [], output: file.text, callSites: found, rewritten: 0, marks });
       continue;
     }
-    result.set(path, { findings, edits, output, callSites: found, rewritten: frozen ? 0 : sites.filter((s) => s.complete).length, marks });
+    result.set(path, { findings, edits, output, callSites: found, rewritten: frozen ? 0 : sites.filter(fullyMigrated).length, marks });
   }
   // Files beside the sources (action.yml), changed only where every edit planned there applies.
   const beside = new Map<string, { before: string; after: string }>();
@@ -223,4 +223,13 @@ function analyzeOnce(index: ProjectIndex, displayName: (file: string) => string,
     if (!conflicts.length && !refused.length && output !== text) beside.set(file, { before: text, after: output });
   }
   return { files: result, held: hold, holds: more, adapters: a.adapter?.used, beside };
+}
+
+/**
+ * A site the rewrite finished: nothing kept it on v1, and no mark stands for it (a site moved to v2
+ * whose behaviour differs, `includeEndpointBoundTemplates` not given, or whose error branch matches
+ * v1's wording is marked, and audit reports it).
+ */
+function fullyMigrated(s: Site): boolean {
+  return s.complete && !s.markedElsewhere && (!s.finding || s.finding.category === "auto");
 }

@@ -68,6 +68,8 @@ export interface Site {
   notes?: string[];
   /** The record reads the rewrite changes with the call (renamed, converted): listed in the details when the site is marked, since a user moving it to v2 by hand must change them too. */
   readChanges?: { reason: string; advice: string }[];
+  /** A mark away from the call stands for it (an error branch matching v1's wording, error-wording.ts): the site is not counted as rewritten. */
+  markedElsewhere?: boolean;
   /** Differences the migrated call keeps (plan.cautions): marked where the site settles, in one mark with any other. */
   cautions?: { reason: string; advice: string; brief?: string }[];
   /** Field declarations of the project's own types, and parameters of the project's functions, whose reads this site renames to v2 names. */
