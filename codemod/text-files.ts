@@ -63,7 +63,8 @@ export async function collectTextFiles(paths: string[], cwd = process.cwd(), lis
       if (!ENGINE_SOURCE.test(abs)) out.add(abs);
       continue;
     }
-    for (const f of await walkSources(abs, (name) => textFileKind(name) !== undefined, listing)) out.add(f);
+    // (The engine's sources, most names of a tree, are ruled out on the name as listed: no basename, no lower-casing.)
+    for (const f of await walkSources(abs, (name) => !ENGINE_SOURCE.test(name) && textFileKind(name) !== undefined, listing)) out.add(f);
   }
   return [...out].sort();
 }

@@ -98,7 +98,11 @@ export class TreeListing {
     let tree = this.trees.get(root);
     if (!tree) this.trees.set(root, (tree = readTree(root)));
     const out: string[] = [];
-    for (const d of tree) for (const name of d.names) if (accept(name) && !ignored(d.rules, name, false)) out.push(path.join(d.dir, name));
+    for (const d of tree) {
+      // A listed name is one plain segment: joined as path.join joins it, the directory normalised once, not per file.
+      const dir = path.join(d.dir, "_").slice(0, -1);
+      for (const name of d.names) if (accept(name) && !ignored(d.rules, name, false)) out.push(dir + name);
+    }
     return out.sort();
   }
 }

@@ -5,6 +5,7 @@
 // a remembered answer is never one the compiler would now give differently.
 import type { ClassDeclaration } from "ts-morph";
 import { SyntaxKind, type Node, type TypeScript } from "../ts-morph.ts";
+import { referencingNodes } from "./referencing-nodes.ts";
 
 type Answer = { refs: Node[] } | { error: unknown };
 const byProgram = new WeakMap<TypeScript.Program, Map<TypeScript.Node, Answer>>();
@@ -18,7 +19,7 @@ export function findReferencesAsNodes(node: Node): Node[] {
   let answer = answers.get(node.compilerNode);
   if (!answer) {
     try {
-      answer = { refs: (node as any).findReferencesAsNodes() as Node[] };
+      answer = { refs: referencingNodes(node, program) ?? ((node as any).findReferencesAsNodes() as Node[]) };
     } catch (error) {
       answer = { error };
     }

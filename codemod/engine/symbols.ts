@@ -2,6 +2,7 @@
 // to its declaration in another parsed file (re-exports, index files, CommonJS exports), and a
 // class member (`this.baseUrl`, `this.api`, `client.call`) to the values it is given.
 import { derivedClasses } from "./find-references.ts";
+import { classMayDeclare } from "./class-member-names.ts";
 import { Node, SyntaxKind, type SourceFile } from "../ts-morph.ts";
 import { bindingNames, resolveIdentifier, type Binding } from "./scope.ts";
 import { unwrapExpression } from "./urls.ts";
@@ -82,6 +83,7 @@ export function classOfMember(access: Node): Node | undefined {
   if (!Node.isPropertyAccessExpression(access)) return undefined;
   const obj = unwrapExpression(access.getExpression());
   if (obj.getKind() === SyntaxKind.ThisKeyword) return classOfThis(access);
+  if (!classMayDeclare(access, access.getName())) return undefined;
   try {
     for (const d of access.getNameNode().getSymbol()?.getDeclarations() ?? []) {
       const cls = d.getFirstAncestor((a) => Node.isClassDeclaration(a) || Node.isClassExpression(a));
