@@ -20,7 +20,7 @@ export function handedHelper(a: Analysis, fn: Node, index: number, path: string[
   if (path.length > 1) return undefined;
   const name = heldName(fn, index, path);
   // Only called where it is held: handed on or kept, it may be called where the run does not look.
-  if (!name || !referencesOf(fn, name).every(calledHere)) return undefined;
+  if (!name || !referencesOf(fn, name).filter((r) => !r.getFirstAncestor((x) => Node.isTypeNode(x))).every(calledHere)) return undefined;
   const callers = a.evaluator.callers(fn);
   if (!callers?.length) return undefined;
   let found: HelperRoot | undefined;
