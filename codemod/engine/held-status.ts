@@ -39,6 +39,8 @@ function follow(ctx: Ctx, value: Node, path: string[], depth: number, reads: Nod
   if (depth > MAX_DEPTH) return { gone: outer, why: "goes further than the codemod follows" };
   const p = outer.getParent();
   if (!p || Node.isExpressionStatement(p) || shownAsText(outer)) return undefined;
+  // One branch of `cond ? a : b`, or a side of `a ?? b`: the whole expression's value may be it.
+  if (Node.isConditionalExpression(p) && p.getCondition() !== outer) return follow(ctx, p, path, depth, reads);
   if (Node.isAwaitExpression(p) || Node.isAsExpression(p) || Node.isNonNullExpression(p) || Node.isSatisfiesExpression(p)) return follow(ctx, p, path, depth, reads);
   // Inside a bigger object literal: the status sits one key deeper.
   if ((Node.isPropertyAssignment(p) && p.getInitializer() === outer) || (Node.isShorthandPropertyAssignment(p) && p.getNameNode() === outer)) {

@@ -76,7 +76,11 @@ function statusUse(plan: Plan, st: Statuses, read: Node, shared: string | undefi
     return;
   }
   // `return { success: true, status: res.status }`, `err({ status: res.status })`: followed in the object to its readers.
+  const u = unwrapExpression(outer);
+  // Read where a check already failed (`if (!res.ok) throw new ApiError(res.status, …)`): an error status, not v1's success.
+  const failed = () => classifyRead(outer, Node.isPropertyAccessExpression(u) ? u.getExpression() : u) === "error";
   if (((Node.isPropertyAssignment(p) && p.getInitializer() === outer) || (Node.isShorthandPropertyAssignment(p) && p.getNameNode() === outer)) && depth < 3) {
+    if (failed()) return;
     const held = heldStatusReads(plan.a, p.getParent()!, [p.getName()], plan.site.call);
     if ("gone" in held) return problem(plan, st, `the status is kept in an object that ${held.why} (${line(held.gone)}), where the check is not followed`, `the status is kept in an object that ${held.why} (${line(held.gone)}): its check is not followed`);
     for (const r of held.reads) statusUse(plan, st, r, shared, done, depth + 1);
@@ -84,9 +88,7 @@ function statusUse(plan: Plan, st: Statuses, read: Node, shared: string | undefi
   }
   const cmp = comparisonOf(outer);
   if (cmp === "display") return;
-  // Read where a check already failed (`if (!res.ok) throw new ApiError(res.status, …)`): an error status, not v1's success.
-  const u = unwrapExpression(outer);
-  if (!cmp && classifyRead(outer, Node.isPropertyAccessExpression(u) ? u.getExpression() : u) === "error") return;
+  if (!cmp && failed()) return;
   if (!cmp) {
     const compared = Node.isBinaryExpression(p) && COMPARISON.has(p.getOperatorToken().getText()) ? (p.getLeft() === outer ? p.getRight() : p.getLeft()) : undefined;
     const how = compared ? `is compared with ${short(compared)}` : Node.isCallExpression(p) ? `is handed to ${short(p.getExpression())}` : Node.isReturnStatement(p) || Node.isArrowFunction(p) ? "is returned to callers the codemod cannot list" : "is kept";
