@@ -95,7 +95,10 @@ export function resultPlaceOf(a: Analysis, http: HttpCall, fn: Node): ResultPlac
   const holders = bodyHolders(a, http, fn, false);
   for (const site of inside(fn, bodySites(a, http))) if (site.kind === "value") holders.add(unwrapExpression(site.node).getText());
   if (!holders.size) return undefined;
-  const holds = (e: Node) => holders.has(unwrapExpression(e).getText());
+  const holds = (e: Node) => {
+    const b = bodyOrNothing(e);
+    return holders.has(b.getText()) || (Node.isAwaitExpression(b) && holders.has(unwrapExpression(b.getExpression()).getText()));
+  };
   const places: ResultPlace[] = [];
   /** Returns that carry the body elsewhere: fine only on the failure side (`err(httpError(status, body))`). */
   const elsewhere: Node[] = [];
@@ -120,6 +123,20 @@ export function resultPlaceOf(a: Analysis, http: HttpCall, fn: Node): ResultPlac
     return !!success && !!flag && flag.key === success.key && flag.value !== success.value;
   };
   return elsewhere.every(failure) ? places[0] : undefined;
+}
+
+/**
+ * The body a returned member holds: the read itself, and `cond ? await res.json() : null`
+ * (`{ status: r.status, body: r.ok ? await r.json() : null }`) as the body or nothing, like a variable
+ * written with the body or an empty literal.
+ */
+function bodyOrNothing(e: Node): Node {
+  const u = unwrapExpression(e);
+  if (!Node.isConditionalExpression(u)) return u;
+  const empty = (x: Node) => /^(null|undefined)$/.test(unwrapExpression(x).getText());
+  if (empty(u.getWhenFalse()) && !empty(u.getWhenTrue())) return bodyOrNothing(u.getWhenTrue());
+  if (empty(u.getWhenTrue()) && !empty(u.getWhenFalse())) return bodyOrNothing(u.getWhenFalse());
+  return u;
 }
 
 /** A name of a member (`{ corps: null }`, `x.corps`), not a value read by that name. */

@@ -17,6 +17,7 @@ import { enclosingFunction } from "../scope.ts";
 import { referencesOf, skipParens } from "../nodes.ts";
 import { unwrapExpression } from "../urls.ts";
 import { shownAsText } from "../display-sinks.ts";
+import { heldStatusReads } from "../held-status.ts";
 
 const EQUALITY = new Set(["===", "==", "!==", "!="]);
 const COMPARISON = new Set([...EQUALITY, "<", "<=", ">", ">="]);
@@ -74,13 +75,20 @@ function statusUse(plan: Plan, st: Statuses, read: Node, shared: string | undefi
     }
     return;
   }
-  // `return { success: true, status: res.status }`: followed in the object to its readers.
-  if (Node.isPropertyAssignment(p) && p.getInitializer() === outer && depth < 3 && heldInObject(plan, st, p, shared, done, depth)) return;
+  // `return { success: true, status: res.status }`, `err({ status: res.status })`: followed in the object to its readers.
+  const u = unwrapExpression(outer);
+  // Read where a check already failed (`if (!res.ok) throw new ApiError(res.status, …)`): an error status, not v1's success.
+  const failed = () => classifyRead(outer, Node.isPropertyAccessExpression(u) ? u.getExpression() : u) === "error";
+  if (((Node.isPropertyAssignment(p) && p.getInitializer() === outer) || (Node.isShorthandPropertyAssignment(p) && p.getNameNode() === outer)) && depth < 3) {
+    if (failed()) return;
+    const held = heldStatusReads(plan.a, p.getParent()!, [p.getName()], plan.site.call);
+    if ("gone" in held) return problem(plan, st, `the status is kept in an object that ${held.why} (${line(held.gone)}), where the check is not followed`, `the status is kept in an object that ${held.why} (${line(held.gone)}): its check is not followed`);
+    for (const r of held.reads) statusUse(plan, st, r, shared, done, depth + 1);
+    return;
+  }
   const cmp = comparisonOf(outer);
   if (cmp === "display") return;
-  // Read where a check already failed (`if (!res.ok) throw new ApiError(res.status, …)`): an error status, not v1's success.
-  const u = unwrapExpression(outer);
-  if (!cmp && classifyRead(outer, Node.isPropertyAccessExpression(u) ? u.getExpression() : u) === "error") return;
+  if (!cmp && failed()) return;
   if (!cmp) {
     const compared = Node.isBinaryExpression(p) && COMPARISON.has(p.getOperatorToken().getText()) ? (p.getLeft() === outer ? p.getRight() : p.getLeft()) : undefined;
     const how = compared ? `is compared with ${short(compared)}` : Node.isCallExpression(p) ? `is handed to ${short(p.getExpression())}` : Node.isReturnStatement(p) || Node.isArrowFunction(p) ? "is returned to callers the codemod cannot list" : "is kept";
@@ -193,34 +201,3 @@ function switchCheck(plan: Plan, st: Statuses, sw: Node & { getCaseBlock(): Node
   edit(plan, lit, { start: lit.getStart(), end: lit.getEnd(), text: st.v2.join(": case ") });
 }
 
-/**
- * The status kept under a key of an object literal that is returned to callers of the project:
- * each caller's `.key` read is the status; the object shown as text (logged, `JSON.stringify`
- * into an answer) reads nothing. False (the caller marks it as kept) where the object goes elsewhere.
- */
-function heldInObject(plan: Plan, st: Statuses, prop: Node & { getName(): string }, shared: string | undefined, done: Set<Node>, depth: number): boolean {
-  const obj = prop.getParent();
-  if (!obj || !Node.isObjectLiteralExpression(obj)) return false;
-  const to = returnedTo(obj);
-  if (!Array.isArray(to)) return false;
-  const key = prop.getName();
-  const reads: Node[] = [];
-  for (const c of to) {
-    let at: Node = c;
-    const up = skipParens(c).getParent();
-    if (up && Node.isAwaitExpression(up)) at = up;
-    if (shownAsText(at)) continue;
-    const decl = skipParens(at).getParent();
-    if (!decl || !Node.isVariableDeclaration(decl) || decl.getInitializer() !== skipParens(at) || !Node.isIdentifier(decl.getNameNode())) return false;
-    for (const r of referencesOf(enclosingFunction(decl), decl.getNameNode())) {
-      const access = skipParens(r).getParent();
-      if (access && Node.isPropertyAccessExpression(access) && access.getExpression() === skipParens(r)) {
-        if (access.getName() === key) reads.push(access);
-        continue;
-      }
-      if (!shownAsText(r)) return false;
-    }
-  }
-  for (const r of reads) statusUse(plan, st, r, shared, done, depth + 1);
-  return true;
-}

@@ -24,6 +24,7 @@ import { absoluteOnV1, rtkEndpoint } from "./rtk-query.ts";
 import { inheritedVerb } from "./inherited-verbs.ts";
 import { routeConfigCall } from "./route-config.ts";
 import { factoryInstance } from "./factory-instance.ts";
+import { handedHelper } from "./handed-function.ts";
 import { bodyOf, conditionalOption, methodOf } from "./call-parts.ts";
 import { optionsOf } from "../evaluate/value.ts";
 import { receiverHolds } from "../receiver-base.ts";
@@ -151,6 +152,11 @@ function rootByValue(a: Analysis, node: Node, trail: Node[], depth: number): Roo
       if (init) return valueRoot(a, init, n.getText(), trail, depth);
       // By value: every caller the run sees hands in fetch (the global, or a framework's `event.fetch`).
       if (callersGiveFetch(a, b.fn, b.index, trail, depth)) return { lib: "fetch" };
+    }
+    // A request helper handed in (`run(send)`, `watch(c, { request })`): the one every caller gives.
+    if (b.kind === "param" && b.path.length <= 1 && !(b.decl as any).getInitializer?.() && !elementDefault(n, b.decl) && depth < 4) {
+      const handed = handedHelper(a, b.fn, b.index, b.path, (v) => (trail.includes(v) ? undefined : rootOf(a, v, [...trail], depth + 1)));
+      if (handed) return handed;
     }
     // SvelteKit's `({ fetch }) => …` handlers: the event's fetch.
     if (b.kind === "param" && b.path.length === 1 && b.path[0] === "fetch" && !elementDefault(n, b.decl) && kitEventParam(b.fn, b.index)) return { lib: "fetch" };
@@ -335,7 +341,9 @@ export function httpCall(a: Analysis, call: CallExpression): HttpCall | undefine
   if (root.lib === "helper") {
     // A method of a class serving several instances: a site only where this receiver may hold a v1 base.
     if (root.sig.receiverKey && Node.isPropertyAccessExpression(callee) && !receiverHolds(a, unwrapExpression(callee.getExpression()), root.sig.receiverKey)) return undefined;
-    return helperCall(a, call, root.sig, trail);
+    const out = helperCall(a, call, root.sig, trail);
+    if (root.handedIn) out.handedIn = root.handedIn;
+    return out;
   }
   if (root.lib === "superagent" && !root.wrapper) return superagentCall(call, verb, trail);
   const { lib, instance, wrapper } = root;

@@ -12,7 +12,7 @@ export type Lib = "fetch" | "undici-request" | "axios" | "got" | "ky" | "openapi
 export type Root =
   | { lib: Lib; instance?: External; wrapper?: WrapperSignature; /** got: the instance's default `responseType` (`got.extend({ responseType: "json" })`). */ responseType?: string }
   | { lib: "undici-ns" }
-  | { lib: "helper"; sig: HelperSignature; name: string };
+  | { lib: "helper"; sig: HelperSignature; name: string; /** Handed in as a parameter other code may fill with another function (handed-function.ts). */ handedIn?: string };
 
 export interface HttpCall {
   call: CallExpression;
@@ -50,6 +50,8 @@ export interface HttpCall {
   wretch?: WretchChain;
   /** Where the answer goes that the codemod does not follow (a known convention's, e.g. RTK Query's hooks): records that differ are marked. */
   answerUnseen?: string;
+  /** Sent through a request function handed in by callers the run cannot all see: why the call stays marked. */
+  handedIn?: string;
   /** A convention's own place to unwrap a v2 list (RTK Query's `transformResponse`): the edits, or undefined when it cannot. */
   unwrapList?: (wrapper: string) => import("../../types.ts").Edit[] | undefined;
   /** A convention's own edits for its answer (RTK Query's response transforms), made on the site; or why it cannot make them. */
