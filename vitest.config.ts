@@ -29,5 +29,7 @@ export default defineConfig({
     pool: "forks",
     maxWorkers: 2,
     sequence: { sequencer: SlowestFirst },
+    // dist/ built once before the first file: the CLI tests run the built CLI (test/helpers/cli.ts).
+    globalSetup: ["test/global-setup.ts"],
   },
 });

@@ -9,9 +9,9 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../../openapi/reference.ts";
+import { BUILT_CLI } from "../helpers/cli.ts";
 
-const BIN = path.join(REPO_ROOT, "bin", "v2-bridge.mjs");
+const BIN = BUILT_CLI;
 const native = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === "function";
 
 async function audit(project: string, env: NodeJS.ProcessEnv): Promise<{ code: number; findings: unknown }> {

@@ -6,10 +6,11 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../openapi/reference.ts";
+import { BUILT_CLI } from "../helpers/cli.ts";
 import { loadedPackages } from "../helpers/loaded-packages.ts";
 import { missingReference } from "../helpers/reference.ts";
 
-const BIN = path.join(REPO_ROOT, "bin", "v2-bridge.mjs");
+const BIN = BUILT_CLI;
 /** What the development entry itself brings (tsx compiles the sources); the installed package has none of it. */
 const DEV_ENTRY = ["tsx", "esbuild", "get-tsconfig", "resolve-pkg-maps"];
 const SERVER_STACK = ["fastify", "pino", "undici", "http-proxy", "prom-client", "ioredis", "ajv", "avvio", "find-my-way"];

@@ -8,12 +8,13 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PINS } from "../../openapi/reference-pins.ts";
-import { CHECKOUT_REFERENCE_DIR, REPO_ROOT } from "../../openapi/reference.ts";
+import { CHECKOUT_REFERENCE_DIR } from "../../openapi/reference.ts";
+import { BUILT_CLI } from "../helpers/cli.ts";
 import { VERSION } from "../../product/package-info.ts";
 import { startDocumentServer, type DocumentServer } from "../helpers/document-server.ts";
 import { startGatewayProcess } from "../gateway/gateway-process.ts";
 
-const BIN = path.join(REPO_ROOT, "bin", "v2-bridge.mjs");
+const BIN = BUILT_CLI;
 const realDocs = existsSync(path.join(CHECKOUT_REFERENCE_DIR, "v1-openapi.json")) && existsSync(path.join(CHECKOUT_REFERENCE_DIR, "v2-openapi.json"));
 const tmp = (p: string) => mkdtempSync(path.join(os.tmpdir(), p));
 

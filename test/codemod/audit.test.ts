@@ -11,6 +11,7 @@ import { rewrite } from "../../cli/rewrite-command.ts";
 import { runCodemod } from "../../codemod/project.ts";
 import { auditSarif } from "../../codemod/report.ts";
 import { VERSION } from "../../product/package-info.ts";
+import { SOURCE_CLI } from "../helpers/cli.ts";
 
 const temps: string[] = [];
 afterAll(() => temps.forEach((t) => rmSync(t, { recursive: true, force: true })));
@@ -122,10 +123,11 @@ describe("audit", () => {
     expect(missing.stderr).toMatch(/no such file/);
   });
 
+  // The development entry (tsx over the sources), as `npm start` runs it: the other CLI tests run the build.
   it("the CLI process exits with the audit's code", async () => {
     const dirty = project({ "a.ts": V1_FILE });
     const run = promisify(execFile);
-    const err = await run(process.execPath, ["bin/v2-bridge.mjs", "audit", dirty, "--format", "json"]).catch((e) => e);
+    const err = await run(process.execPath, [SOURCE_CLI, "audit", dirty, "--format", "json"]).catch((e) => e);
     expect(err.code).toBe(1);
     expect(JSON.parse(err.stdout).summary.findings).toBe(2);
   });

@@ -9,11 +9,11 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { analyzeSource } from "../../codemod/single-file.ts";
-import { REPO_ROOT } from "../../openapi/reference.ts";
+import { BUILT_CLI } from "../helpers/cli.ts";
 import { FIXTURES } from "./fixture-helpers.ts";
 
 const run = promisify(execFile);
-const CLI = path.join(REPO_ROOT, "bin", "v2-bridge.mjs");
+const CLI = BUILT_CLI;
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const temps: string[] = [];
 afterAll(() => temps.forEach((t) => rmSync(t, { recursive: true, force: true })));

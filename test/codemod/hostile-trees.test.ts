@@ -9,6 +9,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCodemod } from "../../codemod/project.ts";
+import { BUILT_CLI } from "../helpers/cli.ts";
 
 const run = promisify(execFile);
 const temps: string[] = [];
@@ -116,7 +117,7 @@ describe("codemod on hostile trees", () => {
     const uid = asRoot ? 65534 : undefined;
     const out = path.join(dir, "audit.json");
     if (asRoot) chmodSync(dir, 0o777);
-    const err = await run(process.execPath, [path.resolve("bin/v2-bridge.mjs"), "audit", dir, "--format", "json", "--out", out, "--no-text-files", "--no-progress"], {
+    const err = await run(process.execPath, [BUILT_CLI, "audit", dir, "--format", "json", "--out", out, "--no-text-files", "--no-progress"], {
       cwd: process.cwd(),
       ...(uid !== undefined && { uid, gid: uid }),
       env: { ...process.env, HOME: dir },

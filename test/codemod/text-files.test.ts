@@ -13,6 +13,7 @@ import { runCodemod, type RunResult } from "../../codemod/project.ts";
 import { auditSarif, auditText } from "../../codemod/report.ts";
 import { scanTextFile, TEXT_FILE_MAX_BYTES, textFileKind } from "../../codemod/text-files.ts";
 import type { Finding } from "../../codemod/types.ts";
+import { BUILT_CLI } from "../helpers/cli.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const KEY = "rpa_7Hq2LmX9vBn4Kp8RzT3w";
@@ -276,7 +277,7 @@ describe("audit of a tree with text files", () => {
 
   it("runs through the real CLI: exit 1, JSON with the text-file findings, the skipped large file on stderr", async () => {
     const run = promisify(execFile);
-    const out = await run(process.execPath, ["bin/v2-bridge.mjs", "audit", dir, "--format", "json", "--no-progress"], { cwd: ROOT, timeout: 60_000 }).then(
+    const out = await run(process.execPath, [BUILT_CLI, "audit", dir, "--format", "json", "--no-progress"], { cwd: ROOT, timeout: 60_000 }).then(
       (r) => ({ code: 0, ...r }),
       (e: { code: number; stdout: string; stderr: string }) => e,
     );

@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, resolveConfig } from "../../gateway/config.ts";
 import { envOptions } from "../helpers/gateway-flags.ts";
-import { REPO_ROOT } from "../../openapi/reference.ts";
+import { BUILT_CLI } from "../helpers/cli.ts";
 import { fetchUsage } from "../../report/index.ts";
 import { rawRequest, startRig, type Rig } from "./helpers.ts";
 
@@ -83,7 +83,7 @@ describe("--admin-on-public with --admin-token", () => {
     await expect(fetchUsage(rig.gateway.url)).rejects.toThrow(/HTTP 401 \(this gateway's operator pages need a token/);
     const out = path.join(mkdtempSync(path.join(os.tmpdir(), "v2b-admin-")), "report.html");
     // Asynchronous: the gateway answering it lives in this process.
-    const cli = await promisify(execFile)(process.execPath, [path.join(REPO_ROOT, "bin", "v2-bridge.mjs"), "report", "--traffic", rig.gateway.adminUrl, "--out", out], {
+    const cli = await promisify(execFile)(process.execPath, [BUILT_CLI, "report", "--traffic", rig.gateway.adminUrl, "--out", out], {
       env: { ...process.env, V2_BRIDGE_ADMIN_TOKEN: TOKEN },
       timeout: 30_000,
     });

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../../openapi/reference.ts";
+import { BUILT_CLI } from "../helpers/cli.ts";
 import { waitForUrl } from "../helpers/processes.ts";
 import { missingReference } from "../helpers/reference.ts";
 
@@ -15,7 +15,7 @@ describe("v2-bridge gateway process", () => {
     const cwd = mkdtempSync(path.join(os.tmpdir(), "v2b-gateway-"));
     // Without the reference documents (a clone with no ../shared) the gateway starts only unvalidated.
     const args = ["gateway", "--port", "0", ...(missingReference ? ["--no-validation"] : [])];
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, "bin", "v2-bridge.mjs"), ...args], {
+    const child = spawn(process.execPath, [BUILT_CLI, ...args], {
       cwd,
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -3,8 +3,7 @@
 // reference documents (a clone with nothing beside it) it runs with --no-validation, since these
 // tests are about processes, not validation.
 import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
-import { REPO_ROOT } from "../../openapi/reference.ts";
+import { BUILT_CLI } from "../helpers/cli.ts";
 import { missingReference } from "../helpers/reference.ts";
 
 export interface GatewayProcess {
@@ -18,7 +17,7 @@ export interface GatewayProcess {
 }
 
 export async function startGatewayProcess(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, "bin", "v2-bridge.mjs"), "gateway", "--port", "0", ...(missingReference ? ["--no-validation"] : []), ...args], {
+  const child = spawn(process.execPath, [BUILT_CLI, "gateway", "--port", "0", ...(missingReference ? ["--no-validation"] : []), ...args], {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
     stdio: ["ignore", "pipe", "pipe"],

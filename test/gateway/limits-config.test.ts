@@ -1,13 +1,12 @@
 // The limit settings: defaults, environment variables, flags in --help, and refusals of values
 // Node would reject at listen time.
 import { execFile } from "node:child_process";
-import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { ConfigError, resolveConfig } from "../../gateway/config.ts";
 import { envOptions } from "../helpers/gateway-flags.ts";
 import { LIMIT_DEFAULTS, LIMIT_FIELDS } from "../../gateway/limits/limits.ts";
-import { REPO_ROOT } from "../../openapi/reference.ts";
+import { BUILT_CLI } from "../helpers/cli.ts";
 
 describe("limit settings", () => {
   it("defaults, and numbers from V2_BRIDGE_* variables", () => {
@@ -25,7 +24,7 @@ describe("limit settings", () => {
   });
 
   it("every limit is a documented `v2-bridge gateway` flag", async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, [path.join(REPO_ROOT, "bin", "v2-bridge.mjs"), "gateway", "--help"]);
+    const { stdout } = await promisify(execFile)(process.execPath, [BUILT_CLI, "gateway", "--help"]);
     for (const f of LIMIT_FIELDS) expect(stdout).toContain(f.flag.split(" ")[0]);
   });
 });

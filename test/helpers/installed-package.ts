@@ -1,4 +1,4 @@
-// Packs this checkout (`npm pack`, which builds it) and installs the tarball into an empty
+// Packs this checkout (`npm pack` of the dist/ the test run built) and installs the tarball into an empty
 // directory with npm's --offline, as a user without network would.
 //
 // npm installs a published package's dependencies from the npm-shrinkwrap.json it ships, but it
@@ -17,9 +17,22 @@ export type Packed = { tarball: string; bytes: number; unpackedBytes: number; fi
 
 const npm = (args: string[], cwd: string) => execFileSync("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], { cwd, encoding: "utf8", maxBuffer: 64 << 20, stdio: ["ignore", "pipe", "pipe"] });
 
+/**
+ * Packs the dist/ the test run built (test/global-setup.ts runs the build script once): npm's
+ * prepack would build again, removing dist/ while other test files run the built CLI. So the
+ * scripts are skipped and the rest of prepack and postpack (the shrinkwrap) is run here.
+ */
 export function packCheckout(): Packed {
   const dest = mkdtempSync(path.join(os.tmpdir(), "v2b-pack-"));
-  const [info] = JSON.parse(npm(["pack", "--json", "--pack-destination", dest], REPO_ROOT)) as { filename: string; size: number; unpackedSize: number; files: { path: string }[] }[];
+  const shrinkwrap = (...args: string[]) => execFileSync(process.execPath, [path.join(REPO_ROOT, "scripts", "shrinkwrap.mjs"), ...args], { cwd: REPO_ROOT, stdio: "inherit" });
+  shrinkwrap();
+  let packed: string;
+  try {
+    packed = npm(["pack", "--json", "--ignore-scripts", "--pack-destination", dest], REPO_ROOT);
+  } finally {
+    shrinkwrap("--remove");
+  }
+  const [info] = JSON.parse(packed) as { filename: string; size: number; unpackedSize: number; files: { path: string }[] }[];
   return { tarball: path.join(dest, info!.filename), bytes: info!.size, unpackedBytes: info!.unpackedSize, files: info!.files.map((f) => f.path) };
 }
 

@@ -1,10 +1,10 @@
-// `v2-bridge mappings` as a user runs it: a real process, real stdout.
+// `v2-bridge mappings` as a user runs it: a real process, real stdout. It runs the development
+// entry (tsx over the sources, as `npm start` and the docs script do); the other CLI tests run the build.
 import { execFileSync } from "node:child_process";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../../openapi/reference.ts";
+import { SOURCE_CLI } from "../helpers/cli.ts";
 
-const cli = path.join(REPO_ROOT, "bin", "v2-bridge.mjs");
+const cli = SOURCE_CLI;
 const run = (...args: string[]) => execFileSync(process.execPath, [cli, ...args], { encoding: "utf8" });
 
 describe("v2-bridge mappings", () => {

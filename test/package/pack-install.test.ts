@@ -1,4 +1,4 @@
-// The package as a user installs it: `npm pack` (which compiles it), the tarball installed into an
+// The package as a user installs it: `npm pack` (of the dist/ test/global-setup.ts built), the tarball installed into an
 // empty directory offline, and every command run from there with the reference documents served
 // by a local server. Prints the tarball's size and file count, and the installed CLI's cold start.
 import { execFileSync, spawn } from "node:child_process";
@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHECKOUT_REFERENCE_DIR } from "../../openapi/reference.ts";
+import { CHECKOUT_REFERENCE_DIR, REPO_ROOT } from "../../openapi/reference.ts";
 import { VERSION } from "../../product/package-info.ts";
 import { startDocumentServer, type DocumentServer } from "../helpers/document-server.ts";
 import { installOffline, packCheckout, type Packed } from "../helpers/installed-package.ts";
@@ -71,6 +71,10 @@ describe.skipIf(!realDocs)(`installed from the packed tarball${realDocs ? "" : `
     expect(outside.sort()).toEqual(["README.md", "npm-shrinkwrap.json", "package.json"]);
     expect(packed.files.filter((f) => /\.(ts|mts|cts)$/.test(f) || /^dist\/(test|bench)\//.test(f))).toEqual([]);
     expect(packed.files).toContain("dist/bin/v2-bridge.js");
+    // Packed with --ignore-scripts from the run's own build: a user's `npm pack` runs these same two steps first.
+    const { scripts } = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> };
+    expect(scripts.prepack).toBe("npm run build && node scripts/shrinkwrap.mjs");
+    expect(scripts.postpack).toBe("node scripts/shrinkwrap.mjs --remove");
     // The shrinkwrap holds the runtime dependencies only.
     const shrinkwrap = JSON.parse(execFileSync("tar", ["-xzOf", packed.tarball, "package/npm-shrinkwrap.json"], { encoding: "utf8", maxBuffer: 64 << 20 }));
     expect(Object.keys(shrinkwrap.packages)).not.toContain("node_modules/vitest");

@@ -9,6 +9,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startGateway, type Gateway } from "../../gateway/server.ts";
 import { referenceMissingReason } from "../../openapi/reference.ts";
+import { BUILT_CLI } from "../helpers/cli.ts";
 import { checkUsage } from "../../report/index.ts";
 import { startSandbox, type Sandbox } from "../../sandbox/server.ts";
 import { browserSuite, chromiumMissing, DESKTOP, launchChromium, outputPath, PHONE } from "./browser.helpers.ts";
@@ -61,7 +62,7 @@ describe.skipIf(chromiumMissing)(browserSuite("report page in headless Chromium"
       await run(
         process.execPath,
         [
-          "bin/v2-bridge.mjs",
+          BUILT_CLI,
           "report",
           ...["audit-2026-11-10.json", "audit-2026-10-01.json", "audit-2026-10-20.json"].flatMap((f) => ["--code", path.join(FIX, f)]),
           "--traffic",
@@ -188,7 +189,7 @@ describe.skipIf(chromiumMissing)(browserSuite("report page in headless Chromium"
       // The gateway's snapshot meets the report's input contract, and the CLI reads it by URL.
       expect(checkUsage(usage)).toEqual({ ok: true });
       const cliOut = outputPath("live-report.html");
-      const cli = await run(process.execPath, ["bin/v2-bridge.mjs", "report", "--traffic", gateway.adminUrl, "--out", cliOut], { cwd: ROOT, timeout: 30_000 });
+      const cli = await run(process.execPath, [BUILT_CLI, "report", "--traffic", gateway.adminUrl, "--out", cliOut], { cwd: ROOT, timeout: 30_000 });
       expect(cli.stderr).toMatch(/5 live requests from 2 clients, 4 of 37 v1 operations in use/);
 
       const page = await browser.newPage({ viewport: DESKTOP });

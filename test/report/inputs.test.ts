@@ -10,11 +10,12 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkAudit, checkUsage, fetchUsage, loadAudit, loadAudits, loadTraffic, ReportInputError, usageUrl } from "../../report/index.ts";
+import { BUILT_CLI } from "../helpers/cli.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const FIX = path.join(here, "fixtures");
 const ROOT = path.resolve(here, "../..");
-const CLI = path.join(ROOT, "bin/v2-bridge.mjs");
+const CLI = BUILT_CLI;
 const run = promisify(execFile);
 
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -6,6 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { BUILT_CLI } from "../helpers/cli.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const GUIDE = readFileSync(path.join(ROOT, "docs/migration-guide.md"), "utf8");
@@ -40,7 +41,7 @@ describe("docs/migration-guide.md", () => {
     }
     expect([...used.keys()].sort()).toEqual(expect.arrayContaining(["audit", "gateway", "report", "rewrite"]));
     for (const [command, flags] of used) {
-      const { stdout } = await run(process.execPath, ["bin/v2-bridge.mjs", command, "--help"], { cwd: ROOT, timeout: 30_000 });
+      const { stdout } = await run(process.execPath, [BUILT_CLI, command, "--help"], { cwd: ROOT, timeout: 30_000 });
       expect(stdout, `v2-bridge ${command} --help`).toMatch(new RegExp(`^Usage: v2-bridge ${command}\\b`));
       for (const flag of flags) expect(stdout, `v2-bridge ${command} ${flag}`).toMatch(new RegExp(`(^|[\\s,])${flag}\\b`));
     }

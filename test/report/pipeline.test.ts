@@ -9,13 +9,14 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildReport, checkAudit, loadAudits, mappingTable } from "../../report/index.ts";
+import { BUILT_CLI } from "../helpers/cli.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const run = promisify(execFile);
 
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ["bin/v2-bridge.mjs", ...args], { cwd: ROOT, timeout: 60_000 });
+    const { stdout, stderr } = await run(process.execPath, [BUILT_CLI, ...args], { cwd: ROOT, timeout: 60_000 });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };

@@ -1,13 +1,12 @@
 // `v2-bridge sandbox --boot-ms N` as an operator runs it: a real process whose pods boot over N ms,
 // and a bad value refused before anything listens.
 import { spawn, spawnSync } from "node:child_process";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../../openapi/reference.ts";
+import { BUILT_CLI } from "../helpers/cli.ts";
 import { waitForUrl } from "../helpers/processes.ts";
 import { missingReference, refSuite } from "../helpers/reference.ts";
 
-const BIN = path.join(REPO_ROOT, "bin", "v2-bridge.mjs");
+const BIN = BUILT_CLI;
 
 describe.skipIf(missingReference)(refSuite("v2-bridge sandbox --boot-ms"), () => {
   it("boots pods over the given time: a long boot keeps a new pod PROVISIONING", async () => {

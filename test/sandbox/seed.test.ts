@@ -1,13 +1,12 @@
 // `sandbox --seed`: the same calls make the same ids, times and boot progress on every run, which
 // is what lets `v2-bridge verify` compare two runs record by record. Unseeded sandboxes differ.
 import { spawn } from "node:child_process";
-import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../../openapi/reference.ts";
+import { BUILT_CLI } from "../helpers/cli.ts";
 import { startSandbox, type Sandbox } from "../../sandbox/server.ts";
 import { waitForUrl } from "../helpers/processes.ts";
 
-const BIN = path.join(REPO_ROOT, "bin", "v2-bridge.mjs");
+const BIN = BUILT_CLI;
 const headers = { authorization: "Bearer sandbox_seed", "content-type": "application/json" };
 
 /** One short session: a pod (booting over 3 calls), a volume, a template, reads in between. */

@@ -2,9 +2,8 @@
 // exercised by its run script): the codemod's rewrite verifies clean, and each deliberately wrong
 // rewrite is caught at the call site that is wrong.
 import { spawn } from "node:child_process";
-import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../../openapi/reference.ts";
+import { BUILT_CLI } from "../helpers/cli.ts";
 import { runVerify } from "../../verify/index.ts";
 import { renderText } from "../../verify/render-text.ts";
 import type { Difference, VerifyReport } from "../../verify/report-types.ts";
@@ -12,7 +11,7 @@ import { formatSite } from "../../verify/sites.ts";
 import { missingReference, refSuite } from "../helpers/reference.ts";
 import { cleanupProjects, clientApp, inject, project, rewritten } from "./helpers.ts";
 
-const BIN = path.join(REPO_ROOT, "bin", "v2-bridge.mjs");
+const BIN = BUILT_CLI;
 const RUN = ["node", "--import", "tsx", "run.ts"];
 
 function cli(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
