@@ -7,6 +7,7 @@ import { unwrapExpression } from "./urls.ts";
 import type { Analysis } from "./state.ts";
 import type { HttpCall } from "./transports/transport.ts";
 import { referencesOf, skipParens } from "./nodes.ts";
+import { parsedBy } from "./json-parsers.ts";
 import { responseHandedTo, thenHandlerTakes, type Handed } from "./response-handed.ts";
 import { returnedTo } from "./answer-flow.ts";
 import { openapiAnswer } from "./openapi-answer.ts";
@@ -66,14 +67,6 @@ function isLiteral(e: Node): boolean {
   return Node.isNullLiteral(u) || Node.isStringLiteral(u) || Node.isNumericLiteral(u) || Node.isObjectLiteralExpression(u) && u.getProperties().length === 0 || Node.isArrayLiteralExpression(u) && u.getElements().length === 0 || u.getText() === "undefined";
 }
 
-/** `JSON.parse(x)` around a node, if any. */
-function jsonParseAround(node: Node): Node | undefined {
-  const outer = skipParens(node);
-  const p = outer.getParent();
-  if (p && Node.isCallExpression(p) && p.getExpression().getText() === "JSON.parse" && p.getArguments()[0] === outer) return p;
-  return undefined;
-}
-
 export function bodySites(a: Analysis, http: HttpCall, depth = 0): BodySite[] {
   // A data-fetching hook: what its fetcher resolves to is the hook's `data`.
   if (http.hook) return http.helper?.returnsBody || http.wrapper?.returnsBody ? hookDataSites(http.call) : [];
@@ -102,13 +95,13 @@ export function bodySites(a: Analysis, http: HttpCall, depth = 0): BodySite[] {
     if (parent && Node.isAwaitExpression(parent)) {
       // `JSON.parse(await res.text())`: the value is the parse.
       if (parsesText) {
-        const parse = jsonParseAround(parent);
+        const parse = parsedBy(a, parent);
         if (parse) sites.push({ kind: "value", node: parse });
         // `const raw = await res.text(); … JSON.parse(raw)`: each parse of the text is the body.
         const decl = skipParens(parent).getParent();
         if (!parse && decl && Node.isVariableDeclaration(decl) && Node.isIdentifier(decl.getNameNode())) {
           for (const ref of referencesOf(enclosingFunction(decl), decl.getNameNode())) {
-            const p = jsonParseAround(ref);
+            const p = parsedBy(a, ref);
             if (p) sites.push({ kind: "value", node: p });
           }
         }

@@ -21,6 +21,7 @@ import { memberMethod } from "./symbols.ts";
 import { bind } from "./values.ts";
 import { unwrapExpression } from "./urls.ts";
 import { readCall } from "./call-reader.ts";
+import { parsedBy } from "./json-parsers.ts";
 import { callersOf, caughtBodies, catchersOf, followPath, handlerParam, interceptorsOf } from "./caught-errors.ts";
 import { clientHooks, storedOnError } from "./client-hooks.ts";
 import { openapiAnswer } from "./openapi-answer.ts";
@@ -216,7 +217,7 @@ function responseUse(a: Analysis, outer: Node, h: Handler, add: AddBody, hand: U
     const holder = skipParens(awaited).getParent();
     const texts = holder && Node.isVariableDeclaration(holder) && Node.isIdentifier(holder.getNameNode()) ? referencesOf(enclosingFunction(holder), holder.getNameNode()) : [awaited];
     for (const t of texts) {
-      const parse = jsonParseOf(t);
+      const parse = parsedBy(a, t);
       const read = parse && describeRead(parse, awaited);
       if (parse && read?.errorReachable) add(parse, h.hops, h.errorSide || read.side === "error");
     }
@@ -228,12 +229,6 @@ function responseUse(a: Analysis, outer: Node, h: Handler, add: AddBody, hand: U
     if (to?.kind === "param") responseParam(a, { name: to.name, hops: [...h.hops, to.hop], errorSide }, add, hand, depth + 1);
     else if (to && errorSide) hand(to.call, to.why);
   }
-}
-
-function jsonParseOf(n: Node): Node | undefined {
-  const outer = skipParens(n);
-  const p = outer.getParent();
-  return p && Node.isCallExpression(p) && p.getExpression().getText() === "JSON.parse" && p.getArguments()[0] === outer ? p : undefined;
 }
 
 /** The call's transport calls (its own, a helper's or wrapper's inner ones) whose awaited value is a fetch-like Response. */

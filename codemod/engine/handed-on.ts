@@ -7,7 +7,7 @@
 // parameter, a method with several bodies) is said so, with why: the read there is not known.
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
-import { argumentCallee, classNamed, declarationsNamed } from "./record-callees.ts";
+import { argumentCallee, constructorOf, declarationsNamed } from "./record-callees.ts";
 import { handlerParam } from "./caught-errors.ts";
 import { functionName, references } from "./references.ts";
 import { namedOutsideRun } from "./project-reads.ts";
@@ -41,7 +41,7 @@ export function handedTo(a: Analysis, value: Node): HandedTo | undefined {
     const name = callee && (callee.param as any).getNameNode?.();
     if (callee && name) return { kind: "param", name, hop: { fn: callee.fn, call, arg: outer } };
   } else {
-    const ctor = classNamed(a, call.getExpression())?.getConstructors().find((c) => c.getBody());
+    const ctor = constructorOf(a, call.getExpression());
     const param = ctor?.getParameters()[index];
     if (ctor && param) return { kind: "param", name: param.getNameNode(), hop: { fn: ctor, call, arg: outer } };
     if (ctor) return undefined;

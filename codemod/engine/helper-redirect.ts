@@ -11,6 +11,7 @@ import { unwrapExpression } from "./urls.ts";
 import { insertAt, replaceNode, textEdit } from "./text-edit.ts";
 import { HELPER_BASE_PARAM, nameFor, V1_BASE_NAME, V1_DERIVE_NAME, type Redirect } from "./v1-redirect.ts";
 import { isTypeScriptFile } from "./nodes.ts";
+import { testedEnd } from "./prefix-tests.ts";
 
 /** Where callers give the helper its base: a parameter, or one key of an options parameter. */
 interface Slot {
@@ -194,6 +195,24 @@ function headUse(head: Node, base: string): Edit {
   return replaceNode(template, `(${HELPER_BASE_PARAM} !== undefined ? ${given} : ${text})`);
 }
 
+/**
+ * The other reads in the helper of the base the anchor reads (`this.baseURL`, a name: read twice
+ * without effect) whose own text is tested (`this.baseURL.endsWith("/")`): a kept call given a base
+ * of its own must be joined by that base's test, not the shared one's (".../v1" + "pods" otherwise).
+ */
+function ownTextTests(fn: Node, anchor: Node): Node[] {
+  const e = unwrapExpression(anchor);
+  if (!pureRead(e)) return [];
+  const symbol = e.getSymbol();
+  return fn.getDescendantsOfKind(e.getKind()).filter((n) => n !== e && n.getText() === e.getText() && n.getSymbol() === symbol && testedEnd(n));
+}
+
+/** `name`, `this.base`, `this.config.base`: the same value wherever the helper reads it. */
+function pureRead(n: Node): boolean {
+  if (Node.isIdentifier(n) || n.getKind() === SyntaxKind.ThisKeyword) return true;
+  return Node.isPropertyAccessExpression(n) && pureRead(n.getExpression());
+}
+
 function newParameter(fn: Node, anchor: Node, name: string, call: Call, value = ""): Redirect | undefined {
   const params = ((fn as any).getParameters?.() ?? []) as Node[];
   if (params.some((p) => (p as any).isRestParameter?.())) return undefined;
@@ -212,7 +231,9 @@ function newParameter(fn: Node, anchor: Node, name: string, call: Call, value = 
   // A default copied from the anchor takes what else is planned inside it (a caller-set base's `runpodV2Base(…)`).
   const copies = local ? undefined : { start: anchor.getStart(), end: anchor.getEnd() };
   const declared = last ? insertAt(last, last.getEnd(), `, ${param}`) : insertAt(close, close.getStart(), param);
-  const shared: Edit[] = [copies ? { ...declared, copies } : declared, head ? headUse(anchor, value) : replaceNode(anchor, use)];
+  // The base's own text tested beside the join (`this.baseURL.endsWith("/") && path.startsWith("/")`): it tests the base joined.
+  const tests = head ? [] : ownTextTests(fn, anchor).map((t) => replaceNode(t, use));
+  const shared: Edit[] = [copies ? { ...declared, copies } : declared, head ? headUse(anchor, value) : replaceNode(anchor, use), ...tests];
   const fill = Array.from({ length: params.length - args.length }, () => "undefined");
   const tail = [...fill, name].join(", ");
   const closeParen = call.getLastChildByKind(SyntaxKind.CloseParenToken);

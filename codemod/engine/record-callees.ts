@@ -3,7 +3,7 @@
 // renamed there is shared by every caller, so each entry is kept: do no harm lets the rename land
 // only when every call of the function hands it records of calls that migrate (shared-readers.ts).
 import { Node, SyntaxKind } from "../ts-morph.ts";
-import type { ClassDeclaration } from "ts-morph";
+import type { ClassDeclaration, ConstructorDeclaration } from "ts-morph";
 import type { Analysis, Plan } from "./state.ts";
 import { skipParens } from "./nodes.ts";
 
@@ -51,6 +51,24 @@ export function functionNamed(a: Analysis, expr: Node): Node | undefined {
 export function classNamed(a: Analysis, expr: Node): ClassDeclaration | undefined {
   const d = declarationsNamed(expr).find((x) => Node.isClassDeclaration(x));
   return d && Node.isClassDeclaration(d) && !d.getSourceFile().isDeclarationFile() && a.files.has(d.getSourceFile().getFilePath()) ? d : undefined;
+}
+
+/**
+ * The constructor a `new` expression of the run's class runs: its own, or (a class that declares none,
+ * `class NotFoundError extends APIError {}`) the first one up its chain of the run's classes, which
+ * JavaScript calls with the same arguments.
+ */
+export function constructorOf(a: Analysis, expr: Node): ConstructorDeclaration | undefined {
+  const seen = new Set<Node>();
+  for (let cls: ClassDeclaration | undefined = classNamed(a, expr); cls && !seen.has(cls); cls = cls.getBaseClass()) {
+    seen.add(cls);
+    if (cls.getSourceFile().isDeclarationFile() || !a.files.has(cls.getSourceFile().getFilePath())) return undefined;
+    const ctor = cls.getConstructors().find((c) => c.getBody());
+    if (ctor) return ctor;
+    // A class that declares a constructor without a body (an overload only) or none of its own and no base of the run: none is read.
+    if (cls.getConstructors().length) return undefined;
+  }
+  return undefined;
 }
 
 function unwrap(n: Node): Node {

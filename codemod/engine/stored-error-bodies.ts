@@ -12,7 +12,7 @@ import type { Analysis } from "./state.ts";
 import { declarationScope, isDeclarationName, referencesOf, skipParens } from "./nodes.ts";
 import { enclosingFunction, isFunctionLike, resolveIdentifier } from "./scope.ts";
 import { handedTo, type Hop } from "./handed-on.ts";
-import { classNamed } from "./record-callees.ts";
+import { constructorOf } from "./record-callees.ts";
 import { callersOf } from "./caught-errors.ts";
 import { unwrapExpression } from "./urls.ts";
 
@@ -79,7 +79,7 @@ export function storedAt(a: Analysis, value: Node, hops: Hop[]): Stored | undefi
   }
   if (Node.isNewExpression(p)) {
     const index = p.getArguments().indexOf(outer as any);
-    const ctor = index >= 0 ? classNamed(a, p.getExpression())?.getConstructors().find((c) => c.getBody()) : undefined;
+    const ctor = index >= 0 ? constructorOf(a, p.getExpression()) : undefined;
     const param = ctor?.getParameters()[index];
     if (ctor && param?.isParameterProperty()) return { holder: p, field: param.getName(), hops: [...hops, { fn: ctor, call: p, arg: outer }] };
   }

@@ -10,7 +10,7 @@ import type { Analysis } from "./state.ts";
 import { handedTo, type Hop } from "./handed-on.ts";
 import { catchersOf, followPath } from "./caught-errors.ts";
 import { followHolder, type Stored } from "./stored-error-bodies.ts";
-import { classNamed } from "./record-callees.ts";
+import { constructorOf } from "./record-callees.ts";
 import { references } from "./references.ts";
 
 let active = 0;
@@ -45,8 +45,9 @@ export function storedReads(a: Analysis, call: Node, s: Stored, read: (n: Node, 
 /** The reads of the class field a `new` expression stores the body in (a parameter property, or a field its constructor sets), outside the constructor. */
 function classFieldReads(a: Analysis, s: Stored): Node[] {
   if (!Node.isNewExpression(s.holder)) return [];
-  const cls = classNamed(a, s.holder.getExpression());
-  const ctor = cls?.getConstructors().find((c) => c.getBody());
+  // The class whose constructor stores it (the class made, or the one it inherits that constructor from).
+  const ctor = constructorOf(a, s.holder.getExpression());
+  const cls = ctor?.getParent();
   const param = ctor?.getParameters().find((p) => p.isParameterProperty() && p.getName() === s.field);
   const decl = param?.getNameNode() ?? cls?.getProperty(s.field)?.getNameNode();
   if (!decl) return [];

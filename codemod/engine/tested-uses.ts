@@ -6,7 +6,7 @@
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
 import { onlyTested } from "./evaluate/string-tests.ts";
-import { prefixTest, testedEnd } from "./prefix-tests.ts";
+import { flipKeepsAnswer, prefixTest, testedEnd } from "./prefix-tests.ts";
 
 const NUMERIC = /^(Number|parseInt|parseFloat|Boolean|Number\.parseInt|Number\.parseFloat)$/;
 
@@ -23,6 +23,8 @@ export function testedUse(a: Analysis, outer: Node, path: string[]): "none" | { 
   // `base.startsWith("http://localhost:")`: its own text against a literal, no request URL.
   // (`base.endsWith("/")` stays a test: a slash-safe join reads it beside the URL.)
   if (!path.length && testedEnd(outer) && (p as any).getName?.() === "startsWith") return "none";
+  // `base.endsWith("/")` whose answer the flip cannot change (a slash-safe join's test): it pins no base.
+  if (!path.length && flipKeepsAnswer(outer)) return "none";
   const test = !path.length ? prefixTest(outer) : undefined;
   if (test) return { urlTest: test };
   // `base.endsWith("/")` (a slash-safe join's test): a boolean holds no URL.

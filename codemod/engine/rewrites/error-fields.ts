@@ -52,7 +52,7 @@ const isField = (name: string): name is ErrorField => name === "message" || name
  */
 export function errorFieldReads(a: Analysis, value: Node, out: ErrorRead[] = [], depth = 0, trail: ReadTrail = { hops: [] }): ErrorRead[] {
   // Each name the body passes through is two steps (the declaration, then its uses).
-  if (depth > 6) return out;
+  if (depth > 10) return out;
   if (Node.isObjectBindingPattern(value)) {
     for (const el of value.getElements()) {
       const key = el.getPropertyNameNode()?.getText() ?? el.getName();

@@ -20,6 +20,23 @@ export function isErrorRead(ref: Node): boolean {
   return !!p && Node.isPropertyAccessExpression(p) && p.getExpression() === ref && ["message", "error", "detail", "title", "status"].includes(p.getName());
 }
 
+/**
+ * A call of a generic method whose answer type only its context gives (`get<Req, Rsp>(path, opts):
+ * Promise<Rsp>`, returned from a method declared `Promise<Registry[]>`): after `.then` no context
+ * gives it, so the body is `unknown` there and is read untyped.
+ */
+function answerFromContext(call: Node): boolean {
+  if (!Node.isCallExpression(call) || call.getTypeArguments().length) return false;
+  const decls = call.getExpression().getSymbol()?.getDeclarations() ?? [];
+  return decls.some((d) => {
+    const f = d as any;
+    const returned = f.getReturnTypeNode?.()?.getText() as string | undefined;
+    const params = ((f.getParameters?.() ?? []) as Node[]).map((p) => (p as any).getTypeNode?.()?.getText() ?? "").join(" ");
+    const names = ((f.getTypeParameters?.() ?? []) as Node[]).map((t) => (t as any).getName() as string);
+    return !!returned && names.some((n) => new RegExp(`\\b${n}\\b`).test(returned) && !new RegExp(`\\b${n}\\b`).test(params));
+  });
+}
+
 export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
   const all = bodySites(plan.a, http);
   // (A helper returning its transport's answer is followed where the answer goes: answer-leaves.ts says where it leaves sight.)
@@ -109,7 +126,7 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
     if (site.kind === "promise") {
       // An axios call through an unwrapping interceptor is typed as axios's answer (the code casts where it reads): its body is read untyped.
       // So is a generated request whose body type is inferred from the method's declared (v1) return type, which `.then` no longer gives it.
-      const body = ((http.lib === "axios" && http.interceptor) || (http.routeConfig && !(http.call as any).getTypeArguments?.().length)) && isTypeScriptFile(site.node.getSourceFile().getFilePath()) ? "(body: any)" : "(body)";
+      const body = ((http.lib === "axios" && http.interceptor) || (http.routeConfig && !(http.call as any).getTypeArguments?.().length) || answerFromContext(http.call)) && isTypeScriptFile(site.node.getSourceFile().getFilePath()) ? "(body: any)" : "(body)";
       const fn = enclosingFunction(site.node);
       const parent = skipParens(site.node).getParent();
       const at = beforeFallbacks(site.node);
