@@ -14,12 +14,16 @@ import { helperRedirect } from "./helper-redirect.ts";
 import { localBaseExpression } from "./local-base.ts";
 import { kyDerivedBase } from "./ky-derived-base.ts";
 import { heldBaseRedirect } from "./held-base-redirect.ts";
+import { swrFetcherRedirect } from "./swr-kept-fetcher.ts";
 
 /** How a marked call keeps a v1 base of its own: in its own URL, or through its helper's new base parameter. */
 export function redirectFor(a: Analysis, http: HttpCall, url: LocatedUrl, parts: Part[]): Redirect | undefined {
   if (http.ownRedirect) return http.ownRedirect();
-  // A hook over a request helper (`useSWR(path, fetcher)`): the library calls the fetcher, so no argument can be added.
-  if (http.hook && http.lib === "helper") return undefined;
+  // A hook over a request helper (`useSWR(path, fetcher)`): the library calls the fetcher with the key alone; it is given one bound to the v1 base.
+  if (http.hook && http.lib === "helper") {
+    const r = swrFetcherRedirect(a, http);
+    return "why" in r ? undefined : r;
+  }
   if (http.lib === "axios" && http.external?.node && !parts.some((p) => p.node === http.external!.node)) {
     const verb = http.method.kind === "verb" ? http.method.value : undefined;
     return axiosRedirect(http.call, verb, http.external.value, http.options);
