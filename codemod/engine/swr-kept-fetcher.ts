@@ -87,7 +87,7 @@ const KEEPS = new Set(["filter", "sort", "slice", "reverse", "toSorted", "toReve
  * call's awaited result), the entry's own value (an updater's parameter), or a record the code
  * writes out in place; undefined when everything written is one of those.
  */
-function foreignValue(a: Analysis, written: Node, own: Set<string> = new Set(), depth = 0): string | undefined {
+export function foreignValue(a: Analysis, written: Node, own: Set<string> = new Set(), depth = 0): string | undefined {
   const n = unwrapExpression(written);
   const text = n.getText().slice(0, 30);
   if (depth > 8) return text;
