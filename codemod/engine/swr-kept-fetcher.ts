@@ -135,8 +135,24 @@ function writtenBy(data: Node | undefined, options: Node | undefined): Node[] {
 /** Whether a name holds the answer of a call the run keeps on v1 (`const pod = await send(…)` with that call marked). */
 function keptAnswer(a: Analysis, id: Node): boolean {
   const b = bind(a, id);
+  if (b?.kind === "param" && b.index === 0 && b.path.length === 0) return mutationAnswerKept(a, b.fn);
   if (b?.kind !== "var" || !b.isConst || !b.init || b.path.length) return false;
   let init = unwrapExpression(b.init);
   if (Node.isAwaitExpression(init)) init = unwrapExpression(init.getExpression());
   return a.sites.some((s) => s.finding && !s.complete && (s.call === init || (Node.isCallExpression(init) && s.call.getFirstAncestor((n) => n === init) !== undefined)));
+}
+
+/**
+ * `onSuccess: (saved) => …` beside a `mutationFn` (TanStack Query, SWR's mutation options): its first
+ * parameter is the mutation's answer, kept v1 when every call in `mutationFn` is a site kept on v1.
+ */
+function mutationAnswerKept(a: Analysis, fn: Node): boolean {
+  const prop = fn.getParent();
+  const obj = prop?.getParent();
+  if (!prop || !Node.isPropertyAssignment(prop) || !["onSuccess", "onSettled"].includes(prop.getName()) || !obj || !Node.isObjectLiteralExpression(obj)) return false;
+  const m = obj.getProperty("mutationFn");
+  const body = m && Node.isPropertyAssignment(m) ? m.getInitializer() : undefined;
+  if (!body) return false;
+  const inside = a.sites.filter((s) => s.call.getFirstAncestor((n) => n === body));
+  return inside.length > 0 && inside.every((s) => s.finding && !s.complete);
 }
