@@ -60,6 +60,14 @@ export function swrKeptEntryWhy(a: Analysis, site: Site): string | undefined {
     const foreign = writtenBy(c.write, c.write && c.call.getArguments()[2]).map((w) => foreignValue(a, w)).find(Boolean);
     if (foreign) return `the cache write at ${here(c.call)} puts ${foreign} into its cached data, which is not the answer of a call that stays v1`;
   }
+  // Data the hook starts from: its own `fallbackData`, an `<SWRConfig>`'s `fallback` (keyed at run time).
+  const options = (site.call as Node & { getArguments(): Node[] }).getArguments?.()[2];
+  const o = options && unwrapExpression(options);
+  const seed = o && Node.isObjectLiteralExpression(o) ? o.getProperty("fallbackData") : undefined;
+  const seeded = seed && Node.isPropertyAssignment(seed) ? foreignValue(a, seed.getInitializer()!) : seed ? seed.getText() : undefined;
+  if (seeded) return `its fallbackData (${here(seed!)}) starts it from ${seeded}, which is not the answer of a call that stays v1`;
+  const fallback = swrConfigFallback(a);
+  if (fallback) return `<SWRConfig> gives fallback data (${here(fallback)}) that may be under its key, which the codemod does not check against its v1 records`;
   // The hook's own bound `mutate`, wherever its result goes.
   const uses = hookResultUses(site.call, (node, member) => {
     if (member !== "mutate") return undefined;
@@ -111,6 +119,8 @@ export function foreignValue(a: Analysis, written: Node, own: Set<string> = new 
   if (Node.isBinaryExpression(n) && ["??", "||", "&&"].includes(n.getOperatorToken().getText())) return sub(n.getLeft()) ?? sub(n.getRight());
   if (Node.isPropertyAccessExpression(n)) return sub(n.getExpression());
   if (Node.isCallExpression(n)) {
+    // `mutate(key, send(…))`: the promise of a call staying v1.
+    if (a.sites.some((s) => s.call === n && s.finding && !s.complete)) return undefined;
     const callee = unwrapExpression(n.getExpression());
     if (!Node.isPropertyAccessExpression(callee)) return text;
     const method = callee.getName();
@@ -155,4 +165,21 @@ function mutationAnswerKept(a: Analysis, fn: Node): boolean {
   if (!body) return false;
   const inside = a.sites.filter((s) => s.call.getFirstAncestor((n) => n === body));
   return inside.length > 0 && inside.every((s) => s.finding && !s.complete);
+}
+
+/** An `<SWRConfig value={{ fallback }}>` of the run (or a value not written in place, which may hold one). */
+function swrConfigFallback(a: Analysis): Node | undefined {
+  for (const file of a.files.values()) {
+    if (!file.sf.getFullText().includes("SWRConfig")) continue;
+    for (const attr of file.sf.getDescendantsOfKind(SyntaxKind.JsxAttribute)) {
+      const element = attr.getParent()?.getParent();
+      const tag = element && (Node.isJsxOpeningElement(element) || Node.isJsxSelfClosingElement(element)) ? element.getTagNameNode().getText() : undefined;
+      if (tag !== "SWRConfig" || attr.getNameNode().getText() !== "value") continue;
+      const init = attr.getInitializer();
+      const value = init && Node.isJsxExpression(init) ? init.getExpression() : undefined;
+      const obj = value && unwrapExpression(value);
+      if (!obj || !Node.isObjectLiteralExpression(obj) || obj.getProperty("fallback") || obj.getProperties().some((p) => Node.isSpreadAssignment(p))) return attr;
+    }
+  }
+  return undefined;
 }
