@@ -31,6 +31,7 @@ import { builderChainProblems } from "./builder-chain.ts";
 import { interceptorProblems } from "./rewrites/interceptor-answer.ts";
 import { planOperation } from "./operation-plan.ts";
 import { factoryFormWhy, redirectFor } from "./site-redirect.ts";
+import { heldBaseWhy } from "./held-base-redirect.ts";
 import { chosenVerdict, type ChosenVerdict } from "./chosen-urls.ts";
 import { joinChoices } from "./array-joins.ts";
 
@@ -194,7 +195,7 @@ export function processCall(a: Analysis, http: HttpCall): void {
     site.whole = true;
     // A chosen URL keeps v1 on its own only through a helper's base parameter (each branch's base is not rewritten apart).
     site.redirect = held || (chosen && http.lib !== "helper") ? undefined : withUrlObjects(a, redirectFor(a, http, url, chosen ? chosen.branches[0].parts : parts), objects);
-    if (!held && !site.redirect && !site.complete) site.noRedirect = threadedBaseWhy(a, http) ?? factoryFormWhy(a, http, chosen ? chosen.branches[0].parts : parts);
+    if (!held && !site.redirect && !site.complete) site.noRedirect = threadedBaseWhy(a, http) ?? factoryFormWhy(a, http, chosen ? chosen.branches[0].parts : parts) ?? (chosen ? undefined : heldBaseWhy(a, http, url, parts));
     a.sites.push(site);
   };
   if (url.problem) {

@@ -214,10 +214,40 @@ function pureRead(n: Node): boolean {
 }
 
 function newParameter(fn: Node, anchor: Node, name: string, call: Call, value = ""): Redirect | undefined {
+  const args = call.getArguments();
+  if (args.some((x) => Node.isSpreadElement(x))) return undefined;
+  const r = parameterFor(fn, anchor, name, args.length, value);
+  const closeParen = call.getLastChildByKind(SyntaxKind.CloseParenToken);
+  if (!r || !closeParen) return undefined;
+  const at = args.length ? args.at(-1)!.getEnd() : closeParen.getStart();
+  return { edits: [insertAt(call, at, args.length ? `, ${r.tail}` : r.tail)], names: [name], shared: r.shared };
+}
+
+/**
+ * What a call giving `given` arguments adds after them to keep v1 through the helper (`tail`), and the
+ * helper's shared edits: for a caller that is not written as a call (SWR calls its fetcher with the
+ * key alone, swr-kept-fetcher.ts). Undefined where the helper's base cannot be given so.
+ */
+export function helperBaseTail(fn: Node, anchor: Node, anchorValue: string, given: number): { tail: string; names: string[]; shared?: Redirect["shared"] } | undefined {
+  const target = nameFor(anchorValue);
+  if (!target || target.slash) return undefined;
+  const slot = slotOf(fn, anchor, 0);
+  if (slot === "reads-parameters") return undefined;
+  if (!slot) {
+    const r = parameterFor(fn, anchor, target.name, given, anchorValue);
+    return r && { tail: r.tail, names: [target.name], shared: r.shared };
+  }
+  if (slot.index < given) return undefined;
+  const key = slot.key === undefined ? undefined : /^[A-Za-z_$][\w$]*$/.test(slot.key) ? slot.key : JSON.stringify(slot.key);
+  const fill = Array.from({ length: slot.index - given }, () => "undefined");
+  return { tail: [...fill, key === undefined ? target.name : `{ ${key}: ${target.name} }`].join(", "), names: [target.name] };
+}
+
+/** The helper's new trailing base parameter (shared edits), and what a call giving `given` arguments adds. */
+function parameterFor(fn: Node, anchor: Node, name: string, given: number, value = ""): { tail: string; shared: NonNullable<Redirect["shared"]> } | undefined {
   const params = ((fn as any).getParameters?.() ?? []) as Node[];
   if (params.some((p) => (p as any).isRestParameter?.())) return undefined;
-  const args = call.getArguments();
-  if (args.length > params.length || args.some((x) => Node.isSpreadElement(x))) return undefined;
+  if (given > params.length) return undefined;
   const close = fn.getFirstChildByKind(SyntaxKind.CloseParenToken);
   if (!close) return undefined;
   // A base written in the anchor itself (`env.X ?? "…/v1"`) flips in place: it is not copied into a default.
@@ -234,12 +264,8 @@ function newParameter(fn: Node, anchor: Node, name: string, call: Call, value = 
   // The base's own text tested beside the join (`this.baseURL.endsWith("/") && path.startsWith("/")`): it tests the base joined.
   const tests = head ? [] : ownTextTests(fn, anchor).map((t) => replaceNode(t, use));
   const shared: Edit[] = [copies ? { ...declared, copies } : declared, head ? headUse(anchor, value) : replaceNode(anchor, use), ...tests];
-  const fill = Array.from({ length: params.length - args.length }, () => "undefined");
-  const tail = [...fill, name].join(", ");
-  const closeParen = call.getLastChildByKind(SyntaxKind.CloseParenToken);
-  if (!closeParen) return undefined;
-  const at = args.length ? args.at(-1)!.getEnd() : closeParen.getStart();
-  return { edits: [insertAt(call, at, args.length ? `, ${tail}` : tail)], names: [name], shared: { key: `${fn.getSourceFile().getFilePath()}:${fn.getStart()}`, edits: shared } };
+  const fill = Array.from({ length: params.length - given }, () => "undefined");
+  return { tail: [...fill, name].join(", "), shared: { key: `${fn.getSourceFile().getFilePath()}:${fn.getStart()}`, edits: shared } };
 }
 
 /** The flag a helper gets for its marked calls when its base reads what callers give (helper-redirect.ts). */

@@ -9,11 +9,19 @@ import { declarationEdit } from "./v1-redirect.ts";
 import type { BaseEnv } from "./env-convention.ts";
 import { isTypeScriptFile } from "./nodes.ts";
 import { callerSetRedirect } from "./caller-set-base.ts";
+import { swrKeptEntryWhy } from "./swr-kept-fetcher.ts";
+import { queryKeptEntryWhy } from "./query-kept-entry.ts";
 
 /** A marked call's redirect, when every file it writes may be written (a helper's new parameter may be in another file). */
 export function usableRedirect(a: Analysis, site: Site): Site["redirect"] {
   const kept = callerSetRedirect(a, site);
   if (kept === null) return undefined;
+  // A kept SWR hook on a fetcher bound to the v1 base, a kept query's queryFn: the cache entry must hold v1 records alone.
+  const entry = site.redirect ? (site.http?.hook ? swrKeptEntryWhy(a, site) : queryKeptEntryWhy(a, site)) : undefined;
+  if (entry) {
+    site.noRedirect ??= entry;
+    return undefined;
+  }
   const r = kept ?? site.redirect;
   return r && ![...r.edits, ...(r.shared?.edits ?? []), ...(r.inner ?? []).flatMap((s) => s.edits)].some((e) => a.frozen.has(e.file)) ? r : undefined;
 }

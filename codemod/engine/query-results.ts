@@ -231,6 +231,33 @@ function cacheConflict(a: Analysis, hook: Walk["hooks"][number]): Node | undefin
   return undefined;
 }
 
+/**
+ * The run's other users of the cache entry of the query whose `queryFn` makes `call` (undefined
+ * when it is no such call): queries running their own `queryFn` and writes of data (`setQueryData`,
+ * `setQueriesData`) by a key that may be this query's, each with what it writes.
+ */
+export function sharersOfQuery(a: Analysis, call: Node): { call: Node; fn?: Node; data?: Node }[] | undefined {
+  const fn = call.getFirstAncestor((n) => {
+    const p = n.getParent();
+    return isInline(n) && !!p && Node.isPropertyAssignment(p) && p.getName() === "queryFn" && p.getInitializer() === n;
+  });
+  const obj = fn?.getParent()?.getParent();
+  if (!fn || !obj || !Node.isObjectLiteralExpression(obj) || !importsQuery(obj.getSourceFile())) return undefined;
+  const keyNode = propertyValue(obj, "queryKey");
+  const mine = keyNode && keyElements(a, keyNode, 0);
+  const out: { call: Node; fn?: Node; data?: Node }[] = [];
+  for (const c of cacheCalls(a)) {
+    if (c.fn === fn || c.call.getFirstAncestor((n) => n === obj) || obj.getFirstAncestor((n) => n === c.call)) continue;
+    const m = queryName(a, (c.call as Node & { getExpression(): Node }).getExpression());
+    const writes = m === "client.setQueryData" || m === "client.setQueriesData";
+    if (!c.fn && !writes) continue;
+    const theirs = c.key && !c.prefix ? keyElements(a, c.key, 0) : undefined;
+    if (mine && theirs && !mayEqual(mine, theirs)) continue;
+    out.push({ call: c.call, fn: c.fn, data: writes ? (c.call as Node & { getArguments(): Node[] }).getArguments()[1] : undefined });
+  }
+  return out;
+}
+
 /** A key's elements: a literal's text, or null for a value not known here. */
 type KeyElements = (string | null)[];
 

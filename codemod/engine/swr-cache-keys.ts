@@ -26,7 +26,7 @@ interface CacheCall {
 const calls = new WeakMap<Analysis, CacheCall[]>();
 
 /** Every SWR cache call of the run's files (read once). */
-function cacheCalls(a: Analysis): CacheCall[] {
+export function cacheCalls(a: Analysis): CacheCall[] {
   let out = calls.get(a);
   if (out) return out;
   out = [];
@@ -43,7 +43,7 @@ function cacheCalls(a: Analysis): CacheCall[] {
 const NO_KEY = new Set(["null", "undefined", "false"]);
 
 /** The URL forms a key can hold (a conditional's branches, `cond && key`; null means no request), each with its parts. */
-function keyForms(a: Analysis, node: Node, depth = 0): { form: string; parts: Part[] }[] {
+export function keyForms(a: Analysis, node: Node, depth = 0): { form: string; parts: Part[] }[] {
   const n = unwrapExpression(node);
   // (A filter, `mutate((key) => …)`, matches keys at run time: it names no one key.)
   if (NO_KEY.has(n.getText()) || depth > 4 || isFunctionLike(n)) return [];

@@ -17,6 +17,7 @@ import { soleReader } from "./local-base.ts";
 import { insertAt, textEdit } from "./text-edit.ts";
 import { isTypeScriptFile, valueKind } from "./nodes.ts";
 import { helperRedirect } from "./helper-redirect.ts";
+import { swrFetcherRedirect } from "./swr-kept-fetcher.ts";
 import { forwardedOptionsRedirect } from "./forwarded-base.ts";
 import { shortExpression } from "./expression-name.ts";
 import { perRequestBaseKey } from "./transports/convention.ts";
@@ -42,7 +43,10 @@ export function threadedBaseRedirect(a: Analysis, http: HttpCall): Redirect | un
 export function threadedBaseWhy(a: Analysis, http: HttpCall): string | undefined {
   if (http.lib !== "helper") return undefined;
   // A data hook (SWR) calls its fetcher with the key alone: no base parameter can reach it.
-  if (http.hook) return `${shortExpression(http.call)} calls its fetcher ${http.hook.fetcher.getText()} with the key alone, so a base of its own cannot be given`;
+  if (http.hook) {
+    const r = swrFetcherRedirect(a, http);
+    return "why" in r ? r.why : undefined;
+  }
   if (typedInjection(http.call)) return `${calleeName(http.call)} is a constructor parameter of a declared function type, which a base parameter would not fit`;
   const r = thread(a, http, V1_BASE_NAME, 0);
   return "why" in r ? r.why || undefined : undefined;
