@@ -27,13 +27,13 @@ export function restOfParam(a: Analysis, fn: Node, node: Node | undefined): Rest
   const u = node && unwrapExpression(node);
   if (!u || !Node.isIdentifier(u)) return undefined;
   const b = bind(a, u);
-  if (!b || b.path.length !== 1 || b.path[0] !== "...") return undefined;
+  if (!b || (b.kind !== "param" && b.kind !== "var") || b.path.length !== 1 || b.path[0] !== "...") return undefined;
   if (b.kind === "param") {
     const taken = b.fn === fn ? takenKeys((b.decl as any).getNameNode()) : undefined;
     // The parameter as a whole (its rest is what a caller gave, less the named keys).
     return taken ? { param: { ...b, path: [] }, taken } : undefined;
   }
-  if (b.kind !== "var" || !b.isConst || !b.init) return undefined;
+  if (!b.isConst || !b.init) return undefined;
   const whole = unwrapExpression(b.init);
   const source = Node.isIdentifier(whole) ? bind(a, whole) : undefined;
   if (source?.kind !== "param" || source.fn !== fn || source.path.length !== 0) return undefined;
