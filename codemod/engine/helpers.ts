@@ -21,6 +21,7 @@ import { heldSources, receiverMember } from "./receiver-base.ts";
 import { localBaseExpression } from "./local-base.ts";
 import { methodParam, optionsMayCarry, spreadCarrying } from "./helper-method.ts";
 import { optionsMethodReach } from "./options-method.ts";
+import { restOfParam } from "./rest-of-param.ts";
 import { carriedWhy, verbOptionsMethod } from "./outside-options.ts";
 import { baseArgument } from "./base-argument.ts";
 import { answerLibOf, resultPlaceOf, bodyWrapperOf, returnsBody, returnsValueOf, schemaParsedBody } from "./helper-answer.ts";
@@ -39,13 +40,23 @@ function paramIndex(a: Analysis, fn: Node, node: Node | undefined): Binding | un
 }
 
 /** The parameter an options object comes from: the parameter itself, or spread into a literal (`{ ...init, signal }`). */
+/** The rest of a destructured options parameter, when it still holds everything a request takes from the caller (method, body). */
+function wholeRestOf(a: Analysis, fn: Node, node: Node | undefined): Binding | undefined {
+  const rest = restOfParam(a, fn, node);
+  return rest && !rest.taken.some((k) => k === "method" || k === "body") ? rest.param : undefined;
+}
+
 function optionsParam(a: Analysis, fn: Node, node: Node | undefined): Binding | undefined {
-  const direct = paramIndex(a, fn, node);
+  const rest = wholeRestOf(a, fn, node);
+  const direct = rest ?? paramIndex(a, fn, node);
   if (direct) return direct;
   const u = node && unwrapExpression(node);
   if (!u || !Node.isObjectLiteralExpression(u)) return undefined;
   for (const p of u.getProperties()) {
     if (Node.isSpreadAssignment(p)) {
+      // `{ ...init, headers }` where `const { apiKey, ...init } = options`: the caller's options, less what the pattern took.
+      const restIn = wholeRestOf(a, fn, p.getExpression());
+      if (restIn) return restIn;
       const b = paramIndex(a, fn, p.getExpression());
       if (b?.kind === "param" && b.path.length === 0) return b;
     }

@@ -8,6 +8,7 @@ import type { Analysis } from "./state.ts";
 import { readCall } from "./call-reader.ts";
 import { bind, objectLiteral } from "./values.ts";
 import { unwrapExpression } from "./urls.ts";
+import { restOfParam } from "./rest-of-param.ts";
 
 /** A caller's method wins (`at`: where the helper lets it, the spread or the options handed on) or cannot; undefined: not followed. */
 export type OptionsMethod = { reaches: boolean; at?: Node };
@@ -22,7 +23,7 @@ function spreadOf(a: Analysis, literal: Node, fn: Node, index: number, key: stri
   const last = props.map((p, i) => (written(p) ? i : -1)).reduce((x, y) => Math.max(x, y), -1);
   // `{ method: options.method.toUpperCase() }`: the literal's own method is the caller's.
   if (last >= 0 && readsParamKey(a, props[last]!, fn, index, key)) return { reaches: true, at: props[last] };
-  const at = props.findIndex((p) => Node.isSpreadAssignment(p) && isParam(a, p.getExpression(), fn, index));
+  const at = props.findIndex((p) => Node.isSpreadAssignment(p) && (isParam(a, p.getExpression(), fn, index) || restCarries(a, p.getExpression(), fn, index, key)));
   if (at < 0) return undefined;
   return at < last ? { reaches: false } : { reaches: true, at: props[at] };
 }
@@ -36,6 +37,12 @@ function readsParamKey(a: Analysis, property: Node, fn: Node, index: number, _ke
     const b = bind(a, id);
     return b?.kind === "param" && b.fn === fn && b.index === index;
   });
+}
+
+/** The rest of the options parameter (`const { apiKey, ...init } = opts`) still holding `key`. */
+function restCarries(a: Analysis, node: Node, fn: Node, index: number, key: string): boolean {
+  const rest = restOfParam(a, fn, node);
+  return !!rest && rest.param.index === index && !rest.taken.includes(key);
 }
 
 function isParam(a: Analysis, node: Node, fn: Node, index: number): boolean {
@@ -79,7 +86,7 @@ export function optionsMethodReach(a: Analysis, sig: HelperSignature, index: num
     return undefined;
   }
   if (http.lib === "fetch" && http.options) {
-    if (isParam(a, http.options, fn, index)) return { reaches: true, at: http.options };
+    if (isParam(a, http.options, fn, index) || restCarries(a, http.options, fn, index, "method")) return { reaches: true, at: http.options };
     const literal = objectLiteral(a, http.options);
     return literal ? spreadOf(a, literal, fn, index, "method") : undefined;
   }

@@ -174,7 +174,16 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
         continue;
       }
     }
-    if (outer !== v && (Node.isAwaitExpression(v) || Node.isCallExpression(v))) {
+    // `(await res.json()) as unknown`: the unwrap goes on the value under the cast, never after its type.
+    const cast = castAround(v);
+    if (cast) {
+      const e = cast.getExpression();
+      if (Node.isParenthesizedExpression(e)) edit(plan, e, { start: e.getEnd(), end: e.getEnd(), text: `.${wrapper}` });
+      else {
+        edit(plan, e, { start: e.getStart(), end: e.getStart(), text: "(" });
+        edit(plan, e, { start: e.getEnd(), end: e.getEnd(), text: `).${wrapper}` });
+      }
+    } else if (outer !== v && (Node.isAwaitExpression(v) || Node.isCallExpression(v))) {
       edit(plan, outer, { start: outer.getEnd(), end: outer.getEnd(), text: `.${wrapper}` });
     } else if (Node.isAwaitExpression(v)) {
       edit(plan, v, { start: v.getStart(), end: v.getStart(), text: "(" });
@@ -224,6 +233,14 @@ function retypeJson(plan: Plan, node: Node, wrapper: string, genericJson: boolea
     const declared = decl && Node.isVariableDeclaration(decl) ? decl.getTypeNode() : undefined;
     if (declared) edit(plan, callee, { start: callee.getEnd(), end: callee.getEnd(), text: `<{ ${wrapper}: ${declared.getText()} }>` });
   }
+}
+
+/** The first `as T` / `satisfies T` a body read sits in (through parentheses), if any. */
+function castAround(v: Node): (Node & { getExpression(): Node }) | undefined {
+  for (let n: Node = v, p = v.getParent(); p && (Node.isParenthesizedExpression(p) || Node.isAsExpression(p) || Node.isSatisfiesExpression(p)); n = p, p = p.getParent()) {
+    if (Node.isAsExpression(p) || Node.isSatisfiesExpression(p)) return p;
+  }
+  return undefined;
 }
 
 /** The `as T[]` assertion a body read sits in (through parentheses), if any. */

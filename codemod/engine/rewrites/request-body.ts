@@ -19,6 +19,7 @@ import { builtShape } from "../built-body.ts";
 import { convertDeclared } from "../declared-body.ts";
 import { shortExpression } from "../expression-name.ts";
 import { wretchFixedBodyEdit } from "../transports/wretch.ts";
+import { referencesOf } from "../nodes.ts";
 
 /** A fixed body whose values are computed at the call (`{ action }` for a path segment chosen at run time), as source. */
 export interface ComputedBody {
@@ -50,8 +51,11 @@ export function addFixedBody(plan: Plan, http: HttpCall, fixed: Record<string, u
     const lit = evaluateLiteral(unwrapExpression(existing));
     if (lit && !isComputed && JSON.stringify(lit.value) === shown) return;
     if (!(lit && typeof lit.value === "object" && lit.value && !Array.isArray(lit.value) && Object.keys(lit.value).length === 0)) {
-      plan.problems.push({ reason: `v2 expects the body ${shown} here and the call already sends one`, advice: `send ${shown}` });
-      return;
+      // v1's lifecycle actions take no body, so what the call sends is ignored: in options only this call uses, it is replaced.
+      if (!ownedBody(http, existing) || !jsonType(plan, http, {})) {
+        plan.problems.push({ reason: `v2 expects the body ${shown} here and the call already sends one`, advice: `send ${shown}` });
+        return;
+      }
     }
     const u = unwrapExpression(existing);
     edit(plan, u, { start: u.getStart(), end: u.getEnd(), text: value });
@@ -228,4 +232,29 @@ function sendsBodyParameter(http: HttpCall): boolean {
     return (Node.isBinaryExpression(p) && ["===", "!==", "==", "!="].includes(p.getOperatorToken().getText())) || (Node.isPrefixUnaryExpression(p) && p.getOperatorToken() === SyntaxKind.ExclamationToken) || (Node.isIfStatement(p) && p.getExpression() === id);
   };
   return uses.some(asBody) && uses.every((id) => asBody(id) || tested(id));
+}
+
+/**
+ * The body of fetch options that belong to this call alone: its own options literal, or a `const`
+ * holding that literal with no use but this call (`const init = { method, body }; fetch(url, init)`).
+ */
+function ownedBody(http: HttpCall, body: Node): boolean {
+  // (`body: JSON.stringify(x)`: x is replaced, the stringify stays.)
+  if (http.lib !== "fetch" || !http.options || !http.body?.stringify) return false;
+  const call = body.getParent();
+  const property = call && Node.isCallExpression(call) ? call.getParent() : undefined;
+  const literal = property && Node.isPropertyAssignment(property) && property.getName() === "body" ? property.getParent() : undefined;
+  if (!literal || !Node.isObjectLiteralExpression(literal)) return false;
+  // (http.options is the literal an identifier holds: the call's own argument says whether it is named.)
+  const arg = http.call.getArguments()[1];
+  const given = arg && unwrapExpression(arg);
+  if (!given) return false;
+  if (given === literal) return true;
+  const decl = literal.getParent();
+  if (!Node.isIdentifier(given) || !decl || !Node.isVariableDeclaration(decl) || decl.getInitializer() !== literal) return false;
+  const list = decl.getParent();
+  if (!list || !Node.isVariableDeclarationList(list) || list.getDeclarationKind() !== "const" || decl.getName() !== given.getText()) return false;
+  const scope = list.getParent()?.getParent();
+  const uses = scope ? referencesOf(scope, decl.getNameNode()) : [];
+  return uses.length === 1 && uses[0] === given;
 }
