@@ -11,7 +11,7 @@ import { unwrapExpression } from "./urls.ts";
 import { insertAt, replaceNode, textEdit } from "./text-edit.ts";
 import { HELPER_BASE_PARAM, nameFor, V1_BASE_NAME, V1_DERIVE_NAME, type Redirect } from "./v1-redirect.ts";
 import { isTypeScriptFile } from "./nodes.ts";
-import { testedEnd } from "./prefix-tests.ts";
+import { testedEnd } from "./own-text-tests.ts";
 
 /** Where callers give the helper its base: a parameter, or one key of an options parameter. */
 interface Slot {

@@ -6,7 +6,8 @@
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
 import { onlyTested } from "./evaluate/string-tests.ts";
-import { flipKeepsAnswer, prefixTest, testedEnd } from "./prefix-tests.ts";
+import { prefixTest } from "./prefix-tests.ts";
+import { flipKeepsAnswer, testedEnd } from "./own-text-tests.ts";
 
 const NUMERIC = /^(Number|parseInt|parseFloat|Boolean|Number\.parseInt|Number\.parseFloat)$/;
 

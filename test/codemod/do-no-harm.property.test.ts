@@ -112,8 +112,10 @@ export async function request(path: string, method = "GET"): Promise<any> {
 }`,
     call: (op) => `request(\`${op.path("id")}\`, "${op.method}")`,
   },
+  // A helper given its base per call (engine/base-argument.ts): the base handed in flips with the
+  // calls, and a call kept on v1 hands RUNPOD_V1_BASE in its place.
   baseArgument: {
-    supported: false,
+    supported: true,
     client: `async function send(base: string, path: string, method: string): Promise<any> {
   const res = await fetch(base + path, { method });
   return res.json();
