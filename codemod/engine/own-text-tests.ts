@@ -3,6 +3,7 @@
 // beside a join) and the prefix tests (which decide whether a base may flip) both read them.
 import { Node } from "../ts-morph.ts";
 import { V1_BASE, V2_BASE } from "../../mappings/bases.ts";
+import { unwrapExpression } from "./urls.ts";
 
 /** `value.endsWith("/")`, `value.startsWith("https:")`: the method and the literal the value's own text is tested against. */
 function ownTextTest(value: Node): { method: "endsWith" | "startsWith"; text: string } | undefined {
@@ -10,7 +11,7 @@ function ownTextTest(value: Node): { method: "endsWith" | "startsWith"; text: st
   const call = access?.getParent();
   if (!access || !Node.isPropertyAccessExpression(access) || access.getExpression() !== value || !["endsWith", "startsWith"].includes(access.getName())) return undefined;
   if (!call || !Node.isCallExpression(call) || call.getExpression() !== access || call.getArguments().length !== 1) return undefined;
-  const arg = skip(call.getArguments()[0]!);
+  const arg = unwrapExpression(call.getArguments()[0]!);
   return Node.isStringLiteral(arg) || Node.isNoSubstitutionTemplateLiteral(arg) ? { method: access.getName() as "endsWith" | "startsWith", text: arg.getLiteralValue() } : undefined;
 }
 
@@ -27,10 +28,4 @@ export function testedEnd(value: Node): boolean {
 export function flipKeepsAnswer(value: Node): boolean {
   const t = ownTextTest(value);
   return !!t && V1_BASE[t.method](t.text) === V2_BASE[t.method](t.text);
-}
-
-function skip(n: Node): Node {
-  let x = n;
-  while (Node.isParenthesizedExpression(x) || Node.isAsExpression(x)) x = x.getExpression();
-  return x;
 }
