@@ -15,12 +15,11 @@ import { SyntaxKind, type SourceFile } from "../ts-morph.ts";
 import { errorFieldMap } from "../../mappings/index.ts";
 import { Node } from "../ts-morph.ts";
 import { errorTypeMembers, errorTypeNode, namedTypeUsedElsewhere } from "./rewrites/error-body-types.ts";
-import { addFinding, type Analysis, type SharedErrorRead, type Site } from "./state.ts";
+import type { Analysis, SharedErrorRead, Site } from "./state.ts";
 import { failureBodies, type Unfollowed } from "./error-flow.ts";
 import { caughtBodiesByShape, errorFieldReads, errorReadEdits, readDeclarations, type ErrorRead, type ReadMode, type ReadTrail } from "./rewrites/error-fields.ts";
 import { storedReads } from "./stored-error-reads.ts";
-import { todo } from "./todo-marks.ts";
-import { quotedCalls } from "./mark-positions.ts";
+import { markForSites } from "./marks-for-sites.ts";
 import { inInterceptor } from "./caught-errors.ts";
 import { describeRead } from "./response-branch.ts";
 import { calledByOthers } from "./handed-on.ts";
@@ -124,13 +123,10 @@ export function settleErrorReads(a: Analysis): void {
       for (const e of result.edits) if (!written.has(`${e.file}:${e.start}:${e.end}:${e.text}`)) written.add(`${e.file}:${e.start}:${e.end}:${e.text}`), a.files.get(e.file ?? path)?.edits.push(e);
       continue;
     }
-    const migrated = [...r.sites].filter((s) => s.applied);
-    const calls = quotedCalls(migrated.map((s) => s.call));
     const v2 = errorFieldMap[r.field];
-    const reason = `reads the v1 error field ${r.field} of ${migrated.length === 1 ? "a call" : "calls"} now on v2 (${calls}), whose errors are RFC 9457 problems (${v2}); it cannot be rewritten here: ${result.problem}`;
+    const reason = (calls: string, one: boolean) => `reads the v1 error field ${r.field} of ${one ? "a call" : "calls"} now on v2 (${calls}), whose errors are RFC 9457 problems (${v2}); it cannot be rewritten here: ${result.problem}`;
     const advice = `read ${v2} here as well as ${r.field} (${mode === "both" ? "calls still on v1 answer { " + r.field + " }" : "every call reaching it is on v2"}), e.g. (body.${v2} ?? body.${r.field})`;
-    if (!frozen) todo(a, r.node, "base", "review", reason, advice);
-    addFinding(a, r.node, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "error-read" });
+    markForSites(a, r.node, [...r.sites].filter((s) => s.applied), reason, advice, "error-read");
   }
 }
 
@@ -158,11 +154,9 @@ function markUnfollowedHooks(a: Analysis): void {
   for (const [hook, sites] of a.unfollowedHooks) {
     const migrated = [...sites].filter((s) => s.applied);
     if (!migrated.length) continue;
-    const calls = quotedCalls(migrated.map((s) => s.call));
-    const reason = `the client's hook ${short(hook)} cannot be read, and calls now on v2 (${calls}) fail through it with RFC 9457 problems (detail, not message)`;
+    const reason = (calls: string) => `the client's hook ${short(hook)} cannot be read, and calls now on v2 (${calls}) fail through it with RFC 9457 problems (detail, not message)`;
     const advice = "where it reads the error body's message, read detail too: (body.detail ?? body.message)";
-    if (!a.frozen.has(hook.getSourceFile().getFilePath())) todo(a, hook, "base", "review", reason, advice);
-    addFinding(a, hook, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "hook" });
+    markForSites(a, hook, migrated, reason, advice, "hook");
   }
 }
 
@@ -171,15 +165,14 @@ function markUnfollowedHands(a: Analysis): void {
   for (const [call, { why, sites }] of a.unfollowedErrorHands) {
     const migrated = [...sites].filter((s) => s.applied);
     if (!migrated.length) continue;
-    const calls = quotedCalls(migrated.map((s) => s.call));
     // A schema validating the body (error-fields.ts) reads the fields it names: it rejects every v2 problem.
     const schema = why.startsWith("the zod schema ");
-    const reason = `the error body of ${migrated.length === 1 ? "a call" : "calls"} now on v2 (${calls}) goes to ${why}, ${schema ? "which rejects v2 problems (they carry detail, not message)" : "where its reads cannot be followed (v2 problems carry detail, not message)"}`;
+    const reason = (calls: string, one: boolean) =>
+      `the error body of ${one ? "a call" : "calls"} now on v2 (${calls}) goes to ${why}, ${schema ? "which rejects v2 problems (they carry detail, not message)" : "where its reads cannot be followed (v2 problems carry detail, not message)"}`;
     const advice = schema
       ? "make the schema accept v2's problem too (message and detail optional) and read detail ?? message from it"
       : "where that code reads the body's message (or error), read detail too: (body.detail ?? body.message)";
-    if (!a.frozen.has(call.getSourceFile().getFilePath())) todo(a, call, "base", "review", reason, advice);
-    addFinding(a, call, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "error-read" });
+    markForSites(a, call, migrated, reason, advice, "error-read");
   }
 }
 

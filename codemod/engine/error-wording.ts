@@ -11,7 +11,7 @@
 // hold (a status `404`, the helper's `RunPod POST` are not the body's) is marked where it is
 // compared, once a call reaching it is on v2.
 import { Node, SyntaxKind, type SourceFile } from "../ts-morph.ts";
-import { addFinding, type Analysis, type Site } from "./state.ts";
+import type { Analysis, Site } from "./state.ts";
 import { declarationScope, isDeclarationName, referencesOf, skipParens } from "./nodes.ts";
 import { isFunctionLike, resolveIdentifier } from "./scope.ts";
 import { handedTo } from "./handed-on.ts";
@@ -21,8 +21,7 @@ import { followHolder } from "./stored-error-bodies.ts";
 import { describeRead } from "./response-branch.ts";
 import { responseTransports } from "./error-flow.ts";
 import { unwrapExpression } from "./urls.ts";
-import { todo } from "./todo-marks.ts";
-import { quotedCalls } from "./mark-positions.ts";
+import { markForSites } from "./marks-for-sites.ts";
 
 /** A comparison of error text with a literal, and the parts of the messages the text was put in. */
 interface Compared {
@@ -84,12 +83,10 @@ export function settleErrorWording(a: Analysis): void {
   const own = compared.size ? ownWordings(a) : [];
   for (const [node, c] of compared) {
     if (!a.files.has(node.getSourceFile().getFilePath()) || !byWording(c.literal, c.around) || own.some((t) => t.includes(c.literal))) continue;
-    const calls = quotedCalls([...c.sites].map((s) => s.call));
-    const reason = `matches the error text against v1's wording ${JSON.stringify(c.literal)}, which v2's problem detail may not hold (${c.sites.size === 1 ? "a call" : "calls"} now on v2: ${calls}); the v2 document does not word its details, so this branch may no longer be taken`;
+    const reason = (calls: string, one: boolean) =>
+      `matches the error text against v1's wording ${JSON.stringify(c.literal)}, which v2's problem detail may not hold (${one ? "a call" : "calls"} now on v2: ${calls}); the v2 document does not word its details, so this branch may no longer be taken`;
     const advice = "branch on the status (res.status) where it tells the case apart, or match v2's detail for this failure once known, then delete the mark";
-    if (!a.frozen.has(node.getSourceFile().getFilePath())) todo(a, node, "base", "review", reason, advice);
-    addFinding(a, node, { operation: null, v1: null, v2: null, category: "review", reason, advice, subject: "error-read" });
-    for (const s of c.sites) s.markedElsewhere = true;
+    markForSites(a, node, c.sites, reason, advice, "error-read");
   }
 }
 

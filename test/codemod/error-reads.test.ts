@@ -1,5 +1,5 @@
 // Error reads reached by several calls: the audit reports a read the codemod cannot rewrite, at
-// the read (one finding, before and after `rewrite --write`); a read already reading both
+// the read (one finding for each call reaching it, with its operation, before and after `rewrite --write`); a read already reading both
 // shapes is not rewritten again when a kept call later migrates; writes to the field are not
 // reads. Real temp directories on disk.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -40,7 +40,7 @@ describe("error reads shared by calls", () => {
     const readLine = lineOf(PARSED_IN_PLACE, "as { message?: string }");
     const before = await runCodemod({ paths: [dir] });
     const atRead = before.findings.filter((f) => f.reason.startsWith("reads the v1 error field message"));
-    expect(atRead.map((f) => [f.line, f.operation, f.category])).toEqual([[readLine, null, "review"]]);
+    expect(atRead.map((f) => [f.line, f.operation, f.category])).toEqual([[readLine, "DeleteEndpoint", "review"]]);
     expect(atRead[0]!.reason).toContain("client.ts:7");
 
     await runCodemod({ paths: [dir], write: true });
@@ -50,7 +50,7 @@ describe("error reads shared by calls", () => {
     expect(text).toContain("/serverless/");
     const after = await runCodemod({ paths: [dir] });
     const marked = after.findings.filter((f) => f.reason.startsWith("reads the v1 error field message"));
-    expect(marked.map((f) => f.line)).toEqual([lineOf(text, "as { message?: string }")]);
+    expect(marked.map((f) => [f.line, f.operation])).toEqual([[lineOf(text, "as { message?: string }"), "DeleteEndpoint"]]);
   });
 
   it("leaves a read of both shapes as it is when the last kept call migrates, and never rewrites a write", async () => {
