@@ -111,6 +111,8 @@ export function settleErrorReads(a: Analysis): void {
   const converted = new Set(converting.map((r) => readName(r.node)));
   const covered = converting.map((r) => errorTypeNode(a, r.node)).filter((t): t is Node => !!t);
   for (const r of converting) for (const d of namedErrorMembers(a, r)) if (readElsewhere(d, converted) || namedTypeUsedElsewhere(a, d, covered)) kept.add(d);
+  // A declared field also read where no error body is (the project's parser of other text): it keeps its name.
+  for (const r of converting) for (const d of readDeclarations(a, r)) if (readElsewhere(d, converted)) kept.add(d);
   for (const [r, mode] of modes) if (mode === "convert" && readDeclarations(a, r).some((d) => kept.has(d))) modes.set(r, "both");
   const written = new Set<string>();
   for (const [r, mode] of modes) {

@@ -22,6 +22,7 @@ import { schemaName, schemaParseOf, schemaShape } from "../schema-parse.ts";
 import { renameErrorMember } from "./error-members.ts";
 import { adapterCall, ADAPTER_BINDING } from "../../adapter/index.ts";
 import { useAdapter } from "../adapter-sites.ts";
+import { parsedBy } from "../json-parsers.ts";
 
 export type ErrorField = "message" | "error";
 /** A read of a v1 error field: `body.message` (a property access) or `{ message }` (a binding element). */
@@ -92,7 +93,8 @@ export function errorFieldReads(a: Analysis, value: Node, out: ErrorRead[] = [],
     if (((op === SyntaxKind.QuestionQuestionToken || op === SyntaxKind.BarBarToken) && left) || (op === SyntaxKind.AmpersandAmpersandToken && !left)) errorFieldReads(a, parent, out, depth + 1, trail);
   } else if (Node.isConditionalExpression(parent) && parent.getCondition() !== outer) {
     errorFieldReads(a, parent, out, depth + 1, trail);
-  } else if (Node.isCallExpression(parent) && parent.getExpression().getText() === "JSON.parse" && parent.getArguments()[0] === outer) {
+  } else if (Node.isCallExpression(parent) && parsedBy(a, outer) === parent) {
+    // `JSON.parse(text)`, or the project's own parser of its first argument (`safeJSON(text)`).
     errorFieldReads(a, parent, out, depth + 1, trail);
   } else if (Node.isCallExpression(parent) && parent.getExpression().getText() === `${ADAPTER_BINDING}.v1Message`) {
     // Already v1's form, whichever API answered (an earlier run's adapter).
