@@ -7,7 +7,7 @@ import { LogController } from "fastify";
 import { BatchedStdout } from "./log-stdout.ts";
 import type { GatewayConfig } from "../config.ts";
 import { redactText, serializeRequestForLog } from "./redact.ts";
-import { flushRequestLines, requestLineWriter } from "./request-line.ts";
+import { requestLineWriter } from "./request-line.ts";
 
 /** Secrets never reach the logs: these header paths are censored, and URLs and error texts are scrubbed by the serializers below. */
 export const LOG_REDACT = [
@@ -78,12 +78,9 @@ export function whenAnswered(res: ServerResponse, log: FastifyBaseLogger, done: 
 export type AnsweredLog = (reqId: string, req: IncomingMessage, statusCode: number, responseTime: number, err?: Error) => void;
 
 export function answeredLog(log: FastifyBaseLogger): AnsweredLog {
-  // Built and written in a batch after the answers of this turn of the event loop (request-line.ts).
-  const fast = requestLineWriter(log, true);
+  const fast = requestLineWriter(log);
   return (reqId, req, statusCode, responseTime, err) => {
     if (!err && fast?.(reqId, req, statusCode, responseTime)) return;
-    // A line pino writes now comes after the deferred lines of earlier answers, as it did.
-    flushRequestLines();
     const request = { method: req.method, url: req.url, headers: req.headers, host: req.headers.host, ip: req.socket.remoteAddress, socket: req.socket };
     if (err) log.error({ reqId, req: request, res: { statusCode }, err, responseTime }, "request errored");
     else log.info({ reqId, req: request, res: { statusCode }, responseTime }, "request completed");

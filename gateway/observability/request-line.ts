@@ -6,7 +6,7 @@
 // with the gateway's own serializers and no formatter, mixin, hook, message prefix, custom key,
 // stringifier or multistream; otherwise, and for the rare "request errored" line, pino writes it.
 import diagnostics from "node:diagnostics_channel";
-import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
+import type { IncomingMessage } from "node:http";
 import type { FastifyBaseLogger } from "fastify";
 import { redactRequestUrl, serializeRequestForLog } from "./redact.ts";
 
@@ -35,12 +35,17 @@ const str = JSON.stringify;
  * Same keys in the same order, an undefined one left out as JSON.stringify leaves it out; a value of
  * another type than the request's own (a string, a port number) goes through the object as before.
  */
-function requestJson(c: Captured): string {
-  const { method, host, ip, port, headers } = c;
+function requestJson(req: IncomingMessage): string {
+  const headers = req.headers;
+  const socket = req.socket;
+  const method = req.method;
+  const host = headers.host;
+  const ip = socket.remoteAddress;
+  const port = socket.remotePort;
   if (typeof method !== "string" || (host !== undefined && typeof host !== "string") || (ip !== undefined && typeof ip !== "string") || (port !== undefined && typeof port !== "number")) {
-    return str(serializeRequestForLog({ method, url: c.url, headers, host, ip, socket: { remotePort: port } }));
+    return str(serializeRequestForLog({ method, url: req.url, headers, host, ip, socket }));
   }
-  const url = c.url ?? "";
+  const url = req.url ?? "";
   let out = '{"method":' + str(method) + ',"url":' + str(redactRequestUrl(url, headers));
   if (host !== undefined) out += ',"host":' + str(host);
   if (ip !== undefined) out += ',"remoteAddress":' + str(ip);
@@ -48,92 +53,8 @@ function requestJson(c: Captured): string {
   return out + "}";
 }
 
-/** What one logger's lines share: pino's level label, bindings, line end and destination. */
-interface LineTarget {
-  head: string;
-  tail: string;
-  stream: { write(line: string): unknown; flushSync?: () => void };
-}
-
-/**
- * The few values a line is built from, read when the answer is sent (the socket's address is gone
- * once it closes; the time and the logger's bindings are the answer's). The headers object is kept for the redaction of the URL.
- */
-class Captured {
-  readonly method: unknown;
-  readonly url: string | undefined;
-  readonly headers: IncomingHttpHeaders;
-  readonly host: unknown;
-  readonly ip: unknown;
-  readonly port: unknown;
-  constructor(
-    readonly target: LineTarget,
-    readonly time: string,
-    readonly chindings: string,
-    readonly reqId: string,
-    req: IncomingMessage,
-    readonly statusCode: number,
-    readonly responseTime: number,
-  ) {
-    const headers = req.headers;
-    const socket = req.socket;
-    this.method = req.method;
-    this.url = req.url;
-    this.headers = headers;
-    this.host = headers.host;
-    this.ip = socket.remoteAddress;
-    this.port = socket.remotePort;
-  }
-}
-
-function lineOf(c: Captured): string {
-  const t = c.target;
-  const line = t.head + c.time + c.chindings + ',"reqId":' + str(c.reqId) + ',"req":' + requestJson(c);
-  return line + ',"res":{"statusCode":' + str(c.statusCode) + '},"responseTime":' + (Number.isFinite(c.responseTime) ? c.responseTime : null) + t.tail;
-}
-
-// Deferred lines: captured at the answer, built and written together in a setImmediate batch after
-// the answers of that turn of the event loop. Built one after another, the line's code and data
-// stay hot; built between ~300 µs of HTTP and proxy work, each cost several times as much
-// (docs/performance.md, sessions 33–36). Lines of all loggers share one queue, in answer order.
-let pending: Captured[] = [];
-let scheduled = false;
-let exitHooked = false;
-
-/** Builds and writes every deferred line now, in the order the answers were sent. */
-export function flushRequestLines(): void {
-  scheduled = false;
-  if (pending.length === 0) return;
-  const batch = pending;
-  pending = [];
-  for (let i = 0; i < batch.length; i++) {
-    const c = batch[i]!;
-    c.target.stream.write(lineOf(c));
-  }
-}
-
-/** At exit no immediate runs any more: the queue is written, then each destination that batches is flushed. */
-function flushAtExit(): void {
-  const streams = new Set(pending.map((c) => c.target.stream));
-  flushRequestLines();
-  for (const s of streams) {
-    try {
-      s.flushSync?.();
-    } catch {
-      // a destination that cannot flush now (closed, not ready) loses nothing it would have kept otherwise
-    }
-  }
-}
-
-function defer(c: Captured): void {
-  pending.push(c);
-  if (scheduled) return;
-  scheduled = true;
-  setImmediate(flushRequestLines);
-}
-
-/** The fast writer for `log`, or null when its output could differ from pino's; `deferred`: lines written in a batch after the answer (above). */
-export function requestLineWriter(log: FastifyBaseLogger, deferred = false): RequestLine | null {
+/** The fast writer for `log`, or null when its output could differ from pino's. */
+export function requestLineWriter(log: FastifyBaseLogger): RequestLine | null {
   const symbols = pinoSymbols(log);
   const read = (name: string): any => {
     const s = symbols.get(name);
@@ -157,18 +78,15 @@ export function requestLineWriter(log: FastifyBaseLogger, deferred = false): Req
   // A multistream wants each line's level and object beside it.
   if (stream[Symbol.for("pino.metadata")] === true) return null;
   if (typeof stream.write !== "function" || typeof lsCache[INFO] !== "string" || typeof (log as any).isLevelEnabled !== "function") return null;
-  const target: LineTarget = { head: lsCache[INFO] as string, tail: ',"msg":"request completed"' + end, stream };
+  const head = lsCache[INFO] as string;
+  const tail = ',"msg":"request completed"' + end;
   const l = log as any;
-  if (deferred && !exitHooked) {
-    exitHooked = true;
-    process.on("exit", flushAtExit);
-  }
 
   return (reqId, req, statusCode, responseTime) => {
     if (!l.isLevelEnabled("info") || asJsonTrace.hasSubscribers) return false;
-    const c = new Captured(target, l[timeKey](), l[chindingsKey], reqId, req, statusCode, responseTime);
-    if (deferred) defer(c);
-    else stream.write(lineOf(c));
+    let line = head + l[timeKey]() + l[chindingsKey] + ',"reqId":' + str(reqId) + ',"req":' + requestJson(req);
+    line += ',"res":{"statusCode":' + str(statusCode) + '},"responseTime":' + (Number.isFinite(responseTime) ? responseTime : null) + tail;
+    stream.write(line);
     return true;
   };
 }
