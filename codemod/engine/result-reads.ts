@@ -9,6 +9,7 @@ import { enclosingFunction } from "./scope.ts";
 import { referencesOf, skipParens } from "./nodes.ts";
 import { returnedTo } from "./answer-flow.ts";
 import type { BodySite } from "./body-sites.ts";
+import { chainedFallback } from "./result-fallback.ts";
 
 export type ResultPlaceSig = { key?: string; index?: number; success?: { key: string; value: boolean } };
 
@@ -33,6 +34,10 @@ function placeReads(call: Node, place: ResultPlaceSig, sites: BodySite[], depth:
   if (Node.isAwaitExpression(p)) return resultUse(skipParens(p), place, sites, depth);
   if (Node.isExpressionStatement(p) || Node.isVoidExpression(p)) return;
   if (returned(outer, place, sites, depth)) return;
+  // `.catch(() => ({ ok: false, data: null }))`, `.finally(…)`: the same result, the failure's answer holding no body.
+  const chained = chainedFallback(outer, place);
+  if (chained === "own body") return leaves(outer, "is given a fallback by .catch that may answer a body of its own", sites);
+  if (chained) return placeReads(chained, place, sites, depth);
   leaves(outer, "is used as a promise the codemod does not follow", sites);
 }
 
