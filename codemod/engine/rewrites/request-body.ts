@@ -39,6 +39,11 @@ export function addFixedBody(plan: Plan, http: HttpCall, fixed: Record<string, u
     plan.problems.push({ reason: `v2 expects the body ${shown} and this helper sends no request body`, advice: `let the helper pass a body through, then send ${shown}` });
     return;
   }
+  // A wrapper building its own request with no body of its caller's (no body parameter, no options parameter).
+  if (http.wrapper && http.wrapper.optionsIndex === undefined && http.wrapper.bodyIndex === undefined) {
+    plan.problems.push({ reason: `v2 expects the body ${shown} and ${shortExpression(http.call.getExpression())} sends no request body of its caller's`, advice: `let it pass a body through, then send ${shown}` });
+    return;
+  }
   if (!http.body && http.bodyKeyUnknown) {
     plan.problems.push({ reason: `v2 expects the body ${shown}, and where ${shortExpression(http.call.getExpression())} takes a request body is not known (no body, data or json option in sight)`, advice: `send ${shown} as JSON (Content-Type: application/json) the way this function takes a body` });
     return;
