@@ -31,9 +31,14 @@ export function baseArgument(a: Analysis, http: HttpCall): { arg: Node; other: b
   // Every value it can hold is known text naming neither the v1 host nor a /v1 base (a mirror's is given-base.ts's),
   // where the v1 calls give the whole v1 base there (the helper adds no `/v1` of its own).
   const known = options.length > 0 && options.every((o) => o.kind === "string");
-  const other = V1_PATH.test(anchor!.value) && known && options.every((o) => o.kind === "string" && !o.text.includes(V1_HOST) && !V1_PATH.test(o.text));
+  // A base a caller's options may override (`(options.catalogBase ?? V2).replace(…)`):
+  // every value written in the project names one API, so the call speaks to that one (the option is marked at the declaration).
+  const written = options.filter((o) => o.kind === "string");
+  // (An environment variable's value is left alone: helpers/base-parameter-env-override.)
+  const overridable = written.length > 0 && options.every((o) => o.kind === "string" || o.kind === "dynamic");
+  const other = V1_PATH.test(anchor!.value) && (known || overridable) && written.every((o) => o.kind === "string" && !o.text.includes(V1_HOST) && !V1_PATH.test(o.text));
   // Only a base known as written is the call's to account for (one an environment can set stays followed as before).
-  const v1 = known && options.every((o) => o.kind === "string" && o.text.includes(V1_HOST));
+  const v1 = (known || overridable) && written.every((o) => o.kind === "string" && o.text.includes(V1_HOST));
   return v1 || other ? { arg: slot.arg, other } : undefined;
 }
 

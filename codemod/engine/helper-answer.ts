@@ -59,8 +59,8 @@ function onlyBodyWrites(name: Node, body: Node): boolean {
  * v2's), so the variable still holds the body for every read that can tell.
  */
 function parseFallback(write: Node, body: Node): boolean {
-  const text = unwrapExpression(write);
-  if (!Node.isIdentifier(text)) return false;
+  const text = rawTextOf(unwrapExpression(write));
+  if (!text) return false;
   const tryStatement = write.getFirstAncestorByKind(SyntaxKind.CatchClause)?.getParent();
   if (!tryStatement || !Node.isTryStatement(tryStatement) || !body.getFirstAncestor((x) => x === tryStatement.getTryBlock())) return false;
   return [body, ...body.getDescendants()].some((c) => {
@@ -68,6 +68,20 @@ function parseFallback(write: Node, body: Node): boolean {
     const arg = c.getArguments()[0];
     return !!arg && unwrapExpression(arg).getText() === text.getText();
   });
+}
+
+/** Keys a read of the answer may look for (record fields, error fields): a fallback holding the text under one is not inert. */
+const READ_KEYS = new Set(["id", "name", "status", "message", "error", "errors", "detail", "title", "data"]);
+
+/** The raw text written as the fallback: `text`, or wrapped under a key no read looks for (`{ raw: text }`). */
+function rawTextOf(write: Node): Node | undefined {
+  if (Node.isIdentifier(write)) return write;
+  if (!Node.isObjectLiteralExpression(write)) return undefined;
+  const props = write.getProperties();
+  const values = props.map((p) => (Node.isShorthandPropertyAssignment(p) ? p.getNameNode() : Node.isPropertyAssignment(p) && !READ_KEYS.has(p.getName()) ? unwrapExpression(p.getInitializer()!) : undefined));
+  const first = values[0];
+  if (props.length !== 1 || !first || !Node.isIdentifier(first) || READ_KEYS.has(first.getText())) return undefined;
+  return first;
 }
 
 /** The body reads inside the function itself (bodySites also follows an answer the function returns to its callers). */

@@ -25,6 +25,7 @@ import { restOfParam } from "./rest-of-param.ts";
 import { carriedWhy, verbOptionsMethod } from "./outside-options.ts";
 import { baseArgument } from "./base-argument.ts";
 import { answerLibOf, resultPlaceOf, bodyWrapperOf, returnsBody, returnsValueOf, schemaParsedBody } from "./helper-answer.ts";
+import { wrapperRequest } from "./wrapper-request.ts";
 
 const BODY_NAME = /body|data|payload|json/i;
 
@@ -266,7 +267,7 @@ function axiosConfigForm(http: HttpCall, hole: Node): boolean {
 
 /** Whether the transport (or inner helper) serialises the body it is given (callers pass plain objects). */
 function serialises(http: HttpCall): boolean {
-  return !!http.body?.stringify || http.lib === "axios" || http.lib === "superagent" || http.lib === "wretch" || http.lib === "got" || http.lib === "ky" || (http.lib === "helper" && http.helper!.serialisesBody);
+  return !!http.body?.stringify || !!http.wrapper?.serialisesBody || http.lib === "axios" || http.lib === "superagent" || http.lib === "wretch" || http.lib === "got" || http.lib === "ky" || (http.lib === "helper" && http.helper!.serialisesBody);
 }
 
 /** A function that passes one of its parameters, unchanged, as the URL of a transport call. */
@@ -287,6 +288,7 @@ export function wrapperSignature(a: Analysis, fn: Node): WrapperSignature | null
     a.wrapperCache.set(fn, sig);
     sig.returnsBody = runningFunction(call) === fn && returnsBody(a, http, fn);
     sig.returnsResponse = !sig.returnsBody && runningFunction(call) === fn && returnsValueOf(fn, call);
+    Object.assign(sig, wrapperRequest(a, fn, http, sig.optionsIndex));
     break;
   }
   a.wrapperCache.set(fn, sig);

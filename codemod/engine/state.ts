@@ -243,6 +243,14 @@ export interface WrapperSignature {
   returnsBody: boolean;
   /** Whether it is the transport's own answer (`return fetch(url, init)`, `const res = await fetch(…); … return res`). */
   returnsResponse?: boolean;
+  /** With no options parameter, what the wrapper's own request sends (wrapper-request.ts): its method, fixed or a parameter's, and its body parameter. */
+  fixedMethod?: import("../../mappings/index.ts").HttpMethod;
+  methodIndex?: number;
+  defaultMethod?: import("../../mappings/index.ts").HttpMethod;
+  methodUnknown?: boolean;
+  bodyIndex?: number;
+  serialisesBody?: boolean;
+  bodyUnknown?: boolean;
 }
 
 export function newAnalysis(resolve: ModuleResolver | undefined): Analysis {

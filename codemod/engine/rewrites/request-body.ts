@@ -39,6 +39,11 @@ export function addFixedBody(plan: Plan, http: HttpCall, fixed: Record<string, u
     plan.problems.push({ reason: `v2 expects the body ${shown} and this helper sends no request body`, advice: `let the helper pass a body through, then send ${shown}` });
     return;
   }
+  // A wrapper building its own request with no body of its caller's (no body parameter, no options parameter).
+  if (http.wrapper && http.wrapper.optionsIndex === undefined && http.wrapper.bodyIndex === undefined) {
+    plan.problems.push({ reason: `v2 expects the body ${shown} and ${shortExpression(http.call.getExpression())} sends no request body of its caller's`, advice: `let it pass a body through, then send ${shown}` });
+    return;
+  }
   if (!http.body && http.bodyKeyUnknown) {
     plan.problems.push({ reason: `v2 expects the body ${shown}, and where ${shortExpression(http.call.getExpression())} takes a request body is not known (no body, data or json option in sight)`, advice: `send ${shown} as JSON (Content-Type: application/json) the way this function takes a body` });
     return;
@@ -46,7 +51,12 @@ export function addFixedBody(plan: Plan, http: HttpCall, fixed: Record<string, u
   const existing = http.body?.node;
   // `api.post(url, undefined, config)`: no data, only a placeholder for the config after it.
   const placeholder = existing && http.bodyKey === "arg" && /^(undefined|null)$/.test(unwrapExpression(existing).getText());
-  if (existing && placeholder) return void edit(plan, existing, { start: existing.getStart(), end: existing.getEnd(), text: value });
+  if (existing && placeholder) {
+    // A wrapper's body argument is sent as the wrapper sends it: said to be JSON, serialised unless it does that itself.
+    if (http.wrapper?.bodyIndex !== undefined && !jsonType(plan, http, {})) return;
+    const text = http.wrapper?.bodyIndex !== undefined && !http.wrapper.serialisesBody ? `JSON.stringify(${value})` : value;
+    return void edit(plan, existing, { start: existing.getStart(), end: existing.getEnd(), text });
+  }
   if (existing) {
     const lit = evaluateLiteral(unwrapExpression(existing));
     if (lit && !isComputed && JSON.stringify(lit.value) === shown) return;
@@ -83,6 +93,16 @@ export function addFixedBody(plan: Plan, http: HttpCall, fixed: Record<string, u
       if (sig.optionsIndex !== undefined) return addSaidJson(plan, http, "body", sig.serialisesBody ? value : `JSON.stringify(${value})`);
       plan.problems.push({ reason: `v2 expects the body ${shown} and the helper call has no body argument in that position`, advice: `send ${shown}` });
       return;
+    }
+    // A wrapper taking the body as its next argument (`postJson(url)` → `postJson(url, body)`), sent as it sends bodies.
+    const w = http.wrapper;
+    if (w?.bodyIndex !== undefined) {
+      if (args.length !== w.bodyIndex || !jsonType(plan, http, {})) {
+        if (args.length !== w.bodyIndex) plan.problems.push({ reason: `v2 expects the body ${shown} and the wrapper call has no body argument in that position`, advice: `send ${shown}` });
+        return;
+      }
+      const last = args[args.length - 1]!;
+      return void edit(plan, last, { start: last.getEnd(), end: last.getEnd(), text: `, ${w.serialisesBody ? value : `JSON.stringify(${value})`}` });
     }
     const urlArg = args[0]!;
     if (args.length === 1) return void edit(plan, urlArg, { start: urlArg.getEnd(), end: urlArg.getEnd(), text: `, ${value}` });

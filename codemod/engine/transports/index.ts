@@ -33,6 +33,7 @@ import { globalFetcherFollowed, swrCacheKey, swrFetch } from "./swr.ts";
 import { replaceNode } from "../text-edit.ts";
 import { isTypeScriptFile } from "../nodes.ts";
 import type { Edit } from "../../types.ts";
+import { readWrapperRequest } from "../wrapper-request.ts";
 
 export { bodyOf, methodOf };
 
@@ -365,6 +366,8 @@ export function httpCall(a: Analysis, call: CallExpression): HttpCall | undefine
   if (verb) out.method = { kind: "verb", value: verb.toUpperCase() as HttpMethod, node: verbNode };
   else if (parts.options && !opts) out.method = { kind: "unknown" };
   else out.method = methodOf(prop(opts, "method")) ?? out.method;
+  // A wrapper sending its own method and body (`postJson(url, body)`): they come from its arguments.
+  if (wrapper) readWrapperRequest(out, args);
   // `api.post(url, JSON.stringify(body))`: the body is the serialised value (and goes as a string).
   if ("bodyArg" in parts && parts.bodyArg) out.body = bodyOf(parts.bodyArg);
   else if (opts && out.bodyKey !== "arg") {
