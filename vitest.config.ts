@@ -1,3 +1,6 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
@@ -8,28 +11,58 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  */
 const SLOWEST = ["test/codemod/fixtures.test.ts", "test/codemod/typecheck.test.ts", "test/codemod/typecheck-before-after.test.ts", "test/verify/client-app.test.ts", "test/package/pack-install.test.ts"];
 
+/**
+ * Test files that share one module graph per worker (`isolate: false`): the codemod's and the
+ * mappings' tests import TypeScript and ts-morph, and each fresh process paid that import and
+ * parsed the standard library's declarations again (codemod/shared-lib-files.ts keeps them per
+ * process): a fresh process's first codemod run cost 6.6 s CPU, a warm one 0.3–0.6 s. These files
+ * change no process state another file reads: no `vi.mock`, no spies on process streams, no writes
+ * to `process.env` or globals (the files below that do, or that load client libraries into the
+ * process, stay isolated). Every other test file runs in a fresh process, as before.
+ */
+const NOT_SHARED = [
+  /\.e2e\.test\.ts$/, // set process.env and replace fetch, and load the rewritten clients (and axios, wretch) in-process
+  /\/bounded-reads\.test\.ts$/, // vi.mock of node:fs/promises
+  /\/unparseable-output\.test\.ts$/, // vi.mock of the engine's apply-edits
+  /\/held-file\.test\.ts$/, // vi.mock of the engine's apply-edits
+  /\/audit\.test\.ts$/, // spies on process.stdout and process.stderr
+  /\/do-no-harm\.property\.test\.ts$/, // replaces globalThis.fetch
+];
+const SHARED = ["test/codemod", "test/mappings", "test/formats"]
+  .flatMap((dir) => readdirSync(path.join(path.dirname(fileURLToPath(import.meta.url)), dir)).filter((f) => f.endsWith(".test.ts")).map((f) => `${dir}/${f}`))
+  .filter((f) => !NOT_SHARED.some((re) => re.test(f)));
+const EXCLUDED = ["test/fixtures/**", "node_modules/**"];
+
+/** The slowest first (SLOWEST), then the shared files back to back: a worker keeps its module graph only while the next file is a shared one. */
 class SlowestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     const rank = (f: TestSpecification) => {
       const i = SLOWEST.findIndex((s) => f.moduleId.endsWith(s));
-      return i === -1 ? SLOWEST.length : i;
+      if (i !== -1) return i;
+      return f.project.name === "shared" ? SLOWEST.length : SLOWEST.length + 1;
     };
     return sorted.map((f, i) => ({ f, i })).sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i).map(({ f }) => f);
   }
 }
 
+const common = {
+  testTimeout: 30_000,
+  hookTimeout: 30_000,
+  // Two cores on CI: forks keep each file's servers isolated without oversubscribing.
+  pool: "forks" as const,
+};
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
-    exclude: ["test/fixtures/**", "node_modules/**"],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
-    // Two cores on CI: forks keep each file's servers isolated without oversubscribing.
-    pool: "forks",
     maxWorkers: 2,
     sequence: { sequencer: SlowestFirst },
     // dist/ built once before the first file: the CLI tests run the built CLI (test/helpers/cli.ts).
+    // Only the root's global setup: the projects below do not extend the root, so it runs once.
     globalSetup: ["test/global-setup.ts"],
+    projects: [
+      { test: { ...common, name: "shared", include: SHARED, exclude: EXCLUDED, isolate: false } },
+      { test: { ...common, name: "isolated", include: ["test/**/*.test.ts"], exclude: [...EXCLUDED, ...SHARED], isolate: true } },
+    ],
   },
 });
