@@ -82,14 +82,15 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
   // Pass 1 (codemod/tree-scan.ts): one walk of the tree (it serves the sources and, audit, the text
   // files), every source read once, the text pre-filter on raw bytes. Files naming the v1 host or the
   // v2 base (or carrying a mark) are the seeds; files with imports are kept as text only so the import
-  // graph can be walked. Built, it runs in a worker thread while this thread loads the compiler and
-  // parses the standard library (codemod/start-scan.ts).
-  const scanning = startScan(options.paths, cwd, maxBytes, options.onProgress);
-  if (await scanning.warm) {
+  // graph can be walked. On a large tree, built, the reading runs in a worker thread and this thread
+  // loads the compiler from the first seed on (codemod/start-scan.ts).
+  const listing = new TreeListing();
+  const scanning = startScan(listSources(options.paths, cwd, listing), maxBytes, options.onProgress);
+  if (await scanning.warmNow) {
     const [index] = await Promise.all([import("./project-index.ts"), import("./engine/index.ts")]);
     index.warmCompiler();
   }
-  const { scan, listing } = await scanning.result;
+  const scan = await scanning.result;
   const { files, specifiers, seeds, skips, opaque, telltales, bundles } = scan;
   const kept = scan.kept as Map<string, Buffer>;
   const single = options.paths.length === 1 ? path.resolve(cwd, options.paths[0]!) : undefined;

@@ -1,7 +1,7 @@
 // The scan of a tree before anything is parsed: list the sources (one walk, .gitignore applied),
-// read each one once and run the text pre-filter on its bytes. Synchronous and self-contained
-// (no compiler, no engine), so that it can run in a worker thread while the main thread loads
-// TypeScript (codemod/start-scan.ts); its result is plain data either way.
+// then read each one once and run the text pre-filter on its bytes. The reading is synchronous and
+// self-contained (no compiler, no engine), so that it can run in a worker thread while the main
+// thread loads TypeScript (codemod/start-scan.ts); its result is plain data either way.
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { AUTO_IMPORT_TELLTALE, mightCallApiBuffer, mightUseV1Buffer } from "./prefilter.ts";
@@ -17,17 +17,12 @@ const MAY_IMPORT = /\b(?:import|require|export)\b/;
 /** The pre-filter's reads kept for the engine's searches of every file (project-reads.ts), up to this many bytes in all. */
 const KEPT_BYTES = 64 * 1_048_576;
 
-/** Throws for the first of `paths` that does not exist. */
-export function checkPathsExist(paths: string[], cwd: string): void {
-  for (const p of paths.length ? paths : ["."]) if (!existsSync(path.resolve(cwd, p))) throw new Error(`no such file or directory: ${p}`);
-}
-
 /** The source files under `paths` (files given by name too), sorted; throws on a path that does not exist. */
 export function listSources(paths: string[], cwd: string, listing: TreeListing): string[] {
-  checkPathsExist(paths, cwd);
   const out = new Set<string>();
   for (const p of paths.length ? paths : ["."]) {
     const abs = path.resolve(cwd, p);
+    if (!existsSync(abs)) throw new Error(`no such file or directory: ${p}`);
     if (statSync(abs).isFile()) {
       if (SOURCE_RE.test(abs) && !abs.endsWith(".d.ts")) out.add(abs);
       continue;
@@ -73,11 +68,12 @@ function arenaCopier(): (buf: Buffer) => Buffer {
 
 export interface ScanEvents {
   onProgress?: (done: number, total: number) => void;
+  /** Called once, at the first seed: the engine will be needed. */
+  onSeed?: () => void;
 }
 
 /** Pass 1: every source read once (synchronously: ~19,000 small files cost several times more through promises), the pre-filter on raw bytes. */
-export function scanTree(paths: string[], cwd: string, maxBytes: number, listing: TreeListing, events: ScanEvents = {}): ScanResult {
-  const files = listSources(paths, cwd, listing);
+export function scanFiles(files: string[], maxBytes: number, events: ScanEvents = {}): ScanResult {
   const total = files.length;
   const out: ScanResult = { files, specifiers: new Map(), seeds: new Set(), skips: [], opaque: new Map(), telltales: new Set(), bundles: new Map(), kept: new Map() };
   let keptBytes = 0;
@@ -107,6 +103,7 @@ export function scanTree(paths: string[], cwd: string, maxBytes: number, listing
         if (specs.length) out.opaque.set(file, specs);
         continue;
       }
+      if (!out.seeds.size) events.onSeed?.();
       out.seeds.add(file);
     }
     if (specs.length) out.specifiers.set(file, specs);

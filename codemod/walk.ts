@@ -8,8 +8,6 @@ import ignore, { type Ignore } from "ignore";
 
 interface Rules {
   dir: string;
-  /** The `.gitignore` text (a listing made in a worker thread is rebuilt from it: TreeListing.fromPlain). */
-  text: string;
   ig: Ignore;
   /** No pattern has a slash but a trailing one: a name matches the same at any depth, so it is tested alone (cheaper, and cached across directories). */
   byName: boolean;
@@ -27,12 +25,8 @@ function rulesIn(dir: string): Rules | undefined {
   } catch {
     return undefined;
   }
-  return rulesOf(dir, text);
-}
-
-function rulesOf(dir: string, text: string): Rules {
   const patterns = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
-  return { dir, text, ig: ignore().add(text), byName: patterns.every((p) => !p.replace(/^!/, "").replace(/\/+$/, "").includes("/")) };
+  return { dir, ig: ignore().add(text), byName: patterns.every((p) => !p.replace(/^!/, "").replace(/\/+$/, "").includes("/")) };
 }
 
 function ignored(rules: Active[], name: string, isDir: boolean): boolean {
@@ -98,7 +92,7 @@ function readTree(root: string): Listed[] {
  * accepted. A listing lives for one run: files added later are not seen.
  */
 export class TreeListing {
-  readonly trees = new Map<string, Listed[]>();
+  private readonly trees = new Map<string, Listed[]>();
 
   files(root: string, accept: (name: string) => boolean): string[] {
     let tree = this.trees.get(root);
@@ -111,32 +105,6 @@ export class TreeListing {
     }
     return out.sort();
   }
-}
-
-/** A listing as plain data (structured-clonable: handed from the scan's worker thread to the main thread). */
-export interface PlainListing {
-  rules: { dir: string; text: string }[];
-  trees: { root: string; dirs: { dir: string; names: string[]; rules: [rule: number, prefix: string][] }[] }[];
-}
-
-/** `listing`'s trees as plain data (the ignore rules as their texts). */
-export function listingToPlain(listing: TreeListing): PlainListing {
-  const index = new Map<Rules["ig"], number>();
-  const rules: PlainListing["rules"] = [];
-  const ref = (r: Active): [number, string] => {
-    let i = index.get(r.ig);
-    if (i === undefined) index.set(r.ig, (i = rules.push({ dir: r.dir, text: r.text }) - 1));
-    return [i, r.prefix];
-  };
-  return { rules, trees: [...listing.trees].map(([root, tree]) => ({ root, dirs: tree.map((d) => ({ dir: d.dir, names: d.names, rules: d.rules.map(ref) })) })) };
-}
-
-/** The listing `listingToPlain` described, rules rebuilt from their texts (each once). */
-export function listingFromPlain(plain: PlainListing): TreeListing {
-  const rules = plain.rules.map((r) => rulesOf(r.dir, r.text));
-  const listing = new TreeListing();
-  for (const t of plain.trees) listing.trees.set(t.root, t.dirs.map((d) => ({ dir: d.dir, names: d.names, rules: d.rules.map(([i, prefix]) => ({ ...rules[i]!, prefix })) })));
-  return listing;
 }
 
 /** Files under `root` whose names pass `accept`, sorted (read through `listing` when given). */
