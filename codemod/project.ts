@@ -8,8 +8,7 @@ import { bundleKind } from "./bundles.ts";
 import { BOM, DEFAULT_MAX_FILE_BYTES, decodeUtf8, readBounded, skipFinding, writable } from "./source-files.ts";
 import pLimit from "p-limit";
 import { TreeListing, walkSources } from "./walk.ts";
-import { listSources } from "./tree-scan.ts";
-import { startScan } from "./start-scan.ts";
+import { listSources, scanFiles } from "./tree-scan.ts";
 import { addedMetaEnvNames, declareMetaEnv } from "./env-declarations.ts";
 import { writeFileAtomic } from "../product/atomic-write.ts";
 import { MARK_DETAILS, markDetailsReader, writeMarkDetails } from "./mark-details.ts";
@@ -82,17 +81,9 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
   // Pass 1 (codemod/tree-scan.ts): one walk of the tree (it serves the sources and, audit, the text
   // files), every source read once, the text pre-filter on raw bytes. Files naming the v1 host or the
   // v2 base (or carrying a mark) are the seeds; files with imports are kept as text only so the import
-  // graph can be walked. On a large tree, built, the reading runs in a worker thread and this thread
-  // loads the compiler from the first seed on (codemod/start-scan.ts).
+  // graph can be walked.
   const listing = new TreeListing();
-  const scanning = startScan(listSources(options.paths, cwd, listing), maxBytes, options.onProgress);
-  if (await scanning.warmNow) {
-    const [index] = await Promise.all([import("./project-index.ts"), import("./engine/index.ts")]);
-    index.warmCompiler();
-  }
-  const scan = await scanning.result;
-  const { files, specifiers, seeds, skips, opaque, telltales, bundles } = scan;
-  const kept = scan.kept as Map<string, Buffer>;
+  const { files, specifiers, seeds, skips, opaque, telltales, bundles, kept } = scanFiles(listSources(options.paths, cwd, listing), maxBytes, { onProgress: options.onProgress });
   const single = options.paths.length === 1 ? path.resolve(cwd, options.paths[0]!) : undefined;
   const singleKind = single && existsSync(single) ? (statSync(single).isDirectory() ? "dir" : "file") : undefined;
   const root = path.resolve(options.root ?? (singleKind === "dir" ? single! : singleKind === "file" ? path.dirname(single!) : cwd));

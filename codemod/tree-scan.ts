@@ -1,7 +1,6 @@
 // The scan of a tree before anything is parsed: list the sources (one walk, .gitignore applied),
-// then read each one once and run the text pre-filter on its bytes. The reading is synchronous and
-// self-contained (no compiler, no engine), so that it can run in a worker thread while the main
-// thread loads TypeScript (codemod/start-scan.ts); its result is plain data either way.
+// then read each one once and run the text pre-filter on its bytes, in one synchronous loop (no
+// compiler, no engine: a tree with no seed never loads them).
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { AUTO_IMPORT_TELLTALE, mightCallApiBuffer, mightUseV1Buffer } from "./prefilter.ts";
@@ -45,31 +44,12 @@ export interface ScanResult {
   telltales: Set<string>;
   /** A bundler's output naming the v1 host: audited by text, never rewritten (bundles.ts). */
   bundles: Map<string, { bundler: string; text: string }>;
-  /** The bytes read, up to KEPT_BYTES in all, for the engine's searches of every file: views into a few large buffers (a worker hands them over without a copy). */
-  kept: Map<string, Uint8Array>;
-}
-
-/** Kept bytes are copied into buffers of this size (a file larger than one gets its own). */
-const ARENA_BYTES = 8 * 1_048_576;
-
-/** Copies of buffers, packed into a few large ones (each its own ArrayBuffer, transferable). */
-function arenaCopier(): (buf: Buffer) => Buffer {
-  let arena = Buffer.alloc(0);
-  let used = 0;
-  return (buf) => {
-    if (used + buf.length > arena.length) {
-      arena = Buffer.allocUnsafeSlow(Math.max(ARENA_BYTES, buf.length));
-      used = 0;
-    }
-    buf.copy(arena, used);
-    return arena.subarray(used, (used += buf.length));
-  };
+  /** The bytes read, up to KEPT_BYTES in all, for the engine's searches of every file. */
+  kept: Map<string, Buffer>;
 }
 
 export interface ScanEvents {
   onProgress?: (done: number, total: number) => void;
-  /** Called once, at the first seed: the engine will be needed. */
-  onSeed?: () => void;
 }
 
 /** Pass 1: every source read once (synchronously: ~19,000 small files cost several times more through promises), the pre-filter on raw bytes. */
@@ -77,7 +57,6 @@ export function scanFiles(files: string[], maxBytes: number, events: ScanEvents 
   const total = files.length;
   const out: ScanResult = { files, specifiers: new Map(), seeds: new Set(), skips: [], opaque: new Map(), telltales: new Set(), bundles: new Map(), kept: new Map() };
   let keptBytes = 0;
-  const keep = arenaCopier();
   let done = 0;
   for (const file of files) {
     const read = readBoundedSync(file, maxBytes);
@@ -87,7 +66,7 @@ export function scanFiles(files: string[], maxBytes: number, events: ScanEvents 
       continue;
     }
     const buf = read.buf;
-    if ((keptBytes += buf.length) <= KEPT_BYTES) out.kept.set(file, keep(buf));
+    if ((keptBytes += buf.length) <= KEPT_BYTES) out.kept.set(file, buf);
     const latin1 = buf.toString("latin1");
     const bundler = bundlerOf(latin1);
     if (bundler) {
@@ -103,7 +82,6 @@ export function scanFiles(files: string[], maxBytes: number, events: ScanEvents 
         if (specs.length) out.opaque.set(file, specs);
         continue;
       }
-      if (!out.seeds.size) events.onSeed?.();
       out.seeds.add(file);
     }
     if (specs.length) out.specifiers.set(file, specs);

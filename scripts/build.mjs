@@ -17,8 +17,6 @@ await build({
     "codemod/jscodeshift": "codemod/jscodeshift.ts",
     "verify/preload/index": "verify/preload/index.ts",
     "gateway/server": "gateway/server.ts",
-    // The tree scan's worker thread (codemod/start-scan.ts looks for it beside the chunks).
-    "codemod/scan-worker": "codemod/scan-worker.ts",
   },
   outdir: "dist",
   chunkNames: "chunks/[name]-[hash]",
