@@ -4,23 +4,18 @@
 import { stat } from "node:fs/promises";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { AUTO_IMPORT_TELLTALE, mightCallApiBuffer, mightUseV1Buffer } from "./prefilter.ts";
-import { bundleKind, bundlerOf } from "./bundles.ts";
-import { BOM, DEFAULT_MAX_FILE_BYTES, decodeUtf8, readBounded, skipFinding, writable, type Skipped } from "./source-files.ts";
-import { specifiersOf } from "./import-specifiers.ts";
+import { bundleKind } from "./bundles.ts";
+import { BOM, DEFAULT_MAX_FILE_BYTES, decodeUtf8, readBounded, skipFinding, writable } from "./source-files.ts";
 import pLimit from "p-limit";
 import { TreeListing, walkSources } from "./walk.ts";
+import { listSources, scanFiles } from "./tree-scan.ts";
 import { addedMetaEnvNames, declareMetaEnv } from "./env-declarations.ts";
 import { writeFileAtomic } from "../product/atomic-write.ts";
 import { MARK_DETAILS, markDetailsReader, writeMarkDetails } from "./mark-details.ts";
 import { SFC_RE, maskOutsideScripts, sfcPath, sfcScriptPath, unmask } from "./sfc.ts";
 import type { Category, FileAnalysis, Finding, MarkDetail } from "./types.ts";
 
-/** A file that imports, requires or re-exports anything (it may reach a v1 base through it). */
-const MAY_IMPORT = /\b(?:import|require|export)\b/;
-
-export const SOURCE_EXTENSIONS = ["ts", "tsx", "js", "jsx", "mjs", "cjs", "mts", "cts"];
-const SOURCE_RE = new RegExp(`\\.(${SOURCE_EXTENSIONS.join("|")}|vue|svelte)$`);
+export { SOURCE_EXTENSIONS } from "./tree-scan.ts";
 /** Component and page files the engine does not parse, which may read a record's fields. */
 const PAGE_RE = /\.(vue|svelte|astro|html?)$/;
 
@@ -73,79 +68,27 @@ export interface RunResult {
   summary: RunSummary;
 }
 
-export async function collectFiles(paths: string[], cwd = process.cwd(), listing?: TreeListing): Promise<string[]> {
-  const out = new Set<string>();
-  for (const p of paths.length ? paths : ["."]) {
-    const abs = path.resolve(cwd, p);
-    if (!existsSync(abs)) throw new Error(`no such file or directory: ${p}`);
-    if (statSync(abs).isFile()) {
-      if (SOURCE_RE.test(abs) && !abs.endsWith(".d.ts")) out.add(abs);
-      continue;
-    }
-    const found = await walkSources(abs, (name) => SOURCE_RE.test(name) && !name.endsWith(".d.ts"), listing);
-    for (const f of found) out.add(f);
-  }
-  return [...out].sort();
+export async function collectFiles(paths: string[], cwd = process.cwd(), listing = new TreeListing()): Promise<string[]> {
+  return listSources(paths, cwd, listing);
 }
 
 /** Reads at most this many files at once (file handles and buffers in flight stay bounded). */
 const READ_CONCURRENCY = 32;
-/** The pre-filter's reads kept for the engine's searches of every file (project-reads.ts), up to this many bytes in all. */
-const KEPT_BYTES = 64 * 1_048_576;
 
 export async function runCodemod(options: RunOptions): Promise<RunResult> {
   const cwd = process.cwd();
-  // One walk of the tree serves the sources and (audit) the text files.
+  const maxBytes = options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES;
+  // Pass 1 (codemod/tree-scan.ts): one walk of the tree (it serves the sources and, audit, the text
+  // files), every source read once, the text pre-filter on raw bytes. Files naming the v1 host or the
+  // v2 base (or carrying a mark) are the seeds; files with imports are kept as text only so the import
+  // graph can be walked.
   const listing = new TreeListing();
-  const files = await collectFiles(options.paths, cwd, listing);
+  const { files, specifiers, seeds, skips, opaque, telltales, bundles, kept } = scanFiles(listSources(options.paths, cwd, listing), maxBytes, { onProgress: options.onProgress });
   const single = options.paths.length === 1 ? path.resolve(cwd, options.paths[0]!) : undefined;
   const singleKind = single && existsSync(single) ? (statSync(single).isDirectory() ? "dir" : "file") : undefined;
   const root = path.resolve(options.root ?? (singleKind === "dir" ? single! : singleKind === "file" ? path.dirname(single!) : cwd));
   const total = files.length;
-
-  // Pass 1: the cheap text pre-filter on raw bytes. Files naming the v1 host or the v2 base (or carrying a mark)
-  // are the seeds; files with imports are kept as text only so the import graph can be walked.
-  const specifiers = new Map<string, string[]>();
-  const seeds = new Set<string>();
-  const maxBytes = options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES;
-  const skips: Skipped[] = [];
-  /** Skipped files whose imports are still known: what they import may be used unseen. */
-  const opaque = new Map<string, string[]>();
-  /** Files calling names only an auto-importing build binds (codemod/auto-imports.ts). */
-  const telltales = new Set<string>();
-  /** A bundler's output naming the v1 host: audited by text, never rewritten (bundles.ts). */
-  const bundles = new Map<string, { bundler: string; text: string }>();
-  const kept = new Map<string, Buffer>();
-  let keptBytes = 0;
   let done = 0;
-  await pLimit(READ_CONCURRENCY).map(files, async (file) => {
-    const read = await readBounded(file, maxBytes);
-    if (++done % 64 === 0 || done === total) options.onProgress?.(done, total * 2);
-    if (!read.ok) {
-      skips.push(read.skip);
-      return;
-    }
-    const buf = read.buf;
-    if ((keptBytes += buf.length) <= KEPT_BYTES) kept.set(file, buf);
-    const latin1 = buf.toString("latin1");
-    const bundler = bundlerOf(latin1);
-    if (bundler) {
-      if (mightUseV1Buffer(buf)) bundles.set(file, { bundler, text: buf.toString("utf8") });
-      return;
-    }
-    const specs = MAY_IMPORT.test(latin1) ? specifiersOf(latin1) : [];
-    if (AUTO_IMPORT_TELLTALE.test(latin1)) telltales.add(file);
-    if (mightCallApiBuffer(buf)) {
-      const decoded = decodeUtf8(file, buf);
-      if ("skip" in decoded) {
-        skips.push(decoded.skip);
-        if (specs.length) opaque.set(file, specs);
-        return;
-      }
-      seeds.add(file);
-    }
-    if (specs.length) specifiers.set(file, specs);
-  });
 
   const texts = new Map<string, string>();
   /** Files that start with a byte-order mark: it is written back in front of their output. */

@@ -1,0 +1,90 @@
+// The scan of a tree before anything is parsed: list the sources (one walk, .gitignore applied),
+// then read each one once and run the text pre-filter on its bytes, in one synchronous loop (no
+// compiler, no engine: a tree with no seed never loads them).
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
+import { AUTO_IMPORT_TELLTALE, mightCallApiBuffer, mightUseV1Buffer } from "./prefilter.ts";
+import { bundlerOf } from "./bundles.ts";
+import { decodeUtf8, readBoundedSync, type Skipped } from "./source-files.ts";
+import { specifiersOf } from "./import-specifiers.ts";
+import type { TreeListing } from "./walk.ts";
+
+export const SOURCE_EXTENSIONS = ["ts", "tsx", "js", "jsx", "mjs", "cjs", "mts", "cts"];
+const SOURCE_RE = new RegExp(`\\.(${SOURCE_EXTENSIONS.join("|")}|vue|svelte)$`);
+/** A file that imports, requires or re-exports anything (it may reach a v1 base through it). */
+const MAY_IMPORT = /\b(?:import|require|export)\b/;
+/** The pre-filter's reads kept for the engine's searches of every file (project-reads.ts), up to this many bytes in all. */
+const KEPT_BYTES = 64 * 1_048_576;
+
+/** The source files under `paths` (files given by name too), sorted; throws on a path that does not exist. */
+export function listSources(paths: string[], cwd: string, listing: TreeListing): string[] {
+  const out = new Set<string>();
+  for (const p of paths.length ? paths : ["."]) {
+    const abs = path.resolve(cwd, p);
+    if (!existsSync(abs)) throw new Error(`no such file or directory: ${p}`);
+    if (statSync(abs).isFile()) {
+      if (SOURCE_RE.test(abs) && !abs.endsWith(".d.ts")) out.add(abs);
+      continue;
+    }
+    for (const f of listing.files(abs, (name) => SOURCE_RE.test(name) && !name.endsWith(".d.ts"))) out.add(f);
+  }
+  return [...out].sort();
+}
+
+export interface ScanResult {
+  files: string[];
+  /** Import specifiers of every readable file that imports anything. */
+  specifiers: Map<string, string[]>;
+  /** Files naming the v1 host or the v2 base, or carrying a mark (valid UTF-8). */
+  seeds: Set<string>;
+  skips: Skipped[];
+  /** Skipped files whose imports are still known: what they import may be used unseen. */
+  opaque: Map<string, string[]>;
+  /** Files calling names only an auto-importing build binds (codemod/auto-imports.ts). */
+  telltales: Set<string>;
+  /** A bundler's output naming the v1 host: audited by text, never rewritten (bundles.ts). */
+  bundles: Map<string, { bundler: string; text: string }>;
+  /** The bytes read, up to KEPT_BYTES in all, for the engine's searches of every file. */
+  kept: Map<string, Buffer>;
+}
+
+export interface ScanEvents {
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** Pass 1: every source read once (synchronously: ~19,000 small files cost several times more through promises), the pre-filter on raw bytes. */
+export function scanFiles(files: string[], maxBytes: number, events: ScanEvents = {}): ScanResult {
+  const total = files.length;
+  const out: ScanResult = { files, specifiers: new Map(), seeds: new Set(), skips: [], opaque: new Map(), telltales: new Set(), bundles: new Map(), kept: new Map() };
+  let keptBytes = 0;
+  let done = 0;
+  for (const file of files) {
+    const read = readBoundedSync(file, maxBytes);
+    if (++done % 64 === 0 || done === total) events.onProgress?.(done, total * 2);
+    if (!read.ok) {
+      out.skips.push(read.skip);
+      continue;
+    }
+    const buf = read.buf;
+    if ((keptBytes += buf.length) <= KEPT_BYTES) out.kept.set(file, buf);
+    const latin1 = buf.toString("latin1");
+    const bundler = bundlerOf(latin1);
+    if (bundler) {
+      if (mightUseV1Buffer(buf)) out.bundles.set(file, { bundler, text: buf.toString("utf8") });
+      continue;
+    }
+    const specs = MAY_IMPORT.test(latin1) ? specifiersOf(latin1) : [];
+    if (AUTO_IMPORT_TELLTALE.test(latin1)) out.telltales.add(file);
+    if (mightCallApiBuffer(buf)) {
+      const decoded = decodeUtf8(file, buf);
+      if ("skip" in decoded) {
+        out.skips.push(decoded.skip);
+        if (specs.length) out.opaque.set(file, specs);
+        continue;
+      }
+      out.seeds.add(file);
+    }
+    if (specs.length) out.specifiers.set(file, specs);
+  }
+  return out;
+}
