@@ -19,7 +19,7 @@ import { Follower } from "./follow-uses.ts";
 import { V1_BASE_NAME } from "./v1-redirect.ts";
 import { bind } from "./values.ts";
 import { unwrapExpression } from "./urls.ts";
-import { strayCaller } from "./record-callees.ts";
+import { outOfSightCaller, strayCaller } from "./record-callees.ts";
 import { isTestFile } from "./test-files.ts";
 import { statementOf } from "./nodes.ts";
 import { keptV1CallAt } from "./kept-v1-calls.ts";
@@ -217,6 +217,8 @@ function sharedTypeConflict(a: Analysis, site: Site, verdicts: Map<Node, Verdict
     if (!Node.isParameterDeclaration(d)) continue;
     const stray = strayCaller(a, d, references);
     if (stray) return `${readerName(d)} reads its record, and is also used where the codemod cannot follow what it is given (${where(stray)})`;
+    const outside = outOfSightCaller(d, references);
+    if (outside) return `${readerName(d)} reads its record and is exported: ${outside}`;
   }
   for (const other of a.sites) {
     // A call migrated through the adapter hands on v1 records too.

@@ -6,6 +6,8 @@ import { Node, SyntaxKind } from "../ts-morph.ts";
 import type { ClassDeclaration, ConstructorDeclaration } from "ts-morph";
 import type { Analysis, Plan } from "./state.ts";
 import { skipParens } from "./nodes.ts";
+import { exportedOutward } from "./outside-callers.ts";
+import { commonJsExports } from "./module-exports.ts";
 
 export interface Callee {
   fn: Node;
@@ -142,6 +144,31 @@ export function strayCaller(a: Analysis, param: Node, references: (name: Node) =
     return r;
   }
   return undefined;
+}
+
+/**
+ * Why the parameter's function may be handed records the run never sees: the module exports it
+ * (`export function isNexPod(pod)`, a public method of an exported class, `module.exports = { format }`,
+ * `export default format`) and no other module of the run uses it, so the export is there for code
+ * outside the run, whose records are v1 (the rule of outside-callers.ts for request helpers). An
+ * export the run's own modules import is the project's function: its callers are the ones listed.
+ */
+export function outOfSightCaller(param: Node, references: (name: Node) => Node[]): string | undefined {
+  const fn = param.getParent()!;
+  const name = calledName(fn);
+  if (!name || !exportedHere(fn, name)) return undefined;
+  const home = fn.getSourceFile();
+  if (references(name).some((r) => r.getSourceFile() !== home)) return undefined;
+  return "code outside the run may hand it records in v1 shape";
+}
+
+/** Whether the module exports the function (ESM, a default export, or CommonJS). */
+function exportedHere(fn: Node, name: Node): boolean {
+  if (exportedOutward(fn)) return true;
+  if (commonJsExports(fn.getSourceFile()).has(name)) return true;
+  const sf = fn.getSourceFile();
+  return sf.getExportAssignments().some((e) => unwrap(e.getExpression()).getText() === name.getText()) ||
+    sf.getExportDeclarations().some((d) => !d.getModuleSpecifier() && d.getNamedExports().some((s) => s.getName() === name.getText()));
 }
 
 /** The project's class a `super(…)` call constructs (the class the caller's class extends). */
