@@ -89,6 +89,9 @@ export class Evaluator {
     if (Node.isRegularExpressionLiteral(node)) return regexLiteral(node);
     if (Node.isAwaitExpression(node)) return this.evaluate(node.getExpression(), frame);
     if (Node.isObjectLiteralExpression(node)) return { kind: "object", node, frame };
+    // `this` in a method of an object literal: that object.
+    const self = node.getKind() === SyntaxKind.ThisKeyword ? objectOfThis(node) : undefined;
+    if (self) return { kind: "object", node: self, frame: undefined };
     if (isFunctionLike(node) || Node.isClassExpression(node)) return { kind: "function", node };
     if (Node.isConditionalExpression(node)) {
       // `base.endsWith("/") ? base.slice(0, -1) : base`: the branch each string the test reads takes.
