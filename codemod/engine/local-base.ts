@@ -3,7 +3,7 @@
 // call keeps v1 by replacing that expression at the site, never the producer: the producer serves
 // the calls that migrate, and its default flips with them.
 import { Node } from "../ts-morph.ts";
-import { enclosingFunction } from "./scope.ts";
+import { runningFunction } from "./scope.ts";
 import { resolveParts, unwrapExpression } from "./urls.ts";
 import { bind, urlContext } from "./values.ts";
 import { references } from "./references.ts";
@@ -15,7 +15,8 @@ import type { Analysis } from "./state.ts";
  * `new URL(…)` and local variables that only this call reads. Undefined when there is none.
  */
 export function localBaseExpression(a: Analysis, urlNode: Node, base: Node, at: Node): Node | undefined {
-  const fn = enclosingFunction(at);
+  // (A call inside a retry thunk the function returns, `withRetry(async () => axios.request({ url }))`, runs for that function.)
+  const fn = runningFunction(at);
   const sf = at.getSourceFile();
   const ctx = urlContext(a);
   const isBase = (n: Node) => {
@@ -25,7 +26,7 @@ export function localBaseExpression(a: Analysis, urlNode: Node, base: Node, at: 
   const seen = new Set<Node>();
   const walk = (input: Node, depth: number): Node | undefined => {
     const n = unwrapExpression(input);
-    if (depth > 6 || seen.has(n) || n.getSourceFile() !== sf || enclosingFunction(n) !== fn) return undefined;
+    if (depth > 6 || seen.has(n) || n.getSourceFile() !== sf || runningFunction(n) !== fn) return undefined;
     seen.add(n);
     if (isBase(n)) return n;
     if (Node.isTemplateExpression(n)) {

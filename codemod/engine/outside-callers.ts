@@ -8,6 +8,9 @@ import { unwrapExpression } from "./urls.ts";
 /** A function the module exports, or a public method of a class it exports: code outside the run may call it. */
 export function exportedOutward(fn: Node): boolean {
   if (Node.isFunctionDeclaration(fn)) return fn.isExported() || fn.isDefaultExport();
+  // A function of an exported plain object (`export const Client = { async rest(…) {…}, get: (p) => … }`).
+  const obj = objectHolding(fn);
+  if (obj) return objectExported(obj);
   // `export const request = async (path) => …`
   const decl = fn.getParent();
   const statement = decl && Node.isVariableDeclaration(decl) ? decl.getVariableStatement() : undefined;
@@ -23,4 +26,30 @@ export function baseField(method: Node, key: string): boolean {
   const init = Node.isClassDeclaration(cls) ? cls.getProperty(key)?.getInitializer() : undefined;
   const value = init && unwrapExpression(init);
   return !!value && (Node.isStringLiteral(value) || Node.isNoSubstitutionTemplateLiteral(value) || Node.isTemplateExpression(value) || Node.isIdentifier(value));
+}
+
+/** The object literal a function is a property of (a method, or the value of `key: function …` / `key: (…) => …`). */
+export function objectHolding(fn: Node): Node | undefined {
+  const up = Node.isMethodDeclaration(fn) ? fn : fn.getParent();
+  if (!up || !(Node.isMethodDeclaration(up) || (Node.isPropertyAssignment(up) && up.getInitializer() === fn))) return undefined;
+  const obj = up.getParent();
+  return obj && Node.isObjectLiteralExpression(obj) ? obj : undefined;
+}
+
+/** The key name of a function held by an object literal (its uses are `obj.key`). */
+export function objectHeldName(fn: Node): Node | undefined {
+  if (!objectHolding(fn)) return undefined;
+  const name = (Node.isMethodDeclaration(fn) ? fn : fn.getParent()!) as Node & { getNameNode(): Node };
+  const n = name.getNameNode();
+  return Node.isIdentifier(n) ? n : undefined;
+}
+
+/** `export const X = { … }`, `export default { … }`: code outside the project may call its functions. */
+function objectExported(obj: Node): boolean {
+  let n: Node = obj;
+  while (n.getParent() && [SyntaxKind.AsExpression, SyntaxKind.SatisfiesExpression, SyntaxKind.ParenthesizedExpression].includes(n.getParent()!.getKind())) n = n.getParent()!;
+  const up = n.getParent();
+  if (up && Node.isExportAssignment(up)) return true;
+  const statement = up && Node.isVariableDeclaration(up) ? up.getVariableStatement() : undefined;
+  return !!statement?.isExported();
 }

@@ -4,7 +4,7 @@
 import { Node } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
 import { functionName, references } from "./references.ts";
-import { baseField, exportedOutward } from "./outside-callers.ts";
+import { baseField, exportedOutward, objectHeldName } from "./outside-callers.ts";
 import { receiverHolds } from "./receiver-base.ts";
 import { unwrapExpression } from "./urls.ts";
 import { handsOnOwn } from "./evaluate/recursion.ts";
@@ -28,9 +28,14 @@ export class PlannedHelpers {
     for (const [fn, parts] of a.helperParts) for (const part of parts) this.helperOf.set(part, [...(this.helperOf.get(part) ?? []), fn]);
   }
 
-  /** Whether a node is a URL part of a helper whose every call was planned. */
+  /**
+   * Whether a node is a URL part of helpers whose every call was planned. A part several helpers
+   * share (a base computed in another function, `apiRoot()` read by two of them, resolves to one
+   * node) is accounted for only when every one of them is.
+   */
   closes(node: Node): boolean {
-    return (this.helperOf.get(node) ?? []).some((fn) => this.closed(fn));
+    const fns = this.helperOf.get(node) ?? [];
+    return fns.length > 0 && fns.every((fn) => this.closed(fn));
   }
 
   /** The name of a helper the node is a part of that only code outside the run calls. */
@@ -61,8 +66,10 @@ export class PlannedHelpers {
   /** The uses of a helper that are not planned calls. */
   uses(fn: Node): Node[] {
     const out: Node[] = [];
-    const named = (fn as any).getNameNode?.() as Node | undefined;
-    if ((Node.isFunctionDeclaration(fn) || Node.isMethodDeclaration(fn)) && named) {
+    // (A function held by a plain object is used as `obj.key`: the key's references.)
+    const held = objectHeldName(fn);
+    const named = held ?? ((fn as any).getNameNode?.() as Node | undefined);
+    if ((Node.isFunctionDeclaration(fn) || Node.isMethodDeclaration(fn) || held) && named) {
       // A method called on an instance that cannot hold this base (another API's) does not use it.
       const key = this.a.helperCache.get(fn)?.receiverKey;
       for (const r of references(named)) {
@@ -73,7 +80,7 @@ export class PlannedHelpers {
       }
     } else this.follow(fn, out);
     // Exported with no use in the project: its callers are outside the run, and send v1 paths.
-    const name = functionName(fn);
+    const name = functionName(fn) ?? objectHeldName(fn);
     // (A method over a field holding a client, not the base itself, is left to the client's own uses.)
     const receiver = this.a.helperCache.get(fn)?.receiverKey;
     if (name && exportedOutward(fn) && (!receiver || baseField(fn, receiver)) && !references(name).length) {

@@ -4,7 +4,7 @@
 import { derivedClasses } from "./find-references.ts";
 import { classMayDeclare } from "./class-member-names.ts";
 import { Node, SyntaxKind, type SourceFile } from "../ts-morph.ts";
-import { bindingNames, resolveIdentifier, type Binding } from "./scope.ts";
+import { bindingNames, isFunctionLike, resolveIdentifier, type Binding } from "./scope.ts";
 import { unwrapExpression } from "./urls.ts";
 import { references } from "./references.ts";
 import { commonJsExports, commonJsValue, exportedDeclaration, type ModuleResolver } from "./module-exports.ts";
@@ -73,9 +73,23 @@ export function classOfThis(node: Node): Node | undefined {
   while (n) {
     if (Node.isClassDeclaration(n) || Node.isClassExpression(n)) return n;
     if (Node.isFunctionDeclaration(n) || Node.isFunctionExpression(n)) return undefined;
+    // A method of an object literal: `this` is that object (objectOfThis), not a class around it.
+    if ((Node.isMethodDeclaration(n) || Node.isGetAccessorDeclaration(n) || Node.isSetAccessorDeclaration(n)) && Node.isObjectLiteralExpression(n.getParent())) return undefined;
     n = n.getParent();
   }
   return undefined;
+}
+
+/** The object literal a `this` inside one of its methods refers to (`{ rest() {…}, get(p) { return this.rest("GET", p) } }`). */
+export function objectOfThis(node: Node): Node | undefined {
+  // The nearest function that is not an arrow (arrows keep the outer `this`); a class ends the search.
+  let n: Node | undefined = node.getParent();
+  while (n && (Node.isArrowFunction(n) || !isFunctionLike(n)) && !Node.isClassDeclaration(n) && !Node.isClassExpression(n)) n = n.getParent();
+  if (!n || !(Node.isMethodDeclaration(n) || Node.isFunctionExpression(n) || Node.isGetAccessorDeclaration(n) || Node.isSetAccessorDeclaration(n))) return undefined;
+  const up = Node.isFunctionExpression(n) ? n.getParent() : n;
+  if (!up || (Node.isFunctionExpression(n) && !Node.isPropertyAssignment(up))) return undefined;
+  const obj = up.getParent();
+  return obj && Node.isObjectLiteralExpression(obj) ? obj : undefined;
 }
 
 /** The class that declares the member a property access reads (`this.x`, or `obj.x` through the checker). */

@@ -6,7 +6,7 @@
 // and why. Bases are found by their value wherever they flow, not by the shape of the code.
 import { Node, SyntaxKind } from "../../ts-morph.ts";
 import type { StringLiteral } from "ts-morph";
-import { bindAcross, classOfThis, importedBinding, type ModuleResolver } from "../symbols.ts";
+import { bindAcross, classOfThis, importedBinding, objectOfThis, type ModuleResolver } from "../symbols.ts";
 import { elementDefault, isFunctionLike, restOmits, writesOf, type Binding } from "../scope.ts";
 import { unwrapExpression } from "../urls.ts";
 import { dynamic, optionsOf, union, type Frame, type Value } from "./value.ts";
@@ -89,6 +89,9 @@ export class Evaluator {
     if (Node.isRegularExpressionLiteral(node)) return regexLiteral(node);
     if (Node.isAwaitExpression(node)) return this.evaluate(node.getExpression(), frame);
     if (Node.isObjectLiteralExpression(node)) return { kind: "object", node, frame };
+    // `this` in a method of an object literal: that object.
+    const self = node.getKind() === SyntaxKind.ThisKeyword ? objectOfThis(node) : undefined;
+    if (self) return { kind: "object", node: self, frame: undefined };
     if (isFunctionLike(node) || Node.isClassExpression(node)) return { kind: "function", node };
     if (Node.isConditionalExpression(node)) {
       // `base.endsWith("/") ? base.slice(0, -1) : base`: the branch each string the test reads takes.
@@ -236,6 +239,9 @@ export class Evaluator {
     const objText = objExpr.getText().replace(/\s/g, "");
     if (ENV_ROOTS.has(objText)) return { kind: "env", name: key, node };
     if (objExpr.getKind() === SyntaxKind.ThisKeyword) {
+      // `this.rest` in a sibling method of an object literal: that object's property.
+      const obj = objectOfThis(objExpr);
+      if (obj) return this.objectProperty(node, obj, key, undefined);
       const cls = classOfThis(node);
       return cls ? this.classMember(node, cls, key, frame) : dynamic(node, "`this` outside a class");
     }

@@ -19,7 +19,7 @@ import { declarationName, storedAt, type Stored } from "../stored-error-bodies.t
 import { fallbackFields, guardEdits, guardedField, isBothGuard } from "./error-guards.ts";
 import { errorTypeMembers, hasFieldOrAny } from "./error-body-types.ts";
 import { schemaName, schemaParseOf, schemaShape } from "../schema-parse.ts";
-import { renameErrorMember } from "./error-members.ts";
+import { renameErrorMember, widenedAfter } from "./error-members.ts";
 import { adapterCall, ADAPTER_BINDING } from "../../adapter/index.ts";
 import { useAdapter } from "../adapter-sites.ts";
 import { parsedBy } from "../json-parsers.ts";
@@ -270,7 +270,10 @@ function widenDeclared(a: Analysis, receiver: Node, v1: string, v2: string, put:
   const decls = declaredFieldsOf(receiver, v1) ?? [];
   const inRun = (d: Node) => Node.isPropertySignature(d) && a.files.has(d.getSourceFile().getFilePath()) && !d.getSourceFile().isDeclarationFile();
   if (!decls.length || !decls.every(inRun)) return false;
-  for (const d of decls) {
+  for (const field of decls) {
+    // One v2 field per type, however many of its v1 fields are read.
+    const d = widenedAfter(field, v2);
+    if (!d) continue;
     const text = d.getText();
     // On a line of its own, indented as the field, where the field has its own line.
     const sf = d.getSourceFile();

@@ -25,10 +25,27 @@ export function renameErrorMember(name: Node, to: string, put: Put): void {
   else put(member, "", member.getStart(), member.getEnd());
 }
 
+/**
+ * Where a type declaring the v1 field `decl` gets the v2 field `to` beside it: after the first field
+ * of the family (`{ error?: string; message?: string }` gets one `detail`, written the same for
+ * each read so the edits collapse), or nowhere when the type declares `to` already.
+ */
+export function widenedAfter(decl: Node, to: string): Node | undefined {
+  const owner = decl.getParent();
+  const members: Node[] | undefined = owner && (Node.isTypeLiteral(owner) || Node.isInterfaceDeclaration(owner)) ? owner.getMembers() : undefined;
+  if (!members) return decl;
+  if (members.some((m) => Node.isPropertySignature(m) && memberName(m) === to)) return undefined;
+  return members.find((m) => becomes(m, to)) ?? decl;
+}
+
+function memberName(m: Node & { getNameNode(): Node }): string | undefined {
+  const key = m.getNameNode();
+  return key.getKind() === SyntaxKind.Identifier ? key.getText() : Node.isStringLiteral(key) ? key.getLiteralValue() : undefined;
+}
+
 /** A property member named `to`, or a v1 error field mapped to it. */
 function becomes(m: Node, to: string): boolean {
   if (!Node.isPropertySignature(m)) return false;
-  const key = m.getNameNode();
-  const name = key.getKind() === SyntaxKind.Identifier ? key.getText() : Node.isStringLiteral(key) ? key.getLiteralValue() : undefined;
+  const name = memberName(m);
   return name === to || ((name === "message" || name === "error") && errorFieldMap[name] === to);
 }

@@ -28,6 +28,7 @@ import { handedHelper } from "./handed-function.ts";
 import { bodyOf, conditionalOption, methodOf } from "./call-parts.ts";
 import { optionsOf } from "../evaluate/value.ts";
 import { receiverHolds } from "../receiver-base.ts";
+import { objectMethod } from "../object-methods.ts";
 import { interceptedAnswer } from "../response-interceptors.ts";
 import { globalFetcherFollowed, swrCacheKey, swrFetch } from "./swr.ts";
 import { replaceNode } from "../text-edit.ts";
@@ -190,6 +191,9 @@ function rootByValue(a: Analysis, node: Node, trail: Node[], depth: number): Roo
   // A class member: `this.fetchImpl`, `this.api` (an axios instance), `this.request` (a helper).
   const method = memberMethod(n);
   if (method) return functionRoot(a, method, n.getText());
+  // A method of a plain object (`Client.rest`, `this.rest` from a sibling): by value, while nothing writes the object.
+  const held = objectMethod(a, n);
+  if (held) return functionRoot(a, held, n.getText());
   const cls = classOfMember(n);
   if (cls) {
     for (const v of memberValues(cls, name)) {
