@@ -122,7 +122,8 @@ function pathToUri(p: string): string {
 }
 
 export function findingLabel(f: Finding): string {
-  if (f.operation) return `${f.operation}${f.v2 ? ` → ${f.v2.method} ${f.v2.path}` : ""}`;
+  // A site marked away from its call names the place too: `StopPod → POST /v2/pods/{id}/action (v1 error read)`.
+  if (f.operation) return `${f.operation}${f.v2 ? ` → ${f.v2.method} ${f.v2.path}` : ""}${f.subject ? ` (${SUBJECT_LABEL[f.subject]})` : ""}`;
   return f.subject ? SUBJECT_LABEL[f.subject] : "v2-migration mark";
 }
 

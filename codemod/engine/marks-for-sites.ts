@@ -2,7 +2,8 @@
 // read where it cannot be rewritten, a client hook or callee the error body goes to. Several
 // migrated calls may reach one such place, and each of them is a site left for a human: `audit`
 // reports one finding per site, so the place gets one mark per operation (`×N` when N of its
-// sites share it) and one finding per site, and none of them counts as migrated.
+// sites share it) and one finding per site, labelled with what the place is (`subject`: an error
+// read, a hook), and none of them counts as migrated.
 import type { Node } from "../ts-morph.ts";
 import type { Subject } from "../../formats/audit.ts";
 import { addFinding, type Analysis, type Site } from "./state.ts";
@@ -22,7 +23,7 @@ export function markForSites(a: Analysis, at: Node, sites: Iterable<Site>, reaso
     for (const s of group) {
       if (!frozen) todo(a, at, op ?? "base", "review", text, advice);
       const f = s.finding;
-      addFinding(a, at, { operation: op, v1: f?.v1 ?? null, v2: f?.v2 ?? null, category: "review", reason: text, advice, ...(op ? {} : { subject }) });
+      addFinding(a, at, { operation: op, v1: f?.v1 ?? null, v2: f?.v2 ?? null, category: "review", reason: text, advice, subject });
       s.markedElsewhere = true;
     }
   }

@@ -21,12 +21,20 @@ import { insertAt, textEdit } from "./text-edit.ts";
 // word them so): the label `audit` gives it when no pass of this run wrote it again.
 const MARK_SUBJECTS: [RegExp, Subject][] = [
   [/^(v1 base kept|the v2 base |this test's client |callers the codemod cannot see may set )/, "base"],
-  [/^(reads the v1 error field |matches the error text )/, "error-read"],
+  [/^(reads the v1 error field |matches the error text |the error body of )/, "error-read"],
   [/^the client's hook /, "hook"],
   [/^the client's `paths` types /, "types"],
   [/^(the v1 path is computed|the URL is chosen at run time|the query string of |call on the bare v1 base URL|HTTP method not known)/, "call"],
   [/^(a v1 route path|v1 URL not passed|a v1 URL built at run time|string mentions the v1 host)/, "url"],
 ];
+
+/** A mark of an operation's site away from its call (an error read, a hook: marks-for-sites.ts) keeps what the place is. */
+const AWAY_FROM_CALL = new Set<Subject>(["error-read", "hook"]);
+
+function subjectOf(operation: string | null, reason: string): { subject?: Subject } {
+  const subject = markSubject(reason);
+  return !operation || (subject && AWAY_FROM_CALL.has(subject)) ? { subject } : {};
+}
 
 export function markSubject(reason: string): Subject | undefined {
   return MARK_SUBJECTS.find(([re]) => re.test(reason))?.[1];
@@ -218,7 +226,7 @@ export function markFindings(file: FileState, details: MarkDetail[] = []): { fin
         reason: problems?.length ? problems.map((p) => p.reason).join("; ") : reason!,
         advice: problems?.length ? problems.map((p) => p.advice).join("; ") : advice ?? READ_BACK_ADVICE,
         snippet: redact(target.trim()),
-        ...(operation ? {} : { subject: markSubject(reason!) }),
+        ...subjectOf(operation, reason!),
         ...(problems?.length ? { problems } : {}),
       });
     }

@@ -97,7 +97,12 @@ export const reset = (id: string) => send(\`/pods/\${id}/reset\`, "POST");
     });
     await runCodemod({ paths: [dir], write: true });
     const after = await runCodemod({ paths: [dir], write: false });
-    expect(headers(auditText(after))).toEqual(["client.ts  review  client hook", "helper.ts  review  v1 error read", "helper.ts  no-equivalent  ResetPod"]);
+    // Each is marked for the call it serves, and says what the place is.
+    expect(headers(auditText(after))).toEqual([
+      "client.ts  review  StopPod → POST /v2/pods/{id}/action (client hook)",
+      "helper.ts  review  DeleteTemplate → DELETE /v2/templates/{id} (v1 error read)",
+      "helper.ts  no-equivalent  ResetPod",
+    ]);
     expect(auditJson(after).findings.map((f) => f.subject)).toEqual(["hook", "error-read", undefined]);
   });
 });
