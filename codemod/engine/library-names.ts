@@ -9,6 +9,7 @@ import { Node } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
 import { bind } from "./values.ts";
 import { unwrapExpression } from "./urls.ts";
+import { typedOuter } from "./nodes.ts";
 
 interface Names {
   /** Positional arguments that are names. */
@@ -85,8 +86,7 @@ export function namesArgument(a: Analysis, call: Node, index: number): boolean {
 
 /** Whether `key` of the object literal given as an argument to a known library function is a name (`createSlice({ name })`). */
 export function namesKey(a: Analysis, obj: Node, key: string): boolean {
-  let outer: Node = obj;
-  while (outer.getParent() && (Node.isParenthesizedExpression(outer.getParent()!) || Node.isAsExpression(outer.getParent()!) || Node.isSatisfiesExpression(outer.getParent()!))) outer = outer.getParent()!;
+  const outer = typedOuter(obj);
   const call = outer.getParent();
   if (!call || !Node.isCallExpression(call)) return false;
   const index = call.getArguments().indexOf(outer as never);

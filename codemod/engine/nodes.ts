@@ -2,7 +2,6 @@
 import { Node, SyntaxKind, type SourceFile } from "../ts-morph.ts";
 import { enclosingFunction, resolveIdentifier } from "./scope.ts";
 
-/** The outermost node around `node` that only wraps it (parentheses, `as`, `!`, `satisfies`). */
 /** The whole string concatenation a piece sits in (`"/pods/" + id + "/restart"`), through parentheses; the node itself when none. */
 export function concatenationOf(node: Node): Node {
   let n = node;
@@ -10,6 +9,14 @@ export function concatenationOf(node: Node): Node {
   return n;
 }
 
+/** The outermost expression around `node` that only types or groups it (parentheses, `as`, `satisfies`): its parent is what holds the value. */
+export function typedOuter(node: Node): Node {
+  let n = node;
+  for (let p = n.getParent(); p && (Node.isParenthesizedExpression(p) || Node.isAsExpression(p) || Node.isSatisfiesExpression(p)); p = n.getParent()) n = p;
+  return n;
+}
+
+/** The outermost node around `node` that only wraps it (parentheses, `as`, `!`, `satisfies`, an rxjs pass-through). */
 export function skipParens(node: Node): Node {
   let n = node;
   for (;;) {

@@ -9,6 +9,7 @@ import { Node, SyntaxKind } from "../ts-morph.ts";
 import { isFunctionLike } from "./scope.ts";
 import type { Analysis } from "./state.ts";
 import { findReferencesAsNodes } from "./find-references.ts";
+import { typedOuter } from "./nodes.ts";
 
 /** The function `access` (`Client.rest`, `this.rest`) reads from a plain object literal no code writes. */
 export function objectMethod(a: Analysis, access: Node): Node | undefined {
@@ -42,9 +43,7 @@ function objectWritten(obj: Node, key: string): boolean {
 
 /** The name of the variable an object literal initialises (through `as const`, `satisfies`, parentheses). */
 function holderName(obj: Node): Node | undefined {
-  let n: Node = obj;
-  while (n.getParent() && [SyntaxKind.AsExpression, SyntaxKind.SatisfiesExpression, SyntaxKind.ParenthesizedExpression].includes(n.getParent()!.getKind())) n = n.getParent()!;
-  const decl = n.getParent();
+  const decl = typedOuter(obj).getParent();
   return decl && Node.isVariableDeclaration(decl) && Node.isIdentifier(decl.getNameNode()) ? decl.getNameNode() : undefined;
 }
 

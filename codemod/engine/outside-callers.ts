@@ -4,6 +4,7 @@
 // its base's use as accounted for (follow-uses.ts).
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import { unwrapExpression } from "./urls.ts";
+import { typedOuter } from "./nodes.ts";
 
 /** A function the module exports, or a public method of a class it exports: code outside the run may call it. */
 export function exportedOutward(fn: Node): boolean {
@@ -46,9 +47,7 @@ export function objectHeldName(fn: Node): Node | undefined {
 
 /** `export const X = { … }`, `export default { … }`: code outside the project may call its functions. */
 function objectExported(obj: Node): boolean {
-  let n: Node = obj;
-  while (n.getParent() && [SyntaxKind.AsExpression, SyntaxKind.SatisfiesExpression, SyntaxKind.ParenthesizedExpression].includes(n.getParent()!.getKind())) n = n.getParent()!;
-  const up = n.getParent();
+  const up = typedOuter(obj).getParent();
   if (up && Node.isExportAssignment(up)) return true;
   const statement = up && Node.isVariableDeclaration(up) ? up.getVariableStatement() : undefined;
   return !!statement?.isExported();

@@ -5,7 +5,7 @@
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import type { ClassDeclaration, ConstructorDeclaration } from "ts-morph";
 import type { Analysis, Plan } from "./state.ts";
-import { skipParens } from "./nodes.ts";
+import { skipParens, typedOuter } from "./nodes.ts";
 import { exportedOutward } from "./outside-callers.ts";
 import { commonJsExports } from "./module-exports.ts";
 
@@ -117,8 +117,7 @@ export function noteEntry(plan: Plan, callee: Callee, entry: Node): void {
 /** The name a function is called by: its own, or the variable, property or class field holding it. */
 function calledName(fn: Node): Node | undefined {
   if (Node.isFunctionDeclaration(fn) || Node.isMethodDeclaration(fn)) return fn.getNameNode();
-  let holder = fn.getParent();
-  while (holder && (Node.isParenthesizedExpression(holder) || Node.isAsExpression(holder) || Node.isSatisfiesExpression(holder))) holder = holder.getParent();
+  const holder = typedOuter(fn).getParent();
   if (holder && (Node.isVariableDeclaration(holder) || Node.isPropertyAssignment(holder) || Node.isPropertyDeclaration(holder))) {
     const name = holder.getNameNode();
     return Node.isIdentifier(name) ? name : undefined;

@@ -5,6 +5,7 @@
 // definition, and the default given at the read is one more option beside it.
 import { Node, SyntaxKind, type Project } from "../../ts-morph.ts";
 import { unwrapExpression } from "../urls.ts";
+import { typedOuter } from "../nodes.ts";
 import { optionsOf, union, type Value } from "./value.ts";
 
 /** The evaluator's reads this needs. */
@@ -130,8 +131,7 @@ export function readFirstFromEnv(value: Node): string | undefined {
   if (!prop || !Node.isPropertyAssignment(prop) || prop.getInitializer() !== n) return undefined;
   const key = prop.getName();
   if (!/^[A-Z][A-Z0-9_]*$/.test(key)) return undefined;
-  let holder = prop.getParent()!.getParent();
-  while (holder && (Node.isParenthesizedExpression(holder) || Node.isAsExpression(holder) || Node.isSatisfiesExpression(holder))) holder = holder.getParent();
+  const holder = typedOuter(prop.getParent()!).getParent();
   const fn = holder && Node.isReturnStatement(holder) ? holder.getFirstAncestor((x) => isFactory(x)) : holder;
   return fn && factoryNamespace(fn) === "" ? key : undefined;
 }

@@ -8,6 +8,7 @@
 import { Node, SyntaxKind, type SourceFile } from "../../ts-morph.ts";
 import { isFunctionLike, resolveIdentifier } from "../scope.ts";
 import { unwrapExpression } from "../urls.ts";
+import { typedOuter } from "../nodes.ts";
 import { manifestsAbove } from "../package-root.ts";
 import { BASE_KEYS } from "./bases.ts";
 import type { Value } from "./value.ts";
@@ -117,8 +118,7 @@ function clientsMadeWith(sf: SourceFile, pkg: string): Client[] {
 
 /** The function whose return the call is (`return ky.create(…)`, `() => ky.create(…)`). */
 function returnedBy(call: Node): Node | undefined {
-  let n: Node = call;
-  while (n.getParent() && (Node.isParenthesizedExpression(n.getParent()!) || Node.isAsExpression(n.getParent()!) || Node.isSatisfiesExpression(n.getParent()!))) n = n.getParent()!;
+  const n = typedOuter(call);
   const p = n.getParent();
   if (p && Node.isReturnStatement(p)) {
     let fn: Node | undefined = p.getParent();

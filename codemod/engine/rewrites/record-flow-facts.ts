@@ -5,7 +5,7 @@ import { findReferencesAsNodes } from "../find-references.ts";
 import { Node, SyntaxKind } from "../../ts-morph.ts";
 import type { VariableDeclaration } from "ts-morph";
 import { enclosingFunction, isFunctionLike } from "../scope.ts";
-import { referencesOf, skipParens } from "../nodes.ts";
+import { referencesOf, skipParens, typedOuter } from "../nodes.ts";
 import { functionName, references } from "../references.ts";
 
 /** A logical expression whose value is only tested (`if (a || b)`, `!(a ?? b)`, `while (…)`), never kept. */
@@ -91,8 +91,8 @@ function inType(r: Node): boolean {
 
 /** The variable declaration whose value is the object literal holding `property` (through `as`, `satisfies`, parentheses). */
 function objectVariable(property: Node): VariableDeclaration | undefined {
-  let object = property.getParent();
-  while (object?.getParent() && (Node.isAsExpression(object.getParent()!) || Node.isSatisfiesExpression(object.getParent()!) || Node.isParenthesizedExpression(object.getParent()!))) object = object.getParent();
+  const literal = property.getParent();
+  const object = literal && typedOuter(literal);
   const p = object?.getParent();
   return p && Node.isVariableDeclaration(p) && p.getInitializer() === object && Node.isIdentifier(p.getNameNode()) ? p : undefined;
 }
