@@ -15,7 +15,6 @@ import { MARK_DETAILS, markDetailsReader, writeMarkDetails } from "./mark-detail
 import { SFC_RE, maskOutsideScripts, sfcPath, sfcScriptPath, unmask } from "./sfc.ts";
 import type { Category, FileAnalysis, Finding, MarkDetail } from "./types.ts";
 
-export { SOURCE_EXTENSIONS } from "./tree-scan.ts";
 /** Component and page files the engine does not parse, which may read a record's fields. */
 const PAGE_RE = /\.(vue|svelte|astro|html?)$/;
 
@@ -66,10 +65,6 @@ export interface RunResult {
   /** Text files the audit did not read (with textFiles): binary content, or over the size limit. */
   skipped?: { file: string; why: string }[];
   summary: RunSummary;
-}
-
-export async function collectFiles(paths: string[], cwd = process.cwd(), listing = new TreeListing()): Promise<string[]> {
-  return listSources(paths, cwd, listing);
 }
 
 /** Reads at most this many files at once (file handles and buffers in flight stay bounded). */

@@ -58,7 +58,7 @@ export async function collectTextFiles(paths: string[], cwd = process.cwd(), lis
   const out = new Set<string>();
   for (const p of paths.length ? paths : ["."]) {
     const abs = path.resolve(cwd, p);
-    if (!existsSync(abs)) continue; // collectFiles has already reported it
+    if (!existsSync(abs)) continue; // listSources (tree-scan.ts) has already reported it
     if (statSync(abs).isFile()) {
       if (!ENGINE_SOURCE.test(abs)) out.add(abs);
       continue;
