@@ -184,15 +184,8 @@ function sequence(a: Analysis, node: Node, names: QueryNames, depth: number, ctx
 function urlObjectNames(a: Analysis, url: NonNullable<ReturnType<typeof urlQueryWrites>>, names: QueryNames, depth: number, ctx: UrlContext | undefined): Node | undefined {
   if (url.other) return url.other;
   for (const call of url.sets) {
-    const first = (call as any).getArguments()[0] as Node | undefined;
-    const key = first && unwrapExpression(first);
-    const looped = key ? loopedKeys(a, key, names, ctx) : false;
-    if (looped !== false) {
-      if (looped) return looped;
-      continue;
-    }
-    if (!key || !(Node.isStringLiteral(key) || Node.isNoSubstitutionTemplateLiteral(key))) return first ?? call;
-    named(names, key.getLiteralValue(), key);
+    const stop = keyOfSet(a, call, names, ctx);
+    if (stop) return stop;
   }
   for (const s of url.searches) {
     const stop = collect(a, s, names, depth + 1, ctx);
@@ -269,15 +262,20 @@ function searchParamsNames(a: Analysis, created: Node, decl: Node | undefined, n
     if (!access || !Node.isPropertyAccessExpression(access) || access.getExpression() !== use) continue;
     const call = access.getParent();
     if (!["append", "set"].includes(access.getName()) || !call || !Node.isCallExpression(call)) continue;
-    const first = call.getArguments()[0];
-    const key = first && unwrapExpression(first);
-    const looped = key ? loopedKeys(a, key, names, ctx) : false;
-    if (looped !== false) {
-      if (looped) return looped;
-      continue;
-    }
-    if (!key || !(Node.isStringLiteral(key) || Node.isNoSubstitutionTemplateLiteral(key))) return first ?? call;
-    named(names, key.getLiteralValue(), key);
+    const stop = keyOfSet(a, call, names, ctx);
+    if (stop) return stop;
   }
+  return undefined;
+}
+
+/** The name a `params.set(key, …)` / `.append(key, …)` writes, added to `names`; the node where knowledge stops, if it does. */
+function keyOfSet(a: Analysis, call: Node, names: QueryNames, ctx: UrlContext | undefined): Node | undefined {
+  const first = (call as any).getArguments()[0] as Node | undefined;
+  const key = first && unwrapExpression(first);
+  // Keys written by a loop over a known list: each of them, or where the list stops being known.
+  const looped = key ? loopedKeys(a, key, names, ctx) : false;
+  if (looped !== false) return looped || undefined;
+  if (!key || !(Node.isStringLiteral(key) || Node.isNoSubstitutionTemplateLiteral(key))) return first ?? call;
+  named(names, key.getLiteralValue(), key);
   return undefined;
 }
