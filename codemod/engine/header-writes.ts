@@ -3,7 +3,7 @@
 // when nothing writes into it later; a write of Content-Type says what the request carries, and a
 // write the codemod cannot name (a computed key, `Object.assign`, the object replaced) makes it unknown.
 import { Node, SyntaxKind } from "../ts-morph.ts";
-import { enclosingFunction, resolveIdentifier } from "./scope.ts";
+import { enclosingFunction, identifiersNamed, resolveIdentifier } from "./scope.ts";
 import { unwrapExpression } from "./urls.ts";
 
 export type HeaderWrites =
@@ -29,8 +29,8 @@ export function writesInto(lit: Node, key: RegExp): HeaderWrites {
   const name = up.getNameNode();
   if (!Node.isIdentifier(name)) return { kind: "known" };
   let value: Node | undefined;
-  for (const use of enclosingFunction(up).getDescendantsOfKind(SyntaxKind.Identifier)) {
-    if (use === name || use.getText() !== name.getText() || resolveIdentifier(use)?.decl !== up) continue;
+  for (const use of identifiersNamed(enclosingFunction(up), name.getText())) {
+    if (use === name || resolveIdentifier(use)?.decl !== up) continue;
     // The access chain from the variable: `init.headers["Content-Type"]` → ["headers", "Content-Type"].
     const keys: (string | undefined)[] = [];
     let top: Node = use;

@@ -5,7 +5,7 @@
 // side (their `require`s, and ESM imports of the CommonJS module), one index per project, so a
 // helper, class or value exported the CommonJS way is followed like an ESM one.
 import { Node, SyntaxKind, type Project, type SourceFile } from "../ts-morph.ts";
-import { enclosingFunction, resolveIdentifier } from "./scope.ts";
+import { enclosingFunction, identifiersNamed, resolveIdentifier } from "./scope.ts";
 
 export type ModuleResolver = (from: string, specifier: string) => SourceFile | undefined;
 
@@ -143,8 +143,8 @@ function requiredSpecifier(call: Node): string | undefined {
 function localUses(decl: Node, name: Node): Node[] {
   const text = name.getText();
   const scope = Node.isImportDeclaration(decl) || Node.isImportEqualsDeclaration(decl) ? decl.getSourceFile() : enclosingFunction(decl);
-  return scope.getDescendantsOfKind(SyntaxKind.Identifier).filter((d) => {
-    if (d === name || d.getText() !== text) return false;
+  return identifiersNamed(scope, text).filter((d) => {
+    if (d === name) return false;
     const p = d.getParent();
     if (p && (Node.isPropertyAccessExpression(p) || Node.isPropertyAssignment(p)) && p.getNameNode() === d) return false;
     if (p && Node.isBindingElement(p) && p.getPropertyNameNode() === d) return false;

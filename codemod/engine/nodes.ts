@@ -1,6 +1,6 @@
 // Small syntax-tree utilities shared by the passes.
 import { Node, SyntaxKind, type SourceFile } from "../ts-morph.ts";
-import { enclosingFunction, resolveIdentifier } from "./scope.ts";
+import { enclosingFunction, identifiersNamed, resolveIdentifier } from "./scope.ts";
 
 /** The whole string concatenation a piece sits in (`"/pods/" + id + "/restart"`), through parentheses; the node itself when none. */
 export function concatenationOf(node: Node): Node {
@@ -80,8 +80,8 @@ export function plainParameterUses(param: Node): { param: Node & { getTypeNode()
 export function referencesOf(scope: Node, nameNode: Node): Node[] {
   const name = nameNode.getText();
   const refs: Node[] = [];
-  for (const d of scope.getDescendantsOfKind(SyntaxKind.Identifier)) {
-    if (d === nameNode || d.getText() !== name) continue;
+  for (const d of identifiersNamed(scope, name)) {
+    if (d === nameNode) continue;
     const p = d.getParent();
     // `@param name` in a JSDoc names the parameter, it does not use it.
     if (p && (Node.isJSDocParameterTag(p) || d.getFirstAncestor((x) => Node.isJSDoc(x)))) continue;

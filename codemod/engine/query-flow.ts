@@ -9,7 +9,7 @@ import { Node, SyntaxKind } from "../ts-morph.ts";
 import { unwrapExpression, type UrlContext } from "./urls.ts";
 import type { Analysis } from "./state.ts";
 import { bind, objectLiteral, urlContext } from "./values.ts";
-import { enclosingFunction, writesOf } from "./scope.ts";
+import { enclosingFunction, identifiersNamed, writesOf } from "./scope.ts";
 import { urlQueryWrites } from "./url-object.ts";
 import { loopedKeysOf } from "./looped-keys.ts";
 
@@ -254,8 +254,8 @@ function searchParamsNames(a: Analysis, created: Node, decl: Node | undefined, n
   if (!decl) return undefined;
   const name = (decl as any).getNameNode?.() as Node | undefined;
   if (!name || !Node.isIdentifier(name)) return decl;
-  for (const use of enclosingFunction(decl).getDescendantsOfKind(SyntaxKind.Identifier)) {
-    if (use === name || use.getText() !== name.getText() || bind(a, use)?.decl !== decl) continue;
+  for (const use of identifiersNamed(enclosingFunction(decl), name.getText())) {
+    if (use === name || bind(a, use)?.decl !== decl) continue;
     const access = use.getParent();
     // Handed to another function, it may get names there.
     if (access && Node.isCallExpression(access) && access.getArguments().includes(use) && access.getExpression().getText() !== "String") return access;

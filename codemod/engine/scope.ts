@@ -65,7 +65,17 @@ function requireModule(init: Node | undefined): string | undefined {
   return undefined;
 }
 
+/** What `scope` itself declares under `name`, looked up once a scope and name: a module's statements were walked again for every identifier resolved in it. */
 function declaredIn(scope: Node, name: string): Binding | undefined {
+  let names = declaredByScope.get(scope);
+  if (!names) declaredByScope.set(scope, (names = new Map()));
+  let found = names.get(name);
+  if (found === undefined) names.set(name, (found = ownDeclaration(scope, name) ?? null));
+  return found ?? undefined;
+}
+const declaredByScope = new WeakMap<Node, Map<string, Binding | null>>();
+
+function ownDeclaration(scope: Node, name: string): Binding | undefined {
   // Parameters and the function's own name.
   if (isFunctionLike(scope)) {
     const params = (scope as any).getParameters?.() as Node[] | undefined;
@@ -141,10 +151,29 @@ export function resolveIdentifier(id: Node): Binding | undefined {
 
 /** Counts identifier nodes named `name` inside `scope` (declarations included). */
 export function countIdentifiers(scope: Node, name: string): number {
-  let n = 0;
-  for (const d of scope.getDescendantsOfKind(SyntaxKind.Identifier)) if (d.getText() === name) n++;
-  return n;
+  return identifiersNamed(scope, name).length;
 }
+
+/**
+ * The identifiers named `name` inside `scope`, in source order. Indexed once a scope: finding the
+ * uses of a name walked the whole function (or module) each time, and on large modules those walks
+ * were most of a run.
+ */
+export function identifiersNamed(scope: Node, name: string): readonly Node[] {
+  let index = identifiersByScope.get(scope);
+  if (!index) {
+    index = new Map();
+    for (const d of scope.getDescendantsOfKind(SyntaxKind.Identifier)) {
+      const text = d.getText();
+      const list = index.get(text);
+      if (list) list.push(d);
+      else index.set(text, [d]);
+    }
+    identifiersByScope.set(scope, index);
+  }
+  return index.get(name) ?? [];
+}
+const identifiersByScope = new WeakMap<Node, Map<string, Node[]>>();
 
 /** The nearest enclosing function (or the source file). */
 export function enclosingFunction(node: Node): Node {
@@ -202,8 +231,8 @@ export function writesOf(decl: Node): Writes {
   if (!Node.isVariableDeclaration(decl) || !list || !Node.isVariableDeclarationList(list) || list.getDeclarationKind() === "const") return w;
   const name = decl.getNameNode();
   if (!Node.isIdentifier(name)) return w;
-  for (const use of enclosingFunction(decl).getDescendantsOfKind(SyntaxKind.Identifier)) {
-    if (use === name || use.getText() !== name.getText()) continue;
+  for (const use of identifiersNamed(enclosingFunction(decl), name.getText())) {
+    if (use === name) continue;
     const parent = use.getParent();
     let write: "assign" | "append" | "other" | undefined;
     if (parent && Node.isBinaryExpression(parent) && parent.getLeft() === use) {

@@ -118,13 +118,31 @@ export function memberValues(cls: Node, name: string): Node[] {
       for (const p of m.getParameters()) if (p.isParameterProperty() && p.getName() === name && p.getInitializer()) out.push(p.getInitializer()!);
     }
   }
-  for (const bin of cls.getDescendantsOfKind(SyntaxKind.BinaryExpression)) {
-    if (bin.getOperatorToken().getKind() !== SyntaxKind.EqualsToken) continue;
-    const left = unwrapExpression(bin.getLeft());
-    if (Node.isPropertyAccessExpression(left) && left.getName() === name && left.getExpression().getKind() === SyntaxKind.ThisKeyword && classOfThis(left) === cls) out.push(bin.getRight());
-  }
+  out.push(...thisAssignments(cls, name));
   return out;
 }
+
+/**
+ * What `this.name = …` assigns anywhere in the class (its own methods, not a nested class's), in
+ * source order. Indexed once a class: a lookup a member read used to walk the whole class body,
+ * which on a large class read member by member cost minutes.
+ */
+export function thisAssignments(cls: Node, name: string): Node[] {
+  let index = assignedByClass.get(cls);
+  if (!index) {
+    index = new Map();
+    for (const bin of cls.getDescendantsOfKind(SyntaxKind.BinaryExpression)) {
+      if (bin.getOperatorToken().getKind() !== SyntaxKind.EqualsToken) continue;
+      const left = unwrapExpression(bin.getLeft());
+      if (!Node.isPropertyAccessExpression(left) || left.getExpression().getKind() !== SyntaxKind.ThisKeyword || classOfThis(left) !== cls) continue;
+      const key = left.getName();
+      index.set(key, [...(index.get(key) ?? []), bin.getRight()]);
+    }
+    assignedByClass.set(cls, index);
+  }
+  return index.get(name) ?? [];
+}
+const assignedByClass = new WeakMap<Node, Map<string, Node[]>>();
 
 /** The method declaration a member call names (`this.call(…)`, `client.listPods(…)`). */
 export function memberMethod(access: Node): Node | undefined {

@@ -3,7 +3,7 @@
 // URLSearchParams(params).toString()`, then `fetch(url)`. The URL the request goes to is the
 // one made plus that query, so a URL read from such a variable ends in a query hole.
 import { Node, SyntaxKind } from "../ts-morph.ts";
-import { enclosingFunction, resolveIdentifier } from "./scope.ts";
+import { enclosingFunction, identifiersNamed, resolveIdentifier } from "./scope.ts";
 
 /** What the code does to a URL object's query after making it. */
 export interface UrlQueryWrites {
@@ -76,8 +76,8 @@ export function urlQueryWrites(decl: Node): UrlQueryWrites | undefined {
   if (!urlObjectMade(decl)) return undefined;
   const name = (decl as any).getNameNode() as Node;
   const w: UrlQueryWrites = { sets: [], searches: [] };
-  for (const use of enclosingFunction(decl).getDescendantsOfKind(SyntaxKind.Identifier)) {
-    if (use === name || use.getText() !== name.getText() || resolveIdentifier(use)?.decl !== decl) continue;
+  for (const use of identifiersNamed(enclosingFunction(decl), name.getText())) {
+    if (use === name || resolveIdentifier(use)?.decl !== decl) continue;
     const access = use.getParent();
     if (!access || !Node.isPropertyAccessExpression(access) || access.getExpression() !== use) continue;
     const member = access.getName();

@@ -6,7 +6,7 @@
 // and why. Bases are found by their value wherever they flow, not by the shape of the code.
 import { Node, SyntaxKind } from "../../ts-morph.ts";
 import type { StringLiteral } from "ts-morph";
-import { bindAcross, classOfThis, importedBinding, objectOfThis, type ModuleResolver } from "../symbols.ts";
+import { bindAcross, classOfThis, importedBinding, objectOfThis, thisAssignments, type ModuleResolver } from "../symbols.ts";
 import { elementDefault, isFunctionLike, restOmits, writesOf, type Binding } from "../scope.ts";
 import { unwrapExpression } from "../urls.ts";
 import { dynamic, optionsOf, union, type Frame, type Value } from "./value.ts";
@@ -328,11 +328,7 @@ export class Evaluator {
         for (const p of m.getParameters()) if (p.isParameterProperty() && p.getName() === key) options.push(this.evaluate(p.getNameNode(), frame));
       }
     }
-    for (const bin of cls.getDescendantsOfKind(SyntaxKind.BinaryExpression)) {
-      if (bin.getOperatorToken().getKind() !== SyntaxKind.EqualsToken) continue;
-      const left = unwrapExpression(bin.getLeft());
-      if (Node.isPropertyAccessExpression(left) && left.getName() === key && left.getExpression().getKind() === SyntaxKind.ThisKeyword && classOfThis(left) === cls) options.push(this.evaluate(bin.getRight(), frame));
-    }
+    for (const right of thisAssignments(cls, key)) options.push(this.evaluate(right, frame));
     return options.length ? union(at, options) : dynamic(at, `the class has no ${key} the codemod can see`);
   }
 

@@ -5,7 +5,7 @@
 // the call that entered the function. A call that hands on anything else (another path, options
 // rebuilt or written to, a parameter of a function code outside may call) is an ordinary caller.
 import { Node, SyntaxKind } from "../../ts-morph.ts";
-import { resolveIdentifier } from "../scope.ts";
+import { identifiersNamed, resolveIdentifier } from "../scope.ts";
 import { unwrapExpression } from "../urls.ts";
 import { references } from "../references.ts";
 import { exportedOutward } from "../outside-callers.ts";
@@ -49,8 +49,8 @@ export function callsOf(fn: Node): Node[] | undefined {
 function writtenTo(fn: Node, decl: Node): boolean {
   const name = (decl as any).getNameNode?.() as Node | undefined;
   if (!name || !Node.isIdentifier(name)) return true;
-  for (const use of fn.getDescendantsOfKind(SyntaxKind.Identifier)) {
-    if (use === name || use.getText() !== name.getText() || resolveIdentifier(use)?.decl !== decl) continue;
+  for (const use of identifiersNamed(fn, name.getText())) {
+    if (use === name || resolveIdentifier(use)?.decl !== decl) continue;
     let top: Node = use;
     while (top.getParent() && (Node.isPropertyAccessExpression(top.getParent()) || Node.isElementAccessExpression(top.getParent())) && (top.getParent() as any).getExpression() === top) top = top.getParent()!;
     const p = top.getParent();
