@@ -5,17 +5,20 @@
 //
 // Corpus variants: "inline" puts single-file v1 clients among unrelated modules; "helpers" puts
 // whole multi-file clients (v1 calls behind helpers, class clients and wrappers in other
-// modules) among them. Unrelated modules must never be parsed (files parsed is printed).
+// modules) among them; "large" is "inline" where one module in a hundred is a large class that
+// also makes a v1 call (bench/large-modules.ts). Unrelated modules must never be parsed (files
+// parsed is printed).
 //
 // First, the CLI's cold start on a one-file project against `node -e 0` (bench/cold-start.ts).
 //
-//   npm run bench:codemod [-- --sizes 2000,4000 --variants inline,helpers --runs 3 --keep]
+//   npm run bench:codemod [-- --sizes 2000,4000 --variants inline,helpers,large --runs 3 --keep]
 //   npm run bench:codemod -- --cold-start-only [--cold-rounds 9] [--before <other checkout, built>]
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { largeClassModule } from "./large-modules.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -125,7 +128,7 @@ function makeCorpus(size: number, variant: string): { dir: string; lines: number
       i += src.files.length - 1;
       continue;
     }
-    const text = filler(i);
+    const text = variant === "large" && i % 100 === 25 ? largeClassModule(i) : filler(i);
     lines += text.split("\n").length;
     writeFileSync(path.join(sub, `module${i}.ts`), text);
   }
@@ -181,7 +184,7 @@ function arg(name: string, fallback: string): string {
 }
 
 const sizes = arg("--sizes", "2000,4000").split(",").map(Number);
-const variants = arg("--variants", "inline,helpers").split(",");
+const variants = arg("--variants", "inline,helpers,large").split(",");
 const runs = Number(arg("--runs", "3"));
 const keep = process.argv.includes("--keep");
 
