@@ -112,7 +112,7 @@ export function classOfMember(access: Node): Node | undefined {
 /** Every value a class member is given: field initializer, parameter-property default, `this.x = …`. */
 export function memberValues(cls: Node, name: string): Node[] {
   const out: Node[] = [];
-  for (const m of (cls as any).getMembers?.() ?? ([] as Node[])) {
+  for (const m of membersNamed(cls, name)) {
     if (Node.isPropertyDeclaration(m) && m.getName() === name && m.getInitializer()) out.push(m.getInitializer()!);
     if (Node.isConstructorDeclaration(m)) {
       for (const p of m.getParameters()) if (p.isParameterProperty() && p.getName() === name && p.getInitializer()) out.push(p.getInitializer()!);
@@ -121,6 +121,29 @@ export function memberValues(cls: Node, name: string): Node[] {
   out.push(...thisAssignments(cls, name));
   return out;
 }
+
+/**
+ * The members of a class that can declare `name`, in source order: those named so, and each
+ * constructor with a parameter property of that name. Indexed once a class, like the assignments below.
+ */
+export function membersNamed(cls: Node, name: string): readonly Node[] {
+  let index = membersByClass.get(cls);
+  if (!index) {
+    index = new Map();
+    const add = (key: string, m: Node) => (index!.get(key) ?? index!.set(key, []).get(key)!).push(m);
+    for (const m of (cls as any).getMembers?.() ?? ([] as Node[])) {
+      if (Node.isConstructorDeclaration(m)) {
+        for (const key of new Set(m.getParameters().filter((p) => p.isParameterProperty()).map((p) => p.getName()))) add(key, m);
+        continue;
+      }
+      const key = (m as any).getName?.() as string | undefined;
+      if (key !== undefined) add(key, m);
+    }
+    membersByClass.set(cls, index);
+  }
+  return index.get(name) ?? [];
+}
+const membersByClass = new WeakMap<Node, Map<string, Node[]>>();
 
 /**
  * What `this.name = …` assigns anywhere in the class (its own methods, not a nested class's), in
@@ -136,7 +159,7 @@ export function thisAssignments(cls: Node, name: string): Node[] {
       const left = unwrapExpression(bin.getLeft());
       if (!Node.isPropertyAccessExpression(left) || left.getExpression().getKind() !== SyntaxKind.ThisKeyword || classOfThis(left) !== cls) continue;
       const key = left.getName();
-      index.set(key, [...(index.get(key) ?? []), bin.getRight()]);
+      (index.get(key) ?? index.set(key, []).get(key)!).push(bin.getRight());
     }
     assignedByClass.set(cls, index);
   }
@@ -150,7 +173,7 @@ export function memberMethod(access: Node): Node | undefined {
   const name = access.getName();
   // `this.request(…)` in a subclass: the method the class inherits, nearest first.
   for (let cls = classOfMember(access), depth = 0; cls && depth < 5; cls = baseClassOf(cls), depth++) {
-    for (const m of (cls as any).getMembers?.() ?? ([] as Node[])) {
+    for (const m of membersNamed(cls, name)) {
       if (Node.isMethodDeclaration(m) && m.getName() === name) return m.isAbstract() ? undefined : m;
       if (Node.isPropertyDeclaration(m) && m.getName() === name) {
         const init = m.getInitializer() && unwrapExpression(m.getInitializer()!);

@@ -6,7 +6,7 @@
 // and why. Bases are found by their value wherever they flow, not by the shape of the code.
 import { Node, SyntaxKind } from "../../ts-morph.ts";
 import type { StringLiteral } from "ts-morph";
-import { bindAcross, classOfThis, importedBinding, objectOfThis, thisAssignments, type ModuleResolver } from "../symbols.ts";
+import { bindAcross, classOfThis, importedBinding, membersNamed, objectOfThis, thisAssignments, type ModuleResolver } from "../symbols.ts";
 import { elementDefault, isFunctionLike, restOmits, writesOf, type Binding } from "../scope.ts";
 import { unwrapExpression } from "../urls.ts";
 import { dynamic, optionsOf, union, type Frame, type Value } from "./value.ts";
@@ -319,7 +319,7 @@ export class Evaluator {
   /** A member of a project class: field initializers, parameter properties, `this.key = …` anywhere in the class, getters, methods. */
   private classMember(at: Node, cls: Node, key: string, frame: Frame | undefined): Value {
     const options: Value[] = [];
-    for (const m of (cls as any).getMembers?.() ?? ([] as Node[])) {
+    for (const m of membersNamed(cls, key)) {
       const name = (m as any).getName?.();
       if (Node.isPropertyDeclaration(m) && name === key && m.getInitializer()) options.push(this.evaluate(m.getInitializer()!, frame));
       if (Node.isGetAccessorDeclaration(m) && name === key) options.push(this.returns(m, frame));
