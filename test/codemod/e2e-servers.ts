@@ -1,7 +1,8 @@
 // What the codemod's end-to-end tests share: a temp folder for the client they rewrite, the strict
 // v2 sandbox and the gateway in front of it (its /v1) on loopback ports, RUNPOD_V1_BASE pointed
 // at the gateway (where calls kept on v1 go), and, after the file's tests, every server closed,
-// the environment and `fetch` restored and the folder removed.
+// the environment (in place) and `fetch` restored and the folder removed: the next test file in a
+// shared worker finds the process as this one found it (test/helpers/leaves-no-state.ts checks).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -9,6 +10,7 @@ import { afterAll } from "vitest";
 import type { GatewayOptions } from "../../gateway/config.ts";
 import type { Gateway } from "../../gateway/server.ts";
 import type { Sandbox } from "../../sandbox/server.ts";
+import { restoreEnv } from "../helpers/process-state.ts";
 
 export interface E2eServers {
   sandbox: Sandbox;
@@ -23,7 +25,7 @@ export function e2eScope(prefix: string, { gateway: gatewayOptions = {} }: { gat
   let started: Promise<E2eServers> | undefined;
   afterAll(async () => {
     for (const close of closers.reverse()) await close();
-    process.env = saved;
+    restoreEnv(saved);
     rmSync(tmp, { recursive: true, force: true });
   });
 

@@ -117,7 +117,7 @@ describe("no list unwrap on an error read", () => {
   // Only the cases the rewrite changes: the negatives come out as they went in.
   const changed = fixtureCases().filter((name) => casePairs(name).some((p) => readFileSync(p.input, "utf8") !== readFileSync(p.output, "utf8")));
 
-  // The committed outputs: test/codemod/fixtures.test.ts checks each is what the rewrite writes for
+  // The committed outputs: the fixtures test (test/codemod/fixtures-*.test.ts) checks each is what the rewrite writes for
   // its input, so scanning them scans the rewrite's output without running it a second time.
   it("holds for every rewritten fixture output", () => {
     const errors: string[] = [];

@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { runCodemod } from "../../codemod/project.ts";
 import { FIXTURES } from "./fixture-helpers.ts";
 import { startRig, type Rig } from "../gateway/helpers.ts";
+import { restoreEnv } from "../helpers/process-state.ts";
 
 const KEY = "sandbox_json_content_type";
 const JSON_TYPE = { Authorization: `Bearer ${KEY}`, "Content-Type": "application/json" };
@@ -28,7 +29,7 @@ describe("a body sent without a JSON type reaches strict v2 after the rewrite", 
   let rig: Rig | undefined;
   afterAll(async () => {
     await rig?.close();
-    process.env = saved;
+    restoreEnv(saved);
     rmSync(tmp, { recursive: true, force: true });
   });
 
