@@ -39,13 +39,14 @@ export function descriptorProblems(a: Analysis, http: HttpCall, edits: Edit[]): 
     const callers = callersOf(builder);
     if (!callers || callers.length !== 1 || exportedOutward(builder) && !importedInRun(builder)) {
       const others = callers ? `${callers.length - 1} other call${callers.length === 2 ? "" : "s"} in the run` : "code the codemod cannot list";
-      problems.push({ reason: `the request descriptor is built by ${name} (${where}), which ${others} also use${callers?.length === 2 ? "s" : ""}: it cannot change for this send alone`, advice: `rewrite ${name} to the v2 path, method and body once every send of its descriptors is v2 (docs/mapping.md)` });
+      const brief = callers ? `the descriptor is built by ${name} (${where}) for ${callers.length} sends` : `the descriptor is built by ${name} (${where}), which code outside the run may call`;
+      problems.push({ reason: `the request descriptor is built by ${name} (${where}), which ${others} also use${callers?.length === 2 ? "s" : ""}: it cannot change for this send alone`, brief, advice: `rewrite ${name} to the v2 path, method and body once every send of its descriptors is v2 (docs/mapping.md)` });
       continue;
     }
     const file = call.getSourceFile().getFilePath();
     const args = (call as any).getArguments() as Node[];
     const inArgs = edits.find((e) => e.file === file && args.some((x) => e.start >= x.getStart() && e.end <= x.getEnd()));
-    if (inArgs) problems.push({ reason: `${name} (${where}) builds the path from this call's argument ${JSON.stringify(inArgs.old)}, which v2 moves: the argument cannot be rewritten`, advice: `have ${name} write the v2 path and body itself (docs/mapping.md)` });
+    if (inArgs) problems.push({ reason: `${name} (${where}) builds the path from this call's argument ${JSON.stringify(inArgs.old)}, which v2 moves: the argument cannot be rewritten`, brief: `${name} (${where}) takes the path segment v2 moves from this call's argument ${JSON.stringify(inArgs.old)}`, advice: `have ${name} write the v2 path and body itself (docs/mapping.md)` });
   }
   return problems;
 }
