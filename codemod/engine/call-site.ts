@@ -34,6 +34,7 @@ import { factoryFormWhy, redirectFor } from "./site-redirect.ts";
 import { heldBaseWhy } from "./held-base-redirect.ts";
 import { chosenVerdict, type ChosenVerdict } from "./chosen-urls.ts";
 import { joinChoices } from "./array-joins.ts";
+import { descriptorProblems } from "./descriptor-sites.ts";
 
 /** The URL of a call as parts, following `url.href`, `url.toString()` and `const url = new URL(…)`. */
 function urlOf(a: Analysis, http: HttpCall): { parts: Part[]; external?: External; branches?: Part[][]; condition?: Node } | undefined {
@@ -171,6 +172,8 @@ export function processCall(a: Analysis, http: HttpCall): void {
   let v1: Finding["v1"] = null;
   let v2: Finding["v2"] = null;
   const done = () => {
+    // Sent from a descriptor built elsewhere: its edits must serve this send alone (descriptor-sites.ts).
+    problems.push(...descriptorProblems(a, http, site.edits));
     // Held by an earlier round (its edits overlapped another plan's, site-holds.ts): whole on v1, one mark.
     const held = a.holds?.sites.get(holdKey(at));
     if (held) problems.push({ reason: `kept on v1: ${held.why}`, advice: held.advice, risk: "elsewhere" });

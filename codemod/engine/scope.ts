@@ -278,3 +278,17 @@ export function restOmits(decl: Node, at: Node): string[] | undefined {
   }
   return keys;
 }
+
+/**
+ * What a function gives back: an arrow's expression body, the `return x` a body only is (one
+ * expression), or else every `return` of its own (none when one returns nothing).
+ */
+export function returnedExpressions(fn: Node): Node[] {
+  const body = (fn as any).getBody?.() as Node | undefined;
+  if (!body) return [];
+  if (!Node.isBlock(body)) return [body];
+  const [only, ...rest] = body.getStatements();
+  if (!rest.length && only && Node.isReturnStatement(only)) return only.getExpression() ? [only.getExpression()!] : [];
+  const returns = body.getDescendantsOfKind(SyntaxKind.ReturnStatement).filter((r) => enclosingFunction(r) === fn);
+  return returns.every((r) => r.getExpression()) ? returns.map((r) => r.getExpression()!) : [];
+}

@@ -16,6 +16,7 @@ import { localBaseExpression } from "./local-base.ts";
 import { kyDerivedBase } from "./ky-derived-base.ts";
 import { heldBaseRedirect } from "./held-base-redirect.ts";
 import { swrFetcherRedirect } from "./swr-kept-fetcher.ts";
+import { descriptorRedirect } from "./descriptor-sites.ts";
 
 /** How a marked call keeps a v1 base of its own: in its own URL, or through its helper's new base parameter. */
 export function redirectFor(a: Analysis, http: HttpCall, url: LocatedUrl, parts: Part[]): Redirect | undefined {
@@ -48,7 +49,7 @@ export function redirectFor(a: Analysis, http: HttpCall, url: LocatedUrl, parts:
   const own = http.lib === "convention" && http.external?.node?.getFirstAncestor((n) => n === http.call) ? unwrapExpression(http.external.node) : undefined;
   // (Only a name: an expression holding the literal itself, `env ?? "…/v1"`, serves this call alone and stays v1 as written.)
   if (own && (Node.isIdentifier(own) || Node.isPropertyAccessExpression(own))) return ownOptionRedirect(own, http.external!.value);
-  if (http.lib !== "helper") return v1Redirect(url, parts, http.call) ?? computedBaseRedirect(a, http, url, parts) ?? heldBaseRedirect(a, http, url, parts);
+  if (http.lib !== "helper") return v1Redirect(url, parts, http.call) ?? descriptorRedirect(a, http, url, parts) ?? computedBaseRedirect(a, http, url, parts) ?? heldBaseRedirect(a, http, url, parts);
   const fn = http.helper?.fn as Node | undefined;
   // Reached through a typed constructor parameter (`constructor(private request: RequestFn)`): an
   // extra argument would not fit the declared function type.

@@ -67,6 +67,8 @@ export interface UrlContext {
   absent?(node: Node): boolean;
   /** Whether an array element may be empty or absent at run time (`[base, path].filter(Boolean)`). */
   mayBeEmpty?(node: Node): boolean;
+  /** `d.url` of a request descriptor a project function built (descriptors.ts): the key's expression there, with the builder's parameters bound. */
+  member?(node: Node): { expr: Node; ctx: UrlContext } | undefined;
 }
 
 const ENVISH = /^(process\.env|import\.meta\.env|Deno\.env)/;
@@ -169,6 +171,14 @@ export function resolveParts(input: Node, ctx: UrlContext, depth = 0): Part[] {
       if (parts.every((p) => p.kind === "text") && Node.isIdentifier(node)) return parts;
       // A name holding a path template (`const path = \`/pods/${id}/start\``): the path, as written there.
       if (Node.isIdentifier(node) && parts[0]?.kind === "text" && parts[0].text.startsWith("/") && Node.isTemplateExpression(unwrapExpression(value)) && isConstInitializer(value)) return parts;
+    }
+  }
+  if (Node.isPropertyAccessExpression(node)) {
+    // `d.url` of a descriptor `podAction(id, "stop")` built: the URL as written in the builder.
+    const member = ctx.member?.(node);
+    if (member) {
+      const parts = resolveParts(member.expr, member.ctx, depth + 1);
+      if (parts.some((p) => p.kind === "base" || (p.kind === "text" && p.text.includes(V1_HOST)))) return parts;
     }
   }
   if (Node.isCallExpression(node) || Node.isElementAccessExpression(node)) {

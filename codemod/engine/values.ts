@@ -3,7 +3,10 @@
 // which v1 base a URL part carries and which literal that base comes from.
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import { bindAcross, soleOverride } from "./symbols.ts";
-import { enclosingFunction, isRewritten, type Binding } from "./scope.ts";
+import { isRewritten, returnedExpressions, type Binding } from "./scope.ts";
+
+// (Moved to scope.ts, where descriptors.ts reads it without a cycle; many passes import it from here.)
+export { returnedExpressions };
 import { resolveParts, unwrapExpression, type JoinMode, type UrlContext } from "./urls.ts";
 import type { Analysis } from "./state.ts";
 import { baseIn } from "./evaluate/bases.ts";
@@ -11,6 +14,7 @@ import type { Frame } from "./evaluate/value.ts";
 import { functionNamed } from "./record-callees.ts";
 import { fieldValue } from "./field-value.ts";
 import { mayBeEmpty } from "./array-joins.ts";
+import { descriptorMember } from "./descriptors.ts";
 
 export interface External {
   value: string;
@@ -41,6 +45,12 @@ export function urlContext(a: Analysis, args = new Map<Node, Node>(), inside: No
       const decl = param(node);
       return !!decl && absent.has(decl);
     },
+    member: (node) => {
+      if (inside.length >= 3) return undefined;
+      const m = descriptorMember(a, node);
+      const inlined = m && urlContext(a, args, inside, absent).inline!(m.call);
+      return m && inlined ? { expr: m.value, ctx: inlined.ctx } : undefined;
+    },
     inline: (call) => {
       if (!Node.isCallExpression(call) || inside.length >= 3) return undefined;
       const fn = functionNamed(a, call.getExpression()) ?? soleOverride(call.getExpression());
@@ -60,20 +70,6 @@ export function urlContext(a: Analysis, args = new Map<Node, Node>(), inside: No
       return { expr: returns.length === 1 ? returns[0] : undefined, returns, ctx: urlContext(a, inner, [...inside, fn], none) };
     },
   };
-}
-
-/**
- * What a function gives back: an arrow's expression body, the `return x` a body only is (one
- * expression), or else every `return` of its own (none when one returns nothing).
- */
-export function returnedExpressions(fn: Node): Node[] {
-  const body = (fn as any).getBody?.() as Node | undefined;
-  if (!body) return [];
-  if (!Node.isBlock(body)) return [body];
-  const [only, ...rest] = body.getStatements();
-  if (!rest.length && only && Node.isReturnStatement(only)) return only.getExpression() ? [only.getExpression()!] : [];
-  const returns = body.getDescendantsOfKind(SyntaxKind.ReturnStatement).filter((r) => enclosingFunction(r) === fn);
-  return returns.every((r) => r.getExpression()) ? returns.map((r) => r.getExpression()!) : [];
 }
 
 /** The literal a base part comes from (`"…/v1"`, the right of `env ?? "…/v1"`, a followed name's literal). */

@@ -26,6 +26,7 @@ import { routeConfigCall } from "./route-config.ts";
 import { factoryInstance } from "./factory-instance.ts";
 import { handedHelper } from "./handed-function.ts";
 import { bodyOf, conditionalOption, methodOf } from "./call-parts.ts";
+import { throughDescriptor } from "../descriptors.ts";
 import { optionsOf } from "../evaluate/value.ts";
 import { receiverHolds } from "../receiver-base.ts";
 import { objectMethod } from "../object-methods.ts";
@@ -369,7 +370,8 @@ export function httpCall(a: Analysis, call: CallExpression): HttpCall | undefine
   if (responseType === "json" && !wrapper) out.answerKey = "body";
   if (verb) out.method = { kind: "verb", value: verb.toUpperCase() as HttpMethod, node: verbNode };
   else if (parts.options && !opts) out.method = { kind: "unknown" };
-  else out.method = methodOf(prop(opts, "method")) ?? out.method;
+  // (`d.method` of a descriptor a project function built: the method written there.)
+  else out.method = methodOf(throughDescriptor(a, prop(opts, "method"))) ?? out.method;
   // A wrapper sending its own method and body (`postJson(url, body)`): they come from its arguments.
   if (wrapper) readWrapperRequest(out, args);
   // `api.post(url, JSON.stringify(body))`: the body is the serialised value (and goes as a string).
@@ -379,6 +381,8 @@ export function httpCall(a: Analysis, call: CallExpression): HttpCall | undefine
     if ((lib === "got" || lib === "ky") && !prop(opts, "json") && prop(opts, "body")) out.bodyKey = "body";
     const b = prop(opts, out.bodyKey);
     if (b) out.body = bodyOf(b, (opts as any).getProperty(out.bodyKey) as Node);
+    // `JSON.stringify(d.body)` of a descriptor: the body written where the descriptor is built.
+    if (out.body) out.body = { ...out.body, node: throughDescriptor(a, out.body.node)! };
     // A body given on a condition (`...(body ? { body: JSON.stringify(body) } : {})`) is the body when given.
     const given = b ? undefined : conditionalOption(opts, out.bodyKey);
     if (given) out.body = bodyOf((given as any).getInitializer(), given);

@@ -1,0 +1,134 @@
+// A request descriptor: an object literal a project function returns (`podAction(id, "stop")`
+// giving `{ method: "POST", url: \`${BASE}/pods/${id}/stop\` }`), held by a const and sent from
+// elsewhere (`fetch(d.url, { method: d.method })`, `axios(d)`). Reading `d.url` is reading that
+// literal's `url`, with the builder's parameters bound to this call's arguments, so the sender's
+// URL, method and body are the descriptor's, and edits land where the descriptor is built.
+import { Node } from "../ts-morph.ts";
+import { unwrapExpression } from "./urls.ts";
+import type { Analysis } from "./state.ts";
+import { enclosingFunction, returnedExpressions } from "./scope.ts";
+import { functionNamed } from "./record-callees.ts";
+import { referencesOf, typedOuter } from "./nodes.ts";
+import { callersOf } from "./evaluate/callers.ts";
+
+export interface Descriptor {
+  /** The builder's call (`podAction(id, "stop")`). */
+  call: Node;
+  /** The function building it. */
+  builder: Node;
+  /** The object literal it returns. */
+  literal: Node & { getProperties(): Node[] };
+}
+
+/**
+ * The descriptor an expression holds: a call of a project function whose only return is an object
+ * literal, made in place or held by a `const` that nothing writes. Several returns (a `switch` over
+ * the action) are several descriptors: `several` says so, and the value is not read as one.
+ */
+export function descriptorOf(a: Analysis, node: Node | undefined): Descriptor | { several: Node[]; call: Node; builder: Node } | undefined {
+  if (!node) return undefined;
+  let n = unwrapExpression(node);
+  if (Node.isAwaitExpression(n)) return undefined;
+  if (Node.isIdentifier(n)) {
+    const b = bindConst(n);
+    if (!b) return undefined;
+    n = unwrapExpression(b);
+  }
+  if (!Node.isCallExpression(n)) return undefined;
+  const builder = functionNamed(a, n.getExpression());
+  if (!builder || (builder as any).isAsync?.() || (builder as any).isGenerator?.()) return undefined;
+  const returns = returnedExpressions(builder).map(unwrapExpression);
+  if (!returns.length || !returns.every((r) => Node.isObjectLiteralExpression(r))) return undefined;
+  if (returns.length > 1) return { several: returns, call: n, builder };
+  return { call: n, builder, literal: returns[0] as Descriptor["literal"] };
+}
+
+/** The initializer of a `const` bound to a plain name (not destructured, never written). */
+function bindConst(id: Node): Node | undefined {
+  const sym = id.getSymbol();
+  const decl = sym?.getDeclarations()[0];
+  if (!decl || !Node.isVariableDeclaration(decl) || !Node.isIdentifier(decl.getNameNode())) return undefined;
+  const list = decl.getParent();
+  if (!list || !Node.isVariableDeclarationList(list) || list.getDeclarationKind() !== "const") return undefined;
+  if (decl.getSourceFile() !== id.getSourceFile()) return undefined;
+  return decl.getInitializer();
+}
+
+/** `d.key` of a descriptor: the literal's own property (no spread of it in between), with its builder call. */
+export function descriptorMember(a: Analysis, node: Node): { value: Node; call: Node; builder: Node; literal: Node } | undefined {
+  const n = unwrapExpression(node);
+  if (!Node.isPropertyAccessExpression(n)) return undefined;
+  const d = descriptorOf(a, n.getExpression());
+  if (!d || "several" in d) return undefined;
+  const value = ownKey(d.literal, n.getName());
+  if (!value || !everyCallSent(d.builder)) return undefined;
+  return { value, call: d.call, builder: d.builder, literal: d.literal };
+}
+
+/**
+ * Whether every descriptor the builder makes goes to one send that reads its keys: each call of it
+ * initialises a `const` read only as `d.key` inside one call's arguments. A descriptor handed on
+ * whole (`enqueue(stopRequest(id))`), returned, or read by two calls may be sent where the run does
+ * not look: then none is followed, and the builder's base keeps v1 (do no harm).
+ */
+function everyCallSent(builder: Node): boolean {
+  const callers = callersOf(builder);
+  if (!callers?.length) return false;
+  return callers.every((c) => {
+    const decl = typedOuter(c).getParent();
+    if (!decl || !Node.isVariableDeclaration(decl) || typedOuter(c) !== decl.getInitializer() || !Node.isIdentifier(decl.getNameNode())) return false;
+    const list = decl.getParent();
+    if (!list || !Node.isVariableDeclarationList(list) || list.getDeclarationKind() !== "const") return false;
+    const refs = referencesOf(enclosingFunction(decl), decl.getNameNode());
+    let send: Node | undefined;
+    for (const r of refs) {
+      const access = r.getParent();
+      if (!access || !Node.isPropertyAccessExpression(access) || access.getExpression() !== r) return false;
+      // (The outermost call whose arguments hold the read: `fetch(d.url, { body: JSON.stringify(d.body) })` is one send.)
+      const call = access.getAncestors().filter((x) => Node.isCallExpression(x) && x.getArguments().some((arg) => arg === access || !!access.getFirstAncestor((y) => y === arg))).pop();
+      if (!call || (send && call !== send)) return false;
+      send = call;
+    }
+    return !!send;
+  });
+}
+
+/** The initializer of a key written in the literal itself (a spread may carry it: then not known). */
+export function ownKey(literal: Node & { getProperties(): Node[] }, key: string): Node | undefined {
+  let found: Node | undefined;
+  for (const p of literal.getProperties()) {
+    if (Node.isSpreadAssignment(p)) {
+      found = undefined;
+      continue;
+    }
+    if ((p as any).getName?.() !== key) continue;
+    if (Node.isPropertyAssignment(p)) found = p.getInitializer();
+    else if (Node.isShorthandPropertyAssignment(p)) found = p.getNameNode();
+  }
+  return found;
+}
+
+/** Whether the const holding a descriptor is read only by this sender (one send, one site). */
+export function heldForOneSend(holder: Node, use: Node): boolean {
+  const decl = holder.getParent();
+  if (!decl || !Node.isVariableDeclaration(decl) || !Node.isIdentifier(decl.getNameNode())) return false;
+  const refs = referencesOf(enclosingFunction(decl), decl.getNameNode());
+  return refs.length === 1 && refs[0] === use;
+}
+
+/**
+ * What a sender's `d.method` / `d.body` is written as: the descriptor's own expression for the key,
+ * and where that is a parameter of the builder, this call's argument for it; else the node itself.
+ */
+export function throughDescriptor(a: Analysis, node: Node | undefined): Node | undefined {
+  const m = node && descriptorMember(a, node);
+  if (!m) return node;
+  const v = unwrapExpression(m.value);
+  if (Node.isIdentifier(v)) {
+    const params = ((m.builder as any).getParameters?.() ?? []) as Node[];
+    const i = params.findIndex((p) => Node.isParameterDeclaration(p) && p.getNameNode().getText() === v.getText() && Node.isIdentifier(p.getNameNode()));
+    const shadowed = i >= 0 && v.getSymbol()?.getDeclarations()[0] !== params[i];
+    if (i >= 0 && !shadowed) return ((m.call as any).getArguments() as Node[])[i] ?? (params[i] as any).getInitializer?.() ?? m.value;
+  }
+  return m.value;
+}
