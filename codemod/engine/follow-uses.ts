@@ -150,7 +150,7 @@ export class Follower {
       return this.follow(chainTop(p), out, seen, depth + 1, path);
     }
     // A configuration read's default (`config.get("KEY", BASE)`): the read stands for the value.
-    // (A project function's own `get(key, fallback)` is not: the fallback is a bare base handed to it.)
+    // (A project function's own `get(key, fallback)` is not: below, only where it hands the argument back.)
     if (Node.isCallExpression(p) && configDefault(p)?.fallback === outer && !functionNamed(this.a, p.getExpression())) return this.follow(p, out, seen, depth + 1, path);
     // A project function handing it back as its value (`optional("KEY", BASE)`): the call holds it, after what takes precedence there.
     const before = Node.isCallExpression(p) ? returnedArgument(this.a, p, outer) : undefined;
