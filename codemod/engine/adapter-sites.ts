@@ -16,7 +16,7 @@ import { edit, heldEdit, type Analysis, type Plan, type FileState } from "./stat
 import type { Problem } from "./rewrites/problems.ts";
 import { afterImports, beforeFallbacks, isTypeScriptFile, referencesOf, skipParens, statementOf } from "./nodes.ts";
 import { insertAt } from "./text-edit.ts";
-import { classifyRead } from "./response-branch.ts";
+import { classifyRead, describeRead } from "./response-branch.ts";
 import { enclosingFunction } from "./scope.ts";
 import { schemaName } from "./schema-parse.ts";
 
@@ -62,6 +62,12 @@ export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean | {
   // serves the failure side, where the converter would turn a v2 problem into a fake record.
   if (typeof promise !== "object" && !Node.isBindingElement(read) && servesFailureSide(read)) {
     problems.push({ reason: "the body is read before the response's status check, which also uses it on failure: converted there, a v2 problem would become a fake v1 record", advice: "convert the body after the ok check (or read the problem's detail on failure)" });
+    return false;
+  }
+  // `const data = await r.json(); if (data.error) throw …` with no status check: the body tells failures by its error field.
+  const told = typeof promise !== "object" && !Node.isBindingElement(read) ? errorFieldTest(read) : undefined;
+  if (told) {
+    problems.push({ reason: `the body is also read for v1's error field (${told}) with no status check: converted, a v2 problem would become a fake v1 record with no error`, advice: "check response.ok, then convert the body (or read the problem's detail on failure)" });
     return false;
   }
   // Exactly, or without fields the live catalog fills, where nothing in the project reads them.
@@ -294,4 +300,26 @@ function servesFailureSide(read: Node): boolean {
   const decl = at.getParent();
   if (!decl || !Node.isVariableDeclaration(decl) || !Node.isIdentifier(decl.getNameNode())) return false;
   return referencesOf(enclosingFunction(decl), decl.getNameNode()).some((ref) => classifyRead(ref, read) === "error");
+}
+
+/**
+ * A read of v1's error field (`data.error`, `data.message`) on the variable a fetch body read
+ * (`await r.json()`) is kept in, where an error status can reach it (no status check leads
+ * there). Not for a client that throws on error statuses (axios's `res.data`): its body is a success.
+ */
+function errorFieldTest(read: Node): string | undefined {
+  let at = skipParens(read);
+  const inner = Node.isAwaitExpression(at) ? skipParens(at.getExpression()) : at;
+  const callee = Node.isCallExpression(inner) ? inner.getExpression() : undefined;
+  if (!callee || !Node.isPropertyAccessExpression(callee) || !["json", "text"].includes(callee.getName())) return undefined;
+  const { side, errorReachable } = describeRead(read);
+  if (side === "error" || !errorReachable) return undefined;
+  for (let up = at.getParent(); up && Node.isAwaitExpression(up); up = at.getParent()) at = skipParens(up);
+  const decl = at.getParent();
+  if (!decl || !Node.isVariableDeclaration(decl) || !Node.isIdentifier(decl.getNameNode())) return undefined;
+  for (const ref of referencesOf(enclosingFunction(decl), decl.getNameNode())) {
+    const p = skipParens(ref).getParent();
+    if (p && Node.isPropertyAccessExpression(p) && p.getExpression() === skipParens(ref) && ["error", "message"].includes(p.getName())) return p.getText();
+  }
+  return undefined;
 }

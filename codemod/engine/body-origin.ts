@@ -16,6 +16,7 @@ import { unwrapExpression } from "./urls.ts";
 import { commonJsExports } from "./module-exports.ts";
 import { optionsOf } from "./evaluate/value.ts";
 import { shortExpression } from "./expression-name.ts";
+import { shownAsText } from "./display-sinks.ts";
 
 const MAX_DEPTH = 8;
 const FORM = /^(?:globalThis\.)?(FormData|URLSearchParams|Blob|File|ReadableStream|ArrayBuffer|Buffer|Uint8Array)\b/;
@@ -85,13 +86,17 @@ function callerArguments(a: Analysis, use: Node): Node[] | string | undefined {
   return args as Node[];
 }
 
-/** A const declared in its scope and used nowhere else there but at this use (nor exported); the option key `body:` is not a use. */
+/**
+ * A const declared in its scope and used nowhere else there but at this use (nor exported); the
+ * option key `body:` is not a use, nor printing or logging it (`console.log(body)`: a reader of
+ * the log sees the converted value, no code reads it; display-sinks.ts).
+ */
 export function usedOnlyHere(decl: Node, use: Node): boolean {
   const statement = decl.getParent()?.getParent();
   const name = Node.isVariableDeclaration(decl) ? decl.getNameNode() : undefined;
   if (!statement || !Node.isVariableStatement(statement) || statement.isExported() || !name || !Node.isIdentifier(name)) return false;
   const refs = referencesOf(enclosingFunction(decl), name);
-  return refs.length === 1 && refs[0] === use;
+  return refs.includes(use) && refs.every((r) => r === use || shownAsText(r));
 }
 
 /**

@@ -25,6 +25,7 @@ import { inheritedFieldReads } from "./inherited-field-reads.ts";
 import { chainTop, referencesOf } from "./nodes.ts";
 import { wretchBuilder, wretchUnfollowed } from "./transports/wretch.ts";
 import { argumentCallee, classNamed, functionNamed, parentClass } from "./record-callees.ts";
+import { returnedArgument } from "./returned-argument.ts";
 import { clientKey, clientStep, clientUse, handedOnWhy, insideClient, makesClient, membersTaken, ProjectClients, REQUEST_METHODS } from "./client-uses.ts";
 
 const WRAPPERS = new Set([SyntaxKind.ParenthesizedExpression, SyntaxKind.AsExpression, SyntaxKind.NonNullExpression, SyntaxKind.SatisfiesExpression, SyntaxKind.TypeAssertionExpression, SyntaxKind.AwaitExpression]);
@@ -149,8 +150,11 @@ export class Follower {
       return this.follow(chainTop(p), out, seen, depth + 1, path);
     }
     // A configuration read's default (`config.get("KEY", BASE)`): the read stands for the value.
-    // (A project function's own `get(key, fallback)` is not: the fallback is a bare base handed to it.)
+    // (A project function's own `get(key, fallback)` is not: below, only where it hands the argument back.)
     if (Node.isCallExpression(p) && configDefault(p)?.fallback === outer && !functionNamed(this.a, p.getExpression())) return this.follow(p, out, seen, depth + 1, path);
+    // A project function handing it back as its value (`optional("KEY", BASE)`): the call holds it, after what takes precedence there.
+    const before = Node.isCallExpression(p) ? returnedArgument(this.a, p, outer) : undefined;
+    if (before) return before.forEach((b) => this.overrideBy(b)), this.follow(p, out, seen, depth + 1, path);
     if ((Node.isPropertyAssignment(p) && p.getInitializer() === outer) || (Node.isShorthandPropertyAssignment(p) && p.getNameNode() === outer)) {
       // The object literal, through `as const` / `satisfies` / parentheses, to what holds it.
       let obj: Node | undefined = p.getParent();

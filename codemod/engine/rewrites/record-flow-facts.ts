@@ -7,6 +7,7 @@ import type { VariableDeclaration } from "ts-morph";
 import { enclosingFunction, isFunctionLike } from "../scope.ts";
 import { referencesOf, skipParens, typedOuter } from "../nodes.ts";
 import { functionName, references } from "../references.ts";
+import { wrapperCalls } from "../wrapper-result.ts";
 
 /** A logical expression whose value is only tested (`if (a || b)`, `!(a ?? b)`, `while (…)`), never kept. */
 export function onlyTested(expr: Node): boolean {
@@ -34,8 +35,13 @@ export function resultBeyondStatus(call: Node): boolean {
   return !statusOnly(outer);
 }
 
-/** The call expressions of a named function or method (same project), or undefined when it escapes. */
+/**
+ * The call expressions of a named function or method (same project), or undefined when it escapes.
+ * A callback handed to a wrapper that returns its result is "called" where the wrapper is.
+ */
 export function callersOf(fn: Node): Node[] | undefined {
+  const wrapped = wrapperCalls(fn);
+  if (wrapped) return wrapped;
   const name = isFunctionLike(fn) ? (functionName(fn) ?? propertyName(fn)) : undefined;
   if (!name) return undefined;
   const out: Node[] = [];
