@@ -46,6 +46,8 @@ export interface HelperSignature {
   base: string;
   /** The helper joins the path with `new URL(path, base)`: a caller's absolute path drops the base's /v1. */
   urlJoin?: boolean;
+  /** The helper sends a full URL it is given as it is (`path.startsWith("http") ? path : base + path`). */
+  fullUrl?: boolean;
   pathIndex: number;
   methodIndex?: number;
   bodyIndex?: number;

@@ -17,6 +17,7 @@ import { concatenationOf, skipParens } from "./nodes.ts";
 import { replaceNode } from "./text-edit.ts";
 import { hostPathOf } from "./host-path.ts";
 import { envKey, envRead } from "./env-reads.ts";
+import { methodBeside } from "./relative-routes.ts";
 
 
 /** How an environment read (`BaseSource.env`, `Deno.env.X` for Deno's getter) is written, with `suffix` on its name. */
@@ -69,8 +70,12 @@ function literal(a: Analysis, n: Node): void {
   }
   const cands = uniqueMatches(url.path);
   const paths = new Set(cands.map((c) => newPathFor(c, url)));
-  const keys = cands.map((c) => c.operation.key).join(" / ");
-  const single = cands.length === 1 ? cands[0]!.operation : null;
+  // The method written beside the URL in the call it is handed to (`request(url, { method: "DELETE" })`) names which one.
+  const method = cands.length > 1 ? methodBeside(expr) : undefined;
+  const named = method ? cands.filter((c) => c.operation.v1.method === method) : [];
+  const told = named.length ? named : cands;
+  const keys = told.map((c) => c.operation.key).join(" / ");
+  const single = told.length === 1 ? told[0]!.operation : null;
   const reason = cands.length ? `v1 URL not passed to a recognised HTTP call (v1 ${keys})` : `${url.path.replace(/\0/g, "{…}")} is not a v1 operation path`;
   const v1 = single ? { method: single.v1.method, path: single.v1.path } : null;
   if (cands.length && paths.size === 1 && [...paths][0] !== null && cands.every((c) => c.operation.v2)) {

@@ -26,6 +26,7 @@ import { carriedWhy, verbOptionsMethod } from "./outside-options.ts";
 import { baseArgument } from "./base-argument.ts";
 import { answerLibOf, resultPlaceOf, bodyWrapperOf, returnsBody, returnsValueOf, schemaParsedBody } from "./helper-answer.ts";
 import { wrapperRequest } from "./wrapper-request.ts";
+import { takesFullUrl, writtenFullUrl } from "./full-url-param.ts";
 
 const BODY_NAME = /body|data|payload|json/i;
 
@@ -133,6 +134,9 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
     const baseSources = http.lib === "helper" ? http.helper!.baseSources : url.anchor?.node ? sourceLiterals(a, url.anchor.node) : undefined;
     sig = { kind: "helper", base, pathIndex: pb.index, returnsBody: false, serialisesBody: false, fn, baseSource, baseSources };
     if (parts[0]?.kind === "base" && parts[0].join === "url") sig.urlJoin = true;
+    // `path.startsWith("http") ? path : \`${BASE}${path}\``: a caller's full URL is sent as it is (full-url-param.ts).
+    const paramName = !inOptions && Node.isParameterDeclaration(pb.decl) ? pb.decl.getNameNode() : undefined;
+    if (paramName && Node.isIdentifier(paramName) && takesFullUrl(a, http.urlNode, paramName)) sig.fullUrl = true;
     // A method reaching its transport through `this.<key>`: its base is each instance's, every one of them a source.
     const member = receiverMember(http, url.anchor?.node ?? undefined);
     if (member && Node.isPropertyAccessExpression(member)) {
@@ -348,7 +352,8 @@ export function helperCall(a: Analysis, call: CallExpression, sig: HelperSignatu
   const pathArg = config ?? (sig.pathKey ? prop(objectLiteral(a, args[sig.pathIndex]), sig.pathKey) : args[sig.pathIndex]);
   const out: HttpCall = { call, lib: "helper", helper: sig, urlNode: pathArg, method: { kind: "default", value: (sig.defaultMethod ?? "GET") as HttpCall["method"]["value"] }, bodyKey: "arg", trail };
   if (sig.observable) out.observable = sig.observable;
-  out.external = { value: sig.base + (sig.pathPrefix && !sig.base.endsWith("/") ? sig.pathPrefix : ""), node: null, join: sig.urlJoin ? "url" : "concat" };
+  // A full URL handed to a helper that sends one as it is: that URL, with no base before it.
+  if (!(sig.fullUrl && writtenFullUrl(pathArg))) out.external = { value: sig.base + (sig.pathPrefix && !sig.base.endsWith("/") ? sig.pathPrefix : ""), node: null, join: sig.urlJoin ? "url" : "concat" };
   if (sig.methodIndex !== undefined) out.method = methodOf(args[sig.methodIndex]) ?? out.method;
   if (sig.bodyIndex !== undefined && args[sig.bodyIndex]) out.body = bodyOf(args[sig.bodyIndex]!);
   if (sig.optionsIndex !== undefined) {

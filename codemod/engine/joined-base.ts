@@ -32,12 +32,17 @@ export function plusPieces(e: Node): Node[] {
   return [u];
 }
 
-/** The expressions a URL is built on in `fn` where a later piece is made from `name` (`${base}${name}`, `base + name`). */
+/**
+ * The expressions a URL is built on in `fn` where a later piece is made from `name` (`${base}${name}`,
+ * `base + name`), and the base a template writes out at its head (`\`https://api.runpod.io/v2${name}\``).
+ */
 function basesJoinedTo(fn: Node, name: string): Node[] {
   const out: Node[] = [];
   for (const t of fn.getDescendantsOfKind(SyntaxKind.TemplateExpression)) {
     const spans = t.getTemplateSpans();
-    if (t.getHead().getLiteralText() === "" && spans.slice(1).some((s) => rootName(s.getExpression()) === name)) out.push(spans[0]!.getExpression());
+    const head = t.getHead();
+    if (head.getLiteralText() === "" && spans.slice(1).some((s) => rootName(s.getExpression()) === name)) out.push(spans[0]!.getExpression());
+    else if (/^https?:\/\/[^/]/.test(head.getLiteralText()) && rootName(spans[0]!.getExpression()) === name) out.push(head);
   }
   for (const b of fn.getDescendantsOfKind(SyntaxKind.BinaryExpression)) {
     if (b.getOperatorToken().getKind() !== SyntaxKind.PlusToken || Node.isBinaryExpression(b.getParent())) continue;
@@ -79,12 +84,15 @@ export function joinedOnto(a: Analysis, literal: Node): JoinedOnto | undefined {
   const names = params.map((p) => (Node.isParameterDeclaration(p) && Node.isIdentifier(p.getNameNode()) ? p.getNameNode().getText() : undefined));
   for (const base of basesJoinedTo(fn, name.getText())) {
     // A parameter is what this caller hands in (its default when it hands in nothing); anything else is the function's own.
-    const at = names.indexOf(rootName(base));
+    const root = rootName(base);
+    const at = root === undefined ? -1 : names.indexOf(root);
     const given = at >= 0 ? args[at] ?? (params[at] as { getInitializer?(): Node | undefined }).getInitializer?.() : undefined;
     const source = at >= 0 && at !== index ? given : at < 0 ? base : undefined;
     if (!source) continue;
     try {
-      const found = classify(a, a.evaluator.evaluate(source));
+      // A head the template writes out is its own text (the path follows it directly).
+      const value: Value = Node.isTemplateHead(source) ? { kind: "string", text: source.getLiteralText(), node: source } : a.evaluator.evaluate(source);
+      const found = classify(a, value);
       if (found) return found;
     } catch {
       /* not known: counted */

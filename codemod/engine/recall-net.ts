@@ -12,7 +12,7 @@ import { V1_HOST, V2_BASE } from "../../mappings/bases.ts";
 import { joinedOnto, plusPieces } from "./joined-base.ts";
 import { reachesRequest } from "./route-reach.ts";
 import { inV2Api } from "./transports/rtk-query.ts";
-import { methodOfRequestInit, methodOfRequestObject, relativePathShape, urlPosition } from "./relative-routes.ts";
+import { METHODS, methodBeside, methodOfRequestInit, methodOfRequestObject, relativePathShape, urlPosition } from "./relative-routes.ts";
 import { optionsOf } from "./evaluate/value.ts";
 import { baseIn } from "./evaluate/bases.ts";
 import { addFinding, fileOf, type Analysis } from "./state.ts";
@@ -273,28 +273,6 @@ function isAppRoute(literal: Node, text: string): boolean {
   if (Node.isPropertyAccessExpression(callee) && /^(get|post|put|patch|delete|all|use|route)$/.test(name) && handler(parent)) return true;
   // `router.route("/pods").get((req, res) => …)`: the route's handlers are chained on it.
   return name === "route" && chainLinks(parent).some((l) => handler(l.call));
-}
-
-const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
-
-/** The HTTP method written beside the path in the same call (`rp("DELETE", path)`, `{ method: "POST" }`), by convention. */
-function methodBeside(literal: Node): string | undefined {
-  const call = literal.getParent();
-  if (!call || !Node.isCallExpression(call)) return undefined;
-  const found = new Set<string>();
-  for (const arg of call.getArguments()) {
-    if (arg === literal) continue;
-    if (Node.isStringLiteral(arg) && METHODS.includes(arg.getLiteralValue().toUpperCase())) found.add(arg.getLiteralValue().toUpperCase());
-    if (Node.isObjectLiteralExpression(arg)) {
-      const m = arg.getProperty("method");
-      const v = m && Node.isPropertyAssignment(m) ? m.getInitializer() : undefined;
-      if (v && Node.isStringLiteral(v) && METHODS.includes(v.getLiteralValue().toUpperCase())) found.add(v.getLiteralValue().toUpperCase());
-    }
-  }
-  // A verb method name: `http.delete(path)`.
-  const callee = call.getExpression();
-  if (Node.isPropertyAccessExpression(callee) && METHODS.includes(callee.getName().toUpperCase())) found.add(callee.getName().toUpperCase());
-  return found.size === 1 ? [...found][0] : undefined;
 }
 
 /** The links chained on a call (`.query(q)`, `.get()`, `.json()`), in order, up to twelve. */

@@ -10,7 +10,7 @@ import { Node } from "../ts-morph.ts";
 const URL_NAME = /^(url|uri|path|pathname|endpoint|route|href|resource|query)$|Url$|Path$|Endpoint$/;
 /** Request verbs whose first argument is the path (`api.get('pods')`, `http.request('pods/…')`). */
 const PATH_VERBS = /^(get|post|put|patch|delete|del|head|request|fetch)$/i;
-const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+export const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
 /** Whether the text reads as a relative path: a lowercase word first, then `/`, `?` or a `${…}` hole. */
 export function relativePathShape(text: string): boolean {
@@ -100,4 +100,25 @@ function parameterName(callee: Node, at: number): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+
+/** The HTTP method written beside the path in the same call (`rp("DELETE", path)`, `{ method: "POST" }`), by convention. */
+export function methodBeside(literal: Node): string | undefined {
+  const call = literal.getParent();
+  if (!call || !Node.isCallExpression(call)) return undefined;
+  const found = new Set<string>();
+  for (const arg of call.getArguments()) {
+    if (arg === literal) continue;
+    if (Node.isStringLiteral(arg) && METHODS.includes(arg.getLiteralValue().toUpperCase())) found.add(arg.getLiteralValue().toUpperCase());
+    if (Node.isObjectLiteralExpression(arg)) {
+      const m = arg.getProperty("method");
+      const v = m && Node.isPropertyAssignment(m) ? m.getInitializer() : undefined;
+      if (v && Node.isStringLiteral(v) && METHODS.includes(v.getLiteralValue().toUpperCase())) found.add(v.getLiteralValue().toUpperCase());
+    }
+  }
+  // A verb method name: `http.delete(path)`.
+  const callee = call.getExpression();
+  if (Node.isPropertyAccessExpression(callee) && METHODS.includes(callee.getName().toUpperCase())) found.add(callee.getName().toUpperCase());
+  return found.size === 1 ? [...found][0] : undefined;
 }

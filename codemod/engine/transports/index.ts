@@ -9,6 +9,7 @@ import { isBaseOnly, literalText, unwrapExpression } from "../urls.ts";
 import type { Analysis } from "../state.ts";
 import { bind, external, objectLiteral, prop } from "../values.ts";
 import { helperSignature, helperCall, wrapperSignature, factoryResult } from "../helpers.ts";
+import { fullUrlElsewhere } from "../full-url-param.ts";
 import type { HttpCall, Lib, Root, Transport } from "./transport.ts";
 import { fetchTransport } from "./fetch.ts";
 import { typedAsFetch } from "./fetch-typed.ts";
@@ -347,6 +348,8 @@ export function httpCall(a: Analysis, call: CallExpression): HttpCall | undefine
   if (root.lib === "helper") {
     // A method of a class serving several instances: a site only where this receiver may hold a v1 base.
     if (root.sig.receiverKey && Node.isPropertyAccessExpression(callee) && !receiverHolds(a, unwrapExpression(callee.getExpression()), root.sig.receiverKey)) return undefined;
+    // Another host's full URL handed to a helper that sends it as it is: no v1 call, and no use of the helper's base.
+    if (root.sig.fullUrl && !root.sig.pathKey && fullUrlElsewhere(args[root.sig.pathIndex])) return void [...trail, callee].forEach((n) => a.accounted.add(n));
     const out = helperCall(a, call, root.sig, trail);
     if (root.handedIn) out.handedIn = root.handedIn;
     return out;
