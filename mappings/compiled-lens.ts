@@ -4,8 +4,8 @@
 // gateway's per-record cost no longer includes splitting strings and looking names up.
 import type { BodyLens, ConvertContext, Converter } from "./types.ts";
 import { converterNamed, converters } from "./data/converters.ts";
-import { compilePath } from "./object-paths.ts";
 import { stepsFunction, type CodeStep, type Convert } from "./lens-code.ts";
+import { toV2Function } from "./lens-to-v2.ts";
 
 export interface ToV2Result {
   body: Record<string, unknown>;
@@ -88,48 +88,64 @@ function steps(lens: BodyLens, direction: "toV2" | "toV1"): CodeStep[] {
 /** toV1 never rejects: its steps get a list nobody reads. */
 const NO_REJECTIONS: string[] = [];
 
+/**
+ * `applicableV1Defaults` as a function of the body that answers one shared, frozen-by-convention
+ * object per outcome (which of `v1DefaultsUnless` and the exceptions applied): the compiled toV2
+ * reads each field's default from it, so it costs no allocation per body. Null without defaults.
+ */
+function defaultsFunction(lens: BodyLens): ((v1: Record<string, unknown>) => Record<string, unknown>) | null {
+  const all = lens.v1Defaults;
+  if (!all) return null;
+  const always = applicableV1Defaults(lens, lens.v1DefaultsUnless ? { [lens.v1DefaultsUnless]: true } : {});
+  const list = exceptionsOf(lens);
+  // More exceptions than bits in a mask: the general computation (no lens comes near).
+  if (list.length > 30) return (v1) => applicableV1Defaults(lens, v1);
+  const byMask = new Map<number, Record<string, unknown>>();
+  const unless = lens.v1DefaultsUnless;
+  return (v1) => {
+    if (unless !== undefined && v1[unless] !== undefined) return always;
+    // As applicableV1Defaults: each exception sees the defaults left by the ones before it.
+    let mask = 0;
+    for (let i = 0; i < list.length; i++) {
+      const when = list[i]!.when;
+      let all_ = true;
+      for (let j = 0; all_ && j < when.length; j++) {
+        const [k, value] = when[j]!;
+        const given = v1[k];
+        const current = given !== undefined ? given : removedBy(list, mask, k) ? undefined : all[k];
+        all_ = current === value;
+      }
+      if (all_) mask |= 1 << i;
+    }
+    let out = byMask.get(mask);
+    if (!out) {
+      out = {};
+      for (const k of Object.keys(all)) if (!removedBy(list, mask, k)) out[k] = all[k];
+      byMask.set(mask, out);
+    }
+    return out;
+  };
+}
+
+/** Whether an exception already applied (its bit set in `mask`) removed the default of `field`. */
+function removedBy(list: readonly { field: string }[], mask: number, field: string): boolean {
+  for (let i = 0; i < list.length; i++) if (mask & (1 << i) && list[i]!.field === field) return true;
+  return false;
+}
+
 function compile(lens: BodyLens): CompiledLens {
-  const toV2Steps = stepsFunction(steps(lens, "toV2"), "toV2");
+  const toV2 = toV2Function({
+    steps: steps(lens, "toV2"),
+    unmapped: (lens.unmapped ?? []).map((u) => ({ ...u, harmless: u.harmlessValue === undefined ? undefined : JSON.stringify(u.harmlessValue) })),
+    known: knownV1Fields(lens),
+    v1Schema: lens.v1Schema,
+    defaults: defaultsFunction(lens),
+    defaultable: new Set(Object.keys(lens.v1Defaults ?? {})),
+    v2Defaults: Object.entries(lens.v2Defaults ?? {}).map(([p, value]) => ({ segments: p.split("."), value })),
+  });
   const toV1Steps = stepsFunction(steps(lens, "toV1"), "toV1");
-  const known = knownV1Fields(lens);
-  const unmapped = (lens.unmapped ?? []).map((u) => ({ ...u, harmless: u.harmlessValue === undefined ? undefined : JSON.stringify(u.harmlessValue) }));
-  // The unmapped fields' values read by written-out accesses (one shared `v1[name]` read is megamorphic).
-  const unmappedValues = new Function("s", `return [${unmapped.map((u) => `s[${JSON.stringify(u.v1)}]`).join(", ")}];`) as (v1: Record<string, unknown>) => unknown[];
-  const v2Defaults = Object.entries(lens.v2Defaults ?? {}).map(([p, value]) => ({ path: compilePath(p), value }));
-
   return {
-    toV2(v1Input, ctx) {
-      const v1 = withV1Defaults(lens, v1Input);
-      const result: ToV2Result = { body: {}, warnings: [], rejections: [], emulate: {}, dropped: [] };
-      // A converter that leaves out an input v2 would refuse says so, naming the input it drops.
-      const stepCtx: ConvertContext = {
-        ...ctx,
-        warn: (message, droppedField) => {
-          result.warnings.push(message);
-          if (droppedField) result.dropped.push(droppedField);
-        },
-      };
-      toV2Steps(v1, result.body, stepCtx, result.rejections);
-      const values = unmappedValues(v1);
-      for (let i = 0; i < unmapped.length; i++) {
-        const u = unmapped[i]!;
-        const value = values[i];
-        if (value === undefined || (u.harmless !== undefined && JSON.stringify(value) === u.harmless)) continue;
-        if (u.decision === "reject") result.rejections.push(`${u.v1}: ${u.reason}; ${u.advice}`);
-        else if (u.decision === "drop-with-warning") {
-          result.warnings.push(`${u.v1} ignored: ${u.reason}`);
-          result.dropped.push(u.v1);
-        } else result.emulate[u.v1] = value;
-      }
-      for (const name of Object.keys(v1Input)) {
-        if (known.has(name)) continue;
-        result.warnings.push(`${name} ignored: not a v1 ${lens.v1Schema} field`);
-        result.dropped.push(name);
-      }
-      for (const d of v2Defaults) if (d.path.get(result.body) === undefined) d.path.set(result.body, d.value);
-      return result;
-    },
-
+    toV2,
     toV1(v2, ctx) {
       const out: Record<string, unknown> = {};
       toV1Steps(v2, out, ctx, NO_REJECTIONS);

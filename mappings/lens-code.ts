@@ -5,6 +5,9 @@
 // the steps read from the table (test/mappings/compiled-lens.test.ts compares them): a step whose
 // inputs are all absent is skipped; a converter's outputs, or the inputs themselves, are set where
 // defined (toV1 leaves nulls out too); in toV2 a converter that throws becomes a rejection.
+// compiled-lens.ts runs these steps for toV1; its toV2 is written whole, defaults and unmapped
+// fields included, by lens-to-v2.ts (which reuses CodeStep), so the "toV2" direction here is kept
+// only for callers that want the steps alone.
 import { readPathCode, writePathCode } from "./object-paths.ts";
 import type { ConvertContext } from "./types.ts";
 

@@ -94,6 +94,25 @@ export function redactText(text: string, secrets: readonly string[] = []): strin
   return keyShapesCut(out);
 }
 
+/**
+ * `texts.map((t) => redactText(t, secrets))` for a list that never changes (the mapping table's
+ * lost-field names, which every pod read declares: thirty-odd), answered with `texts` itself when
+ * that would change none of them: none is cut by the key shapes (worked out once per list) and
+ * none of the secrets occurs in any (one search of the joined list per secret). A secret that
+ * occurred in one name occurs in the joined text, so the answer is the same as the map's.
+ */
+export function redactTexts(texts: readonly string[], secrets: readonly string[]): readonly string[] {
+  let known = constantTexts.get(texts);
+  if (!known) {
+    known = { joined: texts.join("\n"), shapesUncut: texts.every((t) => keyShapesCut(t) === t) };
+    constantTexts.set(texts, known);
+  }
+  if (known.shapesUncut && secrets.every((s) => !known!.joined.includes(s))) return texts;
+  return texts.map((t) => redactText(t, secrets));
+}
+
+const constantTexts = new WeakMap<readonly string[], { joined: string; shapesUncut: boolean }>();
+
 // Most texts redacted are the same every time (a lost-field warning on every pod read, the same
 // few request paths): the key-shape scan of each, ~1 µs per 300 characters with quotes in them, is
 // remembered for short texts in a bounded table, emptied when full. It is looked up with the text

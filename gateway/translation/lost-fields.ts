@@ -15,14 +15,27 @@ interface LostFields {
   lens: string;
   /** `parent`: a nested field (`gpu.oneMonthPrice`) is missing only from a record that has its object (a CPU pod has no `gpu`). */
   fields: { name: string; path: CompiledPath; parent?: CompiledPath }[];
-  /** What an answer lacking a given set of fields declares, by that set (a bit per field): built once per set. */
-  declared: Map<bigint, Declared>;
+  /**
+   * What an answer lacking a given set of fields declares, built once per set: a tree walked one
+   * field at a time (missing / present), so finding a set allocates nothing.
+   */
+  declared: SetNode;
 }
 
+interface SetNode {
+  missing?: SetNode;
+  present?: SetNode;
+  /** At depth `fields.length`: what that set declares (none when no field is missing). */
+  leaf?: Declared | null;
+}
+
+const setNode = (): SetNode => ({ missing: undefined, present: undefined, leaf: undefined });
+
 interface Declared {
-  names: string[];
-  warnings: string[];
-  drops: string[];
+  names: readonly string[];
+  warnings: readonly string[];
+  /** The usage drops (`answer.<field>`): one frozen list per set, handed to the usage count as it is. */
+  drops: readonly string[];
 }
 
 const byOperation = new WeakMap<OperationMapping, LostFields | null>();
@@ -33,43 +46,39 @@ function lostFieldsOf(op: OperationMapping): LostFields | null {
   const shape = op.response;
   const lens = shape.kind === "record" || shape.kind === "list" ? lensNamed(shape.lens) : undefined;
   const v1Lost = lens?.v1Lost;
-  const parentOf = (name: string) => (name.includes(".") ? { parent: compilePath(name.slice(0, name.lastIndexOf("."))) } : {});
-  lost = lens && v1Lost?.length ? { schema: lens.v1Schema, lens: lens.name, fields: v1Lost.map((l) => ({ name: l.v1, path: compilePath(l.v1), ...parentOf(l.v1) })), declared: new Map() } : null;
+  // One shape for every field entry (no optional spread): the per-answer loop reads them all at one site.
+  const parentOf = (name: string) => (name.includes(".") ? compilePath(name.slice(0, name.lastIndexOf("."))) : undefined);
+  lost = lens && v1Lost?.length ? { schema: lens.v1Schema, lens: lens.name, fields: v1Lost.map((l) => ({ name: l.v1, path: compilePath(l.v1), parent: parentOf(l.v1) })), declared: setNode() } : null;
   byOperation.set(op, lost);
   return lost;
 }
 
-/** The set of declared fields some record of this answer lacks, a bit per field (0: none). */
-function missingSet(lost: LostFields, answer: V1Answer): bigint {
-  const json = answer.json;
-  if (json === undefined || json === null || typeof json !== "object") return 0n;
-  const records: unknown[] = Array.isArray(json) ? json : [json];
-  let set = 0n;
-  for (let i = 0; i < lost.fields.length; i++) {
-    const { path, parent } = lost.fields[i]!;
-    for (const r of records) {
-      const within = parent ? parent.get(r) : r;
-      if (within !== null && typeof within === "object" && path.get(r) === undefined) {
-        set |= 1n << BigInt(i);
-        break;
-      }
-    }
+/** Whether some record lacks the field (a nested one only where the record has its parent object). */
+function missingFrom(field: LostFields["fields"][number], records: unknown[]): boolean {
+  const { path, parent } = field;
+  for (const r of records) {
+    const within = parent ? parent.get(r) : r;
+    if (within !== null && typeof within === "object" && path.get(r) === undefined) return true;
   }
-  return set;
+  return false;
+}
+
+/** What this answer declares: the set of declared fields some record of it lacks (null: none). */
+function declaredFor(lost: LostFields, answer: V1Answer): Declared | null {
+  const json = answer.json;
+  if (json === undefined || json === null || typeof json !== "object") return null;
+  const records: unknown[] = Array.isArray(json) ? json : [json];
+  let node = lost.declared;
+  for (const field of lost.fields) node = missingFrom(field, records) ? (node.missing ??= setNode()) : (node.present ??= setNode());
+  if (node.leaf === undefined) {
+    const names = lost.fields.filter((f) => missingFrom(f, records)).map((f) => f.name);
+    node.leaf = names.length ? Object.freeze({ names: Object.freeze(names), warnings: Object.freeze(chunks(names, lost)), drops: Object.freeze(names.map((name) => ANSWER_DROP_PREFIX + name)) }) : null;
+  }
+  return node.leaf;
 }
 
 /** The header keeps at most this much of one warning (gateway/upstream/headers.ts): longer lists are split. */
 const WARNING_CHARS = 300;
-
-function declaredFor(lost: LostFields, set: bigint): Declared {
-  let declared = lost.declared.get(set);
-  if (!declared) {
-    const names = lost.fields.filter((_, i) => set & (1n << BigInt(i))).map((f) => f.name);
-    declared = { names, warnings: chunks(names, lost), drops: names.map((name) => ANSWER_DROP_PREFIX + name) };
-    lost.declared.set(set, declared);
-  }
-  return declared;
-}
 
 /** One warning per run of names that fits a header entry (a pod lacks some thirty: its host, its GPU's term prices). */
 function chunks(names: string[], lost: LostFields): string[] {
@@ -93,16 +102,19 @@ function chunks(names: string[], lost: LostFields): string[] {
 /** The declared fields some record of this answer lacks. */
 export function missingLostFields(op: OperationMapping, answer: V1Answer): string[] {
   const lost = lostFieldsOf(op);
-  const set = lost ? missingSet(lost, answer) : 0n;
-  return set ? [...declaredFor(lost!, set).names] : [];
+  const declared = lost ? declaredFor(lost, answer) : null;
+  return declared ? [...declared.names] : [];
 }
 
-/** Says and counts what this answer lacks. Never refused under --strict: the client asked for nothing v2 drops. */
+/**
+ * Says and counts what this answer lacks. Never refused under --strict: the client asked for
+ * nothing v2 drops. The drops stay one list (`call.lostDrops`), counted as a whole by the usage
+ * store, rather than thirty-odd names pushed and redacted one by one on every pod read.
+ */
 export function declareLostFields(call: V1Call, answer: V1Answer): void {
   const lost = lostFieldsOf(call.op);
-  const set = lost ? missingSet(lost, answer) : 0n;
-  if (!set) return;
-  const declared = declaredFor(lost!, set);
-  call.warnings.push(...declared.warnings);
-  for (const name of declared.drops) call.dropped.push(name);
+  const declared = lost ? declaredFor(lost, answer) : null;
+  if (!declared) return;
+  for (const w of declared.warnings) call.warnings.push(w);
+  call.lostDrops = declared.drops;
 }

@@ -23,6 +23,8 @@ export interface V1Exchange {
   operation?: UsageOperationRef;
   /** v1 inputs v2 dropped on this request (usage audit). */
   dropped?: string[];
+  /** The answer fields this answer lacks (`answer.<field>`), counted after `dropped`: the table's own list, unredacted only when no secret of the request occurs in it. */
+  lostDrops?: readonly string[];
 }
 
 /** What an answer puts on the wire: content type and text (none for an empty answer). */

@@ -20,6 +20,7 @@ class RawExchange implements V1Exchange {
   body: Buffer | undefined = undefined;
   operation?: UsageOperationRef;
   dropped?: string[];
+  lostDrops?: readonly string[];
 
   constructor(
     req: IncomingMessage,

@@ -36,6 +36,8 @@ export interface V1Call {
   warnings: string[];
   /** Names of the v1 inputs (body fields, query parameters) v2 drops: counted per client in usage. */
   dropped: string[];
+  /** The answer fields v2 cannot supply (`answer.<field>`, lost-fields.ts): one list from the table, counted as a whole. */
+  lostDrops?: readonly string[];
   /** Converter context (the catalog, when an emulation loaded it). */
   convert: ConvertContext;
   /** Values of v1 fields the lens marked "emulate". */

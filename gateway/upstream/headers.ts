@@ -46,35 +46,43 @@ export const MAX_WARNING_BYTES = 2_048;
  */
 export function boundedWarnings(warnings: string[]): { header: string | null; omitted: number } {
   if (!warnings.length) return { header: null, omitted: 0 };
-  // One warning (every pod read names the same lost fields) is looked up by itself: a string keeps
-  // its hash once computed, a key joined per request would be hashed anew every time.
-  if (warnings.length === 1 && warnings[0]!.length <= MEMO_KEY_CHARS) {
-    const known = single.get(warnings[0]!);
-    if (known) return known;
-    const result = Object.freeze(serialiseWarnings(warnings));
-    if (single.size >= MEMO_ENTRIES) single.clear();
-    single.set(warnings[0]!, result);
-    return result;
-  }
   // Most answers repeat a few warning sets (every pod read names the same lost fields): serialising
-  // one costs ~10 µs, so short sets are remembered, in a bounded cache.
-  // Length-prefixed, so no two different lists share a key.
-  const key = warnings.length <= 4 ? warnings.map((w) => `${w.length}:${w}`).join("") : undefined;
-  if (key !== undefined && key.length <= MEMO_KEY_CHARS) {
-    const known = memo.get(key);
-    if (known) return known;
-    const result = Object.freeze(serialiseWarnings(warnings));
-    if (memo.size >= MEMO_ENTRIES) memo.clear();
-    memo.set(key, result);
-    return result;
+  // one costs ~10 µs, so short sets are remembered, in a bounded cache. Looked up one warning at a
+  // time: the texts are mostly the same string objects every time (the table's, through the
+  // redaction's memo), whose hash V8 keeps, where a key joined per request was hashed anew.
+  if (warnings.length > MEMO_WARNINGS) return serialiseWarnings(warnings);
+  let chars = 0;
+  for (const w of warnings) chars += w.length;
+  if (chars > MEMO_KEY_CHARS) return serialiseWarnings(warnings);
+  // Room for a new path of nodes, or start again (as the flat caches did when full).
+  if (memoNodes + warnings.length > MEMO_ENTRIES) {
+    memo.clear();
+    memoNodes = 0;
   }
-  return serialiseWarnings(warnings);
+  let level = memo;
+  let node: MemoNode | undefined;
+  for (let i = 0; i < warnings.length; i++) {
+    node = level.get(warnings[i]!);
+    if (!node) {
+      node = { result: undefined, next: undefined };
+      level.set(warnings[i]!, node);
+      memoNodes++;
+    }
+    if (i < warnings.length - 1) level = node.next ??= new Map();
+  }
+  return (node!.result ??= Object.freeze(serialiseWarnings(warnings)));
 }
 
-const MEMO_ENTRIES = 512;
+const MEMO_WARNINGS = 4;
+const MEMO_ENTRIES = 2_048;
 const MEMO_KEY_CHARS = 1_024;
-const memo = new Map<string, Readonly<{ header: string | null; omitted: number }>>();
-const single = new Map<string, Readonly<{ header: string | null; omitted: number }>>();
+interface MemoNode {
+  result: Readonly<{ header: string | null; omitted: number }> | undefined;
+  next: Map<string, MemoNode> | undefined;
+}
+/** First warning → node (its set's result, and the sets that go on from it). */
+const memo = new Map<string, MemoNode>();
+let memoNodes = 0;
 
 function serialiseWarnings(warnings: string[]): { header: string | null; omitted: number } {
   const unique = [...new Set(warnings.map((w) => w.replace(/[^\x20-\x7e]/g, "?").slice(0, 300)))];

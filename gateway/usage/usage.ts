@@ -3,7 +3,7 @@
 // A client is (API-key fingerprint, User-Agent); keys themselves are never stored.
 import { LRUCache } from "lru-cache";
 import type { UsageSnapshot } from "../../formats/usage.ts";
-import { boundedDrops } from "./usage-drops.ts";
+import { appendsUncut, boundedDrops } from "./usage-drops.ts";
 
 export interface UsageOperationRef {
   key: string;
@@ -22,7 +22,25 @@ interface ClientRecord extends Seen {
   operations: Map<string, Seen>;
   evictedOperations: number;
   /** operation key → v1 input v2 dropped → times (bounded per operation). */
-  drops: Map<string, Map<string, number>>;
+  drops: Map<string, Map<string, DropCell>>;
+  /** operation key → the last list of lost answer fields counted whole for it, with its counters. */
+  lostCells: Map<string, LostCells>;
+}
+
+/** One count a client keeps (a cell, so a list of them can be bumped without looking names up). */
+interface DropCell {
+  count: number;
+}
+
+/**
+ * A list of lost answer fields (`ex.lostDrops`: one frozen list per set, from the table) already
+ * counted for a client and operation: every name has its client cell and its overall entry, so
+ * counting the list again is one increment per cell (the bounds can no longer refuse any of them).
+ */
+interface LostCells {
+  list: readonly string[];
+  mine: DropCell[];
+  overall: DropCount[];
 }
 
 interface OperationRecord extends Seen {
@@ -77,7 +95,12 @@ export class UsageStore {
     });
   }
 
-  record(op: UsageOperationRef, fingerprint: string, userAgent: string | undefined, status: number, dropped: readonly string[] = []): void {
+  /**
+   * `lost`: the answer fields the answer lacked, a list that never changes (lost-fields.ts), counted
+   * after `dropped` exactly as if appended to it, but without a name looked up per request once
+   * the list has been counted for this client and operation.
+   */
+  record(op: UsageOperationRef, fingerprint: string, userAgent: string | undefined, status: number, dropped: readonly string[] = [], lost?: readonly string[]): void {
     const now = this.clock();
     this.requests++;
     this.revision++;
@@ -85,7 +108,7 @@ export class UsageStore {
     const clientKey = `${fingerprint}\n${ua}`;
     let client = this.clients.get(clientKey);
     if (!client) {
-      client = { fingerprint, userAgent: ua, count: 0, firstSeen: now, lastSeen: now, operations: new Map(), evictedOperations: 0, drops: new Map() };
+      client = { fingerprint, userAgent: ua, count: 0, firstSeen: now, lastSeen: now, operations: new Map(), evictedOperations: 0, drops: new Map(), lostCells: new Map() };
       this.clients.set(clientKey, client);
     }
     client.count++;
@@ -114,7 +137,7 @@ export class UsageStore {
     agg.count++;
     agg.lastSeen = now;
     agg.statuses.set(status, (agg.statuses.get(status) ?? 0) + 1);
-    const counted = dropped.length ? this.recordDrops(client, op.key, boundedDrops(dropped)) : [];
+    const counted = lost?.length ? this.recordWithLost(client, op.key, dropped, lost) : dropped.length ? this.recordDrops(client, op.key, boundedDrops(dropped)) : [];
     this.onRecord?.(op, fingerprint, ua, status, now, counted);
   }
 
@@ -124,11 +147,44 @@ export class UsageStore {
     if (!fields) client.drops.set(key, (fields = new Map()));
     const counted: string[] = [];
     for (const name of names) {
-      if (fields.has(name) || fields.size < MAX_DROPPED_FIELDS_PER_OPERATION) fields.set(name, (fields.get(name) ?? 0) + 1);
+      const cell = fields.get(name);
+      if (cell) cell.count++;
+      else if (fields.size < MAX_DROPPED_FIELDS_PER_OPERATION) fields.set(name, { count: 1 });
       if (!this.countDrop(key, name, 1)) continue;
       counted.push(name);
     }
     return counted;
+  }
+
+  /** `recordDrops(boundedDrops([...dropped, ...lost]))`, with the lost list counted by its cells once it has been counted here before. */
+  private recordWithLost(client: ClientRecord, key: string, dropped: readonly string[], lost: readonly string[]): readonly string[] {
+    // Where the joined list would be cut or deduplicated, or the usual path has not counted this list yet: the names one by one.
+    const cells = client.lostCells.get(key);
+    if (cells?.list !== lost || !appendsUncut(dropped, lost)) {
+      const counted = this.recordDrops(client, key, boundedDrops([...dropped, ...lost]));
+      this.rememberLost(client, key, lost);
+      return counted;
+    }
+    const counted = dropped.length ? this.recordDrops(client, key, dropped) : [];
+    for (const cell of cells.mine) cell.count++;
+    for (const entry of cells.overall) entry.count++;
+    return counted.length ? [...counted, ...lost] : lost;
+  }
+
+  /** Keeps the cells of a lost list once every name of it has both (the bounds refuse none of them any more). */
+  private rememberLost(client: ClientRecord, key: string, lost: readonly string[]): void {
+    const fields = client.drops.get(key);
+    const overall = this.drops.get(key);
+    const mine: DropCell[] = [];
+    const all: DropCount[] = [];
+    for (const name of lost) {
+      const cell = fields?.get(name);
+      const entry = overall?.get(name);
+      if (!cell || !entry) return;
+      mine.push(cell);
+      all.push(entry);
+    }
+    client.lostCells.set(key, { list: lost, mine, overall: all });
   }
 
   /** Adds to the overall count of one dropped name; false when it is new and the bound is reached. */
@@ -168,7 +224,7 @@ export class UsageStore {
     for (const c of [...saved.clients].sort((a, b) => ms(a.lastSeen) - ms(b.lastSeen))) {
       const ua = (c.userAgent ?? "").slice(0, MAX_USER_AGENT);
       const clientKey = `${c.fingerprint}\n${ua}`;
-      const client = this.clients.get(clientKey) ?? { fingerprint: c.fingerprint, userAgent: ua, count: 0, firstSeen: ms(c.firstSeen), lastSeen: ms(c.lastSeen), operations: new Map<string, Seen>(), evictedOperations: 0, drops: new Map() };
+      const client = this.clients.get(clientKey) ?? { fingerprint: c.fingerprint, userAgent: ua, count: 0, firstSeen: ms(c.firstSeen), lastSeen: ms(c.lastSeen), operations: new Map<string, Seen>(), evictedOperations: 0, drops: new Map(), lostCells: new Map() };
       client.count += c.count;
       client.firstSeen = Math.min(client.firstSeen, ms(c.firstSeen));
       client.lastSeen = Math.max(client.lastSeen, ms(c.lastSeen));
@@ -198,7 +254,9 @@ export class UsageStore {
         let mine = client.drops.get(key);
         if (!mine) client.drops.set(key, (mine = new Map()));
         for (const [name, n] of Object.entries(fields)) {
-          if (mine.has(name) || mine.size < MAX_DROPPED_FIELDS_PER_OPERATION) mine.set(name, (mine.get(name) ?? 0) + n);
+          const cell = mine.get(name);
+          if (cell) cell.count += n;
+          else if (mine.size < MAX_DROPPED_FIELDS_PER_OPERATION) mine.set(name, { count: n });
         }
       }
     }
@@ -242,7 +300,7 @@ export class UsageStore {
           operations: Object.fromEntries(
             [...c.operations.entries()].map(([key, s]) => [key, { count: s.count, firstSeen: iso(s.firstSeen), lastSeen: iso(s.lastSeen) }]),
           ),
-          drops: Object.fromEntries([...c.drops.entries()].map(([key, fields]) => [key, Object.fromEntries(fields)])),
+          drops: Object.fromEntries([...c.drops.entries()].map(([key, fields]) => [key, Object.fromEntries([...fields].map(([name, cell]) => [name, cell.count]))])),
         })),
       drops: [...this.drops.values()]
         .flatMap((byField) => [...byField.values()])

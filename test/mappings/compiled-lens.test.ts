@@ -129,4 +129,20 @@ describe.each(Object.values(lenses).map((l) => [l.name, l] as const))("compiled 
       );
     });
   }
+
+  // The compiled toV2 reads each field from the body and falls back to the default only where the
+  // body has no own field: a field given as undefined stays undefined, as in `{ ...defaults, ...body }`.
+  const defaultable = [...Object.keys(lens.v1Defaults ?? {}), ...(lens.v1DefaultsUnless ? [lens.v1DefaultsUnless] : [])];
+  if (defaultable.length) {
+    it("toV2 keeps a body's own undefined fields over the v1 defaults", () => {
+      const v1Paths = [...lens.fields.flatMap((f) => f.v1), ...(lens.unmapped ?? []).map((u) => u.v1), ...defaultable];
+      fc.assert(
+        fc.property(recordAt(v1Paths), fc.subarray(defaultable), (v1, blank) => {
+          for (const name of blank) v1[name] = undefined;
+          expect(outcome(() => toV2(lens, structuredClone(v1), { catalog }))).toStrictEqual(outcome(() => referenceToV2(lens, structuredClone(v1), { catalog })));
+        }),
+        RUNS,
+      );
+    });
+  }
 });
