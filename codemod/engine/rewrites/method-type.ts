@@ -13,13 +13,11 @@ export type MethodType = { edit?: Edit; why?: string };
 
 /** How the helper's method parameter takes `to` when the call's literal at `at` becomes it: as declared, widened, or why not. */
 export function methodTypeFor(a: Analysis, http: HttpCall, at: Node, to: string): MethodType {
-  const sig = http.helper;
-  if (http.lib !== "helper" || sig?.methodIndex === undefined || http.call.getArguments()[sig.methodIndex] !== at) return {};
-  const fn = sig.fn as Node;
-  const param = Node.isFunctionLikeDeclaration(fn) ? fn.getParameters()[sig.methodIndex] : undefined;
-  const typeNode = param?.getTypeNode();
-  if (!param || !typeNode) return {};
-  const name = `${calleeName(http)}'s method parameter`;
+  const slot = http.lib === "helper" ? slotOf(http, at) : undefined;
+  const typeNode = slot?.getTypeNode();
+  if (!slot || !typeNode) return {};
+  const param = slot;
+  const name = `${calleeName(http)}'s method ${Node.isParameterDeclaration(slot) ? "parameter" : "option"}`;
   if (Node.isTypeReference(typeNode)) {
     const symbol = typeNode.getTypeName().getSymbol();
     const decl = (symbol?.getAliasedSymbol() ?? symbol)?.getDeclarations()[0];
@@ -70,6 +68,18 @@ function keyedUse(decl: Node & { getNameNode(): Node }): string | undefined {
     return `${holder?.getText().slice(0, 40) ?? "a type"} (${r.getSourceFile().getBaseName()}:${r.getStartLineNumber()})`;
   }
   return undefined;
+}
+
+/** Where the literal goes: the helper's method parameter, or the declared `method` key of the options the call gives (`call(path, { method: "POST" })`). */
+function slotOf(http: HttpCall, at: Node): (Node & { getTypeNode(): Node | undefined; getType(): import("ts-morph").Type }) | undefined {
+  const sig = http.helper!;
+  const fn = sig.fn as Node;
+  if (sig.methodIndex !== undefined && http.call.getArguments()[sig.methodIndex] === at) return Node.isFunctionLikeDeclaration(fn) ? fn.getParameters()[sig.methodIndex] : undefined;
+  const prop = at.getParent();
+  const options = prop?.getParent();
+  if (!Node.isPropertyAssignment(prop) || prop.getName() !== "method" || !Node.isObjectLiteralExpression(options) || !http.call.getArguments().includes(options)) return undefined;
+  const decl = options.getContextualType()?.getNonNullableType().getProperty("method")?.getDeclarations()[0];
+  return Node.isPropertySignature(decl) ? decl : undefined;
 }
 
 function calleeName(http: HttpCall): string {
