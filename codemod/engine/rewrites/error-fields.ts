@@ -184,7 +184,7 @@ export function errorReadEdits(a: Analysis, read: ErrorRead, mode: ReadMode): { 
       // `(await res.json()).message`: read once, handed to an arrow that reads both fields (its parameter takes the receiver's type).
       if (isTypeScriptFile(file) && !hasFieldOrAny(a, receiver, to)) return { problem: `its receiver (${short(receiver)}) is computed where it is read, so it cannot be read twice` };
       const q = n.hasQuestionDotToken() ? "?." : ".";
-      let inner = receiver;
+      let inner: Node = receiver;
       while (Node.isParenthesizedExpression(inner)) inner = inner.getExpression();
       put(n, `((body) => body${q}${to} ?? body${q}${read.field})(${inner.getText()})`);
       return { edits };
