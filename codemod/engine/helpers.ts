@@ -23,7 +23,7 @@ import { methodParam, optionsMayCarry, spreadCarrying } from "./helper-method.ts
 import { optionsMethodReach } from "./options-method.ts";
 import { restOfParam } from "./rest-of-param.ts";
 import { carriedWhy, verbOptionsMethod } from "./outside-options.ts";
-import { baseArgument } from "./base-argument.ts";
+import { baseArgument, baseParamIndex, handedBaseAnchor } from "./base-argument.ts";
 import { answerLibOf, resultPlaceOf, bodyWrapperOf, returnsBody, returnsValueOf, schemaParsedBody } from "./helper-answer.ts";
 import { wrapperRequest } from "./wrapper-request.ts";
 import { takesFullUrl, writtenFullUrl } from "./full-url-param.ts";
@@ -90,6 +90,9 @@ function ownCalls(fn: Node): CallExpression[] {
 /** Where a marked call's own v1 base goes through its helper (v1-redirect.ts): the base leading the helper's URL. */
 export function noteHelperAnchor(a: Analysis, fn: Node, parts: Part[], url: LocatedUrl, http: HttpCall): void {
   if (a.helperAnchors.has(fn)) return;
+  // Over a helper given its base per call, by this helper's own base parameter (base-argument.ts).
+  const handed = http.lib === "helper" ? handedBaseAnchor(a, fn, http) : undefined;
+  if (handed) return void a.helperAnchors.set(fn, handed);
   // The base written at the head of the helper's own URL template (`\`https://…/v1${path}\``): the head.
   const head = parts[0]?.kind === "text" ? parts[0].node : undefined;
   if (!url.anchor && url.inlineBase && head && Node.isTemplateHead(head) && head.getLiteralText().startsWith(url.inlineBase) && head.getFirstAncestor((n) => n === fn)) {
@@ -200,7 +203,7 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
       sig.bodyIndex = bb.index;
       sig.serialisesBody = serialises(http);
     } else {
-      const other = params.findIndex((p, i) => i !== pb.index && !usedOnlyAsText(p));
+      const other = params.findIndex((p, i) => i !== pb.index && i !== baseParamIndex(a, fn) && !usedOnlyAsText(p));
       const ob = mb ?? bb ?? optionsParam(a, fn, http.options) ?? (other >= 0 && !noOptions ? ({ kind: "param", index: other } as Binding) : undefined);
       if (ob?.kind === "param") sig.optionsIndex = ob.index;
       sig.serialisesBody = !!http.body?.stringify && bb?.kind === "param";

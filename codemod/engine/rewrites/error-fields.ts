@@ -180,7 +180,15 @@ export function errorReadEdits(a: Analysis, read: ErrorRead, mode: ReadMode): { 
       return { edits };
     }
     const receiver = n.getExpression();
-    if (!duplicable(receiver)) return { problem: `its receiver (${short(receiver)}) is computed where it is read, so it cannot be read twice` };
+    if (!duplicable(receiver)) {
+      // `(await res.json()).message`: read once, handed to an arrow that reads both fields (its parameter takes the receiver's type).
+      if (isTypeScriptFile(file) && !hasFieldOrAny(a, receiver, to)) return { problem: `its receiver (${short(receiver)}) is computed where it is read, so it cannot be read twice` };
+      const q = n.hasQuestionDotToken() ? "?." : ".";
+      let inner: Node = receiver;
+      while (Node.isParenthesizedExpression(inner)) inner = inner.getExpression();
+      put(n, `((body) => body${q}${to} ?? body${q}${read.field})(${inner.getText()})`);
+      return { edits };
+    }
     const dot = n.hasQuestionDotToken() ? "?." : ".";
     // A receiver typed without the v2 field: its type literal or interface of the run gains it
     // (optional), else the read goes through a cast, so the line still type-checks. A type

@@ -2,7 +2,8 @@
 // `axios.patch`) or a method literal (keeping its case).
 import type { OperationMapping } from "../../../mappings/index.ts";
 import { literalText } from "../urls.ts";
-import { edit, quoteOf, type Analysis, type Plan } from "../state.ts";
+import { edit, quoteOf, siteEdits, type Analysis, type Plan } from "../state.ts";
+import { methodTypeFor } from "./method-type.ts";
 
 const quote = (a: Analysis, at: import("../../ts-morph.ts").Node) => quoteOf(a, at);
 import type { HttpCall } from "../transports/index.ts";
@@ -21,6 +22,10 @@ export function changeMethod(plan: Plan, http: HttpCall, op: OperationMapping): 
     const rest = prefix ? node.getText().slice(prefix.length) : "";
     edit(plan, node, { start: node.getStart(), end: node.getEnd(), text: upper ? to : to.toLowerCase() + rest });
   } else if (http.method.kind === "literal" && node) {
+    // A helper's method parameter typed without v2's method is widened once, or the site is marked.
+    const typed = methodTypeFor(plan.a, http, node, to);
+    if (typed.why) return void plan.problems.push({ reason: `v2 uses ${to} instead of ${op.v1.method}, and ${typed.why}`, advice: `widen the type with "${to}", then send ${to} ${op.v2!.path}` });
+    if (typed.edit) siteEdits(plan, [typed.edit]);
     const old = literalText(node)!;
     const text = old === old.toLowerCase() ? to.toLowerCase() : to;
     const quote = node.getText()[0]!;
