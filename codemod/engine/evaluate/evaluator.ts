@@ -5,7 +5,6 @@
 // `.default(…)`, `{ default: … }`). Where knowledge stops it answers a dynamic value saying where
 // and why. Bases are found by their value wherever they flow, not by the shape of the code.
 import { Node, SyntaxKind } from "../../ts-morph.ts";
-import type { StringLiteral } from "ts-morph";
 import { bindAcross, classOfThis, importedBinding, membersNamed, objectOfThis, thisAssignments, type ModuleResolver } from "../symbols.ts";
 import { elementDefault, isFunctionLike, restOmits, writesOf, type Binding } from "../scope.ts";
 import { unwrapExpression } from "../urls.ts";
@@ -14,8 +13,7 @@ import { givesDeclaredV1Base, HELPER_BASE_PARAM } from "../v1-redirect.ts";
 import { regexLiteral, stringMethodValue } from "./string-methods.ts";
 import { shortExpression } from "../expression-name.ts";
 import { injectedInstance } from "./injected.ts";
-import { configDefault, ENV_NAME } from "./config-default.ts";
-import { configKeyRead, definedKey } from "./config-keys.ts";
+import { settingValue } from "./config-calls.ts";
 import { madeProperty } from "./made-options.ts";
 import { factoryClient } from "./factory-client.ts";
 import { exportedOutward } from "../outside-callers.ts";
@@ -349,29 +347,13 @@ export class Evaluator {
     // `base.replace(/\/$/, "")`, `base.trim()`, `String(base)`: the method applied to each known string.
     const str = stringMethodValue(node, frame, (n, f) => this.evaluate(n, f));
     if (str) return str;
-    // Deno's getter: `Deno.env.get("RUNPOD_API")` reads the variable as `process.env.RUNPOD_API` does.
-    const [name, more] = node.getArguments();
-    if (!more && name && node.getExpression().getText().replace(/\s/g, "") === "Deno.env.get" && Node.isStringLiteral(unwrapExpression(name))) {
-      return { kind: "env", name: (unwrapExpression(name) as StringLiteral).getLiteralValue(), node };
-    }
     const callee = this.evaluate(node.getExpression(), frame);
     if (callee.kind === "function" && isFunctionLike(callee.node) && !Node.isClassDeclaration(callee.node)) {
       const bound = this.bindArgs(callee.node, node.getArguments(), frame);
       return this.returns(callee.node, bound);
     }
-    // `config.get("KEY", "…/v1")` of a package's configuration service: the setting, else its default.
-    // A key the project's configuration module defines is read there first (the default only beside it).
-    const keyed = configKeyRead(node);
-    const defined = keyed && definedKey(this, node, keyed.key);
-    if (keyed && defined) {
-      const env: Value[] = ENV_NAME.test(keyed.key) ? [{ kind: "env", name: keyed.key, node }] : [];
-      return union(node, [...env, defined, ...(keyed.fallback ? [this.evaluate(keyed.fallback, frame)] : [])]);
-    }
-    const read = configDefault(node);
-    if (read) {
-      const setting: Value = ENV_NAME.test(read.key) ? { kind: "env", name: read.key, node } : dynamic(node, `the setting ${read.key}`);
-      return union(node, [setting, this.evaluate(read.fallback, frame)]);
-    }
+    const setting = settingValue(this, node, frame);
+    if (setting) return setting;
     return { kind: "made", call: node, frame };
   }
 
