@@ -5,7 +5,7 @@ import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { AUTO_IMPORT_TELLTALE, mightCallApiBuffer, mightUseV1Buffer } from "./prefilter.ts";
 import { bundlerOf } from "./bundles.ts";
-import { decodeUtf8, readBoundedSync, type Skipped } from "./source-files.ts";
+import { decodeUtf8, SequentialReader, Slabs, type Skipped } from "./source-files.ts";
 import { specifiersOf } from "./import-specifiers.ts";
 import type { TreeListing } from "./walk.ts";
 
@@ -56,17 +56,20 @@ export interface ScanEvents {
 export function scanFiles(files: string[], maxBytes: number, events: ScanEvents = {}): ScanResult {
   const total = files.length;
   const out: ScanResult = { files, specifiers: new Map(), seeds: new Set(), skips: [], opaque: new Map(), telltales: new Set(), bundles: new Map(), kept: new Map() };
+  const reader = new SequentialReader(maxBytes);
+  const slabs = new Slabs();
   let keptBytes = 0;
   let done = 0;
   for (const file of files) {
-    const read = readBoundedSync(file, maxBytes);
+    const read = reader.read(file);
     if (++done % 64 === 0 || done === total) events.onProgress?.(done, total * 2);
     if (!read.ok) {
       out.skips.push(read.skip);
       continue;
     }
-    const buf = read.buf;
-    if ((keptBytes += buf.length) <= KEPT_BYTES) out.kept.set(file, buf);
+    // The reader's buffer is reused by the next read: what is kept is copied, the rest only looked at here.
+    let buf = read.buf;
+    if ((keptBytes += buf.length) <= KEPT_BYTES) out.kept.set(file, (buf = slabs.keep(buf)));
     const latin1 = buf.toString("latin1");
     const bundler = bundlerOf(latin1);
     if (bundler) {
