@@ -97,14 +97,22 @@ export class SequentialReader {
   }
 }
 
-/** Copies of many small buffers packed into 1 MiB slabs (one allocation per slab, not per file; a large one gets its own). */
+/**
+ * Copies of many small buffers packed into 1 MiB slabs (one allocation per slab, not per file; a large
+ * one gets its own). Each slab is its own ArrayBuffer, never Node's shared pool: a worker thread can
+ * hand the copies over without copying them again (scan-worker.ts).
+ */
 export class Slabs {
   private slab = Buffer.alloc(0);
   private at = 0;
 
   keep(bytes: Buffer): Buffer {
     const SLAB = 1_048_576;
-    if (bytes.length > SLAB / 4) return Buffer.from(bytes);
+    if (bytes.length > SLAB / 4) {
+      const own = Buffer.allocUnsafeSlow(bytes.length);
+      bytes.copy(own);
+      return own;
+    }
     if (this.at + bytes.length > this.slab.length) (this.slab = Buffer.allocUnsafeSlow(SLAB)), (this.at = 0);
     bytes.copy(this.slab, this.at);
     return this.slab.subarray(this.at, (this.at += bytes.length));

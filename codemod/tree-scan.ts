@@ -52,17 +52,38 @@ export interface ScanEvents {
   onProgress?: (done: number, total: number) => void;
 }
 
+/** Where a scan of part of the file list stands: what it found so far, the next file, the bytes counted against KEPT_BYTES. */
+export interface ScanState {
+  out: ScanResult;
+  next: number;
+  keptBytes: number;
+}
+
+export function emptyScan(files: string[]): ScanResult {
+  return { files, specifiers: new Map(), seeds: new Set(), skips: [], opaque: new Map(), telltales: new Set(), bundles: new Map(), kept: new Map() };
+}
+
 /** Pass 1: every source read once (synchronously: ~19,000 small files cost several times more through promises), the pre-filter on raw bytes. */
 export function scanFiles(files: string[], maxBytes: number, events: ScanEvents = {}): ScanResult {
+  return scanFrom({ out: emptyScan(files), next: 0, keptBytes: 0 }, maxBytes, events).out;
+}
+
+/**
+ * Scans `state.out.files` from `state.next` on, in order, into `state.out`; with `untilSeed`, stops
+ * after the first file that is a seed (the caller may hand the rest to another thread: scan-handoff.ts).
+ */
+export function scanFrom(state: ScanState, maxBytes: number, events: ScanEvents = {}, untilSeed = false): ScanState {
+  const { out } = state;
+  const files = out.files;
   const total = files.length;
-  const out: ScanResult = { files, specifiers: new Map(), seeds: new Set(), skips: [], opaque: new Map(), telltales: new Set(), bundles: new Map(), kept: new Map() };
   const reader = new SequentialReader(maxBytes);
   const slabs = new Slabs();
-  let keptBytes = 0;
-  let done = 0;
-  for (const file of files) {
+  let keptBytes = state.keptBytes;
+  let i = state.next;
+  while (i < total) {
+    const file = files[i++]!;
     const read = reader.read(file);
-    if (++done % 64 === 0 || done === total) events.onProgress?.(done, total * 2);
+    if (i % 64 === 0 || i === total) events.onProgress?.(i, total * 2);
     if (!read.ok) {
       out.skips.push(read.skip);
       continue;
@@ -86,8 +107,23 @@ export function scanFiles(files: string[], maxBytes: number, events: ScanEvents 
         continue;
       }
       out.seeds.add(file);
+      if (specs.length) out.specifiers.set(file, specs);
+      if (untilSeed) break;
+      continue;
     }
     if (specs.length) out.specifiers.set(file, specs);
   }
-  return out;
+  return { out, next: i, keptBytes };
+}
+
+/** `rest` (the scan of the files after `head`'s) appended to `head`, in file order: the same result as one scan of all of them. */
+export function appendScan(head: ScanResult, rest: ScanResult): ScanResult {
+  for (const [f, v] of rest.specifiers) head.specifiers.set(f, v);
+  for (const f of rest.seeds) head.seeds.add(f);
+  head.skips.push(...rest.skips);
+  for (const [f, v] of rest.opaque) head.opaque.set(f, v);
+  for (const f of rest.telltales) head.telltales.add(f);
+  for (const [f, v] of rest.bundles) head.bundles.set(f, v);
+  for (const [f, v] of rest.kept) head.kept.set(f, v);
+  return head;
 }
