@@ -38,5 +38,9 @@ export function registerAuditCommand(program: Command): void {
     .option("--no-progress", "no progress bar")
     .action(async (paths: string[], opts) => {
       process.exitCode = await audit(paths, opts);
+      // Nothing is left to do once the report is out, and Node's own teardown of the compiler's heap
+      // (~200 MB, freed page by page) cost the monorepo bench ~80 ms: exit now, unless a stream still
+      // holds queued output (a pipe is written asynchronously on macOS). The 'exit' listeners still run.
+      if (!process.stdout.writableLength && !process.stderr.writableLength) process.exit();
     });
 }

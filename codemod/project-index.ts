@@ -165,3 +165,14 @@ export function parseErrorOf(sf: SourceFile): string | undefined {
   const msg = typeof d.messageText === "string" ? d.messageText : d.messageText.messageText;
   return `${pos.line}:${pos.column} ${msg}`;
 }
+
+/**
+ * Loads the compiler and parses and binds the standard library files, in a throwaway project: shared
+ * with every later project (shared-lib-files.ts), they cost the real program nothing. Run while a
+ * worker thread scans the rest of the tree (codemod/scan-handoff.ts).
+ */
+export function warmCompiler(): void {
+  const project = newProject();
+  project.createSourceFile("/__v2_bridge_warm__.ts", "export {};\n");
+  project.getTypeChecker().compilerObject;
+}

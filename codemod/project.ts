@@ -8,7 +8,8 @@ import { bundleKind } from "./bundles.ts";
 import { BOM, DEFAULT_MAX_FILE_BYTES, decodeUtf8, readBounded, skipFinding, writable } from "./source-files.ts";
 import pLimit from "p-limit";
 import { TreeListing, walkSources } from "./walk.ts";
-import { listSources, scanFiles } from "./tree-scan.ts";
+import { listSources } from "./tree-scan.ts";
+import { scanTree } from "./scan-handoff.ts";
 import { addedMetaEnvNames, declareMetaEnv } from "./env-declarations.ts";
 import { writeFileAtomic } from "../product/atomic-write.ts";
 import { MARK_DETAILS, markDetailsReader, writeMarkDetails } from "./mark-details.ts";
@@ -78,7 +79,13 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
   // v2 base (or carrying a mark) are the seeds; files with imports are kept as text only so the import
   // graph can be walked.
   const listing = new TreeListing();
-  const { files, specifiers, seeds, skips, opaque, telltales, bundles, kept } = scanFiles(listSources(options.paths, cwd, listing), maxBytes, { onProgress: options.onProgress });
+  // From the first seed on, a large tree's remaining files are scanned by a worker thread while this
+  // one loads the compiler (codemod/scan-handoff.ts).
+  const warm = async () => {
+    const [index] = await Promise.all([import("./project-index.ts"), import("./engine/index.ts")]);
+    index.warmCompiler();
+  };
+  const { files, specifiers, seeds, skips, opaque, telltales, bundles, kept } = await scanTree(listSources(options.paths, cwd, listing), maxBytes, { onProgress: options.onProgress }, warm);
   const single = options.paths.length === 1 ? path.resolve(cwd, options.paths[0]!) : undefined;
   const singleKind = single && existsSync(single) ? (statSync(single).isDirectory() ? "dir" : "file") : undefined;
   const root = path.resolve(options.root ?? (singleKind === "dir" ? single! : singleKind === "file" ? path.dirname(single!) : cwd));

@@ -4,7 +4,8 @@ import { operations } from "../mappings/table.ts";
 import type { Category, Finding } from "./types.ts";
 import type { RunResult } from "./project.ts";
 import { V2_OPENAPI_URL } from "../mappings/bases.ts";
-import { SUBJECTS, type Audit, type Subject } from "../formats/audit.ts";
+import type { Audit, Subject } from "../formats/audit.ts";
+import { SUBJECTS } from "../formats/audit-values.ts";
 import { VERSION } from "../product/package-info.ts";
 
 /** The audit JSON document; its one definition is the schema in formats/audit.ts. */

@@ -55,6 +55,70 @@ export function readBoundedSync(file: string, maxBytes: number): ReadResult {
   }
 }
 
+/**
+ * Reads many files in turn (the tree scan's ~19,000) through one reused buffer: no fstat and no fresh
+ * allocation per file. Each new page of memory costs a page fault, which is dear on this kind of VM
+ * (~25 µs): reading into fresh Buffers cost the bench's scan ~0.25 s more than one reused buffer.
+ * Bounded as readBoundedSync is, but the size is learnt by reading (at most `maxBytes + 1` bytes of a
+ * file over the limit are read; fstat only then, for the skip's detail); never throws.
+ */
+export class SequentialReader {
+  private buf: Buffer;
+
+  constructor(private readonly maxBytes: number) {
+    this.buf = Buffer.allocUnsafeSlow(Math.min(maxBytes + 1, 256 * 1024));
+  }
+
+  /** The file's bytes in the reader's own buffer, which the next read overwrites: copy what must outlive it. */
+  read(file: string): ReadResult {
+    let fd: number | undefined;
+    try {
+      fd = openSync(file, "r");
+      let done = 0;
+      for (let n; ; done += n) {
+        if (done === this.buf.length) {
+          if (done > this.maxBytes) break;
+          const grown = Buffer.allocUnsafeSlow(Math.min(this.maxBytes + 1, done * 2));
+          this.buf.copy(grown, 0, 0, done);
+          this.buf = grown;
+        }
+        if ((n = readSync(fd, this.buf, done, this.buf.length - done, null)) === 0) break;
+      }
+      if (done > this.maxBytes) {
+        const size = Math.max(fstatSync(fd).size, done);
+        return { ok: false, skip: { file, why: "too-large", detail: `${size} bytes, over the ${this.maxBytes}-byte limit (--max-file-size); generated bundles are not rewritten` } };
+      }
+      return { ok: true, buf: this.buf.subarray(0, done) };
+    } catch (error) {
+      return { ok: false, skip: { file, why: "unreadable", detail: (error as NodeJS.ErrnoException).code ?? (error as Error).message } };
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+  }
+}
+
+/**
+ * Copies of many small buffers packed into 1 MiB slabs (one allocation per slab, not per file; a large
+ * one gets its own). Each slab is its own ArrayBuffer, never Node's shared pool: a worker thread can
+ * hand the copies over without copying them again (scan-worker.ts).
+ */
+export class Slabs {
+  private slab = Buffer.alloc(0);
+  private at = 0;
+
+  keep(bytes: Buffer): Buffer {
+    const SLAB = 1_048_576;
+    if (bytes.length > SLAB / 4) {
+      const own = Buffer.allocUnsafeSlow(bytes.length);
+      bytes.copy(own);
+      return own;
+    }
+    if (this.at + bytes.length > this.slab.length) (this.slab = Buffer.allocUnsafeSlow(SLAB)), (this.at = 0);
+    bytes.copy(this.slab, this.at);
+    return this.slab.subarray(this.at, (this.at += bytes.length));
+  }
+}
+
 /** The `size` bytes fstat gave (fewer at an early end), as readFileSync(fd) reads them, without its second fstat of the file. */
 function readOpened(fd: number, size: number): Buffer {
   if (size === 0) return readFileSync(fd); // a special file that reports no size: read to its end

@@ -1,14 +1,14 @@
 // The audit of files the engine does not parse (Python, shell, YAML, .env, Markdown, Terraform,
 // Dockerfiles, JSON, …): every v1 address in them is a finding for review, with the v1
 // operation when the URL and the command around it name one. Read-only: rewrite never edits them.
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { matchV1, V2_BASE, V2_ORIGIN, type OperationMapping } from "../mappings/index.ts";
 import { mightUseV1Buffer } from "./prefilter.ts";
 import { redact, REDACTED } from "./redact.ts";
 import { findV1Urls, methodInBlock, methodOnLine, type TextUrl } from "./text-urls.ts";
 import type { Category, Finding } from "./types.ts";
-import pLimit from "p-limit";
+import { SequentialReader } from "./source-files.ts";
 import { walkSources, type TreeListing } from "./walk.ts";
 
 /** Larger files (data dumps, bundles) are skipped: they are not where a client's API calls live. */
@@ -16,7 +16,6 @@ export const TEXT_FILE_MAX_BYTES = 2 * 1024 * 1024;
 /** A NUL byte this early means binary (the heuristic git and grep use). */
 const BINARY_SNIFF_BYTES = 8192;
 const SNIPPET_MAX = 240;
-const READ_CONCURRENCY = 16;
 
 /** What a file is, for the finding's reason; by extension, then by well-known name. */
 const KIND_BY_EXT: Record<string, string> = {
@@ -79,39 +78,30 @@ export interface TextAudit {
   filesWithFindings: string[];
 }
 
-/** Reads and scans the files (bounded concurrency, one buffer per file in flight); findings are relative to root. */
+/** Reads and scans the files, one after another through one reused buffer (source-files.ts SequentialReader); findings are relative to root. */
 export async function auditTextFiles(files: readonly string[], root: string): Promise<TextAudit> {
   const rel = (f: string) => path.relative(root, f).split(path.sep).join("/");
   const audit: TextAudit = { scanned: 0, skipped: [], findings: [], filesWithFindings: [] };
-  const perFile = await pLimit(READ_CONCURRENCY).map(files, async (file) => {
-    const buf = await readSmallFile(file);
-    if (buf === "too large") return audit.skipped.push({ file: rel(file), why: `larger than ${TEXT_FILE_MAX_BYTES / 1024 / 1024} MB` }), [];
-    if (buf === undefined) return [];
-    if (buf.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return audit.skipped.push({ file: rel(file), why: "binary" }), [];
+  const reader = new SequentialReader(TEXT_FILE_MAX_BYTES);
+  for (const file of files) {
+    const read = reader.read(file);
+    if (!read.ok) {
+      if (read.skip.why === "too-large") audit.skipped.push({ file: rel(file), why: `larger than ${TEXT_FILE_MAX_BYTES / 1024 / 1024} MB` });
+      continue; // unreadable: not reported here, as before
+    }
+    const buf = read.buf;
+    if (buf.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
+      audit.skipped.push({ file: rel(file), why: "binary" });
+      continue;
+    }
     audit.scanned++;
-    return mightUseV1Buffer(buf) ? scanTextFile(rel(file), buf.toString("utf8")) : [];
-  });
-  perFile.forEach((found) => {
-    if (!found.length) return;
+    const found = mightUseV1Buffer(buf) ? scanTextFile(rel(file), buf.toString("utf8")) : [];
+    if (!found.length) continue;
     audit.findings.push(...found);
     audit.filesWithFindings.push(found[0]!.file);
-  });
+  }
   audit.skipped.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   return audit;
-}
-
-/** The file's bytes; "too large" past the limit (checked on the open handle, before reading); undefined when unreadable. Synchronous underneath (see readBounded). */
-async function readSmallFile(file: string): Promise<Buffer | "too large" | undefined> {
-  let fd: number | undefined;
-  try {
-    fd = openSync(file, "r");
-    if (fstatSync(fd).size > TEXT_FILE_MAX_BYTES) return "too large";
-    return readFileSync(fd);
-  } catch {
-    return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
 }
 
 /** Every v1 address in one text file. `displayName` names the file in findings and picks its kind, unless `kindText` says it (with its article). */

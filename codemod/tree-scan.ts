@@ -5,7 +5,7 @@ import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { AUTO_IMPORT_TELLTALE, mightCallApiBuffer, mightUseV1Buffer } from "./prefilter.ts";
 import { bundlerOf } from "./bundles.ts";
-import { decodeUtf8, readBoundedSync, type Skipped } from "./source-files.ts";
+import { decodeUtf8, SequentialReader, Slabs, type Skipped } from "./source-files.ts";
 import { specifiersOf } from "./import-specifiers.ts";
 import type { TreeListing } from "./walk.ts";
 
@@ -52,21 +52,45 @@ export interface ScanEvents {
   onProgress?: (done: number, total: number) => void;
 }
 
+/** Where a scan of part of the file list stands: what it found so far, the next file, the bytes counted against KEPT_BYTES. */
+export interface ScanState {
+  out: ScanResult;
+  next: number;
+  keptBytes: number;
+}
+
+export function emptyScan(files: string[]): ScanResult {
+  return { files, specifiers: new Map(), seeds: new Set(), skips: [], opaque: new Map(), telltales: new Set(), bundles: new Map(), kept: new Map() };
+}
+
 /** Pass 1: every source read once (synchronously: ~19,000 small files cost several times more through promises), the pre-filter on raw bytes. */
 export function scanFiles(files: string[], maxBytes: number, events: ScanEvents = {}): ScanResult {
+  return scanFrom({ out: emptyScan(files), next: 0, keptBytes: 0 }, maxBytes, events).out;
+}
+
+/**
+ * Scans `state.out.files` from `state.next` on, in order, into `state.out`; with `untilSeed`, stops
+ * after the first file that is a seed (the caller may hand the rest to another thread: scan-handoff.ts).
+ */
+export function scanFrom(state: ScanState, maxBytes: number, events: ScanEvents = {}, untilSeed = false): ScanState {
+  const { out } = state;
+  const files = out.files;
   const total = files.length;
-  const out: ScanResult = { files, specifiers: new Map(), seeds: new Set(), skips: [], opaque: new Map(), telltales: new Set(), bundles: new Map(), kept: new Map() };
-  let keptBytes = 0;
-  let done = 0;
-  for (const file of files) {
-    const read = readBoundedSync(file, maxBytes);
-    if (++done % 64 === 0 || done === total) events.onProgress?.(done, total * 2);
+  const reader = new SequentialReader(maxBytes);
+  const slabs = new Slabs();
+  let keptBytes = state.keptBytes;
+  let i = state.next;
+  while (i < total) {
+    const file = files[i++]!;
+    const read = reader.read(file);
+    if (i % 64 === 0 || i === total) events.onProgress?.(i, total * 2);
     if (!read.ok) {
       out.skips.push(read.skip);
       continue;
     }
-    const buf = read.buf;
-    if ((keptBytes += buf.length) <= KEPT_BYTES) out.kept.set(file, buf);
+    // The reader's buffer is reused by the next read: what is kept is copied, the rest only looked at here.
+    let buf = read.buf;
+    if ((keptBytes += buf.length) <= KEPT_BYTES) out.kept.set(file, (buf = slabs.keep(buf)));
     const latin1 = buf.toString("latin1");
     const bundler = bundlerOf(latin1);
     if (bundler) {
@@ -83,8 +107,23 @@ export function scanFiles(files: string[], maxBytes: number, events: ScanEvents 
         continue;
       }
       out.seeds.add(file);
+      if (specs.length) out.specifiers.set(file, specs);
+      if (untilSeed) break;
+      continue;
     }
     if (specs.length) out.specifiers.set(file, specs);
   }
-  return out;
+  return { out, next: i, keptBytes };
+}
+
+/** `rest` (the scan of the files after `head`'s) appended to `head`, in file order: the same result as one scan of all of them. */
+export function appendScan(head: ScanResult, rest: ScanResult): ScanResult {
+  for (const [f, v] of rest.specifiers) head.specifiers.set(f, v);
+  for (const f of rest.seeds) head.seeds.add(f);
+  head.skips.push(...rest.skips);
+  for (const [f, v] of rest.opaque) head.opaque.set(f, v);
+  for (const f of rest.telltales) head.telltales.add(f);
+  for (const [f, v] of rest.bundles) head.bundles.set(f, v);
+  for (const [f, v] of rest.kept) head.kept.set(f, v);
+  return head;
 }

@@ -3,23 +3,16 @@
 // from it (codemod/types.ts `Finding`, report/types.ts `Audit`) and readers validate against it.
 // Open for extra properties (a producer may add fields; readers ignore them), strict on the rest.
 import { Type, type Static } from "@sinclair/typebox";
-import type { HttpMethod } from "../mappings/types.ts";
 import { count, isoTime, stringEnum } from "./common.ts";
+import { CATEGORIES, HTTP_METHODS, SUBJECTS } from "./audit-values.ts";
 
-export const CATEGORIES = ["auto", "review", "no-equivalent"] as const;
+export { CATEGORIES, HTTP_METHODS, SUBJECTS };
 export const Category = stringEnum(CATEGORIES);
 export type Category = Static<typeof Category>;
 
-/**
- * What a finding that names no operation is about: a call site or a v1 URL whose operation is not
- * known, a base declaration, an error read or a client hook on a migrated call's failure path, the
- * openapi-fetch `paths` types, a file not processed.
- */
-export const SUBJECTS = ["call", "url", "base", "error-read", "hook", "types", "file"] as const;
 export const Subject = stringEnum(SUBJECTS);
 export type Subject = Static<typeof Subject>;
 
-export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const satisfies readonly HttpMethod[];
 export const Route = Type.Object({ method: stringEnum(HTTP_METHODS), path: Type.String() });
 export type Route = Static<typeof Route>;
 

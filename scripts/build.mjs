@@ -17,6 +17,8 @@ await build({
     "codemod/jscodeshift": "codemod/jscodeshift.ts",
     "verify/preload/index": "verify/preload/index.ts",
     "gateway/server": "gateway/server.ts",
+    // The tree scan's worker thread (codemod/scan-handoff.ts looks for it beside the chunks).
+    "codemod/scan-worker": "codemod/scan-worker.ts",
   },
   outdir: "dist",
   chunkNames: "chunks/[name]-[hash]",
