@@ -15,7 +15,7 @@ import { classOfMember, memberValues } from "./symbols.ts";
 import { bind, external, objectLiteral, prop, valueOf } from "./values.ts";
 import { functionNamed } from "./record-callees.ts";
 import { references } from "./references.ts";
-import { factoryResult } from "./helpers.ts";
+import { factoryResult } from "./called-functions.ts";
 import { unwrapExpression } from "./urls.ts";
 import { declarationScope, referencesOf, skipParens } from "./nodes.ts";
 

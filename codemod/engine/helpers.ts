@@ -302,40 +302,6 @@ export function wrapperSignature(a: Analysis, fn: Node): WrapperSignature | null
   return sig;
 }
 
-/** The function a factory call returns: `createRequest(key)` → the arrow it returns. */
-export function factoryResult(a: Analysis, call: CallExpression): Node | undefined {
-  const factory = calledFunction(a, call);
-  return factory && returnedFunction(a, factory);
-}
-
-/** The project function a call by name runs (`make()`: a function declaration, or a variable holding one), not a class. */
-export function calledFunction(a: Analysis, call: CallExpression): Node | undefined {
-  const callee = unwrapExpression(call.getExpression());
-  if (!Node.isIdentifier(callee)) return undefined;
-  const b = bind(a, callee);
-  const fn = b?.kind === "function" ? b.decl : b?.kind === "var" && b.init && isFunctionLike(unwrapExpression(b.init)) ? unwrapExpression(b.init) : undefined;
-  return fn && !Node.isClassDeclaration(fn) ? fn : undefined;
-}
-
-function returnedFunction(a: Analysis, factory: Node): Node | undefined {
-  if (Node.isArrowFunction(factory)) {
-    const body = unwrapExpression(factory.getBody());
-    if (isFunctionLike(body)) return body;
-  }
-  for (const r of factory.getDescendantsOfKind(SyntaxKind.ReturnStatement)) {
-    if (enclosingFunction(r) !== factory) continue;
-    const e = r.getExpression() && unwrapExpression(r.getExpression()!);
-    if (!e) continue;
-    if (isFunctionLike(e)) return e;
-    if (Node.isIdentifier(e)) {
-      const rb = bind(a, e);
-      if (rb?.kind === "function") return rb.decl;
-      if (rb?.kind === "var" && rb.init && isFunctionLike(unwrapExpression(rb.init))) return unwrapExpression(rb.init);
-    }
-  }
-  return undefined;
-}
-
 /**
  * A parameter the helper uses only inside strings (`Bearer ${key}`, `"/" + id`): it cannot carry
  * options (a method, a body, a query), so a caller's value there is not opaque options.

@@ -6,7 +6,7 @@
 import { Node, type CallExpression } from "../../ts-morph.ts";
 import type { Analysis } from "../state.ts";
 import { returnedExpressions } from "../values.ts";
-import { calledFunction } from "../helpers.ts";
+import { calledFunction } from "../called-functions.ts";
 import type { Root } from "./transport.ts";
 
 /** The instance root a factory call gives, by `rootOfValue` on each returned expression. */

@@ -8,7 +8,8 @@ import { importedBinding, memberMethod, classOfMember, memberValues } from "../s
 import { isBaseOnly, literalText, unwrapExpression } from "../urls.ts";
 import type { Analysis } from "../state.ts";
 import { bind, external, objectLiteral, prop } from "../values.ts";
-import { helperSignature, helperCall, wrapperSignature, factoryResult } from "../helpers.ts";
+import { helperSignature, helperCall, wrapperSignature } from "../helpers.ts";
+import { factoryResult } from "../called-functions.ts";
 import { fullUrlElsewhere } from "../full-url-param.ts";
 import type { HttpCall, Lib, Root, Transport } from "./transport.ts";
 import { fetchTransport } from "./fetch.ts";
