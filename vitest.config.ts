@@ -30,8 +30,9 @@ const SLOWEST = [
  * (test/helpers/leaves-no-state.ts) fails a file that changed process.env, fetch and its kin,
  * undici's global dispatcher or the process streams' writers and did not put them back (the e2e
  * files set the environment and replace fetch, and e2eScope restores both; audit.test.ts spies on
- * the streams and restores them). The gateway's files share too: each isolated one imported the
- * gateway and the sandbox again (about 1.8 s CPU a file). The files below stay isolated: `vi.mock`
+ * the streams and restores them). The gateway's, sandbox's, report's, OpenAPI checks' and product
+ * tests share too: each isolated gateway file imported the gateway and the sandbox again (about
+ * 1.8 s CPU a file). The files below stay isolated: `vi.mock`
  * replaces a module for the whole module graph. Every other test file runs in a fresh process.
  */
 const NOT_SHARED = [
@@ -39,7 +40,7 @@ const NOT_SHARED = [
   /\/unparseable-output\.test\.ts$/, // vi.mock of the engine's apply-edits
   /\/held-file\.test\.ts$/, // vi.mock of the engine's apply-edits
 ];
-const SHARED = ["test/codemod", "test/mappings", "test/formats", "test/gateway"]
+const SHARED = ["test/codemod", "test/mappings", "test/formats", "test/gateway", "test/report", "test/sandbox", "test/openapi", "test/product"]
   .flatMap((dir) => readdirSync(path.join(path.dirname(fileURLToPath(import.meta.url)), dir)).filter((f) => f.endsWith(".test.ts")).map((f) => `${dir}/${f}`))
   .filter((f) => !NOT_SHARED.some((re) => re.test(f)));
 const EXCLUDED = ["test/fixtures/**", "node_modules/**"];
