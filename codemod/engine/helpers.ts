@@ -224,6 +224,8 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
       // `fetch(url, { method, headers })` with nothing of the caller's options passed on: a body given to it goes nowhere.
       if (!http.body && !optionsParam(a, fn, http.options)) sig.dropsBody = true;
     }
+    // A method of its own the helper reads from elsewhere (a factory's option): no call's method is known.
+    if (http.method.kind === "unknown" && http.method.node && sig.methodIndex === undefined && !sig.methodKey && !sig.configForm && !mb) sig.methodUnknown = http.method.why ?? `the helper sends the method \`${shortExpression(http.method.node)}\`, set where the codemod cannot read it`;
     queryKeysOf(a, fn, sig, parts.slice(holeAt + 1), !http.body);
     if (sig.queryIndex === undefined && !sig.queryKeys && !sig.queryUnfollowed) handedOnQuery(a, fn, sig, http);
     if (sig.queryIndex === undefined && !sig.queryKeys) sig.queryIndex = transportQueryParam(a, fn, http);
@@ -327,6 +329,7 @@ export function helperCall(a: Analysis, call: CallExpression, sig: HelperSignatu
   if (sig.observable) out.observable = sig.observable;
   // A full URL handed to a helper that sends one as it is: that URL, with no base before it.
   if (!(sig.fullUrl && writtenFullUrl(pathArg))) out.external = { value: sig.base + (sig.pathPrefix && !sig.base.endsWith("/") ? sig.pathPrefix : ""), node: null, join: sig.urlJoin ? "url" : "concat" };
+  if (sig.methodUnknown) out.method = { kind: "unknown", why: sig.methodUnknown };
   if (sig.methodIndex !== undefined) out.method = methodOf(args[sig.methodIndex]) ?? out.method;
   if (sig.bodyIndex !== undefined && args[sig.bodyIndex]) out.body = bodyOf(args[sig.bodyIndex]!);
   if (sig.optionsIndex !== undefined) {
