@@ -79,6 +79,8 @@ export interface HelperSignature {
   pathType?: string;
   /** The method when the call passes none: the method parameter's default, or the one the helper fixes. */
   defaultMethod?: string;
+  /** Why no call can know the method: the helper sends one it reads from elsewhere (`method: options.writeVerb`). */
+  methodUnknown?: string;
   /** Whether the helper fixes the method itself (call sites cannot change it). */
   fixedMethod?: boolean;
   /** Whether a `method` in the caller's options reaches the transport over the helper's own (options-method.ts); unset: not followed. */

@@ -254,7 +254,7 @@ export function processCall(a: Analysis, http: HttpCall): void {
     const paths = new Set(candidates.map((c) => newPathFor(c, url)));
     // The method a caller's options may set (helpers.ts): named, with the helper's fix.
     const carried = http.method.why ? `: ${http.method.why}` : "";
-    const carriedAdvice = http.method.why ? "have the helper spread the caller's options before its own method (`{ ...opts, method }`) so each verb decides it, or rewrite the call by hand" : undefined;
+    const carriedAdvice = http.helper?.methodUnknown ? "give each verb method its own literal method (the v2 one: docs/mapping.md), or rewrite the call by hand" : http.method.why ? "have the helper spread the caller's options before its own method (`{ ...opts, method }`) so each verb decides it, or rewrite the call by hand" : undefined;
     const simple = candidates.every((c) => c.operation.v2 && c.operation.v2.method === c.operation.v1.method && !c.operation.request && c.operation.response.kind !== "list");
     if (paths.size === 1 && [...paths][0] !== null) {
       siteEdits(plan, rewriteUrl(url, [...paths][0]!) ?? []);

@@ -299,7 +299,8 @@ export class Follower {
         if (method && (this.projectClients.holds(outer) || this.projectClients.declares(method))) return true;
         // A request method of an object made with the base (`client.get(…)`) is a use: only a
         // planned site accounts for it. Other methods (`Schema.parse(env)`) keep exposing the option.
-        if (REQUEST_METHODS.test(p.getName())) return out.push(call), true;
+        // (A planned site's own call, `http.get(…)` over a verb method of the made object, is accounted for.)
+        if (REQUEST_METHODS.test(p.getName())) return this.accounted(p) || out.push(call), true;
         return this.follow(call, out, seen, depth + 1, path), true;
       }
       // Another key of the same object is not a use of this value.

@@ -67,3 +67,25 @@ export function spreadCarrying(a: Analysis, literal: Node, key: string, carries:
   }
   return undefined;
 }
+
+/** `undefined`, `null`, `void 0` handed where options go: no options at all, so nothing of them can set the method. */
+export function noOptionsValue(node: Node | undefined): boolean {
+  const u = node && unwrapExpression(node);
+  if (!u) return false;
+  if (Node.isIdentifier(u)) return u.getText() === "undefined";
+  return Node.isNullLiteral(u) || Node.isVoidExpression(u);
+}
+
+/**
+ * A parameter typed as a string, number or boolean (`label: string`, contextually from an interface
+ * the object implements): it cannot be a helper's options, whatever its callers give there.
+ */
+export function primitiveTyped(param: Node): boolean {
+  try {
+    const type = param.getType();
+    const parts = type.isUnion() ? type.getUnionTypes() : [type];
+    return parts.every((t) => t.isString() || t.isStringLiteral() || t.isNumber() || t.isNumberLiteral() || t.isBoolean() || t.isBooleanLiteral() || t.isTemplateLiteral?.());
+  } catch {
+    return false;
+  }
+}

@@ -19,9 +19,10 @@ import { handedOnQuery, queryKeysOf } from "./helper-query-keys.ts";
 import { shortExpression } from "./expression-name.ts";
 import { heldSources, receiverMember } from "./receiver-base.ts";
 import { localBaseExpression } from "./local-base.ts";
-import { methodParam, optionsMayCarry, spreadCarrying } from "./helper-method.ts";
+import { methodParam, noOptionsValue, optionsMayCarry, primitiveTyped, spreadCarrying } from "./helper-method.ts";
 import { optionsMethodReach } from "./options-method.ts";
 import { restOfParam } from "./rest-of-param.ts";
+import { withWrittenBody } from "./written-body.ts";
 import { carriedWhy, verbOptionsMethod } from "./outside-options.ts";
 import { baseArgument, baseParamIndex, handedBaseAnchor } from "./base-argument.ts";
 import { answerLibOf, resultPlaceOf, bodyWrapperOf, returnsBody, returnsValueOf, schemaParsedBody } from "./helper-answer.ts";
@@ -115,7 +116,9 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
   a.helperCache.set(fn, null);
   let sig: HelperSignature | null = null;
   for (const call of ownCalls(fn)) {
-    const http = httpCall(a, call);
+    // (`init.body = JSON.stringify(body)` written into its options variable before the send: that body.)
+    const read = httpCall(a, call);
+    const http = read && withWrittenBody(a, fn, read);
     // A helper over another helper (`apiGet(path) => request("GET", path)`) is a helper too.
     if (!http || !http.urlNode) continue;
     // Over a helper that is given another API's base here (`(path) => request(V2_BASE, path)`): no v1 helper.
@@ -154,8 +157,8 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
     if (between === "/") sig.pathPrefix = "/";
     const typeNode = inOptions || axiosConfigForm(http, hole.node) ? undefined : ((pb.decl as any).getTypeNode?.() as Node | undefined);
     if (typeNode && !/^(string|any|unknown)$/.test(typeNode.getText())) sig.pathType = typeNode.getText();
-    // `fetch(url)` given no init at all: nothing of a caller's reaches the method, every call is a GET.
-    const noOptions = http.method.kind === "default" && !http.options;
+    // `fetch(url)` given no init at all (or `undefined` for it): nothing of a caller's reaches the method, every call is a GET.
+    const noOptions = http.method.kind === "default" && (!http.options || noOptionsValue(http.options));
     if (http.method.kind === "literal" || http.method.kind === "verb" || noOptions) {
       sig.defaultMethod = http.method.value;
       sig.fixedMethod = true;
@@ -203,7 +206,8 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
       sig.bodyIndex = bb.index;
       sig.serialisesBody = serialises(http);
     } else {
-      const other = params.findIndex((p, i) => i !== pb.index && i !== baseParamIndex(a, fn) && !usedOnlyAsText(p));
+      // (Not a string, number or boolean parameter, a label or a flag: options are an object.)
+      const other = params.findIndex((p, i) => i !== pb.index && i !== baseParamIndex(a, fn) && !usedOnlyAsText(p) && !primitiveTyped(p));
       const ob = mb ?? bb ?? optionsParam(a, fn, http.options) ?? (other >= 0 && !noOptions ? ({ kind: "param", index: other } as Binding) : undefined);
       if (ob?.kind === "param") sig.optionsIndex = ob.index;
       sig.serialisesBody = !!http.body?.stringify && bb?.kind === "param";
@@ -220,6 +224,8 @@ export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
       // `fetch(url, { method, headers })` with nothing of the caller's options passed on: a body given to it goes nowhere.
       if (!http.body && !optionsParam(a, fn, http.options)) sig.dropsBody = true;
     }
+    // A method of its own the helper reads from elsewhere (a factory's option): no call's method is known.
+    if (http.method.kind === "unknown" && http.method.node && sig.methodIndex === undefined && !sig.methodKey && !sig.configForm && !mb) sig.methodUnknown = http.method.why ?? `the helper sends the method \`${shortExpression(http.method.node)}\`, set where the codemod cannot read it`;
     queryKeysOf(a, fn, sig, parts.slice(holeAt + 1), !http.body);
     if (sig.queryIndex === undefined && !sig.queryKeys && !sig.queryUnfollowed) handedOnQuery(a, fn, sig, http);
     if (sig.queryIndex === undefined && !sig.queryKeys) sig.queryIndex = transportQueryParam(a, fn, http);
@@ -323,10 +329,12 @@ export function helperCall(a: Analysis, call: CallExpression, sig: HelperSignatu
   if (sig.observable) out.observable = sig.observable;
   // A full URL handed to a helper that sends one as it is: that URL, with no base before it.
   if (!(sig.fullUrl && writtenFullUrl(pathArg))) out.external = { value: sig.base + (sig.pathPrefix && !sig.base.endsWith("/") ? sig.pathPrefix : ""), node: null, join: sig.urlJoin ? "url" : "concat" };
+  if (sig.methodUnknown) out.method = { kind: "unknown", why: sig.methodUnknown };
   if (sig.methodIndex !== undefined) out.method = methodOf(args[sig.methodIndex]) ?? out.method;
   if (sig.bodyIndex !== undefined && args[sig.bodyIndex]) out.body = bodyOf(args[sig.bodyIndex]!);
   if (sig.optionsIndex !== undefined) {
-    const raw = args[sig.optionsIndex];
+    // (`request(path, undefined, …)`: no options given, the helper's own method.)
+    const raw = noOptionsValue(args[sig.optionsIndex]) ? undefined : args[sig.optionsIndex];
     const opts = objectLiteral(a, raw);
     out.options = opts ?? raw;
     // Options built elsewhere: what they carry (method, body, query) cannot be read here.

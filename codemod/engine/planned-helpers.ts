@@ -8,6 +8,7 @@ import { baseField, exportedOutward, objectHeldName } from "./outside-callers.ts
 import { receiverHolds } from "./receiver-base.ts";
 import { unwrapExpression } from "./urls.ts";
 import { handsOnOwn } from "./evaluate/recursion.ts";
+import { runningFunction } from "./scope.ts";
 
 export class PlannedHelpers {
   private readonly memo = new Map<Node, boolean>();
@@ -49,7 +50,8 @@ export class PlannedHelpers {
     const memo = this.memo.get(fn);
     if (memo !== undefined) return memo;
     this.memo.set(fn, false);
-    const closed = this.uses(fn).length === 0;
+    // (Its calls made as the transport of another helper whose every call was planned are planned too.)
+    const closed = this.uses(fn).every((u) => this.viaClosedHelper(u));
     this.memo.set(fn, closed);
     return closed;
   }
@@ -61,6 +63,20 @@ export class PlannedHelpers {
     if (!sig || sig.kind !== "helper" || !call || !Node.isCallExpression(call)) return false;
     const indexes = new Set([sig.pathIndex, sig.optionsIndex, sig.methodIndex, sig.bodyIndex, sig.queryIndex].filter((i): i is number => i !== undefined));
     return [...indexes].every((i) => handsOnOwn(call, fn, i));
+  }
+
+  /**
+   * `send(path, { method: "DELETE" })` as the request of a verb method (`delete(path) { return send(…) }`)
+   * whose every call is planned: that call is accounted for by them. A method's declaration in an
+   * interface the object implements (`delete(path: string): Promise<void>`) is no call at all.
+   */
+  private viaClosedHelper(use: Node): boolean {
+    const up = use.getParent();
+    if (up && (Node.isMethodSignature(up) || Node.isPropertySignature(up)) && up.getNameNode() === use) return true;
+    if (!up || !Node.isCallExpression(up) || up.getExpression() !== use) return false;
+    const outer = runningFunction(up);
+    const sig = outer && this.a.helperCache.get(outer);
+    return !!outer && !!sig && sig.transport === up && this.closed(outer);
   }
 
   /** The uses of a helper that are not planned calls. */
