@@ -85,9 +85,6 @@ function steps(lens: BodyLens, direction: "toV2" | "toV1"): CodeStep[] {
     });
 }
 
-/** toV1 never rejects: its steps get a list nobody reads. */
-const NO_REJECTIONS: string[] = [];
-
 /**
  * `applicableV1Defaults` as a function of the body that answers one shared, frozen-by-convention
  * object per outcome (which of `v1DefaultsUnless` and the exceptions applied): the compiled toV2
@@ -143,12 +140,12 @@ function compile(lens: BodyLens): CompiledLens {
     defaultable: new Set(Object.keys(lens.v1Defaults ?? {})),
     v2Defaults: Object.entries(lens.v2Defaults ?? {}).map(([p, value]) => ({ segments: p.split("."), value })),
   });
-  const toV1Steps = stepsFunction(steps(lens, "toV1"), "toV1");
+  const toV1Steps = stepsFunction(steps(lens, "toV1"));
   return {
     toV2,
     toV1(v2, ctx) {
       const out: Record<string, unknown> = {};
-      toV1Steps(v2, out, ctx, NO_REJECTIONS);
+      toV1Steps(v2, out, ctx);
       return out;
     },
   };

@@ -6,8 +6,7 @@
 // inputs are all absent is skipped; a converter's outputs, or the inputs themselves, are set where
 // defined (toV1 leaves nulls out too); in toV2 a converter that throws becomes a rejection.
 // compiled-lens.ts runs these steps for toV1; its toV2 is written whole, defaults and unmapped
-// fields included, by lens-to-v2.ts (which reuses CodeStep), so the "toV2" direction here is kept
-// only for callers that want the steps alone.
+// fields included, by lens-to-v2.ts, whose steps are the same code (stepsCode) read from locals.
 import { readPathCode, writePathCode } from "./object-paths.ts";
 import type { ConvertContext } from "./types.ts";
 
@@ -22,37 +21,57 @@ export interface CodeStep {
   label: string;
 }
 
-/** Runs every step from `source` into `out`; toV2 adds a converter's refusal to `rejections`. */
-export type StepsFunction = (source: Record<string, unknown>, out: Record<string, unknown>, ctx: ConvertContext, rejections: string[]) => void;
+/** Runs every toV1 step from `source` into `out`. */
+export type StepsFunction = (source: Record<string, unknown>, out: Record<string, unknown>, ctx: ConvertContext) => void;
 
-export function stepsFunction(steps: readonly CodeStep[], direction: "toV2" | "toV1"): StepsFunction {
-  const converters: Convert[] = [];
-  const labels: string[] = [];
+/** Where generated step code reads and writes: `read(segments, local)` is the code putting an input into `local`. */
+export interface StepNames {
+  read: (segments: readonly string[], local: string) => string;
+  /** The object the outputs are written into. */
+  out: string;
+  /** The converters' context. */
+  ctx: string;
+}
+
+/**
+ * The code of the steps, one block each. A step whose inputs are all absent is skipped; toV1 leaves
+ * nulls out; in toV2 a converter that throws adds `label: message` to `rejections`. Converters and
+ * labels are pushed onto the given arrays, which the function built from the code must receive.
+ */
+export function stepsCode(steps: readonly CodeStep[], direction: "toV2" | "toV1", names: StepNames, converters: Convert[], labels: string[]): string {
   // v1 records never carried null where v2 does: toV1 leaves the field out instead.
   const keep = (v: string) => (direction === "toV1" ? `${v} !== undefined && ${v} !== null` : `${v} !== undefined`);
   let code = "";
   for (const step of steps) {
     const inputs = step.from.map((_, i) => `a${i}`);
     code += `{ let ${inputs.join(", ")};\n`;
-    step.from.forEach((segments, i) => (code += `${readPathCode("s", segments, inputs[i]!)}\n`));
+    step.from.forEach((segments, i) => (code += `${names.read(segments, inputs[i]!)}\n`));
     code += `if (${inputs.map((a) => `${a} !== undefined`).join(" || ")}) {\n`;
     if (!step.convert) {
       step.to.forEach((segments, i) => {
         const value = inputs[i] ?? "undefined";
-        code += `if (${keep(value)}) ${writePathCode("out", segments, value)}\n`;
+        code += `if (${keep(value)}) ${writePathCode(names.out, segments, value)}\n`;
       });
     } else {
       const c = converters.push(step.convert) - 1;
       labels.push(step.label);
-      const call = `converters[${c}]([${inputs.join(", ")}], ctx)`;
+      const call = `converters[${c}]([${inputs.join(", ")}], ${names.ctx})`;
       code +=
         direction === "toV2"
           ? `let o; try { o = ${call}; } catch (e) { rejections.push(\`\${labels[${c}]}: \${e.message}\`); o = null; }\nif (o !== null) {\n`
           : `const o = ${call};\n{\n`;
-      step.to.forEach((segments, i) => (code += `{ const v = o[${i}]; if (${keep("v")}) ${writePathCode("out", segments, "v")} }\n`));
+      step.to.forEach((segments, i) => (code += `{ const v = o[${i}]; if (${keep("v")}) ${writePathCode(names.out, segments, "v")} }\n`));
       code += "}\n";
     }
     code += "}}\n";
   }
-  return new Function("converters", "labels", `return function ${direction}Steps(s, out, ctx, rejections) {\n${code}};`)(converters, labels) as StepsFunction;
+  return code;
+}
+
+/** toV1's steps as one function over `source` (compiled-lens.ts; toV2 is written whole by lens-to-v2.ts). */
+export function stepsFunction(steps: readonly CodeStep[]): StepsFunction {
+  const converters: Convert[] = [];
+  const labels: string[] = [];
+  const code = stepsCode(steps, "toV1", { read: (segments, local) => readPathCode("s", segments, local), out: "out", ctx: "ctx" }, converters, labels);
+  return new Function("converters", "labels", `return function toV1Steps(s, out, ctx) {\n${code}};`)(converters, labels) as StepsFunction;
 }

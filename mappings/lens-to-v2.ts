@@ -9,7 +9,7 @@
 // reading `{ ...defaults, ...v1 }` gave. Names enter the code only as JSON string literals.
 import type { BodyLens, ConvertContext } from "./types.ts";
 import { readPathCode, writePathCode } from "./object-paths.ts";
-import type { CodeStep } from "./lens-code.ts";
+import { stepsCode, type CodeStep, type Convert } from "./lens-code.ts";
 import type { ToV2Result } from "./compiled-lens.ts";
 
 export type ToV2Function = (v1: Record<string, unknown>, ctx: ConvertContext) => ToV2Result;
@@ -37,7 +37,7 @@ export interface ToV2Parts {
 }
 
 export function toV2Function(parts: ToV2Parts): ToV2Function {
-  const converters: unknown[] = [];
+  const converters: Convert[] = [];
   const labels: string[] = [];
   const constants: unknown[] = [];
   const constant = (value: unknown) => `k[${constants.push(value) - 1}]`;
@@ -56,26 +56,7 @@ export function toV2Function(parts: ToV2Parts): ToV2Function {
     return local;
   };
 
-  let code = "";
-  for (const step of parts.steps) {
-    const inputs = step.from.map((_, i) => `a${i}`);
-    code += `{ let ${inputs.join(", ")};\n`;
-    step.from.forEach((segments, i) => (code += `${readPathCode(top(segments[0]!), segments.slice(1), inputs[i]!)}\n`));
-    code += `if (${inputs.map((a) => `${a} !== undefined`).join(" || ")}) {\n`;
-    if (!step.convert) {
-      step.to.forEach((segments, i) => {
-        const value = inputs[i] ?? "undefined";
-        code += `if (${value} !== undefined) ${writePathCode("body", segments, value)}\n`;
-      });
-    } else {
-      const c = converters.push(step.convert) - 1;
-      labels.push(step.label);
-      code += `let o; try { o = converters[${c}]([${inputs.join(", ")}], stepCtx); } catch (e) { rejections.push(\`\${labels[${c}]}: \${e.message}\`); o = null; }\nif (o !== null) {\n`;
-      step.to.forEach((segments, i) => (code += `{ const v = o[${i}]; if (v !== undefined) ${writePathCode("body", segments, "v")} }\n`));
-      code += "}\n";
-    }
-    code += "}}\n";
-  }
+  let code = stepsCode(parts.steps, "toV2", { read: (segments, local) => readPathCode(top(segments[0]!), segments.slice(1), local), out: "body", ctx: "stepCtx" }, converters, labels);
   for (const u of parts.unmapped) {
     const value = top(u.v1);
     code += `if (${value} !== undefined${u.harmless === undefined ? "" : ` && JSON.stringify(${value}) !== ${constant(u.harmless)}`}) `;
