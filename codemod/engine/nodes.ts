@@ -2,6 +2,20 @@
 import { Node, SyntaxKind, type SourceFile } from "../ts-morph.ts";
 import { enclosingFunction, identifiersNamed, resolveIdentifier } from "./scope.ts";
 
+/** An assignment operator (`=`, `+=`, `??=`…), never a comparison (`<=`, `===`). */
+export function isAssignmentOperator(kind: SyntaxKind): boolean {
+  return kind >= SyntaxKind.FirstAssignment && kind <= SyntaxKind.LastAssignment;
+}
+
+/** `node` is written where it stands: assigned (`x = v`, `x += v`), updated (`x++`, `--x`) or deleted. */
+export function writtenAt(node: Node): boolean {
+  const p = node.getParent();
+  if (!p) return false;
+  if (Node.isBinaryExpression(p)) return p.getLeft() === node && isAssignmentOperator(p.getOperatorToken().getKind());
+  if (Node.isPrefixUnaryExpression(p) || Node.isPostfixUnaryExpression(p)) return p.getOperatorToken() === SyntaxKind.PlusPlusToken || p.getOperatorToken() === SyntaxKind.MinusMinusToken;
+  return Node.isDeleteExpression(p);
+}
+
 /** The whole string concatenation a piece sits in (`"/pods/" + id + "/restart"`), through parentheses; the node itself when none. */
 export function concatenationOf(node: Node): Node {
   let n = node;

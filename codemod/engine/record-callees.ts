@@ -31,6 +31,16 @@ export function declarationsNamed(expr: Node): Node[] {
 
 /** The function of the run's own source an expression names (through imports and aliases), if it has a body there. */
 export function functionNamed(a: Analysis, expr: Node): Node | undefined {
+  const found = functionBodiesNamed(expr).filter((fn) => a.files.has(fn.getSourceFile().getFilePath()));
+  // Several bodies (a method overridden, a name declared twice): which one runs is not known here.
+  return found.length === 1 ? found[0] : undefined;
+}
+
+/**
+ * The functions with a body an expression names, outside declaration files: a function, a method, a
+ * function-valued variable or property, a `module.exports.x = function …` assignment.
+ */
+export function functionBodiesNamed(expr: Node): Node[] {
   const found: Node[] = [];
   for (const d of declarationsNamed(expr)) {
     let fn: Node | undefined = d;
@@ -41,12 +51,10 @@ export function functionNamed(a: Analysis, expr: Node): Node | undefined {
     // `module.exports.request = async function (…) {…}`: the compiler declares the export by its assignment.
     const assign = Node.isPropertyAccessExpression(d) ? d.getParent() : undefined;
     if (assign && Node.isBinaryExpression(assign) && assign.getLeft() === d && assign.getOperatorToken().getKind() === SyntaxKind.EqualsToken) fn = unwrap(assign.getRight());
-    if (!FUNCTION(fn) || !(fn as any).getBody?.()) continue;
-    if (!a.files.has(fn.getSourceFile().getFilePath()) || fn.getSourceFile().isDeclarationFile()) continue;
+    if (!FUNCTION(fn) || !(fn as any).getBody?.() || fn.getSourceFile().isDeclarationFile()) continue;
     found.push(fn);
   }
-  // Several bodies (a method overridden, a name declared twice): which one runs is not known here.
-  return found.length === 1 ? found[0] : undefined;
+  return found;
 }
 
 /** The class declared in the run's own source that a `new` expression names (through imports), if one. */

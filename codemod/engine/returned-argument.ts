@@ -10,10 +10,11 @@ import { Node } from "../ts-morph.ts";
 import type { CallExpression } from "ts-morph";
 import { enclosingFunction } from "./scope.ts";
 import { referencesOf } from "./nodes.ts";
+import { isValueWrapper } from "./urls.ts";
 import { functionNamed } from "./record-callees.ts";
 import type { Analysis } from "./state.ts";
 
-const PASSES = (n: Node) => Node.isParenthesizedExpression(n) || Node.isAsExpression(n) || Node.isNonNullExpression(n) || Node.isSatisfiesExpression(n) || Node.isAwaitExpression(n);
+const PASSES = (n: Node) => isValueWrapper(n) || Node.isAwaitExpression(n);
 
 /** The expressions taking precedence over the argument in what the function returns, when it returns the argument; else undefined. */
 export function returnedArgument(a: Analysis, call: CallExpression, arg: Node): Node[] | undefined {

@@ -10,6 +10,7 @@ import type { Analysis } from "./state.ts";
 import type { Problems } from "./rewrites/problems.ts";
 import { editableField } from "./declared-types.ts";
 import { isFunctionLike } from "./scope.ts";
+import { writtenAt } from "./nodes.ts";
 import { isTestFile, TEST_PATH } from "./test-files.ts";
 import { SFC_RE, sfcPath } from "../sfc.ts";
 import { projectText } from "./project-reads.ts";
@@ -236,18 +237,11 @@ function typeNameUse(ref: Node): string | undefined {
 function memberUse(ref: Node): string | undefined {
   const p = ref.getParent();
   if (!p) return "a member reference the codemod does not know";
-  if (Node.isPropertyAccessExpression(p) && p.getNameNode() === ref) return written(p) ? `its field ${ref.getText()} is written` : undefined;
+  if (Node.isPropertyAccessExpression(p) && p.getNameNode() === ref) return writtenAt(p) ? `its field ${ref.getText()} is written` : undefined;
   if (Node.isBindingElement(p)) return p.getDotDotDotToken() ? "it is destructured with a rest element" : undefined;
-  if (Node.isStringLiteral(ref) && Node.isElementAccessExpression(p)) return written(p) ? `its field ${ref.getText()} is written` : undefined;
+  if (Node.isStringLiteral(ref) && Node.isElementAccessExpression(p)) return writtenAt(p) ? `its field ${ref.getText()} is written` : undefined;
   if (Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p)) return "an object is built as it";
   return "a member reference the codemod does not know";
-}
-
-function written(access: Node): boolean {
-  const p = access.getParent();
-  if (p && Node.isBinaryExpression(p) && p.getLeft() === access && /=$/.test(p.getOperatorToken().getText()) && !["==", "===", "!=", "!=="].includes(p.getOperatorToken().getText())) return true;
-  if (p && (Node.isPrefixUnaryExpression(p) || Node.isPostfixUnaryExpression(p)) && [ts.SyntaxKind.PlusPlusToken, ts.SyntaxKind.MinusMinusToken].includes(p.getOperatorToken())) return true;
-  return !!p && Node.isDeleteExpression(p);
 }
 
 /**

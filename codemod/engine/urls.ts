@@ -37,13 +37,22 @@ export function v2BaseFor(v1Base: string): string {
   return v1Base.replace(BASE_AT_START, (_m, v1?: string) => (v1 ? V2_BASE : V2_ORIGIN));
 }
 
+/** Parentheses, `as`, `!`, `satisfies`, `<T>x`: the value inside passes through unchanged. */
+export function isValueWrapper(node: Node): node is Node & { getExpression(): Node } {
+  return Node.isParenthesizedExpression(node) || Node.isAsExpression(node) || Node.isNonNullExpression(node) || Node.isSatisfiesExpression(node) || Node.isTypeAssertion(node);
+}
+
 export function unwrapExpression(node: Node): Node {
   let n = node;
-  for (;;) {
-    if (Node.isParenthesizedExpression(n) || Node.isAsExpression(n) || Node.isNonNullExpression(n) || Node.isSatisfiesExpression(n) || Node.isTypeAssertion(n)) {
-      n = n.getExpression();
-    } else return n;
-  }
+  while (isValueWrapper(n)) n = n.getExpression();
+  return n;
+}
+
+/** Through the value wrappers and `await` too: what a promise-returning call's awaited result holds. */
+export function unwrapAwaited(node: Node): Node {
+  let n = node;
+  while (isValueWrapper(n) || Node.isAwaitExpression(n)) n = n.getExpression();
+  return n;
 }
 
 export function literalText(node: Node): string | undefined {

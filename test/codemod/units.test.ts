@@ -11,6 +11,8 @@ import { v2TemplateNames } from "../../codemod/engine/rewrites/openapi-fetch.ts"
 import { differingFields } from "../../codemod/engine/rewrites/record-field-read.ts";
 import { analyzeSource } from "../../codemod/single-file.ts";
 import { lensNamed, operations } from "../../mappings/index.ts";
+import { writtenAt } from "../../codemod/engine/nodes.ts";
+import { Project, SyntaxKind } from "../../codemod/ts-morph.ts";
 
 const temps: string[] = [];
 afterAll(() => temps.forEach((t) => rmSync(t, { recursive: true, force: true })));
@@ -168,5 +170,14 @@ describe("do no harm (single file)", () => {
     expect(out.output).toContain('"https://api.runpod.io/v2"');
     expect(out.output).toContain("/pods/${id}/action");
     expect(out.findings.map((f) => f.category)).toEqual(["auto"]);
+  });
+});
+
+describe("nodes", () => {
+  it("tells a write of a name from a comparison that ends in `=`", () => {
+    const sf = new Project({ useInMemoryFileSystem: true }).createSourceFile("w.ts", "let x = 0; const o: any = {};\nx = 1; x += 2; x ??= 3; x++; --x; delete o.k;\nx <= 3; x >= 3; x === 3; x != 3; -x; f(x);");
+    const uses = sf.getDescendantsOfKind(SyntaxKind.Identifier).filter((i) => i.getText() === "x" || (i.getText() === "o" && i.getParent()?.getKind() === SyntaxKind.PropertyAccessExpression));
+    const at = (n: (typeof uses)[number]) => (n.getText() === "o" ? n.getParent()! : n);
+    expect(uses.slice(1).map((u) => writtenAt(at(u)))).toEqual([true, true, true, true, true, true, false, false, false, false, false, false]);
   });
 });

@@ -7,6 +7,7 @@
 import { Node, SyntaxKind } from "../../ts-morph.ts";
 import { identifiersNamed, resolveIdentifier } from "../scope.ts";
 import { unwrapExpression } from "../urls.ts";
+import { writtenAt } from "../nodes.ts";
 import { references } from "../references.ts";
 import { exportedOutward } from "../outside-callers.ts";
 
@@ -53,15 +54,9 @@ function writtenTo(fn: Node, decl: Node): boolean {
     if (use === name || resolveIdentifier(use)?.decl !== decl) continue;
     let top: Node = use;
     while (top.getParent() && (Node.isPropertyAccessExpression(top.getParent()) || Node.isElementAccessExpression(top.getParent())) && (top.getParent() as any).getExpression() === top) top = top.getParent()!;
+    if (writtenAt(top)) return true;
     const p = top.getParent();
-    if (p && Node.isBinaryExpression(p) && p.getLeft() === top && isAssignment(p.getOperatorToken().getKind())) return true;
-    if (p && (Node.isDeleteExpression(p) || ((Node.isPrefixUnaryExpression(p) || Node.isPostfixUnaryExpression(p)) && [SyntaxKind.PlusPlusToken, SyntaxKind.MinusMinusToken].includes(p.getOperatorToken())))) return true;
     if (p && Node.isCallExpression(p) && p.getArguments()[0] === top && /^Object\.(assign|defineProperty)$/.test(p.getExpression().getText())) return true;
   }
   return false;
-}
-
-/** `=`, `+=`, `??=` and the other assignments (not comparisons). */
-function isAssignment(kind: SyntaxKind): boolean {
-  return kind >= SyntaxKind.FirstAssignment && kind <= SyntaxKind.LastAssignment;
 }

@@ -5,6 +5,7 @@ import { Node, SyntaxKind } from "../../ts-morph.ts";
 import { ADAPTER_BINDING } from "../../adapter/index.ts";
 import { edit, type Plan } from "../state.ts";
 import type { Edit } from "../../types.ts";
+import { isAssignmentOperator, writtenAt } from "../nodes.ts";
 
 export interface UnwrapWrap {
   /** The unwrap's closing insertion (`.pods`, `).pods`, the `.then(…)`), extended in place. */
@@ -117,7 +118,7 @@ const IMPURE = new Set([SyntaxKind.CallExpression, SyntaxKind.NewExpression, Syn
  */
 export function portable(expr: Node, places: Node[]): boolean {
   const nodes = [expr, ...expr.getDescendants()];
-  if (nodes.some((n) => IMPURE.has(n.getKind()) || (Node.isBinaryExpression(n) && /=$/.test(n.getOperatorToken().getText()) && !/^[!=]==?$/.test(n.getOperatorToken().getText())) || (Node.isPrefixUnaryExpression(n) && ["++", "--"].includes(n.getText().slice(0, 2))))) return false;
+  if (nodes.some((n) => IMPURE.has(n.getKind()) || (Node.isBinaryExpression(n) && isAssignmentOperator(n.getOperatorToken().getKind())) || (Node.isPrefixUnaryExpression(n) && writtenAt(n.getOperand())))) return false;
   for (const id of nodes.filter((n) => Node.isIdentifier(n))) {
     const p = id.getParent();
     if (p && Node.isPropertyAccessExpression(p) && p.getNameNode() === id) continue;
@@ -147,5 +148,5 @@ function reassigned(decl: Node): boolean {
   const name = (decl as { getNameNode?(): Node }).getNameNode?.();
   if (!name || !Node.isIdentifier(name)) return true;
   const fn = decl.getFirstAncestor((a) => Node.isFunctionDeclaration(a) || Node.isArrowFunction(a) || Node.isFunctionExpression(a) || Node.isMethodDeclaration(a));
-  return !!fn?.getDescendantsOfKind(SyntaxKind.BinaryExpression).some((b) => /=$/.test(b.getOperatorToken().getText()) && !/^[!=]==?$/.test(b.getOperatorToken().getText()) && b.getLeft().getText() === name.getText());
+  return !!fn?.getDescendantsOfKind(SyntaxKind.BinaryExpression).some((b) => isAssignmentOperator(b.getOperatorToken().getKind()) && b.getLeft().getText() === name.getText());
 }
