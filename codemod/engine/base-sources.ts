@@ -6,7 +6,8 @@
 import { readFirstFromEnv } from "./evaluate/config-keys.ts";
 import { Node, SyntaxKind, type SourceFile } from "../ts-morph.ts";
 import { V1_HOST, V2_BASE } from "../../mappings/bases.ts";
-import { isBaseOnly, isDynamicPath, locate, resolveParts, rewriteUrl, v2BaseFor } from "./urls.ts";
+import { isBaseOnly, isDynamicPath, locate, resolveParts, v2BaseFor } from "./urls.ts";
+import { rewriteUrl } from "./url-rewrite.ts";
 import type { Category, Finding } from "../types.ts";
 import { addFinding, planFor, fileOf, siteEdits, type Analysis, type Site } from "./state.ts";
 import { bind, sourceLiterals, urlContext } from "./values.ts";

@@ -5,7 +5,8 @@
 // no edit is possible (null) and the caller marks the site.
 import { Node } from "../ts-morph.ts";
 import type { Edit } from "../types.ts";
-import { HOLE, distribute, escapeFor, quoteString, v2BaseFor, type LocatedUrl, type Part } from "./urls.ts";
+import { HOLE, escapeFor, quoteString, v2BaseFor, type LocatedUrl, type Part } from "./urls.ts";
+import { distribute } from "./url-rewrite.ts";
 import { textEdit } from "./text-edit.ts";
 
 const DROPPED = "\u0001";

@@ -20,7 +20,8 @@ import { movableNames, writtenQuery, type Written, type WrittenQuery } from "./q
 import { dropWritten, lineRemoval } from "./harmless-query.ts";
 import { answerReads } from "./read-facts.ts";
 import { portable, unwrapWraps, wrapInFilter } from "./filter-wrap.ts";
-import { rewriteUrl, type LocatedUrl as Url } from "../urls.ts";
+import { type LocatedUrl as Url } from "../urls.ts";
+import { rewriteUrl } from "../url-rewrite.ts";
 import { queryMarks, rewriteUrlWithout } from "../url-drop-holes.ts";
 import { v2LiteralQuery } from "./query.ts";
 
