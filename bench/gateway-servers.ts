@@ -33,6 +33,47 @@ if (STATS) {
   }).observe({ entryTypes: ["gc"] });
 }
 
+// BENCH_LOOP=1 (bench/moderate-tail.ts): every event-loop gap over 4 ms, seen by a 1 ms ticker, with
+// the process's CPU time and the GC time inside it, and the main thread's run and run-queue wait
+// (/proc schedstat); "loop-reset" starts over, "loop" is answered with them.
+const LOOP = process.env.BENCH_LOOP === "1";
+const loop = { gaps: [] as [number, number, number, number][], gc: [] as [number, number][], sched: [0, 0], since: 0 };
+if (LOOP) {
+  const { PerformanceObserver } = await import("node:perf_hooks");
+  const { readFileSync } = await import("node:fs");
+  const sched = () => readFileSync(`/proc/${process.pid}/task/${process.pid}/schedstat`, "utf8").split(" ").map(Number);
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) loop.gc.push([e.startTime, e.startTime + e.duration]);
+  }).observe({ entryTypes: ["gc"] });
+  let last = performance.now();
+  let lastCpu = process.cpuUsage();
+  setInterval(() => {
+    const now = performance.now();
+    const cpu = process.cpuUsage();
+    if (now - last > 4) {
+      let inGc = 0;
+      for (const [a, b] of loop.gc) if (b > last && a < now) inGc += Math.min(b, now) - Math.max(a, last);
+      const cpuMs = (cpu.user + cpu.system - lastCpu.user - lastCpu.system) / 1000;
+      loop.gaps.push([performance.timeOrigin + last, performance.timeOrigin + now, cpuMs, inGc]);
+    }
+    last = now;
+    lastCpu = cpu;
+  }, 1).unref();
+  process.on("message", (m) => {
+    if (m === "loop-reset") {
+      loop.gaps = [];
+      loop.gc = [];
+      loop.sched = sched();
+      loop.since = performance.now();
+      process.send?.("loop-ok");
+    } else if (m === "loop") {
+      const [run, wait] = sched();
+      const seconds = (performance.now() - loop.since) / 1000;
+      process.send?.("loop " + JSON.stringify({ gaps: loop.gaps, runMsPerS: (run! - loop.sched[0]!) / 1e6 / seconds, waitMsPerS: (wait! - loop.sched[1]!) / 1e6 / seconds }));
+    }
+  });
+}
+
 const POD = {
   id: "pod_bench1", name: "bench", status: "RUNNING", actions: ["stop", "restart", "terminate"], image: "runpod/pytorch:2", args: "", disk: 50,
   mounts: { persistent: { size: 20, path: "/workspace" } }, ports: ["8888/http", "22/tcp"], env: { A: "1" }, registry: null, cloud: "SECURE",

@@ -48,6 +48,19 @@ export function cpuMicros(pid: number): number {
   }
 }
 
+/**
+ * Time the main thread of process `pid` has spent runnable but waiting for a CPU, in ms (Linux
+ * /proc/<pid>/task/<pid>/schedstat, second field, ns). NaN elsewhere. Over a latency run it tells a
+ * tail made by the scheduler (the process was ready and not running) from one the process made.
+ */
+export function runQueueWaitMs(pid: number): number {
+  try {
+    return Number(fs.readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ")[1]) / 1e6;
+  } catch {
+    return NaN;
+  }
+}
+
 /** Percentile of sorted raw response times (autocannon's own histogram rounds to whole milliseconds). */
 export function percentile(sorted: Float64Array, p: number): number {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN;
@@ -69,6 +82,9 @@ export interface Run {
   p99: number;
   cpuPerRequest: number;
   bad: number;
+  /** Moderate load only: ms per second the server's main thread waited for a CPU (runQueueWaitMs), and the load generator's. */
+  serverWaitMsPerS?: number;
+  clientWaitMsPerS?: number;
 }
 
 /** Saturation: autocannon, `connections` connections, each sending its next request as soon as an answer arrives. */
