@@ -77,6 +77,11 @@ export class Follower {
     return optionsOf(this.a.evaluator.evaluate(call)).some((o) => o.kind === "string" && o.node === this.literal && isBaseOnly(o.text));
   }
 
+  /** The call's value can be this base literal, still a bare base (a string method may have run on it). */
+  private holdsBase(call: Node): boolean {
+    return !!this.literal && optionsOf(this.a.evaluator.evaluate(call)).some((o) => o.kind === "string" && o.node === this.literal && isBaseOnly(o.text));
+  }
+
   /** The uses of a helper that are not planned calls (planned-helpers.ts). */
   helperUses(fn: Node): Node[] {
     return this.helpers.uses(fn);
@@ -154,7 +159,8 @@ export class Follower {
     if (Node.isCallExpression(p) && configDefault(p)?.fallback === outer && !functionNamed(this.a, p.getExpression())) return this.follow(p, out, seen, depth + 1, path);
     // A project function handing it back as its value (`optional("KEY", BASE)`): the call holds it, after what takes precedence there.
     const before = Node.isCallExpression(p) ? returnedArgument(this.a, p, outer) : undefined;
-    if (before) return before.forEach((b) => this.overrideBy(b)), this.follow(p, out, seen, depth + 1, path);
+    // Changed by a string method on the way (`normalize(base)`): only while the call still holds the bare base.
+    if (before && (!before.changed || this.holdsBase(p))) return before.forEach((b) => this.overrideBy(b)), this.follow(p, out, seen, depth + 1, path);
     if ((Node.isPropertyAssignment(p) && p.getInitializer() === outer) || (Node.isShorthandPropertyAssignment(p) && p.getNameNode() === outer)) {
       // The object literal, through `as const` / `satisfies` / parentheses, to what holds it.
       let obj: Node | undefined = p.getParent();

@@ -98,6 +98,8 @@ export function responseSubject(response: Node): ResponseSubject {
     else if (Node.isCallExpression(n) && n.getExpression().getText() === "JSON.parse" && n.getArguments()[0]) n = unwrapExpression(n.getArguments()[0]!);
     else if (Node.isCallExpression(n) && Node.isPropertyAccessExpression(n.getExpression()) && [...BODY_METHODS, "catch"].includes((n.getExpression() as any).getName())) n = unwrapExpression((n.getExpression() as any).getExpression());
     else if (Node.isPropertyAccessExpression(n) && BODY_MEMBERS.includes(n.getName())) n = unwrapExpression(n.getExpression());
+    // `const text = await res.text(); … JSON.parse(text)`: the parse tests the response the text was read from.
+    else if (heldText(n)) n = heldText(n)!;
     else break;
   }
   // `const { statusCode, body } = await request(…)` (undici), `const { data, status } = await axios…`
@@ -121,6 +123,23 @@ export function responseSubject(response: Node): ResponseSubject {
     subject.status.add(`${key}.status`).add(`${key}.statusCode`);
   }
   return subject;
+}
+
+/** The `await res.text()` (or `res.text().catch(…)`) a const local is declared with, else undefined. */
+function heldText(n: Node): Node | undefined {
+  if (!Node.isIdentifier(n)) return undefined;
+  const b = resolveIdentifier(n);
+  if (b?.kind !== "var" || !b.isConst || b.path.length || !b.init) return undefined;
+  let init = unwrapExpression(b.init);
+  if (Node.isAwaitExpression(init)) init = unwrapExpression(init.getExpression());
+  for (let i = 0; i < 2 && Node.isCallExpression(init); i++) {
+    const callee = init.getExpression();
+    if (!Node.isPropertyAccessExpression(callee)) return undefined;
+    if (callee.getName() === "text") return init;
+    if (callee.getName() !== "catch") return undefined;
+    init = unwrapExpression(callee.getExpression());
+  }
+  return undefined;
 }
 
 /** `res`, `this.res`, `ctx.res.status` as a key (optional chains and `!` dropped), else undefined. */
