@@ -32,9 +32,8 @@ function workerFile(env: NodeJS.ProcessEnv): URL | undefined {
 }
 
 /** Whether a second core is free for the worker: at least two, and the 1-minute load average below their count less half a core (no load average, as on Windows: free). */
-function idleCore(): boolean {
-  const cores = os.availableParallelism();
-  return cores >= 2 && os.loadavg()[0] < cores - 0.5;
+export function idleCore(cores = os.availableParallelism(), load = os.loadavg()[0]!): boolean {
+  return cores >= 2 && load < cores - 0.5;
 }
 
 type Message = { type: "progress"; done: number } | { type: "done"; scan: ScanResult };
