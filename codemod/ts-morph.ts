@@ -14,7 +14,7 @@ export const ScriptKind = tsMorph.ScriptKind;
 export type ScriptKind = TsMorph.ScriptKind;
 export const SyntaxKind = tsMorph.SyntaxKind;
 export type SyntaxKind = TsMorph.SyntaxKind;
-export type { CallExpression, ObjectLiteralExpression, SourceFile } from "ts-morph";
+export type { CallExpression, ExportDeclaration, ImportDeclaration, ObjectLiteralExpression, SourceFile } from "ts-morph";
 /** The TypeScript compiler ts-morph carries (a syntax-only parse needs no project). */
 export const ts = tsMorph.ts;
 export type { ts as TypeScript } from "ts-morph";

@@ -7,7 +7,7 @@
 // client's base (`'pods'`, `` `pods/${id}/start` ``) counts where it is used as a URL
 // (relative-routes.ts), with its request object's method (GET when it names none).
 import { unfollowedSwrKey } from "./transports/swr.ts";
-import { Node, SyntaxKind, type SourceFile } from "../ts-morph.ts";
+import { Node, SyntaxKind, type ExportDeclaration, type ImportDeclaration, type SourceFile } from "../ts-morph.ts";
 import { V1_HOST, V2_BASE } from "../../mappings/bases.ts";
 import { joinedOnto, plusPieces } from "./joined-base.ts";
 import { reachesRequest } from "./route-reach.ts";
@@ -99,14 +99,32 @@ function samePath(other: Node, text: string): boolean {
   return o !== undefined && path(o) === path(text);
 }
 
-/** The modules a file imports, re-exports or requires (by literal specifier). */
+/**
+ * The modules a file imports, re-exports or requires (by literal specifier) at run time. A type-only
+ * import or re-export (`import type { Pod }`, `import { type Pod }`, `export type { Pod } from`) is
+ * erased: no base reaches the module through it (a client handed in as a value typed from there is
+ * followed from its callers: netConnections' sites).
+ */
 function moduleSpecifiers(sf: SourceFile): string[] {
-  const out = [...sf.getImportDeclarations(), ...sf.getExportDeclarations()].map((d) => d.getModuleSpecifierValue()).filter((m): m is string => !!m);
+  const out = [...sf.getImportDeclarations().filter((d) => !typesOnly(d)), ...sf.getExportDeclarations().filter((d) => !typesOnly(d))]
+    .map((d) => d.getModuleSpecifierValue())
+    .filter((m): m is string => !!m);
   for (const call of sf.getDescendantsOfKind(SyntaxKind.CallExpression)) {
     const arg = call.getArguments()[0];
     if (call.getExpression().getText() === "require" && arg && Node.isStringLiteral(arg)) out.push(arg.getLiteralValue());
   }
   return out;
+}
+
+/** Whether an import or re-export names types only (a bare `import "./x"` or `export * from` runs the module: not types only). */
+function typesOnly(d: ImportDeclaration | ExportDeclaration): boolean {
+  if (d.isTypeOnly()) return true;
+  if (Node.isImportDeclaration(d)) {
+    const named = d.getNamedImports();
+    return !!d.getImportClause() && !d.getDefaultImport() && !d.getNamespaceImport() && named.length > 0 && named.every((n) => n.isTypeOnly());
+  }
+  const named = d.getNamedExports();
+  return d.hasNamedExports() && named.length > 0 && named.every((n) => n.isTypeOnly());
 }
 
 /** The v1 host outside the declared base of marked calls (that base only serves calls already marked). */

@@ -247,4 +247,25 @@ describe("recall net", () => {
     const found = (await runCodemod({ paths: [dir] })).findings.filter((f) => f.reason.startsWith("a v1 route path"));
     expect(found).toEqual([]);
   });
+
+  it("does not count a module connected by type-only imports (erased: no base reaches it at run time)", async () => {
+    const dir = tree({
+      "src/runpod.ts": 'export interface Pod { id: string }\nexport const listPods = async (): Promise<Pod[]> => (await fetch("https://rest.runpod.io/v1/pods")).json();\n',
+      // The app's own routes, in modules that take only the client module's types.
+      "src/view.ts": 'import type { Pod } from "./runpod";\nexport const mine = async (): Promise<Pod[]> => (await fetch("/pods")).json();\n',
+      "src/view2.ts": 'import { type Pod } from "./runpod";\nexport const one = async (id: string): Promise<Pod> => (await fetch(`/pods/${id}`)).json();\n',
+      "src/types.ts": 'export type { Pod } from "./runpod";\nexport const stop = (id: string) => fetch(`/pods/${id}/stop`, { method: "POST" });\n',
+      // The negative: a value imported beside a type connects the module.
+      "src/uses.ts": 'import { listPods, type Pod } from "./runpod";\nexport const both = async (): Promise<Pod[]> => [...(await listPods()), ...(await (await fetch("/pods")).json())];\n',
+      // A client handed in as a value typed from its module is followed as a call site.
+      "src/client.ts": 'export class RunpodApi {\n  constructor(private base = "https://rest.runpod.io/v1") {}\n  get(path: string): Promise<unknown> {\n    return fetch(this.base + path).then((r) => r.json());\n  }\n}\n',
+      "src/pods.ts": 'import type { RunpodApi } from "./client";\nexport const pods = (c: RunpodApi) => c.get("/pods");\n',
+    });
+    const found = (await runCodemod({ paths: [dir] })).findings;
+    expect(found.map((f) => [f.file, f.line, f.operation, f.reason.startsWith("a v1 route path")])).toEqual([
+      ["src/pods.ts", 2, "ListPods", false],
+      ["src/runpod.ts", 2, "ListPods", false],
+      ["src/uses.ts", 2, "ListPods", true],
+    ]);
+  });
 });

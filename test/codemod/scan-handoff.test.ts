@@ -11,6 +11,7 @@ import { DEFAULT_MAX_FILE_BYTES } from "../../codemod/source-files.ts";
 import { appendScan, emptyScan, scanFiles, scanFrom, type ScanResult } from "../../codemod/tree-scan.ts";
 import { TreeListing } from "../../codemod/walk.ts";
 import { listSources } from "../../codemod/tree-scan.ts";
+import { idleCore } from "../../codemod/scan-handoff.ts";
 import { generateMonorepo, writeTree } from "../../bench/monorepo/tree.ts";
 import { BUILT_CLI } from "../helpers/cli.ts";
 
@@ -63,3 +64,16 @@ describe("the tree scan split at the first seed", { timeout: 300_000 }, () => {
     expect(threaded).toBe(single);
   });
 });
+
+describe("the worker's gate", () => {
+  it("starts the worker only with a second core free (the load average below the cores less half a core)", () => {
+    expect(idleCore(2, 0.3)).toBe(true);
+    expect(idleCore(8, 6.9)).toBe(true);
+    // Under load the worker would wait for a core: not started.
+    expect(idleCore(2, 1.5)).toBe(false);
+    expect(idleCore(2, 14)).toBe(false);
+    // One core: never.
+    expect(idleCore(1, 0)).toBe(false);
+  });
+});
+
