@@ -73,8 +73,8 @@ export class Follower {
    */
   private keepsBase(call: Node, receiver: Node): boolean {
     if (tidiedReceiver(call) === receiver) return true;
-    if (!this.literal || !stringMethodReceiver(call) || unwrapExpression(stringMethodReceiver(call)!) !== unwrapExpression(receiver)) return false;
-    return optionsOf(this.a.evaluator.evaluate(call)).some((o) => o.kind === "string" && o.node === this.literal && isBaseOnly(o.text));
+    if (!stringMethodReceiver(call) || unwrapExpression(stringMethodReceiver(call)!) !== unwrapExpression(receiver)) return false;
+    return this.holdsBase(call);
   }
 
   /** The call's value can be this base literal, still a bare base (a string method may have run on it). */

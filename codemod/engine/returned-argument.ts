@@ -5,7 +5,7 @@
 // what the function lets take precedence (`process.env[name]`) noted as overrides. Only where every
 // use of the parameter is in what the function returns (through `??`, `||`, a conditional's
 // branch, or as the receiver of a string method: `normalize(base) => base.replace(/\/+$/, "")`,
-// whose value its caller checks is still the base, follow-uses.ts `keepsBase`): a parameter used
+// whose value its caller checks is still the base, follow-uses.ts `holdsBase`): a parameter used
 // any other way (`${fallback}/pods`, handed on, tested alone) may be where a URL is built, and the
 // bare base stays unfollowed there.
 import { Node } from "../ts-morph.ts";
