@@ -63,3 +63,23 @@ function noBodyAt(answer: Node, place: ResultPlace): boolean {
   }
   return false;
 }
+
+/**
+ * `await helper(…).catch((e) => ({ error: e.message }))`: the awaited value is the answer, or an object of the code's own
+ * on failure. Returns the `.catch` chain when one of its handlers may answer such a value (not `null` / `undefined` /
+ * nothing / a rethrow), so conversions go on the answer before it and reads of the value also read the code's own object.
+ */
+export function ownFallbackChain(value: Node): Node | undefined {
+  const awaited = unwrapExpression(value);
+  if (!Node.isAwaitExpression(awaited)) return undefined;
+  const chain = unwrapExpression(awaited.getExpression());
+  let own = false;
+  for (let at: Node = chain; Node.isCallExpression(at); ) {
+    const callee = at.getExpression();
+    if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== "catch") break;
+    const promise = unwrapExpression(callee.getExpression());
+    own ||= chainedFallback(promise, {}) === "own body";
+    at = promise;
+  }
+  return own ? chain : undefined;
+}
