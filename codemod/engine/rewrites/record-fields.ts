@@ -272,7 +272,10 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
     if (Node.isIdentifier(name)) for (const r of referencesOf(callee.fn, name)) (isRecord ? recordUse : listUse)(r, depth);
     else if (isRecord && Node.isObjectBindingPattern(name)) boundFields(name);
     else escapes.push(name);
-    if (plan.site.edits.length > before) (plan.site.typeRenames ??= new Set()).add(callee.param);
+    // Shared by the function's other callers: only a read renamed inside it (what it hands back is read at the entering call).
+    const file = callee.fn.getSourceFile().getFilePath();
+    const inside = (e: { file?: string; start: number; end: number }) => (e.file ?? file) === file && e.start >= callee.fn.getStart() && e.end <= callee.fn.getEnd();
+    if (plan.site.edits.slice(before).some(inside)) (plan.site.typeRenames ??= new Set()).add(callee.param);
   };
   /** `const { imageName, ...rest } = pod`: each bound field is a read. */
   const boundFields = (name: Node): void => {
