@@ -19,6 +19,7 @@ import { insertAt } from "./text-edit.ts";
 import { classifyRead, describeRead } from "./response-branch.ts";
 import { enclosingFunction } from "./scope.ts";
 import { schemaName } from "./schema-parse.ts";
+import { ownFallbackChain } from "./result-fallback.ts";
 
 /** The fields a record's flow reads, followed to every read; `at`/`through`: found in the code fetching the app's routes it is answered from. */
 export interface FollowedReads {
@@ -56,6 +57,9 @@ export interface AdapterBoundary {
 export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean | { rxjsMap: string }, op: OperationMapping, kind: "record" | "recordList" = "record", reads?: FollowedReads, unfollowed?: string, reached?: ReachedReads, boundary?: AdapterBoundary): boolean {
   if (!plan.a.adapter) return false;
   if (boundary) (read = boundary.node), (promise = false);
+  // `await call(…).catch((e) => ({ error: e.message }))`: the answer is converted before the fallback, which stays the code's own.
+  const fallback = promise === false && !Node.isBindingElement(read) ? ownFallbackChain(read) : undefined;
+  if (fallback) (read = fallback), (promise = true);
   // What the adapter cannot give a schema of the app's own rejects on every answer: named first in the mark.
   const problems = boundary ? { push: (p: Problem) => plan.problems.push({ risk: "silent", ...p, advice: /^read what the v2 record/.test(p.advice) ? `take those fields out of ${schemaName(boundary.schema)} (or make them optional), or write it in v2 field names (docs/mapping.md)` : p.advice }) } : plan.problems;
   // `const body = await r.json(); if (!r.ok) throw new Error(JSON.stringify(body))`: the body also

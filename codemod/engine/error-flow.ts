@@ -29,6 +29,7 @@ import { openapiMiddleware } from "./openapi-middleware.ts";
 import { ofetchFailureBodies } from "./ofetch-errors.ts";
 import { wretchFailureBodies } from "./wretch-errors.ts";
 import { streamFailureBodies } from "./observable-errors.ts";
+import { ownFallbackChain } from "./result-fallback.ts";
 
 /** A body read on a call's failure path; `foreign` when calls that are not v1 sites reach it too. */
 export interface FailureBody {
@@ -65,7 +66,8 @@ function fromCall(a: Analysis, http: HttpCall, add: Add, unfollowed: Unfollowed,
     const read = s.kind === "value" || s.kind === "promise" ? describeRead(s.node) : undefined;
     if (!read?.errorReachable) continue;
     const errorSide = read.side === "error";
-    if (s.kind === "value") add(s.node, false, [], errorSide);
+    // A `.catch` fallback of the code's own (`{ error: e.message }`) is read with the body: its reads keep their field.
+    if (s.kind === "value") add(s.node, !!ownFallbackChain(s.node), [], errorSide);
     // `res.json().then(function (e) { throw new Error(e.message) })` on `!res.ok`: the callback's parameter.
     else for (const v of promiseValues(a, s.node, errorSide ? unfollowed.hand : undefined)) add(v.value, false, v.hops, errorSide);
   }

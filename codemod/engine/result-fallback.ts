@@ -63,3 +63,29 @@ function noBodyAt(answer: Node, place: ResultPlace): boolean {
   }
   return false;
 }
+
+/**
+ * `await helper(…).catch((e) => ({ error: e.message }))`: the awaited value is the answer, or an object of the code's own
+ * on failure. Returns the `.catch` chain when one of its handlers (a function written there) may answer an object with
+ * fields of its own (an object literal with members), so conversions go on the answer before it and reads of the value
+ * also read the code's own object. Any other fallback (`() => ({})`, `() => []`, `() => null`) reads as before.
+ */
+export function ownFallbackChain(value: Node): Node | undefined {
+  const awaited = unwrapExpression(value);
+  if (!Node.isAwaitExpression(awaited)) return undefined;
+  const chain = unwrapExpression(awaited.getExpression());
+  let own = false;
+  for (let at: Node = chain; Node.isCallExpression(at); ) {
+    const callee = at.getExpression();
+    if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== "catch") break;
+    const handler = at.getArguments()[0] && unwrapExpression(at.getArguments()[0]!);
+    if (handler && (Node.isArrowFunction(handler) || Node.isFunctionExpression(handler))) own ||= answers(handler).some((a) => !!a && holdsFields(unwrapExpression(a)));
+    at = unwrapExpression(callee.getExpression());
+  }
+  return own ? chain : undefined;
+}
+
+/** An answer that carries fields of its own: an object literal with members (`{ error: e.message }`). */
+function holdsFields(answer: Node): boolean {
+  return Node.isObjectLiteralExpression(answer) && answer.getProperties().length > 0;
+}

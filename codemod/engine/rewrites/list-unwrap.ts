@@ -186,8 +186,10 @@ export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
     } else if (outer !== v && (Node.isAwaitExpression(v) || Node.isCallExpression(v))) {
       edit(plan, outer, { start: outer.getEnd(), end: outer.getEnd(), text: `.${wrapper}` });
     } else if (Node.isAwaitExpression(v)) {
+      // A helper typed `Promise<unknown>` answers a value TypeScript will not read a member of: read it untyped.
+      const untyped = isTypeScriptFile(v.getSourceFile().getFilePath()) && answersUnknown(v);
       edit(plan, v, { start: v.getStart(), end: v.getStart(), text: "(" });
-      edit(plan, v, { start: v.getEnd(), end: v.getEnd(), text: `).${wrapper}` });
+      edit(plan, v, { start: v.getEnd(), end: v.getEnd(), text: `${untyped ? " as any" : ""}).${wrapper}` });
     } else if (Node.isCallExpression(v) && parent && Node.isAsExpression(parent)) {
       edit(plan, parent, { start: parent.getStart(), end: parent.getStart(), text: "(" });
       edit(plan, parent, { start: parent.getEnd(), end: parent.getEnd(), text: `).${wrapper}` });
@@ -262,4 +264,14 @@ function assertionAround(v: Node): (Node & { getTypeNode(): Node | undefined }) 
 function wrapType(plan: Plan, t: Node, wrapper: string): void {
   edit(plan, t, { start: t.getStart(), end: t.getStart(), text: `{ ${wrapper}: ` });
   edit(plan, t, { start: t.getEnd(), end: t.getEnd(), text: " }" });
+}
+
+/** The awaited value is typed `unknown` (or `unknown | null`): a member read of it does not type-check. */
+function answersUnknown(v: Node): boolean {
+  try {
+    const t = v.getType();
+    return t.isUnknown() || (t.isUnion() && t.getUnionTypes().some((u) => u.isUnknown()));
+  } catch {
+    return false;
+  }
 }

@@ -93,6 +93,8 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
   // A lost nested member (`gpu.oneMonthPrice`) makes its object differ too.
   for (const l of lens.v1Lost ?? []) differing.add(l.v1).add(l.v1.split(".")[0]!);
   const seen = new Set<Node>();
+  // The call each function of the project was entered by (its argument is this record): where what it returns goes.
+  const entered = new Map<Node, Node>();
   // A helper whose result is neither the body nor the Response (`{ ok, detail, corps }`): where the
   // record is read cannot be followed, so the call stays whole unless nothing but its status is used.
   if (shape.kind === "record" && !undocumented && http.lib === "helper" && !http.observable && !http.helper!.returnsBody && !http.helper!.returnsResponse && !http.helper!.resultBodyKey && http.helper!.resultBodyIndex === undefined && differing.size && resultBeyondStatus(http.call)) {
@@ -202,6 +204,10 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
     }
     if (Node.isReturnStatement(p) || (Node.isArrowFunction(p) && p.getBody() === outer)) {
       const fn = Node.isReturnStatement(p) ? enclosingFunction(p) : p;
+      // Entered by a call's argument (`record(await request(…))` over `record(value)` handing it back): the value comes
+      // back at that call alone, not at the function's other calls (which answer other records).
+      const by = fn && entered.get(fn);
+      if (by) return valueGoes(by, depth + 1, isRecord);
       const callers = callersOf(fn);
       if (callers) return callers.forEach((c) => valueGoes(c, depth + 1, isRecord));
       // A data-fetching library's function (`queryFn`, `select`, `mutationFn`): its value is read where the hook's data is.
@@ -224,7 +230,7 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
     // `Array.isArray(data) ? data : []`: a branch's value is the conditional's; its condition, and `Array.isArray`'s argument, are only tested.
     if (Node.isCallExpression(p) && p.getExpression().getText() === "Array.isArray") return;
     if (Node.isConditionalExpression(p)) return p.getCondition() === outer ? undefined : valueGoes(p, depth, isRecord);
-    if (Node.isIfStatement(p) || Node.isPrefixUnaryExpression(p) || (Node.isBinaryExpression(p) && ["===", "!==", "==", "!=", "&&", "||"].includes(p.getOperatorToken().getText()))) return;
+    if (Node.isIfStatement(p) || Node.isPrefixUnaryExpression(p) || Node.isTypeOfExpression(p) || (Node.isBinaryExpression(p) && ["===", "!==", "==", "!=", "&&", "||"].includes(p.getOperatorToken().getText()))) return;
     // Handed to a function of the project: its reads are followed there.
     const callee = argumentCallee(plan.a, outer);
     if (callee) return enter(callee, p, depth + 1, isRecord);
@@ -260,12 +266,16 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
     if (depth > 4) return void escape(entry);
     if (seen.has(callee.param)) return;
     seen.add(callee.param);
+    if (Node.isCallExpression(entry)) entered.set(callee.fn, entry);
     const name = (callee.param as any).getNameNode() as Node;
     const before = plan.site.edits.length;
     if (Node.isIdentifier(name)) for (const r of referencesOf(callee.fn, name)) (isRecord ? recordUse : listUse)(r, depth);
     else if (isRecord && Node.isObjectBindingPattern(name)) boundFields(name);
     else escapes.push(name);
-    if (plan.site.edits.length > before) (plan.site.typeRenames ??= new Set()).add(callee.param);
+    // Shared by the function's other callers: only a read renamed inside it (what it hands back is read at the entering call).
+    const file = callee.fn.getSourceFile().getFilePath();
+    const inside = (e: { file?: string; start: number; end: number }) => (e.file ?? file) === file && e.start >= callee.fn.getStart() && e.end <= callee.fn.getEnd();
+    if (plan.site.edits.slice(before).some(inside)) (plan.site.typeRenames ??= new Set()).add(callee.param);
   };
   /** `const { imageName, ...rest } = pod`: each bound field is a read. */
   const boundFields = (name: Node): void => {
