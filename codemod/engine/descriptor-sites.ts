@@ -8,7 +8,7 @@ import type { Edit } from "../types.ts";
 import type { Analysis } from "./state.ts";
 import type { Problems } from "./rewrites/problems.ts";
 import type { HttpCall } from "./transports/transport.ts";
-import { descriptorMember } from "./descriptors.ts";
+import { descriptorMember, wholeDescriptor } from "./descriptors.ts";
 import { callersOf } from "./evaluate/callers.ts";
 import { exportedOutward } from "./outside-callers.ts";
 import { functionName } from "./references.ts";
@@ -26,6 +26,11 @@ function descriptorCalls(a: Analysis, http: HttpCall): { call: Node; builder: No
       const m = Node.isPropertyAccessExpression(n) ? descriptorMember(a, n) : undefined;
       if (m) out.set(m.call, m.builder);
     }
+  }
+  // Given whole (`axios(d)`, `fetch(d.url, d)`): the send reads every key the builder writes.
+  for (const arg of (http.call as any).getArguments?.() ?? []) {
+    const whole = wholeDescriptor(a, arg, []);
+    if (whole) out.set(whole.call, whole.builder);
   }
   return [...out].map(([call, builder]) => ({ call, builder }));
 }

@@ -82,6 +82,13 @@ function everyCallSent(builder: Node): boolean {
     const refs = referencesOf(enclosingFunction(decl), decl.getNameNode());
     let send: Node | undefined;
     for (const r of refs) {
+      // Sent whole (`axios(d)`, `fetch(d.url, d)`, `axios({ ...d, headers })`): the call it is given to is the send.
+      const whole = wholeSend(r);
+      if (whole) {
+        if (send && whole !== send) return false;
+        send = whole;
+        continue;
+      }
       const access = r.getParent();
       if (!access || !Node.isPropertyAccessExpression(access) || access.getExpression() !== r) return false;
       // (The outermost call whose arguments hold the read: `fetch(d.url, { body: JSON.stringify(d.body) })` is one send.)
@@ -90,6 +97,45 @@ function everyCallSent(builder: Node): boolean {
       send = call;
     }
     return !!send;
+  });
+}
+
+/** The call a descriptor's name is given to whole: as an argument, or spread into an object literal argument. */
+function wholeSend(ref: Node): Node | undefined {
+  const parent = ref.getParent();
+  if (parent && Node.isCallExpression(parent) && parent.getArguments().includes(ref as never)) return parent;
+  const literal = parent && Node.isSpreadAssignment(parent) ? parent.getParent() : undefined;
+  const call = literal?.getParent();
+  return call && Node.isCallExpression(call) && call.getArguments().includes(literal as never) ? call : undefined;
+}
+
+/**
+ * The descriptor a send is given whole (`axios(d)`, `fetch(d.url, d)`, `axios({ ...d, headers })`):
+ * its returned literal, read as the request's config where it is built; `outer` is the literal it is
+ * spread into. Only when every descriptor its builder makes goes to one send, and the outer literal
+ * writes none of the request's own keys (then the request is not the descriptor's alone).
+ */
+export function wholeDescriptor(a: Analysis, node: Node | undefined, keys: string[]): { literal: Descriptor["literal"]; call: Node; builder: Node; outer?: Node } | undefined {
+  if (!node) return undefined;
+  const n = unwrapExpression(node);
+  if (Node.isObjectLiteralExpression(n)) {
+    const props = n.getProperties();
+    const spreads = props.filter((p) => Node.isSpreadAssignment(p));
+    if (spreads.length !== 1) return undefined;
+    const inner = wholeDescriptor(a, (spreads[0] as any).getExpression(), keys);
+    if (!inner || props.some((p) => keys.includes((p as any).getName?.()))) return undefined;
+    return { ...inner, outer: n };
+  }
+  const d = descriptorOf(a, n);
+  if (!d || "several" in d || !everyCallSent(d.builder)) return undefined;
+  return { literal: d.literal, call: d.call, builder: d.builder };
+}
+
+/** Whether a node lies in the literal of a descriptor given whole to this call, built for this send alone (its builder's one call). */
+export function builtForSend(a: Analysis, node: Node, call: Node): boolean {
+  return ((call as any).getArguments?.() ?? []).some((arg: Node) => {
+    const whole = wholeDescriptor(a, arg, []);
+    return !!whole && callersOf(whole.builder)?.length === 1 && (whole.literal === node || !!node.getFirstAncestor((x) => x === whole.literal));
   });
 }
 
