@@ -10,6 +10,9 @@ import type { Problems } from "./rewrites/problems.ts";
 import type { HttpCall } from "./transports/transport.ts";
 import { descriptorMember, wholeDescriptor } from "./descriptors.ts";
 import { callersOf } from "./evaluate/callers.ts";
+import { sameCaseCalls } from "./switch-descriptors.ts";
+import { returnedExpressions } from "./scope.ts";
+import { unwrapExpression } from "./urls.ts";
 import { exportedOutward } from "./outside-callers.ts";
 import { functionName } from "./references.ts";
 import type { LocatedUrl, Part } from "./urls.ts";
@@ -41,7 +44,8 @@ export function descriptorProblems(a: Analysis, http: HttpCall, edits: Edit[]): 
   for (const { call, builder } of descriptorCalls(a, http)) {
     const name = functionName(builder)?.getText() ?? "the builder";
     const where = `${builder.getSourceFile().getBaseName()}:${builder.getStartLineNumber()}`;
-    const callers = callersOf(builder);
+    // (A switch builder's calls reaching other cases build other descriptors: not this one's sends.)
+    const callers = sameCaseCalls(builder, call, returnedExpressions(builder).map(unwrapExpression));
     if (!callers || callers.length !== 1 || exportedOutward(builder) && !importedInRun(builder)) {
       const others = callers ? `${callers.length - 1} other call${callers.length === 2 ? "" : "s"} in the run` : "code the codemod cannot list";
       const brief = callers ? `the descriptor is built by ${name} (${where}) for ${callers.length} sends` : `the descriptor is built by ${name} (${where}), which code outside the run may call`;

@@ -10,6 +10,7 @@ import { enclosingFunction, returnedExpressions } from "./scope.ts";
 import { functionNamed } from "./record-callees.ts";
 import { referencesOf, typedOuter } from "./nodes.ts";
 import { callersOf } from "./evaluate/callers.ts";
+import { chosenCase, everyCaseKnown } from "./switch-descriptors.ts";
 
 export interface Descriptor {
   /** The builder's call (`podAction(id, "stop")`). */
@@ -22,8 +23,9 @@ export interface Descriptor {
 
 /**
  * The descriptor an expression holds: a call of a project function whose only return is an object
- * literal, made in place or held by a `const` that nothing writes. Several returns (a `switch` over
- * the action) are several descriptors: `several` says so, and the value is not read as one.
+ * literal, made in place or held by a `const` that nothing writes. Several returns are several
+ * descriptors: `several` says so, and the value is not read as one, unless they are the cases of a
+ * switch over the action and every call names its case (switch-descriptors.ts).
  */
 export function descriptorOf(a: Analysis, node: Node | undefined): Descriptor | { several: Node[]; call: Node; builder: Node } | undefined {
   if (!node) return undefined;
@@ -39,7 +41,11 @@ export function descriptorOf(a: Analysis, node: Node | undefined): Descriptor | 
   if (!builder || (builder as any).isAsync?.() || (builder as any).isGenerator?.()) return undefined;
   const returns = returnedExpressions(builder).map(unwrapExpression);
   if (!returns.length || !returns.every((r) => Node.isObjectLiteralExpression(r))) return undefined;
-  if (returns.length > 1) return { several: returns, call: n, builder };
+  if (returns.length > 1) {
+    // A switch over the action: the case this call's literal action reaches, when every call's is known.
+    const chosen = everyCaseKnown(builder, returns) ? chosenCase(builder, n, returns) : undefined;
+    return chosen ? { call: n, builder, literal: chosen as Descriptor["literal"] } : { several: returns, call: n, builder };
+  }
   return { call: n, builder, literal: returns[0] as Descriptor["literal"] };
 }
 
