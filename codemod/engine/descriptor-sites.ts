@@ -9,7 +9,7 @@ import type { Analysis } from "./state.ts";
 import type { Problems } from "./rewrites/problems.ts";
 import type { HttpCall } from "./transports/transport.ts";
 import { descriptorMember, wholeDescriptor } from "./descriptors.ts";
-import { callersOf } from "./evaluate/callers.ts";
+import { builderCallers } from "./table-descriptors.ts";
 import { sameCaseCalls } from "./switch-descriptors.ts";
 import { returnedExpressions } from "./scope.ts";
 import { unwrapExpression } from "./urls.ts";
@@ -62,7 +62,7 @@ export function descriptorProblems(a: Analysis, http: HttpCall, edits: Edit[]): 
 
 /** A builder the run's own modules import (exported for them, not only for code outside). */
 function importedInRun(builder: Node): boolean {
-  const callers = callersOf(builder) ?? [];
+  const callers = builderCallers(builder) ?? [];
   return callers.some((c) => c.getSourceFile() !== builder.getSourceFile());
 }
 

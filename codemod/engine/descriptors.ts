@@ -9,7 +9,7 @@ import type { Analysis } from "./state.ts";
 import { enclosingFunction, returnedExpressions } from "./scope.ts";
 import { functionNamed } from "./record-callees.ts";
 import { referencesOf, typedOuter } from "./nodes.ts";
-import { callersOf } from "./evaluate/callers.ts";
+import { builderCallers } from "./table-descriptors.ts";
 import { chosenCase, everyCaseKnown } from "./switch-descriptors.ts";
 
 export interface Descriptor {
@@ -78,7 +78,7 @@ export function descriptorMember(a: Analysis, node: Node): { value: Node; call: 
  * not look: then none is followed, and the builder's base keeps v1 (do no harm).
  */
 function everyCallSent(builder: Node): boolean {
-  const callers = callersOf(builder);
+  const callers = builderCallers(builder);
   if (!callers?.length) return false;
   return callers.every((c) => {
     const decl = typedOuter(c).getParent();
@@ -141,7 +141,7 @@ export function wholeDescriptor(a: Analysis, node: Node | undefined, keys: strin
 export function builtForSend(a: Analysis, node: Node, call: Node): boolean {
   return ((call as any).getArguments?.() ?? []).some((arg: Node) => {
     const whole = wholeDescriptor(a, arg, []);
-    return !!whole && callersOf(whole.builder)?.length === 1 && (whole.literal === node || !!node.getFirstAncestor((x) => x === whole.literal));
+    return !!whole && builderCallers(whole.builder)?.length === 1 && (whole.literal === node || !!node.getFirstAncestor((x) => x === whole.literal));
   });
 }
 

@@ -5,7 +5,7 @@
 // (descriptors.ts leaves them all to the recall net, one finding per case where it is built).
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import { literalText, unwrapExpression } from "./urls.ts";
-import { callersOf } from "./evaluate/callers.ts";
+import { builderCallers } from "./table-descriptors.ts";
 
 /** The switch over one of the builder's parameters holding every return, with that parameter's index. */
 function actionSwitch(builder: Node, returns: Node[]): { clauses: Node[]; index: number } | undefined {
@@ -51,13 +51,13 @@ export function chosenCase(builder: Node, call: Node, returns: Node[]): Node | u
 
 /** Whether every call of the builder in the run gives its action as a literal reaching a case (none may reach any case). */
 export function everyCaseKnown(builder: Node, returns: Node[]): boolean {
-  const callers = callersOf(builder);
+  const callers = builderCallers(builder);
   return !!callers?.length && callers.every((c) => !!chosenCase(builder, c, returns));
 }
 
 /** The calls of a builder that build this descriptor: for a switch builder, those reaching the same case. */
 export function sameCaseCalls(builder: Node, call: Node, returns: Node[]): Node[] | undefined {
-  const callers = callersOf(builder);
+  const callers = builderCallers(builder);
   if (!callers || returns.length < 2) return callers;
   const mine = chosenCase(builder, call, returns);
   return callers.filter((c) => chosenCase(builder, c, returns) === mine);
