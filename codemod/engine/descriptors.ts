@@ -11,6 +11,7 @@ import { functionNamed } from "./record-callees.ts";
 import { referencesOf, typedOuter } from "./nodes.ts";
 import { builderCallers } from "./table-descriptors.ts";
 import { chosenCase, everyCaseKnown } from "./switch-descriptors.ts";
+import { callsLibrary } from "./call-reader.ts";
 
 export interface Descriptor {
   /** The builder's call (`podAction(id, "stop")`). */
@@ -67,7 +68,7 @@ export function descriptorMember(a: Analysis, node: Node): { value: Node; call: 
   const d = descriptorOf(a, n.getExpression());
   if (!d || "several" in d) return undefined;
   const value = ownKey(d.literal, n.getName());
-  if (!value || !everyCallSent(d.builder)) return undefined;
+  if (!value || !everyCallSent(a, d.builder)) return undefined;
   return { value, call: d.call, builder: d.builder, literal: d.literal };
 }
 
@@ -77,7 +78,7 @@ export function descriptorMember(a: Analysis, node: Node): { value: Node; call: 
  * whole (`enqueue(stopRequest(id))`), returned, or read by two calls may be sent where the run does
  * not look: then none is followed, and the builder's base keeps v1 (do no harm).
  */
-function everyCallSent(builder: Node): boolean {
+function everyCallSent(a: Analysis, builder: Node): boolean {
   const callers = builderCallers(builder);
   if (!callers?.length) return false;
   return callers.every((c) => {
@@ -89,7 +90,7 @@ function everyCallSent(builder: Node): boolean {
     let send: Node | undefined;
     for (const r of refs) {
       // Sent whole (`axios(d)`, `fetch(d.url, d)`, `axios({ ...d, headers })`): the call it is given to is the send.
-      const whole = wholeSend(r);
+      const whole = wholeSend(a, r);
       if (whole) {
         if (send && whole !== send) return false;
         send = whole;
@@ -106,13 +107,18 @@ function everyCallSent(builder: Node): boolean {
   });
 }
 
-/** The call a descriptor's name is given to whole: as an argument, or spread into an object literal argument. */
-function wholeSend(ref: Node): Node | undefined {
+/**
+ * The call a descriptor's name is given to whole (as an argument, or spread into an object literal
+ * argument), when that call is an HTTP library's (`axios(d)`, `fetch(d.url, d)`, `api.request(d)`):
+ * handed to anything else (`enqueue(d)`, the project's own `send(d)`), it may be sent where the run
+ * does not look.
+ */
+function wholeSend(a: Analysis, ref: Node): Node | undefined {
   const parent = ref.getParent();
-  if (parent && Node.isCallExpression(parent) && parent.getArguments().includes(ref as never)) return parent;
   const literal = parent && Node.isSpreadAssignment(parent) ? parent.getParent() : undefined;
-  const call = literal?.getParent();
-  return call && Node.isCallExpression(call) && call.getArguments().includes(literal as never) ? call : undefined;
+  const call = literal ? literal.getParent() : parent;
+  const given = literal ?? ref;
+  return call && Node.isCallExpression(call) && call.getArguments().includes(given as never) && callsLibrary(a, call) ? call : undefined;
 }
 
 /**
@@ -133,7 +139,7 @@ export function wholeDescriptor(a: Analysis, node: Node | undefined, keys: strin
     return { ...inner, outer: n };
   }
   const d = descriptorOf(a, n);
-  if (!d || "several" in d || !everyCallSent(d.builder)) return undefined;
+  if (!d || "several" in d || !everyCallSent(a, d.builder)) return undefined;
   return { literal: d.literal, call: d.call, builder: d.builder };
 }
 
