@@ -44,7 +44,9 @@ export function descriptorOf(a: Analysis, node: Node | undefined): Descriptor | 
   if (!returns.length || !returns.every((r) => Node.isObjectLiteralExpression(r))) return undefined;
   if (returns.length > 1) {
     // A switch over the action: the case this call's literal action reaches, when every call's is known.
-    const chosen = everyCaseKnown(builder, returns) ? chosenCase(builder, n, returns) : undefined;
+    // (The case first: it is read from the syntax alone; listing every caller asks the compiler.)
+    const case_ = chosenCase(builder, n, returns);
+    const chosen = case_ && everyCaseKnown(builder, returns) ? case_ : undefined;
     return chosen ? { call: n, builder, literal: chosen as Descriptor["literal"] } : { several: returns, call: n, builder };
   }
   return { call: n, builder, literal: returns[0] as Descriptor["literal"] };
