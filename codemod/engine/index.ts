@@ -15,7 +15,8 @@ import type { Edit, FileAnalysis, Finding, MarkDetail } from "../types.ts";
 import { parseErrorOf, type ProjectIndex } from "../project-index.ts";
 import { addFile, newAnalysis, planFor, type Analysis, type FileState, type Frozen, type Holds, type Site } from "./state.ts";
 import { holdsFor, newHolds } from "./site-holds.ts";
-import { httpCall, libraryCallee } from "./transports/index.ts";
+import { httpCall } from "./transports/index.ts";
+import { libraryCallee } from "./transports/library-callee.ts";
 import { setCallReader, setLibraryCallee } from "./call-reader.ts";
 
 setCallReader(httpCall);

@@ -133,13 +133,6 @@ function madeRoot(a: Analysis, n: Node, trail: Node[], depth: number): Root | un
 }
 
 /** What a callee's root value is: a known HTTP library, an instance of one, a wrapper, or a helper. */
-/** Whether a call's callee is a library's function or an instance's (`axios`, `axios.request`, `fetch`, `api.request`), not a project wrapper or helper. */
-export function libraryCallee(a: Analysis, call: CallExpression): boolean {
-  const callee = unwrapExpression(call.getExpression());
-  const root = rootOf(a, callee) ?? (Node.isPropertyAccessExpression(callee) ? rootOf(a, callee.getExpression()) : undefined);
-  return !!root && "lib" in root && root.lib !== "helper" && !("wrapper" in root && root.wrapper);
-}
-
 export function rootOf(a: Analysis, node: Node, trail: Node[] = [], depth = 0): Root | undefined {
   const found = rootByValue(a, node, trail, depth);
   if (found || depth > 6) return found;
