@@ -17,3 +17,17 @@ export function readCall(a: Analysis, call: CallExpression): HttpCall | undefine
   if (!reader) throw new Error("internal: the call reader is not set (engine/index.ts sets it)");
   return reader(a, call);
 }
+
+export type LibraryCallee = (a: Analysis, call: CallExpression) => boolean;
+
+let libraryCallee: LibraryCallee | undefined;
+
+export function setLibraryCallee(r: LibraryCallee): void {
+  libraryCallee = r;
+}
+
+/** Whether a call's callee is an HTTP library's own function or an instance's (not a project wrapper), read without reading the call. */
+export function callsLibrary(a: Analysis, call: CallExpression): boolean {
+  if (!libraryCallee) throw new Error("internal: the library callee test is not set (engine/index.ts sets it)");
+  return libraryCallee(a, call);
+}

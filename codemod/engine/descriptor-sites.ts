@@ -8,8 +8,11 @@ import type { Edit } from "../types.ts";
 import type { Analysis } from "./state.ts";
 import type { Problems } from "./rewrites/problems.ts";
 import type { HttpCall } from "./transports/transport.ts";
-import { descriptorMember } from "./descriptors.ts";
-import { callersOf } from "./evaluate/callers.ts";
+import { descriptorMember, wholeDescriptor } from "./descriptors.ts";
+import { builderCallers } from "./table-descriptors.ts";
+import { sameCaseCalls } from "./switch-descriptors.ts";
+import { returnedExpressions } from "./scope.ts";
+import { unwrapExpression } from "./urls.ts";
 import { exportedOutward } from "./outside-callers.ts";
 import { functionName } from "./references.ts";
 import type { LocatedUrl, Part } from "./urls.ts";
@@ -27,6 +30,11 @@ function descriptorCalls(a: Analysis, http: HttpCall): { call: Node; builder: No
       if (m) out.set(m.call, m.builder);
     }
   }
+  // Given whole (`axios(d)`, `fetch(d.url, d)`): the send reads every key the builder writes.
+  for (const arg of (http.call as any).getArguments?.() ?? []) {
+    const whole = wholeDescriptor(a, arg, []);
+    if (whole) out.set(whole.call, whole.builder);
+  }
   return [...out].map(([call, builder]) => ({ call, builder }));
 }
 
@@ -36,7 +44,8 @@ export function descriptorProblems(a: Analysis, http: HttpCall, edits: Edit[]): 
   for (const { call, builder } of descriptorCalls(a, http)) {
     const name = functionName(builder)?.getText() ?? "the builder";
     const where = `${builder.getSourceFile().getBaseName()}:${builder.getStartLineNumber()}`;
-    const callers = callersOf(builder);
+    // (A switch builder's calls reaching other cases build other descriptors: not this one's sends.)
+    const callers = sameCaseCalls(builder, call, returnedExpressions(builder).map(unwrapExpression));
     if (!callers || callers.length !== 1 || exportedOutward(builder) && !importedInRun(builder)) {
       const others = callers ? `${callers.length - 1} other call${callers.length === 2 ? "" : "s"} in the run` : "code the codemod cannot list";
       const brief = callers ? `the descriptor is built by ${name} (${where}) for ${callers.length} sends` : `the descriptor is built by ${name} (${where}), which code outside the run may call`;
@@ -53,7 +62,7 @@ export function descriptorProblems(a: Analysis, http: HttpCall, edits: Edit[]): 
 
 /** A builder the run's own modules import (exported for them, not only for code outside). */
 function importedInRun(builder: Node): boolean {
-  const callers = callersOf(builder) ?? [];
+  const callers = builderCallers(builder) ?? [];
   return callers.some((c) => c.getSourceFile() !== builder.getSourceFile());
 }
 

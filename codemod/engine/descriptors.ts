@@ -9,7 +9,9 @@ import type { Analysis } from "./state.ts";
 import { enclosingFunction, returnedExpressions } from "./scope.ts";
 import { functionNamed } from "./record-callees.ts";
 import { referencesOf, typedOuter } from "./nodes.ts";
-import { callersOf } from "./evaluate/callers.ts";
+import { builderCallers } from "./table-descriptors.ts";
+import { chosenCase, everyCaseKnown } from "./switch-descriptors.ts";
+import { callsLibrary } from "./call-reader.ts";
 
 export interface Descriptor {
   /** The builder's call (`podAction(id, "stop")`). */
@@ -22,8 +24,9 @@ export interface Descriptor {
 
 /**
  * The descriptor an expression holds: a call of a project function whose only return is an object
- * literal, made in place or held by a `const` that nothing writes. Several returns (a `switch` over
- * the action) are several descriptors: `several` says so, and the value is not read as one.
+ * literal, made in place or held by a `const` that nothing writes. Several returns are several
+ * descriptors: `several` says so, and the value is not read as one, unless they are the cases of a
+ * switch over the action and every call names its case (switch-descriptors.ts).
  */
 export function descriptorOf(a: Analysis, node: Node | undefined): Descriptor | { several: Node[]; call: Node; builder: Node } | undefined {
   if (!node) return undefined;
@@ -39,7 +42,13 @@ export function descriptorOf(a: Analysis, node: Node | undefined): Descriptor | 
   if (!builder || (builder as any).isAsync?.() || (builder as any).isGenerator?.()) return undefined;
   const returns = returnedExpressions(builder).map(unwrapExpression);
   if (!returns.length || !returns.every((r) => Node.isObjectLiteralExpression(r))) return undefined;
-  if (returns.length > 1) return { several: returns, call: n, builder };
+  if (returns.length > 1) {
+    // A switch over the action: the case this call's literal action reaches, when every call's is known.
+    // (The case first: it is read from the syntax alone; listing every caller asks the compiler.)
+    const case_ = chosenCase(builder, n, returns);
+    const chosen = case_ && everyCaseKnown(builder, returns) ? case_ : undefined;
+    return chosen ? { call: n, builder, literal: chosen as Descriptor["literal"] } : { several: returns, call: n, builder };
+  }
   return { call: n, builder, literal: returns[0] as Descriptor["literal"] };
 }
 
@@ -61,7 +70,7 @@ export function descriptorMember(a: Analysis, node: Node): { value: Node; call: 
   const d = descriptorOf(a, n.getExpression());
   if (!d || "several" in d) return undefined;
   const value = ownKey(d.literal, n.getName());
-  if (!value || !everyCallSent(d.builder)) return undefined;
+  if (!value || !everyCallSent(a, d.builder)) return undefined;
   return { value, call: d.call, builder: d.builder, literal: d.literal };
 }
 
@@ -71,8 +80,8 @@ export function descriptorMember(a: Analysis, node: Node): { value: Node; call: 
  * whole (`enqueue(stopRequest(id))`), returned, or read by two calls may be sent where the run does
  * not look: then none is followed, and the builder's base keeps v1 (do no harm).
  */
-function everyCallSent(builder: Node): boolean {
-  const callers = callersOf(builder);
+function everyCallSent(a: Analysis, builder: Node): boolean {
+  const callers = builderCallers(builder);
   if (!callers?.length) return false;
   return callers.every((c) => {
     const decl = typedOuter(c).getParent();
@@ -82,6 +91,13 @@ function everyCallSent(builder: Node): boolean {
     const refs = referencesOf(enclosingFunction(decl), decl.getNameNode());
     let send: Node | undefined;
     for (const r of refs) {
+      // Sent whole (`axios(d)`, `fetch(d.url, d)`, `axios({ ...d, headers })`): the call it is given to is the send.
+      const whole = wholeSend(a, r);
+      if (whole) {
+        if (send && whole !== send) return false;
+        send = whole;
+        continue;
+      }
       const access = r.getParent();
       if (!access || !Node.isPropertyAccessExpression(access) || access.getExpression() !== r) return false;
       // (The outermost call whose arguments hold the read: `fetch(d.url, { body: JSON.stringify(d.body) })` is one send.)
@@ -90,6 +106,50 @@ function everyCallSent(builder: Node): boolean {
       send = call;
     }
     return !!send;
+  });
+}
+
+/**
+ * The call a descriptor's name is given to whole (as an argument, or spread into an object literal
+ * argument), when that call is an HTTP library's (`axios(d)`, `fetch(d.url, d)`, `api.request(d)`):
+ * handed to anything else (`enqueue(d)`, the project's own `send(d)`), it may be sent where the run
+ * does not look.
+ */
+function wholeSend(a: Analysis, ref: Node): Node | undefined {
+  const parent = ref.getParent();
+  const literal = parent && Node.isSpreadAssignment(parent) ? parent.getParent() : undefined;
+  const call = literal ? literal.getParent() : parent;
+  const given = literal ?? ref;
+  return call && Node.isCallExpression(call) && call.getArguments().includes(given as never) && callsLibrary(a, call) ? call : undefined;
+}
+
+/**
+ * The descriptor a send is given whole (`axios(d)`, `fetch(d.url, d)`, `axios({ ...d, headers })`):
+ * its returned literal, read as the request's config where it is built; `outer` is the literal it is
+ * spread into. Only when every descriptor its builder makes goes to one send, and the outer literal
+ * writes none of the request's own keys (then the request is not the descriptor's alone).
+ */
+export function wholeDescriptor(a: Analysis, node: Node | undefined, keys: string[]): { literal: Descriptor["literal"]; call: Node; builder: Node; outer?: Node } | undefined {
+  if (!node) return undefined;
+  const n = unwrapExpression(node);
+  if (Node.isObjectLiteralExpression(n)) {
+    const props = n.getProperties();
+    const spreads = props.filter((p) => Node.isSpreadAssignment(p));
+    if (spreads.length !== 1) return undefined;
+    const inner = wholeDescriptor(a, (spreads[0] as any).getExpression(), keys);
+    if (!inner || props.some((p) => keys.includes((p as any).getName?.()))) return undefined;
+    return { ...inner, outer: n };
+  }
+  const d = descriptorOf(a, n);
+  if (!d || "several" in d || !everyCallSent(a, d.builder)) return undefined;
+  return { literal: d.literal, call: d.call, builder: d.builder };
+}
+
+/** Whether a node lies in the literal of a descriptor given whole to this call, built for this send alone (its builder's one call). */
+export function builtForSend(a: Analysis, node: Node, call: Node): boolean {
+  return ((call as any).getArguments?.() ?? []).some((arg: Node) => {
+    const whole = wholeDescriptor(a, arg, []);
+    return !!whole && builderCallers(whole.builder)?.length === 1 && (whole.literal === node || !!node.getFirstAncestor((x) => x === whole.literal));
   });
 }
 

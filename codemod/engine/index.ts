@@ -16,9 +16,11 @@ import { parseErrorOf, type ProjectIndex } from "../project-index.ts";
 import { addFile, newAnalysis, planFor, type Analysis, type FileState, type Frozen, type Holds, type Site } from "./state.ts";
 import { holdsFor, newHolds } from "./site-holds.ts";
 import { httpCall } from "./transports/index.ts";
-import { setCallReader } from "./call-reader.ts";
+import { libraryCallee } from "./transports/library-callee.ts";
+import { setCallReader, setLibraryCallee } from "./call-reader.ts";
 
 setCallReader(httpCall);
+setLibraryCallee(libraryCallee);
 import { processCall } from "./call-site.ts";
 import { registerCaughtReadsByShape, registerErrorReads, settleErrorReads } from "./error-reads.ts";
 import { registerErrorTexts, settleErrorWording } from "./error-wording.ts";

@@ -191,6 +191,8 @@ export function resolveParts(input: Node, ctx: UrlContext, depth = 0): Part[] {
     if (member) {
       const parts = resolveParts(member.expr, member.ctx, depth + 1);
       if (parts.some((p) => p.kind === "base" || (p.kind === "text" && p.text.includes(V1_HOST)))) return parts;
+      // A descriptor's path (`API + op.path`, `{ path: \`/pods/${id}/start\` }`): the path, as written in its builder.
+      if (parts[0]?.kind === "text" && parts[0].text.startsWith("/")) return parts;
     }
   }
   if (Node.isCallExpression(node) || Node.isElementAccessExpression(node)) {

@@ -17,6 +17,7 @@ import { bind, objectLiteral, urlContext } from "../values.ts";
 import { locate, resolveParts, unwrapExpression } from "../urls.ts";
 import { shortExpression } from "../expression-name.ts";
 import { optionsOf } from "../evaluate/value.ts";
+import { builtForSend, wholeDescriptor } from "../descriptors.ts";
 
 const ADVICE = "send the body as JSON with Content-Type: application/json (v2 answers other types with 415)";
 const FORM = /^(?:globalThis\.)?(FormData|URLSearchParams|Blob|File|ReadableStream|ArrayBuffer|Buffer|Uint8Array)\b/;
@@ -180,7 +181,8 @@ function instanceHeaders(plan: Plan, walk: HeaderWalk, inner: HttpCall, frame: F
 function rawOptions(plan: Plan, inner: HttpCall): Node | undefined {
   if (!inner.options) return undefined;
   const args = inner.call.getArguments();
-  return args.find((x) => x === inner.options || unwrapExpression(x) === inner.options || objectLiteral(plan.a, x) === inner.options) ?? inner.options;
+  // (A descriptor given whole, `fetch(d.url, { ...d, headers })`: the argument, whose headers may be its own.)
+  return args.find((x) => x === inner.options || unwrapExpression(x) === inner.options || objectLiteral(plan.a, x) === inner.options || wholeDescriptor(plan.a, x, [])?.literal === inner.options) ?? inner.options;
 }
 
 /** A call that gives no options where its library takes them: they can be added after its last argument. */
@@ -234,7 +236,7 @@ function nameOf(fn: Node): string {
 function placeOf(plan: Plan, fix: Fix, call: CallExpression, fn: Node | undefined): boolean {
   if (fix.kind === "options") return !fn && fix.call === call && call.getArguments().length === fix.index;
   const anchor = fix.kind === "append" ? fix.literal : fix.kind === "headers" || fix.kind === "respread" ? fix.options : fix.expr;
-  if (!within(anchor, call) && !localOnlyTo(plan, anchor, call)) return false;
+  if (!within(anchor, call) && !localOnlyTo(plan, anchor, call) && !builtForSend(plan.a, anchor, call)) return false;
   if (fix.kind === "rebuild" && !simple(fix.expr)) return false;
   if (fix.kind === "respread") return simple(fix.spread) && !(fn && readsParamOf(plan, fix.spread, fn));
   if (!fn) return true;

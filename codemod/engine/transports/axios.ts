@@ -7,6 +7,10 @@ import type { Analysis } from "../state.ts";
 import { unwrapExpression } from "../urls.ts";
 import { valueKind } from "../nodes.ts";
 import { optionsOf } from "../evaluate/value.ts";
+import { wholeDescriptor } from "../descriptors.ts";
+
+/** The keys of an axios config that say which request it is (a literal spreading a descriptor must leave them to it). */
+const CONFIG_KEYS = ["url", "method", "data", "params"];
 
 const VERBS = new Set(["get", "post", "put", "patch", "delete", "head", "options"]);
 
@@ -23,6 +27,12 @@ export const axiosTransport: Transport = {
       return { urlNode: args[0], options, bodyKey: "arg", bodyArg: hasData ? args[1] : undefined, external: external(a, objectLiteral(a, options), ["baseURL"], "slash") ?? instance };
     }
     if (!first && args.length === 1 && isSentConfig(a, args[0]!)) return { bodyKey: "data", resend: true };
+    // A request descriptor given whole (`axios(d)`, `api.request({ ...d, baseURL })`): its config is the literal its builder returns.
+    const whole = args.length === 1 ? wholeDescriptor(a, args[0], CONFIG_KEYS) : undefined;
+    if (whole) {
+      const base = whole.outer ? external(a, whole.outer, ["baseURL"], "slash") : undefined;
+      return { urlNode: prop(whole.literal, "url"), options: whole.literal, bodyKey: "data", external: base ?? external(a, whole.literal, ["baseURL"], "slash") ?? instance };
+    }
     // A config object built elsewhere (`api(podRequest(id))`, `api.request(config)`: request takes nothing else): its URL, method and base are in it.
     if (!first && args.length === 1 && (member === "request" || valueKind(args[0]!) === "object" || givenObjects(a, args[0]!))) return { urlNode: args[0], options: args[0], bodyKey: "data", external: instance };
     const [urlNode, options] = first && args.length === 1 ? [prop(first, "url"), first] : [args[0], args[1]];
