@@ -55,7 +55,10 @@ export function convertedRead(access: Node, last: Node, f: FieldLens, v1Path: st
   if (!typeAllows(receiver, v1Top, v2Top) && !(v1Path === v1Top && f.v2[0] === v2Top && retype?.(receiver, v1Top, v2Top))) return undefined;
   const code = [
     `// v2-bridge: v1 \`${v1Path}\` from v2 \`${f.v2[0]}\`, as the gateway's ${conv.name} converter answers it.`,
-    `function ${name}(${param}${ts ? ": any" : ""}) {`,
+    // Returning `any` in TypeScript: the v1 read was typed by the project's own declaration of the
+    // record (`any` from `res.json()`, or its interface), which the helper cannot know; its inferred
+    // type would add `undefined` where a strict project returns the read as a `string`.
+    `function ${name}(${param}${ts ? ": any" : ""})${ts ? ": any" : ""} {`,
     `  return ${param} === undefined ? undefined : ${out};`,
     "}",
   ].join("\n");

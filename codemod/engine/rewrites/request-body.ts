@@ -19,7 +19,7 @@ import { builtShape } from "../built-body.ts";
 import { convertDeclared } from "../declared-body.ts";
 import { shortExpression } from "../expression-name.ts";
 import { wretchFixedBodyEdit } from "../transports/wretch.ts";
-import { referencesOf } from "../nodes.ts";
+import { isTypeScriptFile, referencesOf, typedOuter } from "../nodes.ts";
 
 /** A fixed body whose values are computed at the call (`{ action }` for a path segment chosen at run time), as source. */
 export interface ComputedBody {
@@ -138,7 +138,11 @@ function addToOptions(plan: Plan, http: HttpCall, key: string, value: string, js
   const contentType = `${q(plan.a, at, "Content-Type")}: ${q(plan.a, at, "application/json")}`;
   if (opts && Node.isObjectLiteralExpression(opts)) {
     const props = opts.getProperties();
-    let add = `${key}: ${value}`;
+    // Options built away from the call (a descriptor a function returns, a `const` handed in later)
+    // have no contextual type where they are written: TypeScript would widen `"stop"` to `string`,
+    // which v2's typed body (`action: "start" | "stop" | …`) rejects.
+    const away = typedOuter(opts).getParent() !== http.call && isTypeScriptFile(opts.getSourceFile().getFilePath()) && value.startsWith("{");
+    let add = `${key}: ${away ? `${value} as const` : value}`;
     if (jsonHeader) add += `, headers: { ${contentType} }`;
     const last = props.at(-1);
     if (last) {
