@@ -68,6 +68,10 @@ export interface SourceInput {
   oneOf?: unknown[];
   /** True when it may be undefined or null at run time (untyped, declared optional or nullable): the form must then give what toV2 gives for those. */
   optional: boolean;
+  /** A list known to have an entry wherever its value comes from (every caller passes `[…]` with one), its entries not known. */
+  nonEmpty?: boolean;
+  /** A list known to have exactly one entry (every caller writes `[x]`), its entry not known. */
+  oneEntry?: boolean;
 }
 
 /**

@@ -19,6 +19,7 @@ import { replaceNode } from "./text-edit.ts";
 import { hostPathOf } from "./host-path.ts";
 import { envKey, envRead } from "./env-reads.ts";
 import { methodBeside } from "./relative-routes.ts";
+import { keptV1CallAt } from "./kept-v1-calls.ts";
 
 
 /** How an environment read (`BaseSource.env`, `Deno.env.X` for Deno's getter) is written, with `suffix` on its name. */
@@ -40,6 +41,9 @@ function literal(a: Analysis, n: Node): void {
   if (!value.includes(V1_HOST)) return;
   if ((Node.isStringLiteral(n) || Node.isNoSubstitutionTemplateLiteral(n)) && isBaseOnly(value)) return registerBase(a, n, value);
   if (a.consumed.has(n)) return;
+  // Inside a call an earlier run kept whole on the declared v1 base, under its mark: kept as written
+  // (its mark is read back, todo-marks.ts), not made a site of its own that a second run would rewrite.
+  if (keptV1CallAt(n)?.getDescendants().includes(n)) return;
   const expr = concatenationOf(Node.isTemplateHead(n) ? n.getParent()! : n);
   if (Node.isImportDeclaration(expr.getParent() ?? expr)) return;
   const parts = resolveParts(expr, urlContext(a));

@@ -17,7 +17,29 @@ const inputOf = (v: Value | undefined): SourceInput | undefined => v && (v.liter
 /** The review note a converter adds even where it converts (a priority list cut to its first entry), if any. */
 export function reviewOf(lensField: FieldLens, values: (Value | undefined)[]): string | undefined {
   const converter = converterNamed(lensField.converter!);
-  return converter.codemodReview?.(values.map((v) => v?.source), values.map((v) => (v?.literal ? v.value : undefined))) ?? undefined;
+  if (!converter.codemodReview) return undefined;
+  const sources = values.map((v) => v?.source);
+  // An input whose values are listed (each caller's literal) is reviewed as each of them: any one that drops meaning marks it.
+  for (const literals of literalChoices(values)) {
+    const review = converter.codemodReview(sources, literals);
+    if (review) return review;
+  }
+  return undefined;
+}
+
+/** Beyond this many combinations of listed values, the inputs are reviewed as not known. */
+const MAX_CHOICES = 16;
+
+/** The literal of each input: its value, or each of the values it is listed to hold, in every combination. */
+function literalChoices(values: (Value | undefined)[]): unknown[][] {
+  // A list known to hold one entry (each caller writes `[x]`) is reviewed as a list of one, its entry not known.
+  const options = values.map((v) => (v?.literal ? [v.value] : v && !v.input.optional && v.input.oneOf?.length ? v.input.oneOf : v?.input.oneEntry ? [[undefined]] : [undefined]));
+  let out: unknown[][] = [[]];
+  for (const o of options) {
+    out = out.flatMap((prefix) => o.map((x) => [...prefix, x]));
+    if (out.length > MAX_CHOICES) return [values.map((v) => (v?.literal ? v.value : undefined))];
+  }
+  return out;
 }
 
 /** Converts one lens field with a converter; `names` are its v1 fields, `present` those written. */

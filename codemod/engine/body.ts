@@ -222,7 +222,7 @@ function conditionalSpread(p: Node, comments: string[]): ConditionalSpread | und
 }
 
 /** Converts a v1 body object literal with the named lens. */
-export function convertBody(obj: ObjectLiteralExpression, lensName: string, quote: string): BodyConversion {
+export function convertBody(obj: ObjectLiteralExpression, lensName: string, quote: string, spreadFields?: (spread: Node) => Map<string, V1Field> | undefined): BodyConversion {
   const lens: BodyLens = lensNamed(lensName);
   const problems: BodyProblem[] = [];
   const fields = new Map<string, V1Field>();
@@ -249,6 +249,13 @@ export function convertBody(obj: ObjectLiteralExpression, lensName: string, quot
     const spread = Node.isSpreadAssignment(p) ? conditionalSpread(p, leading) : undefined;
     if (spread) {
       conditionals.push(spread);
+      return;
+    }
+    // `{ ...input, cloudType }` of a value whose fields are declared (a typed parameter): its fields, read from it,
+    // unless a field written before it would be overridden by it (the order then decides at run time).
+    const declared = Node.isSpreadAssignment(p) ? spreadFields?.(p.getExpression()) : undefined;
+    if (declared && ![...declared.keys()].some((k) => fields.has(k))) {
+      for (const [k, f] of declared) fields.set(k, f);
       return;
     }
     const what = Node.isSpreadAssignment(p) ? "spread" : "method or accessor";

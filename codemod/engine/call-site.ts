@@ -36,6 +36,7 @@ import { heldBaseWhy } from "./held-base-redirect.ts";
 import { chosenVerdict, type ChosenVerdict } from "./chosen-urls.ts";
 import { joinChoices } from "./array-joins.ts";
 import { descriptorProblems } from "./descriptor-sites.ts";
+import { doubleBase } from "./double-base.ts";
 
 /** The URL of a call as parts, following `url.href`, `url.toString()` and `const url = new URL(…)`. */
 function urlOf(a: Analysis, http: HttpCall): { parts: Part[]; external?: External; branches?: Part[][]; condition?: Node } | undefined {
@@ -204,6 +205,13 @@ export function processCall(a: Analysis, http: HttpCall): void {
   };
   if (url.problem) {
     problems.push({ reason: url.problem, advice: `build the URL from the v2 base ${V2_BASE} by hand` });
+    return done();
+  }
+  // A full v1 URL after the helper's own base: it fails on v1 as written (double-base.ts).
+  const doubled = doubleBase(url, http.method.kind !== "unknown" ? http.method.value : undefined);
+  if (doubled) {
+    if (doubled.operation) (opKey = doubled.operation.key), (v1 = doubled.operation.v1);
+    problems.push(doubled.problem);
     return done();
   }
   // `/pods${query}`: the path is known; the query string built at run time is checked with the query.

@@ -244,6 +244,10 @@ export class Follower {
     if (Node.isCallExpression(p) && p.getExpression().getKind() === SyntaxKind.SuperKeyword && (p.getArguments() as Node[]).includes(outer) && this.intoCallee(p, outer, path, out, seen, depth)) return;
     // Options carrying the base given to a planned request (`$fetch(path, rpOpts())`, `{ ...rpOpts() }`): that request is the use.
     if (path.length === 1 && Node.isCallExpression(p) && p.getArguments().includes(outer as any) && this.accounted(p.getExpression())) return;
+    // A bare base handed to a factory of the project (`const http = makeClient(BASE)`): followed inside,
+    // where each use of the parameter must lead to a planned call, as for `new Client(BASE)` above.
+    // (Only a factory, whose every return is an object: a function returning data is not followed so.)
+    if (!path.length && Node.isCallExpression(p) && (p.getArguments() as Node[]).includes(outer) && this.makesObject(p) && this.intoCallee(p, outer, path, out, seen, depth)) return this.follow(p, out, seen, depth + 1, path);
     // An object carrying the base (a client the project made) handed to a function of the project:
     // followed where its parameter is used. A bare base string handed on is not: the function
     // may build URLs from it that no planned site accounts for.
@@ -255,6 +259,12 @@ export class Follower {
     const chainWhy = wretchUnfollowed(this.a, outer);
     if (chainWhy) this.why.set(outer, chainWhy);
     out.push(outer);
+  }
+
+  /** A call of a project function whose every return is an object (a factory of a client). */
+  private makesObject(call: Node & { getExpression(): Node }): boolean {
+    const fn = functionNamed(this.a, call.getExpression());
+    return !!fn && optionsOf(this.a.evaluator.returns(fn, undefined)).every((o) => o.kind === "object");
   }
 
   /** A field an outside base class's inherited methods may read (inherited-field-reads.ts): its unplanned reads are uses. */

@@ -8,8 +8,9 @@ export type Input = SourceInput | undefined;
 const NAME = String.raw`(?:[A-Za-z_$][\w$]*)`;
 const CHAIN = String.raw`${NAME}(?:\??\.${NAME}|(?:\?\.)?\[(?:\d+|"[^"\\]*"|'[^'\\]*')\])*`;
 const LITERAL = String.raw`(?:-?\d+(?:\.\d+)?|"[^"\\]*"|'[^'\\]*'|true|false|null|undefined)`;
-const ATOM = new RegExp(`^(?:${CHAIN}|${LITERAL})$`);
-const PURE = new RegExp(`^(?:${CHAIN}|${LITERAL})(?: \\?\\? (?:${CHAIN}|${LITERAL}))?$`);
+// A chain may end in a non-null assertion (`input.gpuTypeIds!`): still one operand.
+const ATOM = new RegExp(`^(?:${CHAIN}!?|${LITERAL})$`);
+const PURE = new RegExp(`^(?:${CHAIN}!?|${LITERAL})(?: \\?\\? (?:${CHAIN}|${LITERAL}))?$`);
 
 /** The text reads a value without computing anything (a name, a property chain, a literal, `a ?? 4`): writing it twice is harmless. */
 export const isPure = (src: string): boolean => PURE.test(src.trim());
@@ -55,6 +56,7 @@ export function unlessAllUndefined(inputs: Input[], form: string): string {
 export function nonEmptyList(input: Input): boolean {
   const known = knownValue(input);
   if (known) return Array.isArray(known.value) && known.value.length > 0;
+  if (input?.nonEmpty && !input.optional) return true;
   return !!input && !input.optional && /^\[\s*(?!\.\.\.|\])/.test(input.source.trim());
 }
 

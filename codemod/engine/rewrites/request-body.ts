@@ -16,7 +16,8 @@ import { adapterCovers } from "../../adapter/index.ts";
 import { bodyPlaces, notAnObject, type BodyPlace } from "../body-origin.ts";
 import { declaredShape } from "../declared-shapes.ts";
 import { builtShape } from "../built-body.ts";
-import { convertDeclared } from "../declared-body.ts";
+import { convertDeclared, declaredFields, nameCallers } from "../declared-body.ts";
+import { callerFields, type CallerField } from "../caller-fields.ts";
 import { shortExpression } from "../expression-name.ts";
 import { wretchFixedBodyEdit } from "../transports/wretch.ts";
 import { isTypeScriptFile, referencesOf, typedOuter } from "../nodes.ts";
@@ -205,7 +206,18 @@ function convertPlace(plan: Plan, http: HttpCall, place: BodyPlace, lens: string
   const at = node === unwrapExpression(http.body!.node) ? shortExpression(node) : `${shortExpression(http.body!.node)}, at ${shortExpression(node)}`;
   const where = place.why ? `${at}: ${place.why}` : at;
   if (Node.isObjectLiteralExpression(node)) {
-    const result = convertBody(node, lens, quoteOf(plan.a, node));
+    const quote = quoteOf(plan.a, node);
+    // A spread of a typed parameter (`{ ...input, cloudType }`): its declared fields, as its callers give them.
+    const given: Map<string, CallerField>[] = [];
+    const spreadFields = (spread: Node) => {
+      const shape = declaredShape(plan.a, spread);
+      if (!shape) return undefined;
+      const callers = callerFields(plan.a, spread, shape.fields.map((f) => f.name));
+      if (callers) given.push(callers);
+      return declaredFields(spread, shape, quote, callers);
+    };
+    const result = convertBody(node, lens, quote, spreadFields);
+    for (const callers of given) nameCallers(result.problems, callers);
     if (result.text !== null) edit(plan, node, { start: node.getStart(), end: node.getEnd(), text: result.text });
     if (result.text !== null && result.before) siteEdits(plan, result.before);
     for (const p of result.problems) plan.problems.push({ reason: p.reason, advice: p.advice });
@@ -215,7 +227,8 @@ function convertPlace(plan: Plan, http: HttpCall, place: BodyPlace, lens: string
   // tool's input schema, a typed parameter): converted one by one, read from the value at the send.
   const shape = builtShape(plan.a, node) ?? declaredShape(plan.a, node);
   if (shape) {
-    const result = convertDeclared(node, shape, lens, quoteOf(plan.a, node));
+    const callers = builtShape(plan.a, node) ? undefined : callerFields(plan.a, node, shape.fields.map((f) => f.name));
+    const result = convertDeclared(node, shape, lens, quoteOf(plan.a, node), callers);
     if (result.text !== null) edit(plan, node, { start: node.getStart(), end: node.getEnd(), text: result.text });
     for (const p of result.problems) plan.problems.push({ reason: p.reason, advice: p.advice });
     return;
