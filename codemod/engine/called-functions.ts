@@ -1,11 +1,13 @@
 // The project function a call runs, and the function a factory call returns
 // (`const request = createRequest(key)` → the arrow `createRequest` returns): how a helper made by
-// a factory is found from the name it is called by.
+// a factory is found from the name it is called by; and whether a call makes an object at all.
 import { Node, SyntaxKind, type CallExpression } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
 import { bind } from "./values.ts";
 import { enclosingFunction, isFunctionLike } from "./scope.ts";
 import { unwrapExpression } from "./urls.ts";
+import { functionNamed } from "./record-callees.ts";
+import { optionsOf } from "./evaluate/value.ts";
 
 /** The function a factory call returns: `createRequest(key)` → the arrow it returns. */
 export function factoryResult(a: Analysis, call: CallExpression): Node | undefined {
@@ -39,4 +41,10 @@ function returnedFunction(a: Analysis, factory: Node): Node | undefined {
     }
   }
   return undefined;
+}
+
+/** A call of a project function whose every return is an object (a factory of a client). */
+export function makesObjects(a: Analysis, call: Node & { getExpression(): Node }): boolean {
+  const fn = functionNamed(a, call.getExpression());
+  return !!fn && optionsOf(a.evaluator.returns(fn, undefined)).every((o) => o.kind === "object");
 }

@@ -9,7 +9,7 @@ import { tidiedReceiver } from "./evaluate/tidy.ts";
 import { stringMethodReceiver } from "./evaluate/string-methods.ts";
 import { untakenFor } from "./evaluate/string-tests.ts";
 import { testedUse } from "./tested-uses.ts";
-import { isBaseOnly, unwrapExpression } from "./urls.ts";
+import { isBaseOnly, isValueWrapper, unwrapExpression } from "./urls.ts";
 import { configDefault } from "./evaluate/config-default.ts";
 import { factoryNamespace, keyReads } from "./evaluate/config-keys.ts";
 import { Node, SyntaxKind } from "../ts-morph.ts";
@@ -26,9 +26,9 @@ import { chainTop, referencesOf } from "./nodes.ts";
 import { wretchBuilder, wretchUnfollowed } from "./transports/wretch.ts";
 import { argumentCallee, classNamed, functionNamed, parentClass } from "./record-callees.ts";
 import { returnedArgument } from "./returned-argument.ts";
+import { makesObjects } from "./called-functions.ts";
+import { parameterPropertyReads } from "./parameter-properties.ts";
 import { clientKey, clientStep, clientUse, handedOnWhy, insideClient, makesClient, membersTaken, ProjectClients, REQUEST_METHODS } from "./client-uses.ts";
-
-const WRAPPERS = new Set([SyntaxKind.ParenthesizedExpression, SyntaxKind.AsExpression, SyntaxKind.NonNullExpression, SyntaxKind.SatisfiesExpression, SyntaxKind.TypeAssertionExpression, SyntaxKind.AwaitExpression]);
 
 /** `x = v`, and `x ??= v` / `x ||= v`, which give x the value v too. */
 const ASSIGNS = new Set([SyntaxKind.EqualsToken, SyntaxKind.QuestionQuestionEqualsToken, SyntaxKind.BarBarEqualsToken]);
@@ -105,7 +105,7 @@ export class Follower {
     for (;;) {
       const p = outer.getParent();
       if (!p) break;
-      if (WRAPPERS.has(p.getKind())) outer = p;
+      if (isValueWrapper(p) || Node.isAwaitExpression(p)) outer = p;
       else if (Node.isBinaryExpression(p) && ["??", "||"].includes(p.getOperatorToken().getText())) {
         if (p.getRight() === outer) this.overrideBy(p.getLeft()), this.setters.push(p.getLeft());
         outer = p;
@@ -164,7 +164,7 @@ export class Follower {
     if ((Node.isPropertyAssignment(p) && p.getInitializer() === outer) || (Node.isShorthandPropertyAssignment(p) && p.getNameNode() === outer)) {
       // The object literal, through `as const` / `satisfies` / parentheses, to what holds it.
       let obj: Node | undefined = p.getParent();
-      while (obj && obj.getParent() && WRAPPERS.has(obj.getParent()!.getKind())) obj = obj.getParent();
+      while (obj && obj.getParent() && (isValueWrapper(obj.getParent()!) || Node.isAwaitExpression(obj.getParent()!))) obj = obj.getParent();
       const holder = obj && obj.getParent();
       const name = p.getName();
       if (holder && Node.isVariableDeclaration(holder) && holder.getInitializer() === obj) {
@@ -247,7 +247,7 @@ export class Follower {
     // A bare base handed to a factory of the project (`const http = makeClient(BASE)`): followed inside,
     // where each use of the parameter must lead to a planned call, as for `new Client(BASE)` above.
     // (Only a factory, whose every return is an object: a function returning data is not followed so.)
-    if (!path.length && Node.isCallExpression(p) && (p.getArguments() as Node[]).includes(outer) && this.makesObject(p) && this.intoCallee(p, outer, path, out, seen, depth)) return this.follow(p, out, seen, depth + 1, path);
+    if (!path.length && Node.isCallExpression(p) && (p.getArguments() as Node[]).includes(outer) && makesObjects(this.a, p) && this.intoCallee(p, outer, path, out, seen, depth)) return this.follow(p, out, seen, depth + 1, path);
     // An object carrying the base (a client the project made) handed to a function of the project:
     // followed where its parameter is used. A bare base string handed on is not: the function
     // may build URLs from it that no planned site accounts for.
@@ -261,12 +261,6 @@ export class Follower {
     out.push(outer);
   }
 
-  /** A call of a project function whose every return is an object (a factory of a client). */
-  private makesObject(call: Node & { getExpression(): Node }): boolean {
-    const fn = functionNamed(this.a, call.getExpression());
-    return !!fn && optionsOf(this.a.evaluator.returns(fn, undefined)).every((o) => o.kind === "object");
-  }
-
   /** A field an outside base class's inherited methods may read (inherited-field-reads.ts): its unplanned reads are uses. */
   private inheritedReads(at: Node, name: string, out: Node[]): void {
     for (const use of inheritedFieldReads(this.a, at, name, (n) => this.accounted(n))) this.why.set(use.node, use.why), out.push(use.node);
@@ -277,19 +271,11 @@ export class Follower {
     for (const o of overrideSources(this.a.evaluator, left)) this.overrides.add(o);
   }
 
+  /** `new Client(BASE)` into a constructor parameter property: its `this.<name>` reads. True when handled. */
   private injected(outer: Node, out: Node[], seen: Set<string>, depth: number): boolean {
-    let arg: Node = outer;
-    const bind = outer.getParent();
-    if (bind && Node.isPropertyAccessExpression(bind) && bind.getName() === "bind" && bind.getParent() && Node.isCallExpression(bind.getParent()!)) arg = bind.getParent()!;
-    const made = arg.getParent();
-    if (!made || !Node.isNewExpression(made) || !made.getArguments().includes(arg as never)) return false;
-    const cls = classNamed(this.a, made.getExpression());
-    const param = cls?.getConstructors()[0]?.getParameters()[made.getArguments().indexOf(arg as never)];
-    if (!cls || !param || !param.isParameterProperty()) return false;
-    for (const access of cls.getDescendantsOfKind(SyntaxKind.PropertyAccessExpression)) {
-      if (access.getName() === param.getName() && Node.isThisExpression(access.getExpression())) this.follow(access, out, seen, depth + 1);
-    }
-    return true;
+    const reads = parameterPropertyReads(this.a, outer);
+    reads?.forEach((r) => this.follow(r, out, seen, depth + 1));
+    return !!reads;
   }
 
   /** With a path: `x.key` reads the value, `x.method(…)` of a made object keeps exposing it. True when handled. */

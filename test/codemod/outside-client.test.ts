@@ -60,7 +60,7 @@ describe("clients made by outside code from a v1 base", () => {
     const written = await runCodemod({ paths: [dir], write: true });
     const text = readFileSync(path.join(dir, "src/api.ts"), "utf8");
     expect(text).toContain("import.meta.env.VITE_API_V2 ?? 'https://api.runpod.io/v2'");
-    expect(text).toContain("({ url: `pods/${id}/action`, method: 'POST', body: { action: 'start' } }), transformErrorResponse: v2ProblemAsV1Error");
+    expect(text).toContain("({ url: `pods/${id}/action`, method: 'POST', body: { action: 'start' } as const }), transformErrorResponse: v2ProblemAsV1Error");
     expect(text).toContain("query: () => `${RUNPOD_V1_BASE}/networkvolumes`");
     expect(text).toContain("url: `${RUNPOD_V1_BASE}/pods`");
     const after = await runCodemod({ paths: [dir] });

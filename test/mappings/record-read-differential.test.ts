@@ -76,7 +76,7 @@ refDescribe("v1 record reads the codemod rewrites read what the gateway gives", 
     // The read is the last function's return (a converted read's helper comes first).
     const written = [...output.matchAll(/return (.*);\n\}/g)].at(-1)![1]!;
     // A converted read calls a helper the codemod wrote into the file (the converter's v1 form).
-    const helpers = [...output.matchAll(/^function v1\w+\(value(?:: any)?\) \{\n.*\n\}$/gm)].map((m) => m[0].replace("value: any", "value")).join("\n");
+    const helpers = [...output.matchAll(/^function v1\w+\(value(?:: any)?\)(?:: any)? \{\n.*\n\}$/gm)].map((m) => m[0].replace("value: any", "value").replace("): any {", ") {")).join("\n");
     if (field.converter && !helpers) {
       // No source form for this read: it stays as written, under a mark naming the field.
       expect(written, output).toBe(v1Read);
