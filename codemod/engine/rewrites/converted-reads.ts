@@ -7,11 +7,11 @@
 // instead): a write to the field, a form that needs the adapter's helpers, a converter
 // needing the catalog, and a receiver typed with the v1 field but not the v2 one, unless the type
 // is the project's own and can be retyped with the read (its field renamed, typed `unknown`).
-import { Node, SyntaxKind } from "../../ts-morph.ts";
+import { Node } from "../../ts-morph.ts";
 import type { FieldLens } from "../../../mappings/index.ts";
 import { converterNamed } from "../../../mappings/index.ts";
 import type { FileState } from "../state.ts";
-import { afterImports, isTypeScriptFile } from "../nodes.ts";
+import { afterImports, isTypeScriptFile, writtenAt } from "../nodes.ts";
 import { insertAt } from "../text-edit.ts";
 
 export interface ConvertedRead {
@@ -32,7 +32,8 @@ export function convertedRead(access: Node, last: Node, f: FieldLens, v1Path: st
   const conv = f.converter ? converterNamed(f.converter) : undefined;
   if (!conv?.codemodToV1 || f.v2.length !== 1 || !Node.isPropertyAccessExpression(access)) return undefined;
   const index = f.v1.indexOf(v1Path);
-  if (index < 0 || isWritten(last)) return undefined;
+  // `pod.desiredStatus = …`, `delete pod.x`, `pod.x++` are not reads; `!pod.desiredStatus` is.
+  if (index < 0 || writtenAt(last)) return undefined;
   // A catalog converter's other outputs (an endpoint's gpuCount) read back without it.
   if (conv.needsCatalog && (conv.catalogOutputs ?? [index]).includes(index)) return undefined;
   const ts = isTypeScriptFile(access.getSourceFile().getFilePath());
@@ -76,14 +77,6 @@ export function declareReadHelper(file: FileState, helper: ConvertedRead["helper
   const at = afterImports(file.sf, file.text);
   const text = at > 0 ? `\n\n${helper.code}` : `${helper.code}\n\n`;
   file.edits.push(insertAt(file.sf, at, text));
-}
-
-/** `pod.desiredStatus = …`, `delete pod.x`, `pod.x++`: not a read. */
-function isWritten(last: Node): boolean {
-  const p = last.getParent();
-  if (!p) return false;
-  if (Node.isBinaryExpression(p) && p.getLeft() === last && p.getOperatorToken().getKind() >= SyntaxKind.FirstAssignment && p.getOperatorToken().getKind() <= SyntaxKind.LastAssignment) return true;
-  return Node.isDeleteExpression(p) || Node.isPrefixUnaryExpression(p) || Node.isPostfixUnaryExpression(p);
 }
 
 /** The receiver's type lets the v2 field be read: untyped (any, an index signature), or declaring the v2 field. */
