@@ -11,7 +11,7 @@ import type { Analysis } from "./state.ts";
 import { bind } from "./values.ts";
 import { skipParens } from "./nodes.ts";
 import { evaluateLiteral } from "./body.ts";
-import { optionsOf, type Value } from "./evaluate/value.ts";
+import { isAbsent, isNotFollowed, optionsOf, type Value } from "./evaluate/value.ts";
 import { shortExpression } from "./expression-name.ts";
 
 /** One field as the callers give it: its values when every caller's are known, and where one is not. */
@@ -72,9 +72,9 @@ type Fact = "absent" | ({ value: unknown } | { node: Node }) & { listWithEntry: 
 function factOf(v: Value): Fact {
   if (v.kind === "string") return v.via?.length ? { node: v.node, listWithEntry: false } : { value: v.text, listWithEntry: false };
   if (v.kind !== "dynamic") return { node: "node" in v ? v.node : v.call, listWithEntry: false };
-  if (v.why.startsWith("the object has no ")) return "absent";
+  if (isAbsent(v)) return "absent";
   const node = skipParens(v.node);
-  const literal = /^a \w+ is not followed$/.test(v.why) ? evaluateLiteral(node) : undefined;
+  const literal = isNotFollowed(v) ? evaluateLiteral(node) : undefined;
   const withEntry = Node.isArrayLiteralExpression(node) && node.getElements().length > 0 && !node.getElements().some((e) => Node.isSpreadElement(e));
   const entries = Node.isArrayLiteralExpression(node) && withEntry ? node.getElements().length : undefined;
   if (literal) return { value: literal.value, listWithEntry: Array.isArray(literal.value) && literal.value.length > 0, entries };

@@ -7,7 +7,7 @@
 // site is the rewrite's decision (rewrites/json-type.ts).
 import { Node, type CallExpression, type ObjectLiteralExpression } from "../ts-morph.ts";
 import type { Analysis } from "./state.ts";
-import { optionsOf, whyUnknown, type Frame, type Value } from "./evaluate/value.ts";
+import { isUndefined, optionsOf, whyUnknown, type Frame, type Value } from "./evaluate/value.ts";
 import { unwrapExpression } from "./urls.ts";
 import { bind } from "./values.ts";
 import { shortExpression } from "./expression-name.ts";
@@ -335,10 +335,6 @@ function withoutRest(v: Value): Value[] {
   if (v.kind === "copy") return optionsOf(v.of).flatMap(withoutRest);
   if (v.kind !== "rest" || v.omit.some((k) => /^(headers|content-type)$/i.test(k))) return [v];
   return optionsOf(v.of).flatMap(withoutRest);
-}
-
-function isUndefined(v: Value): boolean {
-  return v.kind === "dynamic" && (v.why === "undefined" || v.why.startsWith("the object has no ") || v.why.startsWith("no argument for "));
 }
 
 function propertyName(p: Node): string | undefined {

@@ -6,7 +6,7 @@
 import { Node, SyntaxKind, type Project } from "../../ts-morph.ts";
 import { unwrapExpression } from "../urls.ts";
 import { typedOuter } from "../nodes.ts";
-import { optionsOf, union, type Value } from "./value.ts";
+import { isAbsent, optionsOf, union, type Value } from "./value.ts";
 
 /** The evaluator's reads this needs. */
 export interface KeyReader {
@@ -48,7 +48,7 @@ export function definedKey(ev: KeyReader, at: Node, key: string): Value | undefi
     let v: Value = ev.returns(d.factory, undefined);
     for (const part of path) v = ev.property(at, v, part);
     // A factory without the key does not define it; one the codemod cannot read might.
-    const present = optionsOf(v).filter((o) => !(o.kind === "dynamic" && o.why.startsWith("the object has no ")));
+    const present = optionsOf(v).filter((o) => !isAbsent(o));
     if (present.length) options.push(union(at, present));
   }
   return options.length ? union(at, options) : undefined;

@@ -9,7 +9,7 @@
 import { Node, SyntaxKind } from "../../ts-morph.ts";
 import { enclosingFunction, resolveIdentifier } from "../scope.ts";
 import { unwrapExpression } from "../urls.ts";
-import { dynamic, union, type Frame, type Value } from "./value.ts";
+import { absentKey, dynamic, isUndefined, union, type Frame, type Value } from "./value.ts";
 import { enclosingEntryLoop, type EntryLoop } from "./entry-loops.ts";
 
 /** The evaluator's two reads a copy needs. */
@@ -24,11 +24,11 @@ interface Reader {
  */
 export function copyProperty(r: Reader, at: Node, v: Value & { kind: "copy" }, key: string): Value {
   if (!v.lower) return r.property(at, v.of, key);
-  if (key !== key.toLowerCase()) return dynamic(at, `the object has no ${key}`);
+  if (key !== key.toLowerCase()) return absentKey(at, key);
   const names = keyNames(r, v.of, 0);
   if (!names) return dynamic(at, `${key} of a copy with lowercased keys, made from an object whose keys the codemod cannot list`, v.of);
   const matching = [...new Set(names.filter((n) => n.toLowerCase() === key))];
-  if (!matching.length) return dynamic(at, `the object has no ${key}`);
+  if (!matching.length) return absentKey(at, key);
   return union(at, matching.map((n) => r.property(at, v.of, n)));
 }
 
@@ -50,7 +50,7 @@ export function keyNames(r: Reader, v: Value, depth: number): string[] | undefin
     }
     case "dynamic":
       // Nothing there (an argument not given, a key absent): no keys.
-      return v.why === "undefined" || v.why.startsWith("the object has no ") || v.why.startsWith("no argument for ") ? [] : undefined;
+      return isUndefined(v) ? [] : undefined;
     case "object": {
       if (!Node.isObjectLiteralExpression(v.node)) return undefined;
       const out: string[] = [];

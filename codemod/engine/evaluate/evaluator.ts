@@ -8,7 +8,7 @@ import { Node, SyntaxKind } from "../../ts-morph.ts";
 import { bindAcross, classOfThis, importedBinding, membersNamed, objectOfThis, thisAssignments, type ModuleResolver } from "../symbols.ts";
 import { elementDefault, isFunctionLike, restOmits, writesOf, type Binding } from "../scope.ts";
 import { unwrapExpression } from "../urls.ts";
-import { dynamic, optionsOf, union, type Frame, type Value } from "./value.ts";
+import { absentKey, dynamic, isAbsent, noArgument, notFollowed, undefinedValue, optionsOf, union, type Frame, type Value } from "./value.ts";
 import { givesDeclaredV1Base, HELPER_BASE_PARAM } from "../v1-redirect.ts";
 import { regexLiteral, stringMethodValue } from "./string-methods.ts";
 import { shortExpression } from "../expression-name.ts";
@@ -110,11 +110,11 @@ export class Evaluator {
       if (callee.kind === "function" && (Node.isClassDeclaration(callee.node) || Node.isClassExpression(callee.node))) return { kind: "instance", cls: callee.node, call: node, frame };
       return { kind: "made", call: node, frame };
     }
-    return dynamic(node, `a ${node.getKindName()} is not followed`);
+    return notFollowed(node);
   }
 
   private identifier(id: Node, frame: Frame | undefined): Value {
-    if (id.getText() === "undefined") return dynamic(id, "undefined");
+    if (id.getText() === "undefined") return undefinedValue(id);
     const b = bindAcross(id, this.resolve);
     if (!b) return dynamic(id, `${id.getText()} is a global`);
     return this.binding(id, b, frame);
@@ -185,7 +185,7 @@ export class Evaluator {
       if (!bound) continue;
       const given = bound.arg ? this.path(id, this.evaluate(bound.arg, bound.frame), b.path, b.decl) : undefined;
       const options = [given, def ? this.path(id, this.evaluate(def, frame), b.path, b.decl) : undefined].filter((x): x is Value => !!x);
-      return options.length ? this.withDefault(id, union(id, options), frame, b.decl) : dynamic(id, `no argument for ${id.getText()}`);
+      return options.length ? this.withDefault(id, union(id, options), frame, b.decl) : noArgument(id);
     }
     // The base parameter the codemod gave a helper for its marked calls: the helper's own base is its default.
     if (def && id.getText() === HELPER_BASE_PARAM) return this.evaluate(def, frame);
@@ -254,7 +254,7 @@ export class Evaluator {
       case "union":
         return union(at, v.options.map((o) => this.property(at, o, key)));
       case "rest":
-        return v.omit.includes(key) ? dynamic(at, `the object has no ${key}`) : this.property(at, v.of, key);
+        return v.omit.includes(key) ? absentKey(at, key) : this.property(at, v.of, key);
       case "instance":
         return this.classMember(at, v.cls, key, this.frameOf(v));
       case "made":
@@ -311,7 +311,7 @@ export class Evaluator {
       else if (Node.isGetAccessorDeclaration(p)) found = this.returns(p, frame);
       else found = { kind: "function", node: p };
     }
-    return found ?? dynamic(at, `the object has no ${key}`);
+    return found ?? absentKey(at, key);
   }
 
   /** A member of a project class: field initializers, parameter properties, `this.key = …` anywhere in the class, getters, methods. */
@@ -376,9 +376,4 @@ export class Evaluator {
 function isNameOfAccess(n: Node): boolean {
   const p = n.getParent();
   return !!p && Node.isPropertyAccessExpression(p) && p.getNameNode() === n;
-}
-
-/** A key the object literal certainly lacks (no property, no spread that could hold it). */
-function isAbsent(v: Value): boolean {
-  return v.kind === "dynamic" && v.why.startsWith("the object has no ");
 }

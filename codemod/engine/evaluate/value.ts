@@ -42,6 +42,45 @@ export function dynamic(node: Node, why: string, cause?: Value): Value {
   return { kind: "dynamic", node, why, cause };
 }
 
+const ABSENT = "the object has no ";
+
+/** `key` of an object that certainly lacks it (no property, no spread that could hold it): undefined at run time. */
+export function absentKey(at: Node, key: string): Value {
+  return dynamic(at, `${ABSENT}${key}`);
+}
+
+/** A key the object certainly lacks (absentKey). */
+export function isAbsent(v: Value): boolean {
+  return v.kind === "dynamic" && v.why.startsWith(ABSENT);
+}
+
+const NO_ARGUMENT = "no argument for ";
+
+/** `undefined` written as such. */
+export function undefinedValue(node: Node): Value {
+  return dynamic(node, "undefined");
+}
+
+/** A parameter no call gives an argument. */
+export function noArgument(param: Node): Value {
+  return dynamic(param, `${NO_ARGUMENT}${param.getText()}`);
+}
+
+/** Nothing there at run time: `undefined`, a key the object lacks, a parameter with no argument. */
+export function isUndefined(v: Value): boolean {
+  return v.kind === "dynamic" && (v.why === "undefined" || v.why.startsWith(ABSENT) || v.why.startsWith(NO_ARGUMENT));
+}
+
+/** An expression of a kind the evaluator does not follow (an array literal, a template with a call…): `node` is it, as written. */
+export function notFollowed(node: Node): Value {
+  return dynamic(node, `a ${node.getKindName()} is not followed`);
+}
+
+/** A value notFollowed made: its node is the expression itself. */
+export function isNotFollowed(v: Value): boolean {
+  return v.kind === "dynamic" && v.why === `a ${v.node.getKindName()} is not followed`;
+}
+
 export function union(node: Node, options: Value[]): Value {
   const flat: Value[] = [];
   for (const o of options) {
