@@ -93,13 +93,14 @@ function isCaughtError(n: Node, depth: number): boolean {
 export function responseSubject(response: Node): ResponseSubject {
   const subject: ResponseSubject = { ok: new Set(), status: new Set() };
   let n = unwrapExpression(response);
+  let held: Node | undefined;
   for (;;) {
     if (Node.isAwaitExpression(n)) n = unwrapExpression(n.getExpression());
     else if (Node.isCallExpression(n) && n.getExpression().getText() === "JSON.parse" && n.getArguments()[0]) n = unwrapExpression(n.getArguments()[0]!);
     else if (Node.isCallExpression(n) && Node.isPropertyAccessExpression(n.getExpression()) && [...BODY_METHODS, "catch"].includes((n.getExpression() as any).getName())) n = unwrapExpression((n.getExpression() as any).getExpression());
     else if (Node.isPropertyAccessExpression(n) && BODY_MEMBERS.includes(n.getName())) n = unwrapExpression(n.getExpression());
     // `const text = await res.text(); … JSON.parse(text)`: the parse tests the response the text was read from.
-    else if (heldText(n)) n = heldText(n)!;
+    else if ((held = heldText(n))) n = held;
     else break;
   }
   // `const { statusCode, body } = await request(…)` (undici), `const { data, status } = await axios…`

@@ -6,6 +6,7 @@
 import { Node, SyntaxKind } from "../ts-morph.ts";
 import { literalText, unwrapExpression } from "./urls.ts";
 import { builderCallers } from "./table-descriptors.ts";
+import { referencesOf, writtenAt } from "./nodes.ts";
 
 /** The switch over one of the builder's parameters holding every return, with that parameter's index. */
 function actionSwitch(builder: Node, returns: Node[]): { clauses: Node[]; index: number } | undefined {
@@ -19,8 +20,7 @@ function actionSwitch(builder: Node, returns: Node[]): { clauses: Node[]; index:
   const index = decl ? params.indexOf(decl) : -1;
   if (index < 0 || !Node.isIdentifier((decl as any).getNameNode())) return undefined;
   // (A parameter written in the builder is not the caller's action any more.)
-  const name = subject.getText();
-  const written = builder.getDescendantsOfKind(SyntaxKind.BinaryExpression).some((b) => b.getOperatorToken().getKind() === SyntaxKind.EqualsToken && b.getLeft().getText() === name);
+  const written = referencesOf(builder, (decl as any).getNameNode()).some((r) => writtenAt(r));
   return written ? undefined : { clauses: s.getCaseBlock().getClauses(), index };
 }
 
