@@ -4,36 +4,37 @@
 // schema entry's `.default(…)` reaches `env.KEY`), library instances, exports/imports and request
 // helpers. A use is followed when it reaches a node a planned site accounts for. The uses of a
 // client made from the base are client-uses.ts's; which calls cannot return it, call-results.ts's;
-// which request helpers have every call planned, planned-helpers.ts's.
+// which request helpers have every call planned, planned-helpers.ts's; where the value goes into a
+// project class, a destructuring or a function's callers, follow-into.ts's.
 import { tidiedReceiver } from "./evaluate/tidy.ts";
 import { stringMethodReceiver } from "./evaluate/string-methods.ts";
 import { untakenFor } from "./evaluate/string-tests.ts";
 import { testedUse } from "./tested-uses.ts";
 import { isBaseOnly, isValueWrapper, unwrapExpression } from "./urls.ts";
 import { configDefault } from "./evaluate/config-default.ts";
-import { factoryNamespace, keyReads } from "./evaluate/config-keys.ts";
 import { Node, SyntaxKind } from "../ts-morph.ts";
-import { enclosingFunction, isFunctionLike } from "./scope.ts";
+import { enclosingFunction } from "./scope.ts";
 import type { Analysis } from "./state.ts";
-import { functionName, references } from "./references.ts";
-import { commonJsExports, defaultImportUses, importerUses } from "./module-exports.ts";
+import { references } from "./references.ts";
+import { defaultImportUses, importerUses } from "./module-exports.ts";
 import { optionsOf } from "./evaluate/value.ts";
 import { overrideSources } from "./override-sources.ts";
 import { CallResults } from "./call-results.ts";
 import { PlannedHelpers } from "./planned-helpers.ts";
+import { callers, destructured, intoCallee, type FollowSteps } from "./follow-into.ts";
 import { inheritedFieldReads } from "./inherited-field-reads.ts";
 import { chainTop, referencesOf } from "./nodes.ts";
 import { wretchBuilder, wretchUnfollowed } from "./transports/wretch.ts";
-import { argumentCallee, classNamed, functionNamed, parentClass } from "./record-callees.ts";
+import { argumentCallee, functionNamed } from "./record-callees.ts";
 import { returnedArgument } from "./returned-argument.ts";
 import { makesObjects } from "./called-functions.ts";
 import { parameterPropertyReads } from "./parameter-properties.ts";
-import { clientKey, clientStep, clientUse, handedOnWhy, insideClient, makesClient, membersTaken, ProjectClients, REQUEST_METHODS } from "./client-uses.ts";
+import { clientKey, clientStep, clientUse, handedOnWhy, insideClient, makesClient, ProjectClients, REQUEST_METHODS } from "./client-uses.ts";
 
 /** `x = v`, and `x ??= v` / `x ||= v`, which give x the value v too. */
 const ASSIGNS = new Set([SyntaxKind.EqualsToken, SyntaxKind.QuestionQuestionEqualsToken, SyntaxKind.BarBarEqualsToken]);
 
-export class Follower {
+export class Follower implements FollowSteps {
   /** Expressions that take precedence over the followed value (`opts.baseUrl ?? BASE`). */
   overrides = new Set<string>();
   /** The expressions written beside the value that take precedence over it (`opts.baseUrl` of `opts.baseUrl ?? BASE`). */
@@ -49,11 +50,11 @@ export class Follower {
   /** Request helpers whose every call was planned, and those called only from outside the run. */
   private readonly helpers: PlannedHelpers;
   /** Which calls of a function returning the value cannot give back this base. */
-  private readonly results: CallResults;
+  readonly results: CallResults;
   /** Clients the project made from the base's option (their own methods' calls are not uses). */
-  private readonly projectClients = new ProjectClients();
+  readonly projectClients = new ProjectClients();
 
-  constructor(private readonly a: Analysis) {
+  constructor(readonly a: Analysis) {
     this.results = new CallResults(a);
     this.helpers = new PlannedHelpers(a, (use, out) => this.follow(use, out, new Set<string>(), 0), () => this.literal);
   }
@@ -123,7 +124,7 @@ export class Follower {
     if (Node.isVariableDeclaration(p) && p.getInitializer() === outer) {
       const name = p.getNameNode();
       if (Node.isIdentifier(name)) return each(references(name));
-      return this.destructured(name, out, seen, depth, path);
+      return destructured(this, name, out, seen, depth, path);
     }
     if ((Node.isPropertyDeclaration(p) || Node.isParameterDeclaration(p)) && p.getInitializer() === outer) {
       if (Node.isPropertyDeclaration(p)) this.inheritedReads(p, p.getName(), out);
@@ -183,7 +184,7 @@ export class Follower {
         this.passedOptions.push({ holder, key: name, at: outer });
         // A class or factory of the project: the option is followed where it takes it (its uses
         // are inside), so calling the made object's own methods is not a use of it.
-        const intoProject = this.intoCallee(holder, obj!, [...path, name], out, seen, depth);
+        const intoProject = intoCallee(this, holder, obj!, [...path, name], out, seen, depth);
         // `super({ baseURL })`: the parent's fields are the instance's; their reads were followed there.
         if (intoProject && holder.getExpression().getKind() === SyntaxKind.SuperKeyword) return;
         if (!intoProject) {
@@ -217,7 +218,7 @@ export class Follower {
     }
     if (Node.isReturnStatement(p) || (Node.isArrowFunction(p) && p.getBody() === outer)) {
       const fn = Node.isReturnStatement(p) ? enclosingFunction(p) : p;
-      return this.callers(fn, out, seen, depth, path);
+      return callers(this, fn, out, seen, depth, path);
     }
     // `export default defineNuxtConfig({ … })`: its importers' default imports (`import config from "./nuxt.config"`).
     if (Node.isExportAssignment(p) && !p.isExportEquals()) {
@@ -240,14 +241,14 @@ export class Follower {
     if (!path.length && this.injected(outer, out, seen, depth)) return;
     // A base given positionally to a class of the project (`new Client(key, BASE)`) is followed into
     // its constructor the same way (its uses are the class's own members).
-    if (Node.isNewExpression(p) && (p.getArguments() as Node[]).includes(outer) && this.intoCallee(p, outer, path, out, seen, depth)) return this.follow(p, out, seen, depth + 1, path);
-    if (Node.isCallExpression(p) && p.getExpression().getKind() === SyntaxKind.SuperKeyword && (p.getArguments() as Node[]).includes(outer) && this.intoCallee(p, outer, path, out, seen, depth)) return;
+    if (Node.isNewExpression(p) && (p.getArguments() as Node[]).includes(outer) && intoCallee(this, p, outer, path, out, seen, depth)) return this.follow(p, out, seen, depth + 1, path);
+    if (Node.isCallExpression(p) && p.getExpression().getKind() === SyntaxKind.SuperKeyword && (p.getArguments() as Node[]).includes(outer) && intoCallee(this, p, outer, path, out, seen, depth)) return;
     // Options carrying the base given to a planned request (`$fetch(path, rpOpts())`, `{ ...rpOpts() }`): that request is the use.
     if (path.length === 1 && Node.isCallExpression(p) && p.getArguments().includes(outer as any) && this.accounted(p.getExpression())) return;
     // A bare base handed to a factory of the project (`const http = makeClient(BASE)`): followed inside,
     // where each use of the parameter must lead to a planned call, as for `new Client(BASE)` above.
     // (Only a factory, whose every return is an object: a function returning data is not followed so.)
-    if (!path.length && Node.isCallExpression(p) && (p.getArguments() as Node[]).includes(outer) && makesObjects(this.a, p) && this.intoCallee(p, outer, path, out, seen, depth)) return this.follow(p, out, seen, depth + 1, path);
+    if (!path.length && Node.isCallExpression(p) && (p.getArguments() as Node[]).includes(outer) && makesObjects(this.a, p) && intoCallee(this, p, outer, path, out, seen, depth)) return this.follow(p, out, seen, depth + 1, path);
     // An object carrying the base (a client the project made) handed to a function of the project:
     // followed where its parameter is used. A bare base string handed on is not: the function
     // may build URLs from it that no planned site accounts for.
@@ -324,78 +325,4 @@ export class Follower {
     }
     return false;
   }
-
-  /**
-   * `podsClient({ baseUrl })`, `new Client({ baseUrl })` of the project: the parameter that takes
-   * the options object is followed inside with the option's path (`opts.baseUrl`, `this.opts.baseUrl`,
-   * `this.config = config`). The made object and the class or factory are remembered (its methods'
-   * calls are not uses). False when the callee is not the project's.
-   */
-  private intoCallee(holder: Node, obj: Node, path: string[], out: Node[], seen: Set<string>, depth: number): boolean {
-    const callee = (holder as any).getExpression() as Node;
-    // (`super({ baseURL })` in a subclass's constructor: the parent class of the project takes it.)
-    const fn = callee.getKind() === SyntaxKind.SuperKeyword ? undefined : functionNamed(this.a, callee);
-    const cls = fn ? undefined : callee.getKind() === SyntaxKind.SuperKeyword ? parentClass(this.a, holder) : Node.isNewExpression(holder) ? classNamed(this.a, callee) : undefined;
-    const body = fn ?? cls?.getConstructors()[0];
-    if (!body) return false;
-    const index = (holder as any).getArguments().indexOf(obj);
-    const param = (body as any).getParameters?.()[index] as Node | undefined;
-    if (!param || !Node.isParameterDeclaration(param) || param.getDotDotDotToken()) return false;
-    const name = param.getNameNode();
-    // `constructor({ baseURL, timeout }: Options)`: the element that takes the option.
-    if (Node.isObjectBindingPattern(name) && path.length) return this.destructured(name, out, seen, depth + 1, path), this.projectClients.add(holder, cls ?? fn!), true;
-    if (!Node.isIdentifier(name)) return false;
-    const local = referencesOf(body, name);
-    for (const r of local) this.follow(r, out, seen, depth + 1, path);
-    // A parameter property (`constructor(private opts: Options)`): its uses are `this.opts`.
-    if (param.getScope() || param.isReadonly()) for (const r of references(name)) if (!local.includes(r)) this.follow(r, out, seen, depth + 1, path);
-    this.projectClients.add(holder, cls ?? fn!);
-    return true;
-  }
-
-  /** `const { base, key } = getConfig()`: the element that takes the path's key. */
-  private destructured(name: Node, out: Node[], seen: Set<string>, depth: number, path: string[]): void {
-    if (!path.length || !Node.isObjectBindingPattern(name)) return void out.push(name);
-    const step = path[path.length - 1]!;
-    // A client's members taken out (`const { get } = client`) are uses not followed; its base option read back is the value.
-    const client = clientKey(step);
-    const want = client ?? step;
-    if (client !== undefined) out.push(...membersTaken(name, client));
-    for (const el of name.getElements()) {
-      if (el.getDotDotDotToken()) return void out.push(el);
-      const key = el.getPropertyNameNode()?.getText() ?? el.getName();
-      if (key !== want) continue;
-      const local = el.getNameNode();
-      if (Node.isIdentifier(local)) referencesOf(enclosingFunction(el), local).forEach((r) => this.follow(r, out, seen, depth + 1, path.slice(0, -1)));
-      else this.destructured(local, out, seen, depth + 1, path.slice(0, -1));
-    }
-  }
-
-  /** The value a function returns goes to each of its call expressions. */
-  private callers(fn: Node, out: Node[], seen: Set<string>, depth: number, path: string[] = []): void {
-    if (!isFunctionLike(fn)) return void out.push(fn);
-    const holder = fn.getParent();
-    if (holder && Node.isArrowFunction(holder) && holder.getBody() === fn) return this.callers(holder, out, seen, depth + 1, path);
-    // A configuration factory of the project (`load: [() => ({ KEY })]`, `registerAs`): its keys' reads (`config.get("KEY")`).
-    const ns = factoryNamespace(fn);
-    if (ns !== undefined && path.length) {
-      for (const read of keyReads(fn, ns + [...path].reverse().join("."))) this.follow(read, out, seen, depth + 1);
-      return;
-    }
-    const name = functionName(fn);
-    if (!name) return void out.push(fn);
-    for (const r of references(name)) {
-      // A module's default import whose default export is a call of this function (`export default
-      // defineConfig({ … })`): the compiler lists it with the function's references; that value is
-      // followed from the export (its default imports' uses).
-      if (r.getText() !== name.getText() && r.getSymbol()?.getDeclarations().some((d) => Node.isImportClause(d))) continue;
-      const call = r.getParent();
-      if (call && Node.isCallExpression(call) && call.getExpression() === r) {
-        if (!path.length && this.results.cannotHold(call, this.literal)) continue;
-        this.follow(call, out, seen, depth + 1, path);
-      } else if (!commonJsExports(r.getSourceFile()).has(r)) out.push(r);
-      // (Exported the CommonJS way: the importers' calls are among the references.)
-    }
-  }
 }
-
