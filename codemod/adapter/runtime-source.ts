@@ -16,6 +16,21 @@ export const helpers: Readonly<Record<string, Helper>> = {
   return !!value && typeof value === "object" && !Array.isArray(value);
 }`,
   },
+  // A v2 error answer (ErrorResponse: numeric `status`, `title`, `detail`); no v2 record has `title` or `detail`.
+  isProblem: {
+    uses: ["isRecord"],
+    code: (t) => `function isProblem(value${t(": unknown")})${t(": boolean")} {
+  return isRecord(value) && typeof value["status"] === "number" && (typeof value["detail"] === "string" || typeof value["title"] === "string");
+}`,
+  },
+  // A record converter handed a v2 error answer (a relay with no status test: \`res.status(r.status).json(…)\`)
+  // answers v1's \`{ message }\`, as the gateway does for that answer, not a record made of nothing.
+  orV1Message: {
+    uses: ["isProblem"],
+    code: (t) => `function orV1Message(toV1${t(": (record: unknown) => any")})${t(": (answer: unknown) => any")} {
+  return (answer) => (isProblem(answer) ? v1Message(answer) : toV1(answer));
+}`,
+  },
   objectOf: {
     uses: ["isRecord"],
     code: (t) => `function objectOf(value${t(": unknown")}, what${t(": string")}, absentIsEmpty${t(": boolean")})${t(": Obj")} {
@@ -176,6 +191,8 @@ function unwrapList(v2Answer${t(": unknown")}, operation${t(": string")})${t(": 
 function toV1List(v2Answer${t(": unknown")}, operation${t(": string")}, filters${t("?: { [param: string]: unknown }")})${t(": any[]")} {
   const toV1 = recordLists[operation];
   if (!toV1) throw new Error("v2-bridge adapter: " + operation + " is not a record list it holds");
+  // A v2 error answer where the list was expected: v1's \`{ message }\`, as for a record (orV1Message).
+  if (isProblem(v2Answer)) return v1Message(v2Answer)${t(" as any")};
   const records = unwrapList(v2Answer, operation);
   return (filters ? filterList(records, operation, filters) : records).map((record) => toV1(record));
 }

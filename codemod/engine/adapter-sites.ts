@@ -63,15 +63,15 @@ export function wrapRecordInAdapter(plan: Plan, read: Node, promise: boolean | {
   // What the adapter cannot give a schema of the app's own rejects on every answer: named first in the mark.
   const problems = boundary ? { push: (p: Problem) => plan.problems.push({ risk: "silent", ...p, advice: /^read what the v2 record/.test(p.advice) ? `take those fields out of ${schemaName(boundary.schema)} (or make them optional), or write it in v2 field names (docs/mapping.md)` : p.advice }) } : plan.problems;
   // `const body = await r.json(); if (!r.ok) throw new Error(JSON.stringify(body))`: the body also
-  // serves the failure side, where the converter would turn a v2 problem into a fake record.
+  // serves the failure side: its reads there were written for the unconverted answer, so the body is converted after the check.
   if (typeof promise !== "object" && !Node.isBindingElement(read) && servesFailureSide(read)) {
-    problems.push({ reason: "the body is read before the response's status check, which also uses it on failure: converted there, a v2 problem would become a fake v1 record", advice: "convert the body after the ok check (or read the problem's detail on failure)" });
+    problems.push({ reason: "the body is read before the response's status check, which also uses it on failure: converted there, the failure side would read v1's { message } made from v2's problem, not the answer its reads were migrated for", advice: "convert the body after the ok check (or read the problem's detail on failure)" });
     return false;
   }
   // `const data = await r.json(); if (data.error) throw …` with no status check: the body tells failures by its error field.
   const told = typeof promise !== "object" && !Node.isBindingElement(read) ? errorFieldTest(read) : undefined;
   if (told) {
-    problems.push({ reason: `the body is also read for v1's error field (${told}) with no status check: converted, a v2 problem would become a fake v1 record with no error`, advice: "check response.ok, then convert the body (or read the problem's detail on failure)" });
+    problems.push({ reason: `the body is also read for v1's error field (${told}) with no status check: converted, a v2 problem becomes v1's { message } with no ${told}, so failures would stop being told`, advice: "check response.ok, then convert the body (or read the problem's detail on failure)" });
     return false;
   }
   // Exactly, or without fields the live catalog fills, where nothing in the project reads them.

@@ -161,6 +161,26 @@ refDescribe("boundary adapter ≡ gateway translation", () => {
     expect(adapter.v1Message({ title: "", status: 409 }).message).toBe("upstream error 409");
     expect(adapter.v1Message("Bad Gateway").message).toBe("upstream error");
   });
+
+  // A relay with no status test (`res.status(r.status).json(toV1Record.pod(await r.json()))`) hands
+  // the converters v2's error answers too: they answer the v1 message the gateway answers for it.
+  it("toV1Record.<resource>(v2 error answer) and toV1List(v2 error answer) ≡ the gateway's v1 message", () => {
+    // v2's ErrorResponse, with its required `title`, `status` and `detail`.
+    const problems = fc.record({ title: fc.string(), status: fc.integer({ min: 400, max: 599 }), detail: fc.string(), errors: fc.array(fc.string(), { maxLength: 3 }) }, { requiredKeys: ["title", "status", "detail"] });
+    const listed = plan.recordLists.map(([op]) => op);
+    fc.assert(
+      fc.property(problems, fc.constantFrom(...plan.toV1Record.map(([r]) => r)), fc.constantFrom(...listed), (problem, resource, op) => {
+        const gateway = { message: upstreamError({ status: 404, json: problem, text: JSON.stringify(problem) }).message };
+        expect(adapter.toV1Record[resource]!(problem), JSON.stringify(problem)).toStrictEqual(gateway);
+        expect(adapter.toV1List(problem, op), JSON.stringify(problem)).toStrictEqual(gateway);
+      }),
+      RUNS,
+    );
+    // Before: a 404 relayed through the pod converter came out as a running pod.
+    expect(adapter.toV1Record.pod!({ title: "Not Found", status: 404, detail: "pod not found" })).toStrictEqual({ message: "pod not found" });
+    // A record is never taken for a problem: it has neither `title` nor `detail`, and no numeric status.
+    expect(adapter.toV1Record.pod!({ id: "p1", status: "RUNNING" })).not.toHaveProperty("message");
+  });
 });
 
 // toV2Query: the query object a call passes, as v1 took it, against the gateway's translateQuery of
