@@ -72,7 +72,8 @@ async function record(name: string, target: Role, request: (typeof CASES)[number
   perf.kill("SIGINT");
   const code = await new Promise((r) => perf.on("exit", r));
   if (!fs.existsSync(data)) throw new Error(`perf record failed (${code}): ${err.trim()}`);
-  const script = execFileSync(PERF, ["script", "-i", data, "-F", "ip,sym"], { maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "ignore"] }).toString();
+  // tid gives every sample a header line; its frames follow, leaf first.
+  const script = execFileSync(PERF, ["script", "-i", data, "-F", "tid,ip,sym"], { maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "ignore"] }).toString();
   console.log(`${name}: ${Math.round(r.rps)} req/s, CPU ${r.cpuPerRequest.toFixed(0)} µs a request (all threads); ${data}`);
   return { perRequest: r.cpuPerRequest, classes: fold(script, r.cpuPerRequest) };
 }
