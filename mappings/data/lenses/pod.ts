@@ -6,9 +6,10 @@ import type { BodyLens, UnmappedField } from "../../types.ts";
 type LostField = NonNullable<BodyLens["v1Lost"]>[number];
 import { convert, field, toV1Only, withParts } from "./field.ts";
 
-const placementHint = (v1: string, what: string): UnmappedField => ({
+const placementHint = (v1: string, what: string, harmlessValue?: unknown): UnmappedField => ({
   v1,
   decision: "drop-with-warning",
+  ...(harmlessValue === undefined ? {} : { harmlessValue }),
   reason: `v2 has no ${what} placement filter`,
   advice: `choose dataCenterIds (and a GPU type) in v2 directly; ${v1} is ignored`,
 });
@@ -82,7 +83,8 @@ export const podCreate: BodyLens = {
     placementHint("minUploadMbps", "upload-speed"),
     placementHint("minRAMPerGPU", "RAM-per-GPU"),
     placementHint("minVCPUPerGPU", "vCPU-per-GPU"),
-    placementHint("supportPublicIp", "public-IP"),
+    // v1: "set to true if you need the Pod to expose a public IP"; false asks for nothing, so dropping it is exact.
+    placementHint("supportPublicIp", "public-IP", false),
   ],
   v1Defaults: {
     containerDiskInGb: 50,
