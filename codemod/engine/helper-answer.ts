@@ -217,8 +217,8 @@ function bodyHolders(a: Analysis, http: HttpCall, fn: Node, asArgument: boolean)
     if (site.kind !== "value") continue;
     let child: Node = site.node;
     let up = site.node.getParent();
-    // `text ? JSON.parse(text) : null` (or `: {}`, an empty answer's stand-in): the body, or nothing.
-    const orNothing = (c: Node, n: Node) => Node.isConditionalExpression(n) && n.getCondition() !== c && [n.getWhenTrue(), n.getWhenFalse()].some((x) => x !== c && /^(null|undefined|\{\s*\})$/.test(unwrapExpression(x).getText()));
+    // `text ? JSON.parse(text) : null`: the body, or nothing.
+    const orNothing = (c: Node, n: Node) => Node.isConditionalExpression(n) && n.getCondition() !== c && [n.getWhenTrue(), n.getWhenFalse()].some((x) => x !== c && /^(null|undefined)$/.test(unwrapExpression(x).getText()));
     while (up && (Node.isParenthesizedExpression(up) || Node.isAsExpression(up) || Node.isNonNullExpression(up) || orNothing(child, up))) {
       child = up;
       up = up.getParent();
