@@ -11,10 +11,15 @@ import { optionsOf, type Value } from "./evaluate/value.ts";
 import { BASE_KEYS } from "./transports/convention.ts";
 import { classOfThis, memberValues } from "./symbols.ts";
 
-/** `this.<key>` read by the transport call: its receiver (`this.instance.get(…)`, `this.http(…)`) or its URL's base (`${this.baseUrl}…`). */
+/**
+ * `this.<key>` read by the transport call: its URL's base (`${this.baseUrl}…`), else its receiver
+ * (`this.instance.get(…)`, `this.http(…)`). The URL's own base comes first: over an injected
+ * transport (`this.fetcher(\`${this.baseUrl}${path}\`)`) the transport member is the same function
+ * in every instance, and only the base member tells a RunPod instance from another API's.
+ */
 export function receiverMember(http: HttpCall, anchor: Node | undefined): Node | undefined {
   const callee = unwrapExpression(http.call.getExpression());
-  const candidates = [Node.isPropertyAccessExpression(callee) ? unwrapExpression(callee.getExpression()) : undefined, callee, anchor && unwrapExpression(anchor)];
+  const candidates = [anchor && unwrapExpression(anchor), Node.isPropertyAccessExpression(callee) ? unwrapExpression(callee.getExpression()) : undefined, callee];
   return candidates.find((c) => c && Node.isPropertyAccessExpression(c) && c.getExpression().getKind() === SyntaxKind.ThisKeyword);
 }
 

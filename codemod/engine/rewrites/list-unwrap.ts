@@ -14,6 +14,7 @@ import { isWriteTarget } from "../reassigned-records.ts";
 import type { Problems } from "./problems.ts";
 import { classifyRead } from "../response-branch.ts";
 import { bodyTypeArguments } from "../declared-types.ts";
+import { resultBeyondStatus } from "./record-flow-facts.ts";
 
 export function isErrorRead(ref: Node): boolean {
   const p = ref.getParent();
@@ -40,7 +41,8 @@ function answerFromContext(call: Node): boolean {
 export function unwrapList(plan: Plan, http: HttpCall, wrapper: string): void {
   const all = bodySites(plan.a, http);
   // (A helper returning its transport's answer is followed where the answer goes: answer-leaves.ts says where it leaves sight.)
-  if (!all.length && http.lib === "helper" && !http.helper!.returnsBody && !http.helper!.returnsResponse && !http.observable) {
+  // (A result read for its status alone, `r.ok` / `r.status` of a `{ status, ok, json }`, holds no list to unwrap.)
+  if (!all.length && http.lib === "helper" && !http.helper!.returnsBody && !http.helper!.returnsResponse && !http.observable && resultBeyondStatus(http.call)) {
     plan.problems.push({ risk: "silent", reason: `v2 wraps the list in { ${wrapper}: [...] } and this helper's result is not followed to where it is read${wrapped(http)}`, advice: `read .${wrapper} of the response body` });
   }
   // An error body is a problem document in v2: the list key belongs to the success body only.
