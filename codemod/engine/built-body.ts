@@ -34,6 +34,8 @@ interface BuiltFields {
   readKeys: Set<string> | null;
   /** Changes after the copy `use` (none reaches the copy): the variable holds other values after it. */
   later: Node[];
+  /** The literal the variable is declared with. */
+  literal: Node;
 }
 
 const MAX_SPREAD_DEPTH = 4;
@@ -73,8 +75,7 @@ export function builtShape(a: Analysis, use: Node): DeclaredShape | undefined {
       ...(entries ? { entries } : {}),
     });
   }
-  const literal = Node.isIdentifier(use) ? bind(a, use)?.init : undefined;
-  return out.length ? { fields: out, declaredAt: unwrapExpression(literal!) } : undefined;
+  return out.length ? { fields: out, declaredAt: built.literal } : undefined;
 }
 
 /**
@@ -149,7 +150,7 @@ function builtFields(a: Analysis, use: Node, depth: number): BuiltFields | undef
       delete fields.get(change.name)?.from;
     } else for (const [name, value] of change.fields) add(name, value, always);
   }
-  return { fields, deleted, readKeys, later };
+  return { fields, deleted, readKeys, later, literal };
 }
 
 /** The outermost cast or parenthesis around a use of the variable (`(x as T)`), else the use. */
