@@ -34,6 +34,11 @@ export interface Edit {
    * default): the other edits planned inside that range are applied to the copy too (apply-edits.ts).
    */
   copies?: { start: number; end: number };
+  /**
+   * An import line: among insertions at one position it goes first, so that a declaration written
+   * after a file's imports (a kept v1 base, a converted read's helper) follows the import it may use.
+   */
+  import?: true;
 }
 
 /**

@@ -248,7 +248,7 @@ export function useAdapter(a: Analysis, file: FileState): void {
   const explicit = /from\s+["']\.{1,2}\/[^"']+\.js["']/.test(file.text);
   const line = adapterImport(file.sf.getFilePath(), adapterPath, options.moduleKind, { explicitExtension: explicit });
   const at = afterImports(file.sf, file.text);
-  file.edits.push(insertAt(file.sf, at, at > 0 && !file.text.slice(0, at).endsWith("\n") ? `\n${line}` : `${line}\n`));
+  file.edits.push({ ...insertAt(file.sf, at, at > 0 && !file.text.slice(0, at).endsWith("\n") ? `\n${line}` : `${line}\n`), import: true });
 }
 
 

@@ -54,8 +54,8 @@ export function applyEdits(file: string, text: string, edits: Edit[]): Applied {
 
 /** `text` (which starts at `offset` of the file) with the items applied; what cannot be is added to `conflicts`. */
 function compose(text: string, offset: number, items: Item[], conflicts: Edit[], carried: Set<Edit>): string {
-  // By start; at one start, insertions first (they go before what is replaced there), then the wider range.
-  const list = [...items].sort((x, y) => x.e.start - y.e.start || isInsert(y) - isInsert(x) || y.e.end - x.e.end || x.i - y.i);
+  // By start; at one start, insertions first (they go before what is replaced there), an import first of them, then the wider range.
+  const list = [...items].sort((x, y) => x.e.start - y.e.start || isInsert(y) - isInsert(x) || isImport(y) - isImport(x) || y.e.end - x.e.end || x.i - y.i);
   const top: Item[] = [];
   for (const item of list) {
     const last = top.at(-1);
@@ -101,4 +101,8 @@ function withCopied(text: string, item: Item, items: Item[], conflicts: Edit[], 
 
 function isInsert(item: Item): number {
   return item.e.start === item.e.end ? 1 : 0;
+}
+
+function isImport(item: Item): number {
+  return item.e.import ? 1 : 0;
 }

@@ -20,6 +20,7 @@ import { hostPathOf } from "./host-path.ts";
 import { envKey, envRead } from "./env-reads.ts";
 import { methodBeside } from "./relative-routes.ts";
 import { keptV1CallAt } from "./kept-v1-calls.ts";
+import { candidateLoop, type CandidateLoop } from "./candidate-urls.ts";
 
 
 /** How an environment read (`BaseSource.env`, `Deno.env.X` for Deno's getter) is written, with `suffix` on its name. */
@@ -75,13 +76,15 @@ function literal(a: Analysis, n: Node): void {
   }
   const cands = uniqueMatches(url.path);
   const paths = new Set(cands.map((c) => newPathFor(c, url)));
+  // An entry of a list of URLs a loop sends through its variable (candidate-urls.ts).
+  const loop = cands.length ? candidateLoop(expr) : undefined;
   // The method written beside the URL in the call it is handed to (`request(url, { method: "DELETE" })`) names which one.
-  const method = cands.length > 1 ? methodBeside(expr) : undefined;
+  const method = cands.length > 1 ? methodBeside(expr) ?? (loop && methodBeside(loop.argument)) : undefined;
   const named = method ? cands.filter((c) => c.operation.v1.method === method) : [];
   const told = named.length ? named : cands;
   const keys = told.map((c) => c.operation.key).join(" / ");
   const single = told.length === 1 ? told[0]!.operation : null;
-  const reason = cands.length ? `v1 URL not passed to a recognised HTTP call (v1 ${keys})` : `${url.path.replace(/\0/g, "{…}")} is not a v1 operation path`;
+  const reason = loop ? loopReason(a, loop, keys) : cands.length ? `v1 URL not passed to a recognised HTTP call (v1 ${keys})` : `${url.path.replace(/\0/g, "{…}")} is not a v1 operation path`;
   const v1 = single ? { method: single.v1.method, path: single.v1.path } : null;
   if (cands.length && paths.size === 1 && [...paths][0] !== null && cands.every((c) => c.operation.v2)) {
     siteEdits(plan, rewriteUrl(url, [...paths][0]!) ?? []);
@@ -90,6 +93,18 @@ function literal(a: Analysis, n: Node): void {
   }
   const noEq = single && single.status === "no-equivalent";
   finish(single?.key ?? null, noEq ? "no-equivalent" : "review", noEq ? single!.decision?.message ?? reason : reason, noEq ? single!.decision?.advice ?? "see docs/mapping.md" : "rewrite it by hand (docs/mapping.md)", v1);
+}
+
+/** Why an entry of a loop's candidate URLs stays: the loop sends every entry, those that are no v1 route named. */
+function loopReason(a: Analysis, loop: CandidateLoop, keys: string): string {
+  const paths = loop.others.flatMap((e) => {
+    const other = locate(resolveParts(e, urlContext(a)), undefined);
+    return other ? [{ path: other.path.replace(/\0/g, "{…}"), route: uniqueMatches(other.path).length > 0 }] : [];
+  });
+  const noRoute = paths.filter((p) => !p.route).map((p) => p.path);
+  const sent = `sent by the loop's one ${loop.sentBy}(${loop.variable}) (v1 ${keys})`;
+  if (noRoute.length) return `tried in a loop over ${loop.list} beside paths v1 does not have (${noRoute.join(", ")}): one v2 request cannot stand for the loop, ${sent}`;
+  return `tried in a loop over ${loop.list} with other v1 routes (${paths.map((p) => p.path).join(", ")}): each needs its own v2 method and body, ${sent}`;
 }
 
 /** A base on its own: its flip (and the env variable rename) is prepared, not applied. */

@@ -55,9 +55,11 @@ export function declaredFields(value: Node, shape: DeclaredShape, quote: string,
     const f = given ? narrowed(declared, given) : declared;
     // Declared optional, given by every caller: read as present (`!` tells the checker what the callers do).
     const sure = typed && declared.optional && !f.optional ? "!" : "";
-    const source = (IDENT.test(f.name) ? `${base}.${f.name}` : `${base}[${quoteString(f.name, quote)}]`) + sure;
+    const holder = declared.readFrom ?? base;
+    const source = (IDENT.test(f.name) ? `${holder}.${f.name}` : `${holder}[${quoteString(f.name, quote)}]`) + sure;
     const known = f.oneOf?.length === 1 && !f.optional ? { known: { value: f.oneOf[0] } } : {};
-    const nonEmpty = given?.nonEmptyList && !f.optional ? { nonEmpty: true, ...(given.oneEntry ? { oneEntry: true } : {}) } : {};
+    const entries = given ? (given.nonEmptyList ? (given.oneEntry ? "one" : "some") : undefined) : declared.entries;
+    const nonEmpty = entries && !f.optional ? { nonEmpty: true, ...(entries === "one" ? { oneEntry: true } : {}) } : {};
     const input: SourceInput = { source, optional: f.optional, ...(f.oneOf ? { oneOf: f.oneOf } : {}), ...known, ...nonEmpty };
     const key = IDENT.test(f.name) ? f.name : quoteString(f.name, quote);
     const value: V1Field["value"] = f.literal ? { literal: true, value: f.literal.value, source } : { literal: false, source, input, nonNull: !f.nullable };

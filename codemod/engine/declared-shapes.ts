@@ -21,6 +21,10 @@ export interface DeclaredField {
   oneOf?: unknown[];
   /** The one value it holds, written as a literal where the body is built (built-body.ts). */
   literal?: { value: unknown };
+  /** The variable it is read from, where not the value itself (a field copied from a spread of it, built-body.ts). */
+  readFrom?: string;
+  /** A list written with entries wherever it is given (`[flavor]`): one entry, or some (built-body.ts). */
+  entries?: "one" | "some";
 }
 
 export interface DeclaredShape {

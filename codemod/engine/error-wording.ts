@@ -13,7 +13,7 @@
 import { Node, SyntaxKind, type SourceFile } from "../ts-morph.ts";
 import type { Analysis, Site } from "./state.ts";
 import { declarationScope, isDeclarationName, referencesOf, skipParens } from "./nodes.ts";
-import { isFunctionLike, resolveIdentifier } from "./scope.ts";
+import { enclosingFunction, isFunctionLike, resolveIdentifier } from "./scope.ts";
 import { handedTo } from "./handed-on.ts";
 import { callersOf, catchersOf } from "./caught-errors.ts";
 import { classNamed } from "./record-callees.ts";
@@ -216,12 +216,31 @@ function isErrorClass(a: Analysis, created: Node): boolean {
 function followError(a: Analysis, created: Node, around: Set<string>, w: Walk, depth: number): void {
   followHolder(a, created, ["message"], [], {
     thrown: (t) => {
-      for (const h of new Set([...catchersOf(a, t.thrown, false), ...catchersOf(a, w.site, true)])) followCaught(a, h, around, w, depth + 1);
+      // The catches around the site's call see the error only where it is thrown while that call or its function runs.
+      const site = thrownFromSite(a, t.thrown, w.site) ? catchersOf(a, w.site, true) : [];
+      for (const h of new Set([...catchersOf(a, t.thrown, false), ...site])) followCaught(a, h, around, w, depth + 1);
     },
     body: (n) => followText(a, n, around, w, depth + 1),
     lost: () => {},
     returns: true,
   });
+}
+
+/**
+ * Whether an error thrown at `thrown` can rise out of the site's call or its function: it is thrown
+ * there, or in a function called from there (up to three calls down). A throw in another function
+ * that merely reads the same kind of answer (another send of the same operation) reaches only its own catches.
+ */
+function thrownFromSite(a: Analysis, thrown: Node, site: Node): boolean {
+  const home = enclosingFunction(site);
+  let fns = [enclosingFunction(thrown)];
+  const seen = new Set<Node>();
+  for (let level = 0; level <= 3 && fns.length; level++) {
+    if (fns.some((f) => f === home || (!Node.isSourceFile(f) && f.containsRange(site.getPos(), site.getEnd())))) return true;
+    fns.forEach((f) => seen.add(f));
+    fns = fns.flatMap((f) => (isFunctionLike(f) ? callersOf(a, f).map((c) => enclosingFunction(c)) : [])).filter((f) => !seen.has(f));
+  }
+  return false;
 }
 
 /** A caught error whose message is the text: `e.message`, `String(e)`, `${e}`, through the project's functions it is handed to. */

@@ -13,7 +13,7 @@ import { joinedOnto, plusPieces } from "./joined-base.ts";
 import { reachesRequest } from "./route-reach.ts";
 import { inV2Api } from "./transports/rtk-query.ts";
 import { METHODS, methodBeside, methodOfRequestInit, methodOfRequestObject, relativePathShape, urlPosition } from "./relative-routes.ts";
-import { optionsOf } from "./evaluate/value.ts";
+import { optionsOf, whyUnknown } from "./evaluate/value.ts";
 import { baseIn } from "./evaluate/bases.ts";
 import { addFinding, fileOf, type Analysis } from "./state.ts";
 import { todo } from "./todo-marks.ts";
@@ -27,6 +27,7 @@ import { BASE_KEYS } from "./transports/convention.ts";
 import { optionProp, seenOptions } from "./values.ts";
 import { netConnections } from "./net-connections.ts";
 import { overriddenPathDefault } from "./path-defaults.ts";
+import { typeCarriesV1Base } from "./typed-bases.ts";
 
 /** Whether an earlier run's mark sits right above the literal's statement (that mark already counts the site). */
 function alreadyMarked(text: string, n: Node): boolean {
@@ -103,10 +104,12 @@ function samePath(other: Node, text: string): boolean {
  * The modules a file imports, re-exports or requires (by literal specifier) at run time. A type-only
  * import or re-export (`import type { Pod }`, `import { type Pod }`, `export type { Pod } from`) is
  * erased: no base reaches the module through it (a client handed in as a value typed from there is
- * followed from its callers: netConnections' sites).
+ * followed from its callers: netConnections' sites), unless a value of the type carries the v1 base.
  */
 function moduleSpecifiers(sf: SourceFile): string[] {
-  const out = [...sf.getImportDeclarations().filter((d) => !typesOnly(d)), ...sf.getExportDeclarations().filter((d) => !typesOnly(d))]
+  // (A type its module fills with the v1 base still carries it in: typed-bases.ts.)
+  const runs = (d: ImportDeclaration | ExportDeclaration) => !typesOnly(d) || typeCarriesV1Base(d);
+  const out = [...sf.getImportDeclarations().filter(runs), ...sf.getExportDeclarations().filter(runs)]
     .map((d) => d.getModuleSpecifierValue())
     .filter((m): m is string => !!m);
   for (const call of sf.getDescendantsOfKind(SyntaxKind.CallExpression)) {
@@ -186,7 +189,7 @@ export function recallNet(a: Analysis, sf: SourceFile): void {
     const method = matches.length > 1 ? methodOfRequestObject(n) ?? methodOfRequestInit(whole.top) ?? methodBeside(whole.top) ?? methodInChain(whole.top) ?? (relative ? "GET" : undefined) : undefined;
     const narrowed = method ? matches.filter((m) => m.operation.v1.method === method) : matches;
     const op = narrowed.length === 1 ? narrowed[0]!.operation : undefined;
-    const onto = leading === "unknown" && Node.isTemplateExpression(n) ? ` joined onto ${n.getTemplateSpans()[0]!.getExpression().getText().slice(0, 40)}, whose value the codemod cannot follow,` : "";
+    const onto = leading === "unknown" && Node.isTemplateExpression(n) ? ` joined onto ${stopsAt(a, n.getTemplateSpans()[0]!.getExpression())},` : "";
     let reason = `a v1 route path (${path.replace(/\0/g, "{…}")})${onto} in a module of a v1 client, not tied to a call the codemod can follow`;
     let advice = "migrate this call by hand (its v2 path, method, body and answer: docs/mapping.md), or write it as a call on the client's base";
     // A path in a data-fetching hook's key the hook's answer is not followed from (swr.ts) says why.
@@ -210,6 +213,20 @@ function leadingBase(a: Analysis, expr: Node): "v1" | "unknown" | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A base the codemod cannot know, and where its value stops being followed (the evaluator's reasons). */
+function stopsAt(a: Analysis, expr: Node): string {
+  const shown = expr.getText().slice(0, 40);
+  let why = "";
+  try {
+    why = whyUnknown(a.evaluator.evaluate(expr));
+  } catch {
+    why = "";
+  }
+  // Where it stops: the innermost reason (`config is never given`: a parameter no call in sight passes).
+  const stop = why.split(", because ").pop();
+  return stop ? `${shown} (${stop}), whose value the codemod cannot follow further` : `${shown}, whose value the codemod cannot follow`;
 }
 
 /** The expression can hold a v1 base (a template's leading hole: what the path is joined onto). */

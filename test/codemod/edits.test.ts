@@ -78,6 +78,25 @@ describe("applyEdits", () => {
   });
 });
 
+describe("insertions at one position", () => {
+  const src = "// a file with no imports\nconst API = 1;\n";
+
+  it("put an import line before a declaration planned earlier at the same place (a file with no imports)", () => {
+    const helper = at(A, src, 0, 0, "function v1Status(x: any): any {\n  return x;\n}\n\n");
+    const base = at(A, src, 0, 0, "const RUNPOD_V1_BASE = \"https://rest.runpod.io/v1\";\n");
+    const adapter: Edit = { ...at(A, src, 0, 0, 'import * as v2Adapter from "./v2-bridge-adapter";\n'), import: true };
+    const r = applyEdits(A, src, [helper, base, adapter]);
+    expect(r.output.startsWith('import * as v2Adapter from "./v2-bridge-adapter";\nfunction v1Status')).toBe(true);
+    expect(r.output.indexOf("RUNPOD_V1_BASE")).toBeGreaterThan(r.output.indexOf("v1Status"));
+  });
+
+  it("keep their planned order where none is an import", () => {
+    const one = at(A, src, 0, 0, "// one\n");
+    const two = at(A, src, 0, 0, "// two\n");
+    expect(applyEdits(A, src, [two, one]).output).toBe(`// two\n// one\n${src}`);
+  });
+});
+
 describe("text edits", () => {
   const project = new Project({ useInMemoryFileSystem: true });
   const sf = project.createSourceFile("/p/x.ts", 'const BASE = "https://rest.runpod.io/v1";\n');

@@ -207,9 +207,12 @@ function convertPlace(plan: Plan, http: HttpCall, place: BodyPlace, lens: string
   const where = place.why ? `${at}: ${place.why}` : at;
   if (Node.isObjectLiteralExpression(node)) {
     const quote = quoteOf(plan.a, node);
-    // A spread of a typed parameter (`{ ...input, cloudType }`): its declared fields, as its callers give them.
+    // A spread of a typed parameter (`{ ...input, cloudType }`): its declared fields, as its callers give them;
+    // of an object built above in this function (`{ ...shared, gpuTypeIds: [kind] }`): the fields it holds there.
     const given: Map<string, CallerField>[] = [];
     const spreadFields = (spread: Node) => {
+      const built = builtShape(plan.a, unwrapExpression(spread));
+      if (built) return declaredFields(spread, built, quote);
       const shape = declaredShape(plan.a, spread);
       if (!shape) return undefined;
       const callers = callerFields(plan.a, spread, shape.fields.map((f) => f.name));
