@@ -65,7 +65,7 @@ export function renderMarkdown(): string {
     "",
     "## Query parameters",
     "",
-    "A harmless value asks for what v2 does anyway: the codemod drops the parameter where the code writes it with that value (no mark), and the gateway leaves it out without a warning. Any other value keeps the decision. An include expansion fills one v1 record field (*fills*): where the code reads every field of the answer within the codemod's sight and none is that one, the codemod drops the parameter where it is written. A filter with a *filter field* is compared with that field of each record translated to v1, by the gateway and by the boundary adapter's `filterList` (docs/codemod.md).",
+    "A harmless value asks for what v2 does anyway: the codemod drops the parameter where the code writes it with that value (no mark), and the gateway leaves it out without a warning. Any other value keeps the decision. An include expansion fills one v1 record field (*fills*): where the code reads every field of the answer within the codemod's sight and none is that one, the codemod drops the parameter where it is written. One that fills a field the v1 document does not name (*fills a field v1 does not name*: a pod's template) is dropped only where every field the code reads is one the record's lens knows (none, for an answer only compared with null). A filter with a *filter field* is compared with that field of each record translated to v1, by the gateway and by the boundary adapter's `filterList` (docs/codemod.md).",
     "",
     "| v1 operation | v1 parameter | v2 | decision | harmless values | filter field / fills | advice |",
     "|---|---|---|---|---|---|---|",
@@ -73,7 +73,7 @@ export function renderMarkdown(): string {
   for (const op of operations) {
     for (const q of op.query ?? []) {
       const harmless = q.harmless ? `${q.harmless.values.map(code).join(", ")}: ${cell(q.harmless.reason)}` : "—";
-      lines.push(`| ${code(`${op.v1.method} ${op.v1.path}`)} | ${code(q.v1)} | ${q.v2 ? code(q.v2) : "—"} | ${q.decision ?? "forward"} | ${harmless} | ${q.filterField ? code(q.filterField) : q.expands ? `fills ${code(q.expands)}` : "—"} | ${cell(q.advice ?? "")} |`);
+      lines.push(`| ${code(`${op.v1.method} ${op.v1.path}`)} | ${code(q.v1)} | ${q.v2 ? code(q.v2) : "—"} | ${q.decision ?? "forward"} | ${harmless} | ${q.filterField ? code(q.filterField) : q.expands ? `fills ${code(q.expands)}` : q.expandsUndeclared ? "fills a field v1 does not name" : "—"} | ${cell(q.advice ?? "")} |`);
     }
   }
   lines.push("", "## Version changes", "", "Each change is one named unit; operations above list the ones that touch them, computed from their table entries (`mappings/data/changes.ts`).", "", "| change | request | response |", "|---|---|---|");

@@ -233,6 +233,7 @@ export interface ForwardedQuery extends QueryMappingBase {
   decision?: undefined;
   filterField?: undefined;
   expands?: undefined;
+  expandsUndeclared?: undefined;
   harmless?: undefined;
   v1Default?: undefined;
 }
@@ -248,6 +249,13 @@ export interface DecidedQuery extends QueryMappingBase {
    * parameter instead of marking it.
    */
   expands?: string;
+  /**
+   * An include expansion that fills a record field the v1 document does not name (a pod's
+   * `includeTemplate`): which field a client reads for it is unknown, so the codemod drops the
+   * parameter only where every read of the answer in sight is a field the record's lens knows
+   * (none, for an answer only compared with null).
+   */
+  expandsUndeclared?: true;
   /** Values that need nothing in v2: a request without the parameter means the same there. */
   harmless?: HarmlessQueryValues;
   /**

@@ -28,8 +28,12 @@ export interface CallerField {
   unknownAt?: string;
 }
 
-/** Per field of `fields`, what the callers give it; undefined when `body` is not a parameter whose callers are all seen. */
-export function callerFields(a: Analysis, body: Node, fields: string[]): Map<string, CallerField> | undefined {
+/**
+ * Per field of `fields`, what the callers give it; undefined when `body` is not a parameter whose
+ * callers are all seen. `optionalArgument`: a caller leaving out an optional parameter (`listPods()`
+ * of `listPods(params?: PodQuery)`) gives none of the fields (else such a caller is not read).
+ */
+export function callerFields(a: Analysis, body: Node, fields: string[], optionalArgument = false): Map<string, CallerField> | undefined {
   const n = skipParens(body);
   if (!Node.isIdentifier(n)) return undefined;
   const b = bind(a, n);
@@ -41,6 +45,13 @@ export function callerFields(a: Analysis, body: Node, fields: string[]): Map<str
   const out = new Map<string, CallerField>(fields.map((f) => [f, { values: [], absent: false, nonEmptyList: true, oneEntry: true }]));
   for (const call of callers) {
     const arg = (call as any).getArguments()[b.index] as Node | undefined;
+    if (!arg && optionalArgument && (b.decl as any).hasQuestionToken?.()) {
+      for (const field of out.values()) {
+        field.absent = true;
+        field.nonEmptyList = field.oneEntry = false;
+      }
+      continue;
+    }
     if (!arg) return undefined;
     const given = a.evaluator.evaluate(arg);
     const at = `${shortExpression((call as any).getExpression(), 30)}(…) at ${call.getSourceFile().getBaseName()}:${call.getStartLineNumber()}`;

@@ -1,7 +1,7 @@
 // One entry per v1 operation in v1-openapi.json (37, counting the POST …/update synonyms).
 // Read this file to answer "what does v1 X become in v2?".
 import type { OperationEntry } from "../types.ts";
-import { dropInclude, includeField, expand, ownTemplatesOnly, allOwnTemplates, anyReadableTemplate, includeNetworkVolume, includeWorkers, podWorkers, filter } from "./query-decisions.ts";
+import { dropInclude, undeclaredInclude, includeField, expand, ownTemplatesOnly, allOwnTemplates, anyReadableTemplate, includeNetworkVolume, includeWorkers, podWorkers, filter } from "./query-decisions.ts";
 import { uses, actionWaitsForBoot, catalogTemplates, cpuFlavorPriority, emptyUpdateAsRead, endpointCpuReadModifyWrite, endpointWorkers, flashbootKeepsPriority, gpuDetailsFromCatalog, gpuPoolsFromCatalog, gpuTypePriority, hourlyRateFromCatalog, listFilters, lockOnCreate, podMountsReadModifyWrite, podNetworkVolume, resetAsRestart, scalingReadModifyWrite, servePublishedDocument, templateIdFromRequest, templateMountsReadModifyWrite } from "./emulations.ts";
 import { billingOperations } from "./operations-billing.ts";
 import { endpointCreate, endpointRecord, endpointUpdate, networkVolumeCreate, networkVolumeRecord, networkVolumeUpdate, podCreate, podRecord, podUpdate, registryCreate, registryRecord, templateCreate, templateRecord, templateUpdate } from "./lenses/index.ts";
@@ -78,7 +78,7 @@ export const operationEntries: OperationEntry[] = [
       includeField("includeMachine", "machine", "read dataCenterId and cost from the v2 pod"),
       includeNetworkVolume,
       includeField("includeSavingsPlans", "savingsPlans", "savings plans are not in v2 pod records"),
-      dropInclude("includeTemplate", "fetch GET /v2/templates/{id} for the pod's template"),
+      undeclaredInclude("includeTemplate", "fetch GET /v2/templates/{id} for the pod's template"),
       podWorkers,
     ],
     response: { kind: "list", wrapper: "pods", lens: podRecord.name },
@@ -95,7 +95,7 @@ export const operationEntries: OperationEntry[] = [
       includeField("includeMachine", "machine", "read dataCenterId and cost from the v2 pod"),
       includeNetworkVolume,
       includeField("includeSavingsPlans", "savingsPlans", "savings plans are not in v2 pod records"),
-      dropInclude("includeTemplate", "fetch GET /v2/templates/{id} for the pod's template"),
+      undeclaredInclude("includeTemplate", "fetch GET /v2/templates/{id} for the pod's template"),
       podWorkers,
     ],
     response: { kind: "record", lens: podRecord.name },

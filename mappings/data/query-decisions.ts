@@ -16,9 +16,13 @@ export const dropInclude = (v1: string, advice: string, harmless: HarmlessQueryV
 
 /**
  * An include expansion that fills one v1 record field of the v1 document (`includeMachine` →
- * `machine`). A pod's includeTemplate has none: the v1 Pod schema names no template field.
+ * `machine`). A pod's includeTemplate has none: the v1 Pod schema names no template field
+ * (`undeclaredInclude`).
  */
 export const includeField = (v1: string, expands: string, advice: string): DecidedQuery => dropInclude(v1, advice, noExpansion, expands);
+
+/** An include expansion filling a field the v1 document does not name: dropped where only fields the lens knows are read. */
+export const undeclaredInclude = (v1: string, advice: string): DecidedQuery => ({ ...dropInclude(v1, advice), expandsUndeclared: true });
 
 /** A v1 include expansion the gateway serves from another v2 call (see the operation's emulations). */
 export const expand = (v1: string, reason: string, advice: string, harmless: HarmlessQueryValues = noExpansion, expands?: string): DecidedQuery => ({ v1, decision: "emulate", reason, advice, harmless, ...(expands ? { expands } : {}) });

@@ -24,6 +24,9 @@ describe("include expansions in the table", () => {
     expect(named["ListPods includeWorkers"]).toBeUndefined();
     // The v1 Pod schema names no field for a pod's template: which one a client reads is unknown, so the mark stays.
     expect(named["GetPod includeTemplate"]).toBeUndefined();
+    // It is still an expansion (of a field the document does not name): dropped only where every read is a field the lens knows.
+    const undeclared = operations.flatMap((op) => (op.query ?? []).filter((q) => q.expandsUndeclared).map((q) => `${op.key} ${q.v1}`));
+    expect(undeclared).toEqual(["ListPods includeTemplate", "GetPod includeTemplate"]);
     expect(named["ListTemplates includePublicTemplates"]).toBeUndefined();
   });
 

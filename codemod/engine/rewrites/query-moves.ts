@@ -4,9 +4,11 @@
 //   goes through the adapter's `filterList` with the same values, the gateway's filter on the
 //   client. Only when every filter of the site can move so and the unwrap is the rewrite's own.
 // - an include expansion (`includeMachine=true`) is removed where it is written when the answer's
-//   reads are all followed and none reads the field it fills (the table's `expands`).
+//   reads are all followed and none reads the field it fills (the table's `expands`), or, for a
+//   field the v1 document does not name (`expandsUndeclared`: a pod's includeTemplate), every read
+//   is a field the lens knows (none at all for an answer only compared with null).
 // Otherwise each keeps the mark the query check would have written, in its place.
-import { isHarmlessQuery, type OperationMapping } from "../../../mappings/index.ts";
+import { isHarmlessQuery, knownV1Fields, lenses, type OperationMapping, type QueryMapping } from "../../../mappings/index.ts";
 import { adapterFilters } from "../../adapter/index.ts";
 import type { Node } from "../../ts-morph.ts";
 import type { LocatedUrl } from "../urls.ts";
@@ -71,7 +73,7 @@ export function settleQueryMoves(plan: Plan, http: HttpCall, op: OperationMappin
   for (const [name, at] of deferred) {
     if (filters.includes(name)) continue;
     const m = op.query!.find((q) => q.v1 === name)!;
-    if (reads?.complete && !reads.fields.has(m.expands!)) gone.push(...moves.written.get(name)!);
+    if (reads?.complete && unread(m, reads.fields, knownFields(op))) gone.push(...moves.written.get(name)!);
     else failed.set(name, at);
   }
   if (filters.length) {
@@ -97,6 +99,23 @@ export function settleQueryMoves(plan: Plan, http: HttpCall, op: OperationMappin
     list.length = 0;
     list.push(...kept, ...(url ?? []));
   }
+}
+
+/**
+ * Whether no read reaches the field the expansion fills: its named field is not read, or, for a
+ * field the v1 document does not name (a pod's template), every read is a field the lens knows.
+ */
+function unread(m: QueryMapping, fields: ReadonlySet<string>, known: ReadonlySet<string>): boolean {
+  if (m.expands) return !fields.has(m.expands);
+  return !!m.expandsUndeclared && [...fields].every((f) => known.has(f.split(".")[0]!));
+}
+
+/** The v1 record fields the operation's lens knows (documented, lost, filled by the gateway, or undocumented but real). */
+function knownFields(op: OperationMapping): Set<string> {
+  const lens = op.response.kind === "record" || op.response.kind === "list" ? lenses[op.response.lens] : undefined;
+  if (!lens) return new Set();
+  const more = [...(lens.v1Lost ?? []), ...(lens.v1FromEmulation ?? []), ...(lens.v1Undocumented ?? []), ...(lens.v1AbsentFor ?? [])].map((u) => u.v1.split(".")[0]!);
+  return new Set([...knownV1Fields(lens), ...more]);
 }
 
 /**

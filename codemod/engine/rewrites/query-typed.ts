@@ -3,8 +3,12 @@
 // a plain object type, whether it may be left out, and the literal values its type allows when it
 // allows only literals (`includeMachine?: false`). Undefined where the type does not say: `any`, an
 // index signature, a union of object types, a class or anything with methods (URLSearchParams).
+// Where the object is a parameter whose callers are all seen, the callers say more than the type:
+// which names they write and with which values (`callerQueryValues`).
 import { Node, SyntaxKind } from "../../ts-morph.ts";
 import type { Type } from "ts-morph";
+import type { Analysis } from "../state.ts";
+import { callerFields } from "../caller-fields.ts";
 
 export interface DeclaredQueryName {
   optional: boolean;
@@ -40,6 +44,36 @@ function literalValues(t: Type): string[] | undefined {
     if (p.isStringLiteral() || p.isNumberLiteral()) out.push(String(p.getLiteralValue()));
     else if (p.isBooleanLiteral()) out.push(p.getText());
     else return undefined;
+  }
+  return out;
+}
+
+/** One name of a typed query object as its callers write it. */
+export interface CallerQueryName {
+  /** No caller writes it: the request never carries it. */
+  never: boolean;
+  /** Every caller writes it. */
+  always: boolean;
+  /** The values written, as sent (`"false"`), when every caller's is a known literal; undefined otherwise. */
+  values?: string[];
+  /** The first caller whose value is not known: `listPods(…) at jobs.ts:4 passes status`. */
+  unknownAt?: string;
+}
+
+/**
+ * What the callers write into a query object that is a parameter of the function making the call
+ * (`listPods(params?: PodQuery)` handing `params` to axios): per declared name, whether any caller
+ * writes it and with which values. Undefined where a writer is out of sight (an exported method
+ * nobody here calls: an SDK's users), the parameter has a default, or a caller's argument is not read.
+ */
+export function callerQueryValues(a: Analysis, q: Node, names: Iterable<string>): Map<string, CallerQueryName> | undefined {
+  const fields = callerFields(a, q, [...names], true);
+  if (!fields) return undefined;
+  const out = new Map<string, CallerQueryName>();
+  for (const [name, f] of fields) {
+    const values = f.values?.map((v) => (v === null || typeof v === "object" ? undefined : String(v)));
+    const known = values && !values.includes(undefined) ? (values as string[]) : undefined;
+    out.set(name, { never: !!f.values && f.values.length === 0 && !f.unknownAt, always: !f.absent, values: f.unknownAt ? undefined : known, unknownAt: f.unknownAt });
   }
   return out;
 }

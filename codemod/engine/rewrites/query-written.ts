@@ -176,5 +176,5 @@ function isSetterCall(ref: Node): boolean {
 
 /** The decided query parameters of the operation this module may move, by name. */
 export function movableNames(op: OperationMapping): Set<string> {
-  return new Set((op.query ?? []).filter((q) => (q.decision === "emulate" && q.filterField) || q.expands).map((q) => q.v1));
+  return new Set((op.query ?? []).filter((q) => (q.decision === "emulate" && q.filterField) || q.expands || q.expandsUndeclared).map((q) => q.v1));
 }

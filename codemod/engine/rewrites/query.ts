@@ -17,7 +17,7 @@ import { superagentQuery } from "../transports/superagent.ts";
 import { wretchQuery } from "../transports/wretch.ts";
 import { droppable, dropWritten, harmlessPair } from "./harmless-query.ts";
 import { deferQuery } from "./query-deferral.ts";
-import { declaredQueryNames } from "./query-typed.ts";
+import { callerQueryValues, declaredQueryNames } from "./query-typed.ts";
 import { wrapQueryInAdapter } from "../adapter-sites.ts";
 
 function check(name: string, op: OperationMapping, seen: Set<string>, problems: Problems): void {
@@ -226,17 +226,22 @@ function checkQuery(plan: Plan, http: HttpCall, url: LocatedUrl, op: OperationMa
 function typedQueryObject(plan: Plan, op: OperationMapping, q: Node, given: Set<string>, seen: Set<string>): boolean {
   const names = plan.a.adapter ? declaredQueryNames(q) : undefined;
   if (!names) return false;
+  // Every writer in sight (a parameter whose callers are all seen): what they write, not what the type allows.
+  const callers = callerQueryValues(plan.a, q, names.keys());
   let translate = false;
   const before = plan.problems.length;
   for (const [name, declared] of names) {
-    if (!declared.optional) given.add(name);
+    const written = callers?.get(name);
+    if (written ? written.always : !declared.optional) given.add(name);
     const m = op.query?.find((x) => x.v1 === name);
-    // A name v1 did not take, or v2 takes as it is: sent as before.
-    if (!m || m.v2 === name) continue;
-    if (m.v2 || (declared.values && isHarmlessQuery(m, declared.values))) translate = true;
+    // A name v1 did not take, or v2 takes as it is: sent as before. One no caller writes is never sent.
+    if (!m || m.v2 === name || written?.never) continue;
+    const values = written ? written.values : declared.values;
+    if (m.v2 || (values && isHarmlessQuery(m, values))) translate = true;
     else if (!seen.has(name)) {
       seen.add(name);
-      plan.problems.push({ reason: `the query object (${shortExpression(q)}) may carry ${name}, which its type allows (${m.decision}): ${m.reason ?? "v2 does not take it"}`, advice: m.advice ?? "see docs/mapping.md" });
+      const how = !written ? "which its type allows" : written.unknownAt ? `as ${written.unknownAt}` : `which its callers write as ${[...new Set(values)].join(" or ")}`;
+      plan.problems.push({ reason: `the query object (${shortExpression(q)}) may carry ${name}, ${how} (${m.decision}): ${m.reason ?? "v2 does not take it"}`, advice: m.advice ?? "see docs/mapping.md" });
     }
   }
   if (plan.problems.length > before || !translate) return true;

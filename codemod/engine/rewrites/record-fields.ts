@@ -20,7 +20,7 @@ import { declaredAsRecord, declaredBodyRecord, declaredFields } from "../declare
 import { boundRefs } from "./openapi-fetch.ts";
 import { classifyRead } from "../response-branch.ts";
 import { differingFields, fieldIndex, reachedNames, recordField, type Lost } from "./record-field-read.ts";
-import { callersOf, fieldDeclarations, onlyTested, resultBeyondStatus } from "./record-flow-facts.ts";
+import { callersOf, fieldDeclarations, notArrayBranch, onlyTested, resultBeyondStatus } from "./record-flow-facts.ts";
 import { argumentCallee, callbackCallee, noteEntry, type Callee } from "../record-callees.ts";
 import { relayOf, type AppRoute } from "../relay-routes.ts";
 import type { LeftSight } from "../typed-reads.ts";
@@ -166,6 +166,8 @@ export function recordReads(plan: Plan, http: HttpCall, op: OperationMapping, un
           return;
         }
       }
+      // `Array.isArray(r) ? r : r?.items ?? …`: the other branch never runs for a list.
+      if (notArrayBranch(p, outer)) return;
       return void escapes.push(p);
     }
     if (Node.isElementAccessExpression(p) && p.getExpression() === outer) return valueGoes(p, depth, true);

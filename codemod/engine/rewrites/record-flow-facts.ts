@@ -1,5 +1,5 @@
 // Facts about where a record goes, for the record-read pass: whether a logical expression only
-// tests it, whether a helper's result is used beyond its status, which calls receive what a
+// tests it, whether a read sits where an `Array.isArray` test leaves no list, whether a helper's result is used beyond its status, which calls receive what a
 // function returns, and which field declarations a value is typed through.
 import { findReferencesAsNodes } from "../find-references.ts";
 import { Node, SyntaxKind } from "../../ts-morph.ts";
@@ -18,6 +18,31 @@ export function onlyTested(expr: Node): boolean {
   if (Node.isConditionalExpression(p) && p.getCondition() === outer) return true;
   if (Node.isPrefixUnaryExpression(p) || Node.isExpressionStatement(p)) return true;
   if (Node.isBinaryExpression(p) && ["&&", "||", "??"].includes(p.getOperatorToken().getText())) return onlyTested(p);
+  return false;
+}
+
+/**
+ * A read of a list value in the branch its `Array.isArray` test keeps for what is not an array
+ * (`Array.isArray(r) ? r : r?.items ?? r?.data ?? []`, `!Array.isArray(r) ? r.items : r`): the
+ * branch never runs for a list, v1's array or v2's unwrapped one, so the read is no use of it.
+ */
+export function notArrayBranch(access: Node, list: Node): boolean {
+  const sym = list.getSymbol();
+  if (!sym || !Node.isIdentifier(list)) return false;
+  let child: Node = access;
+  for (let up = access.getParent(); up && !isFunctionLike(up); child = up, up = up.getParent()) {
+    if (!Node.isConditionalExpression(up) || child === up.getCondition()) continue;
+    let test = skipParens(up.getCondition());
+    let negated = false;
+    if (Node.isPrefixUnaryExpression(test) && test.getOperatorToken() === SyntaxKind.ExclamationToken) {
+      negated = true;
+      test = skipParens(test.getOperand());
+    }
+    if (!Node.isCallExpression(test) || test.getExpression().getText() !== "Array.isArray") continue;
+    const arg = test.getArguments()[0];
+    if (!arg || !Node.isIdentifier(arg) || arg.getSymbol() !== sym) continue;
+    if (child === (negated ? up.getWhenTrue() : up.getWhenFalse())) return true;
+  }
   return false;
 }
 
