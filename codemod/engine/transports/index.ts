@@ -152,10 +152,7 @@ function rootByValue(a: Analysis, node: Node, trail: Node[], depth: number): Roo
     if (!b) return n.getText() === "fetch" ? { lib: "fetch" } : undefined;
     if (b.kind === "import") return moduleRoot(b.module, b.name);
     if (b.kind === "function") return functionRoot(a, b.decl, n.getText());
-    if (b.kind === "var" && b.init && b.path.length === 0) {
-      const init = b.init;
-      return declarationRoot(a, init, n.getText(), depth, trail, () => valueRoot(a, init, n.getText(), trail, depth));
-    }
+    if (b.kind === "var" && b.init && b.path.length === 0) return declarationRoot(a, b.init, n.getText(), depth, trail, () => valueRoot(a, b.init!, n.getText(), trail, depth));
     if (b.kind === "param" && b.path.length === 0) {
       const init = (b.decl as any).getInitializer?.() as Node | undefined;
       if (init) return valueRoot(a, init, n.getText(), trail, depth);
