@@ -4,6 +4,7 @@
 // where the v1 operations are, so that is where the rewrite happens. What each gives its callers
 // back is helper-answer.ts's.
 import { Node, SyntaxKind, type CallExpression } from "../ts-morph.ts";
+import { computing, readCached } from "./memo-cuts.ts";
 import type { HelperSignature } from "../types.ts";
 import { enclosingFunction, isFunctionLike, runningFunction, type Binding } from "./scope.ts";
 import { plainParameterUses, skipParens } from "./nodes.ts";
@@ -112,7 +113,14 @@ export function noteHelperAnchor(a: Analysis, fn: Node, parts: Part[], url: Loca
  * v1 base: `fetch(BASE + path, …)`, `this.fetchImpl(\`${this.baseURL}${path}\`)`, `axios.request({ url: path })`.
  */
 export function helperSignature(a: Analysis, fn: Node): HelperSignature | null {
-  if (a.helperCache.has(fn)) return a.helperCache.get(fn)!;
+  if (a.helperCache.has(fn)) {
+    readCached(a, "helper", fn);
+    return a.helperCache.get(fn)!;
+  }
+  return computing(a, "helper", fn, () => newHelperSignature(a, fn));
+}
+
+function newHelperSignature(a: Analysis, fn: Node): HelperSignature | null {
   a.helperCache.set(fn, null);
   let sig: HelperSignature | null = null;
   for (const call of ownCalls(fn)) {
@@ -285,7 +293,14 @@ function serialises(http: HttpCall): boolean {
 
 /** A function that passes one of its parameters, unchanged, as the URL of a transport call. */
 export function wrapperSignature(a: Analysis, fn: Node): WrapperSignature | null {
-  if (a.wrapperCache.has(fn)) return a.wrapperCache.get(fn)!;
+  if (a.wrapperCache.has(fn)) {
+    readCached(a, "wrapper", fn);
+    return a.wrapperCache.get(fn)!;
+  }
+  return computing(a, "wrapper", fn, () => newWrapperSignature(a, fn));
+}
+
+function newWrapperSignature(a: Analysis, fn: Node): WrapperSignature | null {
   a.wrapperCache.set(fn, null);
   let sig: WrapperSignature | null = null;
   const calls = fn.getDescendantsOfKind(SyntaxKind.CallExpression);

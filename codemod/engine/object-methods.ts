@@ -21,8 +21,20 @@ export function objectMethod(a: Analysis, access: Node): Node | undefined {
   return objectWritten(holder.node, access.getName()) ? undefined : v.node;
 }
 
+/** Per literal and key: its references are searched once, not once per call through the object. */
+const writtenMemo = new WeakMap<Node, Map<string, boolean>>();
+
 /** Whether code outside the literal may change what `obj.key` holds. */
 function objectWritten(obj: Node, key: string): boolean {
+  const byKey = writtenMemo.get(obj) ?? writtenMemo.set(obj, new Map()).get(obj)!;
+  const known = byKey.get(key);
+  if (known !== undefined) return known;
+  const written = searchWrites(obj, key);
+  byKey.set(key, written);
+  return written;
+}
+
+function searchWrites(obj: Node, key: string): boolean {
   const prop = (obj as any).getProperty?.(key) as Node | undefined;
   const name = prop && ((prop as any).getNameNode?.() as Node | undefined);
   // The property's own uses: `Client.rest = …` (a write, left out of the plain references).

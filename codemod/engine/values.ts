@@ -2,6 +2,7 @@
 // imported one), a const object's property, a class member's assigned values, and above all
 // which v1 base a URL part carries and which literal that base comes from.
 import { Node, SyntaxKind } from "../ts-morph.ts";
+import { computing, readCached } from "./memo-cuts.ts";
 import { bindAcross, soleOverride } from "./symbols.ts";
 import { isRewritten, returnedExpressions, type Binding } from "./scope.ts";
 
@@ -101,7 +102,15 @@ function frameOf(args: Map<Node, Node>): Frame {
 /** The v1 base an identifier or member access stands for (in a call's frame: that call's arguments). */
 export function baseOf(a: Analysis, node: Node, frame?: Frame): string | undefined {
   const n = unwrapExpression(node);
-  if (!frame && a.baseCache.has(n)) return a.baseCache.get(n) ?? undefined;
+  if (frame) return newBaseOf(a, n, frame);
+  if (a.baseCache.has(n)) {
+    readCached(a, "base", n);
+    return a.baseCache.get(n) ?? undefined;
+  }
+  return computing(a, "base", n, () => newBaseOf(a, n, undefined));
+}
+
+function newBaseOf(a: Analysis, n: Node, frame: Frame | undefined): string | undefined {
   if (!frame) a.baseCache.set(n, null);
   let found: { value: string; source?: Node; sources?: Node[] } | undefined;
   if (Node.isIdentifier(n) || Node.isPropertyAccessExpression(n) || Node.isElementAccessExpression(n) || Node.isCallExpression(n) || Node.isBinaryExpression(n) || Node.isConditionalExpression(n)) {

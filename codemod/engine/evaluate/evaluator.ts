@@ -34,7 +34,15 @@ export class Evaluator {
   /** Expressions read as one candidate of a tested string inside a branch (string-tests.ts): `scope` is the branch. */
   private readonly narrowings: { scope: Node; text: string; as: Value }[] = [];
 
+  /** Readings stopped by a cycle or the depth limit so far (memo-cuts.ts: a memo above keeps only uncut results). */
+  cuts = 0;
+
   constructor(private readonly resolve: ModuleResolver | undefined) {}
+
+  /** Whether a narrowed reading is under way (its values hold inside that branch alone). */
+  get narrowed(): boolean {
+    return this.narrowings.length > 0;
+  }
 
   /** What `node` can hold, in `frame` (the arguments of the call being evaluated, if any). */
   evaluate(input: Node, frame?: Frame): Value {
@@ -43,7 +51,10 @@ export class Evaluator {
     if (narrowed && narrowed !== "inside") return narrowed;
     const memo = !frame && !narrowed;
     if (memo && this.memo.has(node)) return this.memo.get(node)!;
-    if (this.active.has(node) || this.depth > MAX_DEPTH) return dynamic(node, "the value depends on itself or is too deep to follow");
+    if (this.active.has(node) || this.depth > MAX_DEPTH) {
+      this.cuts++;
+      return dynamic(node, "the value depends on itself or is too deep to follow");
+    }
     this.active.add(node);
     this.depth++;
     let v: Value;
@@ -286,7 +297,7 @@ export class Evaluator {
     // is whatever the other values give, so this reading stops here instead of going round.
     const byFrame = this.reading.get(obj) ?? this.reading.set(obj, new Map()).get(obj)!;
     const keys = byFrame.get(frame) ?? byFrame.set(frame, new Set()).get(frame)!;
-    if (keys.has(key) || this.depth > MAX_DEPTH) return dynamic(obj, `${key} of ${shortExpression(obj)} depends on itself (a spread of a value holding this object) or is too deep to follow`);
+    if (keys.has(key) || this.depth > MAX_DEPTH) return this.cuts++, dynamic(obj, `${key} of ${shortExpression(obj)} depends on itself (a spread of a value holding this object) or is too deep to follow`);
     keys.add(key), this.depth++;
     try {
       return this.ownProperty(at, obj, key, frame);

@@ -27,6 +27,7 @@ import { inheritedVerb } from "./inherited-verbs.ts";
 import { routeConfigCall } from "./route-config.ts";
 import { factoryInstance } from "./factory-instance.ts";
 import { handedHelper } from "./handed-function.ts";
+import { declarationRoot, onTrail } from "./declaration-roots.ts";
 import { bodyOf, conditionalOption, methodOf } from "./call-parts.ts";
 import { throughDescriptor } from "../descriptors.ts";
 import { optionsOf } from "../evaluate/value.ts";
@@ -151,7 +152,7 @@ function rootByValue(a: Analysis, node: Node, trail: Node[], depth: number): Roo
     if (!b) return n.getText() === "fetch" ? { lib: "fetch" } : undefined;
     if (b.kind === "import") return moduleRoot(b.module, b.name);
     if (b.kind === "function") return functionRoot(a, b.decl, n.getText());
-    if (b.kind === "var" && b.init && b.path.length === 0) return valueRoot(a, b.init, n.getText(), trail, depth);
+    if (b.kind === "var" && b.init && b.path.length === 0) return declarationRoot(a, b.init, n.getText(), depth, trail, () => valueRoot(a, b.init!, n.getText(), trail, depth));
     if (b.kind === "param" && b.path.length === 0) {
       const init = (b.decl as any).getInitializer?.() as Node | undefined;
       if (init) return valueRoot(a, init, n.getText(), trail, depth);
@@ -160,7 +161,7 @@ function rootByValue(a: Analysis, node: Node, trail: Node[], depth: number): Roo
     }
     // A request helper handed in (`run(send)`, `watch(c, { request })`): the one every caller gives.
     if (b.kind === "param" && b.path.length <= 1 && !(b.decl as any).getInitializer?.() && !elementDefault(n, b.decl) && depth < 4) {
-      const handed = handedHelper(a, b.fn, b.index, b.path, (v) => (trail.includes(v) ? undefined : rootOf(a, v, [...trail], depth + 1)));
+      const handed = handedHelper(a, b.fn, b.index, b.path, (v) => (onTrail(a, trail, v) ? undefined : rootOf(a, v, [...trail], depth + 1)));
       if (handed) return handed;
     }
     // SvelteKit's `({ fetch }) => …` handlers: the event's fetch.
@@ -198,17 +199,20 @@ function rootByValue(a: Analysis, node: Node, trail: Node[], depth: number): Roo
   const held = objectMethod(a, n);
   if (held) return functionRoot(a, held, n.getText());
   const cls = classOfMember(n);
-  if (cls) {
-    for (const v of memberValues(cls, name)) {
-      const r = valueRoot(a, v, n.getText(), trail, depth);
-      if (r) return r;
-    }
-    return madeRoot(a, n, trail, depth);
-  }
+  if (cls) return declarationRoot(a, cls, n.getText(), depth, trail, () => memberRoot(a, cls, n, name, trail, depth));
   const parent = rootOf(a, obj, trail, depth + 1);
   if (parent?.lib === "undici-ns") return name === "fetch" ? { lib: "fetch" } : name === "request" ? { lib: "undici-request" } : undefined;
   if (parent?.lib === "axios" && name === "default") return parent;
   return undefined;
+}
+
+/** A class member's root (`n` reads member `name`): the first its assigned values give, else what every caller makes it. */
+function memberRoot(a: Analysis, cls: Node, n: Node, name: string, trail: Node[], depth: number): Root | undefined {
+  for (const v of memberValues(cls, name)) {
+    const r = valueRoot(a, v, n.getText(), trail, depth);
+    if (r) return r;
+  }
+  return madeRoot(a, n, trail, depth);
 }
 
 /** Every call of `fn` the run sees (at least one, all of its uses) gives fetch at parameter `index`. */
@@ -218,7 +222,7 @@ function callersGiveFetch(a: Analysis, fn: Node, index: number, trail: Node[], d
   if (!callers?.length) return false;
   return callers.every((c) => {
     const arg = (c as CallExpression).getArguments?.()[index];
-    return !!arg && !trail.includes(unwrapExpression(arg)) && rootOf(a, arg, [...trail], depth + 1)?.lib === "fetch";
+    return !!arg && !onTrail(a, trail, unwrapExpression(arg)) && rootOf(a, arg, [...trail], depth + 1)?.lib === "fetch";
   });
 }
 
