@@ -153,8 +153,8 @@ export function conventionCall(a: Analysis, call: CallExpression, verb: string |
   const m = verb ? verbMethod(verb) : undefined;
   if (m) out.method = { kind: "verb", value: m, node: (call.getExpression() as any).getNameNode?.() };
   // A method name that gives no verb (`send`, `call`): its method is not known, never GET by default.
-  // An injected transport named for fetching (`fetchJson`, `requestJson`) takes it from its options, as fetch does.
-  else if (verb && !OPTION_METHOD_NAMES.has(verb) && !(injected && /^(fetch|request)(?=$|[A-Z0-9_$])/.test(verb))) out.method = { kind: "unknown" };
+  // An injected transport named for fetching (`fetchJson`, `requestJson`), or given the URL alone, takes it from its options as fetch does (GET without).
+  else if (verb && !OPTION_METHOD_NAMES.has(verb) && !(injected && (/^(fetch|request)(?=$|[A-Z0-9_$])/.test(verb) || args.length === 1))) out.method = { kind: "unknown" };
   // `client.get({ url: '/pods/{podId}', ...options })`: a generated client's request config.
   const rc = routeConfig(a, urlNode, !!m || verb === "request");
   if (rc) {

@@ -347,7 +347,12 @@ export function httpCall(a: Analysis, call: CallExpression): HttpCall | undefine
   if (own) return conventionCall(a, call, Node.isPropertyAccessExpression(callee) ? callee.getName() : undefined, own, trail);
   if (!root && urlFirstCall(a, call)) return conventionCall(a, call, Node.isPropertyAccessExpression(callee) ? callee.getName() : undefined, undefined, trail);
   // A transport handed in by code out of sight (`ctx.fetchJson(url, { method, body })` of a framework's context).
-  if (!root && injectedTransport(a, call, answerReads(call))) return conventionCall(a, call, injectedName(callee), undefined, trail, true);
+  const injected = !root ? injectedTransport(a, call, answerReads(call)) : undefined;
+  if (injected) {
+    const out = conventionCall(a, call, injectedName(callee), undefined, trail, true);
+    if (out && injected === "reads") out.injectedDoubt = `${callee.getText()} is handed in and given no request options here: whether it sends this request or only looks the URL up is not known`;
+    return out;
+  }
   if (!root || root.lib === "undici-ns") return undefined;
   if (root.lib === "helper") {
     // A method of a class serving several instances: a site only where this receiver may hold a v1 base.

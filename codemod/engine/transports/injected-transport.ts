@@ -35,22 +35,24 @@ export function injectedName(callee: Node): string {
 /**
  * A call of an injected transport: the callee hangs off a parameter no call in the run fills with
  * anything the evaluator can see (every value of it is unknown), its first argument is a URL on a
- * v1 base, and its options or the reads of its answer show a request.
+ * v1 base, and its options show a request ("options") or, with none, its answer is read ("reads":
+ * a call whose sending is in doubt, so it is marked).
  */
-export function injectedTransport(a: Analysis, call: CallExpression, reads: string[] | undefined): boolean {
+export function injectedTransport(a: Analysis, call: CallExpression, reads: string[] | undefined): "options" | "reads" | undefined {
   const callee = unwrapExpression(call.getExpression());
-  if (!Node.isPropertyAccessExpression(callee) && !Node.isIdentifier(callee)) return false;
-  if (NOT_REQUESTS.test(injectedName(callee)) || !injectedRoot(a, callee)) return false;
+  if (!Node.isPropertyAccessExpression(callee) && !Node.isIdentifier(callee)) return undefined;
+  if (NOT_REQUESTS.test(injectedName(callee)) || !injectedRoot(a, callee)) return undefined;
   // Something the run sees (the project's own function, a library) is read by the other rules.
-  if (!optionsOf(a.evaluator.evaluate(callee)).every((o) => o.kind === "dynamic")) return false;
+  if (!optionsOf(a.evaluator.evaluate(callee)).every((o) => o.kind === "dynamic")) return undefined;
   const [first, second] = call.getArguments();
-  if (!first || Node.isSpreadElement(first)) return false;
+  if (!first || Node.isSpreadElement(first)) return undefined;
   const url = locate(resolveParts(first, urlContext(a)), undefined);
-  if (!url || url.path === "" || url.problem) return false;
+  if (!url || url.path === "" || url.problem) return undefined;
   const opts = objectLiteral(a, second);
-  const requestOptions = !!opts && REQUEST_KEYS.some((k) => prop(opts, k) !== undefined);
-  // (`reads`: the members read off its awaited answer here; a logger's or a store's answer is not read.)
-  return requestOptions || !!reads?.length;
+  if (opts && REQUEST_KEYS.some((k) => prop(opts, k) !== undefined)) return "options";
+  // No request options, but its answer is read (`reads`: the members read off it here; a logger's or a
+  // store's is not): it may send the request or only look the URL up (a cache): a site, marked.
+  return reads?.length ? "reads" : undefined;
 }
 
 /** Members of a fetch Response: an answer read only through these is one. */
