@@ -13,6 +13,7 @@ import { bind, objectLiteral, prop, sourceLiteral, sourceLiterals, urlContext } 
 import { bodyOf, methodOf } from "./transports/call-parts.ts";
 import type { HttpCall } from "./transports/transport.ts";
 import { readCall as httpCall } from "./call-reader.ts";
+import { wholeDescriptor } from "./descriptors.ts";
 import { bodySites, type BodySite } from "./body-sites.ts";
 import { bodyBuiltFromParam, bodyOptionKeys, handedOnBodyKeys, transportQueryParam } from "./helper-body-keys.ts";
 import { handedOnQuery, queryKeysOf } from "./helper-query-keys.ts";
@@ -324,7 +325,9 @@ function usedOnlyAsText(param: Node): boolean {
 export function helperCall(a: Analysis, call: CallExpression, sig: HelperSignature, trail: Node[], args: Node[] = call.getArguments()): HttpCall {
   const config = sig.configForm && args[sig.pathIndex] && !objectLiteral(a, args[sig.pathIndex]) ? args[sig.pathIndex] : undefined;
   // (A config built elsewhere: its URL is not known here, the site is marked as a path computed at run time.)
-  const pathArg = config ?? (sig.pathKey ? prop(objectLiteral(a, args[sig.pathIndex]), sig.pathKey) : args[sig.pathIndex]);
+  // (`send(stopRequest(id))`, `send(req)`: a descriptor a project builder returns, read where it is built.)
+  const given = sig.pathKey && !sig.configForm ? (objectLiteral(a, args[sig.pathIndex]) ?? wholeDescriptor(a, args[sig.pathIndex], [])?.literal) : undefined;
+  const pathArg = config ?? (sig.pathKey ? prop(given, sig.pathKey) : args[sig.pathIndex]);
   const out: HttpCall = { call, lib: "helper", helper: sig, urlNode: pathArg, method: { kind: "default", value: (sig.defaultMethod ?? "GET") as HttpCall["method"]["value"] }, bodyKey: "arg", trail };
   if (sig.observable) out.observable = sig.observable;
   // A full URL handed to a helper that sends one as it is: that URL, with no base before it.
@@ -335,7 +338,7 @@ export function helperCall(a: Analysis, call: CallExpression, sig: HelperSignatu
   if (sig.optionsIndex !== undefined) {
     // (`request(path, undefined, …)`: no options given, the helper's own method.)
     const raw = noOptionsValue(args[sig.optionsIndex]) ? undefined : args[sig.optionsIndex];
-    const opts = objectLiteral(a, raw);
+    const opts = objectLiteral(a, raw) ?? (sig.optionsIndex === sig.pathIndex ? given : undefined);
     out.options = opts ?? raw;
     // Options built elsewhere: what they carry (method, body, query) cannot be read here.
     if (raw && !opts) out.opaqueOptions = raw;
