@@ -14,6 +14,7 @@ import { bodyOf, methodOf } from "./transports/call-parts.ts";
 import type { HttpCall } from "./transports/transport.ts";
 import { readCall as httpCall } from "./call-reader.ts";
 import { wholeDescriptor } from "./descriptors.ts";
+import { routeTableEntry } from "./route-table-entries.ts";
 import { bodySites, type BodySite } from "./body-sites.ts";
 import { bodyBuiltFromParam, bodyOptionKeys, handedOnBodyKeys, transportQueryParam } from "./helper-body-keys.ts";
 import { handedOnQuery, queryKeysOf } from "./helper-query-keys.ts";
@@ -326,7 +327,8 @@ export function helperCall(a: Analysis, call: CallExpression, sig: HelperSignatu
   const config = sig.configForm && args[sig.pathIndex] && !objectLiteral(a, args[sig.pathIndex]) ? args[sig.pathIndex] : undefined;
   // (A config built elsewhere: its URL is not known here, the site is marked as a path computed at run time.)
   // (`send(stopRequest(id))`, `send(req)`: a descriptor a project builder returns, read where it is built.)
-  const given = sig.pathKey && !sig.configForm ? (objectLiteral(a, args[sig.pathIndex]) ?? wholeDescriptor(a, args[sig.pathIndex], [])?.literal) : undefined;
+  // (`call(ROUTES.volumes)`: a plain route table's entry this send alone uses.)
+  const given = sig.pathKey && !sig.configForm ? (objectLiteral(a, args[sig.pathIndex]) ?? wholeDescriptor(a, args[sig.pathIndex], [])?.literal ?? routeTableEntry(args[sig.pathIndex])) : undefined;
   const pathArg = config ?? (sig.pathKey ? prop(given, sig.pathKey) : args[sig.pathIndex]);
   const out: HttpCall = { call, lib: "helper", helper: sig, urlNode: pathArg, method: { kind: "default", value: (sig.defaultMethod ?? "GET") as HttpCall["method"]["value"] }, bodyKey: "arg", trail };
   if (sig.observable) out.observable = sig.observable;
