@@ -328,7 +328,7 @@ export function helperCall(a: Analysis, call: CallExpression, sig: HelperSignatu
   // (A config built elsewhere: its URL is not known here, the site is marked as a path computed at run time.)
   // (`send(stopRequest(id))`, `send(req)`: a descriptor a project builder returns, read where it is built.)
   // (`call(ROUTES.volumes)`: a plain route table's entry this send alone uses.)
-  const given = sig.pathKey && !sig.configForm ? (objectLiteral(a, args[sig.pathIndex]) ?? wholeDescriptor(a, args[sig.pathIndex], [])?.literal ?? routeTableEntry(args[sig.pathIndex])) : undefined;
+  const given = sig.pathKey ? (objectLiteral(a, args[sig.pathIndex]) ?? (sig.configForm ? undefined : (wholeDescriptor(a, args[sig.pathIndex], [])?.literal ?? routeTableEntry(args[sig.pathIndex])))) : undefined;
   const pathArg = config ?? (sig.pathKey ? prop(given, sig.pathKey) : args[sig.pathIndex]);
   const out: HttpCall = { call, lib: "helper", helper: sig, urlNode: pathArg, method: { kind: "default", value: (sig.defaultMethod ?? "GET") as HttpCall["method"]["value"] }, bodyKey: "arg", trail };
   if (sig.observable) out.observable = sig.observable;
