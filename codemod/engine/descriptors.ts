@@ -76,7 +76,7 @@ export function descriptorMember(a: Analysis, node: Node): { value: Node; call: 
 
 /**
  * Whether every descriptor the builder makes goes to one send that reads its keys: each call of it
- * initialises a `const` read only as `d.key` inside one call's arguments. A descriptor handed on
+ * initialises a `const` read only as `d.key` inside one call's arguments, or is given in place, whole, to an HTTP library's call. A descriptor handed on
  * whole (`enqueue(stopRequest(id))`), returned, or read by two calls may be sent where the run does
  * not look: then none is followed, and the builder's base keeps v1 (do no harm).
  */
@@ -84,6 +84,8 @@ function everyCallSent(a: Analysis, builder: Node): boolean {
   const callers = builderCallers(builder);
   if (!callers?.length) return false;
   return callers.every((c) => {
+    // Called in place, given whole to an HTTP library's call (`axios(stopRequest(id))`, `axios({ ...req(), headers })`): that call is its one send.
+    if (wholeSend(a, typedOuter(c))) return true;
     const decl = typedOuter(c).getParent();
     if (!decl || !Node.isVariableDeclaration(decl) || typedOuter(c) !== decl.getInitializer() || !Node.isIdentifier(decl.getNameNode())) return false;
     const list = decl.getParent();
@@ -110,8 +112,9 @@ function everyCallSent(a: Analysis, builder: Node): boolean {
 }
 
 /**
- * The call a descriptor's name is given to whole (as an argument, or spread into an object literal
- * argument), when that call is an HTTP library's (`axios(d)`, `fetch(d.url, d)`, `api.request(d)`):
+ * The call a descriptor's name (or its builder's call, made in place) is given to whole (as an argument, or spread into an object literal
+ * argument), when that call is an HTTP library's (`axios(d)`, `fetch(d.url, d)`, `api.request(d)`) or,
+ * given as the argument itself, a project helper's reading its path, method and body off it (`send(d)`):
  * handed to anything else (`enqueue(d)`, the project's own `send(d)`), it may be sent where the run
  * does not look.
  */
@@ -120,7 +123,7 @@ function wholeSend(a: Analysis, ref: Node): Node | undefined {
   const literal = parent && Node.isSpreadAssignment(parent) ? parent.getParent() : undefined;
   const call = literal ? literal.getParent() : parent;
   const given = literal ?? ref;
-  return call && Node.isCallExpression(call) && call.getArguments().includes(given as never) && callsLibrary(a, call) ? call : undefined;
+  return call && Node.isCallExpression(call) && call.getArguments().includes(given as never) && callsLibrary(a, call, literal ? undefined : given) ? call : undefined;
 }
 
 /**

@@ -14,6 +14,8 @@ import { bind, objectLiteral, prop, sourceLiteral, sourceLiterals, urlContext } 
 import { bodyOf, methodOf } from "./transports/call-parts.ts";
 import type { HttpCall } from "./transports/transport.ts";
 import { readCall as httpCall } from "./call-reader.ts";
+import { wholeDescriptor } from "./descriptors.ts";
+import { routeTableEntry } from "./route-table-entries.ts";
 import { bodySites, type BodySite } from "./body-sites.ts";
 import { bodyBuiltFromParam, bodyOptionKeys, handedOnBodyKeys, transportQueryParam } from "./helper-body-keys.ts";
 import { handedOnQuery, queryKeysOf } from "./helper-query-keys.ts";
@@ -339,7 +341,10 @@ function usedOnlyAsText(param: Node): boolean {
 export function helperCall(a: Analysis, call: CallExpression, sig: HelperSignature, trail: Node[], args: Node[] = call.getArguments()): HttpCall {
   const config = sig.configForm && args[sig.pathIndex] && !objectLiteral(a, args[sig.pathIndex]) ? args[sig.pathIndex] : undefined;
   // (A config built elsewhere: its URL is not known here, the site is marked as a path computed at run time.)
-  const pathArg = config ?? (sig.pathKey ? prop(objectLiteral(a, args[sig.pathIndex]), sig.pathKey) : args[sig.pathIndex]);
+  // (`send(stopRequest(id))`, `send(req)`: a descriptor a project builder returns, read where it is built.)
+  // (`call(ROUTES.volumes)`: a plain route table's entry this send alone uses.)
+  const given = sig.pathKey ? (objectLiteral(a, args[sig.pathIndex]) ?? (sig.configForm ? undefined : (wholeDescriptor(a, args[sig.pathIndex], [])?.literal ?? routeTableEntry(args[sig.pathIndex])))) : undefined;
+  const pathArg = config ?? (sig.pathKey ? prop(given, sig.pathKey) : args[sig.pathIndex]);
   const out: HttpCall = { call, lib: "helper", helper: sig, urlNode: pathArg, method: { kind: "default", value: (sig.defaultMethod ?? "GET") as HttpCall["method"]["value"] }, bodyKey: "arg", trail };
   if (sig.observable) out.observable = sig.observable;
   // A full URL handed to a helper that sends one as it is: that URL, with no base before it.
@@ -350,7 +355,7 @@ export function helperCall(a: Analysis, call: CallExpression, sig: HelperSignatu
   if (sig.optionsIndex !== undefined) {
     // (`request(path, undefined, …)`: no options given, the helper's own method.)
     const raw = noOptionsValue(args[sig.optionsIndex]) ? undefined : args[sig.optionsIndex];
-    const opts = objectLiteral(a, raw);
+    const opts = objectLiteral(a, raw) ?? (sig.optionsIndex === sig.pathIndex ? given : undefined);
     out.options = opts ?? raw;
     // Options built elsewhere: what they carry (method, body, query) cannot be read here.
     if (raw && !opts) out.opaqueOptions = raw;

@@ -37,6 +37,7 @@ import { chosenQueryParams, chosenUrlEdits, chosenWritten } from "./rewrites/cho
 export function planOperation(plan: Plan, http: HttpCall, url: LocatedUrl, match: Match, op: OperationMapping, finite?: { urlEdits: Edit[]; body?: ComputedBody }, chosen?: ChosenUrls): void {
   const openapi = http.lib === "openapi-fetch";
   givenV1Elsewhere(plan.a, http, plan.problems);
+  if (http.injectedDoubt) plan.problems.push({ reason: http.injectedDoubt, advice: "if it sends the request, migrate the call by hand (or give it its request options, method and headers, so the codemod reads it as a call)", brief: `${http.call.getExpression().getText()}: no request options, may not send a request` });
   if (http.handedIn) plan.problems.push({ reason: `the request function is handed in: ${http.handedIn}`, advice: "migrate the call where every request function it may be given is known, or give the function v2's request function", brief: `the request function is handed in (${http.handedIn.split(",")[0]}): another may be given` });
   const computed = newPathFor(match, url);
   // A generated request's template and its `path` keys take v2's names together (route-path-keys.ts).

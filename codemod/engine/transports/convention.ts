@@ -19,6 +19,7 @@ import { observableEmits } from "../observable-answer.ts";
 import { readRouteConfig, routeConfig } from "./route-config.ts";
 import { optionRedirect } from "../v1-redirect.ts";
 import { declaredAnswer, type DeclaredAnswer } from "./declared-answer.ts";
+import { injectedStyle, learnedBodyKey } from "./injected-transport.ts";
 
 export { BASE_KEYS };
 const VERBS = new Set(["get", "post", "put", "patch", "delete", "del", "head", "request", "fetch"]);
@@ -73,7 +74,7 @@ export function verbPrefix(verb: string): string | undefined {
 const OPTION_METHOD_NAMES = new Set(["request", "fetch", "raw", "native"]);
 
 /** The members the code reads off this call's awaited answer, where it is held here (undefined: returned or handed on). */
-function answerReads(call: Node): string[] | undefined {
+export function answerReads(call: Node): string[] | undefined {
   const outer = skipParens(call);
   const awaited = outer.getParent() && Node.isAwaitExpression(outer.getParent()!) ? skipParens(outer.getParent()!) : outer;
   const reads: string[] = [];
@@ -127,7 +128,7 @@ function madeByModule(a: Analysis, call: CallExpression): string | undefined {
 }
 
 /** Reads a call made by convention: URL, method, options and body. */
-export function conventionCall(a: Analysis, call: CallExpression, verb: string | undefined, external: External | undefined, trail: Node[]): HttpCall | undefined {
+export function conventionCall(a: Analysis, call: CallExpression, verb: string | undefined, external: External | undefined, trail: Node[], injected = false): HttpCall | undefined {
   const args = call.getArguments();
   const urlNode = args[0];
   if (!urlNode || Node.isSpreadElement(urlNode)) return undefined;
@@ -136,7 +137,7 @@ export function conventionCall(a: Analysis, call: CallExpression, verb: string |
   // Else the library's declarations say (`getJson<T>` answers `{ result: T | null, … }`); without them, the reads around the call.
   const declared = ofetch ? undefined : declaredAnswer(a, call);
   const reads = answerReads(call);
-  const style = ofetch ? "body" : declaredStyle(declared, answerStyle(reads));
+  const style = ofetch ? "body" : injected ? injectedStyle(reads) : declaredStyle(declared, answerStyle(reads));
   const out: HttpCall = { call, lib: "convention", urlNode, external, method: { kind: "default", value: "GET" }, bodyKey: "arg", trail, style, jsonSerialiser: ofetch ? "ofetch" : undefined };
   if (declared?.form === "member" && declared.key !== "data") out.answerKey = declared.key;
   if (declared?.form === "member" && declared.nullable) out.answerNullable = true;
@@ -152,7 +153,8 @@ export function conventionCall(a: Analysis, call: CallExpression, verb: string |
   const m = verb ? verbMethod(verb) : undefined;
   if (m) out.method = { kind: "verb", value: m, node: (call.getExpression() as any).getNameNode?.() };
   // A method name that gives no verb (`send`, `call`): its method is not known, never GET by default.
-  else if (verb && !OPTION_METHOD_NAMES.has(verb)) out.method = { kind: "unknown" };
+  // An injected transport named for fetching (`fetchJson`, `requestJson`), or given the URL alone, takes it from its options as fetch does (GET without).
+  else if (verb && !OPTION_METHOD_NAMES.has(verb) && !(injected && (/^(fetch|request)(?=$|[A-Z0-9_$])/.test(verb) || args.length === 1))) out.method = { kind: "unknown" };
   // `client.get({ url: '/pods/{podId}', ...options })`: a generated client's request config.
   const rc = routeConfig(a, urlNode, !!m || verb === "request");
   if (rc) {
@@ -199,6 +201,9 @@ export function conventionCall(a: Analysis, call: CallExpression, verb: string |
       out.bodyKey = m ? "arg" : ofetch ? "body" : "json";
       // `https.request(url, { method, headers }, cb)`: a function whose options show no body key takes its body who knows where (Node's: `req.end(data)`).
       out.bodyKeyUnknown = !m && !ofetch;
+      // An injected transport takes a body the way its other calls in the file send one (`body: JSON.stringify(x)`).
+      const learned = injected ? learnedBodyKey(call) : undefined;
+      if (learned && (learned.key !== "body" || learned.stringify)) (out.bodyKey = learned.key as HttpCall["bodyKey"]), (out.bodyKeyUnknown = false);
     }
   }
   if (!opts && options && !out.body && dataVerb) out.bodyKey = "arg";

@@ -21,7 +21,8 @@ import { gotTransport, kyTransport } from "./got-ky.ts";
 import { openapiFetchTransport } from "./openapi-fetch.ts";
 import { CONFIG as SUPERAGENT_CONFIG, superagentCall, superagentTransport } from "./superagent.ts";
 import { wretchCall, wretchTransport } from "./wretch.ts";
-import { CONVENTION_VERBS, conventionCall, madeWithBase, optionBase, urlFirstCall, verbMethod } from "./convention.ts";
+import { CONVENTION_VERBS, answerReads, conventionCall, madeWithBase, optionBase, urlFirstCall, verbMethod } from "./convention.ts";
+import { injectedName, injectedTransport } from "./injected-transport.ts";
 import { absoluteOnV1, rtkEndpoint } from "./rtk-query.ts";
 import { inheritedVerb } from "./inherited-verbs.ts";
 import { routeConfigCall } from "./route-config.ts";
@@ -349,6 +350,13 @@ export function httpCall(a: Analysis, call: CallExpression): HttpCall | undefine
   const own = !root && !libraryVerb ? optionBase(a, call) : undefined;
   if (own) return conventionCall(a, call, Node.isPropertyAccessExpression(callee) ? callee.getName() : undefined, own, trail);
   if (!root && urlFirstCall(a, call)) return conventionCall(a, call, Node.isPropertyAccessExpression(callee) ? callee.getName() : undefined, undefined, trail);
+  // A transport handed in by code out of sight (`ctx.fetchJson(url, { method, body })` of a framework's context).
+  const injected = !root ? injectedTransport(a, call, answerReads(call)) : undefined;
+  if (injected) {
+    const out = conventionCall(a, call, injectedName(callee), undefined, trail, true);
+    if (out && injected === "reads") out.injectedDoubt = `${callee.getText()} is handed in and given no request options here: whether it sends this request or only looks the URL up is not known`;
+    return out;
+  }
   if (!root || root.lib === "undici-ns") return undefined;
   if (root.lib === "helper") {
     // A method of a class serving several instances: a site only where this receiver may hold a v1 base.

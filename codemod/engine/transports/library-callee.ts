@@ -6,9 +6,14 @@ import type { Analysis } from "../state.ts";
 import { unwrapExpression } from "../urls.ts";
 import { rootOf } from "./index.ts";
 
-/** `axios(…)`, `axios.request(…)`, `fetch(…)`, `api.request(…)` of an instance: not a project wrapper or helper. */
-export function libraryCallee(a: Analysis, call: CallExpression): boolean {
+/**
+ * `axios(…)`, `axios.request(…)`, `fetch(…)`, `api.request(…)` of an instance: not a project wrapper or
+ * helper; or, for `given` (an argument of the call), a project helper whose one options argument
+ * carries the path, method and body (`send({ method, path, body })`) given it there.
+ */
+export function libraryCallee(a: Analysis, call: CallExpression, given?: Node): boolean {
   const callee = unwrapExpression(call.getExpression());
   const root = rootOf(a, callee) ?? (Node.isPropertyAccessExpression(callee) ? rootOf(a, callee.getExpression()) : undefined);
-  return !!root && "lib" in root && root.lib !== "helper" && !("wrapper" in root && root.wrapper);
+  if (root?.lib === "helper") return !!given && !!root.sig.pathKey && !root.sig.configForm && call.getArguments()[root.sig.pathIndex] === given;
+  return !!root && "lib" in root && !("wrapper" in root && root.wrapper);
 }

@@ -52,6 +52,8 @@ export interface HttpCall {
   answerUnseen?: string;
   /** Sent through a request function handed in by callers the run cannot all see: why the call stays marked. */
   handedIn?: string;
+  /** An injected transport given no request options, its answer read: why sending is in doubt (the site is marked). */
+  injectedDoubt?: string;
   /** A convention's own place to unwrap a v2 list (RTK Query's `transformResponse`): the edits, or undefined when it cannot. */
   unwrapList?: (wrapper: string) => import("../../types.ts").Edit[] | undefined;
   /** A convention's own edits for its answer (RTK Query's response transforms), made on the site; or why it cannot make them. */
