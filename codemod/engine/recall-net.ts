@@ -226,7 +226,9 @@ function stopsAt(a: Analysis, expr: Node): string {
   }
   // Where it stops: the innermost reason (`config is never given`: a parameter no call in sight passes).
   const stop = why.split(", because ").pop();
-  return stop ? `${shown} (${stop}), whose value the codemod cannot follow further` : `${shown}, whose value the codemod cannot follow`;
+  if (!stop) return `${shown}, whose value the codemod cannot follow`;
+  // A long stop goes last: a mark cut to one short line then keeps the reason, and the finding keeps the detail.
+  return stop.length <= 40 ? `${shown} (${stop}), whose value the codemod cannot follow further` : `${shown}, whose value the codemod cannot follow (${stop})`;
 }
 
 /** The expression can hold a v1 base (a template's leading hole: what the path is joined onto). */
