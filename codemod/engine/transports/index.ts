@@ -35,10 +35,7 @@ import { optionsOf } from "../evaluate/value.ts";
 import { receiverHolds } from "../receiver-base.ts";
 import { objectMethod } from "../object-methods.ts";
 import { interceptedAnswer } from "../response-interceptors.ts";
-import { globalFetcherFollowed, swrCacheKey, swrFetch } from "./swr.ts";
-import { replaceNode } from "../text-edit.ts";
-import { isTypeScriptFile } from "../nodes.ts";
-import type { Edit } from "../../types.ts";
+import { globalFetcherFollowed, requested, swrCacheKey, swrFetch, unwrapInFetcher } from "./swr.ts";
 import { readWrapperRequest } from "../wrapper-request.ts";
 
 export { bodyOf, methodOf };
@@ -249,26 +246,6 @@ function fetcherCall(a: Analysis, call: CallExpression, key: Node, fetcher: Node
   // The list is unwrapped where the fetcher resolves, so the cache (and every `mutate` updater working on it) keeps the array.
   if (!global && (out.helper?.returnsBody || out.wrapper?.returnsBody)) out.unwrapList = (wrapper) => [unwrapInFetcher(fetcher, wrapper)];
   return out;
-}
-
-/** The URL a key requests: a null key (`id ? \`/pods/${id}\` : null`, `id && …`) fetches nothing, so the other branch. */
-function requested(key: Node): Node {
-  const k = unwrapExpression(key);
-  const none = (n: Node) => ["null", "undefined", "false"].includes(unwrapExpression(n).getText());
-  if (Node.isConditionalExpression(k)) {
-    if (none(k.getWhenFalse())) return k.getWhenTrue();
-    if (none(k.getWhenTrue())) return k.getWhenFalse();
-  }
-  if (Node.isBinaryExpression(k) && k.getOperatorToken().getText() === "&&") return k.getRight();
-  return key;
-}
-
-/** `fetcher` → `(url: string) => fetcher(url).then((body: any) => body.pods)`, written where the hook is given it. */
-function unwrapInFetcher(fetcher: Node, wrapper: string): Edit {
-  const ts = isTypeScriptFile(fetcher.getSourceFile().getFilePath());
-  const f = unwrapExpression(fetcher);
-  const callee = Node.isIdentifier(f) || Node.isPropertyAccessExpression(f) ? f.getText() : `(${fetcher.getText()})`;
-  return replaceNode(fetcher, `(url${ts ? ": string" : ""}) => ${callee}(url).then((body${ts ? ": any" : ""}) => body.${wrapper})`);
 }
 
 /** Reads an HTTP call's URL, method, body and options. */

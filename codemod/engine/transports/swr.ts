@@ -11,6 +11,9 @@ import type { Analysis } from "../state.ts";
 import { bind } from "../values.ts";
 import { unwrapExpression } from "../urls.ts";
 import { isFunctionLike } from "../scope.ts";
+import { replaceNode } from "../text-edit.ts";
+import { isTypeScriptFile } from "../nodes.ts";
+import type { Edit } from "../../types.ts";
 
 const MODULES = new Set(["swr", "swr/immutable", "swr/infinite", "swr/mutation", "swr/_internal"]);
 
@@ -138,4 +141,24 @@ export function unfollowedSwrKey(a: Analysis, node: Node): string | undefined {
     if ((name === "useSWR" || name === "useSWRImmutable" || name === "preload") && Node.isArrayLiteralExpression(unwrapExpression(up))) return `${name}'s key is an array, handed to the fetcher whole: which element is the URL is not followed`;
   }
   return undefined;
+}
+
+/** The URL a key requests: a null key (`id ? \`/pods/${id}\` : null`, `id && …`) fetches nothing, so the other branch. */
+export function requested(key: Node): Node {
+  const k = unwrapExpression(key);
+  const none = (n: Node) => ["null", "undefined", "false"].includes(unwrapExpression(n).getText());
+  if (Node.isConditionalExpression(k)) {
+    if (none(k.getWhenFalse())) return k.getWhenTrue();
+    if (none(k.getWhenTrue())) return k.getWhenFalse();
+  }
+  if (Node.isBinaryExpression(k) && k.getOperatorToken().getText() === "&&") return k.getRight();
+  return key;
+}
+
+/** `fetcher` → `(url: string) => fetcher(url).then((body: any) => body.pods)`, written where the hook is given it. */
+export function unwrapInFetcher(fetcher: Node, wrapper: string): Edit {
+  const ts = isTypeScriptFile(fetcher.getSourceFile().getFilePath());
+  const f = unwrapExpression(fetcher);
+  const callee = Node.isIdentifier(f) || Node.isPropertyAccessExpression(f) ? f.getText() : `(${fetcher.getText()})`;
+  return replaceNode(fetcher, `(url${ts ? ": string" : ""}) => ${callee}(url).then((body${ts ? ": any" : ""}) => body.${wrapper})`);
 }
