@@ -14,6 +14,8 @@ export interface Fingerprinter {
 /** The credential inside an Authorization header (the whole value when it is not a bearer token). */
 export function tokenOf(authorization: string | undefined): string | undefined {
   if (!authorization || !authorization.trim()) return undefined;
+  // The scheme alone (`Bearer ` with an empty key) carries no credential.
+  if (/^\s*Bearer\s*$/i.test(authorization)) return undefined;
   const m = /^\s*Bearer\s+(\S+)\s*$/i.exec(authorization);
   return m ? m[1] : authorization.trim();
 }

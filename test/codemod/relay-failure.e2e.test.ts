@@ -64,10 +64,8 @@ describe("a relayed answer keeps v1's error body on the failure side", () => {
     expect(v1Missing.body).toEqual({ message: expect.any(String) });
     expect(missing).toEqual(v1Missing);
     expect(v1Refused.status).toBe(401);
-    // (The gateway redacts the request's own Authorization text from the message it echoes.)
-    expect(refused.status).toBe(401);
+    expect(refused).toEqual(v1Refused);
     expect(refused.body).toEqual({ message: expect.stringContaining("malformed authorization header") });
-    expect(Object.keys(v1Refused.body)).toEqual(["message"]);
     // The success side still converts: the list through the gateway and the rewrite agree on its length.
     process.env.RUNPOD_API_KEY = KEY;
     expect((await fixed.relayPods()).body).toEqual([]);

@@ -121,4 +121,11 @@ describe("redaction rules", () => {
     expect(redactUrl(`/v1/pods/${encodeURIComponent(secret)}/x`, secrets)).toBe("/v1/pods/[redacted]/x");
     expect(secretsOf({}, "/v1/pods?key=1")).toEqual([]); // too short to cut from text safely
   });
+
+  it("takes a Bearer header with no token for no credential, so the scheme word is not cut from messages", () => {
+    // Before, "Bearer " was taken whole as the key: v2's "expected 'Bearer <API_KEY>'" reached the client as "expected '[redacted] <API_KEY>'".
+    for (const authorization of ["Bearer ", "Bearer", " bearer  "]) expect(secretsOf({ authorization }, "/v1/pods"), authorization).toEqual([]);
+    expect(secretsOf({ authorization: "Bearer sekrit123" }, "/v1/pods")).toEqual(["sekrit123"]);
+    expect(secretsOf({ authorization: "Opaque7Credential9Qz" }, "/v1/pods")).toEqual(["Opaque7Credential9Qz"]);
+  });
 });
