@@ -17,6 +17,7 @@ export const helpers: Readonly<Record<string, Helper>> = {
 }`,
   },
   // A v2 error answer (ErrorResponse: numeric `status`, `title`, `detail`); no v2 record has `title` or `detail`.
+  // mappings/errors.ts isProblem, stricter: the gateway asks it only of answers whose status failed; here no status says so.
   isProblem: {
     uses: ["isRecord"],
     code: (t) => `function isProblem(value${t(": unknown")})${t(": boolean")} {

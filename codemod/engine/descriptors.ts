@@ -115,8 +115,8 @@ function everyCallSent(a: Analysis, builder: Node): boolean {
  * The call a descriptor's name (or its builder's call, made in place) is given to whole (as an argument, or spread into an object literal
  * argument), when that call is an HTTP library's (`axios(d)`, `fetch(d.url, d)`, `api.request(d)`) or,
  * given as the argument itself, a project helper's reading its path, method and body off it (`send(d)`):
- * handed to anything else (`enqueue(d)`, the project's own `send(d)`), it may be sent where the run
- * does not look.
+ * handed to anything else (`enqueue(d)`, a project function that does not read its request off it),
+ * it may be sent where the run does not look.
  */
 function wholeSend(a: Analysis, ref: Node): Node | undefined {
   const parent = ref.getParent();

@@ -22,21 +22,24 @@ interface Entry {
 
 interface Memo {
   entries: Map<Node, Map<string, Entry>>;
-  /** Every node checked against a trail so far (an entry keeps its slice). */
+  /** The nodes checked against a trail while a memoised computation runs (an entry keeps its slice). */
   checked: Node[];
+  /** Memoised computations under way: with none, a check concerns no entry and is not kept. */
+  active: number;
 }
 
 const memos = new WeakMap<Analysis, Memo>();
 
 function memoOf(a: Analysis): Memo {
   let m = memos.get(a);
-  if (!m) memos.set(a, (m = { entries: new Map(), checked: [] }));
+  if (!m) memos.set(a, (m = { entries: new Map(), checked: [], active: 0 }));
   return m;
 }
 
 /** Whether `node` is on `trail` (a cycle check of a root's reading): counted for the memo. */
 export function onTrail(a: Analysis, trail: Node[], node: Node): boolean {
-  memoOf(a).checked.push(node);
+  const m = memoOf(a);
+  if (m.active) m.checked.push(node);
   if (!trail.includes(node)) return false;
   cutHere(a);
   return true;
@@ -50,17 +53,25 @@ export function declarationRoot(a: Analysis, decl: Node, text: string, depth: nu
   const key = `${depth} ${text}`;
   const known = m.entries.get(decl)?.get(key);
   if (known && !known.checked.some((n) => trail.includes(n))) {
-    m.checked.push(...known.checked);
+    if (m.active) m.checked.push(...known.checked);
     trail.push(...known.pushed);
     return known.root && { ...known.root };
   }
   const cuts = cutCount(a);
   const from = trail.length;
   const checkedFrom = m.checked.length;
-  const root = compute();
+  m.active++;
+  let root: Root | undefined;
+  try {
+    root = compute();
+  } finally {
+    m.active--;
+  }
   if (!known && cutCount(a) === cuts) {
     const byText = m.entries.get(decl) ?? m.entries.set(decl, new Map()).get(decl)!;
     byText.set(key, { root: root && { ...root }, pushed: trail.slice(from), checked: m.checked.slice(checkedFrom) });
   }
+  // The outermost computation is done: no entry needs the checks made so far.
+  if (!m.active) m.checked.length = 0;
   return root;
 }
